@@ -1,0 +1,37 @@
+# GearDyn: `make run` opens the app on an example, `make test` runs the suite.
+# Both create .venv and install what is missing first (system packages through
+# apt-get when run as root on Debian, Python packages into .venv).
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+EXAMPLE ?= resources/examples/planetary.gdyn
+XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
+
+.PHONY: run test bench sysdeps venv clean
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	@rm -f $(VENV)/.installed-*
+	@touch $@
+
+venv: $(STAMP)
+
+sysdeps:
+	@bash packaging/install_system_packages.sh
+
+run: sysdeps $(STAMP)
+	@if [ -n "$$DISPLAY" ]; then $(VENV)/bin/geardyn gui $(EXAMPLE); \
+	else echo "No DISPLAY: starting the app on a virtual screen (Xvfb)"; $(XVFB) $(VENV)/bin/geardyn gui $(EXAMPLE); fi
+
+test: sysdeps $(STAMP)
+	$(XVFB) $(PY) -m pytest -q -p no:cacheprovider
+
+bench: sysdeps $(STAMP)
+	@for f in tests/benchmarks/bench_*.py; do echo "== $$f"; $(XVFB) $(PY) $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,261 @@
+"""The headless command line: gear and pair geometry, model validation.
+
+No Qt is imported here. Lengths are typed in mm and angles in degrees, as on
+the GUI; the JSON output is SI (m, rad, kg) with the unit of every key listed
+under "units". A bad argument gets one line naming it and the allowed range,
+and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import sys
+from pathlib import Path
+
+from core.geometry.macro import (
+    GearSpec,
+    PairSpec,
+    bevel_geometry,
+    cylindrical_geometry,
+    pair_geometry,
+)
+from core.ranges import Range
+
+GEAR_ARGS = {
+    "module": "--module", "teeth": "--teeth", "pressure_angle": "--pressure-angle", "face_width": "--width",
+    "helix_angle": "--helix-angle", "pitch_angle": "--pitch-angle", "bore_diameter": "--bore",
+    "rim_diameter": "--rim-diameter", "density": "--density",
+}
+PAIR_ARGS = {"z1": "--z1", "z2": "--z2", "module": "--module", "pressure_angle": "--pressure-angle",
+             "helix_angle": "--helix-angle", "pitch_angle": "--pitch-angle", "face_width": "--width", "kind": "--internal"}
+
+
+class UsageError(Exception):
+    """A bad argument: the message names it and says the allowed range."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2
+        raise UsageError(message)
+
+
+def _unit_map(keys, length=(), angle=(), extra=None) -> dict:
+    units = {k: "m" for k in length}
+    units.update({k: "rad" for k in angle})
+    units.update(extra or {})
+    return {k: v for k, v in units.items() if k in keys}
+
+
+def _problem_to_usage(problems, arg_names) -> None:
+    if problems:
+        name, msg = problems[0]
+        raise UsageError(f"{arg_names.get(name, name)}: {msg}")
+
+
+def gear_report(spec: GearSpec, export: str | None = None) -> dict:
+    """Macro-geometry and mass properties of a generated gear (SI)."""
+    from core.geometry.gear_mesh import gear_mesh
+    from core.geometry.mass_properties import mesh_mass_properties
+
+    mesh = gear_mesh(spec)
+    mp = mesh_mass_properties(mesh, spec.density)
+    out: dict = {"kind": spec.kind, "teeth": spec.teeth, "module": spec.module, "face_width": spec.face_width}
+    if spec.kind == "bevel":
+        g = bevel_geometry(spec)
+        out.update(pressure_angle=g.pressure_angle, pitch_angle=g.pitch_angle, mate_pitch_angle=math.pi / 2 - g.pitch_angle,
+                   pitch_radius=g.pitch_radius, cone_distance=g.cone_distance, back_cone_radius=g.back_cone_radius,
+                   virtual_teeth=g.virtual_teeth, addendum=g.addendum, dedendum=g.dedendum,
+                   addendum_angle=g.addendum_angle, dedendum_angle=g.dedendum_angle, tip_angle=g.tip_angle,
+                   root_angle=g.root_angle, outer_tip_radius=g.outer_tip_radius, apex_distance=g.apex_distance,
+                   bore_diameter=spec.bore_diameter)
+    else:
+        g = cylindrical_geometry(spec)
+        out.update(normal_module=g.normal_module, normal_pressure_angle=g.normal_pressure_angle,
+                   transverse_pressure_angle=g.transverse_pressure_angle, helix_angle=g.helix_angle,
+                   base_helix_angle=g.base_helix_angle, pitch_radius=g.pitch_radius, base_radius=g.base_radius,
+                   tip_radius=g.tip_radius, root_radius=g.root_radius, addendum=g.addendum, dedendum=g.dedendum,
+                   transverse_base_pitch=g.transverse_base_pitch, lead=None if math.isinf(g.lead) else g.lead)
+        out["rim_diameter" if spec.kind == "inner" else "bore_diameter"] = (
+            spec.rim_diameter if spec.kind == "inner" else spec.bore_diameter)
+    out.update(density=spec.density, mass=mp.mass, volume=mp.volume, center_of_mass=list(mp.com),
+               inertia=[list(r) for r in mp.inertia], watertight=bool(mesh.is_watertight),
+               winding_consistent=bool(mesh.is_winding_consistent), triangles=int(len(mesh.faces)))
+    lengths = ("module", "face_width", "normal_module", "pitch_radius", "base_radius", "tip_radius", "root_radius",
+               "addendum", "dedendum", "transverse_base_pitch", "lead", "cone_distance", "back_cone_radius",
+               "outer_tip_radius", "apex_distance", "bore_diameter", "rim_diameter", "center_of_mass")
+    angles = ("pressure_angle", "normal_pressure_angle", "transverse_pressure_angle", "helix_angle",
+              "base_helix_angle", "pitch_angle", "mate_pitch_angle", "addendum_angle", "dedendum_angle",
+              "tip_angle", "root_angle")
+    out["units"] = _unit_map(out, lengths, angles, {"density": "kg/m^3", "mass": "kg", "volume": "m^3",
+                                                    "inertia": "kg m^2"})
+    if export:
+        path = Path(export)
+        mesh.export(path)
+        out["exported"] = str(path)
+    return out
+
+
+def pair_report(spec: PairSpec) -> dict:
+    """Centre distance and contact ratios of a gear pair (SI)."""
+    g = pair_geometry(spec)
+    out = {"kind": g.kind, "z1": spec.z1, "z2": spec.z2, "module": spec.module, "ratio": g.ratio,
+           "center_distance": g.center_distance, "transverse_pressure_angle": g.working_pressure_angle,
+           "transverse_base_pitch": g.transverse_base_pitch, "path_of_contact": g.path_of_contact,
+           "transverse_contact_ratio": g.transverse_contact_ratio, "overlap_ratio": g.overlap_ratio,
+           "total_contact_ratio": g.total_contact_ratio, "helix_angle_1": spec.helix_angle,
+           "helix_angle_2": g.helix_angle_2, "face_width": spec.face_width}
+    out["units"] = _unit_map(out, ("module", "center_distance", "transverse_base_pitch", "path_of_contact", "face_width"),
+                             ("transverse_pressure_angle", "helix_angle_1", "helix_angle_2"))
+    return out
+
+
+def _print(data: dict, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(data, indent=2))
+        return
+    units = data.get("units", {})
+    for k, v in data.items():
+        if k == "units":
+            continue
+        print(f"{k:28s} {v}" + (f" [{units[k]}]" if k in units else ""))
+
+
+def _gear_spec(ns) -> GearSpec:
+    mm, deg = 1e-3, math.radians(1.0)
+    spec = GearSpec(kind=ns.kind, module=ns.module * mm, teeth=ns.teeth, pressure_angle=ns.pressure_angle * deg,
+                    face_width=ns.width * mm, helix_angle=(ns.helix_angle or 0.0) * deg,
+                    pitch_angle=(ns.pitch_angle if ns.pitch_angle is not None else 45.0) * deg,
+                    density=ns.density)
+    if ns.kind == "inner" and ns.bore is not None:
+        raise UsageError("--bore: an inner gear has no bore; give --rim-diameter")
+    if ns.kind != "inner" and ns.rim_diameter is not None:
+        raise UsageError(f"--rim-diameter: only an inner gear has a rim; give --bore for a {ns.kind} gear")
+    if ns.kind == "bevel" and ns.helix_angle:
+        raise UsageError("--helix-angle: must be 0 deg: only straight bevel gears are supported")
+    if ns.kind != "bevel" and ns.pitch_angle is not None:
+        raise UsageError(f"--pitch-angle: only a bevel gear has a pitch angle, not a {ns.kind} gear")
+    # Defaults follow the other parameters; problems() reports a bad module
+    # or tooth count before the bore or rim that was derived from it.
+    if ns.kind == "inner":
+        rim = (ns.rim_diameter * mm if ns.rim_diameter is not None
+               else 2 * cylindrical_geometry(spec).root_radius + 6 * spec.module)
+        spec = dataclasses.replace(spec, rim_diameter=rim)
+    else:
+        bore = ns.bore * mm if ns.bore is not None else 0.25 * spec.module * spec.teeth
+        spec = dataclasses.replace(spec, bore_diameter=bore)
+    _problem_to_usage(spec.problems(), GEAR_ARGS)
+    return spec
+
+
+def _cmd_gear(ns) -> int:
+    spec = _gear_spec(ns)
+    if ns.export and Path(ns.export).suffix.lower() not in (".stl", ".obj"):
+        raise UsageError(f"--export: must end in .stl or .obj, got {ns.export!r}")
+    _print(gear_report(spec, ns.export), ns.json)
+    return 0
+
+
+def _cmd_pair(ns) -> int:
+    deg = math.radians(1.0)
+    spec = PairSpec(kind="internal" if ns.internal else "external", z1=ns.z1, z2=ns.z2, module=ns.module * 1e-3,
+                    pressure_angle=ns.pressure_angle * deg, helix_angle=(ns.helix_angle or 0.0) * deg,
+                    face_width=(ns.width or 0.0) * 1e-3)
+    _problem_to_usage(spec.problems(), PAIR_ARGS)
+    _print(pair_report(spec), ns.json)
+    return 0
+
+
+def _cmd_validate(ns) -> int:
+    from core.model.files import load
+    from core.model.model import ModelError
+    from core.model.validation import validate
+
+    try:
+        model = load(ns.file)
+    except ModelError as exc:
+        print(f"error: {exc}")
+        return 1
+    findings = validate(model)
+    for f in findings:
+        print(f)
+    errors = sum(f.severity == "error" for f in findings)
+    print(f"{len(findings)} finding(s), {errors} error(s)")
+    return 1 if errors else 0
+
+
+def _number(kind, range_: Range | None = None):
+    """argparse type: parse, then say the allowed range on failure."""
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            what = range_.describe() if range_ else ("a whole number" if kind is int else "a number")
+            raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
+        return value
+
+    return parse
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from core.ranges import field_range
+
+    p = _Parser(prog="geardyn", description="GearDyn: gear-train modelling, simulation and analysis.")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+
+    g = sub.add_parser("gear", help="macro-geometry and mass properties of one generated gear")
+    g.add_argument("kind", choices=("helical", "inner", "bevel"))
+    r = lambda name: field_range(GearSpec, name)  # noqa: E731
+    g.add_argument("--module", type=_number(float, r("module")), required=True, help="transverse module [mm]")
+    g.add_argument("--teeth", type=_number(int, r("teeth")), required=True, help="number of teeth")
+    g.add_argument("--pressure-angle", type=_number(float, r("pressure_angle")), default=20.0, help="normal pressure angle [deg]")
+    g.add_argument("--helix-angle", type=_number(float, r("helix_angle")), help="helix angle [deg], + right hand (helical, inner)")
+    g.add_argument("--pitch-angle", type=_number(float, r("pitch_angle")), help="pitch angle [deg] (bevel)")
+    g.add_argument("--width", type=_number(float, r("face_width")), required=True, help="face width [mm]")
+    holes = g.add_mutually_exclusive_group()
+    holes.add_argument("--bore", type=_number(float), help="bore diameter [mm] (default: a quarter of the pitch diameter)")
+    holes.add_argument("--rim-diameter", type=_number(float), help="outer rim diameter of an inner gear [mm] (default: root diameter + 6 modules)")
+    g.add_argument("--density", type=_number(float, r("density")), default=7850.0, help="density [kg/m^3] (default steel, 7850)")
+    g.add_argument("--export", metavar="FILE", help="write the mesh to FILE.stl or FILE.obj [m]")
+    g.add_argument("--json", action="store_true", help="print JSON (SI units)")
+    g.set_defaults(run=_cmd_gear)
+
+    q = sub.add_parser("pair", help="centre distance and contact ratios of a gear pair")
+    rp = lambda name: field_range(PairSpec, name)  # noqa: E731
+    q.add_argument("--z1", type=_number(int, rp("z1")), required=True, help="teeth of gear 1 (the pinion of an inner pair)")
+    q.add_argument("--z2", type=_number(int, rp("z2")), required=True, help="teeth of gear 2 (the ring of an inner pair)")
+    q.add_argument("--module", type=_number(float, rp("module")), required=True, help="transverse module [mm]")
+    q.add_argument("--pressure-angle", type=_number(float, rp("pressure_angle")), default=20.0, help="normal pressure angle [deg]")
+    q.add_argument("--helix-angle", type=_number(float, rp("helix_angle")), help="helix angle of gear 1 [deg]")
+    q.add_argument("--width", type=_number(float, rp("face_width")), help="face width [mm], for the overlap ratio")
+    q.add_argument("--internal", action="store_true", help="gear 2 is an inner (ring) gear")
+    q.add_argument("--json", action="store_true", help="print JSON (SI units)")
+    q.set_defaults(run=_cmd_pair)
+
+    v = sub.add_parser("validate", help="check a model file against the modelling rules")
+    v.add_argument("file", help="a .gdyn model file")
+    v.set_defaults(run=_cmd_validate)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (2 for bad arguments)."""
+    parser = build_parser()
+    try:
+        ns = parser.parse_args(argv)
+        if not getattr(ns, "run", None):
+            parser.print_help()
+            return 2
+        return ns.run(ns)
+    except UsageError as exc:
+        print(f"geardyn: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

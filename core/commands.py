@@ -1,0 +1,208 @@
+"""Every model edit as a command with do and undo.
+
+The GUI wraps each command in one QUndoCommand; scripts and tests call
+`do`/`undo` directly. A command checks its edit before touching the model: if
+it would make the model inconsistent it raises `ModelError` and the model is
+left exactly as it was.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from core.model.entities import collection_of
+from core.model.model import COLLECTIONS, Model, ModelError
+
+
+def _insert_at(mapping: dict, index: int, key: str, value) -> None:
+    """Put `key` back at position `index` of an insertion-ordered dict."""
+    items = list(mapping.items())
+    items.insert(min(index, len(items)), (key, value))
+    mapping.clear()
+    mapping.update(items)
+
+
+def _replace_keeping_place(mapping: dict, old_key: str, new_key: str, value) -> None:
+    items = [(new_key, value) if k == old_key else (k, v) for k, v in mapping.items()]
+    mapping.clear()
+    mapping.update(items)
+
+
+class Command:
+    """An undoable edit. `text` is what Undo/Redo menus show."""
+
+    text = "Edit"
+
+    def do(self, model: Model) -> None:
+        raise NotImplementedError
+
+    def undo(self, model: Model) -> None:
+        raise NotImplementedError
+
+
+class AddItem(Command):
+    """Add a body, joint, gear pair or force element."""
+
+    def __init__(self, item):
+        self.item = item
+        self.coll = collection_of(item)
+        self.text = f"Add {item.name}"
+
+    def do(self, model: Model) -> None:
+        if self.item.name in model.names() or self.item.name == "ground":
+            raise ModelError(f"name: {self.item.name!r} is already used; choose another name")
+        problems = model.item_problems(self.item)
+        if problems:
+            raise ModelError(f"{problems[0][0]}: {problems[0][1]}")
+        model.collection(self.coll)[self.item.name] = self.item
+
+    def undo(self, model: Model) -> None:
+        del model.collection(self.coll)[self.item.name]
+
+
+class RemoveItem(Command):
+    """Remove an item together with everything that depends on it."""
+
+    def __init__(self, model: Model, name: str):
+        if model.find(name) is None:
+            raise ModelError(f"name: there is no item called {name!r}")
+        self.name = name
+        self.removed: list[tuple[str, int, object]] = []
+        dependents = model.dependents(name)
+        self.dependent_names = [d.name for d in dependents]
+        self.text = f"Delete {name}" + (f" and {len(dependents)} dependent item(s)" if dependents else "")
+
+    def do(self, model: Model) -> None:
+        self.removed = []
+        for name in [self.name, *self.dependent_names]:
+            item = model.find(name)
+            coll = collection_of(item)
+            self.removed.append((coll, list(model.collection(coll)).index(name), item))
+        for coll, _, item in self.removed:
+            del model.collection(coll)[item.name]
+
+    def undo(self, model: Model) -> None:
+        for coll, index, item in sorted(self.removed, key=lambda r: (COLLECTIONS.index(r[0]), r[1])):
+            _insert_at(model.collection(coll), index, item.name, item)
+
+
+class ReplaceItem(Command):
+    """Replace an item by an edited copy; a new name is followed by everything that references it."""
+
+    def __init__(self, model: Model, name: str, new_item):
+        old = model.find(name)
+        if old is None:
+            raise ModelError(f"name: there is no item called {name!r}")
+        if type(new_item) is not type(old) and collection_of(new_item) != collection_of(old):
+            raise ModelError(f"{name}: a {type(old).__name__} cannot become a {type(new_item).__name__}")
+        self.old, self.new = old, new_item
+        self.renames = old.name != new_item.name
+        self.text = f"Rename {old.name} to {new_item.name}" if self.renames else f"Edit {name}"
+        self.changed_refs: list[tuple[str, object, object]] = []
+
+    def do(self, model: Model) -> None:
+        old, new = self.old, self.new
+        if self.renames and (new.name in model.names() or new.name == "ground"):
+            raise ModelError(f"name: {new.name!r} is already used; choose another name")
+        trial = model.copy()
+        self._apply(trial, old, new)
+        problems = trial.item_problems(new)
+        if problems:
+            raise ModelError(f"{problems[0][0]}: {problems[0][1]}")
+        for _, item in trial.items():
+            if item is not new and any(r == new.name for r in item.references()):
+                bad = trial.item_problems(item)
+                if bad:
+                    raise ModelError(f"{item.name}.{bad[0][0]}: {bad[0][1]} (after this edit)")
+        self._apply(model, old, new)
+
+    def _apply(self, model: Model, old, new) -> None:
+        coll = collection_of(old)
+        _replace_keeping_place(model.collection(coll), old.name, new.name, new)
+        if not self.renames:
+            return
+        self.changed_refs = []
+        for c, item in list(model.items()):
+            if item is new:
+                continue
+            moved = item.renamed(old.name, new.name)
+            if moved is not item:
+                model.collection(c)[item.name] = moved
+                self.changed_refs.append((c, item, moved))
+
+    def undo(self, model: Model) -> None:
+        coll = collection_of(self.new)
+        _replace_keeping_place(model.collection(coll), self.new.name, self.old.name, self.old)
+        for c, before, _ in self.changed_refs:
+            model.collection(c)[before.name] = before
+
+
+class SetSettings(Command):
+    """Change the simulation settings."""
+
+    text = "Change simulation settings"
+
+    def __init__(self, model: Model, settings):
+        problems = settings.problems()
+        if problems:
+            raise ModelError(f"settings.{problems[0][0]}: {problems[0][1]}")
+        self.old, self.new = model.settings, settings
+
+    def do(self, model: Model) -> None:
+        model.settings = self.new
+
+    def undo(self, model: Model) -> None:
+        model.settings = self.old
+
+
+class SetModelInfo(Command):
+    """Change the model's name and description."""
+
+    text = "Change model name"
+
+    def __init__(self, model: Model, name: str, description: str):
+        if not name.strip():
+            raise ModelError("name: must be a non-empty name")
+        self.old = (model.name, model.description)
+        self.new = (name, description)
+
+    def do(self, model: Model) -> None:
+        model.name, model.description = self.new
+
+    def undo(self, model: Model) -> None:
+        model.name, model.description = self.old
+
+
+class Macro(Command):
+    """Several commands as one undoable step; all or nothing."""
+
+    def __init__(self, text: str, commands: list[Command]):
+        self.text = text
+        self.commands = list(commands)
+
+    def do(self, model: Model) -> None:
+        done = []
+        try:
+            for cmd in self.commands:
+                cmd.do(model)
+                done.append(cmd)
+        except Exception:
+            for cmd in reversed(done):
+                cmd.undo(model)
+            raise
+
+    def undo(self, model: Model) -> None:
+        for cmd in reversed(self.commands):
+            cmd.undo(model)
+
+
+def replace_fields(model: Model, name: str, **changes) -> ReplaceItem:
+    """A ReplaceItem that changes some fields of item `name`."""
+    item = model.find(name)
+    if item is None:
+        raise ModelError(f"name: there is no item called {name!r}")
+    try:
+        new = dataclasses.replace(item, **changes)
+    except TypeError as exc:
+        raise ModelError(f"{name}: {exc}") from None
+    return ReplaceItem(model, name, new)

@@ -1,0 +1,110 @@
+"""Import OBJ and STL meshes as rigid-body shapes, with their mass properties.
+
+The file's length unit is stated by the caller (m or mm). A mesh that does not
+enclose a volume (not watertight) has no well-defined mass properties: the
+caller picks a fallback, the convex hull or mass properties entered by hand,
+and is told which was used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import trimesh
+
+from core.geometry.mass_properties import MassProperties, mesh_mass_properties
+
+UNIT_SCALE = {"m": 1.0, "mm": 1e-3}
+FALLBACKS = ("none", "convex_hull", "manual")
+SUFFIXES = (".obj", ".stl")
+
+
+class MeshImportError(ValueError):
+    """The file cannot be used; the message says which file and why."""
+
+
+class NotWatertightError(MeshImportError):
+    """The mesh has holes; choose a fallback."""
+
+
+@dataclass
+class ImportedMesh:
+    """An imported mesh [m] and what was made of it.
+
+    Attributes
+    ----------
+    mesh : trimesh.Trimesh
+        The mesh as read, scaled to metres (for display).
+    mass_properties : MassProperties or None
+        From the mesh, or its convex hull; None when they must be entered by hand.
+    watertight : bool
+        Whether the mesh as read encloses a volume.
+    notes : list of str
+        What was done, e.g. which fallback was used.
+    """
+
+    mesh: trimesh.Trimesh
+    mass_properties: MassProperties | None
+    watertight: bool
+    notes: list[str]
+
+
+def read_mesh(path: str | Path, unit: str = "mm") -> trimesh.Trimesh:
+    """Read an OBJ/STL file into one mesh in metres; raises MeshImportError."""
+    path = Path(path)
+    if unit not in UNIT_SCALE:
+        raise MeshImportError(f"unit: must be one of {', '.join(UNIT_SCALE)}, got {unit!r}")
+    if path.suffix.lower() not in SUFFIXES:
+        raise MeshImportError(f"{path.name}: must be an .obj or .stl file")
+    if not path.is_file():
+        raise MeshImportError(f"{path}: no such file")
+    if path.stat().st_size == 0:
+        raise MeshImportError(f"{path.name}: the file is empty")
+    try:
+        mesh = trimesh.load(path, force="mesh", process=True)
+    except Exception as exc:  # trimesh raises many kinds on corrupt files
+        raise MeshImportError(f"{path.name}: cannot be read as {path.suffix[1:].upper()} ({exc})") from None
+    if not isinstance(mesh, trimesh.Trimesh) or len(mesh.faces) == 0:
+        raise MeshImportError(f"{path.name}: holds no triangles")
+    if not np.all(np.isfinite(mesh.vertices)):
+        raise MeshImportError(f"{path.name}: has vertices that are not finite numbers")
+    mesh.apply_scale(UNIT_SCALE[unit])
+    return mesh
+
+
+def import_mesh(path: str | Path, unit: str = "mm", density: float = 7850.0, fallback: str = "none") -> ImportedMesh:
+    """Read a mesh and compute its mass properties at `density` [kg/m^3].
+
+    Parameters
+    ----------
+    fallback : {'none', 'convex_hull', 'manual'}
+        What to do when the mesh is not watertight: 'none' raises
+        NotWatertightError, 'convex_hull' uses the hull's mass properties,
+        'manual' leaves them to be entered by hand.
+    """
+    if fallback not in FALLBACKS:
+        raise MeshImportError(f"fallback: must be one of {', '.join(FALLBACKS)}, got {fallback!r}")
+    if not (density > 0 and np.isfinite(density)):
+        raise MeshImportError(f"density: must be a number above 0 kg/m^3, got {density!r}")
+    mesh = read_mesh(path, unit)
+    name = Path(path).name
+    if mesh.is_watertight:
+        if not mesh.is_winding_consistent:
+            mesh.fix_normals()
+        if mesh.volume < 0:
+            mesh.invert()
+        if mesh.volume <= 0:
+            raise MeshImportError(f"{name}: encloses no volume")
+        return ImportedMesh(mesh, mesh_mass_properties(mesh, density), True, [])
+    warning = f"{name} is not watertight (it has holes), so its volume and inertia are not defined"
+    if fallback == "none":
+        raise NotWatertightError(warning + ": import it with the convex hull, or enter the mass properties by hand")
+    if fallback == "manual":
+        return ImportedMesh(mesh, None, False, [warning + "; enter mass, centre of mass and inertia by hand"])
+    hull = mesh.convex_hull
+    if hull.volume <= 0:
+        raise MeshImportError(f"{name}: its convex hull encloses no volume (the mesh is flat)")
+    return ImportedMesh(mesh, mesh_mass_properties(hull, density), False,
+                        [warning + "; the mass properties are those of its convex hull (an upper bound)"])

@@ -1,0 +1,161 @@
+"""Build model items from engineering inputs: gear bodies, primitives, planetary sets.
+
+The GUI's gear tools, the planetary wizard, the CLI and the example models all
+go through these functions, so a gear made by any of them has the same mass
+properties and the same place in the model.
+"""
+
+from __future__ import annotations
+
+import math
+
+from core.geometry.macro import GearSpec, bevel_geometry, mate_pitch_angle
+from core.geometry.mass_properties import mesh_mass_properties
+from core.geometry.rotations import orientation_for_axis
+from core.geometry.shapes import source_mesh
+from core.model.entities import (
+    GROUND,
+    GearPair,
+    GearSource,
+    PrimitiveSource,
+    RevoluteJoint,
+    RigidBody,
+    SpeedMotor,
+    TimeLaw,
+    Torque,
+    Vec3,
+)
+from core.model.model import ModelError
+
+
+def body_from_source(name: str, source, position: Vec3 = (0.0, 0.0, 0.0), axis=(0.0, 0.0, 1.0),
+                     spin: float = 0.0, angular_velocity: Vec3 = (0.0, 0.0, 0.0)) -> RigidBody:
+    """A rigid body whose mass properties come from its generated mesh.
+
+    Parameters
+    ----------
+    source : GearSource or PrimitiveSource
+    position : Vec3
+        World position of the body frame's origin [m] (the gear's centre).
+    axis : Vec3
+        World direction of the body's z axis (the gear axis).
+    spin : float
+        Rotation about that axis [rad], e.g. to put teeth in mesh.
+    """
+    density = source.spec.density if isinstance(source, GearSource) else source.density
+    mp = mesh_mass_properties(source_mesh(source), density)
+    return RigidBody(
+        name=name, mass=mp.mass, com=mp.com, inertia=mp.inertia, position=tuple(map(float, position)),
+        orientation=orientation_for_axis(axis, spin), angular_velocity=tuple(map(float, angular_velocity)),
+        visual=source,
+    )
+
+
+def gear_body(name: str, spec: GearSpec, position: Vec3 = (0.0, 0.0, 0.0), axis=(0.0, 0.0, 1.0),
+              spin: float = 0.0, angular_velocity: Vec3 = (0.0, 0.0, 0.0)) -> RigidBody:
+    """A generated gear as a rigid body; raises ModelError naming a bad parameter."""
+    problems = spec.problems()
+    if problems:
+        raise ModelError(f"{problems[0][0]}: {problems[0][1]}")
+    return body_from_source(name, GearSource(spec), position, axis, spin, angular_velocity)
+
+
+def mesh_phase(z: int, toward: float) -> float:
+    """Spin [rad] that puts a tooth space of a z-tooth gear facing direction `toward` [rad].
+
+    Generated gears have a tooth centred on their body x axis.
+    """
+    return toward - math.pi / z
+
+
+def planetary_set(sun_teeth: int, planet_teeth: int, ring_teeth: int, planets: int, module: float,
+                  face_width: float, pressure_angle: float = math.radians(20.0), helix_angle: float = 0.0,
+                  density: float = 7850.0) -> list:
+    """Bodies, joints and gear pairs of a simple planetary set on the z axis.
+
+    The carrier turns on its own revolute joint to the ground; the planets
+    turn on the carrier; sun and ring turn on the ground. Names: ``sun``,
+    ``carrier``, ``planet1..N``, ``ring``; joints ``<body>_joint``; pairs
+    ``sun_planetK`` and ``planetK_ring``.
+
+    Raises
+    ------
+    ModelError
+        If z_r != z_s + 2 z_p (coaxial condition) or (z_s + z_r) / N is not a
+        whole number (assembly condition for equally spaced planets).
+    """
+    if ring_teeth != sun_teeth + 2 * planet_teeth:
+        raise ModelError(f"ring_teeth: must be z_s + 2 z_p = {sun_teeth + 2 * planet_teeth} so the planets sit "
+                         f"between sun and ring, got {ring_teeth}")
+    if planets < 1 or (sun_teeth + ring_teeth) % planets:
+        raise ModelError(f"planets: (z_s + z_r) / N must be a whole number for equally spaced planets; "
+                         f"{sun_teeth + ring_teeth} / {planets} is not")
+    a = module * (sun_teeth + planet_teeth) / 2
+    common = dict(module=module, pressure_angle=pressure_angle, face_width=face_width, density=density)
+    sun_spec = GearSpec(kind="helical", teeth=sun_teeth, helix_angle=helix_angle,
+                        bore_diameter=0.4 * module * sun_teeth, **common)
+    planet_spec = GearSpec(kind="helical", teeth=planet_teeth, helix_angle=-helix_angle,
+                           bore_diameter=0.4 * module * planet_teeth, **common)
+    ring_spec = GearSpec(kind="inner", teeth=ring_teeth, helix_angle=-helix_angle,
+                         rim_diameter=module * (ring_teeth + 2.5) + 12 * module, **common)
+    plate = 0.25 * face_width
+    carrier_source = PrimitiveSource(shape="cylinder", radius=a + 0.35 * module * planet_teeth,
+                                     length=plate, density=density)
+    z_axis = (0.0, 0.0, 1.0)
+    items: list = [
+        gear_body("sun", sun_spec),
+        body_from_source("carrier", carrier_source, position=(0.0, 0.0, -(face_width / 2 + plate))),
+    ]
+    # Keep the teeth visibly in mesh: with the sun's tooth on +x, roll each
+    # planet round the fixed sun to its place (spin = phi (z_s + z_p) / z_p).
+    base = mesh_phase(planet_teeth, math.pi)
+    for k in range(1, planets + 1):
+        phi = 2 * math.pi * (k - 1) / planets
+        spin = base + phi * (sun_teeth + planet_teeth) / planet_teeth
+        items.append(gear_body(f"planet{k}", planet_spec, position=(a * math.cos(phi), a * math.sin(phi), 0.0), spin=spin))
+    ring_spin = 0.0 if planet_teeth % 2 == 0 else math.pi / ring_teeth
+    items.append(gear_body("ring", ring_spec, spin=ring_spin))
+    items += [
+        RevoluteJoint("sun_joint", GROUND, "sun", (0.0, 0.0, 0.0), z_axis),
+        RevoluteJoint("carrier_joint", GROUND, "carrier", (0.0, 0.0, 0.0), z_axis),
+        RevoluteJoint("ring_joint", GROUND, "ring", (0.0, 0.0, 0.0), z_axis),
+    ]
+    pair = dict(module=module, pressure_angle=pressure_angle, face_width=face_width, carrier="carrier")
+    for k in range(1, planets + 1):
+        planet = items[1 + k]
+        items.append(RevoluteJoint(f"planet{k}_joint", "carrier", planet.name, planet.position, z_axis))
+    for k in range(1, planets + 1):
+        items.append(GearPair(f"sun_planet{k}", "sun_joint", f"planet{k}_joint", kind="external",
+                              z1=sun_teeth, z2=planet_teeth, helix_angle=helix_angle, **pair))
+    for k in range(1, planets + 1):
+        items.append(GearPair(f"planet{k}_ring", f"planet{k}_joint", "ring_joint", kind="internal",
+                              z1=planet_teeth, z2=ring_teeth, helix_angle=-helix_angle, **pair))
+    return items
+
+
+def bevel_pair_bodies(names: tuple[str, str], z1: int, z2: int, module: float, face_width: float,
+                      bores: tuple[float, float], pressure_angle: float = math.radians(20.0),
+                      density: float = 7850.0) -> list[RigidBody]:
+    """Two straight bevel gears on 90 deg shafts whose pitch apex is the origin.
+
+    Gear 1 turns about +x, gear 2 about +z; gamma1 = atan(z1 / z2), gamma2 = 90 deg - gamma1.
+    """
+    gamma1 = math.atan2(z1, z2)
+    out = []
+    for name, z, gamma, bore, axis in ((names[0], z1, gamma1, bores[0], (1.0, 0.0, 0.0)),
+                                       (names[1], z2, mate_pitch_angle(gamma1), bores[1], (0.0, 0.0, 1.0))):
+        spec = GearSpec(kind="bevel", module=module, teeth=z, pressure_angle=pressure_angle, face_width=face_width,
+                        pitch_angle=gamma, bore_diameter=bore, density=density)
+        apex = bevel_geometry(spec).apex_distance
+        out.append(gear_body(name, spec, position=tuple(-apex * c for c in axis), axis=axis))
+    return out
+
+
+def held_joint(name: str, joint: str) -> SpeedMotor:
+    """A prescribed-speed motor of 0 rad/s: holds a revolute joint still."""
+    return SpeedMotor(name, joint, TimeLaw(kind="constant", value=0.0))
+
+
+def constant_torque(name: str, joint: str, torque: float) -> Torque:
+    """A constant torque [N m] about a revolute joint's axis."""
+    return Torque(name, joint, TimeLaw(kind="constant", value=torque))

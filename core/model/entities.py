@@ -1,0 +1,557 @@
+"""What the user builds: bodies, joints, gear pairs and force elements (SI units).
+
+Entities are frozen dataclasses: an edit replaces an entity by a new one (see
+core.commands), so an undo only has to put the old object back. Entities name
+each other by their unique names; `references()` lists the names an entity
+depends on and `renamed()` follows a rename.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import ClassVar, Union
+
+import numpy as np
+
+from core.geometry.macro import PAIR_KINDS, GearSpec, PairSpec
+from core.ranges import DEG, MM, ranged, range_problems
+
+Vec3 = tuple[float, float, float]
+Quat = tuple[float, float, float, float]
+Mat3 = tuple[Vec3, Vec3, Vec3]
+
+GROUND = "ground"
+ZERO3: Vec3 = (0.0, 0.0, 0.0)
+IDENTITY_Q: Quat = (1.0, 0.0, 0.0, 0.0)
+
+
+def _vector_problem(name: str, v, unit_length: bool = False) -> list[tuple[str, str]]:
+    arr = np.asarray(v, dtype=float)
+    if not np.all(np.isfinite(arr)):
+        return [(name, f"must hold finite numbers, got {list(v)}")]
+    if unit_length and not abs(np.linalg.norm(arr) - 1.0) < 1e-6:
+        return [(name, f"must have unit length (within 1e-6), got length {np.linalg.norm(arr):.9g}")]
+    return []
+
+
+def _nonzero_axis(name: str, v) -> list[tuple[str, str]]:
+    found = _vector_problem(name, v)
+    if not found and np.linalg.norm(v) < 1e-12:
+        found.append((name, "must be a non-zero direction"))
+    return found
+
+
+@dataclass(frozen=True)
+class _Entity:
+    """Common behaviour: range checks, references and renaming."""
+
+    REFERENCE_FIELDS: ClassVar[dict[str, str]] = {}
+
+    def problems(self) -> list[tuple[str, str]]:
+        """(field, message) for every field value that is not allowed."""
+        return range_problems(self)
+
+    def references(self) -> tuple[str, ...]:
+        """Names of the model items this entity depends on (REFERENCE_FIELDS maps field to kind)."""
+        return tuple(getattr(self, f) for f in self.REFERENCE_FIELDS)
+
+    def renamed(self, old: str, new: str):
+        """A copy with every reference to `old` (and its own name) changed to `new`."""
+        changes = {f: new for f in (*self.REFERENCE_FIELDS, "name") if getattr(self, f, None) == old}
+        return dataclasses.replace(self, **changes) if changes else self
+
+
+# --------------------------------------------------------------------------- visuals
+
+
+@dataclass(frozen=True)
+class GearSource:
+    """The body was generated as a gear from these parameters (can be regenerated)."""
+
+    spec: GearSpec
+
+
+@dataclass(frozen=True)
+class PrimitiveSource:
+    """The body is a primitive solid centred on its frame (axis z for a cylinder)."""
+
+    shape: str = "cylinder"
+    radius: float = ranged(0.05, lo=0.0, hi=10.0, lo_open=True, **MM)
+    length: float = ranged(0.02, lo=0.0, hi=10.0, lo_open=True, **MM)
+    size: Vec3 = (0.1, 0.1, 0.02)
+    density: float = ranged(7850.0, lo=1.0, hi=50000.0, unit="kg/m^3")
+
+    SHAPES: ClassVar[tuple[str, ...]] = ("cylinder", "box")
+
+
+@dataclass(frozen=True)
+class MeshFileSource:
+    """The body's shape was imported from an OBJ or STL file."""
+
+    path: str
+    unit: str = "mm"
+    density: float = ranged(7850.0, lo=1.0, hi=50000.0, unit="kg/m^3")
+    fallback: str = "none"
+
+    UNITS: ClassVar[tuple[str, ...]] = ("m", "mm")
+    FALLBACKS: ClassVar[tuple[str, ...]] = ("none", "convex_hull", "manual")
+
+
+Visual = Union[GearSource, PrimitiveSource, MeshFileSource]
+
+
+# --------------------------------------------------------------------------- bodies
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A named frame fixed on a body: origin [m] and orientation in body axes."""
+
+    name: str
+    origin: Vec3 = ZERO3
+    orientation: Quat = IDENTITY_Q
+
+
+@dataclass(frozen=True)
+class RigidBody(_Entity):
+    """A rigid body.
+
+    Parameters
+    ----------
+    name : str
+    mass : float
+        [kg]
+    com : Vec3
+        Centre of mass in body axes [m].
+    inertia : Mat3
+        Inertia tensor about the centre of mass, body axes [kg m^2].
+    position : Vec3
+        Initial position of the body frame's origin, world [m].
+    orientation : Quat
+        Initial orientation (w, x, y, z), unit quaternion, body to world.
+    velocity : Vec3
+        Initial velocity of the body frame's origin, world [m/s].
+    angular_velocity : Vec3
+        Initial angular velocity, world [rad/s].
+    visual : GearSource, PrimitiveSource, MeshFileSource or None
+        Where the shape (and so the mass properties) came from.
+    frames : tuple of Frame
+        Named frames on the body.
+    """
+
+    name: str
+    mass: float = ranged(lo=0.0, hi=1e9, lo_open=True, unit="kg")
+    com: Vec3 = ZERO3
+    inertia: Mat3 = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+    position: Vec3 = ZERO3
+    orientation: Quat = IDENTITY_Q
+    velocity: Vec3 = ZERO3
+    angular_velocity: Vec3 = ZERO3
+    visual: Visual | None = None
+    frames: tuple[Frame, ...] = ()
+
+    def problems(self) -> list[tuple[str, str]]:
+        found = super().problems()
+        for name in ("com", "position", "velocity", "angular_velocity"):
+            found += _vector_problem(name, getattr(self, name))
+        found += _vector_problem("orientation", self.orientation, unit_length=True)
+        inertia = np.asarray(self.inertia, dtype=float)
+        if not np.all(np.isfinite(inertia)):
+            found.append(("inertia", "must hold finite numbers"))
+        elif not np.allclose(inertia, inertia.T, rtol=1e-9, atol=1e-15 * max(1.0, np.abs(inertia).max())):
+            found.append(("inertia", "must be symmetric"))
+        else:
+            eig = np.linalg.eigvalsh(inertia)
+            tol = 1e-9 * max(eig.max(), 0.0)
+            if eig.min() <= 0:
+                found.append(("inertia", f"must be positive definite (principal moments {', '.join(f'{e:.6g}' for e in eig)} kg m^2)"))
+            elif eig[0] + eig[1] < eig[2] - tol:
+                found.append(("inertia", "principal moments must satisfy the triangle inequality (I1 + I2 >= I3)"))
+        names = [f.name for f in self.frames]
+        if len(set(names)) != len(names):
+            found.append(("frames", "frame names must be unique on a body"))
+        for i, fr in enumerate(self.frames):
+            found += [(f"frames[{i}].{n}", m) for n, m in
+                      _vector_problem("origin", fr.origin) + _vector_problem("orientation", fr.orientation, unit_length=True)]
+        if isinstance(self.visual, GearSource):
+            found += [(f"visual.spec.{n}", m) for n, m in self.visual.spec.problems()]
+        elif isinstance(self.visual, PrimitiveSource):
+            found += [(f"visual.{n}", m) for n, m in range_problems(self.visual)]
+            if self.visual.shape not in PrimitiveSource.SHAPES:
+                found.append(("visual.shape", f"must be one of {', '.join(PrimitiveSource.SHAPES)}, got {self.visual.shape!r}"))
+            if any(not (0 < s <= 10 and math.isfinite(s)) for s in self.visual.size):
+                found.append(("visual.size", "each side must be above 0 and at most 10000 mm"))
+        elif isinstance(self.visual, MeshFileSource):
+            found += [(f"visual.{n}", m) for n, m in range_problems(self.visual)]
+            if self.visual.unit not in MeshFileSource.UNITS:
+                found.append(("visual.unit", f"must be one of {', '.join(MeshFileSource.UNITS)}, got {self.visual.unit!r}"))
+            if self.visual.fallback not in MeshFileSource.FALLBACKS:
+                found.append(("visual.fallback", f"must be one of {', '.join(MeshFileSource.FALLBACKS)}, got {self.visual.fallback!r}"))
+        return found
+
+
+# --------------------------------------------------------------------------- joints
+
+
+@dataclass(frozen=True)
+class RevoluteJoint(_Entity):
+    """Revolute joint: body_j (the gear) turns about `axis` relative to body_i (the carrier).
+
+    Parameters
+    ----------
+    position : Vec3
+        A point on the joint axis, world, at the initial configuration [m].
+    axis : Vec3
+        Axis direction, world, at the initial configuration (normalised on use).
+    """
+
+    name: str
+    body_i: str
+    body_j: str
+    position: Vec3 = ZERO3
+    axis: Vec3 = (0.0, 0.0, 1.0)
+
+    REFERENCE_FIELDS: ClassVar[dict[str, str]] = {"body_i": "body", "body_j": "body"}
+
+    def problems(self) -> list[tuple[str, str]]:
+        found = _vector_problem("position", self.position) + _nonzero_axis("axis", self.axis)
+        if self.body_i == self.body_j:
+            found.append(("body_j", f"must differ from body_i ({self.body_i!r})"))
+        return found
+
+    def unit_axis(self) -> np.ndarray:
+        a = np.asarray(self.axis, dtype=float)
+        return a / np.linalg.norm(a)
+
+
+@dataclass(frozen=True)
+class FixedJoint(_Entity):
+    """Fixed joint: body_j is welded to body_i at `position` (world, initial) [m]."""
+
+    name: str
+    body_i: str
+    body_j: str
+    position: Vec3 = ZERO3
+
+    REFERENCE_FIELDS: ClassVar[dict[str, str]] = {"body_i": "body", "body_j": "body"}
+
+    def problems(self) -> list[tuple[str, str]]:
+        found = _vector_problem("position", self.position)
+        if self.body_i == self.body_j:
+            found.append(("body_j", f"must differ from body_i ({self.body_i!r})"))
+        return found
+
+
+Joint = Union[RevoluteJoint, FixedJoint]
+
+
+# --------------------------------------------------------------------------- gear pairs
+
+
+@dataclass(frozen=True)
+class GearPair(_Entity):
+    """Gear-pair constraint between two revolute joints (Willis equation).
+
+    Parameters
+    ----------
+    kind : {'external', 'internal', 'bevel'}
+        External helical/spur (s2 = +1), internal (s2 = -1, pinion on joint 1)
+        or straight bevel (90 deg shafts).
+    joint1, joint2 : str
+        Revolute joints of gear 1 and gear 2 (body_j of each is the gear).
+    carrier : str
+        The body relative to which the centres of both gears do not move.
+    z1, z2 : int
+        Numbers of teeth.
+    module : float
+        Transverse module m_t [m].
+    pressure_angle : float
+        Normal pressure angle [rad].
+    helix_angle : float
+        Helix angle of gear 1 [rad]; gear 2 gets the opposite hand (external).
+    pitch_angle : float
+        Pitch angle of gear 1 [rad] (bevel); gear 2 gets 90 deg - gamma1.
+    face_width : float
+        Face width [m] for the overlap ratio; 0 when unknown.
+    stabilise : bool
+        Apply Baumgarte stabilisation to the pair's accumulated phase error.
+    loss_table : tuple of rows (|w_a| [rad/s], eta_mf1, eta_mf2, tau_bf1 [N m], tau_bf2 [N m])
+        Mesh efficiency and bearing friction (Modelica LossyGear); empty: lossless.
+    """
+
+    name: str
+    joint1: str
+    joint2: str
+    carrier: str
+    kind: str = "external"
+    z1: int = ranged(20, lo=3, hi=1000, integer=True)
+    z2: int = ranged(40, lo=3, hi=1000, integer=True)
+    module: float = ranged(0.002, lo=1e-4, hi=0.1, **MM)
+    pressure_angle: float = ranged(math.radians(20.0), lo=math.radians(10.0), hi=math.radians(35.0), **DEG)
+    helix_angle: float = ranged(0.0, lo=math.radians(-45.0), hi=math.radians(45.0), **DEG)
+    pitch_angle: float = ranged(math.radians(45.0), lo=math.radians(5.0), hi=math.radians(85.0), **DEG)
+    face_width: float = ranged(0.0, lo=0.0, hi=2.0, **MM)
+    stabilise: bool = True
+    loss_table: tuple[tuple[float, float, float, float, float], ...] = ()
+
+    REFERENCE_FIELDS: ClassVar[dict[str, str]] = {"joint1": "revolute", "joint2": "revolute", "carrier": "body"}
+
+    def pair_spec(self) -> PairSpec:
+        return PairSpec(kind=self.kind, z1=self.z1, z2=self.z2, module=self.module,
+                        pressure_angle=self.pressure_angle, helix_angle=self.helix_angle,
+                        pitch_angle=self.pitch_angle, face_width=self.face_width)
+
+    def pitch_radii(self) -> tuple[float, float]:
+        """r1, r2 = m_t z / 2 [m]."""
+        return self.module * self.z1 / 2, self.module * self.z2 / 2
+
+    @property
+    def direction_sign(self) -> float:
+        """s2 of the Willis equation: +1 external and bevel, -1 internal."""
+        return -1.0 if self.kind == "internal" else 1.0
+
+    def problems(self) -> list[tuple[str, str]]:
+        if self.kind not in PAIR_KINDS:
+            return [("kind", f"must be one of {', '.join(PAIR_KINDS)}, got {self.kind!r}")]
+        found = super().problems() + [p for p in self.pair_spec().problems() if p[0] in ("z2", "helix_angle")]
+        if self.joint1 == self.joint2:
+            found.append(("joint2", f"must differ from joint1 ({self.joint1!r})"))
+        prev = -1.0
+        for k, row in enumerate(self.loss_table):
+            if len(row) != 5 or not all(isinstance(v, (int, float)) and math.isfinite(v) for v in row):
+                found.append((f"loss_table[{k}]", "must hold 5 finite numbers [|w| rad/s, eta_mf1, eta_mf2, tau_bf1 N m, tau_bf2 N m]"))
+                continue
+            w, e1, e2, t1, t2 = row
+            if w < 0 or w <= prev:
+                found.append((f"loss_table[{k}][0]", "speeds must be >= 0 rad/s and strictly increasing"))
+            if not (0 < e1 <= 1 and 0 < e2 <= 1):
+                found.append((f"loss_table[{k}]", "efficiencies must be above 0 and at most 1"))
+            if t1 < 0 or t2 < 0:
+                found.append((f"loss_table[{k}]", "bearing friction torques must be >= 0 N m"))
+            prev = w
+        return found
+
+
+# --------------------------------------------------------------------------- force elements
+
+
+@dataclass(frozen=True)
+class TimeLaw:
+    """A value as a function of time; no code is ever evaluated.
+
+    kind 'constant': value; 'step': value before t_start, final after;
+    'ramp': value to final linearly over [t_start, t_end]; 'sine':
+    value + amplitude sin(2 pi frequency t + phase); 'table': linear
+    interpolation in `table` rows (t [s], value), held at the ends.
+    """
+
+    kind: str = "constant"
+    value: float = 0.0
+    final: float = 0.0
+    t_start: float = ranged(0.0, lo=0.0, unit="s")
+    t_end: float = ranged(0.0, lo=0.0, unit="s")
+    amplitude: float = 0.0
+    frequency: float = ranged(0.0, lo=0.0, unit="Hz")
+    phase: float = 0.0
+    table: tuple[tuple[float, float], ...] = ()
+
+    KINDS: ClassVar[tuple[str, ...]] = ("constant", "step", "ramp", "sine", "table")
+
+    def problems(self) -> list[tuple[str, str]]:
+        if self.kind not in self.KINDS:
+            return [("kind", f"must be one of {', '.join(self.KINDS)}, got {self.kind!r}")]
+        found = range_problems(self)
+        for name in ("value", "final", "amplitude", "phase"):
+            if not math.isfinite(getattr(self, name)):
+                found.append((name, "must be a finite number"))
+        if self.kind == "ramp" and not self.t_end > self.t_start:
+            found.append(("t_end", f"must be after t_start ({self.t_start} s) for a ramp"))
+        if self.kind == "table":
+            times = [row[0] for row in self.table]
+            if len(self.table) < 1 or any(len(r) != 2 or not all(math.isfinite(v) for v in r) for r in self.table):
+                found.append(("table", "must hold at least one row of 2 finite numbers (t [s], value)"))
+            elif any(b <= a for a, b in zip(times, times[1:])):
+                found.append(("table", "times must be strictly increasing"))
+        return found
+
+    def __call__(self, t: float) -> float:
+        """The value at time t [s]."""
+        k = self.kind
+        if k == "constant":
+            return self.value
+        if k == "step":
+            return self.value if t < self.t_start else self.final
+        if k == "ramp":
+            s = min(max((t - self.t_start) / (self.t_end - self.t_start), 0.0), 1.0)
+            return self.value + s * (self.final - self.value)
+        if k == "sine":
+            return self.value + self.amplitude * math.sin(2 * math.pi * self.frequency * t + self.phase)
+        ts, vs = zip(*self.table)
+        return float(np.interp(t, ts, vs))
+
+
+def _law_problems(law: TimeLaw, name: str = "law") -> list[tuple[str, str]]:
+    return [(f"{name}.{n}", m) for n, m in law.problems()]
+
+
+@dataclass(frozen=True)
+class Torque(_Entity):
+    """Torque [N m] about a revolute joint's axis on body_j, reaction on body_i."""
+
+    name: str
+    joint: str
+    law: TimeLaw = TimeLaw()
+
+    REFERENCE_FIELDS: ClassVar[dict[str, str]] = {"joint": "revolute"}
+
+    def problems(self) -> list[tuple[str, str]]:
+        return _law_problems(self.law)
+
+
+@dataclass(frozen=True)
+class SpeedMotor(_Entity):
+    """Prescribes the relative speed [rad/s] of a revolute joint (0 holds it still)."""
+
+    name: str
+    joint: str
+    law: TimeLaw = TimeLaw()
+
+    REFERENCE_FIELDS: ClassVar[dict[str, str]] = {"joint": "revolute"}
+
+    def problems(self) -> list[tuple[str, str]]:
+        return _law_problems(self.law)
+
+
+@dataclass(frozen=True)
+class SpringDamper(_Entity):
+    """Linear spring-damper between a point on body_i and a point on body_j (body axes) [m]."""
+
+    name: str
+    body_i: str
+    body_j: str
+    point_i: Vec3 = ZERO3
+    point_j: Vec3 = ZERO3
+    stiffness: float = ranged(0.0, lo=0.0, unit="N/m")
+    damping: float = ranged(0.0, lo=0.0, unit="N s/m")
+    free_length: float = ranged(0.0, lo=0.0, **MM)
+
+    REFERENCE_FIELDS: ClassVar[dict[str, str]] = {"body_i": "body", "body_j": "body"}
+
+    def problems(self) -> list[tuple[str, str]]:
+        found = super().problems() + _vector_problem("point_i", self.point_i) + _vector_problem("point_j", self.point_j)
+        if self.body_i == self.body_j:
+            found.append(("body_j", f"must differ from body_i ({self.body_i!r})"))
+        return found
+
+
+@dataclass(frozen=True)
+class TorsionalSpringDamper(_Entity):
+    """Torsional spring-damper acting on a revolute joint's relative angle."""
+
+    name: str
+    joint: str
+    stiffness: float = ranged(0.0, lo=0.0, unit="N m/rad")
+    damping: float = ranged(0.0, lo=0.0, unit="N m s/rad")
+    angle0: float = ranged(0.0, lo=-1e6, hi=1e6, **DEG)
+
+    REFERENCE_FIELDS: ClassVar[dict[str, str]] = {"joint": "revolute"}
+
+
+@dataclass(frozen=True)
+class BearingSpringDamper(_Entity):
+    """Bearing between body_i (housing) and body_j (shaft) at `position` (world) [m].
+
+    Radial and axial spring-dampers; rotation about `axis` stays free, so it
+    takes the place of a revolute joint where bearing compliance matters.
+    """
+
+    name: str
+    body_i: str
+    body_j: str
+    position: Vec3 = ZERO3
+    axis: Vec3 = (0.0, 0.0, 1.0)
+    radial_stiffness: float = ranged(1e8, lo=0.0, unit="N/m")
+    radial_damping: float = ranged(0.0, lo=0.0, unit="N s/m")
+    axial_stiffness: float = ranged(1e8, lo=0.0, unit="N/m")
+    axial_damping: float = ranged(0.0, lo=0.0, unit="N s/m")
+    tilt_stiffness: float = ranged(1e6, lo=0.0, unit="N m/rad")
+    tilt_damping: float = ranged(0.0, lo=0.0, unit="N m s/rad")
+
+    REFERENCE_FIELDS: ClassVar[dict[str, str]] = {"body_i": "body", "body_j": "body"}
+
+    def problems(self) -> list[tuple[str, str]]:
+        found = super().problems() + _vector_problem("position", self.position) + _nonzero_axis("axis", self.axis)
+        if self.body_i == self.body_j:
+            found.append(("body_j", f"must differ from body_i ({self.body_i!r})"))
+        return found
+
+
+@dataclass(frozen=True)
+class CompliantMesh(_Entity):
+    """Makes a gear pair soft: a spring-damper along the line of action.
+
+    Mesh stiffness k(t) = k_mean + k_amplitude cos(w_m t) with w_m = z1 times
+    gear 1's speed relative to the carrier ('cosine'), or a rectangular wave
+    between single- and double-tooth contact from the contact ratio
+    ('rectangular'; k_mean is then the single-pair stiffness).
+    """
+
+    name: str
+    pair: str
+    k_mean: float = ranged(2e8, lo=0.0, hi=1e13, lo_open=True, unit="N/m")
+    k_amplitude: float = ranged(0.0, lo=0.0, hi=1e13, unit="N/m")
+    damping: float = ranged(0.0, lo=0.0, unit="N s/m")
+    waveform: str = "cosine"
+
+    REFERENCE_FIELDS: ClassVar[dict[str, str]] = {"pair": "gear pair"}
+    WAVEFORMS: ClassVar[tuple[str, ...]] = ("cosine", "rectangular")
+
+    def problems(self) -> list[tuple[str, str]]:
+        found = super().problems()
+        if self.waveform not in self.WAVEFORMS:
+            found.append(("waveform", f"must be one of {', '.join(self.WAVEFORMS)}, got {self.waveform!r}"))
+        if not found and self.waveform == "cosine" and self.k_amplitude >= self.k_mean:
+            found.append(("k_amplitude", f"must be below k_mean ({self.k_mean:.6g} N/m) so the stiffness stays positive"))
+        return found
+
+
+Force = Union[Torque, SpeedMotor, SpringDamper, TorsionalSpringDamper, BearingSpringDamper, CompliantMesh]
+
+
+# --------------------------------------------------------------------------- settings
+
+
+@dataclass(frozen=True)
+class SimulationSettings:
+    """How the model is simulated by default."""
+
+    t_end: float = ranged(1.0, lo=0.0, hi=1e6, lo_open=True, unit="s")
+    step: float = ranged(1e-3, lo=0.0, hi=10.0, lo_open=True, unit="s")
+    output_step: float = ranged(1e-3, lo=0.0, hi=10.0, lo_open=True, unit="s")
+    integrator: str = "rk4"
+    baumgarte_alpha: float = ranged(10.0, lo=0.0, hi=1e6, unit="1/s")
+    baumgarte_beta: float = ranged(10.0, lo=0.0, hi=1e6, unit="1/s")
+    gravity: Vec3 = ZERO3
+    static_equilibrium: bool = False
+
+    def problems(self) -> list[tuple[str, str]]:
+        return range_problems(self) + _vector_problem("gravity", self.gravity)
+
+
+ITEM_TYPES = {
+    "bodies": (RigidBody,),
+    "joints": (RevoluteJoint, FixedJoint),
+    "gear_pairs": (GearPair,),
+    "forces": (Torque, SpeedMotor, SpringDamper, TorsionalSpringDamper, BearingSpringDamper, CompliantMesh),
+}
+
+
+def collection_of(item) -> str:
+    """Name of the model collection an entity belongs in."""
+    for coll, types in ITEM_TYPES.items():
+        if isinstance(item, types):
+            return coll
+    raise TypeError(f"not a model item: {type(item).__name__}")
+

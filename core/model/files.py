@@ -1,0 +1,272 @@
+"""Project files (*.gdyn): JSON in SI units, strict loading, atomic saving.
+
+Loading never evaluates anything from the file: it reads JSON, checks every
+value against the field's declared type and range, and builds the model only
+when all of it is right. Any problem raises `ModelError` naming the field, e.g.
+``gear_pairs[0].z1: must be a whole number from 3 to 1000, got -5``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import os
+import tempfile
+import types
+import typing
+from pathlib import Path
+from typing import Any, Union
+
+from core.model.entities import (
+    ITEM_TYPES,
+    BearingSpringDamper,
+    CompliantMesh,
+    FixedJoint,
+    GearSource,
+    MeshFileSource,
+    PrimitiveSource,
+    RevoluteJoint,
+    RigidBody,
+    SimulationSettings,
+    SpeedMotor,
+    SpringDamper,
+    Torque,
+    TorsionalSpringDamper,
+)
+from core.model.model import COLLECTIONS, Model, ModelError
+
+FORMAT_VERSION = 1
+SUFFIX = ".gdyn"
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+TAGS: dict[type, str] = {
+    GearSource: "gear",
+    PrimitiveSource: "primitive",
+    MeshFileSource: "mesh_file",
+    RevoluteJoint: "revolute",
+    FixedJoint: "fixed",
+    Torque: "torque",
+    SpeedMotor: "speed_motor",
+    SpringDamper: "spring_damper",
+    TorsionalSpringDamper: "torsional_spring_damper",
+    BearingSpringDamper: "bearing",
+    CompliantMesh: "compliant_mesh",
+}
+
+
+# ------------------------------------------------------------------ encoding
+
+
+def encode(obj: Any) -> Any:
+    """JSON-ready data of an entity, tuple or plain value (tagged where a union needs it)."""
+    if dataclasses.is_dataclass(obj):
+        out = {"type": TAGS[type(obj)]} if type(obj) in TAGS else {}
+        for f in dataclasses.fields(obj):
+            out[f.name] = encode(getattr(obj, f.name))
+        return out
+    if isinstance(obj, (tuple, list)):
+        # Every tuple in the model holds reals (vectors, matrices, tables).
+        return [float(v) if type(v) is int else encode(v) for v in obj]
+    return obj
+
+
+def model_to_dict(model: Model) -> dict:
+    """The whole model as JSON-ready data with its format version."""
+    data = {"format_version": FORMAT_VERSION, "name": model.name, "description": model.description,
+            "settings": encode(model.settings)}
+    for coll in COLLECTIONS:
+        data[coll] = [encode(item) for item in model.collection(coll).values()]
+    return data
+
+
+# ------------------------------------------------------------------ decoding
+
+
+def _fail(path: str, message: str):
+    raise ModelError(f"{path}: {message}")
+
+
+def _decode(value: Any, hint: Any, path: str) -> Any:
+    origin = typing.get_origin(hint)
+    if hint is Any:
+        return value
+    if origin in (Union, types.UnionType):
+        options = typing.get_args(hint)
+        if value is None:
+            if type(None) in options:
+                return None
+            _fail(path, "must not be null")
+        classes = [o for o in options if dataclasses.is_dataclass(o)]
+        return _decode_tagged(value, classes, path)
+    if hint is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            _fail(path, f"must be a number, got {type(value).__name__} {value!r}")
+        if not math.isfinite(value):
+            _fail(path, f"must be a finite number, got {value!r}")
+        return float(value)
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            _fail(path, f"must be a whole number, got {type(value).__name__} {value!r}")
+        return value
+    if hint is bool:
+        if not isinstance(value, bool):
+            _fail(path, f"must be true or false, got {value!r}")
+        return value
+    if hint is str:
+        if not isinstance(value, str):
+            _fail(path, f"must be a string, got {type(value).__name__} {value!r}")
+        return value
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if not isinstance(value, list):
+            _fail(path, f"must be a list, got {type(value).__name__}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(v, args[0], f"{path}[{i}]") for i, v in enumerate(value))
+        if len(value) != len(args):
+            _fail(path, f"must be a list of {len(args)} values, got {len(value)}")
+        return tuple(_decode(v, a, f"{path}[{i}]") for i, (v, a) in enumerate(zip(value, args)))
+    if dataclasses.is_dataclass(hint):
+        return _decode_dataclass(value, hint, path)
+    raise TypeError(f"no decoder for {hint!r}")  # a programming error, not bad input
+
+
+def _decode_tagged(value: Any, classes: list[type], path: str) -> Any:
+    if not isinstance(value, dict):
+        _fail(path, f"must be an object, got {type(value).__name__}")
+    by_tag = {TAGS[c]: c for c in classes}
+    tag = value.get("type")
+    if tag not in by_tag:
+        _fail(f"{path}.type", f"must be one of {', '.join(sorted(by_tag))}, got {tag!r}")
+    return _decode_dataclass(value, by_tag[tag], path)
+
+
+def _decode_dataclass(value: Any, cls: type, path: str) -> Any:
+    if not isinstance(value, dict):
+        _fail(path, f"must be an object, got {type(value).__name__}")
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    allowed = set(fields) | ({"type"} if cls in TAGS else set())
+    unknown = sorted(set(value) - allowed)
+    if unknown:
+        _fail(f"{path}.{unknown[0]}", f"is not a field of {cls.__name__} (fields: {', '.join(fields)})")
+    kwargs = {}
+    for name, f in fields.items():
+        if name not in value:
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                _fail(f"{path}.{name}", "is missing")
+            continue
+        kwargs[name] = _decode(value[name], hints[name], f"{path}.{name}")
+    obj = cls(**kwargs)
+    problems = obj.problems() if hasattr(obj, "problems") else []
+    if problems:
+        name, msg = problems[0]
+        _fail(f"{path}.{name}", msg)
+    return obj
+
+
+def model_from_dict(data: Any) -> Model:
+    """Build a model from JSON data; raises ModelError naming the first bad field."""
+    if not isinstance(data, dict):
+        _fail("file", "must hold a JSON object")
+    version = data.get("format_version")
+    if version != FORMAT_VERSION:
+        _fail("format_version", f"must be {FORMAT_VERSION}, got {version!r}")
+    known = {"format_version", "name", "description", "settings", *COLLECTIONS}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        _fail(unknown[0], f"is not a model field (fields: {', '.join(sorted(known))})")
+    model = Model(
+        name=_decode(data.get("name", "untitled"), str, "name"),
+        description=_decode(data.get("description", ""), str, "description"),
+        settings=_decode_dataclass(data.get("settings", {}), SimulationSettings, "settings"),
+    )
+    for coll in COLLECTIONS:
+        items = data.get(coll, [])
+        if not isinstance(items, list):
+            _fail(coll, f"must be a list, got {type(items).__name__}")
+        classes = list(ITEM_TYPES[coll])
+        target = model.collection(coll)
+        for i, raw in enumerate(items):
+            path = f"{coll}[{i}]"
+            item = _decode_tagged(raw, classes, path) if classes[0] in TAGS else _decode_dataclass(raw, classes[0], path)
+            if item.name in target:
+                _fail(f"{path}.name", f"duplicates the name {item.name!r}")
+            target[item.name] = item
+    problems = model.structural_problems()
+    if problems:
+        _fail(*problems[0])
+    return model
+
+
+def _reject_constant(name: str):
+    raise ModelError(f"file: {name} is not allowed in a model file (numbers must be finite)")
+
+
+def loads(text: str) -> Model:
+    """Model from the text of a .gdyn file."""
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise ModelError(f"file: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    return model_from_dict(data)
+
+
+def dumps(model: Model) -> str:
+    """Text of a .gdyn file; refuses a model that is not consistent."""
+    problems = model.structural_problems()
+    if problems:
+        _fail(*problems[0])
+    return _format(model_to_dict(model), "") + "\n"
+
+
+def _format(obj: Any, indent: str) -> str:
+    """JSON with one key per line but vectors and matrices of numbers on one line."""
+    inner = indent + "  "
+    if isinstance(obj, dict) and obj:
+        body = ",\n".join(f"{inner}{json.dumps(k)}: {_format(v, inner)}" for k, v in obj.items())
+        return "{\n" + body + "\n" + indent + "}"
+    if isinstance(obj, list) and obj and any(isinstance(v, dict) for v in obj):
+        return "[\n" + ",\n".join(inner + _format(v, inner) for v in obj) + "\n" + indent + "]"
+    return json.dumps(obj, allow_nan=False)
+
+
+def load(path: str | os.PathLike) -> Model:
+    """Read a model file; raises ModelError with the file name and the bad field."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ModelError(f"{path}: file is {size} bytes, more than the {MAX_FILE_BYTES} a model file may have")
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ModelError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise ModelError(f"{path}: is not a UTF-8 text file") from None
+    try:
+        return loads(text)
+    except ModelError as exc:
+        raise ModelError(f"{path.name}: {exc}") from None
+
+
+def save(model: Model, path: str | os.PathLike) -> None:
+    """Write a model file atomically: a temporary file in the same folder, then a rename."""
+    path = Path(path)
+    text = dumps(model)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        # mkstemp makes the file private; give it the mode a plain write would.
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~umask
+        os.chmod(tmp, mode)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+

@@ -1,0 +1,132 @@
+"""The model: named bodies, joints, gear pairs and forces, and its structural checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from core.model.entities import (
+    GROUND,
+    ITEM_TYPES,
+    GearPair,
+    RevoluteJoint,
+    RigidBody,
+    SimulationSettings,
+    collection_of,
+)
+
+COLLECTIONS = tuple(ITEM_TYPES)
+
+
+class ModelError(ValueError):
+    """An edit or a file would make the model inconsistent; the message names the field."""
+
+
+@dataclass
+class Model:
+    """A gear-train model. Item names are unique across all collections.
+
+    ``ground`` is the fixed world body; it is never stored in `bodies`.
+    """
+
+    name: str = "untitled"
+    description: str = ""
+    bodies: dict[str, RigidBody] = field(default_factory=dict)
+    joints: dict = field(default_factory=dict)
+    gear_pairs: dict[str, GearPair] = field(default_factory=dict)
+    forces: dict = field(default_factory=dict)
+    settings: SimulationSettings = field(default_factory=SimulationSettings)
+
+    def collection(self, name: str) -> dict:
+        return getattr(self, name)
+
+    def items(self) -> Iterator[tuple[str, object]]:
+        """(collection, item) for every item, in collection and insertion order."""
+        for coll in COLLECTIONS:
+            for item in self.collection(coll).values():
+                yield coll, item
+
+    def find(self, name: str):
+        """The item called `name`, or None."""
+        for coll in COLLECTIONS:
+            item = self.collection(coll).get(name)
+            if item is not None:
+                return item
+        return None
+
+    def names(self) -> set[str]:
+        return {item.name for _, item in self.items()}
+
+    def dependents(self, name: str) -> list:
+        """Items that reference `name`, directly or through other dependents, in removal order."""
+        out: list = []
+        seen = {name}
+        frontier = [name]
+        while frontier:
+            target = frontier.pop()
+            for _, item in self.items():
+                if item.name not in seen and target in item.references():
+                    seen.add(item.name)
+                    out.append(item)
+                    frontier.append(item.name)
+        return out
+
+    def copy(self) -> "Model":
+        return Model(self.name, self.description, dict(self.bodies), dict(self.joints),
+                     dict(self.gear_pairs), dict(self.forces), self.settings)
+
+    def is_empty(self) -> bool:
+        return not any(True for _ in self.items())
+
+    # ----------------------------------------------------------------- checks
+
+    def reference_problem(self, item, field_name: str) -> str | None:
+        """Why the reference `field_name` of `item` does not resolve, or None."""
+        kind = item.REFERENCE_FIELDS[field_name]
+        target_name = getattr(item, field_name)
+        if kind == "body":
+            if target_name == GROUND or target_name in self.bodies:
+                return None
+            return f"names an unknown body {target_name!r}"
+        target = self.find(target_name)
+        if target is None:
+            return f"names an unknown {kind} {target_name!r}"
+        if kind == "revolute" and not isinstance(target, RevoluteJoint):
+            return f"must name a revolute joint; {target_name!r} is a {type(target).__name__}"
+        if kind == "gear pair" and not isinstance(target, GearPair):
+            return f"must name a gear pair; {target_name!r} is a {type(target).__name__}"
+        return None
+
+    def item_problems(self, item) -> list[tuple[str, str]]:
+        """Field problems and unresolved references of one item (which need not be in the model)."""
+        if not isinstance(item.name, str) or not item.name.strip():
+            return [("name", "must be a non-empty name")]
+        found = list(item.problems())
+        for f in item.REFERENCE_FIELDS:
+            msg = self.reference_problem(item, f)
+            if msg:
+                found.append((f, msg))
+        return found
+
+    def structural_problems(self) -> list[tuple[str, str]]:
+        """(path, message) for everything that makes the model inconsistent.
+
+        Paths look like ``joints['sun_joint'].axis``. An empty list means the
+        model can be assembled; engineering rules are `validate()`'s job.
+        """
+        found = [(f"settings.{n}", m) for n, m in self.settings.problems()]
+        seen: dict[str, str] = {}
+        for coll, item in self.items():
+            if item.name == GROUND:
+                found.append((f"{coll}['{GROUND}'].name", f"'{GROUND}' is reserved for the world body"))
+            if item.name in seen:
+                found.append((f"{coll}['{item.name}'].name", f"duplicates the name of an item in {seen[item.name]}"))
+            seen[item.name] = coll
+            if collection_of(item) != coll:
+                found.append((f"{coll}['{item.name}']", f"a {type(item).__name__} does not belong in {coll}"))
+            found += [(f"{coll}['{item.name}'].{n}", m) for n, m in self.item_problems(item)]
+        for coll in COLLECTIONS:
+            for key, item in self.collection(coll).items():
+                if key != item.name:
+                    found.append((f"{coll}['{key}'].name", f"is {item.name!r}, not its key {key!r}"))
+        return found

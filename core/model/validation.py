@@ -1,0 +1,283 @@
+"""Engineering checks of a model: the gear modelling rules and connection checks.
+
+Each finding names the item and says what to change. The rules are those of
+the gear documentation's User Memo (parallel helical axes at the centre
+distance, intersecting perpendicular bevel axes, pinion on joint 1 of an inner
+pair, the carrier as body_i, joints on the gear axis rather than the centre of
+mass) plus checks of how bodies are connected.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.geometry.macro import bevel_pitch_angle
+from core.geometry.rotations import rotate
+from core.model.entities import (
+    GROUND,
+    BearingSpringDamper,
+    CompliantMesh,
+    FixedJoint,
+    GearPair,
+    GearSource,
+    PrimitiveSource,
+    RevoluteJoint,
+    RigidBody,
+    SpringDamper,
+)
+from core.model.model import Model
+
+SEVERITIES = ("error", "warning", "info")
+ANGLE_TOL = 1e-6  # rad
+LENGTH_TOL = 1e-6  # m
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One result of `validate`: severity, the item it is about, and what to change."""
+
+    severity: str
+    item: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.severity}: {self.item}: {self.message}"
+
+
+def line_distance(p1, a1, p2, a2) -> float:
+    """Shortest distance between the lines p1 + s a1 and p2 + t a2 [m]."""
+    p1, a1, p2, a2 = (np.asarray(v, dtype=float) for v in (p1, a1, p2, a2))
+    a1, a2 = a1 / np.linalg.norm(a1), a2 / np.linalg.norm(a2)
+    n = np.cross(a1, a2)
+    d = p2 - p1
+    if np.linalg.norm(n) < 1e-12:
+        return float(np.linalg.norm(d - np.dot(d, a1) * a1))
+    return float(abs(np.dot(d, n)) / np.linalg.norm(n))
+
+
+def axis_angle(a1, a2) -> float:
+    """Angle between two directions [rad], 0 to pi."""
+    a1, a2 = np.asarray(a1, float), np.asarray(a2, float)
+    c = np.dot(a1, a2) / (np.linalg.norm(a1) * np.linalg.norm(a2))
+    return float(math.acos(max(-1.0, min(1.0, c))))
+
+
+def coaxial(j1: RevoluteJoint, j2: RevoluteJoint) -> bool:
+    """Whether two revolute joints turn about the same line."""
+    parallel = min(axis_angle(j1.axis, j2.axis), math.pi - axis_angle(j1.axis, j2.axis)) < ANGLE_TOL
+    return parallel and line_distance(j1.position, j1.axis, j2.position, j2.axis) < LENGTH_TOL
+
+
+def body_axis_line(body: RigidBody) -> tuple[np.ndarray, np.ndarray]:
+    """World point and direction of a body's own z axis at its initial pose."""
+    return np.asarray(body.position, float), rotate(body.orientation, (0.0, 0.0, 1.0))
+
+
+class _Checker:
+    def __init__(self, model: Model):
+        self.m = model
+        self.out: list[Finding] = []
+
+    def add(self, severity: str, item: str, message: str) -> None:
+        self.out.append(Finding(severity, item, message))
+
+    # ---------------------------------------------------------------- gear pairs
+
+    def gear_centre_fixed_on_carrier(self, joint: RevoluteJoint, carrier: str) -> bool:
+        """Whether the joint's axis line stays put relative to `carrier`.
+
+        True when the joint's body_i is the carrier, is welded to it, or turns
+        relative to it about the same line (a sun on the ground beside a carrier
+        on the ground, both on the central axis).
+        """
+        base = joint.body_i
+        if base == carrier:
+            return True
+        for other in self.m.joints.values():
+            if {other.body_i, other.body_j} != {base, carrier}:
+                continue
+            if isinstance(other, FixedJoint):
+                return True
+            if isinstance(other, RevoluteJoint) and coaxial(other, joint):
+                return True
+        return False
+
+    def check_pair(self, pair: GearPair) -> None:
+        j1, j2 = self.m.joints[pair.joint1], self.m.joints[pair.joint2]
+        name = pair.name
+        for label, j in (("joint1", j1), ("joint2", j2)):
+            if j.body_j == pair.carrier:
+                self.add("error", name, f"{label} {j.name!r} has the carrier {pair.carrier!r} as body_j; "
+                         "body_i must be the carrier and body_j the gear: swap the joint's bodies")
+            elif not self.gear_centre_fixed_on_carrier(j, pair.carrier):
+                self.add("error", name, f"the centre of gear {j.body_j!r} ({label} {j.name!r}, body_i {j.body_i!r}) "
+                         f"moves relative to the carrier {pair.carrier!r}: make the carrier body_i of {j.name!r}, "
+                         "or choose as carrier the body both gear centres are fixed on")
+        if j1.body_j == j2.body_j:
+            self.add("error", name, f"joint1 and joint2 turn the same body {j1.body_j!r}; a pair needs two gears")
+            return
+        r1, r2 = pair.pitch_radii()
+        if pair.kind == "bevel":
+            self.check_bevel(pair, j1, j2)
+        else:
+            angle = axis_angle(j1.axis, j2.axis)
+            angle = min(angle, math.pi - angle)
+            if angle > ANGLE_TOL:
+                self.add("error", name, f"the joint axes must be parallel for a {pair.kind} pair; they are "
+                         f"{math.degrees(angle):.4g} deg apart: align {j2.name!r} with {j1.name!r}")
+            else:
+                need = r1 + r2 if pair.kind == "external" else r2 - r1
+                have = line_distance(j1.position, j1.axis, j2.position, j2.axis)
+                if abs(have - need) > LENGTH_TOL + 1e-9 * need:
+                    formula = "m_t (z1 + z2) / 2" if pair.kind == "external" else "m_t (z2 - z1) / 2"
+                    self.add("error", name, f"the joint axes are {have * 1e3:.6g} mm apart; the centre distance "
+                             f"{formula} is {need * 1e3:.6g} mm: move {j2.name!r} (and gear {j2.body_j!r})")
+            if pair.kind == "internal" and pair.z1 >= pair.z2:
+                self.add("error", name, f"an inner pair needs the pinion on joint 1 and the ring on joint 2 "
+                         f"(z1 < z2); got z1 = {pair.z1}, z2 = {pair.z2}: swap the joints and the teeth")
+        self.check_generated_gears(pair, j1, j2)
+
+    def check_bevel(self, pair: GearPair, j1: RevoluteJoint, j2: RevoluteJoint) -> None:
+        angle = axis_angle(j1.axis, j2.axis)
+        if abs(angle - math.pi / 2) > ANGLE_TOL:
+            self.add("error", pair.name, f"bevel joint axes must be at 90 deg; they are at {math.degrees(angle):.6g} deg")
+        gap = line_distance(j1.position, j1.axis, j2.position, j2.axis)
+        if gap > LENGTH_TOL:
+            self.add("error", pair.name, f"bevel joint axes must intersect at the pitch apex; they miss by {gap * 1e3:.6g} mm")
+        want = bevel_pitch_angle(pair.z1, pair.z2)
+        if abs(pair.pitch_angle - want) > ANGLE_TOL:
+            self.add("error", pair.name, f"pitch angle of gear 1 is {math.degrees(pair.pitch_angle):.6g} deg; with 90 deg "
+                     f"shafts it must be atan(z1 / z2) = {math.degrees(want):.6g} deg")
+
+    def check_generated_gears(self, pair: GearPair, j1: RevoluteJoint, j2: RevoluteJoint) -> None:
+        """Compare the pair's macro-geometry with the gears' generators, where known."""
+        kind2 = {"bevel": "bevel", "internal": "inner"}.get(pair.kind, "helical")
+        beta2 = pair.helix_angle if pair.kind == "internal" else -pair.helix_angle
+        expect = {1: ("bevel" if pair.kind == "bevel" else "helical", pair.z1, pair.helix_angle),
+                  2: (kind2, pair.z2, beta2)}
+        for k, joint in ((1, j1), (2, j2)):
+            body = self.m.bodies.get(joint.body_j)
+            if body is None:
+                continue
+            point, direction = body_axis_line(body)
+            if isinstance(body.visual, (GearSource, PrimitiveSource)):
+                off = line_distance(joint.position, joint.axis, point, direction)
+                ang = axis_angle(joint.axis, direction)
+                if off > LENGTH_TOL or min(ang, math.pi - ang) > ANGLE_TOL:
+                    self.add("warning", joint.name, f"the joint axis is not the axis of {body.name!r} "
+                             f"({off * 1e3:.4g} mm off, {math.degrees(min(ang, math.pi - ang)):.4g} deg): put the joint on "
+                             "the gear axis, not at the centre of mass")
+            if not isinstance(body.visual, GearSource):
+                continue
+            spec = body.visual.spec
+            kind, z, beta = expect[k]
+            if spec.kind != kind:
+                where = "joint 2" if spec.kind == "inner" else "joint 1"
+                self.add("error" if spec.kind == "inner" else "warning", pair.name,
+                         f"gear {body.name!r} on joint {k} was generated as a {spec.kind} gear; this {pair.kind} pair "
+                         f"expects a {kind} gear there" + (f" (an inner gear belongs on {where})" if spec.kind == "inner" else ""))
+                continue
+            if spec.teeth != z:
+                self.add("warning", pair.name, f"z{k} = {z} but gear {body.name!r} was generated with {spec.teeth} teeth")
+            if abs(spec.module - pair.module) > 1e-12:
+                self.add("warning", pair.name, f"module {pair.module * 1e3:.6g} mm but gear {body.name!r} was generated "
+                         f"with {spec.module * 1e3:.6g} mm")
+            if kind != "bevel" and abs(spec.helix_angle - beta) > ANGLE_TOL:
+                self.add("warning", pair.name, f"gear {k} needs a helix angle of {math.degrees(beta):.6g} deg but "
+                         f"{body.name!r} was generated with {math.degrees(spec.helix_angle):.6g} deg")
+            if kind == "bevel":
+                want = pair.pitch_angle if k == 1 else math.pi / 2 - pair.pitch_angle
+                if abs(spec.pitch_angle - want) > ANGLE_TOL:
+                    self.add("warning", pair.name, f"gear {k} needs a pitch angle of {math.degrees(want):.6g} deg but "
+                             f"{body.name!r} was generated with {math.degrees(spec.pitch_angle):.6g} deg")
+
+    # ---------------------------------------------------------------- connections
+
+    def check_connections(self) -> None:
+        links: dict[frozenset, list[str]] = {}
+        for j in self.m.joints.values():
+            links.setdefault(frozenset((j.body_i, j.body_j)), []).append(j.name)
+        for bodies, names in links.items():
+            if len(names) > 1:
+                self.add("warning", names[1], f"joints {', '.join(repr(n) for n in names)} all connect "
+                         f"{' and '.join(sorted(bodies))}: the extra ones are redundant; remove them")
+        seen_pairs: dict[frozenset, str] = {}
+        for p in self.m.gear_pairs.values():
+            key = frozenset((p.joint1, p.joint2))
+            if key in seen_pairs:
+                self.add("error", p.name, f"duplicates gear pair {seen_pairs[key]!r} on the same joints; remove one")
+            seen_pairs[key] = p.name
+        meshes: dict[str, str] = {}
+        for f in self.m.forces.values():
+            if isinstance(f, CompliantMesh):
+                if f.pair in meshes:
+                    self.add("error", f.name, f"gear pair {f.pair!r} already has compliant mesh {meshes[f.pair]!r}")
+                meshes[f.pair] = f.name
+        graph: dict[str, set[str]] = {b: set() for b in self.m.bodies}
+        graph[GROUND] = set()
+        for j in self.m.joints.values():
+            graph[j.body_i].add(j.body_j)
+            graph[j.body_j].add(j.body_i)
+        for f in self.m.forces.values():
+            if isinstance(f, (BearingSpringDamper, SpringDamper)):
+                graph[f.body_i].add(f.body_j)
+                graph[f.body_j].add(f.body_i)
+        reach, stack = {GROUND}, [GROUND]
+        while stack:
+            for nxt in graph[stack.pop()] - reach:
+                reach.add(nxt)
+                stack.append(nxt)
+        for b in self.m.bodies:
+            if not graph[b]:
+                self.add("warning", b, "is not connected to anything and will fly freely: add a joint")
+            elif b not in reach:
+                self.add("warning", b, "is not connected to the ground through joints or bearings; it floats with its neighbours")
+
+    def check_gear_loops(self) -> None:
+        """Closed loops of gear pairs (a planetary set) carry redundant constraints."""
+        gears: dict[str, str] = {}
+        edges = []
+        for p in self.m.gear_pairs.values():
+            if any(isinstance(f, CompliantMesh) and f.pair == p.name for f in self.m.forces.values()):
+                continue
+            g1, g2 = self.m.joints[p.joint1].body_j, self.m.joints[p.joint2].body_j
+            gears.setdefault(g1, g1)
+            gears.setdefault(g2, g2)
+            edges.append((g1, g2))
+        parent = {g: g for g in gears}
+
+        def root(g):
+            while parent[g] != g:
+                parent[g] = parent[parent[g]]
+                g = parent[g]
+            return g
+
+        loops = 0
+        for a, b in edges:
+            ra, rb = root(a), root(b)
+            if ra == rb:
+                loops += 1
+            else:
+                parent[ra] = rb
+        if loops:
+            self.add("info", "gear_pairs", f"the gear pairs close {loops} loop(s): {loops} constraint(s) are redundant "
+                     "when the teeth agree (as in a planetary set); the solver shares the load by minimum-norm multipliers")
+
+    def run(self) -> list[Finding]:
+        structural = self.m.structural_problems()
+        if structural:
+            return [Finding("error", path, msg) for path, msg in structural]
+        for pair in self.m.gear_pairs.values():
+            self.check_pair(pair)
+        self.check_connections()
+        self.check_gear_loops()
+        return self.out
+
+
+def validate(model: Model) -> list[Finding]:
+    """All findings for `model`, errors first."""
+    order = {s: i for i, s in enumerate(SEVERITIES)}
+    return sorted(_Checker(model).run(), key=lambda f: order[f.severity])

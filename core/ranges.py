@@ -1,0 +1,124 @@
+"""Allowed ranges of model fields, shared by file loading, the CLI and the GUI.
+
+A `Range` lives in a dataclass field's metadata (see `ranged`). Values are SI
+inside core; a range also knows the unit a person types (mm, deg) so that the
+CLI and the GUI can state the allowed range in the units they ask for.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Range:
+    """Closed or open interval of allowed values of one field.
+
+    Parameters
+    ----------
+    lo, hi : float or None
+        Bounds in SI units; None means unbounded.
+    unit : str
+        SI unit of the stored value ("m", "rad", "kg", "" for counts).
+    display_unit : str
+        Unit shown to people; ``display = value * scale``.
+    scale : float
+        Factor from SI to the display unit.
+    lo_open, hi_open : bool
+        Whether the bound itself is excluded.
+    integer : bool
+        Whether the value must be a whole number.
+    """
+
+    lo: float | None = None
+    hi: float | None = None
+    unit: str = ""
+    display_unit: str | None = None
+    scale: float = 1.0
+    lo_open: bool = False
+    hi_open: bool = False
+    integer: bool = False
+
+    @property
+    def shown_unit(self) -> str:
+        return self.unit if self.display_unit is None else self.display_unit
+
+    def to_display(self, value: float) -> float:
+        return value * self.scale
+
+    def from_display(self, value: float) -> float:
+        return value / self.scale
+
+    def describe(self) -> str:
+        """Say the allowed range in display units, e.g. 'between 0.1 and 100 mm'."""
+        unit = f" {self.shown_unit}" if self.shown_unit else ""
+        kind = "a whole number" if self.integer else "a number"
+
+        def fmt(v: float) -> str:
+            return f"{v * self.scale:.6g}"
+
+        if self.lo is not None and self.hi is not None:
+            if not (self.lo_open or self.hi_open):
+                return f"{kind} from {fmt(self.lo)} to {fmt(self.hi)}{unit}"
+            lo_part = f"above {fmt(self.lo)}" if self.lo_open else f"at least {fmt(self.lo)}"
+            hi_part = f"below {fmt(self.hi)}" if self.hi_open else f"at most {fmt(self.hi)}"
+            return f"{kind} {lo_part} and {hi_part}{unit}"
+        if self.lo is not None:
+            word = "above" if self.lo_open else "at least"
+            return f"{kind} {word} {fmt(self.lo)}{unit}"
+        if self.hi is not None:
+            word = "below" if self.hi_open else "at most"
+            return f"{kind} {word} {fmt(self.hi)}{unit}"
+        return f"a finite {kind[2:]}"
+
+    def problem(self, value: Any) -> str | None:
+        """Return why `value` (SI) is not allowed, or None when it is."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return f"must be {self.describe()}, got {value!r}"
+        if self.integer and (isinstance(value, float) and not value.is_integer()):
+            return f"must be {self.describe()}, got {value!r}"
+        if not math.isfinite(value):
+            return f"must be {self.describe()}, got {value!r}"
+        too_low = self.lo is not None and (value < self.lo or (self.lo_open and value == self.lo))
+        too_high = self.hi is not None and (value > self.hi or (self.hi_open and value == self.hi))
+        if too_low or too_high:
+            shown = f"{value * self.scale:.6g}"
+            unit = f" {self.shown_unit}" if self.shown_unit else ""
+            return f"must be {self.describe()}, got {shown}{unit}"
+        return None
+
+
+def ranged(default: Any = dataclasses.MISSING, **kwargs: Any) -> Any:
+    """A dataclass field carrying a `Range` in its metadata."""
+    rng = Range(**kwargs)
+    if default is dataclasses.MISSING:
+        return dataclasses.field(metadata={"range": rng})
+    return dataclasses.field(default=default, metadata={"range": rng})
+
+
+def field_range(cls: type, name: str) -> Range | None:
+    """The `Range` of field `name` of dataclass `cls`, or None."""
+    for f in dataclasses.fields(cls):
+        if f.name == name:
+            return f.metadata.get("range")
+    raise KeyError(name)
+
+
+def range_problems(obj: Any) -> list[tuple[str, str]]:
+    """(field, message) for every ranged field of dataclass `obj` out of range."""
+    out = []
+    for f in dataclasses.fields(obj):
+        rng = f.metadata.get("range")
+        if rng is None:
+            continue
+        msg = rng.problem(getattr(obj, f.name))
+        if msg:
+            out.append((f.name, msg))
+    return out
+
+
+MM = {"unit": "m", "display_unit": "mm", "scale": 1e3}
+DEG = {"unit": "rad", "display_unit": "deg", "scale": 180.0 / math.pi}

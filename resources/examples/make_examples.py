@@ -1,0 +1,90 @@
+"""Regenerate the example models in this folder from core's builders.
+
+Run from the repository root: ``python resources/examples/make_examples.py``.
+The examples are data; this script records how they were made.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from core.commands import AddItem, Macro  # noqa: E402
+from core.geometry.macro import GearSpec  # noqa: E402
+from core.model import builders  # noqa: E402
+from core.model.entities import GROUND, GearPair, RevoluteJoint, SimulationSettings  # noqa: E402
+from core.model.files import save  # noqa: E402
+from core.model.model import Model  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+Z = (0.0, 0.0, 1.0)
+
+
+def build(name: str, description: str, items: list, settings=SimulationSettings()) -> Model:
+    model = Model(name=name, description=description, settings=settings)
+    Macro(f"Build {name}", [AddItem(i) for i in items]).do(model)
+    return model
+
+
+def helical_pair() -> Model:
+    m, beta, b = 0.002, math.radians(15.0), 0.020
+    a = m * (20 + 40) / 2
+    g1 = builders.gear_body("gear1", GearSpec("helical", m, 20, math.radians(20), b, helix_angle=beta,
+                                              bore_diameter=0.012), angular_velocity=(0, 0, 100.0))
+    g2 = builders.gear_body("gear2", GearSpec("helical", m, 40, math.radians(20), b, helix_angle=-beta,
+                                              bore_diameter=0.020), position=(a, 0, 0),
+                            spin=builders.mesh_phase(40, math.pi), angular_velocity=(0, 0, -50.0))
+    return build("helical_pair", "Helical pair z 20/40, m_t 2 mm, alpha 20 deg, beta 15 deg, b 20 mm", [
+        g1, g2,
+        RevoluteJoint("gear1_joint", GROUND, "gear1", (0, 0, 0), Z),
+        RevoluteJoint("gear2_joint", GROUND, "gear2", (a, 0, 0), Z),
+        GearPair("pair", "gear1_joint", "gear2_joint", GROUND, kind="external", z1=20, z2=40, module=m,
+                 pressure_angle=math.radians(20), helix_angle=beta, face_width=b),
+    ])
+
+
+def inner_pair() -> Model:
+    m, b = 0.002, 0.020
+    a = m * (60 - 20) / 2
+    pinion = builders.gear_body("pinion", GearSpec("helical", m, 20, math.radians(20), b, bore_diameter=0.012),
+                                position=(a, 0, 0), spin=builders.mesh_phase(20, 0.0), angular_velocity=(0, 0, 90.0))
+    ring = builders.gear_body("ring", GearSpec("inner", m, 60, math.radians(20), b, rim_diameter=0.150),
+                              angular_velocity=(0, 0, 30.0))
+    return build("inner_pair", "Pinion z 20 in a ring z 60, m_t 2 mm, spur", [
+        pinion, ring,
+        RevoluteJoint("pinion_joint", GROUND, "pinion", (a, 0, 0), Z),
+        RevoluteJoint("ring_joint", GROUND, "ring", (0, 0, 0), Z),
+        GearPair("pair", "pinion_joint", "ring_joint", GROUND, kind="internal", z1=20, z2=60, module=m,
+                 pressure_angle=math.radians(20), face_width=b),
+    ])
+
+
+def bevel_pair() -> Model:
+    m, b = 0.003, 0.020
+    g1, g2 = builders.bevel_pair_bodies(("pinion", "gear"), 20, 40, m, b, (0.012, 0.020))
+    g1 = dataclasses.replace(g1, angular_velocity=(100.0, 0.0, 0.0))
+    g2 = dataclasses.replace(g2, angular_velocity=(0.0, 0.0, -50.0))
+    return build("bevel_pair", "Straight bevel pair z 20/40, m 3 mm, 90 deg shafts, apex at the origin", [
+        g1, g2,
+        RevoluteJoint("pinion_joint", GROUND, "pinion", g1.position, (1, 0, 0)),
+        RevoluteJoint("gear_joint", GROUND, "gear", g2.position, (0, 0, 1)),
+        GearPair("pair", "pinion_joint", "gear_joint", GROUND, kind="bevel", z1=20, z2=40, module=m,
+                 pressure_angle=math.radians(20), pitch_angle=math.atan2(20, 40), face_width=b),
+    ])
+
+
+def planetary() -> Model:
+    items = builders.planetary_set(24, 24, 72, 3, 0.002, 0.020)
+    items += [builders.held_joint("ring_hold", "ring_joint"), builders.constant_torque("sun_torque", "sun_joint", 1.0)]
+    return build("planetary", "Sun 24, three planets 24 at 120 deg, ring 72 held, m_t 2 mm; 1 N m on the sun", items)
+
+
+if __name__ == "__main__":
+    for make in (helical_pair, inner_pair, bevel_pair, planetary):
+        model = make()
+        save(model, HERE / f"{model.name}.gdyn")
+        print("wrote", model.name)

@@ -196,13 +196,13 @@ class Macro(Command):
             cmd.undo(model)
 
 
-def replace_fields(model: Model, name: str, **changes) -> ReplaceItem:
-    """A ReplaceItem that changes some fields of item `name`."""
-    item = model.find(name)
+def replace_fields(model: Model, item_name: str, /, **changes) -> ReplaceItem:
+    """A ReplaceItem that changes some fields of item `item_name` (``name=`` renames it)."""
+    item = model.find(item_name)
     if item is None:
-        raise ModelError(f"name: there is no item called {name!r}")
+        raise ModelError(f"name: there is no item called {item_name!r}")
     try:
         new = dataclasses.replace(item, **changes)
     except TypeError as exc:
-        raise ModelError(f"{name}: {exc}") from None
-    return ReplaceItem(model, name, new)
+        raise ModelError(f"{item_name}: {exc}") from None
+    return ReplaceItem(model, item_name, new)

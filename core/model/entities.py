@@ -315,7 +315,7 @@ class GearPair(_Entity):
     def problems(self) -> list[tuple[str, str]]:
         if self.kind not in PAIR_KINDS:
             return [("kind", f"must be one of {', '.join(PAIR_KINDS)}, got {self.kind!r}")]
-        found = super().problems() + [p for p in self.pair_spec().problems() if p[0] in ("z2", "helix_angle")]
+        found = super().problems() + [p for p in self.pair_spec().problems() if p[0] == "helix_angle"]
         if self.joint1 == self.joint2:
             found.append(("joint2", f"must differ from joint1 ({self.joint1!r})"))
         prev = -1.0

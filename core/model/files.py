@@ -136,7 +136,7 @@ def _decode_tagged(value: Any, classes: list[type], path: str) -> Any:
         _fail(path, f"must be an object, got {type(value).__name__}")
     by_tag = {TAGS[c]: c for c in classes}
     tag = value.get("type")
-    if tag not in by_tag:
+    if not isinstance(tag, str) or tag not in by_tag:
         _fail(f"{path}.type", f"must be one of {', '.join(sorted(by_tag))}, got {tag!r}")
     return _decode_dataclass(value, by_tag[tag], path)
 

@@ -1,0 +1,110 @@
+"""The headless CLI: JSON in SI, one-line errors with the allowed range, exit codes, no Qt."""
+
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+import trimesh
+
+from tests.conftest import EXAMPLES, ROOT
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "core.cli", *args], cwd=ROOT, capture_output=True, text=True)
+
+
+def test_gear_helical_json_is_si_and_complete(tmp_path):
+    out_file = tmp_path / "g.stl"
+    res = run("gear", "helical", "--module", "2", "--teeth", "20", "--pressure-angle", "20", "--helix-angle", "15",
+              "--width", "20", "--bore", "12", "--export", str(out_file), "--json")
+    assert res.returncode == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["pitch_radius"] == pytest.approx(0.020)
+    assert data["base_radius"] == pytest.approx(0.01871542, rel=1e-6)  # hand-worked, see test_macro_geometry
+    assert data["transverse_pressure_angle"] == pytest.approx(math.radians(20.64690), rel=1e-6)
+    assert data["units"]["pitch_radius"] == "m" and data["units"]["mass"] == "kg" and data["units"]["inertia"] == "kg m^2"
+    assert data["watertight"] is True
+    assert data["mass"] > 0 and data["volume"] > 0
+    assert data["inertia"][0][0] == pytest.approx(data["inertia"][1][1], rel=1e-6)
+    exported = trimesh.load(out_file)
+    assert exported.is_watertight and exported.volume == pytest.approx(data["volume"], rel=1e-9)
+
+
+def test_gear_inner_and_bevel_json():
+    inner = json.loads(run("gear", "inner", "--module", "2", "--teeth", "60", "--width", "20", "--rim-diameter", "150", "--json").stdout)
+    assert inner["tip_radius"] == pytest.approx(0.058) and inner["root_radius"] == pytest.approx(0.0625)
+    assert inner["rim_diameter"] == pytest.approx(0.150)
+    bevel = json.loads(run("gear", "bevel", "--module", "3", "--teeth", "20", "--pitch-angle", "26.56505",
+                           "--width", "20", "--bore", "12", "--json").stdout)
+    assert bevel["cone_distance"] == pytest.approx(0.06708204, rel=1e-6)
+    assert bevel["mate_pitch_angle"] == pytest.approx(math.radians(63.43495), rel=1e-6)
+    assert bevel["watertight"] is True
+
+
+def test_pair_json():
+    data = json.loads(run("pair", "--z1", "20", "--z2", "40", "--module", "2", "--pressure-angle", "20",
+                          "--helix-angle", "15", "--width", "20", "--json").stdout)
+    assert data["center_distance"] == pytest.approx(0.060)
+    assert data["transverse_contact_ratio"] == pytest.approx(1.560933, rel=1e-6)
+    assert data["overlap_ratio"] == pytest.approx(0.852909, rel=1e-6)
+    internal = json.loads(run("pair", "--z1", "20", "--z2", "60", "--module", "2", "--internal", "--json").stdout)
+    assert internal["center_distance"] == pytest.approx(0.040)
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["gear", "helical", "--module", "-1", "--teeth", "20", "--width", "20"], "--module: must be a number from 0.1 to 100 mm, got -1 mm"),
+        (["gear", "helical", "--module", "2", "--teeth", "2", "--width", "20"], "--teeth: must be a whole number from 3 to 1000, got 2"),
+        (["gear", "helical", "--module", "2", "--teeth", "x", "--width", "20"], "--teeth: must be a whole number from 3 to 1000, got 'x'"),
+        (["gear", "helical", "--module", "2", "--teeth", "20", "--width", "20", "--bore", "40"], "--bore: must be a number above 0 and at most 31.5 mm"),
+        (["gear", "helical", "--module", "2", "--teeth", "20", "--width", "20", "--helix-angle", "50"], "--helix-angle: must be a number from -45 to 45 deg"),
+        (["gear", "bevel", "--module", "3", "--teeth", "20", "--width", "20", "--pitch-angle", "89"], "--pitch-angle: must be a number from 5 to 85 deg"),
+        (["gear", "inner", "--module", "2", "--teeth", "60", "--width", "20", "--bore", "10"], "--bore: an inner gear has no bore"),
+        (["gear", "helical", "--module", "2", "--teeth", "20", "--width", "0"], "--width: must be a number above 0 and at most 2000 mm"),
+        (["pair", "--z1", "20", "--z2", "40", "--module", "2", "--pressure-angle", "5"], "--pressure-angle: must be a number from 10 to 35 deg"),
+        (["gear", "worm", "--module", "2", "--teeth", "20", "--width", "20"], "invalid choice: 'worm'"),
+    ],
+)
+def test_bad_arguments_one_line_exit_2(args, expected):
+    res = run(*args)
+    assert res.returncode == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1, res.stderr
+    assert expected in lines[0]
+
+
+def test_validate_exit_codes(tmp_path):
+    ok = run("validate", str(EXAMPLES / "planetary.gdyn"))
+    assert ok.returncode == 0 and "0 error(s)" in ok.stdout
+    data = json.loads((EXAMPLES / "helical_pair.gdyn").read_text())
+    data["joints"][1]["position"] = [0.07, 0.0, 0.0]
+    bad = tmp_path / "bad.gdyn"
+    bad.write_text(json.dumps(data))
+    res = run("validate", str(bad))
+    assert res.returncode == 1 and "error: pair:" in res.stdout and "70 mm apart" in res.stdout
+    broken = tmp_path / "broken.gdyn"
+    broken.write_text("{")
+    res = run("validate", str(broken))
+    assert res.returncode == 1 and "not valid JSON" in res.stdout
+
+
+def test_cli_imports_no_qt():
+    code = ("import sys, contextlib, io\nfrom core import cli\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    cli.main(['gear','helical','--module','2','--teeth','20','--width','20','--json'])\n"
+            "    cli.main(['validate','resources/examples/planetary.gdyn'])\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6','pyvista','pyqtgraph','pyvistaqt','vtk')))")
+    res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert res.stdout.strip() == "[]"
+
+
+def test_console_script_dispatches_cli_without_qt():
+    geardyn = ROOT / ".venv" / "bin" / "geardyn"
+    if not geardyn.exists():
+        pytest.skip("console script not installed in .venv")
+    res = subprocess.run([str(geardyn), "pair", "--z1", "20", "--z2", "40", "--module", "2", "--json"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode == 0 and json.loads(res.stdout)["center_distance"] == pytest.approx(0.06)

@@ -1,0 +1,134 @@
+"""Every edit undoes exactly: long random edit sessions undo back to the start and redo to the end."""
+
+import dataclasses
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.commands import AddItem, Macro, RemoveItem, ReplaceItem, SetModelInfo, SetSettings, replace_fields
+from core.model.entities import GROUND, FixedJoint, RevoluteJoint, RigidBody, TimeLaw, Torque
+from core.model.files import dumps, load, model_to_dict
+from core.model.model import ModelError
+from tests.conftest import EXAMPLES
+from tests.core.strategies import models
+
+
+def random_command(model, rng: random.Random, counter: list[int]):
+    """One random edit that is valid for `model` (or None when none applies)."""
+    counter[0] += 1
+    n = counter[0]
+    choice = rng.randrange(7)
+    bodies = list(model.bodies)
+    if choice == 0 or not bodies:
+        return AddItem(RigidBody(f"new{n}", mass=rng.uniform(0.1, 5.0)))
+    if choice == 1:
+        i, j = rng.choice([GROUND, *bodies]), rng.choice(bodies)
+        if i == j:
+            return None
+        cls = rng.choice([RevoluteJoint, FixedJoint])
+        return AddItem(cls(f"joint{n}", i, j) if cls is FixedJoint else cls(f"joint{n}", i, j, (0.0, 0.0, 0.0), (0.0, 0.0, 1.0)))
+    if choice == 2:
+        return replace_fields(model, rng.choice(bodies), mass=rng.uniform(0.1, 9.0))
+    if choice == 3:
+        name = rng.choice([item.name for _, item in model.items()])
+        return replace_fields(model, name, name=f"renamed{n}")
+    if choice == 4:
+        return RemoveItem(model, rng.choice([item.name for _, item in model.items()]))
+    if choice == 5:
+        revolutes = [j.name for j in model.joints.values() if isinstance(j, RevoluteJoint)]
+        if not revolutes:
+            return None
+        return AddItem(Torque(f"torque{n}", rng.choice(revolutes), TimeLaw(value=rng.uniform(-5, 5))))
+    if rng.random() < 0.5:
+        return SetSettings(model, dataclasses.replace(model.settings, t_end=rng.uniform(0.1, 5.0)))
+    return SetModelInfo(model, f"model{n}", "edited")
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("example", ["planetary", "helical_pair", "bevel_pair"])
+def test_long_random_edit_session_undoes_to_the_original(seed, example):
+    model = load(EXAMPLES / f"{example}.gdyn")
+    original = model_to_dict(model)
+    rng = random.Random(seed)
+    done, states, counter = [], [original], [0]
+    while len(done) < 120:
+        cmd = random_command(model, rng, counter)
+        if cmd is None:
+            continue
+        cmd.do(model)
+        assert model.structural_problems() == []
+        done.append(cmd)
+        states.append(model_to_dict(model))
+    final = states[-1]
+    for k, cmd in enumerate(reversed(done)):
+        cmd.undo(model)
+        assert model_to_dict(model) == states[-2 - k]
+    assert model_to_dict(model) == original
+    for cmd in done:
+        cmd.do(model)
+    assert model_to_dict(model) == final
+
+
+@given(models(), st.randoms(use_true_random=False))
+@settings(max_examples=60, deadline=None)
+def test_random_models_random_edits_undo(model, rng):
+    original = dumps(model)
+    done, counter = [], [0]
+    for _ in range(40):
+        cmd = random_command(model, rng, counter)
+        if cmd is not None:
+            cmd.do(model)
+            done.append(cmd)
+    for cmd in reversed(done):
+        cmd.undo(model)
+    assert dumps(model) == original
+
+
+def test_remove_takes_dependents_and_undo_restores_order():
+    model = load(EXAMPLES / "planetary.gdyn")
+    before = model_to_dict(model)
+    cmd = RemoveItem(model, "planet2")
+    assert set(cmd.dependent_names) == {"planet2_joint", "sun_planet2", "planet2_ring"}
+    assert "3 dependent" in cmd.text
+    cmd.do(model)
+    assert "planet2" not in model.bodies and "sun_planet2" not in model.gear_pairs
+    assert model.structural_problems() == []
+    cmd.undo(model)
+    assert model_to_dict(model) == before
+
+
+def test_rename_follows_references():
+    model = load(EXAMPLES / "planetary.gdyn")
+    cmd = replace_fields(model, "carrier", name="arm")
+    cmd.do(model)
+    assert model.joints["planet1_joint"].body_i == "arm"
+    assert all(p.carrier == "arm" for p in model.gear_pairs.values())
+    cmd.undo(model)
+    assert model.joints["planet1_joint"].body_i == "carrier"
+
+
+def test_invalid_edits_raise_and_leave_the_model_unchanged():
+    model = load(EXAMPLES / "planetary.gdyn")
+    before = model_to_dict(model)
+    bad = [
+        lambda: AddItem(RigidBody("sun", mass=1.0)).do(model),
+        lambda: AddItem(RigidBody("ground", mass=1.0)).do(model),
+        lambda: AddItem(RevoluteJoint("j", GROUND, "nobody")).do(model),
+        lambda: replace_fields(model, "sun", mass=-2.0).do(model),
+        lambda: replace_fields(model, "sun", name="ring").do(model),
+        lambda: replace_fields(model, "sun_planet1", joint1="planet1").do(model),
+        lambda: replace_fields(model, "nothing", mass=1.0),
+        lambda: Macro("two", [AddItem(RigidBody("x1", mass=1.0)), AddItem(RigidBody("x1", mass=1.0))]).do(model),
+    ]
+    for attempt in bad:
+        with pytest.raises(ModelError):
+            attempt()
+        assert model_to_dict(model) == before
+
+
+def test_replacing_a_body_by_a_joint_is_refused():
+    model = load(EXAMPLES / "planetary.gdyn")
+    with pytest.raises(ModelError, match="cannot become"):
+        ReplaceItem(model, "sun", RevoluteJoint("sun", GROUND, "ring"))

@@ -1,0 +1,61 @@
+"""The example models hold what their names promise and validate clean."""
+
+import math
+
+import pytest
+
+from core.model.files import load
+from core.model.validation import validate
+from tests.conftest import EXAMPLES
+
+ALL = sorted(EXAMPLES.glob("*.gdyn"))
+
+
+@pytest.mark.parametrize("path", ALL, ids=lambda p: p.stem)
+def test_every_example_loads_and_has_no_error(path):
+    model = load(path)
+    assert not [f for f in validate(model) if f.severity == "error"]
+
+
+def test_the_four_examples_exist():
+    assert {p.stem for p in ALL} >= {"helical_pair", "inner_pair", "bevel_pair", "planetary"}
+
+
+def test_helical_pair_definition():
+    m = load(EXAMPLES / "helical_pair.gdyn")
+    (p,) = m.gear_pairs.values()
+    assert (p.kind, p.z1, p.z2, p.module, p.face_width) == ("external", 20, 40, 0.002, 0.020)
+    assert p.pressure_angle == pytest.approx(math.radians(20)) and p.helix_angle == pytest.approx(math.radians(15))
+
+
+def test_inner_pair_definition():
+    m = load(EXAMPLES / "inner_pair.gdyn")
+    (p,) = m.gear_pairs.values()
+    assert (p.kind, p.z1, p.z2, p.module) == ("internal", 20, 60, 0.002)
+    assert m.bodies[m.joints[p.joint2].body_j].visual.spec.kind == "inner"
+
+
+def test_bevel_pair_definition():
+    m = load(EXAMPLES / "bevel_pair.gdyn")
+    (p,) = m.gear_pairs.values()
+    assert (p.kind, p.z1, p.z2, p.module) == ("bevel", 20, 40, 0.003)
+    a1, a2 = (m.joints[j].unit_axis() for j in (p.joint1, p.joint2))
+    assert abs(a1 @ a2) < 1e-12
+
+
+def test_planetary_definition():
+    m = load(EXAMPLES / "planetary.gdyn")
+    assert set(m.bodies) == {"sun", "carrier", "planet1", "planet2", "planet3", "ring"}
+    assert set(m.joints) == {"sun_joint", "carrier_joint", "ring_joint", "planet1_joint", "planet2_joint", "planet3_joint"}
+    assert set(m.gear_pairs) == {f"sun_planet{k}" for k in (1, 2, 3)} | {f"planet{k}_ring" for k in (1, 2, 3)}
+    assert m.joints["carrier_joint"].body_i == "ground"
+    for k in (1, 2, 3):
+        j = m.joints[f"planet{k}_joint"]
+        assert j.body_i == "carrier"
+        angle = math.degrees(math.atan2(j.position[1], j.position[0])) % 360
+        assert angle == pytest.approx(120 * (k - 1), abs=1e-9)
+        assert math.hypot(*j.position[:2]) == pytest.approx(0.002 * (24 + 24) / 2)
+    teeth = {b.name: b.visual.spec.teeth for b in m.bodies.values() if hasattr(b.visual, "spec")}
+    assert teeth == {"sun": 24, "planet1": 24, "planet2": 24, "planet3": 24, "ring": 72}
+    assert m.forces["ring_hold"].joint == "ring_joint" and m.forces["ring_hold"].law.value == 0.0
+    assert m.forces["sun_torque"].law.value == 1.0

@@ -1,0 +1,125 @@
+"""Each modelling rule of the gear documentation's User Memo gives a finding that names the item."""
+
+import dataclasses
+import math
+
+import pytest
+
+from core.commands import AddItem, replace_fields
+from core.model.entities import GROUND, FixedJoint, RevoluteJoint, RigidBody
+from core.model.files import load
+from core.model.validation import validate
+from tests.conftest import EXAMPLES
+
+
+def _model(name):
+    return load(EXAMPLES / f"{name}.gdyn")
+
+
+def _errors(model):
+    return [f for f in validate(model) if f.severity == "error"]
+
+
+def _edit(model, item, **changes):
+    replace_fields(model, item, **changes).do(model)
+    return model
+
+
+@pytest.mark.parametrize("name", ["helical_pair", "inner_pair", "bevel_pair", "planetary"])
+def test_examples_have_no_errors_or_warnings(name):
+    findings = validate(_model(name))
+    assert [f for f in findings if f.severity != "info"] == []
+
+
+def test_planetary_reports_its_redundant_ring_meshes():
+    (info,) = [f for f in validate(_model("planetary")) if f.severity == "info"]
+    assert "2 loop(s)" in info.message  # three planets: N - 1 = 2 redundant ring meshes
+
+
+def test_helical_axes_off_the_centre_distance():
+    m = _edit(_model("helical_pair"), "gear2_joint", position=(0.061, 0.0, 0.0))
+    (f,) = _errors(m)
+    assert f.item == "pair" and "61 mm apart" in f.message and "60 mm" in f.message and "gear2_joint" in f.message
+
+
+def test_helical_axes_not_parallel():
+    m = _edit(_model("helical_pair"), "gear2_joint", axis=(0.0, math.sin(0.01), math.cos(0.01)))
+    (f,) = [e for e in _errors(m) if "parallel" in e.message]
+    assert f.item == "pair" and "0.573 deg" in f.message
+
+
+def test_inner_pair_with_the_ring_on_joint_1():
+    m = _model("inner_pair")
+    _edit(m, "pair", joint1="ring_joint", joint2="pinion_joint", z1=60, z2=20)
+    messages = " ".join(e.message for e in _errors(m))
+    assert "pinion on joint 1" in messages and "inner gear belongs on joint 2" in messages
+
+
+def test_inner_pair_centre_distance_uses_the_difference_of_teeth():
+    m = _edit(_model("inner_pair"), "pinion_joint", position=(0.080, 0.0, 0.0))
+    (f,) = _errors(m)
+    assert "m_t (z2 - z1) / 2 is 40 mm" in f.message
+
+
+def test_carrier_must_be_body_i():
+    m = _model("planetary")
+    j = m.joints["planet1_joint"]
+    _edit(m, "planet1_joint", body_i=j.body_j, body_j=j.body_i)
+    assert any("as body_j" in e.message and "swap" in e.message and e.item == "sun_planet1" for e in _errors(m))
+
+
+def test_gear_centre_moving_relative_to_the_carrier():
+    m = _model("planetary")
+    _edit(m, "sun_planet1", carrier=GROUND)  # the planet's centre moves relative to the ground
+    assert any("moves relative to the carrier 'ground'" in e.message for e in _errors(m))
+
+
+def test_bevel_axes_must_intersect_at_90_degrees():
+    m = _edit(_model("bevel_pair"), "gear_joint", position=(0.0, 0.005, -0.03))
+    assert any("intersect" in e.message and "5 mm" in e.message for e in _errors(m))
+    m = _edit(_model("bevel_pair"), "gear_joint", axis=(math.sin(0.1), 0.0, math.cos(0.1)))
+    assert any("at 90 deg" in e.message for e in _errors(m))
+
+
+def test_bevel_pitch_angle_must_match_the_teeth():
+    m = _edit(_model("bevel_pair"), "pair", pitch_angle=math.radians(30))
+    assert any("atan(z1 / z2) = 26.5651 deg" in e.message for e in _errors(m))
+
+
+def test_joint_at_the_centre_of_mass_instead_of_the_gear_axis():
+    m = _edit(_model("helical_pair"), "gear1_joint", position=(0.0, 0.0005, 0.0))
+    warnings = [f for f in validate(m) if f.severity == "warning" and f.item == "gear1_joint"]
+    assert warnings and "not the axis of 'gear1'" in warnings[0].message
+
+
+def test_pair_teeth_that_disagree_with_the_generated_gear():
+    m = _edit(_model("helical_pair"), "pair", z2=41)
+    found = validate(m)
+    assert any(f.severity == "warning" and "z2 = 41" in f.message for f in found)
+
+
+def test_helix_hand_of_gear_2_must_be_opposite():
+    m = _model("helical_pair")
+    spec = dataclasses.replace(m.bodies["gear2"].visual.spec, helix_angle=math.radians(15))
+    _edit(m, "gear2", visual=dataclasses.replace(m.bodies["gear2"].visual, spec=spec))
+    assert any("-15 deg" in f.message for f in validate(m))
+
+
+def test_unconnected_and_redundant_bodies():
+    m = _model("helical_pair")
+    AddItem(RigidBody("loose", mass=1.0)).do(m)
+    AddItem(RigidBody("island", mass=1.0)).do(m)
+    AddItem(RigidBody("island2", mass=1.0)).do(m)
+    AddItem(FixedJoint("weld", "island", "island2")).do(m)
+    AddItem(RevoluteJoint("again", GROUND, "gear1", (0, 0, 0), (0, 0, 1))).do(m)
+    found = {(f.item, f.severity): f.message for f in validate(m)}
+    assert "not connected to anything" in found[("loose", "warning")]
+    assert "not connected to the ground" in found[("island", "warning")]
+    assert "redundant" in found[("again", "warning")]
+
+
+def test_same_gear_on_both_joints_and_duplicate_pairs():
+    m = _model("helical_pair")
+    AddItem(RevoluteJoint("gear1_joint_b", GROUND, "gear1", (0, 0, 0), (0, 0, 1))).do(m)
+    _edit(m, "pair", joint2="gear1_joint_b")
+    assert any("same body 'gear1'" in e.message for e in _errors(m))

@@ -29,8 +29,8 @@ IDENTITY_Q: Quat = (1.0, 0.0, 0.0, 0.0)
 
 def _vector_problem(name: str, v, unit_length: bool = False) -> list[tuple[str, str]]:
     arr = np.asarray(v, dtype=float)
-    if not np.all(np.isfinite(arr)):
-        return [(name, f"must hold finite numbers, got {list(v)}")]
+    if not np.all(np.isfinite(arr)) or np.abs(arr).max(initial=0.0) > 1e9:
+        return [(name, f"must hold finite numbers of magnitude at most 1e9, got {list(v)}")]
     if unit_length and not abs(np.linalg.norm(arr) - 1.0) < 1e-6:
         return [(name, f"must have unit length (within 1e-6), got length {np.linalg.norm(arr):.9g}")]
     return []

@@ -1,4 +1,4 @@
-"""The headless command line: gear and pair geometry, model validation.
+"""The headless command line: gear and pair geometry, model validation, harmonic balance.
 
 No Qt is imported here. Lengths are typed in mm and angles in degrees, as on
 the GUI; the JSON output is SI (m, rad, kg) with the unit of every key listed
@@ -22,6 +22,8 @@ from core.geometry.macro import (
     cylindrical_geometry,
     pair_geometry,
 )
+import numpy as np
+
 from core.ranges import Range
 
 GEAR_ARGS = {
@@ -186,6 +188,77 @@ def _cmd_validate(ns) -> int:
     return 1 if errors else 0
 
 
+class TerminalProgress:
+    """A one-line progress bar on stderr when it is a terminal; silent otherwise."""
+
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stderr
+        self.live = self.stream.isatty()
+
+    def __call__(self, fraction: float, message: str) -> None:
+        if self.live:
+            bar = "#" * int(30 * fraction)
+            self.stream.write(f"\r[{bar:30s}] {100 * fraction:5.1f} % {message:40s}")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.live:
+            self.stream.write("\n")
+
+
+def _cmd_chbm(ns) -> int:
+    from core.chbm.from_model import lumped_from_model
+    from core.chbm.lumped_model import paper_model
+    from core.chbm.study import CURVE_HEADER, curve_rows, period_comparison, plot_curves, run_study, write_csv
+    from core.model.files import load
+    from core.model.model import ModelError
+
+    if not 0 < ns.f_min < ns.f_max:
+        raise UsageError(f"--f-min, --f-max: need 0 < f-min < f-max Hz, got {ns.f_min:g} and {ns.f_max:g}")
+    if not 1 <= ns.harmonics <= 100:
+        raise UsageError(f"--harmonics: must be a whole number from 1 to 100, got {ns.harmonics}")
+    if any(t <= 0 for t in ns.torque):
+        raise UsageError(f"--torque: every torque must be above 0 N m, got {' '.join(f'{t:g}' for t in ns.torque)}")
+    if ns.period is not None and not ns.f_min <= ns.period <= ns.f_max:
+        raise UsageError(f"--period: must be from {ns.f_min:g} to {ns.f_max:g} Hz (the curve's range), got {ns.period:g}")
+    if (ns.period is None) != (ns.period_out is None):
+        raise UsageError("--period, --period-out: give both or neither")
+    if (ns.model is None) != (ns.pair is None):
+        raise UsageError("--model, --pair: give both or neither")
+    if ns.model:
+        try:
+            model = load(ns.model)
+            lumped_from_model(model, ns.pair, ns.torque[0], ns.contact_stiffness)
+        except ModelError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+
+        def build(t):
+            return lumped_from_model(model, ns.pair, t, ns.contact_stiffness)
+    else:
+        build = paper_model
+    dti = None
+    if ns.dti:
+        dti = [float(f) for f in np.linspace(ns.f_min, ns.f_max, ns.dti_points)]
+    bar = TerminalProgress()
+    try:
+        results = run_study(build, ns.torque, ns.f_min, ns.f_max, ns.harmonics, dti, progress=bar)
+    finally:
+        bar.close()
+    for note in results[0].model.notes:
+        print(f"note: {note}")
+    write_csv(ns.out, CURVE_HEADER, curve_rows(results))
+    print(f"wrote {ns.out}: {sum(len(r.points) for r in results)} HBM points for {len(results)} torque(s)")
+    if ns.period is not None:
+        names, data = period_comparison(results[0], ns.period)
+        write_csv(ns.period_out, names, (tuple(float(v) for v in row) for row in data))
+        print(f"wrote {ns.period_out}: one period at {ns.period:g} Hz, T = {results[0].torque:g} N m")
+    if ns.plot:
+        plot_curves(results, ns.plot)
+        print(f"wrote {ns.plot}")
+    return 0
+
+
 def _number(kind, range_: Range | None = None):
     """argparse type: parse, then say the allowed range on failure."""
 
@@ -236,6 +309,22 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--internal", action="store_true", help="gear 2 is an inner (ring) gear")
     q.add_argument("--json", action="store_true", help="print JSON (SI units)")
     q.set_defaults(run=_cmd_pair)
+
+    c = sub.add_parser("chbm", help="forced response of a spur pair by coupled harmonic balance (and Newmark DTI)")
+    c.add_argument("--model", help="a .gdyn model file (default: the paper's pair, Saletti et al. 2025, Table 1)")
+    c.add_argument("--pair", help="the gear pair of --model")
+    c.add_argument("--contact-stiffness", type=_number(float), help="single tooth-pair stiffness [N/m] (default: ISO 6336-1 estimate)")
+    c.add_argument("--torque", type=_number(float), nargs="+", default=[100.0], help="torques on gear 1 [N m]")
+    c.add_argument("--f-min", type=_number(float), default=500.0, help="lowest mesh frequency [Hz]")
+    c.add_argument("--f-max", type=_number(float), default=4000.0, help="highest mesh frequency [Hz]")
+    c.add_argument("--harmonics", type=_number(int), default=14, help="harmonics H (default 14)")
+    c.add_argument("--dti", action="store_true", help="also sweep Newmark time integration forward and backward")
+    c.add_argument("--dti-points", type=_number(int), default=36, help="frequencies of the DTI sweeps (default 36)")
+    c.add_argument("--out", required=True, help="curve CSV")
+    c.add_argument("--period", type=_number(float), help="mesh frequency [Hz] for the one-period comparison")
+    c.add_argument("--period-out", help="CSV of x(t), Fc(t) and mesh stiffness over one period at --period")
+    c.add_argument("--plot", help="PNG of the forced-response curves")
+    c.set_defaults(run=_cmd_chbm)
 
     v = sub.add_parser("validate", help="check a model file against the modelling rules")
     v.add_argument("file", help="a .gdyn model file")

@@ -12,12 +12,12 @@ import dataclasses
 import json
 import math
 import os
-import tempfile
 import types
 import typing
 from pathlib import Path
 from typing import Any, Union
 
+from core.atomic import atomic_write_text
 from core.model.entities import (
     ITEM_TYPES,
     BearingSpringDamper,
@@ -250,23 +250,5 @@ def load(path: str | os.PathLike) -> Model:
 
 
 def save(model: Model, path: str | os.PathLike) -> None:
-    """Write a model file atomically: a temporary file in the same folder, then a rename."""
-    path = Path(path)
-    text = dumps(model)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        # mkstemp makes the file private; give it the mode a plain write would.
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~umask
-        os.chmod(tmp, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
+    """Write a model file atomically (a temporary file in the same folder, then a rename)."""
+    atomic_write_text(path, dumps(model))

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core import atomic
 from core.model import files
 from core.model.files import dumps, load, loads, model_to_dict, save
 from core.model.model import ModelError
@@ -142,7 +143,7 @@ def test_save_is_atomic(tmp_path, monkeypatch):
     def broken_replace(src, dst):
         raise OSError("disk full")
 
-    monkeypatch.setattr(files.os, "replace", broken_replace)
+    monkeypatch.setattr(atomic.os, "replace", broken_replace)
     with pytest.raises(OSError, match="disk full"):
         save(model, target)
     assert target.read_text() == before

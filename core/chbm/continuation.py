@@ -1,0 +1,122 @@
+"""Pseudo-arclength continuation of harmonic-balance solutions over the mesh frequency.
+
+The path y = (z, w) with w = omega / omega_scale is followed with a tangent
+predictor and a corrector that keeps the step on the plane normal to the
+tangent, so turning points (folds) are passed and the unstable branch between
+them is traced too. The step length adapts to the Newton iteration count.
+Each point is checked for stability by Hill's method.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from core.chbm.harmonic_balance import HarmonicBalance
+from core.chbm.stability import hill_stable
+
+
+@dataclass
+class CurvePoint:
+    """One solution on the response curve."""
+
+    frequency: float  # mesh frequency [Hz]
+    mean: float  # mean DTE [m]
+    half_p2p: float  # half peak-to-peak DTE [m]
+    rms: float  # RMS of the fluctuating DTE [m]
+    stable: bool
+    segment: int  # branch segment id; it changes at every fold
+    iterations: int  # Newton iterations of the corrector
+    z: np.ndarray = field(repr=False)
+
+    def row(self) -> tuple:
+        return (self.frequency, self.mean, self.half_p2p, self.rms, int(self.stable), self.segment, self.iterations)
+
+
+class ContinuationError(RuntimeError):
+    """The path could not be followed; `points` holds what was computed."""
+
+    def __init__(self, message: str, points: list[CurvePoint]):
+        super().__init__(message)
+        self.points = points
+
+
+def follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, ds_max: float = 0.08,
+           ds_min: float = 1e-6, target_iterations: int = 4, max_iterations: int = 12, tol: float = 1e-9,
+           max_points: int = 20000, stability: bool = True, progress=None, cancel=None) -> list[CurvePoint]:
+    """The response curve from f_min to f_max [Hz] (mesh frequency).
+
+    Parameters
+    ----------
+    ds, ds_max, ds_min : float
+        Initial, largest and smallest arclength step in the scaled unknowns.
+    progress : callable(fraction, message), optional
+    cancel : callable() -> bool, optional
+        Stops the continuation early when it returns True; the points so far are returned.
+    """
+    if not (0 < f_min < f_max):
+        raise ValueError(f"f_min, f_max: need 0 < f_min < f_max, got {f_min}, {f_max}")
+    w_scale = 2 * math.pi * f_max
+    z, it, ok = hb.solve(2 * math.pi * f_min, hb.static_guess())
+    if not ok:
+        raise ContinuationError(f"no harmonic-balance solution found at the start frequency {f_min} Hz", [])
+    y = np.append(z, f_min * 2 * math.pi / w_scale)
+    tangent = _tangent(hb, y, w_scale, np.append(np.zeros(hb.size), 1.0))
+    points = [_point(hb, y, w_scale, it, 0, stability)]
+    segment = 0
+    w_end = 2 * math.pi * f_max / w_scale
+    while y[-1] < w_end and len(points) < max_points:
+        if cancel and cancel():
+            break
+        for _ in range(60):
+            y_new, iters, ok = _correct(hb, y + ds * tangent, tangent, w_scale, max_iterations, tol)
+            if ok:
+                break
+            ds *= 0.5
+            if ds < ds_min:
+                raise ContinuationError(f"continuation stalled near {y[-1] * w_scale / (2 * math.pi):.6g} Hz", points)
+        new_tangent = _tangent(hb, y_new, w_scale, tangent)
+        if np.sign(new_tangent[-1]) != np.sign(tangent[-1]):
+            segment += 1  # a fold: the curve turns back in frequency
+        y, tangent = y_new, new_tangent
+        points.append(_point(hb, y, w_scale, iters, segment, stability))
+        ds = float(np.clip(ds * math.sqrt(target_iterations / max(iters, 1)), ds_min, ds_max))
+        if progress:
+            f = y[-1] * w_scale / (2 * math.pi)
+            progress(min(1.0, max(0.0, (f - f_min) / (f_max - f_min))), f"HBM {f:.0f} Hz")
+    return points
+
+
+def _augmented(hb, y, w_scale):
+    r, jac, dr_dw = hb.residual(y[:-1], y[-1] * w_scale)
+    return r, np.column_stack([jac, dr_dw * w_scale])
+
+
+def _tangent(hb, y, w_scale, previous):
+    """Unit tangent of the path at y, oriented like `previous`."""
+    _, a = _augmented(hb, y, w_scale)
+    t = np.linalg.solve(np.vstack([a, previous]), np.append(np.zeros(hb.size), 1.0))
+    return t / np.linalg.norm(t)
+
+
+def _correct(hb, y_pred, tangent, w_scale, max_iterations, tol):
+    y = y_pred.copy()
+    for it in range(1, max_iterations + 1):
+        r, a = _augmented(hb, y, w_scale)
+        g = tangent @ (y - y_pred)
+        step = np.linalg.solve(np.vstack([a, tangent]), -np.append(r, g))
+        y += step
+        if not np.all(np.isfinite(y)):
+            return y, it, False
+        if np.linalg.norm(step) < tol * max(1.0, np.linalg.norm(y)):
+            return y, it, True
+    return y, max_iterations, False
+
+
+def _point(hb, y, w_scale, iterations, segment, stability) -> CurvePoint:
+    omega = y[-1] * w_scale
+    mean, half, rms = hb.summary(y[:-1])
+    stable = hill_stable(hb, y[:-1], omega) if stability else True
+    return CurvePoint(omega / (2 * math.pi), mean, half, rms, stable, segment, iterations, y[:-1].copy())

@@ -1,0 +1,197 @@
+"""Harmonic balance with the alternating frequency-time (AFT) scheme, and Newton at one frequency.
+
+Unknowns are real Fourier coefficients per degree of freedom, ordered by
+harmonic: X = [x0, c1, s1, ..., cH, sH], each block of length n, with
+x(tau) = x0 + sum_h c_h cos(h tau) + s_h sin(h tau), tau = omega t.
+Coefficients are scaled by `x_scale` [m] and residuals by `f_scale` [N] so
+the unknowns and equations are of order one.
+
+The contact forces go through the time domain: inverse real FFT to N samples
+per period, element forces there, forward real FFT back. The Jacobian goes
+through the same path analytically (the contact tangent is diagonal in time).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.chbm.lumped_model import LumpedModel
+
+
+def sample_count(harmonics: int, switch_fractions: list[float], minimum: int = 256) -> int:
+    """N samples per period: well above 2H + 1 and a multiple that puts every gap jump on a sample."""
+    n = max(minimum, 8 * (2 * harmonics + 1))
+    n = 1 << (n - 1).bit_length()
+    for _ in range(8):
+        if all(abs(s * n - round(s * n)) < 1e-9 for s in switch_fractions):
+            return n
+        n *= 2
+    raise ValueError(f"the gap jumps at {switch_fractions} of the period do not fall on a grid of up to {n // 2} samples")
+
+
+@dataclass
+class HarmonicBalance:
+    """The HB equations of a lumped model with H harmonics on N time samples."""
+
+    model: LumpedModel
+    harmonics: int
+    samples: int = 0
+    x_scale: float = 0.0
+    f_scale: float = 0.0
+
+    def __post_init__(self):
+        n, h = self.model.dofs, self.harmonics
+        if self.samples == 0:
+            self.samples = sample_count(h, self.model.switch_fractions())
+        if self.samples < 2 * h + 1:
+            raise ValueError(f"samples: must be at least 2H + 1 = {2 * h + 1}, got {self.samples}")
+        if self.f_scale == 0.0:
+            self.f_scale = float(np.abs(self.model.force).max()) or 1.0
+        if self.x_scale == 0.0:
+            k = max(c.stiffness for c in self.model.contacts)
+            self.x_scale = self.f_scale / k
+        self.size = n * (2 * h + 1)
+        N = self.samples
+        self.fractions = np.arange(N) / N
+        tau = 2 * math.pi * self.fractions
+        orders = np.arange(1, h + 1)
+        # basis[k, j]: value at sample k of the j-th real Fourier function (1, cos, sin, cos 2, ...)
+        basis = np.ones((N, 2 * h + 1))
+        basis[:, 1::2] = np.cos(np.outer(tau, orders))
+        basis[:, 2::2] = np.sin(np.outer(tau, orders))
+        self.basis = basis
+        weights = np.full(2 * h + 1, 2.0 / N)
+        weights[0] = 1.0 / N
+        self.projection = weights[:, None] * basis.T  # forward transform as a matrix, for the Jacobian
+        self.orders = orders
+        self.gaps = self.model.gaps(self.fractions)
+        self._kh, self._mh, self._ch = self._operator_parts()
+
+    # ---------------------------------------------------------------- transforms
+
+    def to_frequency(self, samples: np.ndarray) -> np.ndarray:
+        """Coefficients (2H + 1, n) of samples (N, n) by forward real FFT, truncated at H."""
+        N, h = self.samples, self.harmonics
+        spec = np.fft.rfft(samples, axis=0)
+        out = np.empty((2 * h + 1, samples.shape[1]))
+        out[0] = spec[0].real / N
+        out[1::2] = 2.0 * spec[1:h + 1].real / N
+        out[2::2] = -2.0 * spec[1:h + 1].imag / N
+        return out
+
+    # ---------------------------------------------------------------- residual
+
+    def unpack(self, z: np.ndarray) -> np.ndarray:
+        """Scaled unknowns (size,) to physical coefficients (2H + 1, n) [m]."""
+        return self.x_scale * z.reshape(2 * self.harmonics + 1, self.model.dofs)
+
+    def pack(self, coeffs: np.ndarray) -> np.ndarray:
+        return (coeffs / self.x_scale).ravel()
+
+    def _operator_parts(self):
+        """Block matrices K_H, M_H2 (h^2 M) and C_H1 (h C, skew) with D = K_H - w^2 M_H2 + w C_H1."""
+        m, c, k = self.model.mass, self.model.damping, self.model.stiffness
+        n = self.model.dofs
+        kh, mh, ch = (np.zeros((self.size, self.size)) for _ in range(3))
+        kh[:n, :n] = k
+        for h in self.orders:
+            i, j = n * (2 * h - 1), n * 2 * h
+            for a in (i, j):
+                kh[a:a + n, a:a + n] = k
+                mh[a:a + n, a:a + n] = h * h * m
+            ch[i:i + n, j:j + n] = h * c
+            ch[j:j + n, i:i + n] = -h * c
+        return kh, mh, ch
+
+    def linear_operator(self, omega: float) -> np.ndarray:
+        """Dynamic stiffness D(omega) on the physical coefficients, (size, size)."""
+        return self._kh - omega * omega * self._mh + omega * self._ch
+
+    def linear_operator_derivative(self, omega: float) -> np.ndarray:
+        """dD/domega, (size, size)."""
+        return -2.0 * omega * self._mh + self._ch
+
+    def external(self) -> np.ndarray:
+        """Coefficients of the (constant) external force, (size,)."""
+        f = np.zeros((2 * self.harmonics + 1, self.model.dofs))
+        f[0] = self.model.force
+        return f.ravel()
+
+    def residual(self, z: np.ndarray, omega: float, jacobian: bool = True):
+        """Scaled residual R(z, omega) and, if asked, dR/dz and dR/domega.
+
+        R = [D(omega) X + F_c(X) - F_ext] / f_scale with X = x_scale z.
+        """
+        coeffs = self.unpack(z)
+        x = self.coordinate_samples(z)
+        f_time, tangent = self.model.restoring(x, self.gaps)
+        fc = self.to_frequency(f_time).ravel()
+        d = self.linear_operator(omega)
+        r = (d @ coeffs.ravel() + fc - self.external()) / self.f_scale
+        if not jacobian:
+            return r
+        jac = d + self.contact_jacobian(tangent)
+        dr_domega = self.linear_operator_derivative(omega) @ coeffs.ravel() / self.f_scale
+        return r, jac * (self.x_scale / self.f_scale), dr_domega
+
+    def contact_jacobian(self, tangent: np.ndarray) -> np.ndarray:
+        """d F_c / d X through the AFT: P diag(K_t(tau_k)) E, on physical coefficients."""
+        n, nb = self.model.dofs, 2 * self.harmonics + 1
+        jac = np.zeros((nb, n, nb, n))
+        for a in range(n):
+            for b in range(n):
+                if np.any(tangent[:, a, b]):
+                    jac[:, a, :, b] = self.projection @ (tangent[:, a, b, None] * self.basis)
+        return jac.reshape(nb * n, nb * n)
+
+    # ---------------------------------------------------------------- solving
+
+    def solve(self, omega: float, z0: np.ndarray, tol: float = 1e-10, max_iter: int = 50):
+        """Newton-Raphson at fixed omega [rad/s]. Returns (z, iterations, converged)."""
+        z = z0.copy()
+        for it in range(1, max_iter + 1):
+            r, jac, _ = self.residual(z, omega)
+            step = np.linalg.solve(jac, -r)
+            z += step
+            if np.linalg.norm(step) < tol * max(1.0, np.linalg.norm(z)) and np.linalg.norm(r) < 1e-6:
+                return z, it, True
+        return z, max_iter, False
+
+    def static_guess(self) -> np.ndarray:
+        """Start: the mean force over the mean mesh stiffness, no vibration."""
+        coeffs = np.zeros((2 * self.harmonics + 1, self.model.dofs))
+        kk = self.model.stiffness.copy()
+        for c in self.model.contacts:
+            kk += c.stiffness * np.mean(c.gap(self.fractions) == 0.0) * np.outer(c.direction, c.direction)
+        coeffs[0] = np.linalg.solve(kk, self.model.force)
+        return self.pack(coeffs)
+
+    # ---------------------------------------------------------------- outputs
+
+    def coordinate_samples(self, z: np.ndarray, samples: int | None = None) -> np.ndarray:
+        """Coordinates x (samples, n) [m] at equally spaced instants of one period (default N)."""
+        coeffs = self.unpack(z)
+        samples = samples or self.samples
+        spec = np.zeros((samples // 2 + 1, self.model.dofs), dtype=complex)
+        spec[0] = samples * coeffs[0]
+        spec[1:self.harmonics + 1] = 0.5 * samples * (coeffs[1::2] - 1j * coeffs[2::2])
+        return np.fft.irfft(spec, n=samples, axis=0)
+
+    def state_at_start(self, z: np.ndarray, omega: float) -> tuple[np.ndarray, np.ndarray]:
+        """(x, x') at phase 0 [m, m/s]: where a time integration on this solution starts."""
+        c = self.unpack(z)
+        return c[0] + c[1::2].sum(axis=0), omega * (self.orders[:, None] * c[2::2]).sum(axis=0)
+
+    def output_samples(self, z: np.ndarray, samples: int | None = None) -> np.ndarray:
+        """DTE [m] at `samples` equally spaced instants of one period (default N)."""
+        return self.coordinate_samples(z, samples) @ self.model.output
+
+    def summary(self, z: np.ndarray) -> tuple[float, float, float]:
+        """Mean DTE, half peak-to-peak DTE and RMS of the fluctuating DTE [m]."""
+        coeffs = self.unpack(z) @ self.model.output
+        x = self.output_samples(z, max(1024, 8 * self.samples))
+        rms = math.sqrt(0.5 * float(np.sum(coeffs[1:] ** 2)))
+        return float(coeffs[0]), 0.5 * float(x.max() - x.min()), rms

@@ -1,0 +1,161 @@
+"""A forced-response study: HBM curves for several torques, the DTI reference, one-period comparisons, CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from core.atomic import atomic_write_bytes, atomic_write_text
+from core.chbm.continuation import CurvePoint, follow
+from core.chbm.harmonic_balance import HarmonicBalance
+from core.chbm.lumped_model import LumpedModel
+from core.chbm.newmark import NewmarkIntegrator, PeriodicResponse
+from core.chbm.stability import hill_stable
+
+
+@dataclass
+class CurveResult:
+    """The HBM curve of one torque and, optionally, the DTI sweeps at some frequencies."""
+
+    torque: float
+    model: LumpedModel
+    hb: HarmonicBalance
+    points: list[CurvePoint]
+    forward: list[PeriodicResponse] = field(default_factory=list)
+    backward: list[PeriodicResponse] = field(default_factory=list)
+
+
+def hbm_solutions_at(result: CurveResult, frequency: float) -> list[tuple[np.ndarray, bool, int]]:
+    """Every HBM solution at `frequency` [Hz] on the curve: (z, stable, segment), refined by Newton there."""
+    out = []
+    omega = 2 * math.pi * frequency
+    pts = result.points
+    for a, b in zip(pts, pts[1:]):
+        lo, hi = sorted((a.frequency, b.frequency))
+        if not (lo <= frequency <= hi) or lo == hi:
+            continue
+        s = (frequency - a.frequency) / (b.frequency - a.frequency)
+        z, _, ok = result.hb.solve(omega, a.z + s * (b.z - a.z))
+        if ok and not any(np.allclose(z, o[0], rtol=1e-6, atol=1e-8) for o in out):
+            out.append((z, hill_stable(result.hb, z, omega), a.segment))
+    return out
+
+
+def run_study(model_for_torque, torques, f_min: float, f_max: float, harmonics: int = 14, dti_frequencies=None,
+              progress=None, cancel=None) -> list[CurveResult]:
+    """HBM curves (and DTI sweeps at `dti_frequencies`) for each torque [N m].
+
+    `model_for_torque(T)` builds the lumped model under torque T.
+    """
+    results = []
+    count = len(torques) * (2 if dti_frequencies is not None else 1)
+    done = 0
+
+    def sub(fraction, message):
+        if progress:
+            progress((done + fraction) / count, message)
+
+    for torque in torques:
+        model = model_for_torque(torque)
+        hb = HarmonicBalance(model, harmonics)
+        points = follow(hb, f_min, f_max, progress=sub, cancel=cancel)
+        res = CurveResult(torque, model, hb, points)
+        done += 1
+        if dti_frequencies is not None and not (cancel and cancel()):
+            nm = NewmarkIntegrator(model)
+            res.forward = nm.sweep(dti_frequencies, "forward", progress=lambda f, m: sub(0.5 * f, m))
+            res.backward = nm.sweep(dti_frequencies, "backward", progress=lambda f, m: sub(0.5 + 0.5 * f, m))
+            done += 1
+        results.append(res)
+    return results
+
+
+CURVE_HEADER = ("method", "torque [N m]", "frequency [Hz]", "mean DTE [m]", "half peak-to-peak DTE [m]",
+                "RMS fluctuating DTE [m]", "stable", "segment", "iterations or periods")
+
+
+def curve_rows(results: list[CurveResult]):
+    for r in results:
+        for p in r.points:
+            yield ("HBM", r.torque, *p.row())
+        for label, sweep in (("DTI forward", r.forward), ("DTI backward", r.backward)):
+            for s in sweep:
+                mean, half, rms = s.summary()
+                yield (label, r.torque, s.frequency, mean, half, rms, int(s.converged), -1, s.periods)
+
+
+def write_csv(path, header, rows) -> None:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([f"{v:.10g}" if isinstance(v, float) else v for v in row])
+    atomic_write_text(path, buf.getvalue())
+
+
+def period_comparison(result: CurveResult, frequency: float, samples: int = 256) -> tuple[list[str], np.ndarray]:
+    """One period at `frequency`: x(t) [m], Fc(t) [N] and Fc / (-x) [N/m] for every HBM solution and the DTI runs.
+
+    Returns column names and an array (samples, columns); the first column is
+    the time within the period [s]. DTI columns come from runs started from
+    the nearest forward and backward sweep states when sweeps exist, else from rest.
+    """
+    model = result.model
+    t = np.arange(samples) / (samples * frequency)
+    fractions = np.arange(samples) / samples
+    names, cols = ["time [s]"], [t]
+
+    def add(label, x):
+        forces, _ = model.contact_forces(x, model.gaps(fractions))
+        fc = forces.sum(axis=0)
+        dte = x @ model.output
+        with np.errstate(divide="ignore", invalid="ignore"):
+            k = np.where(fc > 0, fc / -dte, 0.0)
+        names.extend([f"{label} x [m]", f"{label} Fc [N]", f"{label} mesh stiffness [N/m]"])
+        cols.extend([dte, fc, k])
+
+    for z, stable, segment in hbm_solutions_at(result, frequency):
+        add(f"HBM seg{segment} {'stable' if stable else 'unstable'}", result.hb.coordinate_samples(z, samples))
+    nm = NewmarkIntegrator(model)
+    for label, sweep in (("DTI forward", result.forward), ("DTI backward", result.backward)):
+        start = min(sweep, key=lambda s: abs(s.frequency - frequency)).state if sweep else None
+        res = nm.run(frequency, start)
+        stride = res.x.shape[0] // samples
+        add(label, np.roll(res.x, 1, axis=0)[::stride][:samples])  # runs store step ends; phase 0 first
+        if not sweep:
+            break
+    return names, np.column_stack(cols)
+
+
+def plot_curves(results: list[CurveResult], path) -> None:
+    """Forced response (half peak-to-peak DTE against mesh frequency): stable solid, unstable dashed, DTI markers."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 4.8), dpi=120)
+    for k, r in enumerate(results):
+        colour = f"C{k}"
+        f = np.array([p.frequency for p in r.points])
+        a = np.array([p.half_p2p for p in r.points]) * 1e6
+        st = np.array([p.stable for p in r.points])
+        ax.plot(f, np.where(st, a, np.nan), "-", color=colour, lw=1.4, label=f"HBM T = {r.torque:g} N m")
+        ax.plot(f, np.where(~st, a, np.nan), "--", color=colour, lw=1.0)
+        for sweep, marker, name in ((r.forward, ">", "DTI forward"), (r.backward, "<", "DTI backward")):
+            if sweep:
+                ax.plot([s.frequency for s in sweep], [s.summary()[1] * 1e6 for s in sweep], marker, color=colour,
+                        ms=4, ls="none", label=f"{name} T = {r.torque:g} N m")
+    ax.set_xlabel("mesh frequency [Hz]")
+    ax.set_ylabel("half peak-to-peak DTE [um]")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    atomic_write_bytes(path, buf.getvalue())

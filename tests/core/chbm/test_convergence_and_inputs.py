@@ -1,0 +1,112 @@
+"""Convergence in the number of harmonics, the lumped pair built from a model file, and the chbm CLI."""
+
+import csv
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from core.chbm.continuation import follow
+from core.chbm.from_model import SINGLE_PAIR_STIFFNESS_PER_WIDTH, lumped_from_model, polar_inertia
+from core.chbm.harmonic_balance import HarmonicBalance
+from core.chbm.lumped_model import paper_model
+from core.geometry.macro import pair_geometry
+from core.model.files import load
+from core.model.model import ModelError
+from tests.conftest import EXAMPLES, ROOT
+
+PROBES = [600.0, 900.0, 1000.0, 1400.0, 2500.0, 2800.0, 3250.0, 3700.0, 4000.0]  # single-valued stretches
+
+
+def _values(harmonics):
+    hb = HarmonicBalance(paper_model(100.0), harmonics)
+    pts = follow(hb, 500.0, 4000.0, stability=False)
+    out = []
+    for f in PROBES:
+        near = min(pts, key=lambda p: abs(p.frequency - f))
+        z, _, ok = hb.solve(2 * math.pi * f, near.z)
+        assert ok
+        out.append(hb.summary(z)[1])
+    peak = max(p.half_p2p for p in pts)
+    return np.array(out), peak
+
+
+def test_curve_converges_in_the_number_of_harmonics():
+    (v7, p7), (v14, p14), (v28, p28) = (_values(h) for h in (7, 14, 28))
+    change_7_14 = np.abs(v14 / v7 - 1).max()
+    change_14_28 = np.abs(v28 / v14 - 1).max()
+    peak_7_14, peak_14_28 = abs(p14 / p7 - 1), abs(p28 / p14 - 1)
+    print(f"half p2p change at {len(PROBES)} frequencies: H 7->14 {change_7_14:.2e}, H 14->28 {change_14_28:.2e}; "
+          f"peak: {peak_7_14:.2e}, {peak_14_28:.2e}")
+    assert change_14_28 < change_7_14
+    assert change_14_28 < 0.01 and peak_14_28 < 0.01
+
+
+def test_lumped_pair_from_the_helical_example():
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    lumped = lumped_from_model(model, "pair", 50.0)
+    pair = model.gear_pairs["pair"]
+    geo = pair_geometry(pair.pair_spec())
+    r1 = 0.020 * math.cos(geo.working_pressure_angle)
+    r2 = 0.040 * math.cos(geo.working_pressure_angle)
+    i1 = model.bodies["gear1"].inertia[2][2]  # gear axes are the body z axes, joints on them
+    i2 = model.bodies["gear2"].inertia[2][2]
+    assert polar_inertia(model, "gear1_joint") == pytest.approx(i1, rel=1e-12)
+    assert lumped.mass[0, 0] == pytest.approx(i1 * i2 / (i1 * r2**2 + i2 * r1**2), rel=1e-12)
+    assert lumped.force[0] == pytest.approx(-50.0 * (i1 * r2**2 / r1 + i2 * r1) / (i1 * r2**2 + i2 * r1**2), rel=1e-12)
+    kc = SINGLE_PAIR_STIFFNESS_PER_WIDTH * 0.020
+    assert [c.stiffness for c in lumped.contacts] == [kc] * 3
+    frac = np.linspace(0, 1, 4000, endpoint=False)
+    assert np.mean(lumped.mesh_stiffness(frac)) == pytest.approx(geo.transverse_contact_ratio * kc, rel=1e-3)
+    assert any("ISO 6336-1" in n for n in lumped.notes) and any("spur" in n for n in lumped.notes)
+    with pytest.raises(ModelError, match="no gear pair 'nope'"):
+        lumped_from_model(model, "nope", 50.0)
+    planetary = load(EXAMPLES / "planetary.gdyn")
+    with pytest.raises(ModelError, match="internal pair"):
+        lumped_from_model(planetary, "planet1_ring", 1.0)
+
+
+def _cli(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "core.cli", "chbm", *args], cwd=cwd, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+
+
+def test_chbm_cli_writes_curve_period_and_plot(tmp_path):
+    res = _cli("--torque", "100", "200", "300", "--f-min", "500", "--f-max", "4000", "--harmonics", "14",
+               "--out", "curve.csv", "--period", "3250", "--period-out", "period.csv", "--plot", "curve.png", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    rows = list(csv.DictReader((tmp_path / "curve.csv").open()))
+    assert {r["torque [N m]"] for r in rows} == {"100", "200", "300"}
+    assert {r["method"] for r in rows} == {"HBM"}
+    f = [float(r["frequency [Hz]"]) for r in rows if r["torque [N m]"] == "100"]
+    assert min(f) == 500.0 and max(f) >= 4000.0
+    assert {"0", "1"} <= {r["stable"] for r in rows}
+    period = list(csv.reader((tmp_path / "period.csv").open()))
+    assert period[0][0] == "time [s]" and any("DTI forward" in n for n in period[0]) and any("HBM" in n for n in period[0])
+    assert len(period) == 257
+    assert (tmp_path / "curve.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_chbm_cli_with_model_and_dti(tmp_path):
+    res = _cli("--model", str(EXAMPLES / "helical_pair.gdyn"), "--pair", "pair", "--torque", "20", "--f-min", "2000",
+               "--f-max", "6000", "--dti", "--dti-points", "3", "--out", "c.csv", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "ISO 6336-1" in res.stdout
+    methods = {r["method"] for r in csv.DictReader((tmp_path / "c.csv").open())}
+    assert methods == {"HBM", "DTI forward", "DTI backward"}
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["--f-min", "4000", "--f-max", "500", "--out", "x.csv"], "--f-min, --f-max: need 0 < f-min < f-max Hz"),
+    (["--harmonics", "0", "--out", "x.csv"], "--harmonics: must be a whole number from 1 to 100"),
+    (["--torque", "-5", "--out", "x.csv"], "--torque: every torque must be above 0 N m"),
+    (["--period", "9000", "--period-out", "p.csv", "--out", "x.csv"], "--period: must be from 500 to 4000 Hz"),
+    (["--model", "m.gdyn", "--out", "x.csv"], "--model, --pair: give both or neither"),
+])
+def test_chbm_cli_bad_ranges(tmp_path, args, expected):
+    res = _cli(*args, cwd=tmp_path)
+    assert res.returncode == 2
+    assert res.stderr.strip().splitlines() == [f"geardyn: error: {expected}"] or expected in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1

@@ -259,6 +259,65 @@ def _cmd_chbm(ns) -> int:
     return 0
 
 
+def _cmd_simulate(ns) -> int:
+    from core.dynamics.integrators import METHODS
+    from core.dynamics.simulate import simulate
+    from core.model.files import load
+    from core.model.model import ModelError
+
+    for name, value in (("--t-end", ns.t_end), ("--step", ns.step), ("--output-step", ns.output_step)):
+        if value is not None and not value > 0:
+            raise UsageError(f"{name}: must be a number above 0 s, got {value:g}")
+    if ns.integrator is not None and ns.integrator not in METHODS:
+        raise UsageError(f"--integrator: must be one of {', '.join(METHODS)}, got {ns.integrator!r}")
+    try:
+        model = load(ns.file)
+    except ModelError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    bar = TerminalProgress()
+    try:
+        res = simulate(model, ns.t_end, ns.step, ns.integrator, ns.output_step, progress=bar)
+    except ModelError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        bar.close()
+    for note in res.findings:
+        print(f"note: {note}")
+    res.to_csv(ns.out)
+    print(f"wrote {ns.out}: {len(res.time)} samples of {len(res.names)} channels to t = {res.time[-1]:.6g} s "
+          f"({res.steps} steps, {res.evaluations} evaluations)")
+    if res.status != "finished":
+        print(f"error: the simulation {res.status}: {res.message}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _cmd_inspect(ns) -> int:
+    from core.dynamics.system import System
+    from core.model.files import load
+    from core.model.model import ModelError
+
+    try:
+        model = load(ns.file)
+    except ModelError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    info = System(model).describe()
+    if ns.json:
+        print(json.dumps(info, indent=2))
+    else:
+        sysinfo = info["system"]
+        print(f"{sysinfo['bodies']} bodies, {sysinfo['constraint_rows']} constraint rows, "
+              f"{sysinfo['redundant_constraints']} redundant, {sysinfo['degrees_of_freedom']} degrees of freedom")
+        for name, b in info["bodies"].items():
+            print(f"body {name}: mass {b['mass']:.6g} kg")
+        for name, p in info["gear_pairs"].items():
+            print(f"pair {name}: {p['kind']}, ratio {p['ratio']:.6g}, {'rigid' if p['rigid'] else 'compliant'}")
+    return 0
+
+
 def _number(kind, range_: Range | None = None):
     """argparse type: parse, then say the allowed range on failure."""
 
@@ -325,6 +384,20 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--period-out", help="CSV of x(t), Fc(t) and mesh stiffness over one period at --period")
     c.add_argument("--plot", help="PNG of the forced-response curves")
     c.set_defaults(run=_cmd_chbm)
+
+    m = sub.add_parser("simulate", help="simulate a model and write every channel to CSV")
+    m.add_argument("file", help="a .gdyn model file")
+    m.add_argument("--t-end", type=_number(float), help="end time [s] (default: the model's)")
+    m.add_argument("--step", type=_number(float), help="time step [s] (default: the model's)")
+    m.add_argument("--integrator", help="rk4, dopri5 or generalized_alpha (default: the model's)")
+    m.add_argument("--output-step", type=_number(float), help="output sampling [s] (default: the model's)")
+    m.add_argument("--out", required=True, help="results CSV")
+    m.set_defaults(run=_cmd_simulate)
+
+    i = sub.add_parser("inspect", help="bodies, joints, gear pairs, system size and redundant constraints")
+    i.add_argument("file", help="a .gdyn model file")
+    i.add_argument("--json", action="store_true", help="print JSON (SI units)")
+    i.set_defaults(run=_cmd_inspect)
 
     v = sub.add_parser("validate", help="check a model file against the modelling rules")
     v.add_argument("file", help="a .gdyn model file")

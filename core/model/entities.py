@@ -391,6 +391,21 @@ class TimeLaw:
         ts, vs = zip(*self.table)
         return float(np.interp(t, ts, vs))
 
+    def derivative(self, t: float) -> float:
+        """d value / dt at time t [1/s] (0 at the jumps of a step or a table's corners)."""
+        k = self.kind
+        if k == "ramp" and self.t_start < t < self.t_end:
+            return (self.final - self.value) / (self.t_end - self.t_start)
+        if k == "sine":
+            w = 2 * math.pi * self.frequency
+            return self.amplitude * w * math.cos(w * t + self.phase)
+        if k == "table" and len(self.table) > 1:
+            ts, vs = zip(*self.table)
+            i = int(np.searchsorted(ts, t, side="right")) - 1
+            if 0 <= i < len(ts) - 1:
+                return (vs[i + 1] - vs[i]) / (ts[i + 1] - ts[i])
+        return 0.0
+
 
 def _law_problems(law: TimeLaw, name: str = "law") -> list[tuple[str, str]]:
     return [(f"{name}.{n}", m) for n, m in law.problems()]

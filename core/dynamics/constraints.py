@@ -1,0 +1,219 @@
+"""Constraint rows: revolute (5), fixed (6), gear pair (1), prescribed speed (1).
+
+Each constraint gives, at a snapshot of the state, its velocity Jacobian
+blocks per body (rows x 6: linear then angular velocity, world axes), the
+blocks of the directions its multipliers act in (equal to the Jacobian except
+for a gear pair, whose tooth force has radial and axial parts), gamma (the
+acceleration terms -dJ/dt v), and the position-level error used by Baumgarte
+stabilisation. Body index -1 is the ground.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.dynamics.gear_contact import PairGeometryData, contact_frame, force_parts
+
+
+def cross(a, b) -> np.ndarray:
+    """Cross product of two 3-vectors (np.cross is slow for single vectors)."""
+    return np.array((a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]))
+
+
+def skew(r: np.ndarray) -> np.ndarray:
+    return np.array([[0.0, -r[2], r[1]], [r[2], 0.0, -r[0]], [-r[1], r[0], 0.0]])
+
+
+class Snapshot:
+    """Positions, rotations and velocities of all bodies at one instant (ground: identity, at rest)."""
+
+    def __init__(self, x, rot, v, w, extra):
+        self.x, self.rot, self.v, self.w, self.extra = x, rot, v, w, extra
+
+    def pose(self, b: int):
+        if b < 0:
+            return np.zeros(3), np.eye(3), np.zeros(3), np.zeros(3)
+        return self.x[b], self.rot[b], self.v[b], self.w[b]
+
+
+def _perpendiculars(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    helper = np.array([1.0, 0.0, 0.0]) if abs(a[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
+    b1 = cross(a, helper)
+    b1 /= np.linalg.norm(b1)
+    return b1, cross(a, b1)
+
+
+class JointGeometry:
+    """A joint's point and axis fixed in both bodies (body axes, from the COM), from the initial pose."""
+
+    def __init__(self, bi: int, bj: int, point, axis, pose_i, pose_j):
+        self.bi, self.bj = bi, bj
+        (xi, ri), (xj, rj) = pose_i, pose_j
+        p, a = np.asarray(point, float), np.asarray(axis, float) / np.linalg.norm(axis)
+        self.si, self.sj = ri.T @ (p - xi), rj.T @ (p - xj)
+        self.ai, self.aj = ri.T @ a, rj.T @ a
+        b1, b2 = _perpendiculars(a)
+        self.bi1, self.bi2 = ri.T @ b1, ri.T @ b2
+        self.rel = rj.T @ ri  # body i axes seen in body j at the start (fixed joints)
+
+    def points(self, s: Snapshot):
+        xi, ri, vi, wi = s.pose(self.bi)
+        xj, rj, vj, wj = s.pose(self.bj)
+        return ri @ self.si, rj @ self.sj, (xi, ri, vi, wi), (xj, rj, vj, wj)
+
+    def relative_speed(self, s: Snapshot) -> float:
+        """Spin of body j relative to body i about the axis [rad/s]."""
+        _, ri, _, wi = s.pose(self.bi)
+        _, _, _, wj = s.pose(self.bj)
+        return float((ri @ self.ai) @ (wj - wi))
+
+
+class Constraint:
+    rows = 0
+    stabilised = True
+
+    def evaluate(self, s: Snapshot):
+        """(blocks, gamma, phi): blocks is a list of (body, J (rows, 6), G (rows, 6))."""
+        raise NotImplementedError
+
+
+def _point_rows(g: JointGeometry, s: Snapshot):
+    ri_, rj_, (xi, _, _, wi), (xj, _, _, wj) = g.points(s)
+    eye = np.eye(3)
+    ji = np.hstack([eye, -skew(ri_)])
+    jj = np.hstack([-eye, skew(rj_)])
+    gamma = -cross(wi, cross(wi, ri_)) + cross(wj, cross(wj, rj_))
+    phi = (xi + ri_) - (xj + rj_)
+    return ji, jj, gamma, phi
+
+
+class RevoluteConstraint(Constraint):
+    rows = 5
+
+    def __init__(self, name: str, geometry: JointGeometry):
+        self.name, self.g = name, geometry
+
+    def evaluate(self, s):
+        g = self.g
+        ji, jj, gamma_p, phi_p = _point_rows(g, s)
+        _, ri, _, wi = s.pose(g.bi)
+        _, rj, _, wj = s.pose(g.bj)
+        a = rj @ g.aj
+        rows_i, rows_j, gam, ph = [ji], [jj], [gamma_p], [phi_p]
+        for bb in (g.bi1, g.bi2):
+            b = ri @ bb
+            c = cross(b, a)
+            rows_i.append(np.concatenate([np.zeros(3), c])[None])
+            rows_j.append(np.concatenate([np.zeros(3), -c])[None])
+            wb, wa = cross(wi, b), cross(wj, a)
+            gam.append([-(cross(wi, wb) @ a + 2 * wb @ wa + b @ cross(wj, wa))])
+            ph.append([b @ a])
+        jbi, jbj = np.vstack(rows_i), np.vstack(rows_j)
+        return [(g.bi, jbi, jbi), (g.bj, jbj, jbj)], np.concatenate(gam), np.concatenate(ph)
+
+
+class FixedConstraint(Constraint):
+    rows = 6
+
+    def __init__(self, name: str, geometry: JointGeometry):
+        self.name, self.g = name, geometry
+
+    def evaluate(self, s):
+        g = self.g
+        ji, jj, gamma_p, phi_p = _point_rows(g, s)
+        _, ri, _, _ = s.pose(g.bi)
+        _, rj, _, _ = s.pose(g.bj)
+        # orientation error: half the sum of e_k(i) x e_k(j) over the axes; its rate is w_j - w_i
+        phi_r = 0.5 * sum(cross(ri[:, k], rj @ g.rel[:, k]) for k in range(3))
+        zero, eye = np.zeros((3, 3)), np.eye(3)
+        jbi = np.vstack([ji, np.hstack([zero, -eye])])
+        jbj = np.vstack([jj, np.hstack([zero, eye])])
+        return [(g.bi, jbi, jbi), (g.bj, jbj, jbj)], np.concatenate([gamma_p, np.zeros(3)]), np.concatenate([phi_p, phi_r])
+
+
+class SpeedConstraint(Constraint):
+    """a . (w_j - w_i) = s(t): a motor (or a brake at s = 0) on a revolute joint."""
+
+    rows = 1
+
+    def __init__(self, name: str, geometry: JointGeometry, law, error_index: int):
+        self.name, self.g, self.law, self.error_index = name, geometry, law, error_index
+
+    def evaluate(self, s, t: float = 0.0):
+        g = self.g
+        _, ri, _, wi = s.pose(g.bi)
+        _, _, _, wj = s.pose(g.bj)
+        a = ri @ g.ai
+        ji = np.concatenate([np.zeros(3), -a])[None]
+        jj = np.concatenate([np.zeros(3), a])[None]
+        gamma = np.array([self.law.derivative(t) - cross(wi, a) @ (wj - wi)])
+        return [(g.bi, ji, ji), (g.bj, jj, jj)], gamma, np.array([s.extra[self.error_index]])
+
+
+class GearConstraint(Constraint):
+    """No slip at the pitch point; the multiplier is Ft and acts with its radial and axial parts."""
+
+    rows = 1
+
+    def __init__(self, name: str, pair: PairGeometryData, joint1: JointGeometry, joint2: JointGeometry,
+                 error_index: int, stabilised: bool):
+        self.name, self.pair, self.j1, self.j2 = name, pair, joint1, joint2
+        self.error_index, self.stabilised = error_index, stabilised
+
+    def frame(self, s: Snapshot):
+        g1, g2 = self.j1.bj, self.j2.bj
+        x1, r1, v1, w1 = s.pose(g1)
+        x2, r2, v2, w2 = s.pose(g2)
+        c1, c2 = x1 + r1 @ self.j1.sj, x2 + r2 @ self.j2.sj
+        f = contact_frame(self.pair, c1, r1 @ self.j1.aj, c2, r2 @ self.j2.aj)
+        return f, (x1, v1, w1), (x2, v2, w2)
+
+    def slip_rate(self, s: Snapshot) -> float:
+        """t . (v1(P) - v2(P)) [m/s]: the rate of the pair's phase error at the pitch circle."""
+        f, (x1, v1, w1), (x2, v2, w2) = self.frame(s)
+        return float(f.t @ ((v1 + cross(w1, f.point - x1)) - (v2 + cross(w2, f.point - x2))))
+
+    def blocks(self, s: Snapshot):
+        """Jacobian blocks, force-direction blocks without and with only the separating part, and gamma.
+
+        The tooth force per unit Ft is base + sign(Ft) * separating (radial, and bevel thrust).
+        """
+        f, (x1, v1, w1), (x2, v2, w2) = self.frame(s)
+        rho1, rho2 = f.point - x1, f.point - x2
+        t = f.t
+        j1 = np.concatenate([t, cross(rho1, t)])[None]
+        j2 = -np.concatenate([t, cross(rho2, t)])[None]
+        base, sep = force_parts(self.pair, f)
+        blocks = [(self.j1.bj, j1, np.concatenate([base, cross(rho1, base)])[None],
+                   np.concatenate([sep, cross(rho1, sep)])[None]),
+                  (self.j2.bj, j2, -np.concatenate([base, cross(rho2, base)])[None],
+                   -np.concatenate([sep, cross(rho2, sep)])[None])]
+        # gamma = -(dJ/dt) v, by a central difference of J along the motion (J is smooth in the state)
+        gamma = np.array([-self._jdot_v(s, f, (x1, v1, w1), (x2, v2, w2))])
+        return blocks, gamma, f
+
+    def _jdot_v(self, s, f, b1, b2) -> float:
+        (x1, v1, w1), (x2, v2, w2) = b1, b2
+        eps = 1e-7
+        snaps = []
+        for sgn in (1.0, -1.0):
+            snaps.append(_advanced(s, sgn * eps, (self.j1.bj, self.j2.bj)))
+        vals = []
+        for sn in snaps:
+            fe, (y1, _, _), (y2, _, _) = self.frame(sn)
+            vals.append(fe.t @ ((v1 + cross(w1, fe.point - y1)) - (v2 + cross(w2, fe.point - y2))))
+        return (vals[0] - vals[1]) / (2 * eps)
+
+def _advanced(s: Snapshot, dt: float, bodies) -> Snapshot:
+    """The snapshot with the given bodies moved rigidly by their velocities for dt (velocities kept)."""
+    x, rot = s.x.copy(), s.rot.copy()
+    for b in bodies:
+        if b < 0:
+            continue
+        x[b] = s.x[b] + dt * s.v[b]
+        th = dt * s.w[b]
+        angle = np.linalg.norm(th)
+        if angle > 0:
+            k = skew(th / angle)
+            rot[b] = (np.eye(3) + np.sin(angle) * k + (1 - np.cos(angle)) * k @ k) @ s.rot[b]
+    return Snapshot(x, rot, s.v, s.w, s.extra)

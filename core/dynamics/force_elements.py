@@ -1,0 +1,172 @@
+"""Force elements: joint torques, torsional and linear spring-dampers, bearings, compliant gear meshes.
+
+Each element adds forces and torques (world axes, about the bodies' centres of
+mass) to the generalised force vector, and reports its potential energy, the
+power it feeds in from outside (work) and the power it dissipates.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from core.dynamics.constraints import GearConstraint, JointGeometry, Snapshot, cross
+from core.dynamics.gear_contact import force_components, force_direction
+
+
+class Loads:
+    """Accumulates forces and torques per body (ground entries are dropped)."""
+
+    def __init__(self, n: int):
+        self.f = np.zeros((n, 3))
+        self.tau = np.zeros((n, 3))
+        self.potential = 0.0
+        self.work_rate = 0.0
+        self.dissipation = 0.0
+
+    def force_at(self, b: int, force: np.ndarray, arm: np.ndarray) -> None:
+        if b >= 0:
+            self.f[b] += force
+            self.tau[b] += cross(arm, force)
+
+    def torque(self, b: int, torque: np.ndarray) -> None:
+        if b >= 0:
+            self.tau[b] += torque
+
+
+class JointTorque:
+    """Torque law(t) about a revolute joint's axis on body j, reaction on body i."""
+
+    def __init__(self, name, geometry: JointGeometry, law):
+        self.name, self.g, self.law = name, geometry, law
+
+    def apply(self, t, s: Snapshot, loads: Loads, out: dict) -> None:
+        _, ri, _, _ = s.pose(self.g.bi)
+        a = ri @ self.g.ai
+        tau = self.law(t)
+        loads.torque(self.g.bj, tau * a)
+        loads.torque(self.g.bi, -tau * a)
+        loads.work_rate += tau * self.g.relative_speed(s)
+        out[f"{self.name}.torque [N m]"] = tau
+
+
+class TorsionalSpring:
+    """tau = -k (theta - theta0) - c theta' about a revolute joint; theta is the joint's angle state."""
+
+    def __init__(self, name, geometry: JointGeometry, stiffness, damping, angle0, angle_index):
+        self.name, self.g, self.k, self.c, self.angle0, self.ia = name, geometry, stiffness, damping, angle0, angle_index
+
+    def apply(self, t, s, loads, out):
+        _, ri, _, _ = s.pose(self.g.bi)
+        a = ri @ self.g.ai
+        dth = s.extra[self.ia] - self.angle0
+        rate = self.g.relative_speed(s)
+        tau = -self.k * dth - self.c * rate
+        loads.torque(self.g.bj, tau * a)
+        loads.torque(self.g.bi, -tau * a)
+        loads.potential += 0.5 * self.k * dth * dth
+        loads.dissipation += self.c * rate * rate
+        out[f"{self.name}.torque [N m]"] = tau
+
+
+class LinearSpring:
+    """Spring-damper between a point on body i and a point on body j (COM-relative body axes)."""
+
+    def __init__(self, name, bi, bj, si, sj, stiffness, damping, free_length):
+        self.name, self.bi, self.bj, self.si, self.sj = name, bi, bj, si, sj
+        self.k, self.c, self.l0 = stiffness, damping, free_length
+
+    def apply(self, t, s, loads, out):
+        xi, ri, vi, wi = s.pose(self.bi)
+        xj, rj, vj, wj = s.pose(self.bj)
+        ai, aj = ri @ self.si, rj @ self.sj
+        d = (xj + aj) - (xi + ai)
+        length = float(np.linalg.norm(d))
+        n = d / length if length > 1e-15 else np.zeros(3)
+        rate = float(n @ ((vj + cross(wj, aj)) - (vi + cross(wi, ai))))
+        tension = self.k * (length - self.l0) + self.c * rate
+        loads.force_at(self.bi, tension * n, ai)
+        loads.force_at(self.bj, -tension * n, aj)
+        loads.potential += 0.5 * self.k * (length - self.l0) ** 2
+        loads.dissipation += self.c * rate * rate
+        out[f"{self.name}.force [N]"] = tension
+
+
+class Bearing:
+    """Radial, axial and tilt spring-dampers between housing (i) and shaft (j) at a point."""
+
+    def __init__(self, name, geometry: JointGeometry, kr, cr, ka, ca, kt, ct):
+        self.name, self.g = name, geometry
+        self.kr, self.cr, self.ka, self.ca, self.kt, self.ct = kr, cr, ka, ca, kt, ct
+
+    def apply(self, t, s, loads, out):
+        g = self.g
+        ri_, rj_, (xi, ri, vi, wi), (xj, rj, vj, wj) = g.points(s)
+        a = ri @ g.ai
+        d = (xj + rj_) - (xi + ri_)
+        dv = (vj + cross(wj, rj_)) - (vi + cross(wi, ri_))
+        da, dva = a * (a @ d), a * (a @ dv)
+        dr, dvr = d - da, dv - dva
+        force = -(self.kr * dr + self.cr * dvr + self.ka * da + self.ca * dva)  # on the shaft
+        tilt = cross(a, rj @ g.aj)
+        dw = wj - wi
+        dw_perp = dw - a * (a @ dw)
+        moment = -(self.kt * tilt + self.ct * dw_perp)
+        loads.force_at(g.bj, force, rj_)
+        loads.force_at(g.bi, -force, ri_)
+        loads.torque(g.bj, moment)
+        loads.torque(g.bi, -moment)
+        loads.potential += 0.5 * (self.kr * dr @ dr + self.ka * da @ da + self.kt * tilt @ tilt)
+        loads.dissipation += self.cr * dvr @ dvr + self.ca * dva @ dva + self.ct * dw_perp @ dw_perp
+        for k, c in zip("xyz", force):
+            out[f"{self.name}.F{k} [N]"] = c
+
+
+class CompliantMesh:
+    """A gear pair made soft: Ft = -(k(phi) e + c e') along the pitch tangent, with its radial and axial parts.
+
+    e is the pair's phase error at the pitch circle (the TE) [m]; the mesh phase
+    phi = z1 theta1 follows gear 1's rotation on its joint. k(phi) is
+    k_mean + k_amplitude cos(phi) ('cosine') or, for 'rectangular', k_mean
+    (single pair) or 2 k_mean (double contact, a fraction cr - 1 of each mesh
+    cycle). With the cosine law the stiffness is a function of the
+    configuration, so V = k(phi) e^2 / 2 is a potential and its torque
+    -dV/dtheta1 = k_amplitude z1 sin(phi) e^2 / 2 acts on gear 1.
+    """
+
+    def __init__(self, name, gear: GearConstraint, k_mean, k_amplitude, damping, waveform, contact_ratio, angle_index):
+        self.name, self.gear = name, gear
+        self.k0, self.k1, self.c, self.waveform = k_mean, k_amplitude, damping, waveform
+        self.cr, self.ia = contact_ratio, angle_index
+
+    def stiffness(self, phi: float) -> tuple[float, float]:
+        """k(phi) [N/m] and dk/dphi."""
+        if self.waveform == "cosine":
+            return self.k0 + self.k1 * math.cos(phi), -self.k1 * math.sin(phi)
+        frac = (phi / (2 * math.pi)) % 1.0
+        return (2.0 if frac < self.cr - 1.0 else 1.0) * self.k0, 0.0
+
+    def apply(self, t, s, loads, out):
+        gear = self.gear
+        e = s.extra[gear.error_index]
+        rate = gear.slip_rate(s)
+        phi = gear.pair.z1 * s.extra[self.ia]
+        k, dk = self.stiffness(phi)
+        ft = -(k * e + self.c * rate)
+        f, (x1, _, _), (x2, _, _) = gear.frame(s)
+        d = force_direction(gear.pair, f, 1.0 if ft >= 0 else -1.0) * ft
+        loads.force_at(gear.j1.bj, d, f.point - x1)
+        loads.force_at(gear.j2.bj, -d, f.point - x2)
+        if dk:
+            tau = -0.5 * dk * gear.pair.z1 * e * e
+            loads.torque(gear.j1.bj, tau * f.a1)
+            _, ri, _, _ = s.pose(gear.j1.bi)
+            loads.torque(gear.j1.bi, -tau * (ri @ gear.j1.ai))
+        loads.potential += 0.5 * k * e * e
+        loads.dissipation += self.c * rate * rate
+        out[f"{self.name}.TE [m]"] = e
+        out[f"{self.name}.force [N]"] = ft
+        out[f"{self.name}.stiffness [N/m]"] = k
+        for label, value in zip(("Ft", "Fr", "Fa", "Fc"), force_components(gear.pair, ft)):
+            out[f"{gear.name}.{label} [N]"] = value

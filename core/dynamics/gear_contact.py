@@ -1,0 +1,103 @@
+"""Where and how two gears touch: the pitch point, its directions, and the tooth-force formulas.
+
+The gear-pair constraint is the no-slip condition at the pitch point P:
+t . (v1(P) - v2(P)) = 0, with t the direction in which gear 1's pitch circle
+moves. With both gear centres held on the carrier by their revolute joints
+this is exactly the Willis equation n1.w1 + n2.w2 - (n1 + n2).wc = 0
+(n1 = r1 a1, n2 = s2 r2 a2), and its multiplier is the tangential tooth force
+Ft. The radial and axial components follow from Ft by the gear formulas and
+act at P too, so the joints carry the bearing loads:
+
+helical/spur  Fr = |Ft| tan(alpha_n) / cos(beta),  Fa = Ft tan(beta)
+bevel         Fr = |Ft| tan(alpha) cos(gamma1),    Fa = |Ft| tan(alpha) sin(gamma1)
+total         Fc = sqrt(Ft^2 + Fr^2 + Fa^2)
+
+The radial component always pushes the gears apart and the bevel thrust
+always pushes gear 1 away from the apex; the helical thrust changes sign with
+Ft (the flank in contact).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class PairGeometryData:
+    """What the solver keeps of a gear pair [m, rad]."""
+
+    kind: str
+    r1: float
+    r2: float
+    z1: int
+    pressure_angle: float
+    helix_angle: float
+    pitch_angle: float
+
+
+@dataclass
+class ContactFrame:
+    """Pitch point P and directions at one instant (world) [m]."""
+
+    point: np.ndarray
+    t: np.ndarray  # tangential: motion of gear 1's pitch circle for positive spin about a1
+    u: np.ndarray  # radial: from gear 1's centre towards P
+    a1: np.ndarray  # gear 1's axis
+    s1: np.ndarray  # bevel: from the apex towards gear 1 (its thrust direction); else a1
+
+
+def contact_frame(g: PairGeometryData, c1: np.ndarray, a1: np.ndarray, c2: np.ndarray, a2: np.ndarray) -> ContactFrame:
+    """Pitch point and directions from the joint points c and axes a of both gears (world)."""
+    if g.kind == "bevel":
+        # apex: the point of gear 1's axis closest to gear 2's axis (they intersect when valid)
+        w0 = c1 - c2
+        b = a1 @ a2
+        den = 1.0 - b * b
+        s = (b * (a2 @ w0) - (a1 @ w0)) / den if den > 1e-12 else 0.0
+        apex = c1 + s * a1
+        side = c1 - apex
+        s1 = side / np.linalg.norm(side) if np.linalg.norm(side) > 1e-12 else -a1
+        d = c2 - apex
+        d_perp = d - a1 * (a1 @ d)
+        u = d_perp / np.linalg.norm(d_perp)
+        point = apex + s1 * (g.r1 / math.tan(g.pitch_angle)) + g.r1 * u
+    else:
+        d = c2 - c1
+        d_perp = d - a1 * (a1 @ d)
+        u = d_perp / np.linalg.norm(d_perp)
+        if g.kind == "internal":
+            u = -u  # the pinion's pitch point faces away from the ring's centre
+        point = c1 + g.r1 * u
+        s1 = a1
+    t = np.array((a1[1] * u[2] - a1[2] * u[1], a1[2] * u[0] - a1[0] * u[2], a1[0] * u[1] - a1[1] * u[0]))
+    return ContactFrame(point, t, u, a1, s1)
+
+
+def force_parts(g: PairGeometryData, f: ContactFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Tooth force on gear 1 per unit Ft: base + sign(Ft) * separating."""
+    if g.kind == "bevel":
+        ta = math.tan(g.pressure_angle)
+        return f.t, ta * (-math.cos(g.pitch_angle) * f.u + math.sin(g.pitch_angle) * f.s1)
+    # tooth trace on gear 1: cos(beta) a1 + sin(beta) t; the force is normal to it in the pitch plane
+    return f.t - math.tan(g.helix_angle) * f.a1, -(math.tan(g.pressure_angle) / math.cos(g.helix_angle)) * f.u
+
+
+def force_direction(g: PairGeometryData, f: ContactFrame, sign: float) -> np.ndarray:
+    """Tooth force on gear 1 per unit Ft, for Ft of the given sign (the flank in contact)."""
+    base, sep = force_parts(g, f)
+    return base + sign * sep
+
+
+def force_components(g: PairGeometryData, ft: float) -> tuple[float, float, float, float]:
+    """(Ft, Fr, Fa, Fc) [N] from the tangential force by the gear formulas."""
+    if g.kind == "bevel":
+        ta = math.tan(g.pressure_angle)
+        fr = abs(ft) * ta * math.cos(g.pitch_angle)
+        fa = abs(ft) * ta * math.sin(g.pitch_angle)
+    else:
+        fr = abs(ft) * math.tan(g.pressure_angle) / math.cos(g.helix_angle)
+        fa = ft * math.tan(g.helix_angle)
+    return ft, fr, fa, math.sqrt(ft * ft + fr * fr + fa * fa)

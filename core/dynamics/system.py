@@ -1,0 +1,346 @@
+"""The multibody system assembled from a model, and its equations of motion.
+
+Newton-Euler per body at its centre of mass (world axes, gyroscopic term
+included), constraints at the acceleration level with Baumgarte terms:
+
+    M a = Q + G^T lambda,   J a = gamma - 2 alpha (J v - s) - beta^2 phi,
+
+where G = J for joints and motors, and a gear row's G is the whole tooth force
+(tangential, radial, axial) per unit Ft. Eliminating a gives
+(J M^-1 G^T) lambda = rhs; redundant constraints (a planetary set's extra ring
+meshes) make that matrix singular, and the least-squares solution of minimum
+norm is used, so symmetric sets share the load equally. `evaluate` is a pure
+function of (t, y): nothing is kept from one call to the next.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.dynamics.constraints import (
+    FixedConstraint,
+    GearConstraint,
+    JointGeometry,
+    RevoluteConstraint,
+    Snapshot,
+    SpeedConstraint,
+)
+from core.dynamics.force_elements import Bearing, CompliantMesh, JointTorque, LinearSpring, Loads, TorsionalSpring
+from core.dynamics.gear_contact import PairGeometryData, force_components
+from core.dynamics.state_space import StateSpace, rotation_matrices
+from core.geometry.macro import pair_geometry
+from core.model import entities as E
+from core.model.model import Model
+
+
+class System:
+    """Arrays and element objects for simulating `model`."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        st = model.settings
+        self.alpha, self.beta = st.baumgarte_alpha, st.baumgarte_beta
+        self.gravity = np.asarray(st.gravity, dtype=float)
+        self.names = list(model.bodies)
+        self.index = {name: k for k, name in enumerate(self.names)}
+        self.index[E.GROUND] = -1
+        bodies = list(model.bodies.values())
+        n = len(bodies)
+        self.n = n
+        self.mass = np.array([b.mass for b in bodies])
+        self.inertia = np.array([b.inertia for b in bodies], dtype=float).reshape(n, 3, 3)
+        self.inertia_inv = np.linalg.inv(self.inertia) if n else np.zeros((0, 3, 3))
+        self.com = np.array([b.com for b in bodies], dtype=float).reshape(n, 3)
+        q0 = np.array([b.orientation for b in bodies], dtype=float).reshape(n, 4)
+        self.rot0 = rotation_matrices(q0) if n else np.zeros((0, 3, 3))
+        origin = np.array([b.position for b in bodies], dtype=float).reshape(n, 3)
+        self.x0 = origin + np.einsum("kab,kb->ka", self.rot0, self.com)
+        w0 = np.array([b.angular_velocity for b in bodies], dtype=float).reshape(n, 3)
+        v0 = np.array([b.velocity for b in bodies], dtype=float).reshape(n, 3) + np.cross(w0, self.x0 - origin)
+        self.q0, self.v0, self.w0 = q0, v0, w0
+
+        extra = 0
+
+        def new_extra():
+            nonlocal extra
+            extra += 1
+            return extra - 1
+
+        self.geometry: dict[str, JointGeometry] = {}
+        self.angle_index: dict[str, int] = {}
+        self.constraints = []
+        self.joint_constraints = {}
+        for j in model.joints.values():
+            bi, bj = self.index[j.body_i], self.index[j.body_j]
+            axis = j.axis if isinstance(j, E.RevoluteJoint) else (0.0, 0.0, 1.0)
+            geo = JointGeometry(bi, bj, j.position, axis, self._pose0(bi), self._pose0(bj))
+            self.geometry[j.name] = geo
+            if isinstance(j, E.RevoluteJoint):
+                self.angle_index[j.name] = new_extra()
+                c = RevoluteConstraint(j.name, geo)
+            else:
+                c = FixedConstraint(j.name, geo)
+            self.constraints.append(c)
+            self.joint_constraints[j.name] = c
+        compliant = {f.pair: f for f in model.forces.values() if isinstance(f, E.CompliantMesh)}
+        self.gears: dict[str, GearConstraint] = {}
+        for p in model.gear_pairs.values():
+            r1, r2 = p.pitch_radii()
+            data = PairGeometryData(p.kind, r1, r2, p.z1, p.pressure_angle, p.helix_angle, p.pitch_angle)
+            gc = GearConstraint(p.name, data, self.geometry[p.joint1], self.geometry[p.joint2], new_extra(), p.stabilise)
+            self.gears[p.name] = gc
+            if p.name not in compliant:
+                self.constraints.append(gc)
+        self.forces = []
+        self.motors = []
+        for f in model.forces.values():
+            if isinstance(f, E.SpeedMotor):
+                c = SpeedConstraint(f.name, self.geometry[f.joint], f.law, new_extra())
+                self.constraints.append(c)
+                self.motors.append(c)
+            elif isinstance(f, E.Torque):
+                self.forces.append(JointTorque(f.name, self.geometry[f.joint], f.law))
+            elif isinstance(f, E.TorsionalSpringDamper):
+                self.forces.append(TorsionalSpring(f.name, self.geometry[f.joint], f.stiffness, f.damping, f.angle0,
+                                                   self.angle_index[f.joint]))
+            elif isinstance(f, E.SpringDamper):
+                bi, bj = self.index[f.body_i], self.index[f.body_j]
+                si = np.asarray(f.point_i) - (self.com[bi] if bi >= 0 else 0.0)
+                sj = np.asarray(f.point_j) - (self.com[bj] if bj >= 0 else 0.0)
+                self.forces.append(LinearSpring(f.name, bi, bj, si, sj, f.stiffness, f.damping, f.free_length))
+            elif isinstance(f, E.BearingSpringDamper):
+                bi, bj = self.index[f.body_i], self.index[f.body_j]
+                geo = JointGeometry(bi, bj, f.position, f.axis, self._pose0(bi), self._pose0(bj))
+                self.forces.append(Bearing(f.name, geo, f.radial_stiffness, f.radial_damping, f.axial_stiffness,
+                                           f.axial_damping, f.tilt_stiffness, f.tilt_damping))
+            elif isinstance(f, E.CompliantMesh):
+                pair = model.gear_pairs[f.pair]
+                cr = pair_geometry(pair.pair_spec()).transverse_contact_ratio
+                self.forces.append(CompliantMesh(f.name, self.gears[f.pair], f.k_mean, f.k_amplitude, f.damping,
+                                                 f.waveform, cr, self.angle_index[pair.joint1]))
+        self.work_index, self.dissipated_index = new_extra(), new_extra()
+        self.space = StateSpace(n, extra)
+        self.rows = sum(c.rows for c in self.constraints)
+        self.redundant = self._redundancy()
+
+    # ------------------------------------------------------------------ set-up
+
+    def _pose0(self, b: int):
+        if b < 0:
+            return np.zeros(3), np.eye(3)
+        return self.x0[b], self.rot0[b]
+
+    def initial_state(self) -> np.ndarray:
+        sp = self.space
+        y = np.zeros(sp.size)
+        y[sp.x] = self.x0.ravel()
+        y[sp.q] = self.q0.ravel()
+        y[sp.v] = self.v0.ravel()
+        y[sp.w] = self.w0.ravel()
+        return y
+
+    def snapshot(self, y: np.ndarray) -> Snapshot:
+        sp, n = self.space, self.n
+        q = y[sp.q].reshape(n, 4)
+        rot = rotation_matrices(q) if n else np.zeros((0, 3, 3))
+        return Snapshot(y[sp.x].reshape(n, 3), rot, y[sp.v].reshape(n, 3), y[sp.w].reshape(n, 3), y[sp.e])
+
+    def _jacobian(self, t: float, s: Snapshot):
+        """J, G (rows, 6 n) for Ft > 0, G's separating part, gamma, velocity targets, position errors, stabilise flags.
+
+        For Ft < 0 a gear row's force direction is G - 2 * separating.
+        """
+        m, n = self.rows, self.n
+        jac, gmat, gsep = np.zeros((m, 6 * n)), np.zeros((m, 6 * n)), np.zeros((m, 6 * n))
+        gamma, target, phi = np.zeros(m), np.zeros(m), np.zeros(m)
+        stab = np.ones(m, dtype=bool)
+        row = 0
+        for c in self.constraints:
+            r = slice(row, row + c.rows)
+            if isinstance(c, GearConstraint):
+                blocks, gam, _ = c.blocks(s)
+                ph = np.array([s.extra[c.error_index]])
+                for b, jb, gb, sb in blocks:
+                    if b >= 0:
+                        jac[r, 6 * b:6 * b + 6] += jb
+                        gmat[r, 6 * b:6 * b + 6] += gb + sb
+                        gsep[r, 6 * b:6 * b + 6] += sb
+            else:
+                if isinstance(c, SpeedConstraint):
+                    blocks, gam, ph = c.evaluate(s, t)
+                    target[row] = c.law(t)
+                else:
+                    blocks, gam, ph = c.evaluate(s)
+                for b, jb, _ in blocks:
+                    if b >= 0:
+                        jac[r, 6 * b:6 * b + 6] += jb
+                        gmat[r, 6 * b:6 * b + 6] += jb
+            gamma[r], phi[r] = gam, ph
+            stab[r] = c.stabilised
+            row += c.rows
+        return jac, gmat, gsep, gamma, target, phi, stab
+
+    def _redundancy(self) -> int:
+        if not self.rows or not self.n:
+            return 0
+        jac = self._jacobian(0.0, self.snapshot(self.initial_state()))[0]
+        sv = np.linalg.svd(jac, compute_uv=False)
+        rank = int(np.sum(sv > 1e-9 * sv.max())) if sv.size else 0
+        return self.rows - rank
+
+    def consistent_velocities(self, y: np.ndarray) -> tuple[np.ndarray, float]:
+        """y with velocities projected onto the constraints (least change in kinetic energy) and the change [m/s, rad/s]."""
+        if not self.rows:
+            return y, 0.0
+        s = self.snapshot(y)
+        jac, _, _, _, target, _, _ = self._jacobian(0.0, s)
+        minv = self._mass_inverse(s)
+        vel = np.concatenate([np.hstack([s.v[k], s.w[k]]) for k in range(self.n)])
+        a = jac @ minv @ jac.T
+        corr = minv @ jac.T @ np.linalg.lstsq(a, jac @ vel - target, rcond=1e-12)[0]
+        new = vel - corr
+        out = y.copy()
+        sp = self.space
+        out[sp.v] = new.reshape(self.n, 6)[:, :3].ravel()
+        out[sp.w] = new.reshape(self.n, 6)[:, 3:].ravel()
+        return out, float(np.abs(corr).max(initial=0.0))
+
+    def _mass_inverse(self, s: Snapshot) -> np.ndarray:
+        """M^-1 (6 n, 6 n), world axes."""
+        n = self.n
+        out = np.zeros((6 * n, 6 * n))
+        for k in range(n):
+            r = s.rot[k]
+            out[6 * k:6 * k + 3, 6 * k:6 * k + 3] = np.eye(3) / self.mass[k]
+            out[6 * k + 3:6 * k + 6, 6 * k + 3:6 * k + 6] = r @ self.inertia_inv[k] @ r.T
+        return out
+
+    # ------------------------------------------------------------------ equations
+
+    def evaluate(self, t: float, y: np.ndarray, details: bool = False):
+        """Tangent rate of y at t; with details, also the multipliers, loads and energies."""
+        s = self.snapshot(y)
+        n = self.n
+        loads = Loads(n)
+        out: dict = {}
+        if n:
+            loads.f += self.mass[:, None] * self.gravity[None, :]
+            loads.potential -= float(np.sum(self.mass * (s.x @ self.gravity)))
+        for fe in self.forces:
+            fe.apply(t, s, loads, out)
+        jw = np.einsum("kab,kbc,kdc->kad", s.rot, self.inertia, s.rot) if n else np.zeros((0, 3, 3))
+        gyro = np.cross(s.w, np.einsum("kab,kb->ka", jw, s.w)) if n else np.zeros((0, 3))
+        qvec = np.hstack([loads.f, loads.tau - gyro]).ravel()
+        vel = np.hstack([s.v, s.w]).ravel()
+        minv = self._mass_inverse(s)
+        lam = np.zeros(self.rows)
+        if self.rows:
+            lam, gmat, jac = self._multipliers(t, s, minv, qvec, vel)
+            acc = minv @ (qvec + gmat.T @ lam)
+        else:
+            acc = minv @ qvec
+        sp = self.space
+        rate = np.zeros(sp.tangent_size)
+        rate[sp.dx] = s.v.ravel()
+        rate[sp.dth] = s.w.ravel()
+        acc6 = acc.reshape(n, 6)
+        rate[sp.dv] = acc6[:, :3].ravel()
+        rate[sp.dw] = acc6[:, 3:].ravel()
+        extra = rate[sp.de]
+        for name, idx in self.angle_index.items():
+            extra[idx] = self.geometry[name].relative_speed(s)
+        for gc in self.gears.values():
+            extra[gc.error_index] = gc.slip_rate(s)
+        motor_power = 0.0
+        row = 0
+        for c in self.constraints:
+            if isinstance(c, SpeedConstraint):
+                speed = c.g.relative_speed(s)
+                extra[c.error_index] = speed - c.law(t)
+                motor_power += lam[row] * speed
+            row += c.rows
+        extra[self.work_index] = loads.work_rate + motor_power
+        extra[self.dissipated_index] = loads.dissipation
+        if not details:
+            return rate
+        kinetic = 0.5 * float(np.sum(self.mass * np.sum(s.v**2, axis=1)) + np.einsum("ka,kab,kb->", s.w, jw, s.w)) if n else 0.0
+        return rate, {"lambda": lam, "loads": loads, "out": out, "kinetic": kinetic, "snapshot": s}
+
+    def _multipliers(self, t, s, minv, qvec, vel):
+        """Multipliers with the gear flanks settled: a gear row's force direction depends on the sign of Ft."""
+        jac, gplus, gsep, gamma, target, phi, stab = self._jacobian(t, s)
+        rhs = gamma - np.where(stab, 2 * self.alpha * (jac @ vel - target) + self.beta**2 * phi, 0.0) - jac @ (minv @ qvec)
+        jm = jac @ minv
+        gear_rows = np.flatnonzero(np.any(gsep != 0.0, axis=1))
+        signs = np.ones(self.rows)
+        for _ in range(4):
+            gmat = gplus - 2.0 * ((signs < 0)[:, None] * gsep)
+            a = jm @ gmat.T
+            lam = np.linalg.lstsq(a, rhs, rcond=1e-10)[0] if self.redundant else np.linalg.solve(a, rhs)
+            new = np.where(lam[gear_rows] < 0, -1.0, 1.0)
+            if np.array_equal(new, signs[gear_rows]):
+                break
+            signs[gear_rows] = new
+        return lam, gmat, jac
+
+    # ------------------------------------------------------------------ outputs
+
+    def channels(self, t: float, y: np.ndarray) -> dict[str, float]:
+        """Every result channel at (t, y), named with its unit."""
+        _, d = self.evaluate(t, y, details=True)
+        s, lam, loads = d["snapshot"], d["lambda"], d["loads"]
+        sp = self.space
+        out: dict[str, float] = {}
+        origin = s.x - np.einsum("kab,kb->ka", s.rot, self.com) if self.n else s.x
+        for k, name in enumerate(self.names):
+            for axis, v in zip("xyz", origin[k]):
+                out[f"{name}.{axis} [m]"] = float(v)
+            for axis, v in zip("xyz", s.w[k]):
+                out[f"{name}.w{axis} [rad/s]"] = float(v)
+        row = 0
+        rows_of = {}
+        for c in self.constraints:
+            rows_of[c.name] = (row, c)
+            row += c.rows
+        for j in self.model.joints.values():
+            if j.name in self.angle_index:
+                out[f"{j.name}.angle [rad]"] = float(s.extra[self.angle_index[j.name]])
+                out[f"{j.name}.speed [rad/s]"] = float(self.geometry[j.name].relative_speed(s))
+            r0, c = rows_of[j.name]
+            blocks, _, _ = c.evaluate(s)
+            force, torque = np.zeros(3), np.zeros(3)
+            for b, jb, gb in blocks:
+                if b == c.g.bj:
+                    force = gb[:, :3].T @ lam[r0:r0 + c.rows]
+                    arm = s.rot[b] @ c.g.sj if b >= 0 else np.zeros(3)
+                    torque = gb[:, 3:].T @ lam[r0:r0 + c.rows] - np.cross(arm, force)
+            for axis, v in zip("xyz", force):
+                out[f"{j.name}.F{axis} [N]"] = float(v)
+            for axis, v in zip("xyz", torque):
+                out[f"{j.name}.T{axis} [N m]"] = float(v)
+        for name, gc in self.gears.items():
+            if name in rows_of:
+                for label, v in zip(("Ft", "Fr", "Fa", "Fc"), force_components(gc.pair, float(lam[rows_of[name][0]]))):
+                    out[f"{name}.{label} [N]"] = v
+            out[f"{name}.drift [m]"] = float(s.extra[gc.error_index])
+        out.update({k: float(v) for k, v in d["out"].items()})
+        out["energy.kinetic [J]"] = d["kinetic"]
+        out["energy.potential [J]"] = loads.potential
+        out["energy.work [J]"] = float(y[sp.e][self.work_index])
+        out["energy.dissipated [J]"] = float(y[sp.e][self.dissipated_index])
+        return out
+
+    def describe(self) -> dict:
+        """Bodies, joints, pairs, system size and redundancy (for `geardyn inspect`)."""
+        bodies = {name: {"mass": float(self.mass[k]), "com": self.com[k].tolist(),
+                         "inertia": self.inertia[k].tolist()} for k, name in enumerate(self.names)}
+        joints = {j.name: {"type": type(j).__name__, "body_i": j.body_i, "body_j": j.body_j,
+                           "rows": self.joint_constraints[j.name].rows} for j in self.model.joints.values()}
+        pairs = {p.name: {"kind": p.kind, "ratio": p.z2 / p.z1, "joint1": p.joint1, "joint2": p.joint2,
+                          "carrier": p.carrier, "rigid": p.name in {c.name for c in self.constraints}}
+                 for p in self.model.gear_pairs.values()}
+        return {"bodies": bodies, "joints": joints, "gear_pairs": pairs,
+                "system": {"bodies": self.n, "coordinates": 7 * self.n, "velocities": 6 * self.n,
+                           "constraint_rows": self.rows, "redundant_constraints": self.redundant,
+                           "degrees_of_freedom": 6 * self.n - (self.rows - self.redundant),
+                           "extra_states": self.space.extra}}

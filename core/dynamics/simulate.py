@@ -47,6 +47,10 @@ def simulate(model: Model, t_end: float | None = None, step: float | None = None
     findings = []
     if change > 1e-9:
         findings.append(f"initial speeds were projected onto the constraints (largest change {change:.3g})")
+    if st.static_equilibrium:
+        y0, note = system.mesh_equilibrium(y0)
+        if note:
+            findings.append(note)
     solver = make_integrator(integrator, system.evaluate, 0.0, y0, t_end, step, system.space, **options)
     n_out = int(np.floor(t_end / output_step + 1e-9)) + 1
     grid = np.arange(n_out) * output_step
@@ -60,7 +64,8 @@ def simulate(model: Model, t_end: float | None = None, step: float | None = None
         if cancel and cancel():
             status, message = "cancelled", f"cancelled at t = {solver.t:.6g} s"
             break
-        state = solver.step(t_stop=grid[k])
+        with np.errstate(over="ignore", invalid="ignore"):  # a diverging run is caught by the NaN check
+            state = solver.step(t_stop=grid[k])
         if state == "failed":
             status, message = "failed", f"{solver.message} (results kept up to t = {times[-1]:.6g} s)"
             break

@@ -16,7 +16,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from core.commands import AddItem, Macro  # noqa: E402
 from core.geometry.macro import GearSpec  # noqa: E402
 from core.model import builders  # noqa: E402
-from core.model.entities import GROUND, GearPair, RevoluteJoint, SimulationSettings  # noqa: E402
+from core.model.entities import (  # noqa: E402
+    GROUND,
+    CompliantMesh,
+    GearPair,
+    PrimitiveSource,
+    RevoluteJoint,
+    RigidBody,
+    SimulationSettings,
+)
 from core.model.files import save  # noqa: E402
 from core.model.model import Model  # noqa: E402
 
@@ -83,8 +91,34 @@ def planetary() -> Model:
     return build("planetary", "Sun 24, three planets 24 at 120 deg, ring 72 held, m_t 2 mm; 1 N m on the sun", items)
 
 
+def compliant_mesh_pair() -> Model:
+    """The worked example of the multibody gear-drive notes (seed 002): ratio 2.5, soft mesh, 1e-4 s step."""
+    m, z1, z2 = 0.004, 32, 80  # ratio 2.5; mesh frequency z1 w1 / 2 pi = 509 Hz at w1 = 100 rad/s
+    a = m * (z1 + z2) / 2
+    shape = dict(shape="cylinder", length=0.03)
+    gear1 = RigidBody("gear1", mass=2.5, inertia=((0.0075, 0, 0), (0, 0.0075, 0), (0, 0, 0.012)),
+                      angular_velocity=(0.0, 0.0, 100.0), visual=PrimitiveSource(radius=m * z1 / 2, **shape))
+    gear2 = RigidBody("gear2", mass=6.8, inertia=((0.055, 0, 0), (0, 0.055, 0), (0, 0, 0.095)), position=(a, 0.0, 0.0),
+                      angular_velocity=(0.0, 0.0, -100.0 * z1 / z2), visual=PrimitiveSource(radius=m * z2 / 2, **shape))
+    k0 = 2e8
+    w_mesh = z1 * 100.0
+    return build("compliant_mesh_pair",
+                 "Seed 002 worked example: m1 2.5 kg J1 0.012, m2 6.8 kg J2 0.095 kg m^2, ratio 2.5, k0 2e8 N/m, "
+                 "k1 0.3 k0, mesh 509 Hz at w1 100 rad/s, c = 0.01 k0 / w_m, 1e-4 s step; 100 N m in, 250 N m load", [
+                     gear1, gear2,
+                     RevoluteJoint("gear1_joint", GROUND, "gear1", (0, 0, 0), Z),
+                     RevoluteJoint("gear2_joint", GROUND, "gear2", (a, 0, 0), Z),
+                     GearPair("pair", "gear1_joint", "gear2_joint", GROUND, kind="external", z1=z1, z2=z2, module=m,
+                              pressure_angle=math.radians(20), face_width=0.03),
+                     CompliantMesh("mesh", "pair", k_mean=k0, k_amplitude=0.3 * k0, damping=0.01 * k0 / w_mesh),
+                     builders.constant_torque("drive", "gear1_joint", 100.0),
+                     builders.constant_torque("load", "gear2_joint", 250.0),
+                 ], SimulationSettings(t_end=0.1, step=1e-4, output_step=1e-4, integrator="generalized_alpha",
+                                       static_equilibrium=True))
+
+
 if __name__ == "__main__":
-    for make in (helical_pair, inner_pair, bevel_pair, planetary):
+    for make in (helical_pair, inner_pair, bevel_pair, planetary, compliant_mesh_pair):
         model = make()
         save(model, HERE / f"{model.name}.gdyn")
         print("wrote", model.name)

@@ -1,0 +1,74 @@
+"""Gear forces against the textbook: a helical pinion under torque against a held gear (as Project Chrono's gear test)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from core.commands import AddItem, replace_fields
+from core.dynamics.system import System
+from core.model import builders
+from core.model.files import load
+from tests.conftest import EXAMPLES
+
+
+def _static_pair(name, torque):
+    model = load(EXAMPLES / f"{name}.gdyn")
+    for body in list(model.bodies):
+        replace_fields(model, body, angular_velocity=(0.0, 0.0, 0.0)).do(model)
+    joint1, joint2 = model.gear_pairs["pair"].joint1, model.gear_pairs["pair"].joint2
+    AddItem(builders.constant_torque("drive", joint1, torque)).do(model)
+    AddItem(builders.held_joint("hold", joint2)).do(model)
+    return model
+
+
+def test_helical_pinion_against_a_held_gear_joint_reactions():
+    torque = 10.0  # N m on the pinion
+    model = _static_pair("helical_pair", torque)
+    system = System(model)
+    ch = system.channels(0.0, system.initial_state())
+    r1 = 0.002 * 20 / 2
+    alpha, beta = math.radians(20), math.radians(15)
+    pt = torque / r1  # 500 N
+    pr = pt * math.tan(alpha) / math.cos(beta)
+    pa = pt * math.tan(beta)
+    # pinion at the origin, gear at +x: radial is x, tangential y, axial z
+    f = np.array([ch[f"gear1_joint.F{k} [N]"] for k in "xyz"])
+    assert abs(f[1]) == pytest.approx(pt, rel=1e-9)
+    assert abs(f[0]) == pytest.approx(pr, rel=1e-9)
+    assert abs(f[2]) == pytest.approx(pa, rel=1e-9)
+    assert f[0] > 0  # the teeth push the pinion away from the gear (-x); its bearing holds it (+x)
+    assert abs(ch["pair.Ft [N]"]) == pytest.approx(pt, rel=1e-9)
+    assert ch["pair.Fr [N]"] == pytest.approx(pr, rel=1e-9)
+    assert abs(ch["pair.Fa [N]"]) == pytest.approx(pa, rel=1e-9)
+    assert ch["pair.Fc [N]"] == pytest.approx(math.sqrt(pt**2 + pr**2 + pa**2), rel=1e-9)
+    # the held gear's bearing takes the same force the other way; nothing accelerates
+    g = np.array([ch[f"gear2_joint.F{k} [N]"] for k in "xyz"])
+    assert np.allclose(g, -f, rtol=1e-9)
+    assert abs(ch["gear1_joint.speed [rad/s]"]) == 0.0
+
+
+def test_opposite_torque_turns_the_flank_and_the_thrust():
+    a = System(_static_pair("helical_pair", 10.0)).channels(0.0, System(_static_pair("helical_pair", 10.0)).initial_state())
+    model = _static_pair("helical_pair", -10.0)
+    b = System(model).channels(0.0, System(model).initial_state())
+    assert b["pair.Ft [N]"] == pytest.approx(-a["pair.Ft [N]"], rel=1e-12)
+    assert b["pair.Fa [N]"] == pytest.approx(-a["pair.Fa [N]"], rel=1e-12)
+    assert b["pair.Fr [N]"] == pytest.approx(a["pair.Fr [N]"], rel=1e-12)  # radial always separates
+    assert b["gear1_joint.Fx [N]"] == pytest.approx(a["gear1_joint.Fx [N]"], rel=1e-12)
+
+
+def test_bevel_pinion_against_a_held_gear():
+    torque = 10.0
+    model = _static_pair("bevel_pair", torque)
+    system = System(model)
+    ch = system.channels(0.0, system.initial_state())
+    r1, alpha, gamma1 = 0.003 * 20 / 2, math.radians(20), math.atan2(20, 40)
+    pt = torque / r1
+    assert abs(ch["pair.Ft [N]"]) == pytest.approx(pt, rel=1e-9)
+    assert ch["pair.Fr [N]"] == pytest.approx(pt * math.tan(alpha) * math.cos(gamma1), rel=1e-9)
+    assert ch["pair.Fa [N]"] == pytest.approx(pt * math.tan(alpha) * math.sin(gamma1), rel=1e-9)
+    # pinion axis x: its bearing takes the axial thrust along x, away from the apex at the origin
+    fx = ch["pinion_joint.Fx [N]"]
+    assert abs(fx) == pytest.approx(pt * math.tan(alpha) * math.sin(gamma1), rel=1e-9)
+    assert fx > 0  # the reaction pushes the pinion back towards the apex (the thrust points to -x)

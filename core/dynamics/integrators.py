@@ -32,7 +32,7 @@ class Integrator:
     name = "base"
     order = 0
 
-    def __init__(self, fun, t0: float, y0: np.ndarray, t_bound: float, step: float, space, **options):
+    def __init__(self, fun, t0: float, y0: np.ndarray, t_bound: float, step: float, space, project=None, **options):
         if not step > 0:
             raise ValueError(f"step: must be above 0 s, got {step}")
         self.fun, self.space = fun, space
@@ -43,6 +43,7 @@ class Integrator:
         self.message = ""
         self.nfev = 0
         self.nsteps = 0
+        self.project = project  # optional map back onto the constraint manifold after each step
         self.options = options
 
     def eval(self, t, y):
@@ -69,6 +70,8 @@ class Integrator:
         if not np.all(np.isfinite(y_new)):
             self.status, self.message = "failed", f"the state became NaN or infinite at t = {t_new:.9g} s (divergence)"
             return self.status
+        if self.project is not None:
+            y_new = self.project(y_new)
         self.t, self.y = t_new, y_new
         self.nsteps += 1
         if self.t >= self.t_bound - 1e-12 * max(1.0, abs(self.t_bound)):

@@ -51,7 +51,8 @@ def simulate(model: Model, t_end: float | None = None, step: float | None = None
         y0, note = system.mesh_equilibrium(y0)
         if note:
             findings.append(note)
-    solver = make_integrator(integrator, system.evaluate, 0.0, y0, t_end, step, system.space, **options)
+    solver = make_integrator(integrator, system.evaluate, 0.0, y0, t_end, step, system.space,
+                             project=lambda y: system.consistent_velocities(system.project(y))[0], **options)
     n_out = int(np.floor(t_end / output_step + 1e-9)) + 1
     grid = np.arange(n_out) * output_step
     first = system.channels(0.0, y0)

@@ -16,6 +16,8 @@ function of (t, y): nothing is kept from one call to the next.
 from __future__ import annotations
 
 import numpy as np
+from scipy import sparse
+from scipy.sparse import linalg as splinalg
 
 from core.dynamics.constraints import (
     FixedConstraint,
@@ -31,6 +33,9 @@ from core.dynamics.state_space import StateSpace, rotation_matrices
 from core.geometry.macro import pair_geometry
 from core.model import entities as E
 from core.model.model import Model
+
+
+SPARSE_ROWS = 80  # above this many constraint rows the KKT algebra goes sparse
 
 
 class System:
@@ -241,15 +246,41 @@ class System:
         return y, "static equilibrium: mesh deflection " + ", ".join(
             f"{f.name} {y[i]:.6g} m" for f, i in zip(meshes, idx))
 
-    def _mass_inverse(self, s: Snapshot) -> np.ndarray:
-        """M^-1 (6 n, 6 n), world axes."""
-        n = self.n
-        out = np.zeros((6 * n, 6 * n))
-        for k in range(n):
-            r = s.rot[k]
-            out[6 * k:6 * k + 3, 6 * k:6 * k + 3] = np.eye(3) / self.mass[k]
-            out[6 * k + 3:6 * k + 6, 6 * k + 3:6 * k + 6] = r @ self.inertia_inv[k] @ r.T
-        return out
+    def project(self, y: np.ndarray, iterations: int = 3, tol: float = 1e-13) -> np.ndarray:
+        """y moved back onto the joint constraints (positions) and all velocity constraints.
+
+        Coordinate projection after each step: the least change in the kinetic
+        energy metric, dq = -M^-1 J^T (J M^-1 J^T)^+ Phi, then the same for the
+        velocities. Explicit steps move orbiting bodies (planets) along chords;
+        the projection puts them back on their circles, so the step can be large.
+        """
+        if not self.rows:
+            return y
+        sp = self.space
+        holonomic = np.concatenate([np.full(c.rows, isinstance(c, (RevoluteConstraint, FixedConstraint)))
+                                    for c in self.constraints])
+        for _ in range(iterations):
+            s = self.snapshot(y)
+            jac, _, _, _, _, phi, _ = self._jacobian(0.0, s)
+            jh, ph = jac[holonomic], phi[holonomic]
+            if not ph.size or np.abs(ph).max() < tol:
+                break
+            minv = self._mass_inverse(s)
+            dq = -minv @ jh.T @ np.linalg.lstsq(jh @ minv @ jh.T, ph, rcond=1e-10)[0]
+            d = np.zeros(sp.tangent_size)
+            dq6 = dq.reshape(self.n, 6)
+            d[sp.dx] = dq6[:, :3].ravel()
+            d[sp.dth] = dq6[:, 3:].ravel()
+            y = sp.retract(y, d)
+        return y
+
+    def _mass_inverse(self, s: Snapshot):
+        """M^-1 (6 n, 6 n), world axes, as a sparse block-diagonal matrix."""
+        blocks = np.zeros((self.n, 6, 6))
+        blocks[:, :3, :3] = np.eye(3)[None] / self.mass[:, None, None]
+        if self.n:
+            blocks[:, 3:, 3:] = np.einsum("kab,kbc,kdc->kad", s.rot, self.inertia_inv, s.rot)
+        return sparse.block_diag(list(blocks), format="csr") if self.n else sparse.csr_matrix((0, 0))
 
     # ------------------------------------------------------------------ equations
 
@@ -303,16 +334,25 @@ class System:
         return rate, {"lambda": lam, "loads": loads, "out": out, "kinetic": kinetic, "snapshot": s}
 
     def _multipliers(self, t, s, minv, qvec, vel):
-        """Multipliers with the gear flanks settled: a gear row's force direction depends on the sign of Ft."""
+        """Multipliers with the gear flanks settled: a gear row's force direction depends on the sign of Ft.
+
+        Large systems go through sparse matrices (each row touches at most two
+        bodies, so a gear train's matrix is banded and the cost grows linearly
+        with its length); redundant ones through a dense minimum-norm solve.
+        """
         jac, gplus, gsep, gamma, target, phi, stab = self._jacobian(t, s)
         rhs = gamma - np.where(stab, 2 * self.alpha * (jac @ vel - target) + self.beta**2 * phi, 0.0) - jac @ (minv @ qvec)
-        jm = jac @ minv
+        use_sparse = self.rows > SPARSE_ROWS and not self.redundant
+        jm = (sparse.csr_matrix(jac) @ minv) if use_sparse else jac @ minv
         gear_rows = np.flatnonzero(np.any(gsep != 0.0, axis=1))
         signs = np.ones(self.rows)
         for _ in range(4):
             gmat = gplus - 2.0 * ((signs < 0)[:, None] * gsep)
-            a = jm @ gmat.T
-            lam = np.linalg.lstsq(a, rhs, rcond=1e-10)[0] if self.redundant else np.linalg.solve(a, rhs)
+            if use_sparse:
+                lam = splinalg.splu((jm @ sparse.csr_matrix(gmat).T).tocsc()).solve(rhs)
+            else:
+                a = jm @ gmat.T
+                lam = np.linalg.lstsq(a, rhs, rcond=1e-10)[0] if self.redundant else np.linalg.solve(a, rhs)
             new = np.where(lam[gear_rows] < 0, -1.0, 1.0)
             if np.array_equal(new, signs[gear_rows]):
                 break

@@ -28,16 +28,31 @@ def body_polydata(body, base_dir=None) -> pv.PolyData | None:
 
 
 class ViewportWidget(QtInteractor):
-    """Shows every body of a model, lit, with axes; `show_model` redraws."""
+    """Shows every body of a model, lit, with axes; `show_model` redraws, `highlight` marks the selection."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, on_pick=None):
         super().__init__(parent)
         self.set_background("white", top="#dde6f0")
         self.add_axes()
         self.body_actors: dict[str, object] = {}
+        self.colours: dict[str, str] = {}
         self.problems: list[str] = []
+        self.on_pick = on_pick
+        if on_pick is not None:
+            self.enable_mesh_picking(self._picked, use_actor=True, show=False, show_message=False, left_clicking=True)
 
-    def show_model(self, model: Model, base_dir=None) -> None:
+    def _picked(self, actor) -> None:
+        for name, a in self.body_actors.items():
+            if a is actor:
+                self.on_pick(name)
+                return
+
+    def highlight(self, name: str) -> None:
+        for body, actor in self.body_actors.items():
+            actor.prop.color = "#ffb347" if body == name else self.colours[body]
+        self.render()
+
+    def show_model(self, model: Model, base_dir=None, reset_camera: bool = True) -> None:
         self.clear_actors()
         self.problems = []
         for body in model.bodies.values():
@@ -50,10 +65,12 @@ class ViewportWidget(QtInteractor):
                 continue
             colour = (GEAR_COLOUR if isinstance(body.visual, GearSource)
                       else PRIMITIVE_COLOUR if isinstance(body.visual, PrimitiveSource) else IMPORTED_COLOUR)
+            self.colours[body.name] = colour
             self.body_actors[body.name] = self.add_mesh(poly, color=colour, smooth_shading=False,
-                                                   specular=0.4, name=body.name)
-        self.reset_camera()
-        self.view_isometric()
+                                                        specular=0.4, name=body.name)
+        if reset_camera:
+            self.reset_camera()
+            self.view_isometric()
 
     def clear_actors(self) -> None:
         for name in list(self.body_actors):

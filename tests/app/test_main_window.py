@@ -1,17 +1,12 @@
-"""The main window in a real window under Xvfb: it opens the example and draws the gears."""
+"""The main window in a real window under Xvfb: it opens the example, draws the gears, and refuses bad files."""
 
 import numpy as np
 from PySide6.QtWidgets import QMessageBox
 
-from app.main_window import MainWindow
 from tests.conftest import EXAMPLES
 
 
-def test_window_shows_the_planetary_gears(qtbot, tmp_path):
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitExposed(window)
+def test_window_shows_the_planetary_gears(window, qtbot, tmp_path):
     assert window.open_file(EXAMPLES / "planetary.gdyn")
     assert window.windowTitle() == "GearDyn - planetary.gdyn"
     assert set(window.viewport.body_actors) == {"sun", "carrier", "planet1", "planet2", "planet3", "ring"}
@@ -26,9 +21,7 @@ def test_window_shows_the_planetary_gears(qtbot, tmp_path):
     assert len(np.unique(grey.round())) > 50
 
 
-def test_bad_file_leaves_the_model_and_says_why(qtbot, tmp_path, monkeypatch):
-    window = MainWindow()
-    qtbot.addWidget(window)
+def test_bad_file_leaves_the_model_and_says_why(window, tmp_path, monkeypatch):
     window.open_file(EXAMPLES / "helical_pair.gdyn")
     shown = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
@@ -36,4 +29,21 @@ def test_bad_file_leaves_the_model_and_says_why(qtbot, tmp_path, monkeypatch):
     bad.write_text('{"format_version": 1, "bodies": [{"name": "x", "mass": -1}]}')
     assert not window.open_file(bad)
     assert "bodies[0].mass" in shown[0]
-    assert window.model.name == "helical_pair" and window.windowTitle() == "GearDyn - helical_pair.gdyn"
+    assert window.doc.model.name == "helical_pair" and window.windowTitle() == "GearDyn - helical_pair.gdyn"
+
+
+def test_selecting_in_the_tree_highlights_in_3d_and_picking_selects_in_the_tree(window, qtbot):
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    window.tree.select("planet2")
+    assert window.props.name == "planet2"
+    assert tuple(window.viewport.body_actors["planet2"].prop.color) != tuple(window.viewport.body_actors["sun"].prop.color)
+    window.viewport._picked(window.viewport.body_actors["ring"])
+    assert window.tree.current() == "ring"
+
+
+def test_findings_are_listed_and_clicking_selects_the_item(window, qtbot):
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    assert window.messages.list.count() == 1
+    item = window.messages.list.item(0)
+    window.messages.list.itemClicked.emit(item)
+    assert window.props.name in ("", "gear_pairs")

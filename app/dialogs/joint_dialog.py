@@ -1,0 +1,73 @@
+"""Revolute joint tool: body_i (the carrier), body_j (the gear), a point and an axis."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout
+
+from app.dialogs.fields import FieldError, VectorField
+from app.dialogs.gear_dialog import AXIS, POSITION
+from core.geometry.rotations import rotate
+from core.model.entities import GROUND, RevoluteJoint
+
+
+class RevoluteJointDialog(QDialog):
+    """Picks the carrier and the gear; the point and axis start on the gear's own axis."""
+
+    def __init__(self, model, name: str, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Revolute Joint")
+        self.setObjectName("revolute_dialog")
+        self.model = model
+        self.name = QLineEdit(name)
+        self.name.setObjectName("Name")
+        self.body_i = QComboBox()
+        self.body_i.setObjectName("body_i")
+        self.body_i.addItems([GROUND, *model.bodies])
+        self.body_i.setToolTip("Body_I: the carrier (the body that holds the gear)")
+        self.body_j = QComboBox()
+        self.body_j.setObjectName("body_j")
+        self.body_j.addItems(list(model.bodies))
+        self.body_j.setToolTip("Body_J: the gear that turns on the joint")
+        self.position = VectorField("Position", POSITION, (0.0, 0.0, 0.0))
+        self.axis = VectorField("Axis", AXIS, (0.0, 0.0, 1.0))
+        self.body_j.currentTextChanged.connect(self._follow_gear)
+        self._follow_gear(self.body_j.currentText())
+        form = QFormLayout()
+        form.addRow("Name", self.name)
+        form.addRow("Body I (carrier)", self.body_i)
+        form.addRow("Body J (gear)", self.body_j)
+        form.addRow("Position", self.position)
+        form.addRow("Axis", self.axis)
+        self.message = QLabel("")
+        self.message.setObjectName("message")
+        self.message.setStyleSheet("color: #b00020")
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addWidget(self.message)
+        lay.addWidget(buttons)
+        self.joint = None
+
+    def _follow_gear(self, body_name: str) -> None:
+        body = self.model.bodies.get(body_name)
+        if body is not None:
+            self.position.set_si(body.position)
+            self.axis.set_si(tuple(rotate(body.orientation, (0.0, 0.0, 1.0))))
+
+    def accept(self) -> None:
+        try:
+            axis = self.axis.value()
+            if sum(a * a for a in axis) < 1e-12:
+                raise FieldError("Axis: must be a non-zero direction")
+            bi, bj = self.body_i.currentText(), self.body_j.currentText()
+            if not bj:
+                raise FieldError("Body J: the model has no body to put on a joint")
+            if bi == bj:
+                raise FieldError("Body J: must differ from Body I")
+            self.joint = RevoluteJoint(self.name.text().strip(), bi, bj, self.position.value(), axis)
+        except FieldError as exc:
+            self.message.setText(str(exc))
+            return
+        super().accept()

@@ -1,0 +1,60 @@
+"""GUI test helpers: a fresh main window with its own settings, and driving of modal dialogs."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QComboBox, QDialogButtonBox, QLineEdit, QToolButton
+
+from app.main_window import MainWindow
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    QSettings.setDefaultFormat(QSettings.IniFormat)
+    QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, str(tmp_path / "settings"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    w = MainWindow()
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    w.doc.undo_stack.setClean()  # closing must not stop at the unsaved-changes prompt
+    w.close()
+
+
+def toolbar_button(window, action_name: str) -> QToolButton:
+    for tb in window.findChildren(QToolButton):
+        if tb.defaultAction() is not None and tb.defaultAction().objectName() == action_name:
+            return tb
+    raise LookupError(action_name)
+
+
+def fill_and_ok(qtbot, fields: dict, combos: dict | None = None, press=None, ok: bool = True, seen: list | None = None):
+    """Arm a timer that fills the next modal dialog's fields (by object name), then presses OK.
+
+    `seen` collects the dialog's message text after OK (the dialog stays open on bad input, and is then cancelled).
+    """
+
+    def act():
+        dlg = QApplication.activeModalWidget()
+        if dlg is None:
+            QTimer.singleShot(50, act)
+            return
+        for name, text in fields.items():
+            edit = dlg.findChild(QLineEdit, name)
+            assert edit is not None, name
+            edit.setText(str(text))
+            edit.editingFinished.emit()
+        for name, text in (combos or {}).items():
+            combo = dlg.findChild(QComboBox, name)
+            combo.setCurrentText(text)
+        if press:
+            press(dlg)
+        box = dlg.findChild(QDialogButtonBox)
+        qtbot.mouseClick(box.button(QDialogButtonBox.Ok if ok else QDialogButtonBox.Cancel), Qt.LeftButton)
+        if dlg.isVisible():
+            if seen is not None:
+                seen.append(dlg.findChild(type(dlg.message), "message").text() if hasattr(dlg, "message") else "")
+            dlg.reject()
+
+    QTimer.singleShot(0, act)

@@ -1,0 +1,133 @@
+"""Building models in the real window with the toolbar and its dialogs (clicks and typing, no calls on the model)."""
+
+import math
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog, QLabel, QPushButton
+
+from core.model.files import load
+from tests.app.conftest import fill_and_ok, toolbar_button
+from tests.conftest import EXAMPLES
+
+GEAR = {"Module (transverse)": 2, "Pressure angle": 20, "Gear width": 20}
+
+
+def _build_helical_pair(window, qtbot):
+    fill_and_ok(qtbot, {"Name": "gear1", **GEAR, "Number of teeth": 20, "Helix angle": 15, "Bore diameter": 12})
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    fill_and_ok(qtbot, {"Name": "gear2", **GEAR, "Number of teeth": 40, "Helix angle": -15, "Bore diameter": 20,
+                        "Position x": 60})
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    fill_and_ok(qtbot, {"Name": "gear1_joint"}, {"body_i": "ground", "body_j": "gear1"})
+    qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
+    fill_and_ok(qtbot, {"Name": "gear2_joint"}, {"body_i": "ground", "body_j": "gear2"})
+    qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
+    fill_and_ok(qtbot, {"Name": "pair", "z1": 20, "z2": 40, "Transverse module": 2, "Pressure angle": 20,
+                        "Helix angle gear 1": 15, "Face width": 20},
+                {"kind": "external", "joint1": "gear1_joint", "joint2": "gear2_joint", "carrier": "ground"})
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+
+
+def test_build_the_helical_pair_save_reopen_and_compare_to_the_example(window, qtbot, tmp_path, monkeypatch):
+    _build_helical_pair(window, qtbot)
+    model = window.doc.model
+    assert list(model.bodies) == ["gear1", "gear2"] and list(model.joints) == ["gear1_joint", "gear2_joint"]
+    assert [f for f in window.doc.findings if f.severity != "info"] == []
+    target = tmp_path / "built.gdyn"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    window.act_save_as.trigger()
+    assert window.windowTitle() == "GearDyn - built.gdyn"
+    window.doc.new()
+    assert window.open_file(target)
+    built, example = load(target), load(EXAMPLES / "helical_pair.gdyn")
+    assert built.gear_pairs["pair"] == example.gear_pairs["pair"]
+    for name in ("gear1", "gear2"):
+        a, b = built.bodies[name], example.bodies[name]
+        assert a.visual == b.visual and a.mass == pytest.approx(b.mass, rel=1e-12)
+        assert np.allclose(a.inertia, b.inertia, rtol=1e-9, atol=1e-15)
+        assert np.allclose(a.position, b.position, atol=1e-15)
+    for name in ("gear1_joint", "gear2_joint"):
+        a, b = built.joints[name], example.joints[name]
+        assert (a.body_i, a.body_j) == (b.body_i, b.body_j)
+        assert np.allclose(a.position, b.position, atol=1e-15) and np.allclose(a.axis, b.axis)
+
+
+def test_gear_mass_properties_come_from_the_mesh_and_show_in_the_properties(window, qtbot):
+    fill_and_ok(qtbot, {"Name": "g", **GEAR, "Number of teeth": 30, "Helix angle": 0, "Bore diameter": 10})
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    body = window.doc.model.bodies["g"]
+    # a spur gear is close to a disc of its pitch radius (30 mm): m ~ rho pi (r^2 - r_bore^2) b
+    assert body.mass == pytest.approx(7850 * math.pi * (0.03**2 - 0.005**2) * 0.02, rel=0.05)
+    window.select("g")
+    texts = " ".join(label.text() for label in window.props.widget().findChildren(QLabel))
+    assert f"{body.mass:.6g}" in texts
+
+
+def test_out_of_range_field_says_the_range_and_leaves_the_model(window, qtbot):
+    seen = []
+    fill_and_ok(qtbot, {"Name": "bad", **GEAR, "Module (transverse)": -1, "Number of teeth": 20, "Bore diameter": 10}, seen=seen)
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    assert seen and "Module (transverse): must be a number from 0.1 to 100 mm, got -1 mm" in seen[0]
+    assert window.doc.model.is_empty()
+    seen.clear()
+    fill_and_ok(qtbot, {"Name": "bad", **GEAR, "Number of teeth": 20, "Bore diameter": 50}, seen=seen)
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    assert seen and "Bore diameter" in seen[0] and "mm" in seen[0]
+    assert window.doc.model.is_empty() and not window.doc.undo_stack.count()
+
+
+def test_pair_dialog_reports_the_rules_and_moves_gear_2(window, qtbot):
+    fill_and_ok(qtbot, {"Name": "a", **GEAR, "Number of teeth": 20, "Bore diameter": 10})
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    fill_and_ok(qtbot, {"Name": "b", **GEAR, "Number of teeth": 40, "Bore diameter": 10, "Position x": 75})
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    for n in ("a", "b"):
+        fill_and_ok(qtbot, {"Name": f"{n}_joint"}, {"body_i": "ground", "body_j": n})
+        qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
+    messages = []
+
+    def check_then_move(dlg):
+        messages.append(dlg.checks.text())
+        qtbot.mouseClick(dlg.findChild(QPushButton, "move_gear2"), Qt.LeftButton)
+        messages.append(dlg.checks.text())
+
+    fill_and_ok(qtbot, {"Name": "p", "z1": 20, "z2": 40, "Transverse module": 2, "Helix angle gear 1": 0},
+                {"joint1": "a_joint", "joint2": "b_joint", "carrier": "ground"}, press=check_then_move)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert "75 mm apart" in messages[0] and "60 mm" in messages[0]
+    assert messages[1] == "All gear rules hold."
+    model = window.doc.model
+    assert model.joints["b_joint"].position[0] == pytest.approx(0.060)
+    assert model.bodies["b"].position[0] == pytest.approx(0.060)
+    assert not [f for f in window.doc.findings if f.severity == "error"]
+    window.act_undo.trigger()  # the pair and the move are one step
+    assert "p" not in model.gear_pairs and model.joints["b_joint"].position[0] == pytest.approx(0.075)
+
+
+def test_undo_to_empty_and_redo_to_full(window, qtbot):
+    _build_helical_pair(window, qtbot)
+    full = window.doc.model.copy()
+    assert window.act_undo.text() == "&Undo Add gear pair pair"
+    count = window.doc.undo_stack.count()
+    for _ in range(count):
+        window.act_undo.trigger()
+    assert window.doc.model.is_empty()
+    for _ in range(count):
+        window.act_redo.trigger()
+    assert window.doc.model == full
+
+
+def test_delete_says_what_depends_on_it(window, qtbot, monkeypatch):
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    asked = []
+    from PySide6.QtWidgets import QMessageBox
+
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.Yes)
+    window.select("planet2")
+    window.act_delete.trigger()
+    assert "planet2_joint" in asked[0] and "sun_planet2" in asked[0] and "planet2_ring" in asked[0]
+    assert "planet2" not in window.doc.model.bodies
+    window.act_undo.trigger()
+    assert "planet2" in window.doc.model.bodies and "sun_planet2" in window.doc.model.gear_pairs

@@ -9,9 +9,11 @@ from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox
 
+from app.dialogs.body_dialogs import ImportMeshDialog, PrimitiveDialog
 from app.dialogs.gear_dialog import GearDialog
 from app.dialogs.joint_dialog import RevoluteJointDialog
 from app.dialogs.pair_dialog import GearPairDialog
+from app.dialogs.planetary_dialog import PlanetaryDialog
 from app.docks.messages import MessagesDock
 from app.docks.model_tree import ModelTreeDock
 from app.docks.properties import PropertyDock
@@ -92,7 +94,11 @@ class MainWindow(QMainWindow):
         self.act_inner = a("Inner Gear", lambda: self.add_gear("inner"), "Ctrl+2", "Generate an inner (ring) gear", "inner_gear")
         self.act_bevel = a("Bevel Gear", lambda: self.add_gear("bevel"), "Ctrl+3", "Generate a straight bevel gear", "bevel_gear")
         self.act_pair = a("Gear Pair", self.add_pair, "Ctrl+4", "Couple two revolute joints by a gear pair (Willis equation)", "gear_pair")
+        self.act_planetary = a("Planetary Gearset", self.add_planetary, "Ctrl+5", "Sun, planets on a carrier, ring: bodies, joints and pairs", "planetary")
         self.act_revolute = a("Revolute Joint", self.add_revolute, "Ctrl+J", "Joint: body I is the carrier, body J the gear", "revolute_joint")
+        self.act_import = a("Import OBJ/STL", self.import_mesh, "Ctrl+I", "Import a mesh as a rigid body (unit, density, watertight check)", "import_mesh")
+        self.act_cylinder = a("Cylinder", lambda: self.add_primitive("cylinder"), None, "A cylinder body, e.g. a carrier disc", "cylinder")
+        self.act_box = a("Box", lambda: self.add_primitive("box"), None, "A box body, e.g. a housing", "box")
         menu = self.menuBar()
         fm = menu.addMenu("&File")
         for act in (self.act_new, self.act_open):
@@ -116,9 +122,10 @@ class MainWindow(QMainWindow):
         for dock in (self.tree, self.props, self.messages):
             vm.addAction(dock.toggleViewAction())
         mm = menu.addMenu("&Model")
-        mm.addAction(self.act_revolute)
+        for act in (self.act_revolute, self.act_import, self.act_cylinder, self.act_box):
+            mm.addAction(act)
         gm = menu.addMenu("&Gears")
-        for act in (self.act_helical, self.act_inner, self.act_bevel, self.act_pair):
+        for act in (self.act_helical, self.act_inner, self.act_bevel, self.act_pair, self.act_planetary):
             gm.addAction(act)
         menu.addMenu("&Simulate")
         menu.addMenu("&Analysis")
@@ -130,11 +137,12 @@ class MainWindow(QMainWindow):
             tb.addAction(act)
         gt = self.addToolBar("Gears")
         gt.setObjectName("gears_toolbar")
-        for act in (self.act_helical, self.act_inner, self.act_bevel, self.act_pair):
+        for act in (self.act_helical, self.act_inner, self.act_bevel, self.act_pair, self.act_planetary):
             gt.addAction(act)
         jt = self.addToolBar("Joints and Bodies")
         jt.setObjectName("joints_toolbar")
-        jt.addAction(self.act_revolute)
+        for act in (self.act_revolute, self.act_import, self.act_cylinder, self.act_box):
+            jt.addAction(act)
         self._update_recent()
 
     # ------------------------------------------------------------------ view
@@ -197,6 +205,22 @@ class MainWindow(QMainWindow):
         dlg = GearPairDialog(self.doc.model, self._unique("pair"), self)
         if dlg.exec() and dlg.command is not None:
             self.apply(dlg.command)
+
+    def add_planetary(self) -> None:
+        dlg = PlanetaryDialog(self)
+        if dlg.exec() and dlg.command is not None:
+            self.apply(dlg.command)
+
+    def import_mesh(self) -> None:
+        dlg = ImportMeshDialog(self._unique("part"), self)
+        if dlg.exec() and dlg.body is not None and self.apply(AddItem(dlg.body)):
+            for note in dlg.notes:
+                self.statusBar().showMessage(note, 10_000)
+
+    def add_primitive(self, shape: str) -> None:
+        dlg = PrimitiveDialog(shape, self._unique(shape), self)
+        if dlg.exec() and dlg.body is not None:
+            self.apply(AddItem(dlg.body))
 
     def delete_selected(self) -> None:
         name = self.tree.current()

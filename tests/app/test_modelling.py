@@ -131,3 +131,54 @@ def test_delete_says_what_depends_on_it(window, qtbot, monkeypatch):
     assert "planet2" not in window.doc.model.bodies
     window.act_undo.trigger()
     assert "planet2" in window.doc.model.bodies and "sun_planet2" in window.doc.model.gear_pairs
+
+
+def test_planetary_wizard_builds_a_set_that_validates_clean(window, qtbot):
+    seen = []
+    fill_and_ok(qtbot, {"Sun teeth": 24, "Planet teeth": 24, "Ring teeth": 70, "Number of planets": 3}, seen=seen)
+    qtbot.mouseClick(toolbar_button(window, "planetary"), Qt.LeftButton)
+    assert seen and "Ring teeth: must be z_s + 2 z_p = 72" in seen[0] and window.doc.model.is_empty()
+    seen.clear()
+    fill_and_ok(qtbot, {"Sun teeth": 24, "Planet teeth": 24, "Ring teeth": 72, "Number of planets": 5}, seen=seen)
+    qtbot.mouseClick(toolbar_button(window, "planetary"), Qt.LeftButton)
+    assert seen and "(z_s + z_r) / N must be a whole number" in seen[0] and window.doc.model.is_empty()
+    fill_and_ok(qtbot, {"Sun teeth": 24, "Planet teeth": 24, "Ring teeth": 72, "Number of planets": 3})
+    qtbot.mouseClick(toolbar_button(window, "planetary"), Qt.LeftButton)
+    model = window.doc.model
+    assert set(model.bodies) == {"sun", "carrier", "planet1", "planet2", "planet3", "ring"}
+    assert len(model.gear_pairs) == 6
+    assert [f for f in window.doc.findings if f.severity != "info"] == []
+    assert window.doc.undo_stack.count() == 1  # one undoable step
+
+
+def test_import_mesh_and_primitives(window, qtbot, tmp_path):
+    import trimesh
+
+    good = tmp_path / "housing.stl"
+    trimesh.creation.box(extents=(100.0, 50.0, 20.0)).export(good)
+    fill_and_ok(qtbot, {"Name": "housing", "File": str(good)}, {"unit": "mm"})
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    housing = window.doc.model.bodies["housing"]
+    assert housing.mass == pytest.approx(0.1 * 0.05 * 0.02 * 7850, rel=1e-9)
+    holey = trimesh.creation.box(extents=(10.0, 10.0, 10.0))
+    holey.update_faces(np.arange(len(holey.faces)) > 1)
+    bad = tmp_path / "open.stl"
+    holey.export(bad)
+    seen = []
+    fill_and_ok(qtbot, {"Name": "shell", "File": str(bad)}, seen=seen)
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    assert seen and "not watertight" in seen[0] and "convex hull" in seen[0]
+    assert "shell" not in window.doc.model.bodies
+    fill_and_ok(qtbot, {"Name": "shell", "File": str(bad)}, {"fallback": "use its convex hull"})
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    assert window.doc.model.bodies["shell"].mass == pytest.approx(1e-6 * 7850, rel=1e-9)
+    empty = tmp_path / "empty.stl"
+    empty.write_bytes(b"")
+    seen.clear()
+    fill_and_ok(qtbot, {"Name": "nothing", "File": str(empty)}, seen=seen)
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    assert seen and "empty" in seen[0] and "nothing" not in window.doc.model.bodies
+    fill_and_ok(qtbot, {"Name": "plate", "Radius": 50, "Length": 5})
+    qtbot.mouseClick(toolbar_button(window, "cylinder"), Qt.LeftButton)
+    plate = window.doc.model.bodies["plate"]
+    assert plate.inertia[2][2] == pytest.approx(0.5 * plate.mass * 0.05**2, rel=0.01)

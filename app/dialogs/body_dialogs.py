@@ -1,0 +1,158 @@
+"""Bodies that are not generated gears: OBJ/STL import and primitives (cylinder, box) for carriers and housings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
+                               QLineEdit, QPushButton, QVBoxLayout, QWidget)
+
+from app.dialogs.fields import FieldError, QuantityField, VectorField
+from app.dialogs.gear_dialog import AXIS, POSITION
+from core.geometry.mesh_import import MeshImportError, NotWatertightError, import_mesh
+from core.model import builders
+from core.model.entities import MeshFileSource, PrimitiveSource, RigidBody
+from core.model.model import ModelError
+from core.ranges import MM, Range, field_range
+
+DENSITY = field_range(PrimitiveSource, "density")
+MASS = Range(lo=0.0, hi=1e9, lo_open=True, unit="kg")
+INERTIA = Range(lo=0.0, hi=1e9, lo_open=True, unit="kg m^2")
+FALLBACK_TEXT = {"none": "refuse", "convex_hull": "use its convex hull", "manual": "enter mass properties by hand"}
+
+
+def _form_dialog(dialog: QDialog, form: QFormLayout) -> QLabel:
+    message = QLabel("")
+    message.setObjectName("message")
+    message.setStyleSheet("color: #b00020")
+    message.setWordWrap(True)
+    buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    lay = QVBoxLayout(dialog)
+    lay.addLayout(form)
+    lay.addWidget(message)
+    lay.addWidget(buttons)
+    return message
+
+
+class ImportMeshDialog(QDialog):
+    """File, its length unit, density, and what to do when the mesh is not watertight."""
+
+    def __init__(self, name: str, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Import OBJ/STL")
+        self.setObjectName("import_dialog")
+        self.name = QLineEdit(name)
+        self.name.setObjectName("Name")
+        self.path = QLineEdit()
+        self.path.setObjectName("File")
+        browse = QPushButton("Browse...")
+        browse.clicked.connect(self._browse)
+        row = QWidget()
+        h = QHBoxLayout(row)
+        h.setContentsMargins(0, 0, 0, 0)
+        h.addWidget(self.path)
+        h.addWidget(browse)
+        self.unit = QComboBox()
+        self.unit.setObjectName("unit")
+        self.unit.addItems(["mm", "m"])
+        self.unit.setToolTip("Length unit the file was written in")
+        self.density = QuantityField("Density", DENSITY, 7850.0)
+        self.fallback = QComboBox()
+        self.fallback.setObjectName("fallback")
+        for key, text in FALLBACK_TEXT.items():
+            self.fallback.addItem(text, key)
+        self.fallback.setToolTip("If the mesh has holes its volume is not defined")
+        self.mass = QuantityField("Mass (by hand)", MASS, 1.0)
+        self.inertia = VectorField("Principal inertia (by hand)", INERTIA, (1e-3, 1e-3, 1e-3))
+        self.position = VectorField("Position", POSITION, (0.0, 0.0, 0.0))
+        form = QFormLayout()
+        form.addRow("Name", self.name)
+        form.addRow("File", row)
+        form.addRow("File unit", self.unit)
+        form.addRow("Density", self.density)
+        form.addRow("If not watertight", self.fallback)
+        form.addRow("Mass (by hand)", self.mass)
+        form.addRow("Inertia (by hand)", self.inertia)
+        form.addRow("Position", self.position)
+        self.message = _form_dialog(self, form)
+        self.body = None
+        self.notes: list[str] = []
+
+    def _browse(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Import mesh", "", "Meshes (*.obj *.stl)")
+        if path:
+            self.path.setText(path)
+
+    def accept(self) -> None:
+        try:
+            name = self.name.text().strip()
+            if not name:
+                raise FieldError("Name: must not be empty")
+            fallback = self.fallback.currentData()
+            imported = import_mesh(self.path.text().strip(), self.unit.currentText(), self.density.value(), fallback)
+            if imported.mass_properties is None:
+                ixx, iyy, izz = self.inertia.value()
+                mass, com, inertia = self.mass.value(), (0.0, 0.0, 0.0), ((ixx, 0, 0), (0, iyy, 0), (0, 0, izz))
+            else:
+                mp = imported.mass_properties
+                mass, com, inertia = mp.mass, mp.com, mp.inertia
+            visual = MeshFileSource(str(Path(self.path.text().strip()).resolve()), self.unit.currentText(),
+                                    self.density.value(), fallback)
+            self.body = RigidBody(name, mass=mass, com=com, inertia=inertia, position=self.position.value(), visual=visual)
+            problems = self.body.problems()
+            if problems:
+                raise FieldError(f"{problems[0][0]}: {problems[0][1]}")
+            self.notes = imported.notes
+        except NotWatertightError as exc:
+            self.message.setText(f"{exc}. Choose 'use its convex hull' or 'enter mass properties by hand'.")
+            return
+        except (FieldError, MeshImportError, ModelError) as exc:
+            self.message.setText(str(exc))
+            return
+        super().accept()
+
+
+class PrimitiveDialog(QDialog):
+    """A cylinder (axis along the given axis) or a box, its mass properties from its mesh."""
+
+    def __init__(self, shape: str, name: str, parent=None):
+        super().__init__(parent)
+        self.shape = shape
+        self.setWindowTitle("Cylinder" if shape == "cylinder" else "Box")
+        self.setObjectName(f"{shape}_dialog")
+        self.name = QLineEdit(name)
+        self.name.setObjectName("Name")
+        form = QFormLayout()
+        form.addRow("Name", self.name)
+        size = Range(lo=0.0, hi=10.0, lo_open=True, **MM)
+        if shape == "cylinder":
+            self.dims = [QuantityField("Radius", size, 0.05), QuantityField("Length", size, 0.02)]
+        else:
+            self.dims = [QuantityField(f"Size {a}", size, v) for a, v in zip("xyz", (0.1, 0.1, 0.02))]
+        for d in self.dims:
+            form.addRow(d.label, d)
+        self.density = QuantityField("Density", DENSITY, 7850.0)
+        self.position = VectorField("Position", POSITION, (0.0, 0.0, 0.0))
+        self.axis = VectorField("Axis", AXIS, (0.0, 0.0, 1.0))
+        for label, w in (("Density", self.density), ("Position", self.position), ("Axis", self.axis)):
+            form.addRow(label, w)
+        self.message = _form_dialog(self, form)
+        self.body = None
+
+    def accept(self) -> None:
+        try:
+            dims = [d.value() for d in self.dims]
+            if self.shape == "cylinder":
+                source = PrimitiveSource("cylinder", radius=dims[0], length=dims[1], density=self.density.value())
+            else:
+                source = PrimitiveSource("box", size=tuple(dims), density=self.density.value())
+            axis = self.axis.value()
+            if sum(a * a for a in axis) < 1e-12:
+                raise FieldError("Axis: must be a non-zero direction")
+            self.body = builders.body_from_source(self.name.text().strip(), source, self.position.value(), axis)
+        except FieldError as exc:
+            self.message.setText(str(exc))
+            return
+        super().accept()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout
 
 from app.dialogs.fields import FieldError, VectorField
@@ -30,12 +31,17 @@ class RevoluteJointDialog(QDialog):
         self.body_j.setToolTip("Body_J: the gear that turns on the joint")
         self.position = VectorField("Position", POSITION, (0.0, 0.0, 0.0))
         self.axis = VectorField("Axis", AXIS, (0.0, 0.0, 1.0))
+        self.frame = QComboBox()
+        self.frame.setObjectName("frame")
+        self.frame.setToolTip("Put the joint at a frame of body J (its origin and z axis)")
+        self.frame.currentTextChanged.connect(self._at_frame)
         self.body_j.currentTextChanged.connect(self._follow_gear)
         self._follow_gear(self.body_j.currentText())
         form = QFormLayout()
         form.addRow("Name", self.name)
         form.addRow("Body I (carrier)", self.body_i)
         form.addRow("Body J (gear)", self.body_j)
+        form.addRow("At frame of body J", self.frame)
         form.addRow("Position", self.position)
         form.addRow("Axis", self.axis)
         self.message = QLabel("")
@@ -52,9 +58,23 @@ class RevoluteJointDialog(QDialog):
 
     def _follow_gear(self, body_name: str) -> None:
         body = self.model.bodies.get(body_name)
+        self.frame.blockSignals(True)
+        self.frame.clear()
+        self.frame.addItems(["(gear axis)", *(f.name for f in body.frames)] if body is not None else [])
+        self.frame.blockSignals(False)
         if body is not None:
             self.position.set_si(body.position)
             self.axis.set_si(tuple(rotate(body.orientation, (0.0, 0.0, 1.0))))
+
+    def _at_frame(self, frame_name: str) -> None:
+        body = self.model.bodies.get(self.body_j.currentText())
+        frame = next((f for f in body.frames if f.name == frame_name), None) if body is not None else None
+        if frame is None:
+            self._follow_gear(self.body_j.currentText())
+            return
+        origin = np.asarray(body.position) + rotate(body.orientation, frame.origin)
+        self.position.set_si(tuple(origin))
+        self.axis.set_si(tuple(rotate(body.orientation, rotate(frame.orientation, (0.0, 0.0, 1.0)))))
 
     def accept(self) -> None:
         try:

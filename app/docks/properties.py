@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from PySide6.QtWidgets import QDockWidget, QFormLayout, QLabel, QLineEdit, QWidget
+from PySide6.QtWidgets import QDockWidget, QFormLayout, QLabel, QLineEdit, QPushButton, QWidget
 
 from app.dialogs.fields import FieldError, QuantityField
+from app.dialogs.frame_dialog import FrameDialog
 from core.commands import replace_fields
-from core.model.entities import GearSource
+from core.model.entities import GearSource, RigidBody
 from core.model.model import ModelError
 
 
@@ -52,11 +53,25 @@ class PropertyDock(QDockWidget):
             elif f.name in ("com", "position", "axis", "angular_velocity") and value is not None:
                 form.addRow(f"{f.name}", QLabel(", ".join(f"{v * (1e3 if f.name != 'angular_velocity' and f.name != 'axis' else 1):.6g}" for v in value)
                                                  + (" mm" if f.name in ("com", "position") else "")))
+        if isinstance(item, RigidBody):
+            for fr in item.frames:
+                form.addRow(f"frame {fr.name}", QLabel(", ".join(f"{v * 1e3:.6g}" for v in fr.origin) + " mm"))
+            add = QPushButton("Add frame...")
+            add.setObjectName("add_frame")
+            add.setToolTip("A named frame on this body, for joints and force points")
+            add.clicked.connect(lambda: self._add_frame(item))
+            form.addRow(add)
         if generated:
             form.addRow(QLabel("Generated gear: mass and inertia come from its mesh."))
             form.addRow("mass [kg]", QLabel(f"{item.mass:.6g}"))
             form.addRow("inertia [kg m^2]", QLabel("\n".join("  ".join(f"{v:.4e}" for v in row) for row in item.inertia)))
         self.setWidget(panel)
+
+    def _add_frame(self, body) -> None:
+        dlg = FrameDialog(body, self)
+        if dlg.exec() and dlg.frame is not None:
+            self._commit("frames", (*body.frames, dlg.frame))
+            self.show_item(self.name)
 
     def _commit_field(self, field_name: str, field: QuantityField) -> None:
         try:

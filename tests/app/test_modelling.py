@@ -182,3 +182,18 @@ def test_import_mesh_and_primitives(window, qtbot, tmp_path):
     qtbot.mouseClick(toolbar_button(window, "cylinder"), Qt.LeftButton)
     plate = window.doc.model.bodies["plate"]
     assert plate.inertia[2][2] == pytest.approx(0.5 * plate.mass * 0.05**2, rel=0.01)
+
+
+def test_frames_on_bodies_place_a_joint(window, qtbot):
+    fill_and_ok(qtbot, {"Name": "arm", "Radius": 50, "Length": 5})
+    qtbot.mouseClick(toolbar_button(window, "cylinder"), Qt.LeftButton)
+    window.select("arm")
+    fill_and_ok(qtbot, {"Name": "pin", "Origin x": 40})
+    qtbot.mouseClick(window.props.widget().findChild(QPushButton, "add_frame"), Qt.LeftButton)
+    assert [f.name for f in window.doc.model.bodies["arm"].frames] == ["pin"]
+    fill_and_ok(qtbot, {"Name": "arm_joint"}, {"body_i": "ground", "body_j": "arm", "frame": "pin"})
+    qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
+    assert window.doc.model.joints["arm_joint"].position == pytest.approx((0.04, 0.0, 0.0))
+    window.act_undo.trigger()
+    window.act_undo.trigger()
+    assert window.doc.model.bodies["arm"].frames == ()

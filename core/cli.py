@@ -15,6 +15,8 @@ import math
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from core.geometry.macro import (
     GearSpec,
     PairSpec,
@@ -22,8 +24,6 @@ from core.geometry.macro import (
     cylindrical_geometry,
     pair_geometry,
 )
-import numpy as np
-
 from core.ranges import Range
 
 GEAR_ARGS = {
@@ -209,7 +209,14 @@ class TerminalProgress:
 def _cmd_chbm(ns) -> int:
     from core.chbm.from_model import lumped_from_model
     from core.chbm.lumped_model import paper_model
-    from core.chbm.study import CURVE_HEADER, curve_rows, period_comparison, plot_curves, run_study, write_csv
+    from core.chbm.study import (
+        CURVE_HEADER,
+        curve_rows,
+        period_comparison,
+        plot_curves,
+        run_study,
+        write_csv,
+    )
     from core.model.files import load
     from core.model.model import ModelError
 

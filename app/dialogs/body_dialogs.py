@@ -4,10 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
-                               QLineEdit, QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QWidget,
+)
 
-from app.dialogs.fields import FieldError, QuantityField, VectorField
+from app.dialogs.fields import FieldError, QuantityField, VectorField, finish_form
 from app.dialogs.gear_dialog import AXIS, POSITION
 from core.geometry.mesh_import import MeshImportError, NotWatertightError, import_mesh
 from core.model import builders
@@ -19,21 +27,6 @@ DENSITY = field_range(PrimitiveSource, "density")
 MASS = Range(lo=0.0, hi=1e9, lo_open=True, unit="kg")
 INERTIA = Range(lo=0.0, hi=1e9, lo_open=True, unit="kg m^2")
 FALLBACK_TEXT = {"none": "refuse", "convex_hull": "use its convex hull", "manual": "enter mass properties by hand"}
-
-
-def _form_dialog(dialog: QDialog, form: QFormLayout) -> QLabel:
-    message = QLabel("")
-    message.setObjectName("message")
-    message.setStyleSheet("color: #b00020")
-    message.setWordWrap(True)
-    buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-    buttons.accepted.connect(dialog.accept)
-    buttons.rejected.connect(dialog.reject)
-    lay = QVBoxLayout(dialog)
-    lay.addLayout(form)
-    lay.addWidget(message)
-    lay.addWidget(buttons)
-    return message
 
 
 class ImportMeshDialog(QDialog):
@@ -76,7 +69,7 @@ class ImportMeshDialog(QDialog):
         form.addRow("Mass (by hand)", self.mass)
         form.addRow("Inertia (by hand)", self.inertia)
         form.addRow("Position", self.position)
-        self.message = _form_dialog(self, form)
+        self.message = finish_form(self, form)
         self.body = None
         self.notes: list[str] = []
 
@@ -138,7 +131,7 @@ class PrimitiveDialog(QDialog):
         self.axis = VectorField("Axis", AXIS, (0.0, 0.0, 1.0))
         for label, w in (("Density", self.density), ("Position", self.position), ("Axis", self.axis)):
             form.addRow(label, w)
-        self.message = _form_dialog(self, form)
+        self.message = finish_form(self, form)
         self.body = None
 
     def accept(self) -> None:

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QLineEdit, QWidget
+from PySide6.QtWidgets import (
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
 
 from core.ranges import Range
 
@@ -67,3 +75,21 @@ class VectorField(QWidget):
 def add_rows(form: QFormLayout, fields: dict) -> None:
     for name, widget in fields.items():
         form.addRow(getattr(widget, "label", name), widget)
+
+
+def finish_form(dialog, form: QFormLayout, *extra) -> QLabel:
+    """Lay out a form, any extra widgets, a red message line and OK/Cancel; returns the message label."""
+    message = QLabel("")
+    message.setObjectName("message")
+    message.setStyleSheet("color: #b00020")
+    message.setWordWrap(True)
+    buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    lay = QVBoxLayout(dialog)
+    lay.addLayout(form)
+    for w in extra:
+        lay.addWidget(w)
+    lay.addWidget(message)
+    lay.addWidget(buttons)
+    return message

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QFormLayout, QLineEdit
 
-from app.dialogs.body_dialogs import _form_dialog
-from app.dialogs.fields import FieldError, VectorField
+from app.dialogs.fields import FieldError, VectorField, finish_form
 from app.dialogs.gear_dialog import AXIS, POSITION
 from core.geometry.rotations import orientation_for_axis
 from core.model.entities import Frame
@@ -25,7 +24,7 @@ class FrameDialog(QDialog):
         form.addRow("Name", self.name)
         form.addRow("Origin (body axes)", self.origin)
         form.addRow("z axis (body axes)", self.axis)
-        self.message = _form_dialog(self, form)
+        self.message = finish_form(self, form)
         self.frame = None
 
     def accept(self) -> None:

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout
+from PySide6.QtWidgets import QDialog, QFormLayout, QLineEdit
 
-from app.dialogs.fields import FieldError, QuantityField, VectorField, add_rows
+from app.dialogs.fields import (
+    FieldError,
+    QuantityField,
+    VectorField,
+    add_rows,
+    finish_form,
+)
 from core.geometry.macro import GearSpec
 from core.model import builders
 from core.model.model import ModelError
@@ -50,17 +56,7 @@ class GearDialog(QDialog):
         self.axis = VectorField("Axis", AXIS, (0.0, 0.0, 1.0))
         form.addRow("Position", self.position)
         form.addRow("Axis", self.axis)
-        self.message = QLabel("")
-        self.message.setObjectName("message")
-        self.message.setStyleSheet("color: #b00020")
-        self.message.setWordWrap(True)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        lay = QVBoxLayout(self)
-        lay.addLayout(form)
-        lay.addWidget(self.message)
-        lay.addWidget(buttons)
+        self.message = finish_form(self, form)
         self.body = None
 
     def spec(self) -> GearSpec:

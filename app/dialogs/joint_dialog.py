@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout
+from PySide6.QtWidgets import QComboBox, QDialog, QFormLayout, QLineEdit
 
-from app.dialogs.fields import FieldError, VectorField
+from app.dialogs.fields import FieldError, VectorField, finish_form
 from app.dialogs.gear_dialog import AXIS, POSITION
 from core.geometry.rotations import rotate
 from core.model.entities import GROUND, RevoluteJoint
@@ -44,16 +44,7 @@ class RevoluteJointDialog(QDialog):
         form.addRow("At frame of body J", self.frame)
         form.addRow("Position", self.position)
         form.addRow("Axis", self.axis)
-        self.message = QLabel("")
-        self.message.setObjectName("message")
-        self.message.setStyleSheet("color: #b00020")
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        lay = QVBoxLayout(self)
-        lay.addLayout(form)
-        lay.addWidget(self.message)
-        lay.addWidget(buttons)
+        self.message = finish_form(self, form)
         self.joint = None
 
     def _follow_gear(self, body_name: str) -> None:

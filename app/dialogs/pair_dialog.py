@@ -5,8 +5,16 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QPushButton,
-                               QVBoxLayout)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+)
 
 from app.dialogs.fields import FieldError, QuantityField
 from core.commands import AddItem, Macro, replace_fields

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QVBoxLayout
+from PySide6.QtWidgets import QCheckBox, QDialog, QFormLayout, QLabel
 
-from app.dialogs.fields import FieldError, QuantityField
+from app.dialogs.fields import FieldError, QuantityField, finish_form
 from core.commands import AddItem, Macro
 from core.geometry.macro import GearSpec
 from core.model import builders
@@ -37,18 +37,7 @@ class PlanetaryDialog(QDialog):
         for w in (self.sun, self.planet, self.ring, self.count, self.module, self.width, self.alpha):
             form.addRow(w.label, w)
         form.addRow(self.hold)
-        self.message = QLabel("")
-        self.message.setObjectName("message")
-        self.message.setStyleSheet("color: #b00020")
-        self.message.setWordWrap(True)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        lay = QVBoxLayout(self)
-        lay.addLayout(form)
-        lay.addWidget(QLabel("Coaxial: z_r = z_s + 2 z_p. Assembly: (z_s + z_r) / N whole."))
-        lay.addWidget(self.message)
-        lay.addWidget(buttons)
+        self.message = finish_form(self, form, QLabel("Coaxial: z_r = z_s + 2 z_p. Assembly: (z_s + z_r) / N whole."))
         self.command = None
 
     def accept(self) -> None:

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 
-from PySide6.QtWidgets import QDockWidget, QFormLayout, QLabel, QLineEdit, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QWidget,
+)
 
 from app.dialogs.fields import FieldError, QuantityField
 from app.dialogs.frame_dialog import FrameDialog

@@ -189,20 +189,18 @@ class GearConstraint(Constraint):
                   (self.j2.bj, j2, -np.concatenate([base, cross(rho2, base)])[None],
                    -np.concatenate([sep, cross(rho2, sep)])[None])]
         # gamma = -(dJ/dt) v, by a central difference of J along the motion (J is smooth in the state)
-        gamma = np.array([-self._jdot_v(s, f, (x1, v1, w1), (x2, v2, w2))])
+        gamma = np.array([-self._jdot_v(s, v1, w1, v2, w2)])
         return blocks, gamma, f
 
-    def _jdot_v(self, s, f, b1, b2) -> float:
-        (x1, v1, w1), (x2, v2, w2) = b1, b2
+    def _jdot_v(self, s: Snapshot, v1, w1, v2, w2) -> float:
+        """(dJ/dt) v: the change of J along the motion, by central differences of the pitch-point frame."""
         eps = 1e-7
-        snaps = []
-        for sgn in (1.0, -1.0):
-            snaps.append(_advanced(s, sgn * eps, (self.j1.bj, self.j2.bj)))
         vals = []
-        for sn in snaps:
-            fe, (y1, _, _), (y2, _, _) = self.frame(sn)
+        for sgn in (1.0, -1.0):
+            fe, (y1, _, _), (y2, _, _) = self.frame(_advanced(s, sgn * eps, (self.j1.bj, self.j2.bj)))
             vals.append(fe.t @ ((v1 + cross(w1, fe.point - y1)) - (v2 + cross(w2, fe.point - y2))))
         return (vals[0] - vals[1]) / (2 * eps)
+
 
 def _advanced(s: Snapshot, dt: float, bodies) -> Snapshot:
     """The snapshot with the given bodies moved rigidly by their velocities for dt (velocities kept)."""

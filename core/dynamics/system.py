@@ -27,13 +27,19 @@ from core.dynamics.constraints import (
     Snapshot,
     SpeedConstraint,
 )
-from core.dynamics.force_elements import Bearing, CompliantMesh, JointTorque, LinearSpring, Loads, TorsionalSpring
+from core.dynamics.force_elements import (
+    Bearing,
+    CompliantMesh,
+    JointTorque,
+    LinearSpring,
+    Loads,
+    TorsionalSpring,
+)
 from core.dynamics.gear_contact import PairGeometryData, force_components
 from core.dynamics.state_space import StateSpace, rotation_matrices
 from core.geometry.macro import pair_geometry
 from core.model import entities as E
 from core.model.model import Model
-
 
 SPARSE_ROWS = 80  # above this many constraint rows the KKT algebra goes sparse
 

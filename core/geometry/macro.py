@@ -10,6 +10,7 @@ approximation for straight bevel gears (ISO 23509 notation).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -304,6 +305,12 @@ class PairSpec:
         if not found and self.kind == "bevel" and self.helix_angle != 0.0:
             found.append(("helix_angle", "must be 0 deg: only straight bevel gears are supported"))
         return found
+
+
+def pair_field(name: str):
+    """A field with the same default and range as PairSpec's `name` (for the model's GearPair)."""
+    f = PairSpec.__dataclass_fields__[name]
+    return dataclasses.field(default=f.default, metadata=f.metadata)
 
 
 def _spec(kind: str, z: int, p: PairSpec) -> GearSpec:

@@ -15,8 +15,8 @@ from typing import ClassVar, Union
 
 import numpy as np
 
-from core.geometry.macro import PAIR_KINDS, GearSpec, PairSpec
-from core.ranges import DEG, MM, ranged, range_problems
+from core.geometry.macro import PAIR_KINDS, GearSpec, PairSpec, pair_field
+from core.ranges import DEG, MM, range_problems, ranged
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
@@ -286,13 +286,13 @@ class GearPair(_Entity):
     joint2: str
     carrier: str
     kind: str = "external"
-    z1: int = ranged(20, lo=3, hi=1000, integer=True)
-    z2: int = ranged(40, lo=3, hi=1000, integer=True)
-    module: float = ranged(0.002, lo=1e-4, hi=0.1, **MM)
-    pressure_angle: float = ranged(math.radians(20.0), lo=math.radians(10.0), hi=math.radians(35.0), **DEG)
-    helix_angle: float = ranged(0.0, lo=math.radians(-45.0), hi=math.radians(45.0), **DEG)
-    pitch_angle: float = ranged(math.radians(45.0), lo=math.radians(5.0), hi=math.radians(85.0), **DEG)
-    face_width: float = ranged(0.0, lo=0.0, hi=2.0, **MM)
+    z1: int = pair_field("z1")
+    z2: int = pair_field("z2")
+    module: float = pair_field("module")
+    pressure_angle: float = pair_field("pressure_angle")
+    helix_angle: float = pair_field("helix_angle")
+    pitch_angle: float = pair_field("pitch_angle")
+    face_width: float = pair_field("face_width")
     stabilise: bool = True
     loss_table: tuple[tuple[float, float, float, float, float], ...] = ()
 
@@ -412,8 +412,8 @@ def _law_problems(law: TimeLaw, name: str = "law") -> list[tuple[str, str]]:
 
 
 @dataclass(frozen=True)
-class Torque(_Entity):
-    """Torque [N m] about a revolute joint's axis on body_j, reaction on body_i."""
+class _JointLaw(_Entity):
+    """A time law acting on a revolute joint."""
 
     name: str
     joint: str
@@ -426,17 +426,13 @@ class Torque(_Entity):
 
 
 @dataclass(frozen=True)
-class SpeedMotor(_Entity):
+class Torque(_JointLaw):
+    """Torque [N m] about a revolute joint's axis on body_j, reaction on body_i."""
+
+
+@dataclass(frozen=True)
+class SpeedMotor(_JointLaw):
     """Prescribes the relative speed [rad/s] of a revolute joint (0 holds it still)."""
-
-    name: str
-    joint: str
-    law: TimeLaw = TimeLaw()
-
-    REFERENCE_FIELDS: ClassVar[dict[str, str]] = {"joint": "revolute"}
-
-    def problems(self) -> list[tuple[str, str]]:
-        return _law_problems(self.law)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,6 @@ from core.model.entities import (
     MeshFileSource,
     PrimitiveSource,
     RevoluteJoint,
-    RigidBody,
     SimulationSettings,
     SpeedMotor,
     SpringDamper,

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QComboBox, QDialogButtonBox, QLineEdit, QToolButton
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDialogButtonBox,
+    QLineEdit,
+    QToolButton,
+)
 
 from app.main_window import MainWindow
 

@@ -9,7 +9,6 @@ Goals: CHBM at least 1000 times faster than the DTI sweep; three curves in under
 
 from __future__ import annotations
 
-import math
 import sys
 import time
 from pathlib import Path

@@ -18,7 +18,13 @@ from core.commands import AddItem, Macro  # noqa: E402
 from core.dynamics.integrators import make_integrator  # noqa: E402
 from core.dynamics.system import System  # noqa: E402
 from core.model import builders  # noqa: E402
-from core.model.entities import GROUND, GearPair, PrimitiveSource, RevoluteJoint, RigidBody  # noqa: E402
+from core.model.entities import (  # noqa: E402
+    GROUND,
+    GearPair,
+    PrimitiveSource,
+    RevoluteJoint,
+    RigidBody,
+)
 from core.model.model import Model  # noqa: E402
 
 MODULE = 0.002

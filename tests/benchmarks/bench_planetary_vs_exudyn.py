@@ -41,8 +41,14 @@ def analytic_sun_speed(model, t: float) -> float:
 
 def exudyn_run(model, h: float):
     import exudyn as exu
-    from exudyn.itemInterface import (LoadTorqueVector, MarkerBodiesRelativeRotationCoordinate, MarkerBodyRigid,
-                                      NodeGenericData, ObjectConnectorCoordinate, ObjectGround)
+    from exudyn.itemInterface import (
+        LoadTorqueVector,
+        MarkerBodiesRelativeRotationCoordinate,
+        MarkerBodyRigid,
+        NodeGenericData,
+        ObjectConnectorCoordinate,
+        ObjectGround,
+    )
     from exudyn.utilities import RigidBodyInertia
 
     warnings.simplefilter("ignore", DeprecationWarning)

@@ -7,8 +7,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.commands import AddItem, Macro, RemoveItem, ReplaceItem, SetModelInfo, SetSettings, replace_fields
-from core.model.entities import GROUND, FixedJoint, RevoluteJoint, RigidBody, TimeLaw, Torque
+from core.commands import (
+    AddItem,
+    Macro,
+    RemoveItem,
+    ReplaceItem,
+    SetModelInfo,
+    SetSettings,
+    replace_fields,
+)
+from core.model.entities import (
+    GROUND,
+    FixedJoint,
+    RevoluteJoint,
+    RigidBody,
+    TimeLaw,
+    Torque,
+)
 from core.model.files import dumps, load, model_to_dict
 from core.model.model import ModelError
 from tests.conftest import EXAMPLES

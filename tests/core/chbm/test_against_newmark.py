@@ -7,7 +7,12 @@ import pytest
 
 from core.chbm.continuation import follow
 from core.chbm.harmonic_balance import HarmonicBalance
-from core.chbm.lumped_model import PAPER_CONTACT_RATIO, PAPER_CONTACT_STIFFNESS, paper_model, torsional_two_dof_model
+from core.chbm.lumped_model import (
+    PAPER_CONTACT_RATIO,
+    PAPER_CONTACT_STIFFNESS,
+    paper_model,
+    torsional_two_dof_model,
+)
 from core.chbm.newmark import NewmarkIntegrator
 from core.chbm.stability import floquet_exponents
 from core.chbm.study import hbm_solutions_at, period_comparison

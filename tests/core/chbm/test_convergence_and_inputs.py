@@ -9,7 +9,11 @@ import numpy as np
 import pytest
 
 from core.chbm.continuation import follow
-from core.chbm.from_model import SINGLE_PAIR_STIFFNESS_PER_WIDTH, lumped_from_model, polar_inertia
+from core.chbm.from_model import (
+    SINGLE_PAIR_STIFFNESS_PER_WIDTH,
+    lumped_from_model,
+    polar_inertia,
+)
 from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.lumped_model import paper_model
 from core.geometry.macro import pair_geometry

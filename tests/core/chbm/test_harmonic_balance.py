@@ -6,7 +6,11 @@ import numpy as np
 import pytest
 
 from core.chbm.harmonic_balance import HarmonicBalance
-from core.chbm.lumped_model import PAPER_CONTACT_STIFFNESS, paper_model, torsional_two_dof_model
+from core.chbm.lumped_model import (
+    PAPER_CONTACT_STIFFNESS,
+    paper_model,
+    torsional_two_dof_model,
+)
 
 
 def _two_dof():

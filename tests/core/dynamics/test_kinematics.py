@@ -1,6 +1,5 @@
 """Ratios and directions of the example pairs, phase drift with and without stabilisation, redundancy."""
 
-import math
 
 import numpy as np
 import pytest
@@ -11,7 +10,6 @@ from core.dynamics.system import System
 from core.model.entities import SimulationSettings
 from core.model.files import load
 from tests.conftest import EXAMPLES
-
 
 RATIOS = {"helical_pair": -20 / 40, "inner_pair": 20 / 60, "bevel_pair": -20 / 40}
 

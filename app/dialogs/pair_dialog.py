@@ -138,7 +138,13 @@ class GearPairDialog(QDialog):
         self.checks.setText("\n".join(f"{f.severity}: {f.message}" for f in findings) or "All gear rules hold.")
 
     def _move_gear2(self) -> None:
-        """Put gear 2's joint (and its gear) at the centre distance from joint 1, along their present direction."""
+        """Put gear 2's joint (and its gear) where the pair needs it.
+
+        Parallel pairs: at the centre distance from joint 1, along their present
+        direction. Bevel pairs (axes already at 90 deg): gear 2's outer pitch
+        circle r2 / tan(gamma2) from the apex, which lies r1 / tan(gamma1) along
+        joint 1's axis (the axes point towards the apex, as generated gears do).
+        """
         try:
             pair = self.pair()
         except FieldError as exc:
@@ -146,20 +152,29 @@ class GearPairDialog(QDialog):
             return
         trial = self._trial()
         j1, j2 = trial.joints[pair.joint1], trial.joints[pair.joint2]
-        if pair.kind == "bevel":
-            self.checks.setText("Bevel gears are placed by their apex; move them in the model.")
-            return
+        a1, a2 = j1.unit_axis(), j2.unit_axis()
+        p1, p2 = np.asarray(j1.position), np.asarray(j2.position)
         r1, r2 = pair.pitch_radii()
-        need = r1 + r2 if pair.kind == "external" else r2 - r1
-        a = j1.unit_axis()
-        d = np.asarray(j2.position) - np.asarray(j1.position)
-        d_perp = d - a * (a @ d)
-        u = d_perp / np.linalg.norm(d_perp) if np.linalg.norm(d_perp) > 1e-12 else np.cross(a, [0, 0, 1]) if abs(a[2]) < 0.9 else np.array([1.0, 0, 0])
-        shift = (np.asarray(j1.position) + a * (a @ d) + need * u) - np.asarray(j2.position)
+        if pair.kind == "bevel":
+            if abs(a1 @ a2) > 1e-9:
+                self.checks.setText("Turn gear 2's axis to 90 deg from gear 1's first; then it can be moved to the apex.")
+                return
+            apex = p1 + a1 * r1 / math.tan(pair.pitch_angle)
+            target = apex - a2 * r2 / math.tan(math.pi / 2 - pair.pitch_angle)
+        else:
+            need = r1 + r2 if pair.kind == "external" else r2 - r1
+            d = p2 - p1
+            d_perp = d - a1 * (a1 @ d)
+            if np.linalg.norm(d_perp) > 1e-12:
+                u = d_perp / np.linalg.norm(d_perp)
+            else:
+                u = np.cross(a1, [0.0, 0.0, 1.0] if abs(a1[2]) < 0.9 else [1.0, 0.0, 0.0])
+                u /= np.linalg.norm(u)
+            target = p1 + a1 * (a1 @ d) + need * u
+        shift = target - p2
         gear = trial.bodies[j2.body_j]
         self.moves += [replace_fields(trial, j2.body_j, position=tuple(np.asarray(gear.position) + shift)),
-                       replace_fields(trial, j2.name, position=tuple(np.asarray(j2.position) + shift),
-                                      axis=tuple(a) if pair.kind != "bevel" else j2.axis)]
+                       replace_fields(trial, j2.name, position=tuple(target))]
         self.refresh()
 
     def accept(self) -> None:

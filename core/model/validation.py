@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.geometry.macro import bevel_pitch_angle
+from core.geometry.macro import bevel_geometry, bevel_pitch_angle
 from core.geometry.rotations import rotate
 from core.model.entities import (
     GROUND,
@@ -122,6 +122,7 @@ class _Checker:
         r1, r2 = pair.pitch_radii()
         if pair.kind == "bevel":
             self.check_bevel(pair, j1, j2)
+            self.check_bevel_apexes(pair, j1, j2)
         else:
             angle = axis_angle(j1.axis, j2.axis)
             angle = min(angle, math.pi - angle)
@@ -151,6 +152,20 @@ class _Checker:
         if abs(pair.pitch_angle - want) > ANGLE_TOL:
             self.add("error", pair.name, f"pitch angle of gear 1 is {math.degrees(pair.pitch_angle):.6g} deg; with 90 deg "
                      f"shafts it must be atan(z1 / z2) = {math.degrees(want):.6g} deg")
+
+    def check_bevel_apexes(self, pair: GearPair, j1: RevoluteJoint, j2: RevoluteJoint) -> None:
+        """Generated bevel gears must share their pitch apex (their cones touch along a line through it)."""
+        apexes = []
+        for joint in (j1, j2):
+            body = self.m.bodies.get(joint.body_j)
+            if body is None or not isinstance(body.visual, GearSource) or body.visual.spec.kind != "bevel":
+                return
+            h = bevel_geometry(body.visual.spec).apex_distance
+            apexes.append(np.asarray(body.position) + h * rotate(body.orientation, (0.0, 0.0, 1.0)))
+        gap = float(np.linalg.norm(apexes[1] - apexes[0]))
+        if gap > LENGTH_TOL:
+            self.add("warning", pair.name, f"the pitch apexes of the two bevel gears are {gap * 1e3:.6g} mm apart: "
+                     f"move gear {j2.body_j!r} along its axis so its apex meets gear 1's")
 
     def check_generated_gears(self, pair: GearPair, j1: RevoluteJoint, j2: RevoluteJoint) -> None:
         """Compare the pair's macro-geometry with the gears' generators, where known."""

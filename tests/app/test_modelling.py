@@ -197,3 +197,31 @@ def test_frames_on_bodies_place_a_joint(window, qtbot):
     window.act_undo.trigger()
     window.act_undo.trigger()
     assert window.doc.model.bodies["arm"].frames == ()
+
+
+def test_bevel_pair_dialog_moves_gear_2_to_the_apex(window, qtbot):
+    bevel = {"Module (transverse)": 3, "Pressure angle": 20, "Gear width": 20}
+    fill_and_ok(qtbot, {"Name": "pinion", **bevel, "Number of teeth": 20, "Pitch angle": 26.56505117707799,
+                        "Bore diameter": 12, "Position x": -60, "Axis x": 1, "Axis z": 0})
+    qtbot.mouseClick(toolbar_button(window, "bevel_gear"), Qt.LeftButton)
+    fill_and_ok(qtbot, {"Name": "wheel", **bevel, "Number of teeth": 40, "Pitch angle": 63.43494882292201,
+                        "Bore diameter": 20, "Position z": -50})
+    qtbot.mouseClick(toolbar_button(window, "bevel_gear"), Qt.LeftButton)
+    for n in ("pinion", "wheel"):
+        fill_and_ok(qtbot, {"Name": f"{n}_joint"}, {"body_i": "ground", "body_j": n})
+        qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
+    messages = []
+
+    def check_then_move(dlg):
+        messages.append(dlg.checks.text())
+        qtbot.mouseClick(dlg.findChild(QPushButton, "move_gear2"), Qt.LeftButton)
+        messages.append(dlg.checks.text())
+        messages.append(dlg.derived.text())
+
+    fill_and_ok(qtbot, {"Name": "p", "z1": 20, "z2": 40, "Transverse module": 3, "Pitch angle gear 1": 26.56505117707799},
+                {"kind": "bevel", "joint1": "pinion_joint", "joint2": "wheel_joint", "carrier": "ground"}, press=check_then_move)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert "pitch apexes of the two bevel gears are 20 mm apart" in messages[0]
+    assert messages[1] == "All gear rules hold."
+    assert "gamma2 = 90 - gamma1 = 63.4349 deg" in messages[2]
+    assert window.doc.model.joints["wheel_joint"].position == pytest.approx((0.0, 0.0, -0.030))

@@ -123,3 +123,11 @@ def test_same_gear_on_both_joints_and_duplicate_pairs():
     AddItem(RevoluteJoint("gear1_joint_b", GROUND, "gear1", (0, 0, 0), (0, 0, 1))).do(m)
     _edit(m, "pair", joint2="gear1_joint_b")
     assert any("same body 'gear1'" in e.message for e in _errors(m))
+
+
+def test_bevel_gears_must_share_their_pitch_apex():
+    m = _model("bevel_pair")
+    replace_fields(m, "gear", position=(0.0, 0.0, -0.05)).do(m)
+    replace_fields(m, "gear_joint", position=(0.0, 0.0, -0.05)).do(m)
+    found = [f for f in validate(m) if "apexes" in f.message]
+    assert found and "20 mm apart" in found[0].message and found[0].item == "pair"

@@ -31,6 +31,7 @@ test: sysdeps $(STAMP)
 	$(XVFB) $(PY) -m pytest -q -p no:cacheprovider
 
 bench: sysdeps $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,bench]'
 	@for f in tests/benchmarks/bench_*.py; do echo "== $$f"; $(XVFB) $(PY) $$f || exit 1; done
 
 clean:

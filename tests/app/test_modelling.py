@@ -30,6 +30,27 @@ def _build_helical_pair(window, qtbot):
     qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
 
 
+def _two_gears_on_joints(window, qtbot, tool: str, first: dict, second: dict) -> None:
+    for fields in (first, second):
+        fill_and_ok(qtbot, fields)
+        qtbot.mouseClick(toolbar_button(window, tool), Qt.LeftButton)
+    for n in (first["Name"], second["Name"]):
+        fill_and_ok(qtbot, {"Name": f"{n}_joint"}, {"body_i": "ground", "body_j": n})
+        qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
+
+
+def _check_move_check(qtbot, messages):
+    """A dialog action: note the rule checks, press 'move gear 2', note them again and the derived values."""
+
+    def act(dlg):
+        messages.append(dlg.checks.text())
+        qtbot.mouseClick(dlg.findChild(QPushButton, "move_gear2"), Qt.LeftButton)
+        messages.append(dlg.checks.text())
+        messages.append(dlg.derived.text())
+
+    return act
+
+
 def test_build_the_helical_pair_save_reopen_and_compare_to_the_example(window, qtbot, tmp_path, monkeypatch):
     _build_helical_pair(window, qtbot)
     model = window.doc.model
@@ -79,19 +100,10 @@ def test_out_of_range_field_says_the_range_and_leaves_the_model(window, qtbot):
 
 
 def test_pair_dialog_reports_the_rules_and_moves_gear_2(window, qtbot):
-    fill_and_ok(qtbot, {"Name": "a", **GEAR, "Number of teeth": 20, "Bore diameter": 10})
-    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
-    fill_and_ok(qtbot, {"Name": "b", **GEAR, "Number of teeth": 40, "Bore diameter": 10, "Position x": 75})
-    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
-    for n in ("a", "b"):
-        fill_and_ok(qtbot, {"Name": f"{n}_joint"}, {"body_i": "ground", "body_j": n})
-        qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
+    _two_gears_on_joints(window, qtbot, "helical_gear", {"Name": "a", **GEAR, "Number of teeth": 20, "Bore diameter": 10},
+                         {"Name": "b", **GEAR, "Number of teeth": 40, "Bore diameter": 10, "Position x": 75})
     messages = []
-
-    def check_then_move(dlg):
-        messages.append(dlg.checks.text())
-        qtbot.mouseClick(dlg.findChild(QPushButton, "move_gear2"), Qt.LeftButton)
-        messages.append(dlg.checks.text())
+    check_then_move = _check_move_check(qtbot, messages)
 
     fill_and_ok(qtbot, {"Name": "p", "z1": 20, "z2": 40, "Transverse module": 2, "Helix angle gear 1": 0},
                 {"joint1": "a_joint", "joint2": "b_joint", "carrier": "ground"}, press=check_then_move)
@@ -201,22 +213,13 @@ def test_frames_on_bodies_place_a_joint(window, qtbot):
 
 def test_bevel_pair_dialog_moves_gear_2_to_the_apex(window, qtbot):
     bevel = {"Module (transverse)": 3, "Pressure angle": 20, "Gear width": 20}
-    fill_and_ok(qtbot, {"Name": "pinion", **bevel, "Number of teeth": 20, "Pitch angle": 26.56505117707799,
-                        "Bore diameter": 12, "Position x": -60, "Axis x": 1, "Axis z": 0})
-    qtbot.mouseClick(toolbar_button(window, "bevel_gear"), Qt.LeftButton)
-    fill_and_ok(qtbot, {"Name": "wheel", **bevel, "Number of teeth": 40, "Pitch angle": 63.43494882292201,
-                        "Bore diameter": 20, "Position z": -50})
-    qtbot.mouseClick(toolbar_button(window, "bevel_gear"), Qt.LeftButton)
-    for n in ("pinion", "wheel"):
-        fill_and_ok(qtbot, {"Name": f"{n}_joint"}, {"body_i": "ground", "body_j": n})
-        qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
+    _two_gears_on_joints(window, qtbot, "bevel_gear",
+                         {"Name": "pinion", **bevel, "Number of teeth": 20, "Pitch angle": 26.56505117707799,
+                          "Bore diameter": 12, "Position x": -60, "Axis x": 1, "Axis z": 0},
+                         {"Name": "wheel", **bevel, "Number of teeth": 40, "Pitch angle": 63.43494882292201,
+                          "Bore diameter": 20, "Position z": -50})
     messages = []
-
-    def check_then_move(dlg):
-        messages.append(dlg.checks.text())
-        qtbot.mouseClick(dlg.findChild(QPushButton, "move_gear2"), Qt.LeftButton)
-        messages.append(dlg.checks.text())
-        messages.append(dlg.derived.text())
+    check_then_move = _check_move_check(qtbot, messages)
 
     fill_and_ok(qtbot, {"Name": "p", "z1": 20, "z2": 40, "Transverse module": 3, "Pitch angle gear 1": 26.56505117707799},
                 {"kind": "bevel", "joint1": "pinion_joint", "joint2": "wheel_joint", "carrier": "ground"}, press=check_then_move)

@@ -63,25 +63,26 @@ def follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, ds
     if not ok:
         raise ContinuationError(f"no harmonic-balance solution found at the start frequency {f_min} Hz", [])
     y = np.append(z, f_min * 2 * math.pi / w_scale)
-    tangent = _tangent(hb, y, w_scale, np.append(np.zeros(hb.size), 1.0))
-    points = [_point(hb, y, w_scale, it, 0, stability)]
+    _, aug = _augmented(hb, y, w_scale)
+    tangent = _tangent(aug, np.append(np.zeros(hb.size), 1.0))
+    points = [_point(hb, y, w_scale, it, 0, stability, aug)]
     segment = 0
     w_end = 2 * math.pi * f_max / w_scale
     while y[-1] < w_end and len(points) < max_points:
         if cancel and cancel():
             break
         for _ in range(60):
-            y_new, iters, ok = _correct(hb, y + ds * tangent, tangent, w_scale, max_iterations, tol)
+            y_new, iters, ok, aug = _correct(hb, y + ds * tangent, tangent, w_scale, max_iterations, tol)
             if ok:
                 break
             ds *= 0.5
             if ds < ds_min:
                 raise ContinuationError(f"continuation stalled near {y[-1] * w_scale / (2 * math.pi):.6g} Hz", points)
-        new_tangent = _tangent(hb, y_new, w_scale, tangent)
+        new_tangent = _tangent(aug, tangent)
         if np.sign(new_tangent[-1]) != np.sign(tangent[-1]):
             segment += 1  # a fold: the curve turns back in frequency
         y, tangent = y_new, new_tangent
-        points.append(_point(hb, y, w_scale, iters, segment, stability))
+        points.append(_point(hb, y, w_scale, iters, segment, stability, aug))
         ds = float(np.clip(ds * math.sqrt(target_iterations / max(iters, 1)), ds_min, ds_max))
         if progress:
             f = y[-1] * w_scale / (2 * math.pi)
@@ -94,14 +95,18 @@ def _augmented(hb, y, w_scale):
     return r, np.column_stack([jac, dr_dw * w_scale])
 
 
-def _tangent(hb, y, w_scale, previous):
-    """Unit tangent of the path at y, oriented like `previous`."""
-    _, a = _augmented(hb, y, w_scale)
-    t = np.linalg.solve(np.vstack([a, previous]), np.append(np.zeros(hb.size), 1.0))
+def _tangent(aug, previous):
+    """Unit tangent of the path from the augmented Jacobian [dR/dz, dR/dw], oriented like `previous`."""
+    t = np.linalg.solve(np.vstack([aug, previous]), np.append(np.zeros(aug.shape[0]), 1.0))
     return t / np.linalg.norm(t)
 
 
 def _correct(hb, y_pred, tangent, w_scale, max_iterations, tol):
+    """Newton on R = 0 and the arclength plane; also returns the augmented Jacobian of the last iteration.
+
+    That Jacobian (taken a Newton step of below tol before the solution) serves
+    the next tangent and Hill's stability check without another evaluation.
+    """
     y = y_pred.copy()
     for it in range(1, max_iterations + 1):
         r, a = _augmented(hb, y, w_scale)
@@ -109,14 +114,14 @@ def _correct(hb, y_pred, tangent, w_scale, max_iterations, tol):
         step = np.linalg.solve(np.vstack([a, tangent]), -np.append(r, g))
         y += step
         if not np.all(np.isfinite(y)):
-            return y, it, False
+            return y, it, False, a
         if np.linalg.norm(step) < tol * max(1.0, np.linalg.norm(y)):
-            return y, it, True
-    return y, max_iterations, False
+            return y, it, True, a
+    return y, max_iterations, False, a
 
 
-def _point(hb, y, w_scale, iterations, segment, stability) -> CurvePoint:
+def _point(hb, y, w_scale, iterations, segment, stability, aug) -> CurvePoint:
     omega = y[-1] * w_scale
     mean, half, rms = hb.summary(y[:-1])
-    stable = hill_stable(hb, y[:-1], omega) if stability else True
+    stable = hill_stable(hb, y[:-1], omega, jacobian=aug[:, :-1]) if stability else True
     return CurvePoint(omega / (2 * math.pi), mean, half, rms, stable, segment, iterations, y[:-1].copy())

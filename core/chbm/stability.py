@@ -26,22 +26,34 @@ def derivative_operator(harmonics: int, dofs: int, omega: float) -> np.ndarray:
     return d
 
 
-def floquet_exponents(hb, z: np.ndarray, omega: float) -> np.ndarray:
-    """The 2 n Hill eigenvalues closest to the real axis [1/s]."""
-    n, h = hb.model.dofs, hb.harmonics
-    eye = np.eye(2 * h + 1)
-    m_h = np.kron(eye, hb.model.mass)
-    c_h = np.kron(eye, hb.model.damping)
-    _, jac, _ = hb.residual(z, omega)
-    j_phys = jac * (hb.f_scale / hb.x_scale)
-    d1 = c_h + 2 * m_h @ derivative_operator(h, n, omega)
+def _hill_parts(hb):
+    """M_H^-1, C_H and the derivative operator at omega = 1, kept on the HB object (they depend on H and n only)."""
+    parts = getattr(hb, "_hill_parts", None)
+    if parts is None:
+        n, h = hb.model.dofs, hb.harmonics
+        eye = np.eye(2 * h + 1)
+        m_h = np.kron(eye, hb.model.mass)
+        parts = (np.linalg.inv(m_h), np.kron(eye, hb.model.damping), 2 * m_h @ derivative_operator(h, n, 1.0))
+        hb._hill_parts = parts
+    return parts
+
+
+def floquet_exponents(hb, z: np.ndarray, omega: float, jacobian: np.ndarray | None = None) -> np.ndarray:
+    """The 2 n Hill eigenvalues closest to the real axis [1/s].
+
+    `jacobian` is the scaled HB Jacobian at (z, omega) when the caller has it already.
+    """
+    m_inv, c_h, two_m_nabla = _hill_parts(hb)
+    if jacobian is None:
+        _, jacobian, _ = hb.residual(z, omega)
+    j_phys = jacobian * (hb.f_scale / hb.x_scale)
     size = hb.size
-    m_inv = np.linalg.inv(m_h)
-    companion = np.block([[np.zeros((size, size)), np.eye(size)], [-m_inv @ j_phys, -m_inv @ d1]])
+    companion = np.block([[np.zeros((size, size)), np.eye(size)],
+                          [-m_inv @ j_phys, -m_inv @ (c_h + omega * two_m_nabla)]])
     lam = np.linalg.eigvals(companion)
-    return lam[np.argsort(np.abs(lam.imag))[: 2 * n]]
+    return lam[np.argsort(np.abs(lam.imag))[: 2 * hb.model.dofs]]
 
 
-def hill_stable(hb, z: np.ndarray, omega: float, tol: float = 1e-6) -> bool:
+def hill_stable(hb, z: np.ndarray, omega: float, tol: float = 1e-6, jacobian: np.ndarray | None = None) -> bool:
     """Whether the periodic solution z at omega [rad/s] is asymptotically stable."""
-    return bool(np.all(floquet_exponents(hb, z, omega).real < tol * omega))
+    return bool(np.all(floquet_exponents(hb, z, omega, jacobian).real < tol * omega))

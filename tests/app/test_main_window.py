@@ -41,9 +41,16 @@ def test_selecting_in_the_tree_highlights_in_3d_and_picking_selects_in_the_tree(
     assert window.tree.current() == "ring"
 
 
-def test_findings_are_listed_and_clicking_selects_the_item(window, qtbot):
-    window.open_file(EXAMPLES / "planetary.gdyn")
-    assert window.messages.list.count() == 1
-    item = window.messages.list.item(0)
-    window.messages.list.itemClicked.emit(item)
-    assert window.props.name in ("", "gear_pairs")
+def test_findings_are_listed_live_and_clicking_selects_the_item(window, qtbot):
+    from core.commands import replace_fields
+
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    assert window.messages.list.count() == 0
+    window.doc.apply(replace_fields(window.doc.model, "gear2_joint", position=(0.07, 0.0, 0.0)))
+    texts = [window.messages.list.item(i).text() for i in range(window.messages.list.count())]
+    assert any("error: pair:" in t and "70 mm apart" in t for t in texts)
+    row = next(i for i, t in enumerate(texts) if t.startswith("error: pair:"))
+    window.messages.list.itemClicked.emit(window.messages.list.item(row))
+    assert window.tree.current() == "pair" and window.props.name == "pair"
+    window.act_undo.trigger()
+    assert window.messages.list.count() == 0

@@ -215,9 +215,9 @@ def _cmd_chbm(ns) -> int:
         period_comparison,
         plot_curves,
         run_study,
-        write_csv,
     )
     from core.model.files import load
+    from core.tables import write_csv
     from core.model.model import ModelError
 
     if not 0 < ns.f_min < ns.f_max:

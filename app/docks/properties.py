@@ -19,6 +19,9 @@ from core.commands import replace_fields
 from core.model.entities import GearSource, RigidBody
 from core.model.model import ModelError
 
+# vectors shown read-only: (factor from SI, unit)
+VECTOR_UNITS = {"com": (1e3, " mm"), "position": (1e3, " mm"), "axis": (1.0, ""), "angular_velocity": (1.0, " rad/s")}
+
 
 class PropertyDock(QDockWidget):
     """Shows name, scalar fields (in mm / deg where they have a range) and read-only mass properties."""
@@ -57,9 +60,9 @@ class PropertyDock(QDockWidget):
                 form.addRow(f.name, field)
             elif isinstance(value, (str, int, float, bool)):
                 form.addRow(f.name, QLabel(str(value)))
-            elif f.name in ("com", "position", "axis", "angular_velocity") and value is not None:
-                form.addRow(f"{f.name}", QLabel(", ".join(f"{v * (1e3 if f.name != 'angular_velocity' and f.name != 'axis' else 1):.6g}" for v in value)
-                                                 + (" mm" if f.name in ("com", "position") else "")))
+            elif f.name in VECTOR_UNITS and value is not None:
+                scale, unit = VECTOR_UNITS[f.name]
+                form.addRow(f.name, QLabel(", ".join(f"{v * scale:.6g}" for v in value) + unit))
         if isinstance(item, RigidBody):
             for fr in item.frames:
                 form.addRow(f"frame {fr.name}", QLabel(", ".join(f"{v * 1e3:.6g}" for v in fr.origin) + " mm"))

@@ -12,6 +12,7 @@ Time enters through the mesh phase tau = omega t in [0, 2 pi), omega = 2 pi f_me
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -124,10 +125,14 @@ class LumpedModel:
         """Gap of every element [m] at period fractions, shape (E, N)."""
         return np.array([c.gap(fractions) for c in self.contacts])
 
+    @functools.cached_property
+    def contact_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """Directions (E, n) and stiffnesses (E,) of the contact elements."""
+        return np.array([c.direction for c in self.contacts]), np.array([c.stiffness for c in self.contacts])
+
     def contact_forces(self, x: np.ndarray, gaps: np.ndarray):
         """Element forces F_e [N] (E, N) and closed flags at samples x (N, n) with gaps (E, N)."""
-        w = np.array([c.direction for c in self.contacts])
-        k = np.array([c.stiffness for c in self.contacts])
+        w, k = self.contact_arrays
         pen = -(w @ x.T + gaps)
         on = pen > 0
         return np.where(on, k[:, None] * pen, 0.0), on
@@ -135,8 +140,7 @@ class LumpedModel:
     def restoring(self, x: np.ndarray, gaps: np.ndarray):
         """Contact force on the coordinates, -sum_e w_e F_e, (N, n), and its tangent (N, n, n)."""
         forces, active = self.contact_forces(x, gaps)
-        w = np.array([c.direction for c in self.contacts])
-        k = np.array([c.stiffness for c in self.contacts])
+        w, k = self.contact_arrays
         f = -forces.T @ w
         tangent = np.einsum("ek,ea,eb->kab", active * k[:, None], w, w)
         return f, tangent

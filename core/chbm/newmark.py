@@ -65,8 +65,7 @@ class NewmarkIntegrator:
         self.model = model
         self.min_steps_per_natural = min_steps_per_natural
         self.fixed_steps = steps_per_period
-        self.w = np.array([c.direction for c in model.contacts])  # (E, n)
-        self.k = np.array([c.stiffness for c in model.contacts])  # (E,)
+        self.w, self.k = model.contact_arrays  # (E, n), (E,)
         kmax = model.stiffness + np.einsum("e,ea,eb->ab", self.k, self.w, self.w)
         eig = np.linalg.eigvals(np.linalg.solve(model.mass, kmax))
         self.natural_frequency = float(np.sqrt(np.abs(eig).max())) / (2 * math.pi)  # Hz, all contacts closed

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from core.atomic import atomic_write_bytes, atomic_write_text
+from core.atomic import atomic_write_bytes
 from core.chbm.continuation import CurvePoint, follow
 from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.lumped_model import LumpedModel
@@ -86,15 +85,6 @@ def curve_rows(results: list[CurveResult]):
             for s in sweep:
                 mean, half, rms = s.summary()
                 yield (label, r.torque, s.frequency, mean, half, rms, int(s.converged), -1, s.periods)
-
-
-def write_csv(path, header, rows) -> None:
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(header)
-    for row in rows:
-        writer.writerow([f"{v:.10g}" if isinstance(v, float) else v for v in row])
-    atomic_write_text(path, buf.getvalue())
 
 
 def period_comparison(result: CurveResult, frequency: float, samples: int = 256) -> tuple[list[str], np.ndarray]:

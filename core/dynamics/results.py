@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from core.atomic import atomic_write_text
+from core.tables import write_csv
 
 
 @dataclass
@@ -52,12 +50,8 @@ class Results:
 
     def to_csv(self, path) -> None:
         """CSV with one header row of 'name [unit]', first column 'time [s]'; written atomically."""
-        buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(["time [s]", *self.names])
-        for t, row in zip(self.time, self.data):
-            writer.writerow([f"{t:.12g}", *(f"{v:.12g}" for v in row)])
-        atomic_write_text(path, buf.getvalue())
+        write_csv(path, ["time [s]", *self.names],
+                  ([float(t), *(float(v) for v in row)] for t, row in zip(self.time, self.data)))
 
 
 def ordered_names(names) -> list[str]:

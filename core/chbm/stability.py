@@ -5,11 +5,23 @@ Fourier basis, gives the quadratic eigenproblem
     (lambda^2 M_H + lambda (C_H + 2 M_H Nabla) + J) P = 0,
 with J the HB Jacobian, M_H and C_H block-diagonal copies of M and C and
 Nabla the time derivative on the coefficients. Of its eigenvalues, the 2 n
-with the smallest imaginary parts approximate the Floquet exponents; the
-solution is unstable when one of them has a positive real part.
+with the smallest imaginary parts approximate the Floquet exponents.
+
+For one degree of freedom, m x'' + c x' + k(t) x = 0 with k(t) the contact
+tangent on the solution, Hill's own form applies: with x = e^(-c t / 2m) y
+and z = omega t / 2 it is Hill's equation y'' + theta(z) y = 0 of period pi,
+and the trace of its monodromy matrix is 2 - 4 Delta(0) sin^2(pi sqrt(theta_0) / 2)
+with Delta(0) the normalised infinite (here (2H + 1)-row) Hill determinant
+(Whittaker and Watson, A Course of Modern Analysis, sections 19.41-19.42).
+One small determinant replaces the 2(2H + 1) eigenproblem, and there is no
+choice of which eigenvalues are the Floquet exponents to get wrong: on the
+paper's curve the eigenvalue sorting picks the wrong pair at a few points,
+where the determinant agrees with the time integration's monodromy matrix.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -39,7 +51,7 @@ def _hill_parts(hb):
 
 
 def floquet_exponents(hb, z: np.ndarray, omega: float, jacobian: np.ndarray | None = None) -> np.ndarray:
-    """The 2 n Hill eigenvalues closest to the real axis [1/s].
+    """The 2 n eigenvalues of Hill's quadratic eigenproblem closest to the real axis [1/s].
 
     `jacobian` is the scaled HB Jacobian at (z, omega) when the caller has it already.
     """
@@ -54,6 +66,32 @@ def floquet_exponents(hb, z: np.ndarray, omega: float, jacobian: np.ndarray | No
     return lam[np.argsort(np.abs(lam.imag))[: 2 * hb.model.dofs]]
 
 
+def hill_determinant_multipliers(hb, z: np.ndarray, omega: float) -> np.ndarray:
+    """The two Floquet multipliers of a one-DOF solution from Hill's determinant, truncated at H."""
+    m, c = float(hb.model.mass[0, 0]), float(hb.model.damping[0, 0])
+    x = hb.coordinate_samples(z)
+    _, tangent = hb.model.restoring(x, hb.gaps)
+    k = tangent[:, 0, 0] + hb.model.stiffness[0, 0]
+    theta = (4.0 / omega**2) * (k / m - c * c / (4 * m * m))
+    spec = np.fft.fft(theta) / theta.size  # spec[j]: coefficient of e^(2 i j z)
+    h = hb.harmonics
+    n = np.arange(-h, h + 1)
+    theta0 = spec[0].real
+    rows = spec[(n[:, None] - n[None, :]) % theta.size] / (theta0 - 4.0 * n * n)[:, None]
+    np.fill_diagonal(rows, 1.0)
+    delta0 = np.linalg.det(rows).real
+    trace = 2.0 - 4.0 * delta0 * (np.sin(0.5 * math.pi * np.sqrt(complex(theta0))) ** 2).real
+    multipliers_y = np.roots([1.0, -trace, 1.0])  # det = 1: Hill's equation has no damping term
+    return multipliers_y * math.exp(-c * math.pi / (m * omega))  # x = e^(-c t / 2m) y over T = 2 pi / omega
+
+
+def floquet_multipliers(hb, z: np.ndarray, omega: float, jacobian: np.ndarray | None = None) -> np.ndarray:
+    """The 2 n Floquet multipliers of the periodic solution z at omega [rad/s] by Hill's method."""
+    if hb.model.dofs == 1:
+        return hill_determinant_multipliers(hb, z, omega)
+    return np.exp(floquet_exponents(hb, z, omega, jacobian) * (2 * math.pi / omega))
+
+
 def hill_stable(hb, z: np.ndarray, omega: float, tol: float = 1e-6, jacobian: np.ndarray | None = None) -> bool:
-    """Whether the periodic solution z at omega [rad/s] is asymptotically stable."""
-    return bool(np.all(floquet_exponents(hb, z, omega, jacobian).real < tol * omega))
+    """Whether the periodic solution z at omega [rad/s] is asymptotically stable (all |multipliers| < 1)."""
+    return bool(np.all(np.abs(floquet_multipliers(hb, z, omega, jacobian)) < 1.0 + tol))

@@ -14,7 +14,11 @@ from core.chbm.lumped_model import (
     torsional_two_dof_model,
 )
 from core.chbm.newmark import NewmarkIntegrator
-from core.chbm.stability import floquet_exponents
+from core.chbm.stability import (
+    floquet_exponents,
+    floquet_multipliers,
+    hill_determinant_multipliers,
+)
 from core.chbm.study import hbm_solutions_at, period_comparison
 
 # 14 mesh frequencies across 500-4000 Hz: the low range, the super-harmonic resonance near
@@ -120,12 +124,26 @@ def test_hill_verdict_agrees_with_floquet_multipliers_from_time_integration(pape
                 cols.append((plus - minus) / (2 * e[i]))
             multipliers = np.linalg.eigvals(np.column_stack(cols))
             floquet_stable = np.abs(multipliers).max() < 1.0
-            exponents = floquet_exponents(hb, z, omega)
-            assert floquet_stable == stable, (f, multipliers, exponents)
-            # and the largest multiplier modulus matches exp(max Re(lambda) T)
-            assert np.abs(multipliers).max() == pytest.approx(math.exp(exponents.real.max() / f), rel=0.05)
+            hill = floquet_multipliers(hb, z, omega)
+            assert floquet_stable == stable, (f, multipliers, hill)
+            # and the largest multiplier modulus matches Hill's
+            assert np.abs(multipliers).max() == pytest.approx(np.abs(hill).max(), rel=0.05)
             checked[stable] += 1
     assert checked[True] >= 3 and checked[False] >= 2
+
+
+def test_hill_determinant_and_hill_eigenproblem_agree_on_the_curve(paper_curve_100):
+    """The one-DOF determinant route against the n-DOF eigenvalue route, at every point of the curve."""
+    hb = paper_curve_100.hb
+    close = 0
+    for p in paper_curve_100.points:
+        omega = 2 * math.pi * p.frequency
+        by_determinant = np.abs(hill_determinant_multipliers(hb, p.z, omega)).max()
+        by_eigenvalues = math.exp(floquet_exponents(hb, p.z, omega).real.max() / p.frequency)
+        assert (by_determinant < 1.0) == (by_eigenvalues < 1.0) == p.stable, p.frequency
+        close += abs(by_determinant / by_eigenvalues - 1) < 1e-9
+    # where the eigenvalue route sorts its exponents right the two are the same number
+    assert close > 0.5 * len(paper_curve_100.points)
 
 
 def test_two_dof_model_runs_through_the_same_code():

@@ -130,9 +130,16 @@ class System:
                 self.forces.append(CompliantMesh(f.name, self.gears[f.pair], f.k_mean, f.k_amplitude, f.damping,
                                                  f.waveform, cr, self.angle_index[pair.joint1]))
         self.work_index, self.dissipated_index = new_extra(), new_extra()
-        self.space = StateSpace(n, extra)
+        self.extra = extra
+        self._set_up_coordinates()
         self.rows = sum(c.rows for c in self.constraints)
         self.redundant = self._redundancy()
+
+    formulation = "cartesian"
+
+    def _set_up_coordinates(self) -> None:
+        """The state layout; a formulation in other coordinates also drops the constraints they satisfy."""
+        self.space = StateSpace(self.n, self.extra)
 
     # ------------------------------------------------------------------ set-up
 
@@ -294,21 +301,11 @@ class System:
         """Tangent rate of y at t; with details, also the multipliers, loads and energies."""
         s = self.snapshot(y)
         n = self.n
-        loads = Loads(n)
-        out: dict = {}
-        if n:
-            loads.f += self.mass[:, None] * self.gravity[None, :]
-            loads.potential -= float(np.sum(self.mass * (s.x @ self.gravity)))
-        for fe in self.forces:
-            fe.apply(t, s, loads, out)
-        jw = np.einsum("kab,kbc,kdc->kad", s.rot, self.inertia, s.rot) if n else np.zeros((0, 3, 3))
-        gyro = np.cross(s.w, np.einsum("kab,kb->ka", jw, s.w)) if n else np.zeros((0, 3))
-        qvec = np.hstack([loads.f, loads.tau - gyro]).ravel()
-        vel = np.hstack([s.v, s.w]).ravel()
+        loads, out, qvec, jw = self._applied(t, s)
         minv = self._mass_inverse(s)
         lam = np.zeros(self.rows)
         if self.rows:
-            lam, gmat, jac = self._multipliers(t, s, minv, qvec, vel)
+            lam, gmat, _ = self._multipliers(t, s, minv, qvec)
             acc = minv @ (qvec + gmat.T @ lam)
         else:
             acc = minv @ qvec
@@ -319,7 +316,33 @@ class System:
         acc6 = acc.reshape(n, 6)
         rate[sp.dv] = acc6[:, :3].ravel()
         rate[sp.dw] = acc6[:, 3:].ravel()
-        extra = rate[sp.de]
+        rate[sp.de] = self._extra_rates(t, s, lam, loads)
+        if not details:
+            return rate
+        return rate, {"lambda": lam, "loads": loads, "out": out, "kinetic": self._kinetic(s, jw), "snapshot": s}
+
+    def _applied(self, t: float, s: Snapshot):
+        """Loads, element outputs, the generalised force (6 n,) with the gyroscopic term, and world inertias."""
+        n = self.n
+        loads = Loads(n)
+        out: dict = {}
+        if n:
+            loads.f += self.mass[:, None] * self.gravity[None, :]
+            loads.potential -= float(np.sum(self.mass * (s.x @ self.gravity)))
+        for fe in self.forces:
+            fe.apply(t, s, loads, out)
+        jw = np.einsum("kab,kbc,kdc->kad", s.rot, self.inertia, s.rot) if n else np.zeros((0, 3, 3))
+        gyro = np.cross(s.w, np.einsum("kab,kb->ka", jw, s.w)) if n else np.zeros((0, 3))
+        return loads, out, np.hstack([loads.f, loads.tau - gyro]).ravel(), jw
+
+    def _kinetic(self, s: Snapshot, jw: np.ndarray) -> float:
+        if not self.n:
+            return 0.0
+        return 0.5 * float(np.sum(self.mass * np.sum(s.v**2, axis=1)) + np.einsum("ka,kab,kb->", s.w, jw, s.w))
+
+    def _extra_rates(self, t: float, s: Snapshot, lam: np.ndarray, loads: Loads) -> np.ndarray:
+        """Rates of the extra states: joint angles, gear phase errors, motor errors, work, dissipation."""
+        extra = np.zeros(self.extra)
         for name, idx in self.angle_index.items():
             extra[idx] = self.geometry[name].relative_speed(s)
         for gc in self.gears.values():
@@ -334,20 +357,26 @@ class System:
             row += c.rows
         extra[self.work_index] = loads.work_rate + motor_power
         extra[self.dissipated_index] = loads.dissipation
-        if not details:
-            return rate
-        kinetic = 0.5 * float(np.sum(self.mass * np.sum(s.v**2, axis=1)) + np.einsum("ka,kab,kb->", s.w, jw, s.w)) if n else 0.0
-        return rate, {"lambda": lam, "loads": loads, "out": out, "kinetic": kinetic, "snapshot": s}
+        return extra
 
-    def _multipliers(self, t, s, minv, qvec, vel):
+    def _multipliers(self, t, s, minv, qvec, transform=None, bias=None):
         """Multipliers with the gear flanks settled: a gear row's force direction depends on the sign of Ft.
 
+        Returns lambda and the constraint rows G and J in the coordinates of
+        `minv` and `qvec`: body velocities, or with `transform` (body
+        velocities = transform @ coordinate rates) and `bias` (the body
+        accelerations at zero coordinate accelerations) other coordinates.
         Large systems go through sparse matrices (each row touches at most two
         bodies, so a gear train's matrix is banded and the cost grows linearly
         with its length); redundant ones through a dense minimum-norm solve.
         """
         jac, gplus, gsep, gamma, target, phi, stab = self._jacobian(t, s)
-        rhs = gamma - np.where(stab, 2 * self.alpha * (jac @ vel - target) + self.beta**2 * phi, 0.0) - jac @ (minv @ qvec)
+        vel = np.hstack([s.v, s.w]).ravel()
+        baumgarte = np.where(stab, 2 * self.alpha * (jac @ vel - target) + self.beta**2 * phi, 0.0)
+        if transform is not None:
+            gamma = gamma - jac @ bias
+            jac, gplus, gsep = (np.asarray(m @ transform) for m in (jac, gplus, gsep))
+        rhs = gamma - baumgarte - jac @ (minv @ qvec)
         use_sparse = self.rows > SPARSE_ROWS and not self.redundant
         jm = (sparse.csr_matrix(jac) @ minv) if use_sparse else jac @ minv
         gear_rows = np.flatnonzero(np.any(gsep != 0.0, axis=1))
@@ -379,23 +408,13 @@ class System:
                 out[f"{name}.{axis} [m]"] = float(v)
             for axis, v in zip("xyz", s.w[k]):
                 out[f"{name}.w{axis} [rad/s]"] = float(v)
-        row = 0
-        rows_of = {}
-        for c in self.constraints:
-            rows_of[c.name] = (row, c)
-            row += c.rows
+        rows_of = self._rows_of()
+        reactions = self._reactions(d)
         for j in self.model.joints.values():
             if j.name in self.angle_index:
                 out[f"{j.name}.angle [rad]"] = float(s.extra[self.angle_index[j.name]])
                 out[f"{j.name}.speed [rad/s]"] = float(self.geometry[j.name].relative_speed(s))
-            r0, c = rows_of[j.name]
-            blocks, _, _ = c.evaluate(s)
-            force, torque = np.zeros(3), np.zeros(3)
-            for b, jb, gb in blocks:
-                if b == c.g.bj:
-                    force = gb[:, :3].T @ lam[r0:r0 + c.rows]
-                    arm = s.rot[b] @ c.g.sj if b >= 0 else np.zeros(3)
-                    torque = gb[:, 3:].T @ lam[r0:r0 + c.rows] - np.cross(arm, force)
+            force, torque = reactions[j.name]
             for axis, v in zip("xyz", force):
                 out[f"{j.name}.F{axis} [N]"] = float(v)
             for axis, v in zip("xyz", torque):
@@ -410,6 +429,31 @@ class System:
         out["energy.potential [J]"] = loads.potential
         out["energy.work [J]"] = float(y[sp.e][self.work_index])
         out["energy.dissipated [J]"] = float(y[sp.e][self.dissipated_index])
+        return out
+
+    def _rows_of(self) -> dict:
+        """Constraint name -> (first row, constraint)."""
+        rows_of, row = {}, 0
+        for c in self.constraints:
+            rows_of[c.name] = (row, c)
+            row += c.rows
+        return rows_of
+
+    def _reactions(self, d: dict) -> dict:
+        """Joint name -> (force [N], torque about the joint point [N m]) on body j, world axes, from the multipliers."""
+        s, lam = d["snapshot"], d["lambda"]
+        out = {}
+        for name, (r0, c) in self._rows_of().items():
+            if name not in self.joint_constraints:
+                continue
+            blocks, _, _ = c.evaluate(s)
+            force, torque = np.zeros(3), np.zeros(3)
+            for b, _, gb in blocks:
+                if b == c.g.bj:
+                    force = gb[:, :3].T @ lam[r0:r0 + c.rows]
+                    arm = s.rot[b] @ c.g.sj if b >= 0 else np.zeros(3)
+                    torque = gb[:, 3:].T @ lam[r0:r0 + c.rows] - np.cross(arm, force)
+            out[name] = (force, torque)
         return out
 
     def describe(self) -> dict:

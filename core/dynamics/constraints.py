@@ -193,25 +193,27 @@ class GearConstraint(Constraint):
         return blocks, gamma, f
 
     def _jdot_v(self, s: Snapshot, v1, w1, v2, w2) -> float:
-        """(dJ/dt) v: the change of J along the motion, by central differences of the pitch-point frame."""
+        """(dJ/dt) v: the change of J along the motion, by central differences of the pitch-point frame.
+
+        Only the two gears move (rigidly, with their velocities) for +-eps; the
+        rest of the snapshot is not needed for the frame.
+        """
         eps = 1e-7
+        x1, r1, _, _ = s.pose(self.j1.bj)
+        x2, r2, _, _ = s.pose(self.j2.bj)
         vals = []
-        for sgn in (1.0, -1.0):
-            fe, (y1, _, _), (y2, _, _) = self.frame(_advanced(s, sgn * eps, (self.j1.bj, self.j2.bj)))
+        for dt in (eps, -eps):
+            y1, q1 = x1 + dt * v1, _turned(r1, dt * w1)
+            y2, q2 = x2 + dt * v2, _turned(r2, dt * w2)
+            fe = contact_frame(self.pair, y1 + q1 @ self.j1.sj, q1 @ self.j1.aj, y2 + q2 @ self.j2.sj, q2 @ self.j2.aj)
             vals.append(fe.t @ ((v1 + cross(w1, fe.point - y1)) - (v2 + cross(w2, fe.point - y2))))
         return (vals[0] - vals[1]) / (2 * eps)
 
 
-def _advanced(s: Snapshot, dt: float, bodies) -> Snapshot:
-    """The snapshot with the given bodies moved rigidly by their velocities for dt (velocities kept)."""
-    x, rot = s.x.copy(), s.rot.copy()
-    for b in bodies:
-        if b < 0:
-            continue
-        x[b] = s.x[b] + dt * s.v[b]
-        th = dt * s.w[b]
-        angle = np.linalg.norm(th)
-        if angle > 0:
-            k = skew(th / angle)
-            rot[b] = (np.eye(3) + np.sin(angle) * k + (1 - np.cos(angle)) * k @ k) @ s.rot[b]
-    return Snapshot(x, rot, s.v, s.w, s.extra)
+def _turned(rot: np.ndarray, theta: np.ndarray) -> np.ndarray:
+    """rot turned by the rotation vector theta (world axes)."""
+    angle = float(np.sqrt(theta @ theta))
+    if angle == 0.0:
+        return rot
+    k = skew(theta / angle)
+    return (np.eye(3) + np.sin(angle) * k + (1 - np.cos(angle)) * k @ k) @ rot

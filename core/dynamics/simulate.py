@@ -6,14 +6,14 @@ import numpy as np
 
 from core.dynamics.integrators import make_integrator
 from core.dynamics.results import Results, ordered_names
-from core.dynamics.system import System
+from core.dynamics.formulations import assemble
 from core.model.model import Model, ModelError
 from core.model.validation import validate
 
 
 def simulate(model: Model, t_end: float | None = None, step: float | None = None, integrator: str | None = None,
              output_step: float | None = None, progress=None, cancel=None, check: bool = True,
-             **options) -> Results:
+             formulation: str | None = None, **options) -> Results:
     """Simulate `model` from 0 to t_end [s]; settings default to the model's.
 
     A run that fails (singular system, divergence, NaN) or is cancelled keeps
@@ -25,6 +25,8 @@ def simulate(model: Model, t_end: float | None = None, step: float | None = None
     cancel : callable() -> bool, optional
     check : bool
         Refuse models with validation errors.
+    formulation : str, optional
+        auto, joint or cartesian (default: the model's setting); see core.dynamics.formulations.
     options
         Passed to the integrator (rtol, atol for dopri5; rho_inf for generalized_alpha).
     """
@@ -42,8 +44,8 @@ def simulate(model: Model, t_end: float | None = None, step: float | None = None
         errors = [f for f in validate(model) if f.severity == "error"]
         if errors:
             raise ModelError(f"the model has {len(errors)} error(s); first: {errors[0]}")
-    system = System(model)
-    y0, change = system.consistent_velocities(system.initial_state())
+    system = assemble(model, formulation)
+    y0, change = system.consistent_initial_state()
     findings = []
     if change > 1e-9:
         findings.append(f"initial speeds were projected onto the constraints (largest change {change:.3g})")

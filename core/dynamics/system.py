@@ -206,6 +206,10 @@ class System:
         rank = int(np.sum(sv > 1e-9 * sv.max())) if sv.size else 0
         return self.rows - rank
 
+    def consistent_initial_state(self) -> tuple[np.ndarray, float]:
+        """The initial state with speeds made consistent with the constraints, and the largest change [m/s, rad/s]."""
+        return self.consistent_velocities(self.initial_state())
+
     def consistent_velocities(self, y: np.ndarray) -> tuple[np.ndarray, float]:
         """y with velocities projected onto the constraints (least change in kinetic energy) and the change [m/s, rad/s]."""
         if not self.rows:
@@ -321,6 +325,11 @@ class System:
             return rate
         return rate, {"lambda": lam, "loads": loads, "out": out, "kinetic": self._kinetic(s, jw), "snapshot": s}
 
+    def accelerations(self, t: float, y: np.ndarray) -> np.ndarray:
+        """COM and angular accelerations of the bodies (n, 6) [m/s^2, rad/s^2], world axes."""
+        rate, sp = self.evaluate(t, y), self.space
+        return np.hstack([rate[sp.dv].reshape(-1, 3), rate[sp.dw].reshape(-1, 3)])
+
     def _applied(self, t: float, s: Snapshot):
         """Loads, element outputs, the generalised force (6 n,) with the gyroscopic term, and world inertias."""
         n = self.n
@@ -384,7 +393,7 @@ class System:
         for _ in range(4):
             gmat = gplus - 2.0 * ((signs < 0)[:, None] * gsep)
             if use_sparse:
-                lam = splinalg.splu((jm @ sparse.csr_matrix(gmat).T).tocsc()).solve(rhs)
+                lam = splinalg.splu(sparse.csc_matrix(jm @ sparse.csr_matrix(gmat).T)).solve(rhs)
             else:
                 a = jm @ gmat.T
                 lam = np.linalg.lstsq(a, rhs, rcond=1e-10)[0] if self.redundant else np.linalg.solve(a, rhs)

@@ -546,9 +546,18 @@ class SimulationSettings:
     baumgarte_beta: float = ranged(10.0, lo=0.0, hi=1e6, unit="1/s")
     gravity: Vec3 = ZERO3
     static_equilibrium: bool = False
+    # "joint": angles of a spanning tree of revolute/fixed joints; "cartesian": 6 per body;
+    # "auto": joint when every body hangs from the ground on such joints
+    formulation: str = "auto"
 
     def problems(self) -> list[tuple[str, str]]:
-        return range_problems(self) + _vector_problem("gravity", self.gravity)
+        out = range_problems(self) + _vector_problem("gravity", self.gravity)
+        if self.formulation not in FORMULATIONS:
+            out.append(("formulation", f"must be one of {', '.join(FORMULATIONS)}, got {self.formulation!r}"))
+        return out
+
+
+FORMULATIONS = ("auto", "joint", "cartesian")
 
 
 ITEM_TYPES = {

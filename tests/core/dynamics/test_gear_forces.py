@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from core.commands import AddItem, replace_fields
-from core.dynamics.system import System
+from core.dynamics.formulations import FORMULATIONS, assemble
 from core.model import builders
 from core.model.files import load
 from tests.conftest import EXAMPLES
@@ -22,10 +22,11 @@ def _static_pair(name, torque):
     return model
 
 
-def test_helical_pinion_against_a_held_gear_joint_reactions():
+@pytest.mark.parametrize("formulation", FORMULATIONS)
+def test_helical_pinion_against_a_held_gear_joint_reactions(formulation):
     torque = 10.0  # N m on the pinion
     model = _static_pair("helical_pair", torque)
-    system = System(model)
+    system = assemble(model, formulation)
     ch = system.channels(0.0, system.initial_state())
     r1 = 0.002 * 20 / 2
     alpha, beta = math.radians(20), math.radians(15)
@@ -48,20 +49,25 @@ def test_helical_pinion_against_a_held_gear_joint_reactions():
     assert abs(ch["gear1_joint.speed [rad/s]"]) == 0.0
 
 
-def test_opposite_torque_turns_the_flank_and_the_thrust():
-    a = System(_static_pair("helical_pair", 10.0)).channels(0.0, System(_static_pair("helical_pair", 10.0)).initial_state())
-    model = _static_pair("helical_pair", -10.0)
-    b = System(model).channels(0.0, System(model).initial_state())
+def _static_channels(torque, formulation):
+    system = assemble(_static_pair("helical_pair", torque), formulation)
+    return system.channels(0.0, system.initial_state())
+
+
+@pytest.mark.parametrize("formulation", FORMULATIONS)
+def test_opposite_torque_turns_the_flank_and_the_thrust(formulation):
+    a, b = _static_channels(10.0, formulation), _static_channels(-10.0, formulation)
     assert b["pair.Ft [N]"] == pytest.approx(-a["pair.Ft [N]"], rel=1e-12)
     assert b["pair.Fa [N]"] == pytest.approx(-a["pair.Fa [N]"], rel=1e-12)
     assert b["pair.Fr [N]"] == pytest.approx(a["pair.Fr [N]"], rel=1e-12)  # radial always separates
     assert b["gear1_joint.Fx [N]"] == pytest.approx(a["gear1_joint.Fx [N]"], rel=1e-12)
 
 
-def test_bevel_pinion_against_a_held_gear():
+@pytest.mark.parametrize("formulation", FORMULATIONS)
+def test_bevel_pinion_against_a_held_gear(formulation):
     torque = 10.0
     model = _static_pair("bevel_pair", torque)
-    system = System(model)
+    system = assemble(model, formulation)
     ch = system.channels(0.0, system.initial_state())
     r1, alpha, gamma1 = 0.003 * 20 / 2, math.radians(20), math.atan2(20, 40)
     pt = torque / r1

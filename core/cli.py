@@ -24,7 +24,11 @@ from core.geometry.macro import (
     cylindrical_geometry,
     pair_geometry,
 )
+from core.model.entities import FORMULATIONS
 from core.ranges import Range
+
+FORMULATION_HELP = ("joint (angles of the joint tree), cartesian (6 per body) or auto: joint when every body hangs "
+                    "from the ground on revolute and fixed joints (default: the model's setting)")
 
 GEAR_ARGS = {
     "module": "--module", "teeth": "--teeth", "pressure_angle": "--pressure-angle", "face_width": "--width",
@@ -284,7 +288,7 @@ def _cmd_simulate(ns) -> int:
         return 1
     bar = TerminalProgress()
     try:
-        res = simulate(model, ns.t_end, ns.step, ns.integrator, ns.output_step, progress=bar)
+        res = simulate(model, ns.t_end, ns.step, ns.integrator, ns.output_step, progress=bar, formulation=ns.formulation)
     except ModelError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -302,21 +306,21 @@ def _cmd_simulate(ns) -> int:
 
 
 def _cmd_inspect(ns) -> int:
-    from core.dynamics.system import System
+    from core.dynamics.formulations import assemble
     from core.model.files import load
     from core.model.model import ModelError
 
     try:
-        model = load(ns.file)
+        info = assemble(load(ns.file), ns.formulation).describe()
     except ModelError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    info = System(model).describe()
     if ns.json:
         print(json.dumps(info, indent=2))
     else:
         sysinfo = info["system"]
-        print(f"{sysinfo['bodies']} bodies, {sysinfo['constraint_rows']} constraint rows, "
+        print(f"{sysinfo['bodies']} bodies in {sysinfo['formulation']} coordinates ({sysinfo['coordinates']}), "
+              f"{sysinfo['constraint_rows']} constraint rows, "
               f"{sysinfo['redundant_constraints']} redundant, {sysinfo['degrees_of_freedom']} degrees of freedom")
         for name, b in info["bodies"].items():
             print(f"body {name}: mass {b['mass']:.6g} kg")
@@ -398,12 +402,14 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--step", type=_number(float), help="time step [s] (default: the model's)")
     m.add_argument("--integrator", help="rk4, dopri5 or generalized_alpha (default: the model's)")
     m.add_argument("--output-step", type=_number(float), help="output sampling [s] (default: the model's)")
+    m.add_argument("--formulation", choices=FORMULATIONS, help=FORMULATION_HELP)
     m.add_argument("--out", required=True, help="results CSV")
     m.set_defaults(run=_cmd_simulate)
 
     i = sub.add_parser("inspect", help="bodies, joints, gear pairs, system size and redundant constraints")
     i.add_argument("file", help="a .gdyn model file")
     i.add_argument("--json", action="store_true", help="print JSON (SI units)")
+    i.add_argument("--formulation", choices=FORMULATIONS, help=FORMULATION_HELP)
     i.set_defaults(run=_cmd_inspect)
 
     v = sub.add_parser("validate", help="check a model file against the modelling rules")

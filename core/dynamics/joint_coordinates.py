@@ -25,9 +25,9 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse import linalg as splinalg
 
-from core.dynamics.constraints import FixedConstraint, RevoluteConstraint, Snapshot, cross, skew
+from core.dynamics.constraints import FixedConstraint, RevoluteConstraint, Snapshot, cross_rows, skew
 from core.dynamics.state_space import EuclideanSpace
-from core.dynamics.system import SPARSE_ROWS, System
+from core.dynamics.system import SPARSE_ROWS, System, dense
 from core.model import entities as E
 from core.model.model import Model
 
@@ -103,71 +103,79 @@ class JointCoordinateSystem(System):
         self.nq = sum(e.coordinate is not None for e in self.edges)
         self.space = JointSpace(self.nq, self.extra)
         self.sparse = 6 * self.n * self.nq > 6 * SPARSE_ROWS * SPARSE_ROWS
-        rows, cols = [], []
+        # the tree by depth: every edge of one level is handled in one batch of array operations
+        depth = {-1: 0}
         for e in self.edges:
-            if e.coordinate is not None:
-                for b in e.subtree:
-                    rows.extend(range(6 * b, 6 * b + 6))
-                    cols.extend([e.coordinate] * 6)
-        self._t_pattern = (np.array(rows, dtype=int), np.array(cols, dtype=int))
+            depth[e.child] = depth[e.parent] + 1
+        self._levels = []
+        for d in range(1, max(depth.values(), default=0) + 1):
+            es = [e for e in self.edges if depth[e.child] == d]
+            self._levels.append({
+                "parent": np.array([e.parent for e in es], dtype=int),  # -1 reads the ground row n
+                "child": np.array([e.child for e in es], dtype=int),
+                "coordinate": np.array([-1 if e.coordinate is None else e.coordinate for e in es], dtype=int),
+                "sign": np.array([0.0 if e.coordinate is None else e.sign for e in es]),
+                "axis": np.array([e.axis0 for e in es]), "point": np.array([e.point0 for e in es]),
+                "k1": np.array([e.k1 for e in es]), "k2": np.array([e.k2 for e in es]),
+            })
+        # T's nonzeros: for a coordinate's edge, six rows of every body in its subtree
+        pairs = [(e, b) for e in self.edges if e.coordinate is not None for b in e.subtree]
+        self._pair_body = np.array([b for _, b in pairs], dtype=int)
+        self._pair_coordinate = np.array([e.coordinate for e, _ in pairs], dtype=int)
+        self._t_pattern = ((6 * self._pair_body[:, None] + np.arange(6)).ravel(), np.repeat(self._pair_coordinate, 6))
 
     # ------------------------------------------------------------------ kinematics
 
     def kinematics(self, q: np.ndarray, qd: np.ndarray):
-        """Body snapshot parts (COM x, rot, v, w), T (6 n, nq) and the bias accelerations b (6 n,)."""
+        """Body snapshot parts (COM x, rot, v, w), T (6 n, nq) and the bias accelerations b (6 n,).
+
+        Row n of the work arrays is the ground (identity displacement, at rest).
+        Per edge, with the parent's displacement (R_p, t_p), its spin w_p, COM
+        velocity v_p, and the joint axis a and point p carried by the parent:
+            w = w_p + a th',  v = v_p + w_p x (x - x_p) + th' a x (x - p),
+        and their rates at th'' = 0 give the bias accelerations.
+        """
         n = self.n
-        x, rot = np.empty((n, 3)), np.empty((n, 3, 3))
-        v, w = np.empty((n, 3)), np.empty((n, 3))
-        acc, alpha = np.empty((n, 3)), np.empty((n, 3))
-        disp_r, disp_t = np.empty((n, 3, 3)), np.empty((n, 3))
-        axes, points = {}, {}
-        zero, eye = np.zeros(3), np.eye(3)
-        for e in self.edges:
-            p = e.parent
-            if p < 0:
-                rp, tp, wp, vp, cp, ap, alp = eye, zero, zero, zero, zero, zero, zero
-            else:
-                rp, tp, wp, vp, cp, ap, alp = disp_r[p], disp_t[p], w[p], v[p], x[p], acc[p], alpha[p]
-            k = e.child
-            if e.coordinate is None:
-                rd, td, thd = rp, tp, 0.0
-                a = pt = zero
-            else:
-                th, thd = e.sign * q[e.coordinate], e.sign * qd[e.coordinate]
-                turn = eye + np.sin(th) * e.k1 + (1.0 - np.cos(th)) * e.k2
-                rd = rp @ turn
-                td = rp @ (e.point0 - turn @ e.point0) + tp
-                a, pt = rp @ e.axis0, rp @ e.point0 + tp
-                axes[e.coordinate], points[e.coordinate] = e.sign * a, pt
+        disp_r = np.empty((n + 1, 3, 3))
+        disp_r[n] = np.eye(3)
+        disp_t, x, v, w, acc, alpha = (np.zeros((n + 1, 3)) for _ in range(6))
+        rot = np.empty((n, 3, 3))
+        axis_of, point_of = np.zeros((self.nq, 3)), np.zeros((self.nq, 3))
+        for lv in self._levels:
+            p, k, c, sign = lv["parent"], lv["child"], lv["coordinate"], lv["sign"]
+            th, thd = sign * q[c], sign * qd[c]  # fixed edges have sign 0
+            turn = np.eye(3) + np.sin(th)[:, None, None] * lv["k1"] + (1.0 - np.cos(th))[:, None, None] * lv["k2"]
+            rp, tp = disp_r[p], disp_t[p]
+            rd = rp @ turn
+            a = np.einsum("kab,kb->ka", rp, lv["axis"])
+            pt = np.einsum("kab,kb->ka", rp, lv["point"]) + tp
+            td = pt - np.einsum("kab,kb->ka", rd, lv["point"])
             disp_r[k], disp_t[k] = rd, td
-            x[k] = rd @ self.x0[k] + td
+            x[k] = np.einsum("kab,kb->ka", rd, self.x0[k]) + td
             rot[k] = rd @ self.rot0[k]
-            r, rc = x[k] - pt, x[k] - cp
-            w[k] = wp + thd * a
-            v[k] = vp + cross(wp, rc) + thd * cross(a, r)
-            wa = cross(wp, a)
-            alpha[k] = alp + thd * wa
-            acc[k] = (ap + cross(alp, rc) + cross(wp, v[k] - vp)
-                      + thd * (cross(wa, r) + cross(a, cross(w[k], r))))
+            wp, vp, ap, alp = w[p], v[p], acc[p], alpha[p]
+            r, rc = x[k] - pt, x[k] - x[p]
+            th_a = thd[:, None] * a
+            w[k] = wp + th_a
+            v[k] = vp + cross_rows(wp, rc) + cross_rows(th_a, r)
+            wa = cross_rows(wp, a)
+            alpha[k] = alp + thd[:, None] * wa
+            acc[k] = (ap + cross_rows(alp, rc) + cross_rows(wp, v[k] - vp)
+                      + thd[:, None] * cross_rows(wa, r) + cross_rows(th_a, cross_rows(w[k], r)))
+            moving = c >= 0
+            axis_of[c[moving]] = sign[moving, None] * a[moving]
+            point_of[c[moving]] = pt[moving]
+        ax = axis_of[self._pair_coordinate]
+        vals = np.hstack([cross_rows(ax, x[self._pair_body] - point_of[self._pair_coordinate]), ax]).ravel()
         rows, cols = self._t_pattern
-        vals = np.empty(rows.size)
-        at = 0
-        for e in self.edges:
-            if e.coordinate is None:
-                continue
-            a, pt = axes[e.coordinate], points[e.coordinate]
-            for b in e.subtree:
-                vals[at:at + 3] = cross(a, x[b] - pt)
-                vals[at + 3:at + 6] = a
-                at += 6
         shape = (6 * n, self.nq)
         if self.sparse:
             t_mat = sparse.csr_matrix((vals, (rows, cols)), shape=shape)
         else:
             t_mat = np.zeros(shape)
             t_mat[rows, cols] = vals
-        bias = np.hstack([acc, alpha]).ravel()
-        return (x, rot, v, w), t_mat, bias
+        bias = np.hstack([acc[:n], alpha[:n]]).ravel()
+        return (x[:n], rot, v[:n], w[:n]), t_mat, bias
 
     def snapshot(self, y: np.ndarray) -> Snapshot:
         return self._snapshot_and_transform(y)[0]
@@ -224,7 +232,7 @@ class JointCoordinateSystem(System):
         if not self.rows or not self.nq:
             return 0
         s, t_mat, _ = self._snapshot_and_transform(self.initial_state())
-        jac = np.asarray(self._jacobian(0.0, s)[0] @ t_mat)
+        jac = dense(self._jacobian(0.0, s)[0] @ t_mat)
         sv = np.linalg.svd(jac, compute_uv=False)
         return self.rows - int(np.sum(sv > 1e-9 * sv.max())) if sv.size else self.rows
 
@@ -287,16 +295,16 @@ class JointCoordinateSystem(System):
         if not self.rows:
             return np.zeros((self.n, 6))
         s = d["snapshot"]
-        jac, gplus, gsep, *_ = self._jacobian(0.0, s)
+        _, gplus, gsep, *_ = self._jacobian(0.0, s)
         lam = d["lambda"]
-        gmat = gplus - 2.0 * ((lam < 0)[:, None] * gsep)
-        return (gmat.T @ lam).reshape(self.n, 6)
+        gmat = gplus - 2.0 * (sparse.diags((lam < 0).astype(float)) @ gsep)
+        return np.asarray(gmat.T @ lam).reshape(self.n, 6)
 
     # ------------------------------------------------------------------ projections
 
     def _joint_rows(self, t: float, s: Snapshot, t_mat):
         jac, _, _, _, target, phi, _ = self._jacobian(t, s)
-        return np.asarray(jac @ t_mat), target, phi
+        return dense(jac @ t_mat), target, phi
 
     def consistent_velocities(self, y: np.ndarray) -> tuple[np.ndarray, float]:
         """Rates projected onto the constraints (least change in kinetic energy); the change of body speeds."""
@@ -333,7 +341,7 @@ class JointCoordinateSystem(System):
 
     def describe(self) -> dict:
         out = super().describe()
-        out["system"].update({"formulation": "joint", "coordinates": self.nq, "velocities": self.nq,
+        out["system"].update({"coordinates": self.nq, "velocities": self.nq,
                               "degrees_of_freedom": self.nq - (self.rows - self.redundant),
                               "tree_joints": sorted(self.tree_joints)})
         return out

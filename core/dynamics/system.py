@@ -44,6 +44,11 @@ from core.model.model import Model
 SPARSE_ROWS = 80  # above this many constraint rows the KKT algebra goes sparse
 
 
+def dense(m) -> np.ndarray:
+    """m as a dense array (sparse matrices expanded)."""
+    return m.toarray() if sparse.issparse(m) else np.asarray(m)
+
+
 class System:
     """Arrays and element objects for simulating `model`."""
 
@@ -133,6 +138,7 @@ class System:
         self.extra = extra
         self._set_up_coordinates()
         self.rows = sum(c.rows for c in self.constraints)
+        self.gear_rows = np.array([row for row, c in self._rows_of().values() if isinstance(c, GearConstraint)], dtype=int)
         self.redundant = self._redundancy()
 
     formulation = "cartesian"
@@ -166,12 +172,18 @@ class System:
     def _jacobian(self, t: float, s: Snapshot):
         """J, G (rows, 6 n) for Ft > 0, G's separating part, gamma, velocity targets, position errors, stabilise flags.
 
-        For Ft < 0 a gear row's force direction is G - 2 * separating.
+        For Ft < 0 a gear row's force direction is G - 2 * separating. The three
+        matrices are sparse (CSR) above SPARSE_ROWS rows: each row touches at
+        most two bodies, so building them costs in proportion to the rows.
         """
         m, n = self.rows, self.n
-        jac, gmat, gsep = np.zeros((m, 6 * n)), np.zeros((m, 6 * n)), np.zeros((m, 6 * n))
+        parts = {"j": [], "g": [], "s": []}  # (first row, body, block) per matrix
         gamma, target, phi = np.zeros(m), np.zeros(m), np.zeros(m)
         stab = np.ones(m, dtype=bool)
+
+        def put(key, r0, b, block):
+            parts[key].append((r0, b, block))
+
         row = 0
         for c in self.constraints:
             r = slice(row, row + c.rows)
@@ -180,9 +192,9 @@ class System:
                 ph = np.array([s.extra[c.error_index]])
                 for b, jb, gb, sb in blocks:
                     if b >= 0:
-                        jac[r, 6 * b:6 * b + 6] += jb
-                        gmat[r, 6 * b:6 * b + 6] += gb + sb
-                        gsep[r, 6 * b:6 * b + 6] += sb
+                        put("j", row, b, jb)
+                        put("g", row, b, gb + sb)
+                        put("s", row, b, sb)
             else:
                 if isinstance(c, SpeedConstraint):
                     blocks, gam, ph = c.evaluate(s, t)
@@ -191,17 +203,35 @@ class System:
                     blocks, gam, ph = c.evaluate(s)
                 for b, jb, _ in blocks:
                     if b >= 0:
-                        jac[r, 6 * b:6 * b + 6] += jb
-                        gmat[r, 6 * b:6 * b + 6] += jb
+                        put("j", row, b, jb)
+                        put("g", row, b, jb)
             gamma[r], phi[r] = gam, ph
             stab[r] = c.stabilised
             row += c.rows
+        jac, gmat, gsep = (self._matrix(parts[k], (m, 6 * n)) for k in ("j", "g", "s"))
         return jac, gmat, gsep, gamma, target, phi, stab
+
+    def _matrix(self, blocks, shape):
+        """A matrix summed from (first row, body, block (k, 6)) parts: CSR above SPARSE_ROWS rows, else dense."""
+        if shape[0] <= SPARSE_ROWS:
+            out = np.zeros(shape)
+            for r0, b, block in blocks:
+                out[r0:r0 + block.shape[0], 6 * b:6 * b + 6] += block
+            return out
+        rows, cols, vals = [], [], []
+        for r0, b, block in blocks:
+            k = block.shape[0]
+            rows.append(np.repeat(np.arange(r0, r0 + k), 6))
+            cols.append(np.tile(np.arange(6 * b, 6 * b + 6), k))
+            vals.append(block.ravel())
+        if not blocks:
+            return sparse.csr_matrix(shape)
+        return sparse.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=shape)
 
     def _redundancy(self) -> int:
         if not self.rows or not self.n:
             return 0
-        jac = self._jacobian(0.0, self.snapshot(self.initial_state()))[0]
+        jac = dense(self._jacobian(0.0, self.snapshot(self.initial_state()))[0])
         sv = np.linalg.svd(jac, compute_uv=False)
         rank = int(np.sum(sv > 1e-9 * sv.max())) if sv.size else 0
         return self.rows - rank
@@ -217,9 +247,9 @@ class System:
         s = self.snapshot(y)
         jac, _, _, _, target, _, _ = self._jacobian(0.0, s)
         minv = self._mass_inverse(s)
-        vel = np.concatenate([np.hstack([s.v[k], s.w[k]]) for k in range(self.n)])
-        a = jac @ minv @ jac.T
-        corr = minv @ jac.T @ np.linalg.lstsq(a, jac @ vel - target, rcond=1e-12)[0]
+        vel = np.hstack([s.v, s.w]).ravel()
+        a = dense(jac @ minv @ jac.T)
+        corr = minv @ (jac.T @ np.linalg.lstsq(a, jac @ vel - target, rcond=1e-12)[0])
         new = vel - corr
         out = y.copy()
         sp = self.space
@@ -279,11 +309,11 @@ class System:
         for _ in range(iterations):
             s = self.snapshot(y)
             jac, _, _, _, _, phi, _ = self._jacobian(0.0, s)
-            jh, ph = jac[holonomic], phi[holonomic]
+            jh, ph = jac[np.flatnonzero(holonomic)], phi[holonomic]
             if not ph.size or np.abs(ph).max() < tol:
                 break
             minv = self._mass_inverse(s)
-            dq = -minv @ jh.T @ np.linalg.lstsq(jh @ minv @ jh.T, ph, rcond=1e-10)[0]
+            dq = -minv @ (jh.T @ np.linalg.lstsq(dense(jh @ minv @ jh.T), ph, rcond=1e-10)[0])
             d = np.zeros(sp.tangent_size)
             dq6 = dq.reshape(self.n, 6)
             d[sp.dx] = dq6[:, :3].ravel()
@@ -384,23 +414,24 @@ class System:
         baumgarte = np.where(stab, 2 * self.alpha * (jac @ vel - target) + self.beta**2 * phi, 0.0)
         if transform is not None:
             gamma = gamma - jac @ bias
-            jac, gplus, gsep = (np.asarray(m @ transform) for m in (jac, gplus, gsep))
-        rhs = gamma - baumgarte - jac @ (minv @ qvec)
+            jac, gplus, gsep = (m @ transform for m in (jac, gplus, gsep))
         use_sparse = self.rows > SPARSE_ROWS and not self.redundant
-        jm = (sparse.csr_matrix(jac) @ minv) if use_sparse else jac @ minv
-        gear_rows = np.flatnonzero(np.any(gsep != 0.0, axis=1))
+        jac, gplus, gsep = (sparse.csr_matrix(m) if use_sparse else dense(m) for m in (jac, gplus, gsep))
+        rhs = gamma - baumgarte - jac @ (minv @ qvec)
+        jm = jac @ minv
         signs = np.ones(self.rows)
         for _ in range(4):
-            gmat = gplus - 2.0 * ((signs < 0)[:, None] * gsep)
+            flip = (signs < 0).astype(float)
+            gmat = gplus - 2.0 * (sparse.diags(flip) @ gsep if use_sparse else flip[:, None] * gsep)
             if use_sparse:
-                lam = splinalg.splu(sparse.csc_matrix(jm @ sparse.csr_matrix(gmat).T)).solve(rhs)
+                lam = splinalg.splu(sparse.csc_matrix(jm @ gmat.T)).solve(rhs)
             else:
-                a = jm @ gmat.T
+                a = dense(jm @ gmat.T)
                 lam = np.linalg.lstsq(a, rhs, rcond=1e-10)[0] if self.redundant else np.linalg.solve(a, rhs)
-            new = np.where(lam[gear_rows] < 0, -1.0, 1.0)
-            if np.array_equal(new, signs[gear_rows]):
+            new = np.where(lam[self.gear_rows] < 0, -1.0, 1.0)
+            if np.array_equal(new, signs[self.gear_rows]):
                 break
-            signs[gear_rows] = new
+            signs[self.gear_rows] = new
         return lam, gmat, jac
 
     # ------------------------------------------------------------------ outputs
@@ -475,7 +506,7 @@ class System:
                           "carrier": p.carrier, "rigid": p.name in {c.name for c in self.constraints}}
                  for p in self.model.gear_pairs.values()}
         return {"bodies": bodies, "joints": joints, "gear_pairs": pairs,
-                "system": {"bodies": self.n, "coordinates": 7 * self.n, "velocities": 6 * self.n,
+                "system": {"formulation": self.formulation, "bodies": self.n, "coordinates": 7 * self.n, "velocities": 6 * self.n,
                            "constraint_rows": self.rows, "redundant_constraints": self.redundant,
                            "degrees_of_freedom": 6 * self.n - (self.rows - self.redundant),
                            "extra_states": self.space.extra}}

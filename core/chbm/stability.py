@@ -81,7 +81,9 @@ def hill_determinant_multipliers(hb, z: np.ndarray, omega: float) -> np.ndarray:
     np.fill_diagonal(rows, 1.0)
     delta0 = np.linalg.det(rows).real
     trace = 2.0 - 4.0 * delta0 * (np.sin(0.5 * math.pi * np.sqrt(complex(theta0))) ** 2).real
-    multipliers_y = np.roots([1.0, -trace, 1.0])  # det = 1: Hill's equation has no damping term
+    # det = 1 (Hill's equation has no damping term): mu^2 - trace mu + 1 = 0
+    root = np.sqrt(complex(0.25 * trace * trace - 1.0))
+    multipliers_y = np.array([0.5 * trace + root, 0.5 * trace - root])
     return multipliers_y * math.exp(-c * math.pi / (m * omega))  # x = e^(-c t / 2m) y over T = 2 pi / omega
 
 

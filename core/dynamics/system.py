@@ -177,13 +177,9 @@ class System:
         most two bodies, so building them costs in proportion to the rows.
         """
         m, n = self.rows, self.n
-        parts = {"j": [], "g": [], "s": []}  # (first row, body, block) per matrix
+        jparts, gparts, sparts = [], [], []  # (first row, body, block) of J, G and G's separating part
         gamma, target, phi = np.zeros(m), np.zeros(m), np.zeros(m)
         stab = np.ones(m, dtype=bool)
-
-        def put(key, r0, b, block):
-            parts[key].append((r0, b, block))
-
         row = 0
         for c in self.constraints:
             r = slice(row, row + c.rows)
@@ -192,9 +188,9 @@ class System:
                 ph = np.array([s.extra[c.error_index]])
                 for b, jb, gb, sb in blocks:
                     if b >= 0:
-                        put("j", row, b, jb)
-                        put("g", row, b, gb + sb)
-                        put("s", row, b, sb)
+                        jparts.append((row, b, jb))
+                        gparts.append((row, b, gb + sb))
+                        sparts.append((row, b, sb))
             else:
                 if isinstance(c, SpeedConstraint):
                     blocks, gam, ph = c.evaluate(s, t)
@@ -203,12 +199,12 @@ class System:
                     blocks, gam, ph = c.evaluate(s)
                 for b, jb, _ in blocks:
                     if b >= 0:
-                        put("j", row, b, jb)
-                        put("g", row, b, jb)
+                        jparts.append((row, b, jb))
+                        gparts.append((row, b, jb))
             gamma[r], phi[r] = gam, ph
             stab[r] = c.stabilised
             row += c.rows
-        jac, gmat, gsep = (self._matrix(parts[k], (m, 6 * n)) for k in ("j", "g", "s"))
+        jac, gmat, gsep = (self._matrix(p, (m, 6 * n)) for p in (jparts, gparts, sparts))
         return jac, gmat, gsep, gamma, target, phi, stab
 
     def _matrix(self, blocks, shape):

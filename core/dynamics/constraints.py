@@ -96,11 +96,15 @@ def _point_rows(g: JointGeometry, s: Snapshot):
     return ji, jj, gamma, phi
 
 
-class RevoluteConstraint(Constraint):
-    rows = 5
+class JointConstraint(Constraint):
+    """A joint between two bodies: holonomic rows at its point (and axis) from `geometry`."""
 
     def __init__(self, name: str, geometry: JointGeometry):
         self.name, self.g = name, geometry
+
+
+class RevoluteConstraint(JointConstraint):
+    rows = 5
 
     def evaluate(self, s):
         g = self.g
@@ -121,11 +125,8 @@ class RevoluteConstraint(Constraint):
         return [(g.bi, jbi, jbi), (g.bj, jbj, jbj)], np.concatenate(gam), np.concatenate(ph)
 
 
-class FixedConstraint(Constraint):
+class FixedConstraint(JointConstraint):
     rows = 6
-
-    def __init__(self, name: str, geometry: JointGeometry):
-        self.name, self.g = name, geometry
 
     def evaluate(self, s):
         g = self.g

@@ -25,7 +25,7 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse import linalg as splinalg
 
-from core.dynamics.constraints import FixedConstraint, RevoluteConstraint, Snapshot, cross_rows, skew
+from core.dynamics.constraints import JointConstraint, Snapshot, cross_rows, skew
 from core.dynamics.state_space import EuclideanSpace
 from core.dynamics.system import SPARSE_ROWS, System, dense
 from core.model import entities as E
@@ -99,10 +99,10 @@ class JointCoordinateSystem(System):
         self.edges = spanning_tree(self.model, self.index)
         self.tree_joints = {e.joint for e in self.edges}
         self.constraints = [c for c in self.constraints
-                            if not (isinstance(c, (RevoluteConstraint, FixedConstraint)) and c.name in self.tree_joints)]
+                            if not (isinstance(c, JointConstraint) and c.name in self.tree_joints)]
         self.nq = sum(e.coordinate is not None for e in self.edges)
         self.space = JointSpace(self.nq, self.extra)
-        self.sparse = 6 * self.n * self.nq > 6 * SPARSE_ROWS * SPARSE_ROWS
+        self.sparse = self.n * self.nq > SPARSE_ROWS * SPARSE_ROWS  # T has 6 n rows and nq columns
         # the tree by depth: every edge of one level is handled in one batch of array operations
         depth = {-1: 0}
         for e in self.edges:
@@ -246,12 +246,10 @@ class JointCoordinateSystem(System):
         mq = self._joint_mass(t_mat, mc)
         minv = self._inverse(mq)
         force = np.asarray(t_mat.T @ (qvec - self._times_mass(mc, bias))).ravel()
-        lam = np.zeros(self.rows)
+        lam, constraint_force = np.zeros(self.rows), np.zeros(6 * self.n)
         if self.rows:
-            lam, gq, _ = self._multipliers(t, s, minv, force, transform=t_mat, bias=bias)
-            qdd = minv @ (force + gq.T @ lam)
-        else:
-            qdd = minv @ force
+            lam, constraint_force = self._multipliers(t, s, minv, force, transform=t_mat, bias=bias)
+        qdd = minv @ (force + np.asarray(t_mat.T @ constraint_force).ravel())
         rate = np.zeros(sp.tangent_size)
         rate[sp.q] = y[sp.qd]
         rate[sp.qd] = qdd
@@ -259,7 +257,8 @@ class JointCoordinateSystem(System):
         if not details:
             return rate
         return rate, {"lambda": lam, "loads": loads, "out": out, "kinetic": self._kinetic(s, jw), "snapshot": s,
-                      "acceleration": np.asarray(t_mat @ qdd).ravel() + bias, "generalised_force": qvec}
+                      "acceleration": np.asarray(t_mat @ qdd).ravel() + bias, "generalised_force": qvec,
+                      "constraint_force": constraint_force}
 
     def accelerations(self, t: float, y: np.ndarray) -> np.ndarray:
         return self.evaluate(t, y, details=True)[1]["acceleration"].reshape(self.n, 6)
@@ -278,7 +277,7 @@ class JointCoordinateSystem(System):
         need_f = self.mass[:, None] * acc[:, :3]
         need_t = np.einsum("kab,kb->ka", jw, acc[:, 3:])
         # the generalised force holds the gyroscopic term on the torque side
-        applied = d["generalised_force"].reshape(self.n, 6) + self._multiplier_forces(d)
+        applied = (d["generalised_force"] + d["constraint_force"]).reshape(self.n, 6)
         need_f, need_t = need_f - applied[:, :3], need_t - applied[:, 3:]
         for e in self.edges:
             geo = self.geometry[e.joint]
@@ -289,16 +288,6 @@ class JointCoordinateSystem(System):
             child_is_j = e.child == geo.bj
             out[e.joint] = (force, torque) if child_is_j else (-force, -torque)
         return out
-
-    def _multiplier_forces(self, d: dict) -> np.ndarray:
-        """Forces and torques (n, 6) of the constraints the tree does not hold, from their multipliers."""
-        if not self.rows:
-            return np.zeros((self.n, 6))
-        s = d["snapshot"]
-        _, gplus, gsep, *_ = self._jacobian(0.0, s)
-        lam = d["lambda"]
-        gmat = gplus - 2.0 * (sparse.diags((lam < 0).astype(float)) @ gsep)
-        return np.asarray(gmat.T @ lam).reshape(self.n, 6)
 
     # ------------------------------------------------------------------ projections
 
@@ -323,7 +312,7 @@ class JointCoordinateSystem(System):
 
     def project(self, y: np.ndarray, iterations: int = 3, tol: float = 1e-13) -> np.ndarray:
         """Angles moved back onto loop-closing joints (the tree joints cannot drift)."""
-        loops = [c for c in self.constraints if isinstance(c, (RevoluteConstraint, FixedConstraint))]
+        loops = [c for c in self.constraints if isinstance(c, JointConstraint)]
         if not loops:
             return y
         sp = self.space

@@ -22,6 +22,7 @@ from scipy.sparse import linalg as splinalg
 from core.dynamics.constraints import (
     FixedConstraint,
     GearConstraint,
+    JointConstraint,
     JointGeometry,
     RevoluteConstraint,
     Snapshot,
@@ -300,7 +301,7 @@ class System:
         if not self.rows:
             return y
         sp = self.space
-        holonomic = np.concatenate([np.full(c.rows, isinstance(c, (RevoluteConstraint, FixedConstraint)))
+        holonomic = np.concatenate([np.full(c.rows, isinstance(c, JointConstraint))
                                     for c in self.constraints])
         for _ in range(iterations):
             s = self.snapshot(y)
@@ -333,12 +334,10 @@ class System:
         n = self.n
         loads, out, qvec, jw = self._applied(t, s)
         minv = self._mass_inverse(s)
-        lam = np.zeros(self.rows)
+        lam, constraint_force = np.zeros(self.rows), np.zeros(6 * n)
         if self.rows:
-            lam, gmat, _ = self._multipliers(t, s, minv, qvec)
-            acc = minv @ (qvec + gmat.T @ lam)
-        else:
-            acc = minv @ qvec
+            lam, constraint_force = self._multipliers(t, s, minv, qvec)
+        acc = minv @ (qvec + constraint_force)
         sp = self.space
         rate = np.zeros(sp.tangent_size)
         rate[sp.dx] = s.v.ravel()
@@ -397,15 +396,16 @@ class System:
     def _multipliers(self, t, s, minv, qvec, transform=None, bias=None):
         """Multipliers with the gear flanks settled: a gear row's force direction depends on the sign of Ft.
 
-        Returns lambda and the constraint rows G and J in the coordinates of
-        `minv` and `qvec`: body velocities, or with `transform` (body
+        `minv` and `qvec` are in body velocities, or with `transform` (body
         velocities = transform @ coordinate rates) and `bias` (the body
-        accelerations at zero coordinate accelerations) other coordinates.
+        accelerations at zero coordinate accelerations) in other coordinates.
+        Returns lambda and the constraint forces G^T lambda on the bodies (6 n,).
         Large systems go through sparse matrices (each row touches at most two
         bodies, so a gear train's matrix is banded and the cost grows linearly
         with its length); redundant ones through a dense minimum-norm solve.
         """
         jac, gplus, gsep, gamma, target, phi, stab = self._jacobian(t, s)
+        body_g = (gplus, gsep)
         vel = np.hstack([s.v, s.w]).ravel()
         baumgarte = np.where(stab, 2 * self.alpha * (jac @ vel - target) + self.beta**2 * phi, 0.0)
         if transform is not None:
@@ -416,9 +416,13 @@ class System:
         rhs = gamma - baumgarte - jac @ (minv @ qvec)
         jm = jac @ minv
         signs = np.ones(self.rows)
-        for _ in range(4):
+
+        def flank(plus, separating):  # G for the flanks in `signs`
             flip = (signs < 0).astype(float)
-            gmat = gplus - 2.0 * (sparse.diags(flip) @ gsep if use_sparse else flip[:, None] * gsep)
+            return plus - 2.0 * (sparse.diags(flip) @ separating if sparse.issparse(separating) else flip[:, None] * separating)
+
+        for _ in range(4):
+            gmat = flank(gplus, gsep)
             if use_sparse:
                 lam = splinalg.splu(sparse.csc_matrix(jm @ gmat.T)).solve(rhs)
             else:
@@ -428,7 +432,7 @@ class System:
             if np.array_equal(new, signs[self.gear_rows]):
                 break
             signs[self.gear_rows] = new
-        return lam, gmat, jac
+        return lam, np.asarray(flank(*body_g).T @ lam).ravel()
 
     # ------------------------------------------------------------------ outputs
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core.geometry.rotations import axis_angle_matrix, skew
 from core.dynamics.gear_contact import PairGeometryData, contact_frame, force_parts
 
 
@@ -27,10 +28,6 @@ def cross_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     out[..., 1] = a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2]
     out[..., 2] = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
     return out
-
-
-def skew(r: np.ndarray) -> np.ndarray:
-    return np.array([[0.0, -r[2], r[1]], [r[2], 0.0, -r[0]], [-r[1], r[0], 0.0]])
 
 
 class Snapshot:
@@ -213,17 +210,8 @@ class GearConstraint(Constraint):
         x2, r2, _, _ = s.pose(self.j2.bj)
         vals = []
         for dt in (eps, -eps):
-            y1, q1 = x1 + dt * v1, _turned(r1, dt * w1)
-            y2, q2 = x2 + dt * v2, _turned(r2, dt * w2)
+            y1, q1 = x1 + dt * v1, axis_angle_matrix(dt * w1) @ r1
+            y2, q2 = x2 + dt * v2, axis_angle_matrix(dt * w2) @ r2
             fe = contact_frame(self.pair, y1 + q1 @ self.j1.sj, q1 @ self.j1.aj, y2 + q2 @ self.j2.sj, q2 @ self.j2.aj)
             vals.append(fe.t @ ((v1 + cross(w1, fe.point - y1)) - (v2 + cross(w2, fe.point - y2))))
         return (vals[0] - vals[1]) / (2 * eps)
-
-
-def _turned(rot: np.ndarray, theta: np.ndarray) -> np.ndarray:
-    """rot turned by the rotation vector theta (world axes)."""
-    angle = float(np.sqrt(theta @ theta))
-    if angle == 0.0:
-        return rot
-    k = skew(theta / angle)
-    return (np.eye(3) + np.sin(angle) * k + (1 - np.cos(angle)) * k @ k) @ rot

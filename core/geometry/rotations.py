@@ -1,4 +1,9 @@
-"""Unit quaternions (w, x, y, z) for body orientations."""
+"""Rotations in one place: unit quaternions (w, x, y, z), rotation vectors and rotation matrices.
+
+Every function that takes quaternions or rotation vectors accepts one (shape
+(4,) or (3,)) or a stack of them (shape (k, 4) or (k, 3)) and returns the same
+kind. Quaternions rotate body axes into world axes.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +12,108 @@ import math
 import numpy as np
 
 
-def quat_multiply(a, b) -> np.ndarray:
-    """Hamilton product a * b."""
-    w1, x1, y1, z1 = a
-    w2, x2, y2, z2 = b
-    return np.array([
+def quat_mul(a, b) -> np.ndarray:
+    """Hamilton product a * b of quaternions (4,) or row-wise of stacks (k, 4)."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    w1, x1, y1, z1 = np.moveaxis(a, -1, 0)
+    w2, x2, y2, z2 = np.moveaxis(b, -1, 0)
+    return np.stack([
         w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
         w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
         w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
         w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
-    ])
+    ], axis=-1)
+
+
+def quat_exp(theta) -> np.ndarray:
+    """Unit quaternion(s) of rotation vector(s) theta [rad] (the exponential map)."""
+    theta = np.asarray(theta, float)
+    angle = np.linalg.norm(theta, axis=-1)
+    half = 0.5 * angle
+    small = angle < 1e-8
+    s = np.where(small, 0.5 - angle**2 / 48.0, np.sin(half) / np.where(small, 1.0, angle))
+    return np.concatenate([np.cos(half)[..., None], s[..., None] * theta], axis=-1)
+
+
+def quat_log(q) -> np.ndarray:
+    """Rotation vector(s) [rad] of unit quaternion(s), angle in [0, pi] (the inverse of quat_exp)."""
+    q = np.asarray(q, float)
+    q = q * np.where(q[..., :1] < 0, -1.0, 1.0)  # the short way round
+    v = q[..., 1:]
+    s = np.linalg.norm(v, axis=-1)
+    angle = 2.0 * np.arctan2(s, q[..., 0])
+    small = s < 1e-12
+    factor = np.where(small, 2.0 / np.where(small, q[..., 0], 1.0), angle / np.where(small, 1.0, s))
+    return factor[..., None] * v
+
+
+def quat_conj(q) -> np.ndarray:
+    """Conjugate (the inverse of a unit quaternion)."""
+    return np.asarray(q, float) * np.array([1.0, -1.0, -1.0, -1.0])
+
+
+def quat_matrices(q) -> np.ndarray:
+    """Rotation matrix (3, 3) of a unit quaternion, or matrices (k, 3, 3) of a stack (k, 4)."""
+    q = np.asarray(q, float)
+    w, x, y, z = np.moveaxis(q, -1, 0)
+    return np.stack([
+        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], -1),
+        np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], -1),
+        np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], -1),
+    ], -2)
+
+
+quat_matrix = quat_matrices  # one quaternion gives one matrix
+
+
+def matrix_quats(rot) -> np.ndarray:
+    """Unit quaternion(s) with w >= 0 of rotation matrix (3, 3) or matrices (k, 3, 3).
+
+    Shepperd's method: the largest of the four squared components is taken
+    from the trace or a diagonal entry, so no division by a small number.
+    """
+    rot = np.asarray(rot, float)
+    single = rot.ndim == 2
+    r = rot.reshape(-1, 3, 3)
+    t = np.stack([r[:, 0, 0] + r[:, 1, 1] + r[:, 2, 2], r[:, 0, 0], r[:, 1, 1], r[:, 2, 2]], axis=1)
+    pick = np.argmax(t, axis=1)
+    q = np.empty((len(r), 4))
+    for k in range(4):
+        m = pick == k
+        if not m.any():
+            continue
+        rr = r[m]
+        if k == 0:
+            s = 2.0 * np.sqrt(1.0 + t[m, 0])
+            q[m] = np.stack([0.25 * s, (rr[:, 2, 1] - rr[:, 1, 2]) / s, (rr[:, 0, 2] - rr[:, 2, 0]) / s,
+                             (rr[:, 1, 0] - rr[:, 0, 1]) / s], 1)
+        else:
+            i, j, l = k - 1, k % 3, (k + 1) % 3
+            s = 2.0 * np.sqrt(np.maximum(1.0 + rr[:, i, i] - rr[:, j, j] - rr[:, l, l], 1e-300))
+            out = np.empty((len(rr), 4))
+            out[:, 0] = (rr[:, l, j] - rr[:, j, l]) / s
+            out[:, 1 + i] = 0.25 * s
+            out[:, 1 + j] = (rr[:, j, i] + rr[:, i, j]) / s
+            out[:, 1 + l] = (rr[:, l, i] + rr[:, i, l]) / s
+            q[m] = out
+    q *= np.where(q[:, :1] < 0, -1.0, 1.0)
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    return q[0] if single else q
+
+
+def skew(r) -> np.ndarray:
+    """Cross-product matrix [r]x of a 3-vector, so that skew(r) @ v = r x v."""
+    return np.array([[0.0, -r[2], r[1]], [r[2], 0.0, -r[0]], [-r[1], r[0], 0.0]])
+
+
+def axis_angle_matrix(theta) -> np.ndarray:
+    """Rotation matrix of a rotation vector theta [rad] (Rodrigues' formula)."""
+    theta = np.asarray(theta, float)
+    angle = float(np.sqrt(theta @ theta))
+    if angle == 0.0:
+        return np.eye(3)
+    k = skew(theta / angle)
+    return np.eye(3) + math.sin(angle) * k + (1.0 - math.cos(angle)) * (k @ k)
 
 
 def quat_about(axis, angle: float) -> np.ndarray:
@@ -25,19 +122,9 @@ def quat_about(axis, angle: float) -> np.ndarray:
     return np.concatenate([[math.cos(angle / 2)], math.sin(angle / 2) * a])
 
 
-def quat_matrix(q) -> np.ndarray:
-    """Rotation matrix (3, 3) of unit quaternion q (body to world)."""
-    w, x, y, z = q
-    return np.array([
-        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-    ])
-
-
 def rotate(q, v) -> np.ndarray:
     """Vector v (body axes) in world axes."""
-    return quat_matrix(q) @ np.asarray(v, float)
+    return quat_matrices(q) @ np.asarray(v, float)
 
 
 def orientation_for_axis(axis, spin: float = 0.0) -> tuple[float, float, float, float]:
@@ -52,6 +139,14 @@ def orientation_for_axis(axis, spin: float = 0.0) -> tuple[float, float, float, 
         base = np.array([0.0, 1.0, 0.0, 0.0])
     else:
         base = quat_about(np.cross(z, a), math.acos(c))
-    q = quat_multiply(base, quat_about(z, spin))
+    q = quat_mul(base, quat_about(z, spin))
     q /= np.linalg.norm(q)
     return tuple(float(v) for v in q)
+
+
+def pose_matrix(position, q) -> np.ndarray:
+    """4x4 homogeneous transform of a body pose (origin position [m], orientation quaternion)."""
+    out = np.eye(4)
+    out[:3, :3] = quat_matrices(q)
+    out[:3, 3] = position
+    return out

@@ -24,7 +24,7 @@ from core.geometry.macro import (
     cylindrical_geometry,
     pair_geometry,
 )
-from core.model.entities import FORMULATIONS
+from core.model.entities import FORMULATIONS, INTEGRATOR_OPTIONS
 from core.ranges import Range
 
 FORMULATION_HELP = ("joint (angles of the joint tree), cartesian (6 per body) or auto: joint when every body hangs "
@@ -270,25 +270,37 @@ def _cmd_chbm(ns) -> int:
     return 0
 
 
+SIMULATE_FLAGS = {"t_end": "--t-end", "step": "--step", "output_step": "--output-step", "integrator": "--integrator",
+                  "rtol": "--rtol", "atol": "--atol", "rho_inf": "--rho-inf", "formulation": "--formulation"}
+
+
 def _cmd_simulate(ns) -> int:
-    from core.dynamics.integrators import METHODS
-    from core.dynamics.simulate import simulate
+    from core.dynamics.run import effective_settings, prepare
     from core.model.files import load
     from core.model.model import ModelError
 
     for name, value in (("--t-end", ns.t_end), ("--step", ns.step), ("--output-step", ns.output_step)):
         if value is not None and not value > 0:
             raise UsageError(f"{name}: must be a number above 0 s, got {value:g}")
-    if ns.integrator is not None and ns.integrator not in METHODS:
-        raise UsageError(f"--integrator: must be one of {', '.join(METHODS)}, got {ns.integrator!r}")
     try:
         model = load(ns.file)
     except ModelError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    overrides = {k: getattr(ns, k) for k in SIMULATE_FLAGS}
+    try:
+        effective_settings(model, **overrides)
+    except ModelError as exc:  # a flag out of range: name the flag, not the settings field
+        field, _, msg = str(exc).partition(": ")
+        flag = SIMULATE_FLAGS.get(field.removeprefix("settings."))
+        if flag and overrides.get(field.removeprefix("settings.")) is not None:
+            raise UsageError(f"{flag}: {msg}") from None
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     bar = TerminalProgress()
     try:
-        res = simulate(model, ns.t_end, ns.step, ns.integrator, ns.output_step, progress=bar, formulation=ns.formulation)
+        run = prepare(model, progress=bar, **overrides)
+        res = run.run()
     except ModelError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -297,8 +309,11 @@ def _cmd_simulate(ns) -> int:
     for note in res.findings:
         print(f"note: {note}")
     res.to_csv(ns.out)
-    print(f"wrote {ns.out}: {len(res.time)} samples of {len(res.names)} channels to t = {res.time[-1]:.6g} s "
+    print(f"wrote {ns.out}: {len(res.time)} samples of {len(res.channels)} channels to t = {res.time[-1]:.6g} s "
           f"({res.steps} steps, {res.evaluations} evaluations)")
+    if ns.results:
+        res.save(ns.results)
+        print(f"wrote {ns.results}: results file (channels, poses, model and settings)")
     if res.status != "finished":
         print(f"error: the simulation {res.status}: {res.message}", file=sys.stderr)
         return 1
@@ -400,10 +415,14 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("file", help="a .gdyn model file")
     m.add_argument("--t-end", type=_number(float), help="end time [s] (default: the model's)")
     m.add_argument("--step", type=_number(float), help="time step [s] (default: the model's)")
-    m.add_argument("--integrator", help="rk4, dopri5 or generalized_alpha (default: the model's)")
-    m.add_argument("--output-step", type=_number(float), help="output sampling [s] (default: the model's)")
+    m.add_argument("--integrator", help=f"{', '.join(INTEGRATOR_OPTIONS)} (default: the model's)")
+    m.add_argument("--output-step", type=_number(float), help="output sampling [s]; finer than --step is interpolated (default: the model's)")
+    m.add_argument("--rtol", type=_number(float), help="relative tolerance of dopri5 (default: the model's)")
+    m.add_argument("--atol", type=_number(float), help="absolute tolerance of dopri5 (default: the model's)")
+    m.add_argument("--rho-inf", type=_number(float), help="spectral radius at infinity of generalized_alpha, 0 to 1 (default: the model's)")
     m.add_argument("--formulation", choices=FORMULATIONS, help=FORMULATION_HELP)
     m.add_argument("--out", required=True, help="results CSV")
+    m.add_argument("--results", metavar="FILE.gdres", help="also write the results file (HDF5: channels, poses, model, settings)")
     m.set_defaults(run=_cmd_simulate)
 
     i = sub.add_parser("inspect", help="bodies, joints, gear pairs, system size and redundant constraints")

@@ -12,7 +12,8 @@ import math
 import numpy as np
 
 from core.dynamics.constraints import GearConstraint, JointGeometry, Snapshot, cross
-from core.dynamics.gear_contact import force_components, force_direction
+from core.dynamics.channels import TOOTH_FORCES
+from core.dynamics.gear_contact import TOOTH_FORCE_TEXT, force_components, force_direction
 
 
 class Loads:
@@ -48,7 +49,8 @@ class JointTorque:
         loads.torque(self.g.bj, tau * a)
         loads.torque(self.g.bi, -tau * a)
         loads.work_rate += tau * self.g.relative_speed(s)
-        out[f"{self.name}.torque [N m]"] = tau
+        if out is not None:
+            out.add(self.name, "torque", "N m", tau, "force", "applied torque on body j")
 
 
 class TorsionalSpring:
@@ -67,7 +69,8 @@ class TorsionalSpring:
         loads.torque(self.g.bi, -tau * a)
         loads.potential += 0.5 * self.k * dth * dth
         loads.dissipation += self.c * rate * rate
-        out[f"{self.name}.torque [N m]"] = tau
+        if out is not None:
+            out.add(self.name, "torque", "N m", tau, "force", "spring-damper torque on body j")
 
 
 class LinearSpring:
@@ -90,7 +93,8 @@ class LinearSpring:
         loads.force_at(self.bj, -tension * n, aj)
         loads.potential += 0.5 * self.k * (length - self.l0) ** 2
         loads.dissipation += self.c * rate * rate
-        out[f"{self.name}.force [N]"] = tension
+        if out is not None:
+            out.add(self.name, "force", "N", tension, "force", "tension (positive pulls the points together)")
 
 
 class Bearing:
@@ -119,8 +123,8 @@ class Bearing:
         loads.torque(g.bi, -moment)
         loads.potential += 0.5 * (self.kr * dr @ dr + self.ka * da @ da + self.kt * tilt @ tilt)
         loads.dissipation += self.cr * dvr @ dvr + self.ca * dva @ dva + self.ct * dw_perp @ dw_perp
-        for k, c in zip("xyz", force):
-            out[f"{self.name}.F{k} [N]"] = c
+        if out is not None:
+            out.add_vector(self.name, "F", "N", force, "force", "bearing force on the shaft, world")
 
 
 class CompliantMesh:
@@ -165,8 +169,9 @@ class CompliantMesh:
             loads.torque(gear.j1.bi, -tau * (ri @ gear.j1.ai))
         loads.potential += 0.5 * k * e * e
         loads.dissipation += self.c * rate * rate
-        out[f"{self.name}.TE [m]"] = e
-        out[f"{self.name}.force [N]"] = ft
-        out[f"{self.name}.stiffness [N/m]"] = k
-        for label, value in zip(("Ft", "Fr", "Fa", "Fc"), force_components(gear.pair, ft)):
-            out[f"{gear.name}.{label} [N]"] = value
+        if out is not None:
+            for label, value in zip(TOOTH_FORCES, force_components(gear.pair, ft)):
+                out.add(gear.name, label, "N", value, "gear pair", TOOTH_FORCE_TEXT[label])
+            out.add(self.name, "TE", "m", e, "mesh", "transmission error at the pitch circle")
+            out.add(self.name, "force", "N", ft, "mesh", "mesh force along the pitch tangent")
+            out.add(self.name, "stiffness", "N/m", k, "mesh", "mesh stiffness")

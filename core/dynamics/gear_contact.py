@@ -25,6 +25,10 @@ from dataclasses import dataclass
 import numpy as np
 
 
+TOOTH_FORCE_TEXT = {"Ft": "tangential tooth force (the constraint multiplier)", "Fr": "radial tooth force",
+                    "Fa": "axial tooth force", "Fc": "total tooth force"}
+
+
 @dataclass(frozen=True)
 class PairGeometryData:
     """What the solver keeps of a gear pair [m, rad]."""

@@ -1,8 +1,9 @@
 """Time integrators in the shape of scipy.integrate.OdeSolver, on a state space with a retraction.
 
-Each method is a subclass with its own `_step_impl`; the public `step()` owns
-the status and the counters. `fun(t, y)` returns the tangent rate of y (see
-state_space). METHODS maps the names used in model files and on the command line.
+`fun(t, y)` returns the tangent rate of y (see state_space): on a vector space
+that is dy/dt; on the bodies' Lie group the orientation part is an angular
+velocity and the state is moved by `space.retract`. METHODS maps the names used
+in model files and on the command line to the classes.
 
 - ``rk4``: classical fourth-order Runge-Kutta in Munthe-Kaas form (fixed step).
 - ``dopri5``: Dormand-Prince 5(4), adaptive step from rtol/atol.
@@ -11,74 +12,195 @@ state_space). METHODS maps the names used in model files and on the command line
   second order, A-stable, damps the unresolved high frequencies of stiff
   compliant meshes. Newton on the rate with a finite-difference Jacobian that
   is kept while it converges (modified Newton).
+
+The contract of a method (a subclass of `Integrator`), after scipy's OdeSolver:
+
+1. Class attributes: `name` (the registry key), `order` (of the global error)
+   and `OPTIONS`, a dict of the keyword options it takes with their defaults.
+   Any other keyword gives a warning naming it, as scipy does.
+2. `_step_impl(self)` advances `self.t`, `self.y` by one step towards
+   `self.t_bound` (never past it) and returns ``(success, message)``; it does
+   not raise for a numerical failure (a step that cannot be taken returns
+   False and says why, at what time). It may call `self.current_rate()` for
+   f(t, y) at the start of the step, which is cached and shared with the
+   dense output.
+3. `_dense_output_impl(self)` returns a `DenseOutput` over the last step,
+   [t_old, t]. The default is a cubic Hermite interpolant in the tangent
+   space from the rates at both ends (third order: enough for output samples
+   and event location at the orders used here).
+4. The public `step()` owns `status`, `message`, `t_old`, the counters, the
+   projection back onto the constraints and the check for non-finite states;
+   `restart(t, y)` starts again from a new state (after an event changed the
+   equations, e.g. a lossy gear switching mode): nothing from before is kept
+   but the step size.
+5. `stop_requested`, when set, is a callable checked before every attempt of
+   a step (also inside a method's rejection loop), so a cancel is seen within
+   one attempt.
 """
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 
 
 class IntegrationError(RuntimeError):
-    """The step failed; `t` is where."""
+    """A step cannot be taken; `t` is where. Raised inside methods and turned into a failed status by `step()`."""
 
     def __init__(self, message: str, t: float):
         super().__init__(message)
         self.t = t
 
 
+class DenseOutput:
+    """The solution over one step [t_old, t]; calling it with a time in that interval gives the state there."""
+
+    def __init__(self, t_old: float, t: float):
+        self.t_old, self.t = t_old, t
+        self.t_min, self.t_max = min(t_old, t), max(t_old, t)
+
+    def __call__(self, t: float) -> np.ndarray:
+        return self._call_impl(float(t))
+
+    def _call_impl(self, t: float) -> np.ndarray:
+        raise NotImplementedError
+
+
+class HermiteOutput(DenseOutput):
+    """Cubic Hermite interpolation in the tangent space: y(t) = retract(y_old, d(t)).
+
+    d(t_old) = 0, d(t) = the step's increment, and its slopes are the rates at
+    both ends (at the end corrected by dexp^-1 for the rotation of the step),
+    so the states and the rates of the interpolant agree with the solver's at
+    both ends.
+    """
+
+    def __init__(self, t_old, t, y_old, y, f_old, f, space):
+        super().__init__(t_old, t)
+        self.h = t - t_old
+        self.y_old, self.y_new, self.space = y_old, y, space
+        self.delta = space.difference(y, y_old)
+        self.m0 = self.h * f_old
+        self.m1 = self.h * space.correct(self.delta, f)
+
+    def _call_impl(self, t):
+        if t == self.t:
+            return self.y_new
+        s = (t - self.t_old) / self.h if self.h else 0.0
+        s2, s3 = s * s, s * s * s
+        d = (s3 - 2 * s2 + s) * self.m0 + (3 * s2 - 2 * s3) * self.delta + (s3 - s2) * self.m1
+        return self.space.retract(self.y_old, d)
+
+
 class Integrator:
-    """Base: advance y from t towards t_bound in steps of about `step`."""
+    """Base: advance y from t0 towards t_bound. See the module docstring for the contract."""
 
     name = "base"
     order = 0
+    OPTIONS: dict = {}
 
     def __init__(self, fun, t0: float, y0: np.ndarray, t_bound: float, step: float, space, project=None, **options):
         if not step > 0:
             raise ValueError(f"step: must be above 0 s, got {step}")
+        unknown = sorted(set(options) - set(self.OPTIONS))
+        if unknown:
+            warnings.warn(f"The following arguments have no effect for the {self.name} integrator: "
+                          f"{', '.join(unknown)}", stacklevel=3)
+        self.options = {**self.OPTIONS, **{k: v for k, v in options.items() if k in self.OPTIONS}}
         self.fun, self.space = fun, space
-        self.t, self.y = float(t0), np.asarray(y0, dtype=float).copy()
         self.t_bound = float(t_bound)
         self.h = float(step)
-        self.status = "running"
-        self.message = ""
+        self.project = project  # optional map back onto the constraint manifold after each step
+        self.stop_requested = None
         self.nfev = 0
         self.nsteps = 0
-        self.project = project  # optional map back onto the constraint manifold after each step
-        self.options = options
+        self.nfailed = 0
+        self.restart(t0, y0)
+
+    # ------------------------------------------------------------------ state
+
+    def restart(self, t: float, y: np.ndarray) -> None:
+        """Start again from (t, y); keeps the step size and the counters, forgets everything else."""
+        self.t, self.y = float(t), np.asarray(y, dtype=float).copy()
+        self.t_old = None
+        self._f = None
+        self._last = None  # (t_old, y_old, f_old) of the last step, for the dense output
+        self.status = "running" if self.t < self.t_bound else "finished"
+        self.message = ""
+        self._reset()
+
+    def _reset(self) -> None:
+        """A method's own memory of earlier steps, dropped on restart."""
 
     def eval(self, t, y):
         self.nfev += 1
         return self.fun(t, y)
 
-    def step(self, t_stop: float | None = None) -> str:
-        """One step (not past t_stop or t_bound). Returns the status."""
+    def current_rate(self) -> np.ndarray:
+        """f(t, y) at the current state (evaluated once, then cached)."""
+        if self._f is None:
+            self._f = self.eval(self.t, self.y)
+        return self._f
+
+    def _stopped(self) -> bool:
+        return self.stop_requested is not None and bool(self.stop_requested())
+
+    def _step_to(self, h: float) -> float:
+        """The step actually taken from t: at most h, ending exactly on t_bound near the end."""
+        remaining = self.t_bound - self.t
+        return remaining if h >= remaining * (1.0 - 1e-9) else h
+
+    # ------------------------------------------------------------------ public
+
+    def step(self) -> str | None:
+        """One step. Returns None, or the message when the integrator failed."""
         if self.status != "running":
             raise RuntimeError("step() on an integrator that is no longer running")
-        t_end = self.t_bound if t_stop is None else min(t_stop, self.t_bound)
-        h = min(self.h, t_end - self.t)
-        if h <= 0:
-            self.status = "finished"
-            return self.status
+        if self._stopped():
+            self.status, self.message = "failed", f"stopped at t = {self.t:.9g} s"
+            return self.message
+        t_old, y_old = self.t, self.y
         try:
-            t_new, y_new = self._step_impl(h)
+            success, message = self._step_impl()
         except IntegrationError as exc:
-            self.status, self.message = "failed", str(exc)
-            return self.status
-        except (np.linalg.LinAlgError, FloatingPointError, ValueError) as exc:
-            self.status, self.message = "failed", f"{type(exc).__name__} at t = {self.t:.9g} s: {exc}"
-            return self.status
-        if not np.all(np.isfinite(y_new)):
-            self.status, self.message = "failed", f"the state became NaN or infinite at t = {t_new:.9g} s (divergence)"
-            return self.status
+            success, message = False, str(exc)
+        except (np.linalg.LinAlgError, FloatingPointError) as exc:
+            success, message = False, f"{type(exc).__name__} at t = {t_old:.9g} s: {exc}"
+        if not success:
+            self.t, self.y = t_old, y_old
+            self.status, self.message = "failed", message
+            return message
+        if not np.all(np.isfinite(self.y)):
+            self.t, self.y = t_old, y_old
+            self.status = "failed"
+            self.message = f"the state became NaN or infinite in the step from t = {t_old:.9g} s (divergence)"
+            return self.message
         if self.project is not None:
-            y_new = self.project(y_new)
-        self.t, self.y = t_new, y_new
+            self.y = self.project(self.y)
+        self._last = (t_old, y_old, self._f)
+        self._f = None
+        self.t_old = t_old
         self.nsteps += 1
-        if self.t >= self.t_bound - 1e-12 * max(1.0, abs(self.t_bound)):
+        if self.t >= self.t_bound:
+            self.t = self.t_bound
             self.status = "finished"
-        return self.status
+        return None
 
-    def _step_impl(self, h: float):
+    def dense_output(self) -> DenseOutput:
+        """The interpolant over the last step [t_old, t]."""
+        if self.t_old is None:
+            raise RuntimeError("dense_output() needs at least one step since the start or the last restart")
+        return self._dense_output_impl()
+
+    def _dense_output_impl(self) -> DenseOutput:
+        t_old, y_old, f_old = self._last
+        if f_old is None:
+            f_old = self.eval(t_old, y_old)
+            self._last = (t_old, y_old, f_old)
+        return HermiteOutput(t_old, self.t, y_old, self.y, f_old, self.current_rate(), self.space)
+
+    def _step_impl(self) -> tuple[bool, str]:
         raise NotImplementedError
 
 
@@ -86,23 +208,32 @@ class RK4(Integrator):
     """Classical Runge-Kutta 4 (Munthe-Kaas: stage rates corrected by dexp^-1)."""
 
     name, order = "rk4", 4
+    OPTIONS: dict = {}
 
-    def _step_impl(self, h):
+    def _step_impl(self):
         sp, t, y = self.space, self.t, self.y
-        k1 = self.eval(t, y)
+        h = self._step_to(self.h)
+        k1 = self.current_rate()
         d2 = 0.5 * h * k1
         k2 = sp.correct(d2, self.eval(t + 0.5 * h, sp.retract(y, d2)))
         d3 = 0.5 * h * k2
         k3 = sp.correct(d3, self.eval(t + 0.5 * h, sp.retract(y, d3)))
         d4 = h * k3
         k4 = sp.correct(d4, self.eval(t + h, sp.retract(y, d4)))
-        return t + h, sp.retract(y, (h / 6.0) * (k1 + 2 * k2 + 2 * k3 + k4))
+        self.t, self.y = t + h, sp.retract(y, (h / 6.0) * (k1 + 2 * k2 + 2 * k3 + k4))
+        return True, ""
 
 
 class DormandPrince(Integrator):
-    """Dormand-Prince 5(4) with step control on the tangent error (rtol, atol)."""
+    """Dormand-Prince 5(4) with step control on the tangent error (rtol, atol).
+
+    Options: rtol, atol (the error of a step relative to its own increment);
+    adaptive=False takes fixed steps (for convergence studies); max_rejections
+    at one time before it fails.
+    """
 
     name, order = "dopri5", 5
+    OPTIONS = {"rtol": 1e-8, "atol": 1e-10, "adaptive": True, "max_rejections": 60}
     C = np.array([0, 1 / 5, 3 / 10, 4 / 5, 8 / 9, 1, 1])
     A = [
         [],
@@ -116,51 +247,69 @@ class DormandPrince(Integrator):
     B = np.array([35 / 384, 0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84, 0])
     E = np.array([71 / 57600, 0, -71 / 16695, 71 / 1920, -17253 / 339200, 22 / 525, -1 / 40])
 
-    def __init__(self, *args, rtol: float = 1e-8, atol: float = 1e-10, adaptive: bool = True, **kw):
+    def __init__(self, *args, **kw):
         super().__init__(*args, **kw)
-        self.rtol, self.atol, self.adaptive = rtol, atol, adaptive
+        self.rtol, self.atol = float(self.options["rtol"]), float(self.options["atol"])
+        self.adaptive = bool(self.options["adaptive"])
+        self.max_rejections = int(self.options["max_rejections"])
         self.h_min = 1e-14 * max(1.0, abs(self.t_bound))
 
     def _try(self, h):
         sp, t, y = self.space, self.t, self.y
-        ks = []
-        for i in range(7):
-            d = h * sum(a * k for a, k in zip(self.A[i], ks)) if i else np.zeros(sp.tangent_size)
-            rate = self.eval(t + self.C[i] * h, sp.retract(y, d))
-            ks.append(sp.correct(d, rate) if i else rate)
+        ks = [self.current_rate()]
+        for i in range(1, 7):
+            d = h * sum(a * k for a, k in zip(self.A[i], ks))
+            ks.append(sp.correct(d, self.eval(t + self.C[i] * h, sp.retract(y, d))))
         d5 = h * sum(b * k for b, k in zip(self.B, ks))
         err = h * sum(e * k for e, k in zip(self.E, ks))
         return d5, err
 
-    def _step_impl(self, h):
-        while True:
+    def _step_impl(self):
+        h = self._step_to(self.h)
+        for attempt in range(self.max_rejections + 1):
+            if attempt and self._stopped():
+                return False, f"stopped at t = {self.t:.9g} s"
             d5, err = self._try(h)
             if not self.adaptive:
-                return self.t + h, self.space.retract(self.y, d5)
+                self.t, self.y = self.t + h, self.space.retract(self.y, d5)
+                return True, ""
             scale = self.atol + self.rtol * np.abs(d5)  # error relative to the step's own increment
             ratio = float(np.sqrt(np.mean((err / scale) ** 2)))
+            if not np.isfinite(ratio):
+                return False, (f"the error estimate is not finite at t = {self.t:.9g} s (step {h:.3g} s): "
+                               "the state or its rate became NaN or infinite")
             factor = 0.9 * ratio ** (-0.2) if ratio > 0 else 5.0
             if ratio <= 1.0:
                 self.h = h * min(5.0, max(0.2, factor))
-                return self.t + h, self.space.retract(self.y, d5)
+                self.t, self.y = self.t + h, self.space.retract(self.y, d5)
+                return True, ""
+            self.nfailed += 1
             h *= max(0.2, factor)
             if h < self.h_min:
-                raise IntegrationError(f"step size fell below {self.h_min:.3g} s at t = {self.t:.9g} s", self.t)
+                return False, f"step size fell below {self.h_min:.3g} s at t = {self.t:.9g} s"
+        return False, f"{self.max_rejections} rejected steps in a row at t = {self.t:.9g} s (last step {h:.3g} s)"
 
 
 class GeneralizedAlpha(Integrator):
-    """First-order generalised-alpha (implicit, second order); rho_inf in [0, 1]."""
+    """First-order generalised-alpha (implicit, second order); rho_inf in [0, 1].
+
+    Options: rho_inf (1 keeps every mode undamped, 0 damps the unresolved ones
+    in one step); newton_tol and max_newton for the Newton iterations.
+    """
 
     name, order = "generalized_alpha", 2
+    OPTIONS = {"rho_inf": 0.5, "newton_tol": 1e-10, "max_newton": 25}
 
-    def __init__(self, *args, rho_inf: float = 0.5, newton_tol: float = 1e-10, max_newton: int = 25, **kw):
+    def __init__(self, *args, **kw):
         super().__init__(*args, **kw)
-        r = float(rho_inf)
+        r = float(self.options["rho_inf"])
         self.am = 0.5 * (3 - r) / (1 + r)
         self.af = 1.0 / (1 + r)
         self.gamma = 0.5 + self.am - self.af
-        self.newton_tol, self.max_newton = newton_tol, max_newton
-        self.rate = None
+        self.newton_tol, self.max_newton = float(self.options["newton_tol"]), int(self.options["max_newton"])
+
+    def _reset(self):
+        self.rate = None  # the method's own rate variable, carried from step to step
         self.jac = None
         self.jac_h = None
 
@@ -175,14 +324,16 @@ class GeneralizedAlpha(Integrator):
             jac[:, i] = (self.eval(t, sp.retract(y, e)) - f0) / eps
         return jac
 
-    def _step_impl(self, h):
+    def _step_impl(self):
         sp, t, y = self.space, self.t, self.y
+        h = self._step_to(self.h)
         if self.rate is None:
-            self.rate = self.eval(t, y)
+            self.rate = self.current_rate()
         r0 = self.rate
-        k = r0.copy()
         t_af = t + self.af * h
         for attempt in range(2):
+            if attempt and self._stopped():
+                return False, f"stopped at t = {t:.9g} s"
             if self.jac is None or attempt == 1:
                 y_mid = sp.retract(y, self.af * h * r0)
                 self.jac = self._jacobian(t_af, y_mid, self.eval(t_af, y_mid))
@@ -197,11 +348,14 @@ class GeneralizedAlpha(Integrator):
                 res = r0 + self.am * (k - r0) - f
                 dk = np.linalg.solve(self.lu_matrix, -res)
                 k += dk
+                if not np.all(np.isfinite(dk)):
+                    break
                 if np.linalg.norm(dk) <= self.newton_tol * (1.0 + np.linalg.norm(k)):
                     inc = h * (r0 + self.gamma * (k - r0))
                     self.rate = k
-                    return t + h, sp.retract(y, inc)
-        raise IntegrationError(f"Newton iterations did not converge at t = {t:.9g} s (step {h:.3g} s)", t)
+                    self.t, self.y = t + h, sp.retract(y, inc)
+                    return True, ""
+        return False, f"Newton iterations did not converge at t = {t:.9g} s (step {h:.3g} s)"
 
 
 METHODS = {cls.name: cls for cls in (RK4, DormandPrince, GeneralizedAlpha)}

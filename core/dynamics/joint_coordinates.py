@@ -25,7 +25,9 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse import linalg as splinalg
 
-from core.dynamics.constraints import JointConstraint, Snapshot, cross_rows, skew
+from core.dynamics.channels import Outputs
+from core.dynamics.constraints import JointConstraint, Snapshot, cross_rows
+from core.geometry.rotations import skew
 from core.dynamics.state_space import EuclideanSpace
 from core.dynamics.system import SPARSE_ROWS, System, dense
 from core.model import entities as E
@@ -241,7 +243,8 @@ class JointCoordinateSystem(System):
     def evaluate(self, t: float, y: np.ndarray, details: bool = False):
         sp = self.space
         s, t_mat, bias = self._snapshot_and_transform(y)
-        loads, out, qvec, jw = self._applied(t, s)
+        out = Outputs() if details else None
+        loads, qvec, jw = self._applied(t, s, out)
         mc = self._cartesian_mass(s)
         mq = self._joint_mass(t_mat, mc)
         minv = self._inverse(mq)

@@ -1,14 +1,10 @@
-"""Run a model: assemble, make the initial speeds consistent, integrate, sample the channels."""
+"""Run a model to the end in one call: the blocking wrapper of core.dynamics.run for the CLI, tests and studies."""
 
 from __future__ import annotations
 
-import numpy as np
-
-from core.dynamics.integrators import make_integrator
-from core.dynamics.results import Results, ordered_names
-from core.dynamics.formulations import assemble
-from core.model.model import Model, ModelError
-from core.model.validation import validate
+from core.dynamics.results import Results
+from core.dynamics.run import prepare
+from core.model.model import Model
 
 
 def simulate(model: Model, t_end: float | None = None, step: float | None = None, integrator: str | None = None,
@@ -17,72 +13,21 @@ def simulate(model: Model, t_end: float | None = None, step: float | None = None
     """Simulate `model` from 0 to t_end [s]; settings default to the model's.
 
     A run that fails (singular system, divergence, NaN) or is cancelled keeps
-    every output sample computed up to then and says why in `message`.
+    every output sample computed up to then and says why and when in `message`.
 
     Parameters
     ----------
     progress : callable(fraction, message), optional
+        Called at a throttled rate (see core.dynamics.run.Run.progress_interval).
     cancel : callable() -> bool, optional
+        Checked before every step; True cancels the run.
     check : bool
-        Refuse models with validation errors.
+        Refuse models with validation errors (ModelError).
     formulation : str, optional
         auto, joint or cartesian (default: the model's setting); see core.dynamics.formulations.
     options
-        Passed to the integrator (rtol, atol for dopri5; rho_inf for generalized_alpha).
+        Settings fields (rtol, atol, rho_inf, ...) or further integrator options.
     """
-    st = model.settings
-    t_end = st.t_end if t_end is None else t_end
-    step = st.step if step is None else step
-    output_step = (st.output_step if output_step is None else output_step)
-    integrator = st.integrator if integrator is None else integrator
-    for name, value in (("t_end", t_end), ("step", step), ("output_step", output_step)):
-        if not (value > 0 and np.isfinite(value)):
-            raise ModelError(f"{name}: must be a number above 0 s, got {value}")
-    if output_step < step:
-        output_step = step
-    if check:
-        errors = [f for f in validate(model) if f.severity == "error"]
-        if errors:
-            raise ModelError(f"the model has {len(errors)} error(s); first: {errors[0]}")
-    system = assemble(model, formulation)
-    y0, change = system.consistent_initial_state()
-    findings = []
-    if change > 1e-9:
-        findings.append(f"initial speeds were projected onto the constraints (largest change {change:.3g})")
-    if st.static_equilibrium:
-        y0, note = system.mesh_equilibrium(y0)
-        if note:
-            findings.append(note)
-    solver = make_integrator(integrator, system.evaluate, 0.0, y0, t_end, step, system.space,
-                             project=lambda y: system.consistent_velocities(system.project(y))[0], **options)
-    n_out = int(np.floor(t_end / output_step + 1e-9)) + 1
-    grid = np.arange(n_out) * output_step
-    first = system.channels(0.0, y0)
-    names = ordered_names(list(first))
-    rows = [[first[n] for n in names]]
-    times = [0.0]
-    status, message = "finished", ""
-    k = 1
-    while k < n_out:
-        if cancel and cancel():
-            status, message = "cancelled", f"cancelled at t = {solver.t:.6g} s"
-            break
-        with np.errstate(over="ignore", invalid="ignore"):  # a diverging run is caught by the NaN check
-            state = solver.step(t_stop=grid[k])
-        if state == "failed":
-            status, message = "failed", f"{solver.message} (results kept up to t = {times[-1]:.6g} s)"
-            break
-        if solver.t >= grid[k] - 1e-9 * step:
-            try:
-                ch = system.channels(solver.t, solver.y)
-            except np.linalg.LinAlgError as exc:
-                status, message = "failed", f"singular system at t = {solver.t:.9g} s: {exc}"
-                break
-            rows.append([ch[n] for n in names])
-            times.append(solver.t)
-            k += 1
-            if progress:
-                progress(solver.t / t_end, f"t = {solver.t:.4g} s")
-        if state == "finished" and k < n_out:
-            break
-    return Results(names, np.array(times), np.array(rows), status, message, findings, solver.nsteps, solver.nfev)
+    run = prepare(model, t_end, step, integrator, output_step, formulation, check=check, progress=progress, **options)
+    run._cancel_check = cancel
+    return run.run()

@@ -36,7 +36,9 @@ from core.dynamics.force_elements import (
     Loads,
     TorsionalSpring,
 )
-from core.dynamics.gear_contact import PairGeometryData, force_components
+from core.dynamics.channels import TOOTH_FORCES, Outputs
+from core.dynamics.gear_contact import TOOTH_FORCE_TEXT, PairGeometryData, force_components
+from core.geometry.rotations import matrix_quats
 from core.dynamics.state_space import StateSpace, rotation_matrices
 from core.geometry.macro import pair_geometry
 from core.model import entities as E
@@ -54,7 +56,8 @@ class System:
     """Arrays and element objects for simulating `model`."""
 
     def __init__(self, model: Model):
-        self.model = model
+        # a copy of the containers (entities are frozen): an edit of the caller's model never reaches the system
+        self.model = model = model.copy()
         st = model.settings
         self.alpha, self.beta = st.baumgarte_alpha, st.baumgarte_beta
         self.gravity = np.asarray(st.gravity, dtype=float)
@@ -87,6 +90,7 @@ class System:
         self.angle_index: dict[str, int] = {}
         self.constraints = []
         self.joint_constraints = {}
+        self.joint_names = list(model.joints)
         for j in model.joints.values():
             bi, bj = self.index[j.body_i], self.index[j.body_j]
             axis = j.axis if isinstance(j, E.RevoluteJoint) else (0.0, 0.0, 1.0)
@@ -329,10 +333,11 @@ class System:
     # ------------------------------------------------------------------ equations
 
     def evaluate(self, t: float, y: np.ndarray, details: bool = False):
-        """Tangent rate of y at t; with details, also the multipliers, loads and energies."""
+        """Tangent rate of y at t; with details, also the multipliers, loads, energies and element outputs."""
         s = self.snapshot(y)
         n = self.n
-        loads, out, qvec, jw = self._applied(t, s)
+        out = Outputs() if details else None
+        loads, qvec, jw = self._applied(t, s, out)
         minv = self._mass_inverse(s)
         lam, constraint_force = np.zeros(self.rows), np.zeros(6 * n)
         if self.rows:
@@ -355,11 +360,10 @@ class System:
         rate, sp = self.evaluate(t, y), self.space
         return np.hstack([rate[sp.dv].reshape(-1, 3), rate[sp.dw].reshape(-1, 3)])
 
-    def _applied(self, t: float, s: Snapshot):
-        """Loads, element outputs, the generalised force (6 n,) with the gyroscopic term, and world inertias."""
+    def _applied(self, t: float, s: Snapshot, out: Outputs | None = None):
+        """Loads, the generalised force (6 n,) with the gyroscopic term, and world inertias; element outputs into `out`."""
         n = self.n
         loads = Loads(n)
-        out: dict = {}
         if n:
             loads.f += self.mass[:, None] * self.gravity[None, :]
             loads.potential -= float(np.sum(self.mass * (s.x @ self.gravity)))
@@ -367,7 +371,7 @@ class System:
             fe.apply(t, s, loads, out)
         jw = np.einsum("kab,kbc,kdc->kad", s.rot, self.inertia, s.rot) if n else np.zeros((0, 3, 3))
         gyro = np.cross(s.w, np.einsum("kab,kb->ka", jw, s.w)) if n else np.zeros((0, 3))
-        return loads, out, np.hstack([loads.f, loads.tau - gyro]).ravel(), jw
+        return loads, np.hstack([loads.f, loads.tau - gyro]).ravel(), jw
 
     def _kinetic(self, s: Snapshot, jw: np.ndarray) -> float:
         if not self.n:
@@ -436,40 +440,48 @@ class System:
 
     # ------------------------------------------------------------------ outputs
 
-    def channels(self, t: float, y: np.ndarray) -> dict[str, float]:
-        """Every result channel at (t, y), named with its unit."""
+    def outputs(self, t: float, y: np.ndarray) -> Outputs:
+        """Every result channel at (t, y), in a fixed order (the same at every sample)."""
         _, d = self.evaluate(t, y, details=True)
-        s, lam, loads = d["snapshot"], d["lambda"], d["loads"]
+        s, lam, loads, out = d["snapshot"], d["lambda"], d["loads"], d["out"]
         sp = self.space
-        out: dict[str, float] = {}
-        origin = s.x - np.einsum("kab,kb->ka", s.rot, self.com) if self.n else s.x
-        for k, name in enumerate(self.names):
-            for axis, v in zip("xyz", origin[k]):
-                out[f"{name}.{axis} [m]"] = float(v)
-            for axis, v in zip("xyz", s.w[k]):
-                out[f"{name}.w{axis} [rad/s]"] = float(v)
         rows_of = self._rows_of()
-        reactions = self._reactions(d)
-        for j in self.model.joints.values():
-            if j.name in self.angle_index:
-                out[f"{j.name}.angle [rad]"] = float(s.extra[self.angle_index[j.name]])
-                out[f"{j.name}.speed [rad/s]"] = float(self.geometry[j.name].relative_speed(s))
-            force, torque = reactions[j.name]
-            for axis, v in zip("xyz", force):
-                out[f"{j.name}.F{axis} [N]"] = float(v)
-            for axis, v in zip("xyz", torque):
-                out[f"{j.name}.T{axis} [N m]"] = float(v)
         for name, gc in self.gears.items():
             if name in rows_of:
-                for label, v in zip(("Ft", "Fr", "Fa", "Fc"), force_components(gc.pair, float(lam[rows_of[name][0]]))):
-                    out[f"{name}.{label} [N]"] = v
-            out[f"{name}.drift [m]"] = float(s.extra[gc.error_index])
-        out.update({k: float(v) for k, v in d["out"].items()})
-        out["energy.kinetic [J]"] = d["kinetic"]
-        out["energy.potential [J]"] = loads.potential
-        out["energy.work [J]"] = float(y[sp.e][self.work_index])
-        out["energy.dissipated [J]"] = float(y[sp.e][self.dissipated_index])
+                for label, v in zip(TOOTH_FORCES, force_components(gc.pair, float(lam[rows_of[name][0]]))):
+                    out.add(name, label, "N", v, "gear pair", TOOTH_FORCE_TEXT[label])
+            out.add(name, "drift", "m", s.extra[gc.error_index], "gear pair",
+                    "accumulated phase error at the pitch circle")
+        origin = s.x - np.einsum("kab,kb->ka", s.rot, self.com) if self.n else s.x
+        for k, name in enumerate(self.names):
+            out.add_vector(name, "", "m", origin[k], "body", "position of the body frame's origin, world")
+            out.add_vector(name, "w", "rad/s", s.w[k], "body", "angular velocity, world")
+        reactions = self._reactions(d)
+        for jname in self.joint_names:
+            if jname in self.angle_index:
+                out.add(jname, "angle", "rad", s.extra[self.angle_index[jname]], "joint", "relative angle about the axis")
+                out.add(jname, "speed", "rad/s", self.geometry[jname].relative_speed(s), "joint",
+                        "relative speed about the axis")
+            force, torque = reactions[jname]
+            out.add_vector(jname, "F", "N", force, "joint", "reaction force on body j, world")
+            out.add_vector(jname, "T", "N m", torque, "joint", "reaction torque on body j about the joint point, world")
+        out.add("energy", "kinetic", "J", d["kinetic"], "energy")
+        out.add("energy", "potential", "J", loads.potential, "energy")
+        out.add("energy", "work", "J", y[sp.e][self.work_index], "energy", "work of the loads and motors")
+        out.add("energy", "dissipated", "J", y[sp.e][self.dissipated_index], "energy", "energy taken by the dampers")
         return out
+
+    def channels(self, t: float, y: np.ndarray) -> dict[str, float]:
+        """Every result channel at (t, y) by its label ``name [unit]`` (for tests and scripts)."""
+        out = self.outputs(t, y)
+        return {c.label: v for c, v in zip(out.channels, out.values)}
+
+    def poses(self, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Body frame origins (n, 3) [m] and orientations as unit quaternions (n, 4) at state y."""
+        s = self.snapshot(y)
+        if not self.n:
+            return np.zeros((0, 3)), np.zeros((0, 4))
+        return s.x - np.einsum("kab,kb->ka", s.rot, self.com), matrix_quats(s.rot)
 
     def _rows_of(self) -> dict:
         """Constraint name -> (first row, constraint)."""

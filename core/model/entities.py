@@ -534,30 +534,95 @@ Force = Union[Torque, SpeedMotor, SpringDamper, TorsionalSpringDamper, BearingSp
 # --------------------------------------------------------------------------- settings
 
 
+# The integrators of core.dynamics.integrators.METHODS and the options each takes from the settings
+# (a test holds the two in step). The model layer names them so a file is checked at load.
+INTEGRATOR_OPTIONS: dict[str, tuple[str, ...]] = {
+    "rk4": (),
+    "dopri5": ("rtol", "atol"),
+    "generalized_alpha": ("rho_inf",),
+}
+FORMULATIONS = ("auto", "joint", "cartesian")
+MAX_OUTPUT_SAMPLES = 2_000_000  # a run's output grid; each sample holds every channel and pose
+
+
 @dataclass(frozen=True)
 class SimulationSettings:
-    """How the model is simulated by default."""
+    """How the model is simulated by default.
+
+    Parameters
+    ----------
+    t_end : float
+        End time [s].
+    step : float
+        Time step [s] of the fixed-step methods; the first step of dopri5.
+    output_step : float
+        Spacing of the output samples [s]; finer than `step` is fine (the
+        samples are interpolated on each step's dense output).
+    integrator : str
+        A key of INTEGRATOR_OPTIONS.
+    rtol, atol : float
+        Relative and absolute error tolerances per step (dopri5 only).
+    rho_inf : float
+        Spectral radius at infinity (generalized_alpha only): 1 keeps every
+        mode undamped, 0 damps the unresolved ones in one step.
+    baumgarte_alpha, baumgarte_beta : float
+        Baumgarte stabilisation of the constraints [1/s].
+    gravity : Vec3
+        [m/s^2], world.
+    static_equilibrium : bool
+        Start compliant meshes at their static deflection under the loads.
+    formulation : {'auto', 'joint', 'cartesian'}
+        "joint": angles of a spanning tree of revolute/fixed joints; "cartesian":
+        6 per body; "auto": joint when every body hangs from the ground on such joints.
+    """
 
     t_end: float = ranged(1.0, lo=0.0, hi=1e6, lo_open=True, unit="s")
     step: float = ranged(1e-3, lo=0.0, hi=10.0, lo_open=True, unit="s")
     output_step: float = ranged(1e-3, lo=0.0, hi=10.0, lo_open=True, unit="s")
     integrator: str = "rk4"
+    rtol: float = ranged(1e-8, lo=1e-14, hi=1e-1, unit="")
+    atol: float = ranged(1e-10, lo=1e-16, hi=1.0, unit="")
+    rho_inf: float = ranged(0.5, lo=0.0, hi=1.0, unit="")
     baumgarte_alpha: float = ranged(10.0, lo=0.0, hi=1e6, unit="1/s")
     baumgarte_beta: float = ranged(10.0, lo=0.0, hi=1e6, unit="1/s")
     gravity: Vec3 = ZERO3
     static_equilibrium: bool = False
-    # "joint": angles of a spanning tree of revolute/fixed joints; "cartesian": 6 per body;
-    # "auto": joint when every body hangs from the ground on such joints
     formulation: str = "auto"
 
     def problems(self) -> list[tuple[str, str]]:
         out = range_problems(self) + _vector_problem("gravity", self.gravity)
+        if self.integrator not in INTEGRATOR_OPTIONS:
+            out.append(("integrator", f"must be one of {', '.join(INTEGRATOR_OPTIONS)}, got {_short(self.integrator)}"))
         if self.formulation not in FORMULATIONS:
-            out.append(("formulation", f"must be one of {', '.join(FORMULATIONS)}, got {self.formulation!r}"))
+            out.append(("formulation", f"must be one of {', '.join(FORMULATIONS)}, got {_short(self.formulation)}"))
+        if out:
+            return out
+        if self.step > self.t_end:
+            out.append(("step", f"must be at most t_end ({self.t_end:.6g} s), got {self.step:.6g} s"))
+        if self.output_step > self.t_end:
+            out.append(("output_step", f"must be at most t_end ({self.t_end:.6g} s), got {self.output_step:.6g} s"))
+        samples = self.t_end / self.output_step + 1
+        if samples > MAX_OUTPUT_SAMPLES:
+            out.append(("output_step", f"gives {samples:.4g} output samples over t_end = {self.t_end:.6g} s; at most "
+                        f"{MAX_OUTPUT_SAMPLES:,} are kept: make it at least {self.t_end / (MAX_OUTPUT_SAMPLES - 1):.3g} s"))
         return out
 
+    def integrator_options(self) -> dict[str, float]:
+        """The options of the chosen integrator, from these settings."""
+        return {name: getattr(self, name) for name in INTEGRATOR_OPTIONS.get(self.integrator, ())}
 
-FORMULATIONS = ("auto", "joint", "cartesian")
+    def unused_options(self) -> list[str]:
+        """Integrator options set away from their defaults that the chosen integrator does not use."""
+        used = set(INTEGRATOR_OPTIONS.get(self.integrator, ()))
+        default = SimulationSettings()
+        return [name for opts in INTEGRATOR_OPTIONS.values() for name in opts
+                if name not in used and getattr(self, name) != getattr(default, name)]
+
+
+def _short(value, limit: int = 60) -> str:
+    """repr of a value cut to a readable length for messages."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 5] + "...'"
 
 
 ITEM_TYPES = {

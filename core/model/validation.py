@@ -18,6 +18,7 @@ from core.geometry.macro import bevel_geometry, bevel_pitch_angle
 from core.geometry.rotations import rotate
 from core.model.entities import (
     GROUND,
+    INTEGRATOR_OPTIONS,
     BearingSpringDamper,
     CompliantMesh,
     FixedJoint,
@@ -281,10 +282,20 @@ class _Checker:
             self.add("info", "gear_pairs", f"the gear pairs close {loops} loop(s): {loops} constraint(s) are redundant "
                      "when the teeth agree (as in a planetary set); the solver shares the load by minimum-norm multipliers")
 
+    def check_settings(self) -> None:
+        """Options stored for another integrator are reported, not silently ignored."""
+        st = self.m.settings
+        unused = st.unused_options()
+        if unused:
+            users = {name: k for k, opts in INTEGRATOR_OPTIONS.items() for name in opts}
+            self.add("info", "settings", "; ".join(f"{u} is set but only {users[u]} uses it (the integrator is "
+                                                   f"{st.integrator})" for u in unused))
+
     def run(self) -> list[Finding]:
         structural = self.m.structural_problems()
         if structural:
             return [Finding("error", path, msg) for path, msg in structural]
+        self.check_settings()
         for pair in self.m.gear_pairs.values():
             self.check_pair(pair)
         self.check_connections()

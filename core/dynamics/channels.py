@@ -1,0 +1,79 @@
+"""Result channels: what is measured, on which model item, in which unit.
+
+A channel is recorded once with its name parts and unit, so nothing
+downstream parses units out of names. Elements add their outputs to an
+`Outputs` collector, only at output samples; the order in which they add
+them is the order of the columns (the same at every sample).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+# what the telemetry groups channels by
+GROUPS = ("gear pair", "body", "joint", "force", "mesh", "energy", "derived")
+TOOTH_FORCES = ("Ft", "Fr", "Fa", "Fc")
+
+
+@dataclass(frozen=True)
+class Channel:
+    """One result channel.
+
+    Parameters
+    ----------
+    item : str
+        The model item it belongs to (``sun_planet1``), or ``energy``.
+    quantity : str
+        What it is (``Ft``, ``speed``, ``TE``).
+    unit : str
+        SI unit (``N``, ``rad/s``, ``m``).
+    group : str
+        One of GROUPS: the kind of item, for browsing.
+    description : str
+        A few words for a tooltip.
+    """
+
+    item: str
+    quantity: str
+    unit: str
+    group: str
+    description: str = ""
+
+    @property
+    def name(self) -> str:
+        """``item.quantity``."""
+        return f"{self.item}.{self.quantity}"
+
+    @property
+    def label(self) -> str:
+        """``item.quantity [unit]``: the CSV header of the column."""
+        return f"{self.name} [{self.unit}]"
+
+
+class Outputs:
+    """Collects (channel, value) pairs in the order they are added."""
+
+    def __init__(self):
+        self.channels: list[Channel] = []
+        self.values: list[float] = []
+
+    def add(self, item: str, quantity: str, unit: str, value: float, group: str, description: str = "") -> None:
+        self.channels.append(Channel(item, quantity, unit, group, description))
+        self.values.append(float(value))
+
+    def add_vector(self, item: str, prefix: str, unit: str, vector, group: str, description: str = "") -> None:
+        """Three channels ``prefix``x, y, z."""
+        for axis, v in zip("xyz", vector):
+            self.add(item, f"{prefix}{axis}", unit, v, group, description)
+
+    def array(self) -> np.ndarray:
+        return np.array(self.values)
+
+
+def tooth_forces_first(channels: list[Channel]) -> np.ndarray:
+    """Column order: the gear pairs' tooth forces (what people look at first), then the rest in their order."""
+    first = [k for k, c in enumerate(channels) if c.group == "gear pair" and c.quantity in TOOTH_FORCES]
+    rest = [k for k in range(len(channels)) if k not in set(first)]
+    return np.array(first + rest, dtype=int)

@@ -1,0 +1,73 @@
+"""Events: zeros of g(t, y) located on the integrator's interpolant, as scipy's solve_ivp does.
+
+An event function changes sign where something happens (a lossy gear's mesh
+speed passing zero, a torque reaching what the losses hold). After each step
+the driver compares the signs of g at both ends and finds the crossing on the
+dense output by Brent's method, so the time is found to round-off whatever the
+step size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+from scipy.optimize import brentq
+
+
+@dataclass
+class Event:
+    """An event function and how it is used.
+
+    Parameters
+    ----------
+    fun : callable g(t, y) -> float
+    direction : float
+        > 0: only rising crossings (g from negative to positive) count; < 0:
+        only falling ones; 0: both.
+    terminal : bool
+        A terminal event stops the step there: the driver integrates up to the
+        event and then calls its handler (which may change the equations and
+        restart the integrator).
+    name : str
+        Names the event in the results.
+    """
+
+    fun: Callable[[float, np.ndarray], float]
+    direction: float = 0.0
+    terminal: bool = False
+    name: str = ""
+
+
+def crossed(g_old: float, g_new: float, direction: float) -> bool:
+    """Whether g went through zero between two samples in the allowed direction (touching zero counts once)."""
+    up = g_old < 0 <= g_new
+    down = g_old > 0 >= g_new
+    if direction > 0:
+        return up
+    if direction < 0:
+        return down
+    return up or down
+
+
+def locate(events: list[Event], g_old: list[float], g_new: list[float], sol, t_old: float, t_new: float,
+           xtol: float = 4 * np.finfo(float).eps) -> list[tuple[float, int]]:
+    """(time, index) of every event that happened in [t_old, t_new], earliest first.
+
+    `sol` is the interpolant of the step. A terminal event cuts the list after
+    it: what comes later in the step is not reached.
+    """
+    found = []
+    for i, ev in enumerate(events):
+        if crossed(g_old[i], g_new[i], ev.direction):
+            if g_new[i] == 0.0:
+                te = t_new
+            else:
+                te = brentq(lambda t: ev.fun(t, sol(t)), t_old, t_new, xtol=xtol * max(1.0, abs(t_new)), rtol=4 * np.finfo(float).eps)
+            found.append((te, i))
+    found.sort()
+    for k, (_, i) in enumerate(found):
+        if events[i].terminal:
+            return found[:k + 1]
+    return found

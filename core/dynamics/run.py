@@ -1,0 +1,301 @@
+"""A simulation run: prepared from a frozen copy of the model, advanced in chunks, cancellable, results so far.
+
+    run = prepare(model, t_end=0.5)          # validate, copy, assemble, start state
+    while run.advance(max_seconds=0.05):     # a chunk of steps at a time
+        show(run.take())                     # the samples since the last take
+    run.results.status                       # 'finished', 'failed' or 'cancelled'
+
+`prepare` takes a copy of the model's containers (the entities are frozen), so
+nothing the caller does to its model afterwards reaches the run. The run checks
+its cancel flag before every step (and the integrator before every attempt),
+reports progress by solver time at a throttled rate, samples the outputs on
+the output grid by interpolating each step's dense output, locates events on
+the same interpolant, and keeps every sample computed when it fails or is
+cancelled, with the reason and the time in `results.message`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time as _clock
+import traceback
+
+import numpy as np
+
+from core.dynamics.channels import tooth_forces_first
+from core.dynamics.events import locate
+from core.dynamics.formulations import assemble
+from core.dynamics.integrators import make_integrator
+from core.dynamics.results import Results
+from core.model.entities import SimulationSettings
+from core.model.files import model_to_dict
+from core.model.model import Model, ModelError
+from core.model.validation import validate
+
+SETTINGS_FIELDS = {f.name for f in dataclasses.fields(SimulationSettings)}
+
+
+def effective_settings(model: Model, **overrides) -> tuple[SimulationSettings, dict]:
+    """The model's settings with the given overrides (None keeps the model's), and the leftover integrator options.
+
+    Overrides that are settings fields (t_end, step, output_step, integrator,
+    rtol, atol, rho_inf, formulation, ...) are checked like a model file's
+    settings: a bad value raises ModelError naming ``settings.<field>``.
+    Other keywords are passed to the integrator as they are.
+    """
+    given = {k: v for k, v in overrides.items() if v is not None}
+    fields = {k: v for k, v in given.items() if k in SETTINGS_FIELDS}
+    extra = {k: v for k, v in given.items() if k not in SETTINGS_FIELDS}
+    settings = dataclasses.replace(model.settings, **fields)
+    problems = settings.problems()
+    if problems:
+        name, msg = problems[0]
+        raise ModelError(f"settings.{name}: {msg}")
+    return settings, extra
+
+
+class Run:
+    """One simulation of a frozen copy of a model. See the module docstring.
+
+    Parameters
+    ----------
+    model : Model
+        Copied at once; later edits of it do not reach the run.
+    settings : SimulationSettings
+        Effective settings (see `effective_settings`).
+    options : dict
+        Extra integrator options (e.g. ``adaptive=False`` for dopri5).
+    check : bool
+        Refuse a model with validation errors.
+    keep : bool
+        Keep the samples in `results` (True), or only hand them out by `take()`
+        (a GUI grows its own copy on its own thread).
+    progress : callable(fraction, message), optional
+        Called at most every `progress_interval` seconds of wall time, and at the end.
+    """
+
+    progress_interval = 0.1  # s of wall time
+
+    def __init__(self, model: Model, settings: SimulationSettings, options: dict | None = None, check: bool = True,
+                 keep: bool = True, progress=None):
+        self.model = model.copy()
+        self.model.settings = settings
+        self.settings = settings
+        self.keep, self.progress = keep, progress
+        self._cancel = False
+        self._cancel_check = None
+        self.traceback = ""
+        if check:
+            errors = [f for f in validate(self.model) if f.severity == "error"]
+            if errors:
+                raise ModelError(f"the model has {len(errors)} error(s); first: {errors[0]}")
+        system = self.system = assemble(self.model)
+        y0, change = system.consistent_initial_state()
+        findings = []
+        if change > 1e-9:
+            findings.append(f"initial speeds were projected onto the constraints (largest change {change:.3g})")
+        if settings.static_equilibrium:
+            y0, note = system.mesh_equilibrium(y0)
+            if note:
+                findings.append(note)
+        unused = settings.unused_options()
+        if unused:
+            findings.append(f"not used by {settings.integrator}: {', '.join(f'settings.{u}' for u in unused)}")
+        opts = {**settings.integrator_options(), **(options or {})}
+        self.solver = make_integrator(settings.integrator, system.evaluate, 0.0, y0, settings.t_end, settings.step,
+                                      system.space, project=lambda y: system.consistent_velocities(system.project(y))[0],
+                                      **opts)
+        self.solver.stop_requested = self.cancel_requested
+        first = system.outputs(0.0, y0)
+        self._order = tooth_forces_first(first.channels)
+        effective = dataclasses.asdict(settings)
+        effective.update(formulation=system.formulation, integrator_options=self.solver.options)
+        self.results = Results([first.channels[i] for i in self._order], system.names, model_to_dict(self.model),
+                               effective)
+        self.results.findings = findings
+        self._pending: list = []
+        self._record(0.0, y0, first.array())
+        self.n_grid = int(math.floor(settings.t_end / settings.output_step * (1 + 1e-12) + 1e-9)) + 1
+        self._k = 1  # next output sample on the grid
+        self.events = system.events() if hasattr(system, "events") else []
+        self._g = [ev.fun(0.0, y0) for ev in self.events]
+        self._last_report = -math.inf
+        self.wall_time = 0.0
+        if self.keep:
+            self._flush()
+
+    # ------------------------------------------------------------------ control
+
+    def cancel(self) -> None:
+        """Ask the run to stop; it stops before its next step (thread-safe: it only sets a flag)."""
+        self._cancel = True
+
+    def cancel_requested(self) -> bool:
+        if not self._cancel and self._cancel_check is not None and self._cancel_check():
+            self._cancel = True
+        return self._cancel
+
+    @property
+    def status(self) -> str:
+        return self.results.status
+
+    @property
+    def running(self) -> bool:
+        return self.results.status == "running"
+
+    @property
+    def t(self) -> float:
+        """Solver time [s]."""
+        return self.solver.t
+
+    @property
+    def fraction(self) -> float:
+        return min(1.0, self.solver.t / self.settings.t_end)
+
+    # ------------------------------------------------------------------ samples
+
+    def _record(self, t: float, y: np.ndarray, values: np.ndarray | None = None) -> None:
+        if values is None:
+            values = self.system.outputs(t, y).array()
+        pos, quat = self.system.poses(y)
+        self._pending.append((t, values[self._order], pos, quat))
+
+    def take(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """The samples recorded since the last take: time (m,), data (m, c), positions (m, b, 3), orientations (m, b, 4)."""
+        if not self._pending:
+            return None
+        t, data, pos, quat = zip(*self._pending)
+        self._pending = []
+        return np.array(t), np.array(data), np.array(pos), np.array(quat)
+
+    def _flush(self) -> None:
+        chunk = self.take()
+        if chunk is not None:
+            self.results.append(*chunk)
+
+    def _grid_time(self, k: int) -> float:
+        return self.settings.t_end if k >= self.n_grid else min(k * self.settings.output_step, self.settings.t_end)
+
+    def _sample_through(self, t_stop: float, sol) -> None:
+        """Record the output samples up to and including t_stop."""
+        tol = 1e-9 * self.settings.step
+        last = self.n_grid + (1 if self._grid_time(self.n_grid - 1) < self.settings.t_end - tol else 0)
+        while self._k < last:
+            tk = self._grid_time(self._k)
+            if tk > t_stop + tol:
+                break
+            if abs(tk - self.solver.t) <= tol:
+                y = self.solver.y
+            else:
+                y = sol(tk)
+            self._record(tk, y)
+            self._k += 1
+
+    # ------------------------------------------------------------------ advancing
+
+    def _finish(self, status: str, message: str = "") -> None:
+        res = self.results
+        res.status, res.message = status, message
+        res.steps, res.evaluations = self.solver.nsteps, self.solver.nfev
+
+    def _kept(self) -> str:
+        last = self._pending[-1][0] if self._pending else (self.results.time[-1] if len(self.results) else 0.0)
+        return f"results kept up to t = {last:.6g} s"
+
+    def advance(self, max_seconds: float | None = None, max_steps: int | None = None) -> bool:
+        """Take steps until the run ends, `max_seconds` of wall time or `max_steps` steps; True while it goes on."""
+        if not self.running:
+            return False
+        start = _clock.perf_counter()
+        steps = 0
+        try:
+            while self.running:
+                if self.cancel_requested():
+                    self._finish("cancelled", f"cancelled at t = {self.solver.t:.6g} s ({self._kept()})")
+                    break
+                if self._one_step():
+                    break
+                steps += 1
+                now = _clock.perf_counter()
+                self._report(now)
+                if (max_steps is not None and steps >= max_steps) or (max_seconds is not None and now - start >= max_seconds):
+                    break
+        except np.linalg.LinAlgError as exc:
+            self._finish("failed", f"singular system at t = {self.solver.t:.9g} s: {exc} ({self._kept()})")
+        except Exception as exc:  # a defect must not lose the run: say what and where, keep the samples
+            self.traceback = traceback.format_exc()
+            self._finish("failed", f"internal error at t = {self.solver.t:.9g} s: {type(exc).__name__}: {exc} "
+                                   f"({self._kept()})")
+        self.wall_time += _clock.perf_counter() - start
+        if not self.running and self.progress:
+            self.progress(self.fraction, self.results.summary())
+        if self.keep:
+            self._flush()
+        return self.running
+
+    def _report(self, now: float) -> None:
+        if self.progress and now - self._last_report >= self.progress_interval:
+            self._last_report = now
+            self.progress(self.fraction, f"t = {self.solver.t:.4g} s")
+
+    def _one_step(self) -> bool:
+        """One integrator step with its samples and events; True when the run ended."""
+        solver = self.solver
+        with np.errstate(over="ignore", invalid="ignore"):  # a diverging step is caught by the finite check
+            message = solver.step()
+        if message is not None:
+            if self.cancel_requested():
+                self._finish("cancelled", f"cancelled at t = {solver.t:.6g} s ({self._kept()})")
+            else:
+                self._finish("failed", f"{message} ({self._kept()})")
+            return True
+        sol = None
+        if self.events:
+            sol = solver.dense_output()
+            g_new = [ev.fun(solver.t, solver.y) for ev in self.events]
+            found = locate(self.events, self._g, g_new, sol, solver.t_old, solver.t)
+            for te, i in found:
+                self.results.events.append((te, self.events[i].name, ""))
+            if found and self.events[found[-1][1]].terminal:
+                te, i = found[-1]
+                self._sample_through(te, sol)
+                y_new = self.system.on_event(i, te, sol(te))
+                solver.restart(te, y_new)
+                self._g = [ev.fun(te, y_new) for ev in self.events]
+                return False
+            self._g = g_new
+        if self._grid_time(self._k) <= solver.t + 1e-9 * self.settings.step:
+            self._sample_through(solver.t, sol if sol is not None else _Lazy(solver))
+        if solver.status == "finished":
+            self._sample_through(self.settings.t_end, _Lazy(solver))
+            self._finish("finished")
+            return True
+        return False
+
+    def run(self) -> Results:
+        """Advance to the end (or failure, or cancel); the results."""
+        while self.advance(max_seconds=1.0):
+            pass
+        return self.results
+
+
+class _Lazy:
+    """The solver's dense output, made only if a sample falls inside the step."""
+
+    def __init__(self, solver):
+        self.solver, self.sol = solver, None
+
+    def __call__(self, t):
+        if self.sol is None:
+            self.sol = self.solver.dense_output()
+        return self.sol(t)
+
+
+def prepare(model: Model, t_end: float | None = None, step: float | None = None, integrator: str | None = None,
+            output_step: float | None = None, formulation: str | None = None, check: bool = True, keep: bool = True,
+            progress=None, **options) -> Run:
+    """A run of `model` from 0 to t_end [s]; settings default to the model's (see `effective_settings`)."""
+    settings, extra = effective_settings(model, t_end=t_end, step=step, integrator=integrator,
+                                         output_step=output_step, formulation=formulation, **options)
+    return Run(model, settings, extra, check=check, keep=keep, progress=progress)

@@ -29,7 +29,7 @@ from core.dynamics.formulations import assemble
 from core.dynamics.integrators import make_integrator
 from core.dynamics.results import Results
 from core.model.entities import SimulationSettings
-from core.model.files import model_to_dict
+from core.model.files import encode, model_to_dict
 from core.model.model import Model, ModelError
 from core.model.validation import validate
 
@@ -109,7 +109,7 @@ class Run:
         self.solver.stop_requested = self.cancel_requested
         first = system.outputs(0.0, y0)
         self._order = tooth_forces_first(first.channels)
-        effective = dataclasses.asdict(settings)
+        effective = encode(settings)
         effective.update(formulation=system.formulation, integrator_options=self.solver.options)
         self.results = Results([first.channels[i] for i in self._order], system.names, model_to_dict(self.model),
                                effective)

@@ -1,0 +1,201 @@
+"""Runs in chunks, cancel, partial results, interpolated output samples, events, results files."""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from core.commands import replace_fields
+from core.dynamics.events import Event, locate
+from core.dynamics.integrators import METHODS, make_integrator
+from core.dynamics.results import Results
+from core.dynamics.run import prepare
+from core.dynamics.simulate import simulate
+from core.dynamics.state_space import EuclideanSpace
+from core.model.entities import INTEGRATOR_OPTIONS, SimulationSettings, TimeLaw
+from core.model.files import load, loads, model_from_dict
+from core.model.model import ModelError
+from tests.conftest import EXAMPLES
+
+
+def _planetary_alpha(model):
+    """Sun acceleration [rad/s^2] under 1 N m with the ring held, by the energy method (as in test_against_references)."""
+    b = model.bodies
+    izz = {k: b[k].inertia[2][2] for k in b}
+    zs, zp, zr, a = 24, 24, 72, 0.002 * 24
+    kc = zs / (zs + zr)
+    kp = kc - (zs / zp) * (1 - kc)
+    j_eq = izz["sun"] + izz["carrier"] * kc**2 + sum(b[f"planet{k}"].mass * (a * kc) ** 2 + izz[f"planet{k}"] * kp**2
+                                                     for k in (1, 2, 3))
+    return 1.0 / j_eq
+
+
+def test_integrator_registry_matches_the_settings_options():
+    assert set(METHODS) == set(INTEGRATOR_OPTIONS)
+    for name, options in INTEGRATOR_OPTIONS.items():
+        assert set(options) <= set(METHODS[name].OPTIONS), name
+
+
+def test_unknown_integrator_option_gives_a_warning():
+    with pytest.warns(UserWarning, match="no effect for the rk4 integrator: rho_inf"):
+        make_integrator("rk4", lambda t, y: -y, 0.0, np.ones(1), 1.0, 0.1, EuclideanSpace(1), rho_inf=0.5)
+
+
+def test_unknown_integrator_in_a_file_is_refused_at_load_naming_the_choices():
+    text = (EXAMPLES / "helical_pair.gdyn").read_text().replace('"integrator": "rk4"', '"integrator": "euler"')
+    with pytest.raises(ModelError, match=r"settings.integrator: must be one of rk4, dopri5, generalized_alpha, got 'euler'"):
+        loads(text)
+
+
+@pytest.mark.parametrize("field, value, words", [("step", 2.0, "must be at most t_end"),
+                                                 ("output_step", 2.0, "must be at most t_end"),
+                                                 ("output_step", 1e-7, "output samples")])
+def test_run_lengths_are_checked_at_load(field, value, words):
+    data = __import__("json").loads((EXAMPLES / "helical_pair.gdyn").read_text())
+    data["settings"][field] = value
+    with pytest.raises(ModelError, match=f"settings.{field}: .*{words}"):
+        model_from_dict(data)
+
+
+def test_output_step_finer_than_the_step_is_interpolated_exactly_where_the_motion_is_quadratic():
+    # ring held, constant torque: the sun angle is alpha t^2 / 2, which the cubic interpolant holds exactly
+    model = load(EXAMPLES / "planetary.gdyn")
+    alpha = _planetary_alpha(model)
+    res = simulate(model, t_end=0.05, step=1e-2, output_step=1e-3)
+    assert res.status == "finished", res.message
+    assert len(res.time) == 51 and res.time[-1] == pytest.approx(0.05)
+    assert np.allclose(res["sun_joint.angle"], 0.5 * alpha * res.time**2, rtol=1e-9, atol=1e-12)
+    assert np.allclose(res["sun_joint.speed"], alpha * res.time, rtol=1e-9, atol=1e-12)
+
+
+def test_interpolated_samples_follow_an_oscillation_to_the_interpolants_order():
+    """A torsional oscillator: samples between steps against the closed form, error shrinking as h^4."""
+    from core.commands import AddItem
+    from core.model.entities import TorsionalSpringDamper
+
+    errors = []
+    for h in (2e-3, 1e-3):
+        model = load(EXAMPLES / "helical_pair.gdyn")
+        AddItem(TorsionalSpringDamper("spring", "gear1_joint", stiffness=20.0)).do(model)
+        replace_fields(model, "gear1", angular_velocity=(0.0, 0.0, 3.0)).do(model)
+        res = simulate(model, t_end=0.2, step=h, output_step=h / 7, integrator="rk4")
+        # the train's inertia seen at joint 1: J1 + J2 (z1/z2)^2; angle = w0/omega sin(omega t)
+        j1 = model.bodies["gear1"].inertia[2][2]
+        j2 = model.bodies["gear2"].inertia[2][2]
+        omega = math.sqrt(20.0 / (j1 + j2 * 0.25))
+        w0 = res["gear1_joint.speed"][0]
+        exact = w0 / omega * np.sin(omega * res.time)
+        errors.append(np.abs(res["gear1_joint.angle"] - exact).max())
+    assert errors[1] < errors[0] / 8  # fourth order in h would be 16; the Hermite interpolant is at least third
+
+
+def test_events_are_located_on_the_interpolant():
+    # free fall from 1 m: y = 1 - g t^2 / 2 reaches 0 at sqrt(2 / g); the cubic interpolant holds the parabola exactly
+    g = 9.81
+    integ = make_integrator("rk4", lambda t, y: np.array([y[1], -g]), 0.0, np.array([1.0, 0.0]), 1.0, 0.1,
+                            EuclideanSpace(2))
+    ev = [Event(lambda t, y: y[0], direction=-1, terminal=True, name="ground")]
+    g_old = [1.0]
+    found = []
+    while integ.status == "running" and not found:
+        integ.step()
+        g_new = [integ.y[0]]
+        found = locate(ev, g_old, g_new, integ.dense_output(), integ.t_old, integ.t)
+        g_old = g_new
+    assert found and found[0][0] == pytest.approx(math.sqrt(2 / g), rel=1e-14)
+    # a rising-only event does not fire on the way down
+    assert not locate([Event(lambda t, y: y[0], direction=1)], [1.0], [-1.0], lambda t: np.array([1 - t]), 0.0, 2.0)
+
+
+def test_a_run_advances_in_chunks_and_a_cancel_keeps_what_it_computed():
+    run = prepare(load(EXAMPLES / "planetary.gdyn"), t_end=1.0, step=1e-3, output_step=1e-3)
+    chunks = 0
+    while run.advance(max_steps=20):
+        chunks += 1
+        if run.t >= 0.1:
+            run.cancel()
+    res = run.results
+    assert chunks >= 5
+    assert res.status == "cancelled" and "cancelled at t = 0.1" in res.message
+    assert 95 < len(res.time) < 110 and res.time[-1] == pytest.approx(run.t)
+    assert np.all(np.isfinite(res.data)) and res.positions.shape == (len(res.time), 6, 3)
+
+
+def test_progress_is_reported_by_solver_time_at_a_throttled_rate():
+    calls = []
+    run = prepare(load(EXAMPLES / "planetary.gdyn"), t_end=0.2, step=1e-3, output_step=1e-2,
+                  progress=lambda f, m: calls.append(f))
+    assert run.run().status == "finished"
+    assert calls[-1] == 1.0 and calls == sorted(calls) and len(calls) > 1
+    # at most one report per interval of wall time, and the last one
+    assert len(calls) <= run.wall_time / run.progress_interval + 2
+
+
+def test_an_edit_after_prepare_does_not_reach_the_run():
+    model = load(EXAMPLES / "planetary.gdyn")
+    plain = simulate(model, t_end=0.05, step=1e-3, output_step=1e-2)
+    run = prepare(model, t_end=0.05, step=1e-3, output_step=1e-2)
+    run.advance(max_steps=10)
+    replace_fields(model, "sun_torque", law=TimeLaw(value=5.0)).do(model)
+    del model.bodies["ring"]  # even a body taken away from under it
+    edited = run.run()
+    assert edited.status == "finished"
+    assert np.array_equal(edited.data, plain.data)
+
+
+def test_poses_describe_the_bodies_at_every_sample():
+    model = load(EXAMPLES / "planetary.gdyn")
+    alpha = _planetary_alpha(model)
+    res = simulate(model, t_end=0.05, step=1e-3, output_step=1e-2)
+    k = res.bodies.index("sun")
+    angle = 0.5 * alpha * res.time**2
+    q = res.orientations[:, k]
+    # the sun turns about z from the identity: q = (cos(a/2), 0, 0, sin(a/2))
+    assert np.allclose(q[:, 0], np.cos(angle / 2), atol=1e-12) and np.allclose(q[:, 3], np.sin(angle / 2), atol=1e-12)
+    assert np.allclose(res.positions[:, res.bodies.index("planet1")][0], model.bodies["planet1"].position, atol=1e-15)
+    pos, quat = res.pose_at(res.time[3])
+    assert np.array_equal(pos, res.positions[3]) and np.array_equal(quat, res.orientations[3])
+
+
+def test_results_file_round_trip(tmp_path):
+    model = load(EXAMPLES / "compliant_mesh_pair.gdyn")
+    res = simulate(model, t_end=2e-3)
+    res.events.append((1e-3, "example", "an event kept in the file"))
+    path = tmp_path / "run.gdres"
+    res.save(path)
+    back = Results.open(path)
+    assert back.channels == res.channels and back.bodies == res.bodies
+    assert np.array_equal(back.time, res.time) and np.array_equal(back.data, res.data)
+    assert np.array_equal(back.positions, res.positions) and np.array_equal(back.orientations, res.orientations)
+    assert (back.status, back.message, back.steps, back.evaluations) == (res.status, res.message, res.steps, res.evaluations)
+    assert back.findings == res.findings and back.events == res.events and back.settings == res.settings
+    assert model_from_dict(back.model) == model_from_dict(res.model)
+    assert back["mesh.TE [m]"].tolist() == res["mesh.TE"].tolist()
+
+
+def test_a_file_that_is_not_results_is_refused(tmp_path):
+    bad = tmp_path / "x.gdres"
+    bad.write_text("not hdf5")
+    with pytest.raises(ModelError, match="x.gdres: cannot be read as a results file"):
+        Results.open(bad)
+
+
+def test_settings_overrides_are_checked_like_the_file():
+    model = load(EXAMPLES / "planetary.gdyn")
+    with pytest.raises(ModelError, match="settings.rho_inf: must be a number from 0 to 1, got 3"):
+        prepare(model, rho_inf=3.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run = prepare(model, t_end=0.01, integrator="generalized_alpha", rho_inf=0.9)
+    assert run.solver.options["rho_inf"] == 0.9 and run.results.settings["rho_inf"] == 0.9
+
+
+def test_options_for_another_integrator_are_reported():
+    model = load(EXAMPLES / "planetary.gdyn")
+    model.settings = SimulationSettings(t_end=0.01, step=1e-3, output_step=1e-3, rho_inf=0.2)
+    from core.model.validation import validate
+
+    assert any(f.item == "settings" and "rho_inf is set but only generalized_alpha uses it" in f.message
+               for f in validate(model))
+    assert any("not used by rk4: settings.rho_inf" in f for f in simulate(model).findings)

@@ -1,30 +1,95 @@
-"""The open model, its file, and its undo stack."""
+"""The open model, its file, its undo stack, and the runs made from it.
+
+Views listen to signals that say what changed, so each updates only that:
+
+- ``items_changed(ModelChange)``: items added, removed or replaced by an edit,
+  settings changed, or the whole model replaced (new, open);
+- ``changed()``: something about the document (title, dirty flag, findings);
+- ``runs_changed()``: a run was added or the current run changed;
+- ``run_updated(RunRecord)``: a run got samples or ended;
+- ``stale_changed()``: the model now differs (or no longer differs) from the
+  one the current run started from.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.undo import CommandAdapter
-from core.model.files import load, save
-from core.model.model import Model, ModelError
+from core.dynamics.results import Results
+from core.model.files import load, model_from_dict, save
+from core.model.model import COLLECTIONS, Model, ModelError
 from core.model.validation import validate
+
+
+@dataclass
+class ModelChange:
+    """What an edit changed: item names added, removed, replaced (old name -> new name); settings; everything."""
+
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    replaced: dict[str, str] = field(default_factory=dict)
+    settings: bool = False
+    reset: bool = False
+
+    def touched(self) -> set[str]:
+        return set(self.added) | set(self.removed) | set(self.replaced) | set(self.replaced.values())
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.removed or self.replaced or self.settings or self.reset)
+
+
+def _identities(model: Model) -> dict[str, int]:
+    return {item.name: id(item) for _, item in model.items()}
+
+
+@dataclass
+class RunRecord:
+    """A run of the document: its results (grown on the GUI thread) and the model it started from."""
+
+    label: str
+    model: Model
+    results: Results | None = None
+    started: datetime = field(default_factory=datetime.now)
+    base_dir: Path | None = None
+
+    @property
+    def status(self) -> str:
+        return self.results.status if self.results is not None else "starting"
 
 
 class Document(QObject):
     """Edits go through `apply(command)`: a core command is checked, done and put on the undo stack."""
 
     changed = Signal()
+    items_changed = Signal(object)
+    runs_changed = Signal()
+    run_updated = Signal(object)
+    stale_changed = Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.model = Model()
         self.path: Path | None = None
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda _: self.changed.emit())
+        self.undo_stack.cleanChanged.connect(self._clean_changed)
         self.findings = []
+        self.runs: list[RunRecord] = []
+        self.current: RunRecord | None = None
+        self._ids = _identities(self.model)
+        self._settings = self.model.settings
+        self._order: dict[str, list[str]] = {}
+        self._stale = False
+
+    def _clean_changed(self, _clean: bool) -> None:
+        self.changed.emit()
+
+    # ------------------------------------------------------------------ edits
 
     def apply(self, command) -> None:
         """Do `command`; a ModelError propagates and the model stays as it was."""
@@ -34,24 +99,70 @@ class Document(QObject):
         self.undo_stack.push(CommandAdapter(self, command))
 
     def model_changed(self) -> None:
+        """Called after every do and undo: work out what changed and tell the views."""
+        ids = _identities(self.model)
+        change = ModelChange(settings=self.model.settings is not self._settings)
+        old_by_id = {v: k for k, v in self._ids.items()}
+        for name, ident in ids.items():
+            if name not in self._ids:
+                if ident in old_by_id:  # the same object under a new name cannot happen: entities are frozen
+                    change.replaced[old_by_id[ident]] = name
+                else:
+                    change.added.append(name)
+            elif self._ids[name] != ident:
+                change.replaced[name] = name
+        for name in self._ids:
+            if name not in ids:
+                change.removed.append(name)
+        # a rename shows as one removal and one addition of the same kind; report it as a replacement
+        for old in list(change.removed):
+            for new in list(change.added):
+                if self._same_place(old, new):
+                    change.removed.remove(old)
+                    change.added.remove(new)
+                    change.replaced[old] = new
+                    break
+        self._ids, self._settings = ids, self.model.settings
+        self._after_change(change)
+
+    def _same_place(self, old: str, new: str) -> bool:
+        """Whether `new` took the place of the removed `old` (a rename keeps the item's place in its collection)."""
+        for coll in COLLECTIONS:
+            names = list(self.model.collection(coll))
+            if new in names and old in self._order.get(coll, []):
+                return names.index(new) == self._order[coll].index(old)
+        return False
+
+    def _after_change(self, change: ModelChange) -> None:
+        self._order = {c: list(self.model.collection(c)) for c in COLLECTIONS}
         self.findings = validate(self.model)
+        self.items_changed.emit(change)
         self.changed.emit()
+        self.refresh_stale()
+
+    def _reset(self) -> None:
+        self._ids, self._settings = _identities(self.model), self.model.settings
+        self._after_change(ModelChange(reset=True))
 
     @property
     def dirty(self) -> bool:
         return not self.undo_stack.isClean()
 
+    @property
+    def base_dir(self) -> Path | None:
+        return self.path.parent if self.path else None
+
     def new(self) -> None:
         self.model, self.path = Model(), None
         self.undo_stack.clear()
-        self.model_changed()
+        self._reset()
 
     def open(self, path) -> None:
         """Load a file; on failure raise ModelError and keep the current model."""
         model = load(path)
         self.model, self.path = model, Path(path)
         self.undo_stack.clear()
-        self.model_changed()
+        self._reset()
 
     def save(self, path=None) -> None:
         target = Path(path) if path else self.path
@@ -61,3 +172,44 @@ class Document(QObject):
         self.path = target
         self.undo_stack.setClean()
         self.changed.emit()
+
+    # ------------------------------------------------------------------ runs
+
+    def add_run(self, model: Model, results: Results | None = None) -> RunRecord:
+        """A new run record of `model` (the frozen copy the run started from); it becomes the current run."""
+        record = RunRecord(f"Run {len(self.runs) + 1}", model, results, base_dir=self.base_dir)
+        self.runs.append(record)
+        self.current = record
+        self.runs_changed.emit()
+        self.refresh_stale()
+        return record
+
+    def open_results(self, path) -> RunRecord:
+        """Read a results file as a run; the model snapshot in it becomes the document's model when it is empty.
+
+        Raises ModelError (and changes nothing) when the file or its model cannot be read.
+        """
+        results = Results.open(path)
+        if results.model is None:
+            raise ModelError(f"{Path(path).name}: holds no model snapshot")
+        snapshot = model_from_dict(results.model)
+        if self.model.is_empty() and not self.dirty:
+            self.model, self.path = snapshot.copy(), None
+            self.undo_stack.clear()
+            self._reset()
+        record = self.add_run(snapshot, results)
+        record.label = Path(path).name
+        record.base_dir = Path(path).parent
+        self.run_updated.emit(record)
+        return record
+
+    @property
+    def stale(self) -> bool:
+        """Whether the current run was made from a different version of the model."""
+        return self.current is not None and self.current.model != self.model
+
+    def refresh_stale(self) -> None:
+        stale = self.stale
+        if stale != self._stale:
+            self._stale = stale
+            self.stale_changed.emit()

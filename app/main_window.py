@@ -7,21 +7,54 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.dialogs.body_dialogs import ImportMeshDialog, PrimitiveDialog
+from app.dialogs.entity_form import ItemDialog
 from app.dialogs.gear_dialog import GearDialog
 from app.dialogs.joint_dialog import RevoluteJointDialog
 from app.dialogs.pair_dialog import GearPairDialog
 from app.dialogs.planetary_dialog import PlanetaryDialog
+from app.dialogs.settings_dialog import SettingsDialog
+from app.dialogs.video_dialog import VideoDialog
 from app.docks.messages import MessagesDock
 from app.docks.model_tree import ModelTreeDock
 from app.docks.properties import PropertyDock
 from app.document import Document
+from app.run.animation import Animator
+from app.run.clock import PlaybackClock
+from app.run.controller import RunController
+from app.run.playback_bar import PlaybackBar
+from app.run.video import export_animation
 from app.viewport import ViewportWidget
-from core.commands import AddItem, RemoveItem
+from core.commands import AddItem, RemoveItem, SetSettings
+from core.dynamics.results_file import SUFFIX as RESULTS_SUFFIX
+from core.model import entities as E
 from core.model.files import SUFFIX, save
 from core.model.model import ModelError
+
+# the Loads tools: (action name, text, entity class, tip)
+LOAD_TOOLS = (
+    ("torque", "Torque", E.Torque, "A torque about a revolute joint, as a function of time"),
+    ("speed_motor", "Speed Motor", E.SpeedMotor, "Prescribe a revolute joint's speed as a function of time (0 holds it)"),
+    ("spring_damper", "Spring-Damper", E.SpringDamper, "A linear spring-damper between points of two bodies"),
+    ("torsional_spring_damper", "Torsional Spring-Damper", E.TorsionalSpringDamper,
+     "A torsional spring-damper on a revolute joint's angle"),
+    ("bearing", "Bearing Spring-Damper", E.BearingSpringDamper,
+     "Radial, axial and tilt spring-dampers between a housing and a shaft"),
+    ("compliant_mesh", "Compliant Mesh", E.CompliantMesh, "Make a gear pair soft: mesh stiffness and damping"),
+    ("fixed_joint", "Fixed Joint", E.FixedJoint, "Weld body J to body I"),
+)
+STEMS = {E.FixedJoint: "weld", E.CompliantMesh: "mesh", E.BearingSpringDamper: "bearing"}
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "resources" / "examples"
 AUTOSAVE_MS = 60_000
@@ -42,9 +75,23 @@ class MainWindow(QMainWindow):
         self.settings = QSettings("GearDyn", "GearDyn")
         self.doc = Document(self)
         self.viewport = ViewportWidget(self, on_pick=self.select)
-        self.setCentralWidget(self.viewport)
+        self.clock = PlaybackClock(self)
+        self.playback = PlaybackBar(self.clock, self)
+        centre = QWidget()
+        lay = QVBoxLayout(centre)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        lay.addWidget(self.viewport, 1)
+        lay.addWidget(self.playback)
+        self.setCentralWidget(centre)
+        self.animator = Animator(self.doc, self.clock, self.viewport, self.playback, self)
+        self.runner = RunController(self.doc, self)
+        self.runner.started.connect(self._run_started)
+        self.runner.progress.connect(self._run_progress)
+        self.runner.finished.connect(self._run_finished)
+        self.runner.refused.connect(lambda msg: self.report(f"Cannot run: {msg}"))
         self.tree = ModelTreeDock(self)
-        self.props = PropertyDock(self.doc, self.report, self)
+        self.props = PropertyDock(self.doc, self.report, self, t_span=lambda: self.doc.model.settings.t_end)
         self.messages = MessagesDock(self)
         self.addDockWidget(Qt.LeftDockWidgetArea, self.tree)
         self.addDockWidget(Qt.RightDockWidgetArea, self.props)
@@ -52,6 +99,7 @@ class MainWindow(QMainWindow):
         self.tree.selected.connect(self.select)
         self.messages.picked.connect(self.select)
         self.doc.changed.connect(self.refresh)
+        self.doc.items_changed.connect(self._items_changed)
         self._make_actions()
         self.resize(1280, 820)
         if self.settings.value("geometry"):
@@ -60,7 +108,16 @@ class MainWindow(QMainWindow):
         self.autosave = QTimer(self)
         self.autosave.timeout.connect(self.write_autosave)
         self.autosave.start(AUTOSAVE_MS)
+        self.progress = QProgressBar()
+        self.progress.setObjectName("run_progress")
+        self.progress.setRange(0, 1000)
+        self.progress.setMinimumWidth(380)
+        self.progress.setTextVisible(True)
+        self.progress.hide()
+        self.statusBar().addPermanentWidget(self.progress)
+        self.run_notes: list[str] = []
         self.statusBar().showMessage("Ready")
+        self.tree.show_model(self.doc.model)
         self.refresh()
 
     # ------------------------------------------------------------------ actions
@@ -99,6 +156,24 @@ class MainWindow(QMainWindow):
         self.act_import = a("Import OBJ/STL", self.import_mesh, "Ctrl+I", "Import a mesh as a rigid body (unit, density, watertight check)", "import_mesh")
         self.act_cylinder = a("Cylinder", lambda: self.add_primitive("cylinder"), None, "A cylinder body, e.g. a carrier disc", "cylinder")
         self.act_box = a("Box", lambda: self.add_primitive("box"), None, "A box body, e.g. a housing", "box")
+        self.load_actions = [a(text, lambda _=False, c=cls, t=text: self.add_load(c, t), None, tip, name)
+                             for name, text, cls, tip in LOAD_TOOLS]
+        self.act_settings = a("Simulation &Settings...", self.edit_settings, "Ctrl+E",
+                              "End time, steps, integrator and its options, formulation", "simulation_settings")
+        self.act_run = a("&Run", self.run_simulation, "F5", "Simulate the model (in the background)", "run")
+        self.act_stop = a("S&top", self.stop_simulation, "Shift+F5", "Stop the run; what it computed is kept", "stop")
+        self.act_stop.setEnabled(False)
+        self.act_play = a("&Play / Pause", self.clock.toggle, "Space", "Play or pause the animation", "play_pause")
+        self.act_forces = a("Show &Tooth Forces", self._overlays_changed, None,
+                            "Arrows at each pitch point, length in proportion to the total tooth force", "show_forces")
+        self.act_axes = a("Show &Joint Axes", self._overlays_changed, None, "The revolute joints' axes", "show_axes")
+        for act in (self.act_forces, self.act_axes):
+            act.setCheckable(True)
+        self.act_video = a("Export &Video...", self.export_video, None, "Write the animation to MP4 or GIF", "export_video")
+        self.act_open_results = a("Open &Results...", self.open_results, None, "Open a results file (.gdres)",
+                                  "open_results")
+        self.act_save_results = a("Save R&esults As...", self.save_results, None,
+                                  "Save the current run's results (.gdres)", "save_results")
         menu = self.menuBar()
         fm = menu.addMenu("&File")
         for act in (self.act_new, self.act_open):
@@ -110,6 +185,9 @@ class MainWindow(QMainWindow):
         self.recent_menu = fm.addMenu("Open &Recent")
         fm.addSeparator()
         for act in (self.act_save, self.act_save_as):
+            fm.addAction(act)
+        fm.addSeparator()
+        for act in (self.act_open_results, self.act_save_results, self.act_video):
             fm.addAction(act)
         fm.addSeparator()
         fm.addAction(self.act_quit)
@@ -127,8 +205,16 @@ class MainWindow(QMainWindow):
         gm = menu.addMenu("&Gears")
         for act in (self.act_helical, self.act_inner, self.act_bevel, self.act_pair, self.act_planetary):
             gm.addAction(act)
-        menu.addMenu("&Simulate")
-        menu.addMenu("&Analysis")
+        lm = menu.addMenu("&Loads")
+        for act in self.load_actions:
+            lm.addAction(act)
+        sm = menu.addMenu("&Simulate")
+        for act in (self.act_settings, self.act_run, self.act_stop):
+            sm.addAction(act)
+        sm.addSeparator()
+        for act in (self.act_play, self.act_forces, self.act_axes, self.act_video):
+            sm.addAction(act)
+        self.analysis_menu = menu.addMenu("&Analysis")
         hm = menu.addMenu("&Help")
         hm.addAction(self._action("&About GearDyn", self.about, tip="About GearDyn"))
         tb = self.addToolBar("File")
@@ -143,19 +229,33 @@ class MainWindow(QMainWindow):
         jt.setObjectName("joints_toolbar")
         for act in (self.act_revolute, self.act_import, self.act_cylinder, self.act_box):
             jt.addAction(act)
+        self.addToolBarBreak()
+        lt = self.addToolBar("Loads")
+        lt.setObjectName("loads_toolbar")
+        for act in self.load_actions:
+            lt.addAction(act)
+        st = self.addToolBar("Simulation")
+        st.setObjectName("simulation_toolbar")
+        for act in (self.act_settings, self.act_run, self.act_stop):
+            st.addAction(act)
         self._update_recent()
 
     # ------------------------------------------------------------------ view
 
     def refresh(self) -> None:
-        model = self.doc.model
+        """Title and messages (cheap; the tree, view and properties update item by item)."""
         name = self.doc.path.name if self.doc.path else "untitled"
         self.setWindowTitle(f"GearDyn - {name}{' *' if self.doc.dirty else ''}")
-        self.tree.show_model(model)
-        self.viewport.show_model(model, self.doc.path.parent if self.doc.path else None,
-                                 reset_camera=not self.viewport.body_actors)
-        self.messages.show_findings(self.doc.findings, self.viewport.problems)
-        self.props.show_item(self.tree.current())
+        self.messages.show_findings(self.doc.findings, [*self.viewport.problems, *self.run_notes])
+
+    def _items_changed(self, change) -> None:
+        self.tree.update_items(self.doc.model, change)
+        names = None if change.reset else change.touched()
+        if names is None or names:
+            self.viewport.sync_model(self.doc.model, self.doc.base_dir, names=names)
+        if change.reset:
+            self.viewport.reset_camera()
+            self.viewport.view_isometric()
 
     def select(self, name: str) -> None:
         if self.tree.current() != name:
@@ -221,6 +321,119 @@ class MainWindow(QMainWindow):
         dlg = PrimitiveDialog(shape, self._unique(shape), self)
         if dlg.exec() and dlg.body is not None:
             self.apply(AddItem(dlg.body))
+
+    def add_load(self, cls, title: str) -> None:
+        refs = getattr(cls, "REFERENCE_FIELDS", {})
+        need = {"revolute": "a revolute joint", "gear pair": "a gear pair", "body": "a body"}
+        model = self.doc.model
+        for kind in set(refs.values()):
+            have = {"revolute": [j for j in model.joints.values() if isinstance(j, E.RevoluteJoint)],
+                    "gear pair": list(model.gear_pairs), "body": list(model.bodies)}[kind]
+            if not have:
+                self.report(f"{title}: add {need[kind]} first")
+                return
+        dlg = ItemDialog(cls, model, self._unique(STEMS.get(cls, cls.__name__.lower())), title,
+                         t_span=model.settings.t_end, parent=self)
+        if dlg.exec() and dlg.item is not None:
+            self.apply(AddItem(dlg.item))
+
+    # ------------------------------------------------------------------ simulation
+
+    def edit_settings(self) -> None:
+        dlg = SettingsDialog(self.doc.model, self)
+        if dlg.exec() and dlg.settings is not None and dlg.settings != self.doc.model.settings:
+            self.apply(SetSettings(self.doc.model, dlg.settings))
+
+    def run_simulation(self) -> None:
+        if self.runner.running:
+            return
+        errors = [f for f in self.doc.findings if f.severity == "error"]
+        if errors:
+            self.report(f"Cannot run: the model has {len(errors)} error(s); first: {errors[0]}")
+            return
+        if not self.doc.model.bodies:
+            self.report("Cannot run: the model has no bodies")
+            return
+        self.runner.start()
+
+    def stop_simulation(self) -> None:
+        self.runner.stop()
+
+    def _run_started(self, record) -> None:
+        self.act_run.setEnabled(False)
+        self.act_stop.setEnabled(True)
+        self.progress.setValue(0)
+        self.progress.setFormat(f"{record.label}: starting")
+        self.progress.show()
+        self.run_notes = []
+
+    def _run_progress(self, fraction: float, t: float, left: float) -> None:
+        self.progress.setValue(round(1000 * fraction))
+        end = self.runner.record.model.settings.t_end if self.runner.record else 0.0
+        left_text = f", {left:.0f} s left" if left == left and left < 1e6 else ""
+        self.progress.setFormat(f"t = {t:.4g} s of {end:.4g} s  {100 * fraction:.0f} %{left_text}")
+
+    def _run_finished(self, record) -> None:
+        self.act_run.setEnabled(True)
+        self.act_stop.setEnabled(False)
+        res = record.results
+        self.progress.hide()
+        self.run_notes = [f"{record.label}: {note}" for note in res.findings]
+        self.run_notes.append(f"{record.label}: {res.summary()}")
+        self.statusBar().showMessage(f"{record.label}: {res.summary()}", 15_000)
+        self.refresh()
+
+    def _overlays_changed(self) -> None:
+        self.animator.show_forces = self.act_forces.isChecked()
+        self.animator.show_axes = self.act_axes.isChecked()
+        self.animator.show(self.clock.time)
+
+    def export_video(self) -> None:
+        res = self.animator.results
+        if res is None or len(res) < 2:
+            self.report("Export Video: run the model first")
+            return
+        dlg = VideoDialog(self.doc.path.with_suffix(".mp4") if self.doc.path else Path("animation.mp4"), self)
+        if dlg.exec() and dlg.path is not None:
+            try:
+                ok = export_animation(self, self.animator, dlg.path, dlg.fps, dlg.speed)
+            except (OSError, ValueError) as exc:
+                self.report(f"Export Video: {exc}")
+                return
+            self.statusBar().showMessage(f"Wrote {dlg.path}" if ok else "Video export cancelled", 10_000)
+
+    def open_results(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open results", str(self.doc.base_dir or EXAMPLES),
+                                              f"GearDyn results (*{RESULTS_SUFFIX})")
+        if path:
+            self.open_results_file(path)
+
+    def open_results_file(self, path) -> bool:
+        try:
+            self.doc.open_results(path)
+        except ModelError as exc:
+            self.report(f"Cannot open the results: {exc}")
+            return False
+        self.statusBar().showMessage(f"Opened {Path(path).name}: {self.doc.current.results.summary()}", 10_000)
+        return True
+
+    def save_results(self) -> None:
+        record = self.doc.current
+        if record is None or record.results is None or self.runner.running:
+            self.report("Save Results: no finished run to save")
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Save results as", str((self.doc.path or Path("run")).with_suffix(RESULTS_SUFFIX)),
+                                              f"GearDyn results (*{RESULTS_SUFFIX})")
+        if not path:
+            return
+        if not path.endswith(RESULTS_SUFFIX):
+            path += RESULTS_SUFFIX
+        try:
+            record.results.save(path)
+        except OSError as exc:
+            self.report(f"Cannot save the results: {exc}")
+            return
+        self.statusBar().showMessage(f"Saved {path}", 5000)
 
     def delete_selected(self) -> None:
         name = self.tree.current()
@@ -328,6 +541,10 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             event.ignore()
             return
+        if self.runner.running:
+            self.runner.stop()
+            self.runner.wait()
+        self.clock.pause()
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("state", self.saveState())
         recovery_path().unlink(missing_ok=True)

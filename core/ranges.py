@@ -99,6 +99,16 @@ def ranged(default: Any = dataclasses.MISSING, **kwargs: Any) -> Any:
     return dataclasses.field(default=default, metadata={"range": rng})
 
 
+def vector(default: Any, **kwargs: Any) -> Any:
+    """A dataclass field holding a 3-vector; its metadata says the unit people type (checked by the entity)."""
+    return dataclasses.field(default=default, metadata={"vector_range": Range(**kwargs)})
+
+
+def choice(default: str, choices: tuple[str, ...]) -> Any:
+    """A dataclass field holding one of `choices` (checked by the entity; the GUI offers them in a list)."""
+    return dataclasses.field(default=default, metadata={"choices": tuple(choices)})
+
+
 def field_range(cls: type, name: str) -> Range | None:
     """The `Range` of field `name` of dataclass `cls`, or None."""
     for f in dataclasses.fields(cls):

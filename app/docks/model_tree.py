@@ -1,11 +1,14 @@
-"""Model tree dock: Rigid Bodies, Joints, Gear Pairs, Forces."""
+"""Model tree dock: Rigid Bodies, Joints, Gear Pairs, Forces; updated item by item as the model changes."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDockWidget, QTreeWidget, QTreeWidgetItem
 
+from core.model.entities import collection_of
+
 SECTIONS = (("bodies", "Rigid Bodies"), ("joints", "Joints"), ("gear_pairs", "Gear Pairs"), ("forces", "Forces"))
+TITLES = dict(SECTIONS)
 
 
 class ModelTreeDock(QDockWidget):
@@ -21,27 +24,72 @@ class ModelTreeDock(QDockWidget):
         self.tree.setObjectName("model_tree")
         self.setWidget(self.tree)
         self.items: dict[str, QTreeWidgetItem] = {}
+        self.sections: dict[str, QTreeWidgetItem] = {}
         self.tree.itemSelectionChanged.connect(self._emit)
 
     def show_model(self, model) -> None:
+        """Rebuild the whole tree (a model was opened or replaced)."""
         current = self.current()
         self.tree.blockSignals(True)
         self.tree.clear()
-        self.items = {}
+        self.items, self.sections = {}, {}
         for coll, title in SECTIONS:
-            top = QTreeWidgetItem([f"{title} ({len(model.collection(coll))})"])
+            top = QTreeWidgetItem([title])
             top.setFlags(top.flags() & ~Qt.ItemIsSelectable)
             self.tree.addTopLevelItem(top)
+            self.sections[coll] = top
             for item in model.collection(coll).values():
-                node = QTreeWidgetItem([item.name])
-                node.setData(0, Qt.UserRole, item.name)
-                node.setToolTip(0, type(item).__name__)
-                top.addChild(node)
-                self.items[item.name] = node
+                top.addChild(self._node(item))
             top.setExpanded(True)
+        self._counts(model)
         self.tree.blockSignals(False)
         if current in self.items:
             self.select(current)
+
+    def _node(self, item) -> QTreeWidgetItem:
+        node = QTreeWidgetItem([item.name])
+        node.setData(0, Qt.UserRole, item.name)
+        node.setToolTip(0, type(item).__name__)
+        self.items[item.name] = node
+        return node
+
+    def _counts(self, model) -> None:
+        for coll, top in self.sections.items():
+            top.setText(0, f"{TITLES[coll]} ({len(model.collection(coll))})")
+
+    def update_items(self, model, change) -> None:
+        """Apply one edit's change: remove, rename or add only the nodes it touched."""
+        if change.reset or not self.sections:
+            self.show_model(model)
+            return
+        selected = self.current()
+        self.tree.blockSignals(True)
+        for name in change.removed:
+            node = self.items.pop(name, None)
+            if node is not None and node.parent() is not None:
+                node.parent().removeChild(node)
+        for old, new in change.replaced.items():
+            node = self.items.pop(old, None)
+            item = model.find(new)
+            if node is None or item is None:
+                continue
+            node.setText(0, new)
+            node.setData(0, Qt.UserRole, new)
+            node.setToolTip(0, type(item).__name__)
+            self.items[new] = node
+        for name in change.added:
+            item = model.find(name)
+            if item is None:
+                continue
+            coll = collection_of(item)
+            index = list(model.collection(coll)).index(name)
+            self.sections[coll].insertChild(index, self._node(item))
+        self._counts(model)
+        self.tree.blockSignals(False)
+        selected = change.replaced.get(selected, selected)
+        if selected and selected not in self.items:
+            self.tree.clearSelection()
+            self._emit()
 
     def current(self) -> str:
         sel = self.tree.selectedItems()
@@ -56,3 +104,4 @@ class ModelTreeDock(QDockWidget):
 
     def _emit(self) -> None:
         self.selected.emit(self.current() or "")
+

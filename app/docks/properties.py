@@ -1,91 +1,106 @@
-"""Property dock: the selected item's fields; each edit is one undoable command."""
+"""Property dock: the selected item's fields in an entity form; each finished entry is one undoable command."""
 
 from __future__ import annotations
-
-import dataclasses
 
 from PySide6.QtWidgets import (
     QDockWidget,
     QFormLayout,
     QLabel,
-    QLineEdit,
     QPushButton,
+    QScrollArea,
+    QVBoxLayout,
     QWidget,
 )
 
-from app.dialogs.fields import FieldError, QuantityField
+from app.dialogs.entity_form import EntityForm
+from app.dialogs.fields import FieldError
 from app.dialogs.frame_dialog import FrameDialog
 from core.commands import replace_fields
 from core.model.entities import GearSource, RigidBody
 from core.model.model import ModelError
 
-# vectors shown read-only: (factor from SI, unit)
-VECTOR_UNITS = {"com": (1e3, " mm"), "position": (1e3, " mm"), "axis": (1.0, ""), "angular_velocity": (1.0, " rad/s")}
+BODY_FIELDS = ("name", "mass", "com", "position", "velocity", "angular_velocity")
+GENERATED_BODY_FIELDS = ("name", "position", "velocity", "angular_velocity")
 
 
 class PropertyDock(QDockWidget):
-    """Shows name, scalar fields (in mm / deg where they have a range) and read-only mass properties."""
+    """Shows the selected item; edits go through the document as commands."""
 
-    def __init__(self, document, report, parent=None):
+    def __init__(self, document, report, parent=None, t_span=lambda: 1.0):
         super().__init__("Properties", parent)
         self.setObjectName("property_dock")
-        self.document, self.report = document, report
+        self.document, self.report, self.t_span = document, report, t_span
         self.name = ""
-        self.setWidget(QWidget())
+        self.form: EntityForm | None = None
+        self._committing = False
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.setWidget(self.scroll)
+        self.panel = QWidget()
+        document.items_changed.connect(self._model_changed)
+
+    def _model_changed(self, change) -> None:
+        if self._committing and self.name in change.replaced.values() and not change.added and not change.removed:
+            self.form.item = self.document.model.find(self.name)  # our own edit: keep the form (and the focus)
+            return
+        if change.reset or self.name in change.touched():
+            new = change.replaced.get(self.name, self.name)
+            self.show_item(new if self.document.model.find(new) is not None else "")
 
     def show_item(self, name: str) -> None:
         self.name = name
         panel = QWidget()
-        form = QFormLayout(panel)
+        lay = QVBoxLayout(panel)
         item = self.document.model.find(name) if name else None
+        self.form = None
         if item is None:
-            form.addRow(QLabel("Select an item in the model tree or the 3-D view."))
-            self.setWidget(panel)
+            lay.addWidget(QLabel("Select an item in the model tree or the 3-D view."))
+            lay.addStretch(1)
+            self._set(panel)
             return
-        form.addRow("Type", QLabel(type(item).__name__))
-        edit = QLineEdit(item.name)
-        edit.setObjectName("prop_name")
-        edit.editingFinished.connect(lambda e=edit: self._commit("name", e.text().strip()))
-        form.addRow("Name", edit)
+        lay.addWidget(QLabel(f"<b>{type(item).__name__}</b>"))
+        fields = None
         generated = isinstance(getattr(item, "visual", None), GearSource)
-        for f in dataclasses.fields(item):
-            value = getattr(item, f.name)
-            rng = f.metadata.get("range")
-            if f.name == "name":
-                continue
-            if rng is not None and isinstance(value, (int, float)) and not isinstance(value, bool) and not generated:
-                field = QuantityField(f.name, rng, value)
-                field.edit.setObjectName(f"prop_{f.name}")
-                field.edit.editingFinished.connect(lambda fl=field, n=f.name: self._commit_field(n, fl))
-                form.addRow(f.name, field)
-            elif isinstance(value, (str, int, float, bool)):
-                form.addRow(f.name, QLabel(str(value)))
-            elif f.name in VECTOR_UNITS and value is not None:
-                scale, unit = VECTOR_UNITS[f.name]
-                form.addRow(f.name, QLabel(", ".join(f"{v * scale:.6g}" for v in value) + unit))
         if isinstance(item, RigidBody):
+            fields = GENERATED_BODY_FIELDS if generated else BODY_FIELDS
+        self.form = EntityForm(type(item), self.document.model, item, t_span=self.t_span())
+        if fields is not None:
+            for f in self.form.widgets:
+                self.form.set_visible(f, f in fields)
+        self.form.edited.connect(self._commit_field)
+        lay.addWidget(self.form)
+        extra = QFormLayout()
+        if isinstance(item, RigidBody):
+            if generated:
+                extra.addRow(QLabel("Generated gear: mass and inertia come from its mesh."))
+                extra.addRow("Mass", QLabel(f"{item.mass:.6g} kg"))
+            extra.addRow("Inertia about the COM", QLabel("\n".join("  ".join(f"{v:.4e}" for v in row)
+                                                                    for row in item.inertia) + "  kg m^2"))
             for fr in item.frames:
-                form.addRow(f"frame {fr.name}", QLabel(", ".join(f"{v * 1e3:.6g}" for v in fr.origin) + " mm"))
+                extra.addRow(f"Frame {fr.name}", QLabel(", ".join(f"{v * 1e3:.6g}" for v in fr.origin) + " mm"))
             add = QPushButton("Add frame...")
             add.setObjectName("add_frame")
             add.setToolTip("A named frame on this body, for joints and force points")
             add.clicked.connect(lambda: self._add_frame(item))
-            form.addRow(add)
-        if generated:
-            form.addRow(QLabel("Generated gear: mass and inertia come from its mesh."))
-            form.addRow("mass [kg]", QLabel(f"{item.mass:.6g}"))
-            form.addRow("inertia [kg m^2]", QLabel("\n".join("  ".join(f"{v:.4e}" for v in row) for row in item.inertia)))
-        self.setWidget(panel)
+            extra.addRow(add)
+        lay.addLayout(extra)
+        lay.addStretch(1)
+        self._set(panel)
+
+    def _set(self, panel: QWidget) -> None:
+        self.panel = panel
+        self.scroll.setWidget(panel)
 
     def _add_frame(self, body) -> None:
         dlg = FrameDialog(body, self)
         if dlg.exec() and dlg.frame is not None:
             self._commit("frames", (*body.frames, dlg.frame))
-            self.show_item(self.name)
 
-    def _commit_field(self, field_name: str, field: QuantityField) -> None:
+    def _commit_field(self, field_name: str) -> None:
+        if self.form is None:
+            return
         try:
-            value = field.value()
+            value = self.form.field_value(field_name)
         except FieldError as exc:
             self.report(str(exc))
             self.show_item(self.name)
@@ -96,9 +111,15 @@ class PropertyDock(QDockWidget):
         item = self.document.model.find(self.name)
         if item is None or getattr(item, field_name) == value:
             return
+        self._committing = True
         try:
             self.document.apply(replace_fields(self.document.model, self.name, **{field_name: value}))
         except ModelError as exc:
             self.report(str(exc))
-        if field_name == "name" and self.document.model.find(value) is not None:
+            self._committing = False
+            self.show_item(self.name)
+            return
+        finally:
+            self._committing = False
+        if field_name == "name":
             self.name = value

@@ -41,6 +41,12 @@ class PairGeometryData:
     helix_angle: float
     pitch_angle: float
 
+    @classmethod
+    def of(cls, pair) -> "PairGeometryData":
+        """From a model GearPair."""
+        r1, r2 = pair.pitch_radii()
+        return cls(pair.kind, r1, r2, pair.z1, pair.pressure_angle, pair.helix_angle, pair.pitch_angle)
+
 
 @dataclass
 class ContactFrame:

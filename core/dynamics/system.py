@@ -106,9 +106,7 @@ class System:
         compliant = {f.pair: f for f in model.forces.values() if isinstance(f, E.CompliantMesh)}
         self.gears: dict[str, GearConstraint] = {}
         for p in model.gear_pairs.values():
-            r1, r2 = p.pitch_radii()
-            data = PairGeometryData(p.kind, r1, r2, p.z1, p.pressure_angle, p.helix_angle, p.pitch_angle)
-            gc = GearConstraint(p.name, data, self.geometry[p.joint1], self.geometry[p.joint2], new_extra(), p.stabilise)
+            gc = GearConstraint(p.name, PairGeometryData.of(p), self.geometry[p.joint1], self.geometry[p.joint2], new_extra(), p.stabilise)
             self.gears[p.name] = gc
             if p.name not in compliant:
                 self.constraints.append(gc)

@@ -16,7 +16,7 @@ from typing import ClassVar, Union
 import numpy as np
 
 from core.geometry.macro import PAIR_KINDS, GearSpec, PairSpec, pair_field
-from core.ranges import DEG, MM, range_problems, ranged
+from core.ranges import DEG, MM, choice, range_problems, ranged, vector
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
@@ -143,12 +143,12 @@ class RigidBody(_Entity):
 
     name: str
     mass: float = ranged(lo=0.0, hi=1e9, lo_open=True, unit="kg")
-    com: Vec3 = ZERO3
+    com: Vec3 = vector(ZERO3, **MM)
     inertia: Mat3 = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
-    position: Vec3 = ZERO3
+    position: Vec3 = vector(ZERO3, **MM)
     orientation: Quat = IDENTITY_Q
-    velocity: Vec3 = ZERO3
-    angular_velocity: Vec3 = ZERO3
+    velocity: Vec3 = vector(ZERO3, unit="m/s")
+    angular_velocity: Vec3 = vector(ZERO3, unit="rad/s")
     visual: Visual | None = None
     frames: tuple[Frame, ...] = ()
 
@@ -210,8 +210,8 @@ class RevoluteJoint(_Entity):
     name: str
     body_i: str
     body_j: str
-    position: Vec3 = ZERO3
-    axis: Vec3 = (0.0, 0.0, 1.0)
+    position: Vec3 = vector(ZERO3, **MM)
+    axis: Vec3 = vector((0.0, 0.0, 1.0))
 
     REFERENCE_FIELDS: ClassVar[dict[str, str]] = {"body_i": "body", "body_j": "body"}
 
@@ -233,7 +233,7 @@ class FixedJoint(_Entity):
     name: str
     body_i: str
     body_j: str
-    position: Vec3 = ZERO3
+    position: Vec3 = vector(ZERO3, **MM)
 
     REFERENCE_FIELDS: ClassVar[dict[str, str]] = {"body_i": "body", "body_j": "body"}
 
@@ -285,7 +285,7 @@ class GearPair(_Entity):
     joint1: str
     joint2: str
     carrier: str
-    kind: str = "external"
+    kind: str = choice("external", PAIR_KINDS)
     z1: int = pair_field("z1")
     z2: int = pair_field("z2")
     module: float = pair_field("module")
@@ -347,7 +347,7 @@ class TimeLaw:
     interpolation in `table` rows (t [s], value), held at the ends.
     """
 
-    kind: str = "constant"
+    kind: str = choice("constant", ("constant", "step", "ramp", "sine", "table"))
     value: float = 0.0
     final: float = 0.0
     t_start: float = ranged(0.0, lo=0.0, unit="s")
@@ -442,8 +442,8 @@ class SpringDamper(_Entity):
     name: str
     body_i: str
     body_j: str
-    point_i: Vec3 = ZERO3
-    point_j: Vec3 = ZERO3
+    point_i: Vec3 = vector(ZERO3, **MM)
+    point_j: Vec3 = vector(ZERO3, **MM)
     stiffness: float = ranged(0.0, lo=0.0, unit="N/m")
     damping: float = ranged(0.0, lo=0.0, unit="N s/m")
     free_length: float = ranged(0.0, lo=0.0, **MM)
@@ -481,8 +481,8 @@ class BearingSpringDamper(_Entity):
     name: str
     body_i: str
     body_j: str
-    position: Vec3 = ZERO3
-    axis: Vec3 = (0.0, 0.0, 1.0)
+    position: Vec3 = vector(ZERO3, **MM)
+    axis: Vec3 = vector((0.0, 0.0, 1.0))
     radial_stiffness: float = ranged(1e8, lo=0.0, unit="N/m")
     radial_damping: float = ranged(0.0, lo=0.0, unit="N s/m")
     axial_stiffness: float = ranged(1e8, lo=0.0, unit="N/m")
@@ -514,7 +514,7 @@ class CompliantMesh(_Entity):
     k_mean: float = ranged(2e8, lo=0.0, hi=1e13, lo_open=True, unit="N/m")
     k_amplitude: float = ranged(0.0, lo=0.0, hi=1e13, unit="N/m")
     damping: float = ranged(0.0, lo=0.0, unit="N s/m")
-    waveform: str = "cosine"
+    waveform: str = choice("cosine", ("cosine", "rectangular"))
 
     REFERENCE_FIELDS: ClassVar[dict[str, str]] = {"pair": "gear pair"}
     WAVEFORMS: ClassVar[tuple[str, ...]] = ("cosine", "rectangular")
@@ -579,15 +579,15 @@ class SimulationSettings:
     t_end: float = ranged(1.0, lo=0.0, hi=1e6, lo_open=True, unit="s")
     step: float = ranged(1e-3, lo=0.0, hi=10.0, lo_open=True, unit="s")
     output_step: float = ranged(1e-3, lo=0.0, hi=10.0, lo_open=True, unit="s")
-    integrator: str = "rk4"
+    integrator: str = choice("rk4", tuple(INTEGRATOR_OPTIONS))
     rtol: float = ranged(1e-8, lo=1e-14, hi=1e-1, unit="")
     atol: float = ranged(1e-10, lo=1e-16, hi=1.0, unit="")
     rho_inf: float = ranged(0.5, lo=0.0, hi=1.0, unit="")
     baumgarte_alpha: float = ranged(10.0, lo=0.0, hi=1e6, unit="1/s")
     baumgarte_beta: float = ranged(10.0, lo=0.0, hi=1e6, unit="1/s")
-    gravity: Vec3 = ZERO3
+    gravity: Vec3 = vector(ZERO3, unit="m/s^2")
     static_equilibrium: bool = False
-    formulation: str = "auto"
+    formulation: str = choice("auto", FORMULATIONS)
 
     def problems(self) -> list[tuple[str, str]]:
         out = range_problems(self) + _vector_problem("gravity", self.gravity)

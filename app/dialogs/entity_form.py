@@ -1,0 +1,200 @@
+"""A form for any model entity, built from its dataclass fields: the same widgets in the Add dialogs and the property dock.
+
+A field's widget follows what the field declares: a range (a number in the
+unit people type, checked against the range), a vector (three numbers), a
+list of choices, a reference to another item (the items of the right kind), a
+time law (the law editor), a switch. Labels are shared here so a field reads
+the same everywhere.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QLineEdit,
+    QWidget,
+)
+
+from app.dialogs.fields import FieldError, QuantityField, VectorField, finish_form
+from app.dialogs.law_editor import LawEditor
+from core.model.entities import GROUND, GearPair, RevoluteJoint, SpeedMotor, TimeLaw
+
+LABELS = {
+    "body_i": "Body I", "body_j": "Body J", "joint": "Revolute joint", "pair": "Gear pair",
+    "point_i": "Point on body I (body axes)", "point_j": "Point on body J (body axes)",
+    "position": "Position", "axis": "Axis", "stiffness": "Stiffness", "damping": "Damping",
+    "free_length": "Free length", "angle0": "Angle at rest",
+    "radial_stiffness": "Radial stiffness", "radial_damping": "Radial damping",
+    "axial_stiffness": "Axial stiffness", "axial_damping": "Axial damping",
+    "tilt_stiffness": "Tilt stiffness", "tilt_damping": "Tilt damping",
+    "k_mean": "Mean mesh stiffness", "k_amplitude": "Stiffness amplitude", "waveform": "Stiffness waveform",
+    "law": "Law", "t_end": "End time", "step": "Time step", "output_step": "Output step", "integrator": "Integrator",
+    "rtol": "Relative tolerance", "atol": "Absolute tolerance", "rho_inf": "rho_inf (spectral radius at infinity)",
+    "baumgarte_alpha": "Baumgarte alpha", "baumgarte_beta": "Baumgarte beta", "gravity": "Gravity",
+    "static_equilibrium": "Start from static equilibrium", "formulation": "Formulation",
+    "mass": "Mass", "com": "Centre of mass (body axes)", "velocity": "Velocity", "angular_velocity": "Angular velocity",
+}
+TIPS = {
+    "body_i": "Body I: the carrier or housing (the reaction acts on it)",
+    "body_j": "Body J: the gear or shaft",
+    "k_mean": "Single-pair stiffness along the pitch tangent (rectangular) or its mean (cosine)",
+    "rho_inf": "1 keeps every mode undamped; 0 damps the unresolved ones in one step",
+    "output_step": "Spacing of the output samples; finer than the time step is interpolated",
+    "formulation": "joint: one angle per joint of the tree; cartesian: 6 per body; auto: joint when it applies",
+}
+REFERENCE_KINDS = {"body": lambda m: [GROUND, *m.bodies],
+                   "revolute": lambda m: [j.name for j in m.joints.values() if isinstance(j, RevoluteJoint)],
+                   "gear pair": lambda m: [p.name for p in m.gear_pairs.values() if isinstance(p, GearPair)]}
+HIDDEN = {"orientation", "inertia", "visual", "frames", "table"}
+
+
+def label_of(name: str) -> str:
+    return LABELS.get(name, name.replace("_", " ").capitalize())
+
+
+def law_unit(cls) -> tuple[str, str]:
+    """Unit and name of the quantity a joint law gives."""
+    return ("rad/s", "Speed") if cls is SpeedMotor else ("N m", "Torque")
+
+
+class EntityForm(QWidget):
+    """Widgets for the fields of entity class `cls` (initial values from `item`, else the defaults).
+
+    `value()` gives a new entity or raises FieldError naming the field and its
+    range. `edited(field)` fires when one field's entry is finished.
+    """
+
+    edited = Signal(str)
+
+    def __init__(self, cls, model, item=None, name: str = "", t_span: float = 1.0, fields=None, parent=None):
+        super().__init__(parent)
+        self.cls, self.model = cls, model
+        self.item = item
+        self.form = QFormLayout(self)
+        self.form.setContentsMargins(0, 0, 0, 0)
+        self.widgets: dict[str, QWidget] = {}
+        hints = typing.get_type_hints(cls)
+        refs = getattr(cls, "REFERENCE_FIELDS", {})
+        for f in dataclasses.fields(cls):
+            if f.name in HIDDEN or (fields is not None and f.name not in fields):
+                continue
+            value = getattr(item, f.name) if item is not None else (
+                f.default if f.default is not dataclasses.MISSING else None)
+            label = label_of(f.name)
+            if f.name == "name":
+                w = QLineEdit(item.name if item is not None else name)
+                w.setObjectName("Name")
+                w.editingFinished.connect(lambda n=f.name: self.edited.emit(n))
+            elif f.name in refs:
+                w = QComboBox()
+                w.setObjectName(f.name)
+                w.addItems(REFERENCE_KINDS[refs[f.name]](model))
+                if value:
+                    w.setCurrentText(value)
+                w.currentTextChanged.connect(lambda _, n=f.name: self.edited.emit(n))
+            elif "choices" in f.metadata:
+                w = QComboBox()
+                w.setObjectName(f.name)
+                w.addItems(list(f.metadata["choices"]))
+                w.setCurrentText(value)
+                w.currentTextChanged.connect(lambda _, n=f.name: self.edited.emit(n))
+            elif "range" in f.metadata:
+                w = QuantityField(label, f.metadata["range"], value)
+                w.edit.setObjectName(label)
+                w.edit.editingFinished.connect(lambda n=f.name: self.edited.emit(n))
+            elif "vector_range" in f.metadata:
+                w = VectorField(label, f.metadata["vector_range"], value)
+                for part in w.parts:
+                    part.edit.editingFinished.connect(lambda n=f.name: self.edited.emit(n))
+            elif hints[f.name] is bool:
+                w = QCheckBox()
+                w.setObjectName(f.name)
+                w.setChecked(bool(value))
+                w.toggled.connect(lambda _, n=f.name: self.edited.emit(n))
+            elif hints[f.name] is TimeLaw:
+                unit, what = law_unit(cls)
+                w = LawEditor(value if value is not None else TimeLaw(), unit, t_span, what)
+                w.changed.connect(lambda n=f.name: self.edited.emit(n))
+            else:
+                continue
+            if f.name in TIPS:
+                w.setToolTip(TIPS[f.name])
+            self.widgets[f.name] = w
+            self.form.addRow(label, w)
+
+    def field_value(self, name: str):
+        """The entered value of one field (SI), or FieldError."""
+        w = self.widgets[name]
+        if isinstance(w, QLineEdit):
+            text = w.text().strip()
+            if not text:
+                raise FieldError("Name: must not be empty")
+            return text
+        if isinstance(w, QComboBox):
+            if not w.currentText():
+                raise FieldError(f"{label_of(name)}: the model has no item of that kind yet")
+            return w.currentText()
+        if isinstance(w, QCheckBox):
+            return w.isChecked()
+        return w.value()
+
+    def values(self) -> dict:
+        return {name: self.field_value(name) for name in self.widgets}
+
+    def value(self):
+        """A new entity from the entries (over `item`, if any), checked against its own rules."""
+        values = self.values()
+        obj = dataclasses.replace(self.item, **values) if self.item is not None else self.cls(**values)
+        problems = obj.problems() if hasattr(obj, "problems") else []
+        if problems:
+            field, msg = problems[0]
+            head = field.split(".")[0].split("[")[0]
+            raise FieldError(f"{label_of(head)}{field[len(head):]}: {msg}")
+        return obj
+
+    def set_visible(self, name: str, visible: bool) -> None:
+        if name in self.widgets:
+            self.form.setRowVisible(self.widgets[name], visible)
+
+
+class ItemDialog(QDialog):
+    """Add an entity of class `cls`; `item` holds it after OK (checked against the model's references)."""
+
+    def __init__(self, cls, model, name: str, title: str, t_span: float = 1.0, parent=None, **defaults):
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setObjectName(f"{cls.__name__}_dialog")
+        self.model = model
+        start = dataclasses.replace(_blank(cls, model, name), **defaults) if defaults else None
+        self.form = EntityForm(cls, model, start, name=name, t_span=t_span)
+        outer = QFormLayout()
+        self.message = finish_form(self, outer, self.form)
+        self.item = None
+
+    def accept(self) -> None:
+        try:
+            item = self.form.value()
+        except FieldError as exc:
+            self.message.setText(str(exc))
+            return
+        problems = self.model.item_problems(item)
+        if problems:
+            field, msg = problems[0]
+            self.message.setText(f"{label_of(field)}: {msg}")
+            return
+        self.item = item
+        super().accept()
+
+
+def _blank(cls, model, name):
+    """An instance with the first candidate of every reference (for dialogs given some defaults)."""
+    refs = {f: (REFERENCE_KINDS[k](model) or [""])[0] for f, k in getattr(cls, "REFERENCE_FIELDS", {}).items()}
+    return cls(name=name, **refs)
+

@@ -1,0 +1,189 @@
+"""The time-law editor: constant, step, ramp, sine or a table from a CSV file, with a small plot of the law.
+
+No text the user types is ever evaluated: a law is one of the five kinds, and
+a table is read as two columns of numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.dialogs.fields import FieldError, QuantityField
+from core.model.entities import TimeLaw
+from core.ranges import DEG, Range, field_range
+
+KIND_TEXT = {"constant": "Constant", "step": "Step", "ramp": "Ramp", "sine": "Sine", "table": "Table (CSV)"}
+FIELDS_OF = {"constant": ("value",), "step": ("value", "final", "t_start"), "ramp": ("value", "final", "t_start", "t_end"),
+             "sine": ("value", "amplitude", "frequency", "phase"), "table": ()}
+MAX_TABLE_ROWS = 1_000_000
+
+
+class TableError(ValueError):
+    """A CSV table that is not two columns of numbers; the message names the row."""
+
+
+def read_table(path) -> tuple[tuple[float, float], ...]:
+    """Rows (t [s], value) of a two-column CSV file; a first row of text (a header) is skipped."""
+    rows = []
+    try:
+        with open(path, newline="", encoding="utf-8") as fh:
+            for k, row in enumerate(csv.reader(fh), start=1):
+                cells = [c.strip() for c in row if c.strip()]
+                if not cells:
+                    continue
+                try:
+                    numbers = [float(c) for c in cells]
+                except ValueError:
+                    if k == 1:
+                        continue  # a header
+                    raise TableError(f"row {k}: must hold two numbers (t [s], value), got {', '.join(cells)[:60]!r}") from None
+                if len(numbers) != 2 or not all(math.isfinite(v) for v in numbers):
+                    raise TableError(f"row {k}: must hold two finite numbers (t [s], value), got {len(numbers)} value(s)")
+                rows.append((numbers[0], numbers[1]))
+                if len(rows) > MAX_TABLE_ROWS:
+                    raise TableError(f"more than {MAX_TABLE_ROWS:,} rows")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TableError(f"cannot be read ({exc})") from None
+    if not rows:
+        raise TableError("holds no rows of numbers")
+    if any(b[0] <= a[0] for a, b in zip(rows, rows[1:])):
+        raise TableError("times in the first column must increase from row to row")
+    return tuple(rows)
+
+
+class LawEditor(QWidget):
+    """Edits a TimeLaw in `unit`; plots it over [0, t_span] s. `changed` fires after each edit."""
+
+    changed = Signal()
+
+    def __init__(self, law: TimeLaw, unit: str, t_span: float, label: str = "Law", parent=None):
+        super().__init__(parent)
+        self.unit, self.t_span, self.label = unit, t_span, label
+        self.table = law.table
+        self.kind = QComboBox()
+        self.kind.setObjectName("law_kind")
+        for k, text in KIND_TEXT.items():
+            self.kind.addItem(text, k)
+        value = Range(unit=unit)
+        self.fields = {
+            "value": QuantityField("Value" if law.kind != "sine" else "Offset", value, law.value),
+            "final": QuantityField("Final value", value, law.final),
+            "t_start": QuantityField("Start time", field_range(TimeLaw, "t_start"), law.t_start),
+            "t_end": QuantityField("End time", field_range(TimeLaw, "t_end"), law.t_end),
+            "amplitude": QuantityField("Amplitude", value, law.amplitude),
+            "frequency": QuantityField("Frequency", field_range(TimeLaw, "frequency"), law.frequency),
+            "phase": QuantityField("Phase", Range(**DEG), law.phase),
+        }
+        for name, f in self.fields.items():
+            f.edit.setObjectName(f"law_{name}")
+            f.edit.editingFinished.connect(self._edited)
+        self.load = QPushButton("Load CSV...")
+        self.load.setObjectName("law_load_csv")
+        self.load.setToolTip("Two columns: time [s], value; a header row is skipped")
+        self.load.clicked.connect(self._load_csv)
+        self.table_label = QLabel("")
+        self.table_label.setObjectName("law_table")
+        self.message = QLabel("")
+        self.message.setObjectName("law_message")
+        self.message.setStyleSheet("color: #b00020")
+        self.message.setWordWrap(True)
+        self.form = QFormLayout()
+        self.form.addRow("Kind", self.kind)
+        for f in self.fields.values():
+            self.form.addRow(f.label, f)
+        row = QWidget()
+        h = QHBoxLayout(row)
+        h.setContentsMargins(0, 0, 0, 0)
+        h.addWidget(self.load)
+        h.addWidget(self.table_label, 1)
+        self.form.addRow("Table", row)
+        self.plot = pg.PlotWidget()
+        self.plot.setObjectName("law_plot")
+        self.plot.setBackground("w")
+        self.plot.setMinimumHeight(120)
+        self.plot.setMaximumHeight(160)
+        self.plot.setLabel("bottom", "t", units="s")
+        self.plot.setLabel("left", label, units=unit)
+        self.plot.showGrid(x=True, y=True, alpha=0.3)
+        self.curve = self.plot.plot(pen=pg.mkPen("#1f5fa8", width=2))
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addLayout(self.form)
+        lay.addWidget(self.message)
+        lay.addWidget(self.plot)
+        self.kind.setCurrentIndex(list(KIND_TEXT).index(law.kind))
+        self.kind.currentIndexChanged.connect(self._edited)
+        self._show_fields()
+        self._replot()
+
+    def _show_fields(self) -> None:
+        kind = self.kind.currentData()
+        for name, f in self.fields.items():
+            self.form.setRowVisible(f, name in FIELDS_OF[kind])
+        self.form.setRowVisible(self.load.parentWidget(), kind == "table")
+        self.table_label.setText(f"{len(self.table)} rows, t from {self.table[0][0]:g} to {self.table[-1][0]:g} s"
+                                 if self.table else "no table loaded")
+
+    def _edited(self, *_) -> None:
+        self._show_fields()
+        self._replot()
+        self.changed.emit()
+
+    def _load_csv(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Load table", "", "CSV files (*.csv *.txt);;All files (*)")
+        if path:
+            self.load_table(path)
+
+    def load_table(self, path) -> bool:
+        try:
+            self.table = read_table(path)
+        except TableError as exc:
+            self.message.setText(f"{Path(path).name}: {exc}")
+            return False
+        self.message.setText("")
+        self._edited()
+        return True
+
+    def value(self) -> TimeLaw:
+        """The law as entered, or FieldError naming the field and its range."""
+        kind = self.kind.currentData()
+        values = {name: self.fields[name].value() for name in FIELDS_OF[kind]}
+        law = TimeLaw(kind=kind, table=self.table if kind == "table" else (), **values)
+        problems = law.problems()
+        if problems:
+            name, msg = problems[0]
+            label = self.fields[name].label if name in self.fields else name
+            raise FieldError(f"{self.label} {label.lower()}: {msg}")
+        return law
+
+    def _replot(self) -> None:
+        try:
+            law = self.value()
+        except FieldError as exc:
+            self.message.setText(str(exc))
+            self.curve.setData([], [])
+            return
+        self.message.setText("")
+        span = max(self.t_span, 1e-9)
+        t = np.linspace(0.0, span, 801)
+        if law.kind in ("step", "table"):  # show the corners where they are
+            corners = [law.t_start] if law.kind == "step" else [row[0] for row in law.table]
+            t = np.unique(np.concatenate([t, [c for c in corners if 0 <= c <= span],
+                                          [c - 1e-12 * span for c in corners if 0 < c <= span]]))
+        self.curve.setData(t, [law(v) for v in t])

@@ -1,0 +1,122 @@
+"""Animation: the 3-D view follows the current run's body poses at the playback clock's time.
+
+While a run goes on the view follows its newest sample, until the user takes
+the clock (plays, seeks, steps). Optional overlays: tooth-force arrows at each
+pair's pitch point (length in proportion to Fc) and the joint axes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QObject
+
+from core.dynamics.scene import Scene
+
+
+class Animator(QObject):
+    def __init__(self, document, clock, viewport, bar, parent=None):
+        super().__init__(parent)
+        self.doc, self.clock, self.viewport, self.bar = document, clock, viewport, bar
+        self.show_forces = False
+        self.show_axes = False
+        self.follow = True
+        self.scene: Scene | None = None
+        self._scene_of = None
+        self._seeking = False
+        self.frames = 0  # frames drawn (for the frame-rate benchmark)
+        document.run_updated.connect(self._run_updated)
+        document.runs_changed.connect(self._runs_changed)
+        document.stale_changed.connect(self._state)
+        document.items_changed.connect(self._model_edited)
+        clock.time_changed.connect(self.show)
+        clock.playing_changed.connect(lambda on: on and self._user_took_over())
+        bar.slider.sliderPressed.connect(self._user_took_over)
+        bar.back.clicked.connect(self._user_took_over)
+        bar.forward.clicked.connect(self._user_took_over)
+
+    @property
+    def results(self):
+        rec = self.doc.current
+        return rec.results if rec is not None else None
+
+    def _user_took_over(self) -> None:
+        self.follow = False
+
+    def _runs_changed(self) -> None:
+        self.follow = True
+        self._run_updated(self.doc.current)
+
+    def _run_updated(self, record) -> None:
+        if record is None or record is not self.doc.current or record.results is None:
+            self.bar.setEnabled(False)
+            self._state()
+            return
+        res = record.results
+        if self._scene_of is not record:
+            self.scene, self._scene_of = Scene(record.model, res.bodies), record
+            self._fc_max = {}
+        if len(res):
+            self.bar.setEnabled(True)
+            self.clock.set_range(float(res.time[0]), float(res.time[-1]), res.time)
+            if self.follow and not self.clock.playing:
+                self.clock.seek(float(res.time[-1]))
+        self._state()
+
+    def _state(self) -> None:
+        rec = self.doc.current
+        if rec is None or rec.results is None:
+            self.bar.show_state("")
+            return
+        res = rec.results
+        text = f"{rec.label}: {res.status}"
+        if res.status in ("failed", "cancelled"):
+            text += f" ({res.message.split(' (results kept')[0]})"
+        if self.doc.stale:
+            self.bar.show_state(text + " - results from an earlier version of the model", warning=True)
+        else:
+            self.bar.show_state(text, warning=res.status == "failed")
+
+    def _model_edited(self, change) -> None:
+        self._state()
+
+    def show(self, t: float) -> None:
+        """Put every body at its pose at time t [s] (and the overlays)."""
+        res = self.results
+        if res is None or not len(res):
+            return
+        pos, quat = res.pose_at(t)
+        self.viewport.set_poses(res.bodies, pos, quat, render=False)
+        if self.show_forces or self.show_axes:
+            self._overlays(res, t, pos, quat)
+        elif self.viewport.overlay_actors:
+            self.viewport.set_overlays(render=False)
+        self.viewport.request_render()
+        self.frames += 1
+
+    def _overlays(self, res, t, pos, quat) -> None:
+        scene = self.scene
+        arrows, axes = {}, {}
+        size = self._size()
+        if self.show_forces:
+            k = res.sample_at(t)
+            ft = {}
+            for pair in scene.pairs:
+                try:
+                    ft[pair] = float(res[f"{pair}.Ft"][k])
+                except KeyError:
+                    continue
+            for pair, (point, force) in scene.tooth_forces(pos, quat, ft).items():
+                top = self._fc_max.get(pair)
+                if top is None or len(res) != top[1]:
+                    top = (float(np.abs(res[f"{pair}.Fc"]).max()), len(res))
+                    self._fc_max[pair] = top
+                if top[0] > 0:
+                    arrows[pair] = (point, force * (0.25 * size / top[0]))
+        if self.show_axes:
+            for joint, (point, axis) in scene.joint_axes(pos, quat).items():
+                axes[joint] = (point, axis, 0.4 * size)
+        self.viewport.set_overlays(arrows, axes, render=False)
+
+    def _size(self) -> float:
+        b = self.viewport.renderer.ComputeVisiblePropBounds()
+        return float(np.linalg.norm([b[1] - b[0], b[3] - b[2], b[5] - b[4]])) or 1.0

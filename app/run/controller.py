@@ -1,0 +1,101 @@
+"""Starts and stops runs of the document's model: a worker in a QThread, its chunks appended on the GUI thread."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QObject, QThread, Signal
+
+from app.run.worker import RunWorker
+
+
+class RunController(QObject):
+    """One run at a time. Signals: started(record), progress(fraction, t [s], seconds left), finished(record)."""
+
+    started = Signal(object)
+    progress = Signal(float, float, float)
+    finished = Signal(object)
+    refused = Signal(str)
+
+    def __init__(self, document, parent=None):
+        super().__init__(parent)
+        self.doc = document
+        self.thread: QThread | None = None
+        self.worker: RunWorker | None = None
+        self.record = None
+        self._t0 = 0.0
+
+    @property
+    def running(self) -> bool:
+        return self.thread is not None
+
+    def start(self):
+        """Run the document's model as it is now; returns the new run record (None if one is running)."""
+        if self.running:
+            return None
+        model = self.doc.model.copy()  # the frozen copy: later edits do not reach the run
+        self.record = self.doc.add_run(model.copy())
+        self.worker = RunWorker(model)
+        self.thread = QThread(self)
+        self.worker.moveToThread(self.thread)
+        self.thread.started.connect(self.worker.work)
+        self.worker.prepared.connect(self._prepared)
+        self.worker.chunk.connect(self._chunk)
+        self.worker.progress.connect(self._progress)
+        self.worker.done.connect(self._done)
+        self.worker.refused.connect(self._refused)
+        self._t0 = time.perf_counter()
+        self.thread.start()
+        self.started.emit(self.record)
+        return self.record
+
+    def stop(self) -> None:
+        """Ask the run to stop; it ends before its next step and keeps what it computed."""
+        if self.worker is not None:
+            self.worker.cancel()
+
+    def wait(self, ms: int = 5000) -> bool:
+        """Block until the worker thread has ended (for quitting and tests)."""
+        return self.thread.wait(ms) if self.thread is not None else True
+
+    # ------------------------------------------------------------------ worker signals (GUI thread)
+
+    def _prepared(self, results) -> None:
+        self.record.results = results
+        self.doc.run_updated.emit(self.record)
+
+    def _chunk(self, chunk) -> None:
+        self.record.results.append(*chunk)
+        self.doc.run_updated.emit(self.record)
+
+    def _progress(self, fraction: float, t: float) -> None:
+        elapsed = time.perf_counter() - self._t0
+        left = elapsed * (1.0 - fraction) / fraction if fraction > 0 else float("nan")
+        self.progress.emit(fraction, t, left)
+
+    def _done(self, status: str, message: str, steps: int, evaluations: int, trace: str) -> None:
+        res = self.record.results
+        res.status, res.message, res.steps, res.evaluations = status, message, steps, evaluations
+        if trace:
+            print(trace)  # an internal error: the run is kept and says what; the trace goes to the terminal
+        self._end()
+
+    def _refused(self, message: str) -> None:
+        self.doc.runs.remove(self.record)
+        self.doc.current = self.doc.runs[-1] if self.doc.runs else None
+        self.doc.runs_changed.emit()
+        self.doc.refresh_stale()
+        self.refused.emit(message)
+        self.record = None
+        self._end()
+
+    def _end(self) -> None:
+        thread, record = self.thread, self.record
+        thread.quit()
+        thread.wait()
+        self.worker.deleteLater()
+        thread.deleteLater()
+        self.thread = self.worker = None
+        if record is not None:
+            self.doc.run_updated.emit(record)
+            self.finished.emit(record)

@@ -1,0 +1,65 @@
+"""The worker that owns a run in its own thread and hands the GUI small chunks of samples.
+
+It never touches the document or a widget: it prepares the run from the
+frozen model copy it was given, advances it a slice of wall time at a time,
+and emits what it computed. Results grow on the GUI thread only.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from core.dynamics.run import prepare
+from core.model.model import ModelError
+
+
+class RunWorker(QObject):
+    """Runs `model` (already a private copy) when `work` is called in its thread."""
+
+    prepared = Signal(object)  # Results without samples: channels, bodies, model snapshot, settings, findings
+    chunk = Signal(object)  # (time, data, positions, orientations) since the last chunk
+    progress = Signal(float, float)  # fraction done, solver time [s]
+    done = Signal(str, str, int, int, str)  # status, message, steps, evaluations, traceback of an internal error
+    refused = Signal(str)  # the run could not start (validation errors, bad settings)
+
+    emit_interval = 0.1  # s of wall time between chunks (the GUI redraws at about this rate)
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+        self.run = None
+        self._cancel = False
+
+    def cancel(self) -> None:
+        """Thread-safe: sets flags the run reads before every step."""
+        self._cancel = True
+        if self.run is not None:
+            self.run.cancel()
+
+    @Slot()
+    def work(self) -> None:
+        try:
+            run = prepare(self.model, keep=False)
+        except ModelError as exc:
+            self.refused.emit(str(exc))
+            return
+        self.run = run
+        if self._cancel:
+            run.cancel()
+        self.prepared.emit(run.results)
+        last = time.perf_counter()
+        while True:
+            going = run.advance(max_seconds=self.emit_interval / 2)
+            now = time.perf_counter()
+            if not going or now - last >= self.emit_interval:
+                last = now
+                chunk = run.take()
+                if chunk is not None:
+                    self.chunk.emit(chunk)
+                self.progress.emit(run.fraction, run.t)
+            if not going:
+                break
+        res = run.results
+        self.done.emit(res.status, res.message, res.steps, res.evaluations, run.traceback)

@@ -1,0 +1,51 @@
+"""Where a model's joints and pitch points are at given body poses: what an animation draws besides the bodies.
+
+Joints store their point and axis in world axes at the initial pose; here they
+are carried into the axes of their gear (body j) once, so any later pose of
+the bodies places them by one rotation. Pitch points and tooth-force
+directions come from the same gear_contact formulas the solver uses.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.dynamics.gear_contact import PairGeometryData, contact_frame, force_direction
+from core.geometry.rotations import quat_matrices
+from core.model.entities import GROUND, RevoluteJoint
+from core.model.model import Model
+
+
+class Scene:
+    """Joint axes and tooth forces of `model` at poses given in the order `bodies`."""
+
+    def __init__(self, model: Model, bodies: list[str]):
+        index = {name: k for k, name in enumerate(bodies)}
+        self.joints: dict[str, tuple[int, np.ndarray, np.ndarray]] = {}
+        for j in model.joints.values():
+            if not isinstance(j, RevoluteJoint) or j.body_j == GROUND or j.body_j not in index:
+                continue
+            body = model.bodies[j.body_j]
+            rot0 = quat_matrices(body.orientation)
+            self.joints[j.name] = (index[j.body_j], rot0.T @ (np.asarray(j.position) - np.asarray(body.position)),
+                                   rot0.T @ j.unit_axis())
+        self.pairs = {p.name: (p.joint1, p.joint2, PairGeometryData.of(p)) for p in model.gear_pairs.values()
+                      if p.joint1 in self.joints and p.joint2 in self.joints}
+
+    def joint_axes(self, positions: np.ndarray, orientations: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """{joint: (point [m], unit axis)} in world axes."""
+        rot = quat_matrices(orientations)
+        return {name: (positions[k] + rot[k] @ p, rot[k] @ a) for name, (k, p, a) in self.joints.items()}
+
+    def tooth_forces(self, positions: np.ndarray, orientations: np.ndarray, ft: dict[str, float]):
+        """{pair: (pitch point [m], tooth force on gear 2 [N])} for the pairs with a tangential force in `ft`."""
+        axes = self.joint_axes(positions, orientations)
+        out = {}
+        for name, (j1, j2, geo) in self.pairs.items():
+            if name not in ft:
+                continue
+            (c1, a1), (c2, a2) = axes[j1], axes[j2]
+            frame = contact_frame(geo, c1, a1, c2, a2)
+            f = ft[name]
+            out[name] = (frame.point, -f * force_direction(geo, frame, 1.0 if f >= 0 else -1.0))
+        return out

@@ -163,7 +163,12 @@ class LawEditor(QWidget):
     def value(self) -> TimeLaw:
         """The law as entered, or FieldError naming the field and its range."""
         kind = self.kind.currentData()
-        values = {name: self.fields[name].value() for name in FIELDS_OF[kind]}
+        values = {}
+        for name in FIELDS_OF[kind]:
+            try:
+                values[name] = self.fields[name].value()
+            except FieldError as exc:  # say whose law it is: "Torque amplitude: ..."
+                raise FieldError(f"{self.label} {str(exc)[0].lower()}{str(exc)[1:]}") from None
         law = TimeLaw(kind=kind, table=self.table if kind == "table" else (), **values)
         problems = law.problems()
         if problems:

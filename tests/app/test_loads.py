@@ -1,0 +1,174 @@
+"""Loads, fixed joints and simulation settings by point and click: dialogs with range checks, the property dock, undo."""
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QPushButton
+
+from app.dialogs.law_editor import TableError, read_table
+from core.model import entities as E
+from core.model.files import load
+from tests.app.conftest import fill_and_ok, toolbar_button
+from tests.conftest import EXAMPLES
+
+
+def _open_pair(window):
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+
+
+def test_torque_with_a_ramp_law_is_added_edited_in_the_properties_and_undone(window, qtbot):
+    _open_pair(window)
+    seen_plot = []
+
+    def look(dlg):
+        editor = dlg.form.widgets["law"]
+        x, y = editor.curve.getData()
+        seen_plot.append((x[0], x[-1], y[0], y[-1]))
+
+    fill_and_ok(qtbot, {"Name": "drive", "law_value": 0, "law_final": 2, "law_t_start": 0.1, "law_t_end": 0.3},
+                {"joint": "gear1_joint", "law_kind": "Ramp"}, press=look)
+    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
+    law = window.doc.model.forces["drive"].law
+    assert (law.kind, law.value, law.final, law.t_start, law.t_end) == ("ramp", 0.0, 2.0, 0.1, 0.3)
+    # the plot spans the run (t_end of the settings) and shows the law's ends
+    assert seen_plot[0] == pytest.approx((0.0, window.doc.model.settings.t_end, 0.0, 2.0))
+    assert window.tree.items["drive"].parent().text(0) == "Forces (1)"
+    window.select("drive")
+    edit = window.props.form.widgets["law"].fields["final"].edit
+    edit.setText("5")
+    edit.editingFinished.emit()
+    assert window.doc.model.forces["drive"].law.final == 5.0
+    window.act_undo.trigger()
+    assert window.doc.model.forces["drive"].law.final == 2.0
+    window.act_undo.trigger()
+    assert "drive" not in window.doc.model.forces
+
+
+@pytest.mark.parametrize("tool, fields, combos, expect", [
+    ("torsional_spring_damper", {"Name": "d", "Damping": -1}, {"joint": "gear2_joint"},
+     "Damping: must be a number at least 0 N m s/rad, got -1 N m s/rad"),
+    ("bearing", {"Name": "b", "Radial stiffness": -5}, {"body_i": "ground", "body_j": "gear1"},
+     "Radial stiffness: must be a number at least 0 N/m, got -5 N/m"),
+    ("compliant_mesh", {"Name": "m", "Mean mesh stiffness": 0}, {"pair": "pair"},
+     "Mean mesh stiffness: must be a number above 0 and at most 1e+13 N/m, got 0 N/m"),
+    ("spring_damper", {"Name": "s", "Free length": -3}, {"body_i": "gear1", "body_j": "gear2"},
+     "Free length: must be a number at least 0 mm, got -3 mm"),
+    ("speed_motor", {"Name": "m", "law_frequency": -2}, {"joint": "gear1_joint", "law_kind": "Sine"},
+     "Speed frequency: must be a number at least 0 Hz, got -2 Hz"),
+])
+def test_load_dialogs_refuse_out_of_range_fields_naming_the_range(window, qtbot, tool, fields, combos, expect):
+    _open_pair(window)
+    before = window.doc.model.copy()
+    seen = []
+    fill_and_ok(qtbot, fields, combos, seen=seen)
+    qtbot.mouseClick(toolbar_button(window, tool), Qt.LeftButton)
+    assert seen and expect in seen[0]
+    assert window.doc.model == before
+
+
+def test_every_load_tool_adds_its_item(window, qtbot):
+    _open_pair(window)
+    tools = [("torque", {"Name": "t"}, {"joint": "gear1_joint"}, E.Torque),
+             ("speed_motor", {"Name": "sm"}, {"joint": "gear2_joint"}, E.SpeedMotor),
+             ("spring_damper", {"Name": "sd", "Stiffness": 10}, {"body_i": "gear1", "body_j": "gear2"}, E.SpringDamper),
+             ("torsional_spring_damper", {"Name": "tsd", "Damping": 0.1}, {"joint": "gear2_joint"},
+              E.TorsionalSpringDamper),
+             ("bearing", {"Name": "brg", "Position x": 60}, {"body_i": "ground", "body_j": "gear2"},
+              E.BearingSpringDamper),
+             ("compliant_mesh", {"Name": "mesh"}, {"pair": "pair"}, E.CompliantMesh),
+             ("fixed_joint", {"Name": "weld"}, {"body_i": "ground", "body_j": "gear1"}, E.FixedJoint)]
+    for tool, fields, combos, cls in tools:
+        fill_and_ok(qtbot, fields, combos)
+        qtbot.mouseClick(toolbar_button(window, tool), Qt.LeftButton)
+        item = window.doc.model.find(fields["Name"])
+        assert isinstance(item, cls), tool
+    assert window.doc.model.forces["sd"].stiffness == 10.0
+    assert window.doc.model.forces["brg"].position == pytest.approx((0.06, 0.0, 0.0))
+    assert window.doc.undo_stack.count() == len(tools)
+
+
+def test_table_law_from_a_csv_file(window, qtbot, tmp_path, monkeypatch):
+    _open_pair(window)
+    table = tmp_path / "torque.csv"
+    table.write_text("time [s],torque [N m]\n0,0\n0.5,2\n1,2\n")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(table), ""))
+
+    def load_csv(dlg):
+        qtbot.mouseClick(dlg.findChild(QPushButton, "law_load_csv"), Qt.LeftButton)
+
+    fill_and_ok(qtbot, {"Name": "tab"}, {"joint": "gear1_joint", "law_kind": "Table (CSV)"}, press=load_csv)
+    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
+    law = window.doc.model.forces["tab"].law
+    assert law.kind == "table" and law.table == ((0.0, 0.0), (0.5, 2.0), (1.0, 2.0))
+    assert law(0.25) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("text, words", [("0,1\n1,x\n", "row 2: must hold two numbers"),
+                                         ("0,1\n0,2\n", "must increase"), ("0,1,2\n", "row 1: must hold two finite"),
+                                         ("", "holds no rows")])
+def test_bad_tables_are_refused_naming_the_row(tmp_path, text, words):
+    path = tmp_path / "t.csv"
+    path.write_text(text)
+    with pytest.raises(TableError, match=words):
+        read_table(path)
+
+
+def test_deleting_a_joint_asks_before_deleting_the_loads_on_it(window, qtbot, monkeypatch):
+    _open_pair(window)
+    fill_and_ok(qtbot, {"Name": "drive"}, {"joint": "gear1_joint"})
+    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.No)
+    window.tree.select("gear1_joint")
+    window.act_delete.trigger()
+    assert "drive" in asked[0] and "gear1_joint" in window.doc.model.joints
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)
+    window.tree.select("gear1_joint")
+    window.act_delete.trigger()
+    assert "drive" not in window.doc.model.forces and "gear1_joint" not in window.doc.model.joints
+    window.act_undo.trigger()
+    assert "drive" in window.doc.model.forces
+
+
+def test_settings_dialog_shows_each_integrators_options_and_is_saved_with_the_model(window, qtbot, tmp_path, monkeypatch):
+    _open_pair(window)
+    shown = {}
+
+    def pick(dlg):
+        for name in ("dopri5", "generalized_alpha"):
+            dlg.integrator.setCurrentText(name)
+            shown[name] = {o: dlg.form.widgets[o].isVisibleTo(dlg) for o in ("rtol", "atol", "rho_inf")}
+
+    fill_and_ok(qtbot, {"End time": 0.25, "Time step": 2e-4, "Output step": 1e-4, "rho_inf (spectral radius at infinity)": 0.8},
+                {"formulation": "cartesian"}, press=pick)
+    qtbot.mouseClick(toolbar_button(window, "simulation_settings"), Qt.LeftButton)
+    assert shown["dopri5"] == {"rtol": True, "atol": True, "rho_inf": False}
+    assert shown["generalized_alpha"] == {"rtol": False, "atol": False, "rho_inf": True}
+    st = window.doc.model.settings
+    assert (st.t_end, st.step, st.output_step, st.integrator, st.rho_inf, st.formulation) == (
+        0.25, 2e-4, 1e-4, "generalized_alpha", 0.8, "cartesian")
+    path = tmp_path / "s.gdyn"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
+    window.act_save_as.trigger()
+    assert load(path).settings == st
+    seen = []
+    fill_and_ok(qtbot, {"Time step": 0}, seen=seen)
+    qtbot.mouseClick(toolbar_button(window, "simulation_settings"), Qt.LeftButton)
+    assert seen and "Time step: must be a number above 0 and at most 10 s, got 0 s" in seen[0]
+    assert window.doc.model.settings == st
+    window.act_undo.trigger()
+    assert window.doc.model.settings.integrator == "rk4"
+
+
+def test_law_plot_spans_the_runs_time(window, qtbot):
+    _open_pair(window)
+    fill_and_ok(qtbot, {"End time": 2})
+    qtbot.mouseClick(toolbar_button(window, "simulation_settings"), Qt.LeftButton)
+    got = []
+    fill_and_ok(qtbot, {"Name": "s", "law_value": 1, "law_amplitude": 0.5, "law_frequency": 3},
+                {"joint": "gear1_joint", "law_kind": "Sine"},
+                press=lambda dlg: got.append(dlg.form.widgets["law"].curve.getData()))
+    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
+    x, y = got[0]
+    assert x[-1] == pytest.approx(2.0)
+    assert np.allclose(y, 1 + 0.5 * np.sin(2 * np.pi * 3 * x))

@@ -1,0 +1,233 @@
+"""Runs from the GUI: a model built by clicks runs to the closed form, Stop, failures, edits during a run,
+animation poses, video export, results files, screenshots."""
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QFileDialog
+
+from app.run.video import frame_times
+from core.commands import SetSettings, replace_fields
+from core.dynamics.simulate import simulate
+from core.geometry.rotations import pose_matrix
+from core.model.entities import TimeLaw
+from tests.app.conftest import fill_and_ok, toolbar_button
+from tests.conftest import EXAMPLES
+
+GEAR = {"Module (transverse)": 2, "Pressure angle": 20, "Gear width": 20, "Helix angle": 0}
+
+
+def _settings(window, **changes):
+    window.doc.apply(SetSettings(window.doc.model, dataclasses.replace(window.doc.model.settings, **changes)))
+
+
+def _wait_for_run(window, qtbot, timeout=60_000):
+    qtbot.waitUntil(lambda: not window.runner.running, timeout=timeout)
+    return window.doc.current.results
+
+
+def _not_blank(path):
+    from PIL import Image
+
+    grey = np.asarray(Image.open(path).convert("L"), dtype=float)
+    return grey.std() > 10 and len(np.unique(grey.round())) > 50
+
+
+def test_spur_pair_built_by_clicks_runs_to_the_closed_form(window, qtbot):
+    window.act_new.trigger()
+    fill_and_ok(qtbot, {"Name": "gear1", **GEAR, "Number of teeth": 20, "Bore diameter": 12})
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    fill_and_ok(qtbot, {"Name": "gear2", **GEAR, "Number of teeth": 40, "Bore diameter": 20, "Position x": 60})
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    for g in ("gear1", "gear2"):
+        fill_and_ok(qtbot, {"Name": f"{g}_joint"}, {"body_i": "ground", "body_j": g})
+        qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
+    fill_and_ok(qtbot, {"Name": "pair", "z1": 20, "z2": 40, "Transverse module": 2, "Helix angle gear 1": 0, "Face width": 20},
+                {"kind": "external", "joint1": "gear1_joint", "joint2": "gear2_joint", "carrier": "ground"})
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    fill_and_ok(qtbot, {"Name": "drive", "law_value": 1}, {"joint": "gear1_joint", "law_kind": "Constant"})
+    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
+    c = 0.02  # N m s/rad on gear 2
+    fill_and_ok(qtbot, {"Name": "damper", "Stiffness": 0, "Damping": c}, {"joint": "gear2_joint"})
+    qtbot.mouseClick(toolbar_button(window, "torsional_spring_damper"), Qt.LeftButton)
+    fill_and_ok(qtbot, {"End time": 0.4, "Time step": 1e-3, "Output step": 1e-3}, {"integrator": "rk4"})
+    qtbot.mouseClick(toolbar_button(window, "simulation_settings"), Qt.LeftButton)
+    assert not [f for f in window.doc.findings if f.severity == "error"]
+    fractions = []
+    window.runner.progress.connect(lambda f, t, left: fractions.append(f))
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    res = _wait_for_run(window, qtbot)
+    assert res.status == "finished", res.message
+    assert fractions and fractions[-1] == 1.0
+    # the 1-DOF reduced model: J w1' = T - c (r1/r2)^2 w1 with J = J1 + J2 (r1/r2)^2, from rest
+    m = window.doc.model
+    j1, j2 = m.bodies["gear1"].inertia[2][2], m.bodies["gear2"].inertia[2][2]
+    k = 20 / 40
+    j, ce = j1 + j2 * k * k, c * k * k
+    t = res.time[-1]
+    w1 = (1.0 / ce) * (1 - math.exp(-ce * t / j))
+    assert res["gear1_joint.speed"][-1] == pytest.approx(w1, rel=1e-6)
+    assert res["gear2_joint.speed"][-1] == pytest.approx(-k * w1, rel=1e-6)
+    assert window.progress.isHidden() and "finished" in window.playback.state.text()
+
+
+def test_stop_keeps_partial_results_and_says_when(window, qtbot):
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    _settings(window, t_end=50.0)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: window.doc.current.results is not None and len(window.doc.current.results) > 20, timeout=30_000)
+    import time
+
+    start = time.perf_counter()
+    qtbot.mouseClick(toolbar_button(window, "stop"), Qt.LeftButton)
+    res = _wait_for_run(window, qtbot, timeout=5000)
+    assert time.perf_counter() - start < 1.0
+    assert res.status == "cancelled" and res.message.startswith("cancelled at t = ")
+    assert len(res) > 20 and np.all(np.isfinite(res.data))
+    assert "cancelled" in window.playback.state.text()
+
+
+def test_a_failing_run_shows_when_and_keeps_what_it_computed(window, qtbot):
+    window.open_file(EXAMPLES / "compliant_mesh_pair.gdyn")
+    # a mesh 100 times stiffer, integrated explicitly at 1e-4 s: its mode (17 kHz) is far beyond RK4's stability
+    window.doc.apply(replace_fields(window.doc.model, "mesh", k_mean=2e10, k_amplitude=6e9, damping=0.0))
+    _settings(window, t_end=0.05, step=1e-4, output_step=1e-4, integrator="rk4")
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    res = _wait_for_run(window, qtbot)
+    assert res.status == "failed" and "t = " in res.message and "NaN or infinite" in res.message
+    assert 1 < len(res) < 500
+    assert "failed" in window.playback.state.text() and "t = " in window.playback.state.text()
+    texts = [window.messages.list.item(i).text() for i in range(window.messages.list.count())]
+    assert any("failed" in t and "t = " in t for t in texts)
+
+
+def test_the_window_stays_responsive_and_an_edit_during_a_run_does_not_reach_it(window, qtbot):
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    _settings(window, t_end=0.3, step=1e-3, output_step=1e-2)
+    reference = simulate(window.doc.model)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: window.doc.current.results is not None and len(window.doc.current.results) > 1, timeout=30_000)
+    assert window.runner.running
+    # click in the tree, edit, open a dialog and cancel it, all while the run goes on
+    node = window.tree.items["sun_torque"]
+    rect = window.tree.tree.visualItemRect(node)
+    qtbot.mouseClick(window.tree.tree.viewport(), Qt.LeftButton, pos=rect.center())
+    assert window.props.name == "sun_torque"
+    window.doc.apply(replace_fields(window.doc.model, "sun_torque", law=TimeLaw(value=7.0)))
+    fill_and_ok(qtbot, {}, ok=False)
+    qtbot.mouseClick(toolbar_button(window, "simulation_settings"), Qt.LeftButton)
+    assert window.runner.running  # still running after all that
+    res = _wait_for_run(window, qtbot)
+    assert res.status == "finished"
+    assert np.array_equal(res.time, reference.time) and np.array_equal(res.data, reference.data)
+    assert window.doc.stale and "earlier version of the model" in window.playback.state.text()
+    window.act_undo.trigger()
+    assert not window.doc.stale and "earlier version" not in window.playback.state.text()
+
+
+def test_the_slider_puts_each_actor_at_the_pose_of_the_results_and_playing_moves_it(window, qtbot, tmp_path):
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    _settings(window, t_end=0.1, step=1e-3, output_step=1e-3)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    res = _wait_for_run(window, qtbot)
+    slider = window.playback.slider
+    slider.setValue(slider.maximum() // 2)  # t = 0.05 s, output sample 50
+    assert window.clock.time == pytest.approx(0.05, abs=1e-12)
+    k = int(np.argmin(np.abs(res.time - 0.05)))
+    for b, name in enumerate(res.bodies):
+        actor = window.viewport.body_actors[name]
+        assert np.allclose(actor.user_matrix, pose_matrix(res.positions[k, b], res.orientations[k, b]), atol=1e-9)
+    sun = res.bodies.index("sun")
+    assert not np.allclose(res.orientations[k, sun], res.orientations[0, sun])  # it did turn
+    # playing moves the clock and the actors
+    window.playback.speed.setCurrentText("0.1x")
+    before = np.array(window.viewport.body_actors["sun"].user_matrix)
+    qtbot.mouseClick(window.playback.play, Qt.LeftButton)
+    qtbot.waitUntil(lambda: window.clock.time > 0.055, timeout=5000)
+    window.clock.pause()
+    assert not np.allclose(window.viewport.body_actors["sun"].user_matrix, before)
+    window.act_forces.trigger()
+    window.act_axes.trigger()
+    qtbot.wait(100)
+    shot = tmp_path / "animation.png"
+    assert window.grab().save(str(shot)) and _not_blank(shot)
+    view = tmp_path / "view.png"
+    window.viewport.screenshot(str(view))
+    assert _not_blank(view)
+    assert any(k.startswith("arrow:") and a.GetVisibility() for k, a in window.viewport.overlay_actors.items())
+
+
+def test_video_export_writes_the_expected_frames(window, qtbot, tmp_path):
+    import imageio.v2 as imageio
+
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    _settings(window, t_end=0.05, step=1e-3, output_step=1e-3)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    _wait_for_run(window, qtbot)
+    path = tmp_path / "anim.mp4"
+    fill_and_ok(qtbot, {"File": str(path), "Frames per second": 20, "Speed": 0.1})
+    window.act_video.trigger()
+    expected = len(frame_times(0.0, 0.05, 20, 0.1))
+    assert expected == 11
+    reader = imageio.get_reader(str(path))
+    w, h = window.viewport.ren_win.GetSize()
+    assert reader.count_frames() == expected
+    assert reader.get_meta_data()["size"] == (w // 2 * 2, h // 2 * 2)
+    frame = reader.get_data(5)
+    assert frame.std() > 10
+    gif = tmp_path / "anim.gif"
+    fill_and_ok(qtbot, {"File": str(gif), "Frames per second": 10, "Speed": 0.1})
+    window.act_video.trigger()
+    assert len(imageio.mimread(str(gif))) == len(frame_times(0.0, 0.05, 10, 0.1))
+
+
+def test_results_file_round_trip_through_the_menus(window, qtbot, tmp_path, monkeypatch):
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    _settings(window, t_end=0.02)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    res = _wait_for_run(window, qtbot)
+    path = tmp_path / "run.gdres"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
+    window.act_save_results.trigger()
+    ran = window.doc.model.copy()
+    window.doc.undo_stack.setClean()
+    window.act_new.trigger()
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    window.act_open_results.trigger()
+    back = window.doc.current.results
+    assert back is not res and back.channels == res.channels and back.bodies == res.bodies
+    for k in range(len(res.channels)):
+        assert np.array_equal(back.data[:, k], res.data[:, k])
+    assert np.array_equal(back.positions, res.positions) and np.array_equal(back.orientations, res.orientations)
+    # the model snapshot came with it, so the bodies are there to animate
+    assert set(window.viewport.body_actors) == {"gear1", "gear2"}
+    assert window.doc.model == ran
+    window.playback.slider.setValue(window.playback.slider.maximum())
+    assert window.clock.time == pytest.approx(res.time[-1])
+
+
+def test_screenshot_mid_animation_is_not_blank(window, qtbot, tmp_path):
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    _settings(window, t_end=0.2, step=1e-3, output_step=2e-3)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: window.doc.current.results is not None and len(window.doc.current.results) > 5, timeout=30_000)
+    shot = tmp_path / "running.png"
+    QApplication.processEvents()
+    assert window.grab().save(str(shot)) and _not_blank(shot)
+    _wait_for_run(window, qtbot)
+    window.clock.seek(0.1)
+    shot2 = tmp_path / "mid_animation.png"
+    qtbot.wait(50)
+    assert window.grab().save(str(shot2)) and _not_blank(shot2)
+
+
+def test_a_cancelled_video_leaves_no_file(tmp_path):
+    from app.run.video import write_video
+
+    frames = (np.full((40, 60, 3), 20 * k, np.uint8) for k in range(10))
+    path = tmp_path / "cancelled.mp4"
+    assert write_video(path, frames, 10, progress=lambda k: k < 3) is False
+    assert list(tmp_path.iterdir()) == []

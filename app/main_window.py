@@ -101,7 +101,10 @@ class MainWindow(QMainWindow):
         self.doc.changed.connect(self.refresh)
         self.doc.items_changed.connect(self._items_changed)
         self._make_actions()
-        self.resize(1280, 820)
+        self.resize(1280, 800)
+        self.props.setMinimumWidth(300)
+        self.resizeDocks([self.tree, self.props], [230, 360], Qt.Horizontal)
+        self.resizeDocks([self.messages], [130], Qt.Vertical)
         if self.settings.value("geometry"):
             self.restoreGeometry(self.settings.value("geometry"))
             self.restoreState(self.settings.value("state"))

@@ -119,7 +119,7 @@ class LawEditor(QWidget):
         self.plot.setMinimumHeight(120)
         self.plot.setMaximumHeight(160)
         self.plot.setLabel("bottom", "t", units="s")
-        self.plot.setLabel("left", label, units=unit)
+        self.plot.setLabel("left", f"{label} [{unit}]")
         self.plot.showGrid(x=True, y=True, alpha=0.3)
         self.curve = self.plot.plot(pen=pg.mkPen("#1f5fa8", width=2))
         lay = QVBoxLayout(self)
@@ -136,6 +136,7 @@ class LawEditor(QWidget):
         kind = self.kind.currentData()
         for name, f in self.fields.items():
             self.form.setRowVisible(f, name in FIELDS_OF[kind])
+        self.form.labelForField(self.fields["value"]).setText("Offset" if kind == "sine" else "Value")
         self.form.setRowVisible(self.load.parentWidget(), kind == "table")
         self.table_label.setText(f"{len(self.table)} rows, t from {self.table[0][0]:g} to {self.table[-1][0]:g} s"
                                  if self.table else "no table loaded")

@@ -111,12 +111,16 @@ class Animator(QObject):
                     top = (float(np.abs(res[f"{pair}.Fc"]).max()), len(res))
                     self._fc_max[pair] = top
                 if top[0] > 0:
-                    arrows[pair] = (point, force * (0.25 * size / top[0]))
+                    arrows[pair] = (point, force * (0.15 * size / top[0]))
         if self.show_axes:
             for joint, (point, axis) in scene.joint_axes(pos, quat).items():
-                axes[joint] = (point, axis, 0.4 * size)
+                axes[joint] = (point, axis, 0.3 * size)
         self.viewport.set_overlays(arrows, axes, render=False)
 
     def _size(self) -> float:
-        b = self.viewport.renderer.ComputeVisiblePropBounds()
-        return float(np.linalg.norm([b[1] - b[0], b[3] - b[2], b[5] - b[4]])) or 1.0
+        """Diagonal of the bodies' bounding box [m] (the overlays scale with the model)."""
+        boxes = np.array([a.GetBounds() for a in self.viewport.body_actors.values()])
+        if not len(boxes):
+            return 1.0
+        lo, hi = boxes[:, 0::2].min(axis=0), boxes[:, 1::2].max(axis=0)
+        return float(np.linalg.norm(hi - lo)) or 1.0

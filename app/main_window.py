@@ -22,6 +22,7 @@ from app.dialogs.body_dialogs import ImportMeshDialog, PrimitiveDialog
 from app.dialogs.entity_form import ItemDialog
 from app.dialogs.gear_dialog import GearDialog
 from app.dialogs.joint_dialog import RevoluteJointDialog
+from app.dialogs.move_dialog import MoveDialog
 from app.dialogs.pair_dialog import GearPairDialog
 from app.dialogs.planetary_dialog import PlanetaryDialog
 from app.dialogs.settings_dialog import SettingsDialog
@@ -38,6 +39,7 @@ from app.run.video import export_animation
 from app.viewport import ViewportWidget
 from core.commands import AddItem, RemoveItem, SetSettings
 from core.dynamics.results_file import SUFFIX as RESULTS_SUFFIX
+from core.gearing.placement import fix_command
 from core.model import entities as E
 from core.model.files import SUFFIX, save
 from core.model.model import ModelError
@@ -98,13 +100,14 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.BottomDockWidgetArea, self.messages)
         self.tree.selected.connect(self.select)
         self.messages.picked.connect(self.select)
+        self.messages.fix_requested.connect(self.apply_fix)
+        self.props.move_requested.connect(self.move_body)
         self.doc.changed.connect(self.refresh)
         self.doc.items_changed.connect(self._items_changed)
         self._make_actions()
         self.resize(1280, 800)
         self.props.setMinimumWidth(300)
-        self.resizeDocks([self.tree, self.props], [230, 360], Qt.Horizontal)
-        self.resizeDocks([self.messages], [130], Qt.Vertical)
+        self._laid_out = bool(self.settings.value("state"))
         if self.settings.value("geometry"):
             self.restoreGeometry(self.settings.value("geometry"))
             self.restoreState(self.settings.value("state"))
@@ -159,6 +162,8 @@ class MainWindow(QMainWindow):
         self.act_import = a("Import OBJ/STL", self.import_mesh, "Ctrl+I", "Import a mesh as a rigid body (unit, density, watertight check)", "import_mesh")
         self.act_cylinder = a("Cylinder", lambda: self.add_primitive("cylinder"), None, "A cylinder body, e.g. a carrier disc", "cylinder")
         self.act_box = a("Box", lambda: self.add_primitive("box"), None, "A box body, e.g. a housing", "box")
+        self.act_move = a("&Move / Rotate...", lambda: self.move_body(self.tree.current()), "Ctrl+M",
+                          "Move or turn the selected body (and the joints on it), or snap it onto a joint axis", "move")
         self.load_actions = [a(text, lambda _=False, c=cls, t=text: self.add_load(c, t), None, tip, name)
                              for name, text, cls, tip in LOAD_TOOLS]
         self.act_settings = a("Simulation &Settings...", self.edit_settings, "Ctrl+E",
@@ -205,6 +210,8 @@ class MainWindow(QMainWindow):
         mm = menu.addMenu("&Model")
         for act in (self.act_revolute, self.act_import, self.act_cylinder, self.act_box):
             mm.addAction(act)
+        mm.addSeparator()
+        mm.addAction(self.act_move)
         gm = menu.addMenu("&Gears")
         for act in (self.act_helical, self.act_inner, self.act_bevel, self.act_pair, self.act_planetary):
             gm.addAction(act)
@@ -257,8 +264,8 @@ class MainWindow(QMainWindow):
         if names is None or names:
             self.viewport.sync_model(self.doc.model, self.doc.base_dir, names=names)
         if change.reset:
-            self.viewport.reset_camera()
-            self.viewport.view_isometric()
+            self.viewport.view_isometric(render=False)
+            self.viewport.reset_camera(render=False)
 
     def select(self, name: str) -> None:
         if self.tree.current() != name:
@@ -438,6 +445,24 @@ class MainWindow(QMainWindow):
             return
         self.statusBar().showMessage(f"Saved {path}", 5000)
 
+    def move_body(self, name: str) -> None:
+        if name not in self.doc.model.bodies:
+            self.report("Move / Rotate: select a body first")
+            return
+        dlg = MoveDialog(self.doc.model, name, self)
+        if dlg.exec() and dlg.command is not None:
+            self.apply(dlg.command)
+
+    def apply_fix(self, finding) -> None:
+        """Apply the one-click fix a finding offers (e.g. move gear 2 into mesh)."""
+        try:
+            command = fix_command(self.doc.model, finding)
+        except ModelError as exc:
+            self.report(str(exc))
+            return
+        if command is not None:
+            self.apply(command)
+
     def delete_selected(self) -> None:
         name = self.tree.current()
         if not name:
@@ -482,8 +507,6 @@ class MainWindow(QMainWindow):
             self.report(f"Cannot open the model: {exc}")
             return False
         self._remember(Path(path))
-        self.viewport.reset_camera()
-        self.viewport.view_isometric()
         return True
 
     def file_save(self) -> bool:
@@ -539,6 +562,16 @@ class MainWindow(QMainWindow):
             self.doc.path = None
             self.refresh()
         path.unlink(missing_ok=True)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._laid_out:  # the first start: sizes that suit a 1280 x 800 screen (docks size once laid out)
+            self._laid_out = True
+            QTimer.singleShot(0, self._default_dock_sizes)
+
+    def _default_dock_sizes(self) -> None:
+        self.resizeDocks([self.tree, self.props], [230, 360], Qt.Horizontal)
+        self.resizeDocks([self.messages], [130], Qt.Vertical)
 
     def closeEvent(self, event) -> None:
         if not self.maybe_save():

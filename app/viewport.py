@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 import pyvista as pv
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from pyvistaqt import QtInteractor
 
 from core.geometry.mesh_import import MeshImportError
 from core.geometry.rotations import pose_matrix
-from core.geometry.shapes import source_mesh
+from core.model.body_shapes import source_arrays
 from core.model.entities import GearSource, MeshFileSource, PrimitiveSource
 from core.model.model import Model
 
@@ -38,11 +38,14 @@ class MeshCache:
     The display mesh of a large body is simplified by quadric decimation
     (flat regions first): the planetary example draws in a third of the time
     under software OpenGL and its teeth keep their shape; mass properties
-    always come from the full mesh in core.
+    always come from the full mesh in core. A new mesh is shown full at once
+    and simplified afterwards (`simplify`), so decimation never delays a
+    first frame.
     """
 
     def __init__(self):
         self._meshes: dict = {}
+        self.pending: set = set()  # keys whose display mesh is still the full one
 
     @staticmethod
     def key(visual, base_dir):
@@ -51,13 +54,21 @@ class MeshCache:
     def get(self, visual, base_dir=None) -> pv.PolyData:
         k = self.key(visual, base_dir)
         if k not in self._meshes:
-            mesh = source_mesh(visual, base_dir)
-            faces = np.hstack([np.full((len(mesh.faces), 1), 3), mesh.faces]).ravel()
-            poly = pv.PolyData(np.asarray(mesh.vertices, float), faces)
-            if poly.n_cells > DISPLAY_TRIANGLES:
-                poly = poly.decimate(1.0 - DISPLAY_KEEP)
+            vertices, triangles = source_arrays(visual, base_dir)
+            faces = np.hstack([np.full((len(triangles), 1), 3), triangles]).ravel()
+            poly = pv.PolyData(np.array(vertices, float), faces)
             self._meshes[k] = poly
+            if poly.n_cells > DISPLAY_TRIANGLES:
+                self.pending.add(k)
         return self._meshes[k]
+
+    def simplify(self) -> dict:
+        """Decimate the meshes still full; returns {key: simplified mesh} for the actors to take."""
+        done = {}
+        for k in list(self.pending):
+            done[k] = self._meshes[k] = self._meshes[k].decimate(1.0 - DISPLAY_KEEP)
+        self.pending.clear()
+        return done
 
 
 def colour_of(visual) -> str:
@@ -141,8 +152,23 @@ class ViewportWidget(QtInteractor):
         self.colours[name] = colour_of(visual)
         actor = self.add_mesh(poly, color=HIGHLIGHT if name == self.selected else self.colours[name],
                               smooth_shading=False, specular=0.4, ambient=0.25, diffuse=0.8, name=f"body:{name}", reset_camera=False, render=False)
-        actor.mapper.SetStatic(True)  # its geometry never changes; only the transform does
+        actor.mapper.SetStatic(True)  # its geometry changes only once, when simplified; then only the transform
         self.body_actors[name] = actor
+        if self.meshes.pending:
+            QTimer.singleShot(0, self._simplify)
+
+    def _simplify(self) -> None:
+        done = self.meshes.simplify()
+        if not done:
+            return
+        for name, (visual, base_dir) in self._built_from.items():
+            poly = done.get(self.meshes.key(visual, base_dir))
+            actor = self.body_actors.get(name)
+            if poly is not None and actor is not None:
+                actor.mapper.SetStatic(False)
+                actor.mapper.SetInputData(poly)
+                actor.mapper.SetStatic(True)
+        self.request_render()
 
     def _drop(self, name: str) -> None:
         actor = self.body_actors.pop(name, None)
@@ -154,8 +180,8 @@ class ViewportWidget(QtInteractor):
         """Show `model` afresh (a file was opened or the model replaced)."""
         self.sync_model(model, base_dir)
         if reset_camera:
-            self.reset_camera()
-            self.view_isometric()
+            self.view_isometric(render=False)
+            self.reset_camera(render=False)
 
     def clear_actors(self) -> None:
         for name in list(self.body_actors):

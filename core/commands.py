@@ -9,8 +9,19 @@ left exactly as it was.
 from __future__ import annotations
 
 import dataclasses
+import math
 
-from core.model.entities import collection_of
+import numpy as np
+
+from core.geometry.rotations import quat_about, quat_matrices, quat_mul
+from core.model.builders import regenerated
+from core.model.entities import (
+    BearingSpringDamper,
+    FixedJoint,
+    GearSource,
+    RevoluteJoint,
+    collection_of,
+)
 from core.model.model import COLLECTIONS, Model, ModelError
 
 
@@ -206,3 +217,77 @@ def replace_fields(model: Model, item_name: str, /, **changes) -> ReplaceItem:
     except TypeError as exc:
         raise ModelError(f"{item_name}: {exc}") from None
     return ReplaceItem(model, item_name, new)
+
+
+def set_gear_spec(model: Model, body_name: str, /, **changes) -> ReplaceItem:
+    """A ReplaceItem that changes a generated gear's macro-geometry (module, teeth, face width, ...) and
+    regenerates it, so its mass and inertia follow the new mesh."""
+    body = model.bodies.get(body_name)
+    if body is None or not isinstance(body.visual, GearSource):
+        raise ModelError(f"name: {body_name!r} is not a generated gear")
+    try:
+        spec = dataclasses.replace(body.visual.spec, **changes)
+    except TypeError as exc:
+        raise ModelError(f"{body_name}: {exc}") from None
+    return ReplaceItem(model, body_name, regenerated(body, spec))
+
+
+def move_body(model: Model, body_name: str, /, translation=(0.0, 0.0, 0.0), rotation=(1.0, 0.0, 0.0, 0.0),
+              pivot=None, joints_follow: bool = True, keep=()) -> Macro:
+    """Move and turn a body rigidly: p -> R (p - pivot) + pivot + translation, orientation -> R q.
+
+    Parameters
+    ----------
+    translation : Vec3 [m]
+    rotation : unit quaternion R, world axes
+    pivot : Vec3 [m]
+        The point the rotation turns about (default: the body's origin).
+    joints_follow : bool
+        Joints and bearings that carry this body (it is their body_j) move with it, so they stay on its axis.
+    keep : names of joints that stay where they are (e.g. the joint a body is snapped onto).
+    """
+    body = model.bodies.get(body_name)
+    if body is None:
+        raise ModelError(f"name: there is no body called {body_name!r}")
+    rot = quat_matrices(rotation)
+    origin = np.asarray(body.position, float)
+    centre = origin if pivot is None else np.asarray(pivot, float)
+
+    def moved(p):
+        return tuple(float(v) for v in rot @ (np.asarray(p, float) - centre) + centre + np.asarray(translation, float))
+
+    q = quat_mul(rotation, body.orientation)
+    commands = [replace_fields(model, body_name, position=moved(origin), orientation=tuple(float(v) for v in q / np.linalg.norm(q)))]
+    if joints_follow:
+        for item in [*model.joints.values(), *model.forces.values()]:
+            if getattr(item, "body_j", None) != body_name or item.name in keep:
+                continue
+            if isinstance(item, (RevoluteJoint, BearingSpringDamper)):
+                commands.append(replace_fields(model, item.name, position=moved(item.position),
+                                               axis=tuple(float(v) for v in rot @ np.asarray(item.axis, float))))
+            elif isinstance(item, FixedJoint):
+                commands.append(replace_fields(model, item.name, position=moved(item.position)))
+    return Macro(f"Move {body_name}", commands)
+
+
+def snap_onto_joint(model: Model, body_name: str, joint_name: str) -> Macro:
+    """Put a body's origin on a revolute joint's point and its z axis along the joint's axis (the least turn)."""
+    joint = model.joints.get(joint_name)
+    if not isinstance(joint, RevoluteJoint):
+        raise ModelError(f"joint: {joint_name!r} is not a revolute joint")
+    body = model.bodies[body_name]
+    z = quat_matrices(body.orientation)[:, 2]
+    a = joint.unit_axis()
+    cross = np.cross(z, a)
+    s, c = float(np.linalg.norm(cross)), float(z @ a)
+    if s < 1e-12:
+        rotation = (1.0, 0.0, 0.0, 0.0) if c > 0 else tuple(quat_about(_any_perpendicular(z), math.pi))
+    else:
+        rotation = tuple(quat_about(cross, math.atan2(s, c)))
+    translation = np.asarray(joint.position, float) - np.asarray(body.position, float)
+    return move_body(model, body_name, translation=translation, rotation=rotation, keep=(joint_name,))
+
+
+def _any_perpendicular(v):
+    helper = np.array([1.0, 0.0, 0.0]) if abs(v[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
+    return np.cross(v, helper)

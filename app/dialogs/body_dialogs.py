@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
+
+import numpy as np
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -21,11 +24,15 @@ from core.geometry.mesh_import import MeshImportError, NotWatertightError, impor
 from core.model import builders
 from core.model.entities import MeshFileSource, PrimitiveSource, RigidBody
 from core.model.model import ModelError
-from core.ranges import MM, Range, field_range
+from core.geometry.rotations import quat_about, quat_mul
+from core.ranges import DEG, MM, Range, field_range
 
 DENSITY = field_range(PrimitiveSource, "density")
 MASS = Range(lo=0.0, hi=1e9, lo_open=True, unit="kg")
 INERTIA = Range(lo=0.0, hi=1e9, lo_open=True, unit="kg m^2")
+UP_AXES = {"z": "Z up (as in the file)", "y": "Y up (turn it upright)"}
+TURN = Range(lo=-360.0 * math.pi / 180, hi=360.0 * math.pi / 180, **DEG)
+LABELS = {"inertia": "Principal inertia (by hand)", "mass": "Mass (by hand)", "com": "Centre of mass (by hand)"}
 FALLBACK_TEXT = {"none": "refuse", "convex_hull": "use its convex hull", "manual": "enter mass properties by hand"}
 
 
@@ -58,7 +65,14 @@ class ImportMeshDialog(QDialog):
             self.fallback.addItem(text, key)
         self.fallback.setToolTip("If the mesh has holes its volume is not defined")
         self.mass = QuantityField("Mass (by hand)", MASS, 1.0)
+        self.com = VectorField("Centre of mass (by hand)", POSITION, (0.0, 0.0, 0.0))
         self.inertia = VectorField("Principal inertia (by hand)", INERTIA, (1e-3, 1e-3, 1e-3))
+        self.up = QComboBox()
+        self.up.setObjectName("up_axis")
+        for key, text in UP_AXES.items():
+            self.up.addItem(text, key)
+        self.up.setToolTip("The file's up axis: a Y-up file (most OBJ exporters) is turned so its Y becomes the world's Z")
+        self.turn = QuantityField("Turn about the up axis", TURN, 0.0)
         self.position = VectorField("Position", POSITION, (0.0, 0.0, 0.0))
         form = QFormLayout()
         form.addRow("Name", self.name)
@@ -67,7 +81,10 @@ class ImportMeshDialog(QDialog):
         form.addRow("Density", self.density)
         form.addRow("If not watertight", self.fallback)
         form.addRow("Mass (by hand)", self.mass)
-        form.addRow("Inertia (by hand)", self.inertia)
+        form.addRow("Centre of mass (by hand)", self.com)
+        form.addRow("Principal inertia (by hand)", self.inertia)
+        form.addRow("Up axis in the file", self.up)
+        form.addRow("Turn about the up axis", self.turn)
         form.addRow("Position", self.position)
         self.message = finish_form(self, form)
         self.body = None
@@ -78,6 +95,13 @@ class ImportMeshDialog(QDialog):
         if path:
             self.path.setText(path)
 
+    def orientation(self) -> tuple[float, float, float, float]:
+        """Body orientation: the file's up axis onto the world's z, then the turn about it."""
+        q = quat_about((0.0, 0.0, 1.0), self.turn.value())
+        if self.up.currentData() == "y":
+            q = quat_mul(q, quat_about((1.0, 0.0, 0.0), math.pi / 2))
+        return tuple(float(v) for v in q / np.linalg.norm(q))
+
     def accept(self) -> None:
         try:
             name = self.name.text().strip()
@@ -87,16 +111,19 @@ class ImportMeshDialog(QDialog):
             imported = import_mesh(self.path.text().strip(), self.unit.currentText(), self.density.value(), fallback)
             if imported.mass_properties is None:
                 ixx, iyy, izz = self.inertia.value()
-                mass, com, inertia = self.mass.value(), (0.0, 0.0, 0.0), ((ixx, 0, 0), (0, iyy, 0), (0, 0, izz))
+                mass, com, inertia = self.mass.value(), self.com.value(), ((ixx, 0, 0), (0, iyy, 0), (0, 0, izz))
+                self._check_by_hand(imported.mesh, mass, com, (ixx, iyy, izz))
             else:
                 mp = imported.mass_properties
                 mass, com, inertia = mp.mass, mp.com, mp.inertia
             visual = MeshFileSource(str(Path(self.path.text().strip()).resolve()), self.unit.currentText(),
                                     self.density.value(), fallback)
-            self.body = RigidBody(name, mass=mass, com=com, inertia=inertia, position=self.position.value(), visual=visual)
+            self.body = RigidBody(name, mass=mass, com=tuple(com), inertia=inertia, position=self.position.value(),
+                                  orientation=self.orientation(), visual=visual)
             problems = self.body.problems()
             if problems:
-                raise FieldError(f"{problems[0][0]}: {problems[0][1]}")
+                field, msg = problems[0]
+                raise FieldError(f"{LABELS.get(field, field)}: {msg}")
             self.notes = imported.notes
         except NotWatertightError as exc:
             self.message.setText(f"{exc}. Choose 'use its convex hull' or 'enter mass properties by hand'.")
@@ -105,6 +132,23 @@ class ImportMeshDialog(QDialog):
             self.message.setText(str(exc))
             return
         super().accept()
+
+    @staticmethod
+    def _check_by_hand(mesh, mass: float, com, moments) -> None:
+        """Hand-entered mass properties must fit the part: every point of it lies within r of the centre of mass,
+        so no moment of inertia can exceed m r^2."""
+        r = float(np.linalg.norm(np.asarray(mesh.vertices) - np.asarray(com), axis=1).max())
+        top = mass * r * r
+        for axis, moment in zip("xyz", moments):
+            if moment > top * (1 + 1e-9):
+                raise FieldError(f"Principal inertia (by hand) {axis}: {moment:.4g} kg m^2 is more than a {mass:.4g} kg "
+                                 f"part reaching {r * 1e3:.4g} mm from its centre of mass can have (at most m r^2 = "
+                                 f"{top:.4g} kg m^2)")
+        if not all(a + b >= c * (1 - 1e-9) for a, b, c in ((moments[0], moments[1], moments[2]),
+                                                           (moments[1], moments[2], moments[0]),
+                                                           (moments[2], moments[0], moments[1]))):
+            raise FieldError("Principal inertia (by hand): the moments must satisfy the triangle inequality "
+                             "(each at most the sum of the other two)")
 
 
 class PrimitiveDialog(QDialog):

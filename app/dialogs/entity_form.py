@@ -10,6 +10,7 @@ the same everywhere.
 from __future__ import annotations
 
 import dataclasses
+import math
 import typing
 
 from PySide6.QtCore import Signal
@@ -22,9 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.dialogs.fields import FieldError, QuantityField, VectorField, finish_form
+from app.dialogs.fields import AxisAngleField, FieldError, QuantityField, VectorField, finish_form
 from app.dialogs.law_editor import LawEditor
 from core.model.entities import GROUND, GearPair, RevoluteJoint, SpeedMotor, TimeLaw
+from core.ranges import Range
 
 LABELS = {
     "body_i": "Body I", "body_j": "Body J", "joint": "Revolute joint", "pair": "Gear pair",
@@ -39,7 +41,12 @@ LABELS = {
     "rtol": "Relative tolerance", "atol": "Absolute tolerance", "rho_inf": "rho_inf (spectral radius at infinity)",
     "baumgarte_alpha": "Baumgarte alpha", "baumgarte_beta": "Baumgarte beta", "gravity": "Gravity",
     "static_equilibrium": "Start from static equilibrium", "formulation": "Formulation",
-    "mass": "Mass", "com": "Centre of mass (body axes)", "velocity": "Velocity", "angular_velocity": "Angular velocity",
+    "mass": "Mass", "com": "Centre of mass (body axes)", "velocity": "Initial velocity",
+    "angular_velocity": "Initial angular velocity", "orientation": "Orientation (axis, angle)",
+    "pressure_angle": "Normal pressure angle", "helix_angle": "Helix angle of gear 1", "pitch_angle": "Pitch angle of gear 1",
+    "module": "Transverse module", "face_width": "Face width", "stabilise": "Stabilise the phase (Baumgarte)",
+    "teeth": "Number of teeth", "bore_diameter": "Bore diameter", "rim_diameter": "Outer rim diameter",
+    "density": "Density",
 }
 TIPS = {
     "body_i": "Body I: the carrier or housing (the reaction acts on it)",
@@ -52,7 +59,8 @@ TIPS = {
 REFERENCE_KINDS = {"body": lambda m: [GROUND, *m.bodies],
                    "revolute": lambda m: [j.name for j in m.joints.values() if isinstance(j, RevoluteJoint)],
                    "gear pair": lambda m: [p.name for p in m.gear_pairs.values() if isinstance(p, GearPair)]}
-HIDDEN = {"orientation", "inertia", "visual", "frames", "table"}
+HIDDEN = {"inertia", "visual", "frames", "table"}
+RPM = Range(unit="rad/s", display_unit="rpm", scale=60.0 / (2.0 * math.pi))
 
 
 def label_of(name: str) -> str:
@@ -80,6 +88,7 @@ class EntityForm(QWidget):
         self.form = QFormLayout(self)
         self.form.setContentsMargins(0, 0, 0, 0)
         self.widgets: dict[str, QWidget] = {}
+        self.twins: dict[str, QWidget] = {}
         hints = typing.get_type_hints(cls)
         refs = getattr(cls, "REFERENCE_FIELDS", {})
         for f in dataclasses.fields(cls):
@@ -109,10 +118,22 @@ class EntityForm(QWidget):
                 w = QuantityField(label, f.metadata["range"], value)
                 w.edit.setObjectName(label)
                 w.edit.editingFinished.connect(lambda n=f.name: self.edited.emit(n))
+            elif f.name == "orientation":
+                w = AxisAngleField("Orientation", value)
+                for part in w.parts:
+                    part.edit.editingFinished.connect(lambda n=f.name: self.edited.emit(n))
             elif "vector_range" in f.metadata:
                 w = VectorField(label, f.metadata["vector_range"], value)
                 for part in w.parts:
                     part.edit.editingFinished.connect(lambda n=f.name: self.edited.emit(n))
+                if f.metadata["vector_range"].unit == "rad/s":  # the same speeds in rpm, edited either way
+                    twin = VectorField(f"{label} (rpm)", RPM, value)
+                    for part in twin.parts:
+                        part.edit.editingFinished.connect(lambda n=f.name, a=twin, b=w: self._twin_edited(n, a, b))
+                    for part in w.parts:
+                        part.edit.editingFinished.connect(lambda a=twin, b=w: self._sync(b, a))
+                    self.form.addRow(f"{label} (rpm)", twin)
+                    self.twins[f.name] = twin
             elif hints[f.name] is bool:
                 w = QCheckBox()
                 w.setObjectName(f.name)
@@ -127,7 +148,23 @@ class EntityForm(QWidget):
             if f.name in TIPS:
                 w.setToolTip(TIPS[f.name])
             self.widgets[f.name] = w
-            self.form.addRow(label, w)
+            if f.name in self.twins:
+                self.form.insertRow(self.form.rowCount() - 1, label, w)
+            else:
+                self.form.addRow(label, w)
+
+    def _twin_edited(self, name: str, twin, main) -> None:
+        if self._sync(twin, main):
+            self.edited.emit(name)
+
+    @staticmethod
+    def _sync(source, target) -> bool:
+        """Copy an entry to its twin in the other unit; False when the entry is not a valid value yet."""
+        try:
+            target.set_si(source.value())
+        except FieldError:
+            return False
+        return True
 
     def field_value(self, name: str):
         """The entered value of one field (SI), or FieldError."""
@@ -160,8 +197,9 @@ class EntityForm(QWidget):
         return obj
 
     def set_visible(self, name: str, visible: bool) -> None:
-        if name in self.widgets:
-            self.form.setRowVisible(self.widgets[name], visible)
+        for w in (self.widgets.get(name), self.twins.get(name)):
+            if w is not None:
+                self.form.setRowVisible(w, visible)
 
 
 class ItemDialog(QDialog):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
@@ -12,7 +13,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.ranges import Range
+from core.geometry.rotations import quat_about, quat_log
+from core.ranges import DEG, Range
+
+
+def display_text(rng: Range, value_si: float) -> str:
+    """A value in display units with six significant digits; round-off noise (below 1e-12 of a metre, a radian...)
+    shows as 0."""
+    if value_si is None:
+        return ""
+    if not rng.integer and abs(value_si) < 1e-12:
+        return "0"
+    return f"{rng.to_display(value_si):.6g}"
 
 
 class FieldError(ValueError):
@@ -25,7 +37,7 @@ class QuantityField(QWidget):
     def __init__(self, label: str, rng: Range, value_si: float, tooltip: str = "", parent=None):
         super().__init__(parent)
         self.label, self.range = label, rng
-        self.edit = QLineEdit(f"{rng.to_display(value_si):.6g}")
+        self.edit = QLineEdit(display_text(rng, value_si))
         self.edit.setObjectName(label)
         self.edit.setToolTip(tooltip or f"{label}: {rng.describe()}")
         lay = QHBoxLayout(self)
@@ -35,7 +47,7 @@ class QuantityField(QWidget):
             lay.addWidget(QLabel(rng.shown_unit))
 
     def set_si(self, value: float) -> None:
-        self.edit.setText(f"{self.range.to_display(value):.6g}")
+        self.edit.setText(display_text(self.range, value))
 
     def value(self) -> float:
         text = self.edit.text().strip()
@@ -70,6 +82,40 @@ class VectorField(QWidget):
     def set_si(self, values) -> None:
         for p, v in zip(self.parts, values):
             p.set_si(v)
+
+
+class AxisAngleField(QWidget):
+    """An orientation as an axis (three numbers) and an angle [deg] about it; `value()` gives a unit quaternion."""
+
+    def __init__(self, label: str, quaternion, parent=None):
+        super().__init__(parent)
+        self.label = label
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        axis, angle = self._split(quaternion)
+        self.axis = VectorField(f"{label} axis", Range(), axis)
+        self.angle = QuantityField(f"{label} angle", Range(**DEG), angle)
+        lay.addWidget(self.axis, 3)
+        lay.addWidget(self.angle, 1)
+        self.parts = [*self.axis.parts, self.angle]
+
+    @staticmethod
+    def _split(q):
+        theta = quat_log(q)
+        angle = float(np.linalg.norm(theta))
+        return (tuple(theta / angle) if angle > 1e-12 else (0.0, 0.0, 1.0)), angle
+
+    def set_si(self, quaternion) -> None:
+        axis, angle = self._split(quaternion)
+        self.axis.set_si(axis)
+        self.angle.set_si(angle)
+
+    def value(self) -> tuple[float, float, float, float]:
+        axis = np.asarray(self.axis.value(), float)
+        if np.linalg.norm(axis) < 1e-12:
+            raise FieldError(f"{self.label} axis: must be a non-zero direction")
+        q = quat_about(axis, self.angle.value())
+        return tuple(float(v) for v in q / np.linalg.norm(q))
 
 
 def add_rows(form: QFormLayout, fields: dict) -> None:

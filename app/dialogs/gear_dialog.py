@@ -19,7 +19,7 @@ from core.model.model import ModelError
 from core.ranges import MM, Range, field_range
 
 LABELS = {
-    "module": "Module (transverse)", "teeth": "Number of teeth", "pressure_angle": "Pressure angle",
+    "module": "Module (transverse)", "teeth": "Number of teeth", "pressure_angle": "Normal pressure angle",
     "helix_angle": "Helix angle", "pitch_angle": "Pitch angle", "face_width": "Gear width",
     "bore_diameter": "Bore diameter", "rim_diameter": "Outer rim diameter", "density": "Density",
 }

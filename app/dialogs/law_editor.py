@@ -11,7 +11,6 @@ import math
 from pathlib import Path
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QComboBox,
@@ -113,6 +112,8 @@ class LawEditor(QWidget):
         h.addWidget(self.load)
         h.addWidget(self.table_label, 1)
         self.form.addRow("Table", row)
+        import pyqtgraph as pg  # loaded with the first law editor, not at start-up
+
         self.plot = pg.PlotWidget()
         self.plot.setObjectName("law_plot")
         self.plot.setBackground("w")

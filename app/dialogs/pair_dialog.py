@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -17,11 +16,17 @@ from PySide6.QtWidgets import (
 )
 
 from app.dialogs.fields import FieldError, QuantityField
-from core.commands import AddItem, Macro, replace_fields
+from core.commands import AddItem, Macro
+from core.gearing.placement import place_gear2
 from core.geometry.macro import pair_geometry
-from core.model.entities import GROUND, GearPair, RevoluteJoint
+from core.model.entities import GROUND, GearPair, GearSource, RevoluteJoint
+from core.model.model import ModelError
 from core.model.validation import validate
 from core.ranges import field_range
+
+
+ERROR_STYLE = "color: #b00020"
+OK_STYLE = "color: #1b7f3a"
 
 
 class GearPairDialog(QDialog):
@@ -53,11 +58,11 @@ class GearPairDialog(QDialog):
         self.z1 = QuantityField("z1", r("z1"), 20)
         self.z2 = QuantityField("z2", r("z2"), 40)
         self.module = QuantityField("Transverse module", r("module"), 0.002)
-        self.alpha = QuantityField("Pressure angle", r("pressure_angle"), math.radians(20))
+        self.alpha = QuantityField("Normal pressure angle", r("pressure_angle"), math.radians(20))
         self.beta = QuantityField("Helix angle gear 1", r("helix_angle"), 0.0)
         self.gamma = QuantityField("Pitch angle gear 1", r("pitch_angle"), math.atan2(20, 40))
         self.width = QuantityField("Face width", r("face_width"), 0.02)
-        form = QFormLayout()
+        form = self.form = QFormLayout()
         for label, w in (("Name", self.name), ("Kind", self.kind), ("Rev. joint gear 1", self.joint1),
                          ("Rev. joint gear 2", self.joint2), ("Carrier", self.carrier)):
             form.addRow(label, w)
@@ -68,10 +73,11 @@ class GearPairDialog(QDialog):
         self.checks = QLabel("")
         self.checks.setObjectName("checks")
         self.checks.setWordWrap(True)
-        self.checks.setStyleSheet("color: #b00020")
-        self.move_button = QPushButton("Move gear 2 to the centre distance")
+        self.checks.setStyleSheet(ERROR_STYLE)
+        self.move_button = QPushButton("Move gear 2 into mesh")
         self.move_button.setObjectName("move_gear2")
-        self.move_button.setToolTip("Moves gear 2 and its joint so the axes are the centre distance apart")
+        self.move_button.setToolTip("Moves gear 2 and its joint to the centre distance (bevel: onto the apex) and turns "
+                                    "gear 2 so its teeth sit in gear 1's spaces")
         self.move_button.clicked.connect(self._move_gear2)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         buttons.accepted.connect(self.accept)
@@ -84,10 +90,13 @@ class GearPairDialog(QDialog):
         lay.addWidget(buttons)
         for w in (self.kind, self.joint1, self.joint2, self.carrier):
             w.currentTextChanged.connect(self.refresh)
+        for w in (self.joint1, self.joint2):
+            w.currentTextChanged.connect(self._from_generators)
         for w in (self.z1, self.z2, self.module, self.alpha, self.beta, self.gamma, self.width):
             w.edit.editingFinished.connect(self.refresh)
         self.moves: list = []
         self.command = None
+        self._from_generators()
         self.refresh()
 
     def pair(self) -> GearPair:
@@ -111,14 +120,15 @@ class GearPairDialog(QDialog):
 
     def refresh(self, *_):
         bevel = self.kind.currentText() == "bevel"
-        self.beta.setEnabled(not bevel)
-        self.gamma.setEnabled(bevel)
+        self.form.setRowVisible(self.beta, not bevel)  # only the angle that applies to the kind
+        self.form.setRowVisible(self.gamma, bevel)
         try:
             pair = self.pair()
             geo = pair_geometry(pair.pair_spec())
         except (FieldError, ValueError) as exc:
             self.derived.setText("")
             self.checks.setText(str(exc))
+            self.checks.setStyleSheet(ERROR_STYLE)
             return
         if bevel:
             text = (f"gamma2 = 90 - gamma1 = {math.degrees(geo.pitch_angle_2):.4f} deg; atan(z1/z2) = "
@@ -132,49 +142,45 @@ class GearPairDialog(QDialog):
         problems = trial.item_problems(pair)
         if problems:
             self.checks.setText("; ".join(f"{f}: {m}" for f, m in problems))
+            self.checks.setStyleSheet(ERROR_STYLE)
             return
         trial.gear_pairs[pair.name] = pair
         findings = [f for f in validate(trial) if f.item in (pair.name, pair.joint1, pair.joint2) and f.severity != "info"]
         self.checks.setText("\n".join(f"{f.severity}: {f.message}" for f in findings) or "All gear rules hold.")
+        self.checks.setStyleSheet(ERROR_STYLE if findings else OK_STYLE)
 
     def _move_gear2(self) -> None:
-        """Put gear 2's joint (and its gear) where the pair needs it.
-
-        Parallel pairs: at the centre distance from joint 1, along their present
-        direction. Bevel pairs (axes already at 90 deg): gear 2's outer pitch
-        circle r2 / tan(gamma2) from the apex, which lies r1 / tan(gamma1) along
-        joint 1's axis (the axes point towards the apex, as generated gears do).
-        """
+        """Put gear 2's joint and gear where the pair needs them and turn the gear into mesh (core.gearing.placement)."""
         try:
             pair = self.pair()
-        except FieldError as exc:
+            self.moves += place_gear2(self._trial(), pair)
+        except (FieldError, ModelError) as exc:
             self.checks.setText(str(exc))
+            self.checks.setStyleSheet(ERROR_STYLE)
             return
-        trial = self._trial()
-        j1, j2 = trial.joints[pair.joint1], trial.joints[pair.joint2]
-        a1, a2 = j1.unit_axis(), j2.unit_axis()
-        p1, p2 = np.asarray(j1.position), np.asarray(j2.position)
-        r1, r2 = pair.pitch_radii()
-        if pair.kind == "bevel":
-            if abs(a1 @ a2) > 1e-9:
-                self.checks.setText("Turn gear 2's axis to 90 deg from gear 1's first; then it can be moved to the apex.")
-                return
-            apex = p1 + a1 * r1 / math.tan(pair.pitch_angle)
-            target = apex - a2 * r2 / math.tan(math.pi / 2 - pair.pitch_angle)
+        self.refresh()
+
+    def _from_generators(self, *_) -> None:
+        """Fill z, module, pressure and helix (or pitch) angles from the gears' generator data, when both were generated."""
+        specs = []
+        for combo in (self.joint1, self.joint2):
+            joint = self.model.joints.get(combo.currentText())
+            body = self.model.bodies.get(joint.body_j) if joint is not None else None
+            specs.append(body.visual.spec if body is not None and isinstance(body.visual, GearSource) else None)
+        if None in specs:
+            return
+        s1, s2 = specs
+        kind = "bevel" if s1.kind == "bevel" else "internal" if s2.kind == "inner" else "external"
+        self.kind.setCurrentText(kind)
+        self.z1.set_si(s1.teeth)
+        self.z2.set_si(s2.teeth)
+        self.module.set_si(s1.module)
+        self.alpha.set_si(s1.pressure_angle)
+        self.width.set_si(min(s1.face_width, s2.face_width))
+        if kind == "bevel":
+            self.gamma.set_si(s1.pitch_angle)
         else:
-            need = r1 + r2 if pair.kind == "external" else r2 - r1
-            d = p2 - p1
-            d_perp = d - a1 * (a1 @ d)
-            if np.linalg.norm(d_perp) > 1e-12:
-                u = d_perp / np.linalg.norm(d_perp)
-            else:
-                u = np.cross(a1, [0.0, 0.0, 1.0] if abs(a1[2]) < 0.9 else [1.0, 0.0, 0.0])
-                u /= np.linalg.norm(u)
-            target = p1 + a1 * (a1 @ d) + need * u
-        shift = target - p2
-        gear = trial.bodies[j2.body_j]
-        self.moves += [replace_fields(trial, j2.body_j, position=tuple(np.asarray(gear.position) + shift)),
-                       replace_fields(trial, j2.name, position=tuple(target))]
+            self.beta.set_si(s1.helix_angle)
         self.refresh()
 
     def accept(self) -> None:

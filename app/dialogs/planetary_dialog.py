@@ -30,7 +30,7 @@ class PlanetaryDialog(QDialog):
         self.count = QuantityField("Number of planets", PLANETS, 3)
         self.module = QuantityField("Module (transverse)", field_range(GearSpec, "module"), 0.002)
         self.width = QuantityField("Gear width", field_range(GearSpec, "face_width"), 0.02)
-        self.alpha = QuantityField("Pressure angle", field_range(GearSpec, "pressure_angle"), math.radians(20))
+        self.alpha = QuantityField("Normal pressure angle", field_range(GearSpec, "pressure_angle"), math.radians(20))
         self.hold = QCheckBox("Hold the ring (a 0 rad/s motor on its joint)")
         self.hold.setChecked(True)
         form = QFormLayout()

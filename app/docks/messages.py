@@ -6,11 +6,16 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QDockWidget, QListWidget, QListWidgetItem
 
+from core.gearing.placement import FIXES
+
 COLOURS = {"error": "#b00020", "warning": "#9a6700", "info": "#1f5fa8"}
 
 
 class MessagesDock(QDockWidget):
+    """Findings, errors first; a finding with a one-click fix says so and is fixed by a double-click."""
+
     picked = Signal(str)
+    fix_requested = Signal(object)
 
     def __init__(self, parent=None):
         super().__init__("Messages", parent)
@@ -19,11 +24,19 @@ class MessagesDock(QDockWidget):
         self.list.setObjectName("messages")
         self.setWidget(self.list)
         self.list.itemClicked.connect(lambda it: self.picked.emit(it.data(Qt.UserRole)))
+        self.list.itemDoubleClicked.connect(self._fix)
+        self.findings = []
+
+    def _fix(self, it) -> None:
+        row = self.list.row(it)
+        if row < len(self.findings) and self.findings[row].fix:
+            self.fix_requested.emit(self.findings[row])
 
     def show_findings(self, findings, notes=()) -> None:
         self.list.clear()
+        self.findings = list(findings)
         for f in findings:
-            it = QListWidgetItem(str(f))
+            it = QListWidgetItem(str(f) + (f"   [double-click: {FIXES[f.fix][0]}]" if f.fix in FIXES else ""))
             it.setData(Qt.UserRole, f.item)
             it.setForeground(QColor(COLOURS.get(f.severity, "black")))
             self.list.addItem(it)

@@ -22,6 +22,7 @@ class ModelTreeDock(QDockWidget):
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)
         self.tree.setObjectName("model_tree")
+        self.tree.setMinimumWidth(170)
         self.setWidget(self.tree)
         self.items: dict[str, QTreeWidgetItem] = {}
         self.sections: dict[str, QTreeWidgetItem] = {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QDockWidget,
     QFormLayout,
@@ -15,16 +16,21 @@ from PySide6.QtWidgets import (
 from app.dialogs.entity_form import EntityForm
 from app.dialogs.fields import FieldError
 from app.dialogs.frame_dialog import FrameDialog
-from core.commands import replace_fields
-from core.model.entities import GearSource, RigidBody
+from core.commands import replace_fields, set_gear_spec
+from core.geometry.macro import GearSpec
+from core.model.entities import GearPair, GearSource, RigidBody
 from core.model.model import ModelError
 
-BODY_FIELDS = ("name", "mass", "com", "position", "velocity", "angular_velocity")
-GENERATED_BODY_FIELDS = ("name", "position", "velocity", "angular_velocity")
+BODY_FIELDS = ("name", "mass", "com", "position", "orientation", "velocity", "angular_velocity")
+GENERATED_BODY_FIELDS = ("name", "position", "orientation", "velocity", "angular_velocity")
+SPEC_KIND_TEXT = {"helical": "helical/spur gear", "inner": "inner (ring) gear", "bevel": "straight bevel gear"}
 
 
 class PropertyDock(QDockWidget):
-    """Shows the selected item; edits go through the document as commands."""
+    """Shows the selected item; edits go through the document as commands. `move_requested(body)` asks for the
+    Move/Rotate dialog."""
+
+    move_requested = Signal(str)
 
     def __init__(self, document, report, parent=None, t_span=lambda: 1.0):
         super().__init__("Properties", parent)
@@ -67,12 +73,27 @@ class PropertyDock(QDockWidget):
         if fields is not None:
             for f in self.form.widgets:
                 self.form.set_visible(f, f in fields)
+        if isinstance(item, GearPair):  # only the angle that applies to the kind
+            self.form.set_visible("helix_angle", item.kind != "bevel")
+            self.form.set_visible("pitch_angle", item.kind == "bevel")
+            if item.loss_table:
+                lay.addWidget(QLabel(f"Loss table: {len(item.loss_table)} row(s)"))
         self.form.edited.connect(self._commit_field)
         lay.addWidget(self.form)
         extra = QFormLayout()
         if isinstance(item, RigidBody):
+            move = QPushButton("Move / Rotate...")
+            move.setObjectName("move_body")
+            move.setToolTip("Move or turn the body (and the joints on it) by values, or snap it onto a joint axis")
+            move.clicked.connect(lambda: self.move_requested.emit(item.name))
+            extra.addRow(move)
             if generated:
-                extra.addRow(QLabel("Generated gear: mass and inertia come from its mesh."))
+                spec = item.visual.spec
+                extra.addRow(QLabel(f"<b>Generated {SPEC_KIND_TEXT[spec.kind]}</b>: mass and inertia come from its "
+                                    "mesh and follow its macro-geometry."))
+                self.spec_form = EntityForm(GearSpec, self.document.model, spec, fields=spec.relevant_fields())
+                self.spec_form.edited.connect(self._commit_spec)
+                extra.addRow(self.spec_form)
                 extra.addRow("Mass", QLabel(f"{item.mass:.6g} kg"))
             extra.addRow("Inertia about the COM", QLabel("\n".join("  ".join(f"{v:.4e}" for v in row)
                                                                     for row in item.inertia) + "  kg m^2"))
@@ -106,6 +127,17 @@ class PropertyDock(QDockWidget):
             self.show_item(self.name)
             return
         self._commit(field_name, value)
+
+    def _commit_spec(self, field_name: str) -> None:
+        try:
+            value = self.spec_form.field_value(field_name)
+            body = self.document.model.bodies[self.name]
+            if getattr(body.visual.spec, field_name) == value:
+                return
+            self.document.apply(set_gear_spec(self.document.model, self.name, **{field_name: value}))
+        except (FieldError, ModelError) as exc:
+            self.report(str(exc))
+            self.show_item(self.name)
 
     def _commit(self, field_name: str, value) -> None:
         item = self.document.model.find(self.name)

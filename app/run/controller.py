@@ -6,7 +6,6 @@ import time
 
 from PySide6.QtCore import QObject, QThread, Signal
 
-from app.run.worker import RunWorker
 
 
 class RunController(QObject):
@@ -33,6 +32,8 @@ class RunController(QObject):
         """Run the document's model as it is now; returns the new run record (None if one is running)."""
         if self.running:
             return None
+        from app.run.worker import RunWorker  # the engine is loaded with the first run, not at start-up
+
         model = self.doc.model.copy()  # the frozen copy: later edits do not reach the run
         self.record = self.doc.add_run(model.copy())
         self.worker = RunWorker(model)

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QSizePolicy,
     QSlider,
     QStyle,
     QToolButton,
@@ -69,7 +70,9 @@ class PlaybackBar(QWidget):
         self.state = QLabel("")
         self.state.setObjectName("run_state")
         self.state.setWordWrap(False)
-        lay.addWidget(self.state)
+        self.state.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)  # a long state must not widen the window
+        self.state.setMinimumWidth(120)
+        lay.addWidget(self.state, 1)
         clock.time_changed.connect(self._follow)
         clock.playing_changed.connect(lambda on: self.play.setIcon(self.icons["pause" if on else "play"]))
         clock.range_changed.connect(lambda a, b: self._follow(clock.time))
@@ -94,4 +97,5 @@ class PlaybackBar(QWidget):
     def show_state(self, text: str, warning: bool = False) -> None:
         """The run's state beside the controls; a warning (results of an earlier model) in amber."""
         self.state.setText(text)
+        self.state.setToolTip(text)
         self.state.setStyleSheet("color: #9a6700; font-weight: bold" if warning else "color: #444")

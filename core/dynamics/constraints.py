@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.geometry.rotations import axis_angle_matrix, skew
-from core.dynamics.gear_contact import PairGeometryData, contact_frame, force_parts
+from core.gearing.pitch_point import PairGeometryData, contact_frame, force_parts
 
 
 def cross(a, b) -> np.ndarray:

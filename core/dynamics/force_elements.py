@@ -13,7 +13,7 @@ import numpy as np
 
 from core.dynamics.constraints import GearConstraint, JointGeometry, Snapshot, cross
 from core.dynamics.channels import TOOTH_FORCES
-from core.dynamics.gear_contact import TOOTH_FORCE_TEXT, force_components, force_direction
+from core.gearing.pitch_point import TOOTH_FORCE_TEXT, force_components, force_direction
 
 
 class Loads:

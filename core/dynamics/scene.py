@@ -3,14 +3,14 @@
 Joints store their point and axis in world axes at the initial pose; here they
 are carried into the axes of their gear (body j) once, so any later pose of
 the bodies places them by one rotation. Pitch points and tooth-force
-directions come from the same gear_contact formulas the solver uses.
+directions come from the same core.gearing formulas the solver uses.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from core.dynamics.gear_contact import PairGeometryData, contact_frame, force_direction
+from core.gearing.pitch_point import PairGeometryData, contact_frame, force_direction
 from core.geometry.rotations import quat_matrices
 from core.model.entities import GROUND, RevoluteJoint
 from core.model.model import Model

@@ -37,7 +37,7 @@ from core.dynamics.force_elements import (
     TorsionalSpring,
 )
 from core.dynamics.channels import TOOTH_FORCES, Outputs
-from core.dynamics.gear_contact import TOOTH_FORCE_TEXT, PairGeometryData, force_components
+from core.gearing.pitch_point import TOOTH_FORCE_TEXT, PairGeometryData, force_components
 from core.geometry.rotations import matrix_quats
 from core.dynamics.state_space import StateSpace, rotation_matrices
 from core.geometry.macro import pair_geometry

@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import trimesh
 
 from core.geometry.macro import (
     FILLET,
@@ -29,7 +28,7 @@ from core.geometry.macro import (
 from core.geometry.tooth_profile import external_half_angle, tooth_outline
 
 
-def loop_sweep_mesh(points: np.ndarray) -> trimesh.Trimesh:
+def loop_sweep_mesh(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Mesh of a grid closed in both directions.
 
     Parameters
@@ -40,8 +39,8 @@ def loop_sweep_mesh(points: np.ndarray) -> trimesh.Trimesh:
 
     Returns
     -------
-    trimesh.Trimesh
-        Watertight mesh with outward normals (orientation fixed by the sign
+    vertices : ndarray (S N, 3), faces : ndarray (2 S N, 3)
+        A watertight mesh with outward normals (orientation fixed by the sign
         of the enclosed volume).
     """
     s_count, n_count, _ = points.shape
@@ -58,7 +57,7 @@ def loop_sweep_mesh(points: np.ndarray) -> trimesh.Trimesh:
     signed = np.einsum("ij,ij->i", tri[:, 0], np.cross(tri[:, 1], tri[:, 2])).sum()
     if signed < 0:
         faces = faces[:, ::-1]
-    return trimesh.Trimesh(vertices=vertices, faces=faces, process=False)
+    return vertices, faces
 
 
 def _ring(radius, theta, z, twist=0.0) -> np.ndarray:
@@ -82,7 +81,7 @@ def _twist_layers(face_width: float, helix_angle: float, pitch_radius: float, te
     return z, z * math.tan(helix_angle) / pitch_radius
 
 
-def cylindrical_gear_mesh(spec: GearSpec) -> trimesh.Trimesh:
+def cylindrical_gear_mesh(spec: GearSpec) -> tuple[np.ndarray, np.ndarray]:
     """Mesh of an external helical/spur gear with a bore, or an internal gear with a rim."""
     g = cylindrical_geometry(spec)
     z_count, alpha_t, r_b = g.teeth, g.transverse_pressure_angle, g.base_radius
@@ -104,7 +103,7 @@ def cylindrical_gear_mesh(spec: GearSpec) -> trimesh.Trimesh:
     return loop_sweep_mesh(_layered_loop(plain_rings, teeth_rings))
 
 
-def bevel_gear_mesh(spec: GearSpec) -> trimesh.Trimesh:
+def bevel_gear_mesh(spec: GearSpec) -> tuple[np.ndarray, np.ndarray]:
     """Mesh of a straight bevel gear whose teeth taper to the pitch apex.
 
     The outer tooth outline is the involute of the virtual spur gear on the
@@ -134,11 +133,19 @@ def bevel_gear_mesh(spec: GearSpec) -> trimesh.Trimesh:
     return loop_sweep_mesh(loop)
 
 
-def gear_mesh(spec: GearSpec) -> trimesh.Trimesh:
-    """Mesh [m] of the gear `spec` describes; raises ValueError on bad parameters."""
+def gear_mesh_arrays(spec: GearSpec) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices [m] and triangles of the gear `spec` describes; raises ValueError on bad parameters."""
     problems = spec.problems()
     if problems:
         raise ValueError("; ".join(f"{name}: {msg}" for name, msg in problems))
     if spec.kind == "bevel":
         return bevel_gear_mesh(spec)
     return cylindrical_gear_mesh(spec)
+
+
+def gear_mesh(spec: GearSpec):
+    """The gear's mesh as a trimesh.Trimesh (imported here: drawing needs only the arrays)."""
+    import trimesh
+
+    vertices, faces = gear_mesh_arrays(spec)
+    return trimesh.Trimesh(vertices=vertices, faces=faces, process=False)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import trimesh
 
 STEEL_DENSITY = 7850.0  # kg/m^3
 
@@ -32,8 +31,8 @@ class MassProperties:
     inertia: tuple[tuple[float, float, float], ...]
 
 
-def mesh_mass_properties(mesh: trimesh.Trimesh, density: float = STEEL_DENSITY) -> MassProperties:
-    """Mass properties of a watertight mesh [m] of uniform `density` [kg/m^3]."""
+def mesh_mass_properties(mesh, density: float = STEEL_DENSITY) -> MassProperties:
+    """Mass properties of a watertight trimesh.Trimesh [m] of uniform `density` [kg/m^3]."""
     mp = mesh.mass_properties  # unit density
     volume = float(mp["volume"])
     com = tuple(float(c) for c in mp["center_mass"])

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import trimesh
 
 from core.geometry.mass_properties import MassProperties, mesh_mass_properties
 
@@ -45,14 +44,42 @@ class ImportedMesh:
         What was done, e.g. which fallback was used.
     """
 
-    mesh: trimesh.Trimesh
+    mesh: object  # trimesh.Trimesh
     mass_properties: MassProperties | None
     watertight: bool
     notes: list[str]
 
 
-def read_mesh(path: str | Path, unit: str = "mm") -> trimesh.Trimesh:
-    """Read an OBJ/STL file into one mesh in metres; raises MeshImportError."""
+def stl_truncation(path: Path) -> str | None:
+    """Why an STL file is cut short, or None: a binary file shorter than its header's facet count says, or an
+    ASCII file that ends inside a facet or without 'endsolid'."""
+    size = path.stat().st_size
+    with path.open("rb") as fh:
+        head = fh.read(84)
+    if len(head) >= 84:
+        count = int.from_bytes(head[80:84], "little")
+        if size == 84 + 50 * count:
+            return None  # a complete binary file (even one whose header starts with 'solid')
+        if not head.lstrip().lower().startswith(b"solid"):
+            if size < 84 + 50 * count:
+                return (f"truncated: its header announces {count} facets, the file holds {(size - 84) // 50} whole "
+                        f"one(s) ({size} bytes of {84 + 50 * count})")
+            return None
+    text = path.read_bytes()
+    if not text.lstrip().lower().startswith(b"solid"):
+        return "truncated: shorter than a binary STL header (84 bytes)" if len(head) < 84 else None
+    lower = text.lower()
+    opened, closed = lower.count(b"facet normal"), lower.count(b"endfacet")
+    if opened != closed or b"endsolid" not in lower:
+        return (f"truncated: the ASCII file ends after {closed} complete facet(s)"
+                + (" inside a facet" if opened != closed else ", without 'endsolid'"))
+    return None
+
+
+def read_mesh(path: str | Path, unit: str = "mm"):
+    """Read an OBJ/STL file into one trimesh.Trimesh in metres; raises MeshImportError."""
+    import trimesh
+
     path = Path(path)
     if unit not in UNIT_SCALE:
         raise MeshImportError(f"unit: must be one of {', '.join(UNIT_SCALE)}, got {unit!r}")
@@ -62,6 +89,10 @@ def read_mesh(path: str | Path, unit: str = "mm") -> trimesh.Trimesh:
         raise MeshImportError(f"{path}: no such file")
     if path.stat().st_size == 0:
         raise MeshImportError(f"{path.name}: the file is empty")
+    if path.suffix.lower() == ".stl":
+        cut = stl_truncation(path)
+        if cut:
+            raise MeshImportError(f"{path.name}: {cut}")
     try:
         mesh = trimesh.load(path, force="mesh", process=True)
     except Exception as exc:  # trimesh raises many kinds on corrupt files

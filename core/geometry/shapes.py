@@ -1,33 +1,37 @@
-"""The mesh [m] of a body's visual source: a generated gear, a primitive or an imported file."""
+"""Meshes [m] of primitive solids, centred on their frame (a cylinder's axis is z)."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import numpy as np
 
-import trimesh
-
-from core.geometry.gear_mesh import gear_mesh
-from core.geometry.mesh_import import read_mesh
-from core.model.entities import GearSource, PrimitiveSource
+CYLINDER_SECTIONS = 64
 
 
-def primitive_mesh(shape: str, radius: float, length: float, size) -> trimesh.Trimesh:
-    """A cylinder (axis z) or a box centred on the origin [m]."""
+def primitive_arrays(shape: str, radius: float, length: float, size) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices [m] and outward-wound triangles of a cylinder (axis z, 64 sections) or a box, centred on the origin."""
     if shape == "cylinder":
-        return trimesh.creation.cylinder(radius=radius, height=length, sections=64)
-    return trimesh.creation.box(extents=size)
+        n = CYLINDER_SECTIONS
+        t = 2 * np.pi * np.arange(n) / n
+        ring = np.column_stack([radius * np.cos(t), radius * np.sin(t)])
+        h = 0.5 * length
+        vertices = np.vstack([np.column_stack([ring, np.full(n, -h)]), np.column_stack([ring, np.full(n, h)]),
+                              [[0.0, 0.0, -h], [0.0, 0.0, h]]])
+        k = np.arange(n)
+        k1 = (k + 1) % n
+        bottom, top = 2 * n, 2 * n + 1
+        faces = np.vstack([np.column_stack([k, k1, n + k1]), np.column_stack([k, n + k1, n + k]),
+                           np.column_stack([np.full(n, bottom), k1, k]), np.column_stack([np.full(n, top), n + k, n + k1])])
+        return vertices, faces
+    half = 0.5 * np.asarray(size, float)
+    corners = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float) * half
+    faces = np.array([[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
+                      [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]])
+    return corners, faces
 
 
-def source_mesh(source, base_dir: str | Path | None = None) -> trimesh.Trimesh:
-    """Mesh of a GearSource, PrimitiveSource or MeshFileSource, in body axes [m].
+def primitive_mesh(shape: str, radius: float, length: float, size):
+    """The primitive as a trimesh.Trimesh."""
+    import trimesh
 
-    Relative file paths are taken from `base_dir` (the model file's folder).
-    """
-    if isinstance(source, GearSource):
-        return gear_mesh(source.spec)
-    if isinstance(source, PrimitiveSource):
-        return primitive_mesh(source.shape, source.radius, source.length, source.size)
-    path = Path(source.path)
-    if not path.is_absolute() and base_dir is not None:
-        path = Path(base_dir) / path
-    return read_mesh(path, source.unit)
+    vertices, faces = primitive_arrays(shape, radius, length, size)
+    return trimesh.Trimesh(vertices=vertices, faces=faces, process=False)

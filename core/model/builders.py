@@ -7,12 +7,13 @@ properties and the same place in the model.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from core.geometry.macro import GearSpec, bevel_geometry, mate_pitch_angle
 from core.geometry.mass_properties import mesh_mass_properties
 from core.geometry.rotations import orientation_for_axis
-from core.geometry.shapes import source_mesh
+from core.model.body_shapes import source_mesh
 from core.model.entities import (
     GROUND,
     GearPair,
@@ -58,6 +59,17 @@ def gear_body(name: str, spec: GearSpec, position: Vec3 = (0.0, 0.0, 0.0), axis=
     if problems:
         raise ModelError(f"{problems[0][0]}: {problems[0][1]}")
     return body_from_source(name, GearSource(spec), position, axis, spin, angular_velocity)
+
+
+def regenerated(body: RigidBody, spec: GearSpec) -> RigidBody:
+    """`body` generated again from a changed macro-geometry: new mesh, so new mass, centre of mass and inertia;
+    the pose, speeds and frames are kept. Raises ModelError naming a bad parameter."""
+    problems = spec.problems()
+    if problems:
+        raise ModelError(f"{problems[0][0]}: {problems[0][1]}")
+    source = GearSource(spec)
+    mp = mesh_mass_properties(source_mesh(source), spec.density)
+    return dataclasses.replace(body, mass=mp.mass, com=mp.com, inertia=mp.inertia, visual=source)
 
 
 def mesh_phase(z: int, toward: float) -> float:

@@ -18,6 +18,24 @@ from core.model.entities import (
 COLLECTIONS = tuple(ITEM_TYPES)
 
 
+def cached(item, key: str, compute):
+    """compute(item), worked out once per entity: entities are frozen, so the answer cannot change.
+
+    Validation runs on every edit; this keeps its cost to the items the edit replaced.
+    """
+    attr = f"_cached_{key}"
+    value = item.__dict__.get(attr)
+    if value is None:
+        value = compute(item)
+        object.__setattr__(item, attr, value)
+    return value
+
+
+def own_problems(item) -> list[tuple[str, str]]:
+    """item.problems(), once per entity."""
+    return list(cached(item, "problems", lambda it: tuple(it.problems())))
+
+
 class ModelError(ValueError):
     """An edit or a file would make the model inconsistent; the message names the field."""
 
@@ -101,7 +119,7 @@ class Model:
         """Field problems and unresolved references of one item (which need not be in the model)."""
         if not isinstance(item.name, str) or not item.name.strip():
             return [("name", "must be a non-empty name")]
-        found = list(item.problems())
+        found = own_problems(item)
         for f in item.REFERENCE_FIELDS:
             msg = self.reference_problem(item, f)
             if msg:

@@ -24,14 +24,18 @@ from core.model.entities import (
     FixedJoint,
     GearPair,
     GearSource,
+    MeshFileSource,
     PrimitiveSource,
     RevoluteJoint,
     RigidBody,
     SpringDamper,
 )
-from core.model.model import Model
+from core.model.interference import overlapping_bodies
+from core.model.model import Model, cached
 
 SEVERITIES = ("error", "warning", "info")
+MASS_RANGE = (1e-4, 1e5)  # kg: a 0.1 g pin to a 100 t ring gear
+GYRATION_RANGE = (2e-4, 5.0)  # m
 ANGLE_TOL = 1e-6  # rad
 LENGTH_TOL = 1e-6  # m
 
@@ -43,27 +47,46 @@ class Finding:
     severity: str
     item: str
     message: str
+    fix: str = ""  # a one-click fix where it is unique: a key of core.gearing.placement.FIXES, applied to `item`
 
     def __str__(self) -> str:
         return f"{self.severity}: {self.item}: {self.message}"
 
 
+def _unit(v) -> tuple[float, float, float]:
+    x, y, z = (float(c) for c in v)
+    n = math.sqrt(x * x + y * y + z * z)
+    return x / n, y / n, z / n
+
+
+def _cross(a, b) -> tuple[float, float, float]:
+    return a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]
+
+
+def _dot(a, b) -> float:
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
 def line_distance(p1, a1, p2, a2) -> float:
-    """Shortest distance between the lines p1 + s a1 and p2 + t a2 [m]."""
-    p1, a1, p2, a2 = (np.asarray(v, dtype=float) for v in (p1, a1, p2, a2))
-    a1, a2 = a1 / np.linalg.norm(a1), a2 / np.linalg.norm(a2)
-    n = np.cross(a1, a2)
-    d = p2 - p1
-    if np.linalg.norm(n) < 1e-12:
-        return float(np.linalg.norm(d - np.dot(d, a1) * a1))
-    return float(abs(np.dot(d, n)) / np.linalg.norm(n))
+    """Shortest distance between the lines p1 + s a1 and p2 + t a2 [m].
+
+    Plain float arithmetic: validation runs on every edit, and numpy's call
+    overhead on 3-vectors was most of its time on a 64-stage train.
+    """
+    a1, a2 = _unit(a1), _unit(a2)
+    n = _cross(a1, a2)
+    d = tuple(float(q) - float(p) for p, q in zip(p1, p2))
+    nn = math.sqrt(_dot(n, n))
+    if nn < 1e-12:
+        along = _dot(d, a1)
+        r = tuple(di - along * ai for di, ai in zip(d, a1))
+        return math.sqrt(_dot(r, r))
+    return abs(_dot(d, n)) / nn
 
 
 def axis_angle(a1, a2) -> float:
     """Angle between two directions [rad], 0 to pi."""
-    a1, a2 = np.asarray(a1, float), np.asarray(a2, float)
-    c = np.dot(a1, a2) / (np.linalg.norm(a1) * np.linalg.norm(a2))
-    return float(math.acos(max(-1.0, min(1.0, c))))
+    return math.acos(max(-1.0, min(1.0, _dot(_unit(a1), _unit(a2)))))
 
 
 def coaxial(j1: RevoluteJoint, j2: RevoluteJoint) -> bool:
@@ -72,9 +95,10 @@ def coaxial(j1: RevoluteJoint, j2: RevoluteJoint) -> bool:
     return parallel and line_distance(j1.position, j1.axis, j2.position, j2.axis) < LENGTH_TOL
 
 
-def body_axis_line(body: RigidBody) -> tuple[np.ndarray, np.ndarray]:
-    """World point and direction of a body's own z axis at its initial pose."""
-    return np.asarray(body.position, float), rotate(body.orientation, (0.0, 0.0, 1.0))
+def body_axis_line(body: RigidBody) -> tuple[tuple, tuple]:
+    """World point and direction of a body's own z axis at its initial pose (the third column of its rotation)."""
+    w, x, y, z = body.orientation
+    return body.position, (2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y))
 
 
 class _Checker:
@@ -82,8 +106,8 @@ class _Checker:
         self.m = model
         self.out: list[Finding] = []
 
-    def add(self, severity: str, item: str, message: str) -> None:
-        self.out.append(Finding(severity, item, message))
+    def add(self, severity: str, item: str, message: str, fix: str = "") -> None:
+        self.out.append(Finding(severity, item, message, fix))
 
     # ---------------------------------------------------------------- gear pairs
 
@@ -136,7 +160,8 @@ class _Checker:
                 if abs(have - need) > LENGTH_TOL + 1e-9 * need:
                     formula = "m_t (z1 + z2) / 2" if pair.kind == "external" else "m_t (z2 - z1) / 2"
                     self.add("error", name, f"the joint axes are {have * 1e3:.6g} mm apart; the centre distance "
-                             f"{formula} is {need * 1e3:.6g} mm: move {j2.name!r} (and gear {j2.body_j!r})")
+                             f"{formula} is {need * 1e3:.6g} mm: move {j2.name!r} (and gear {j2.body_j!r})",
+                             fix="place_gear2")
             if pair.kind == "internal" and pair.z1 >= pair.z2:
                 self.add("error", name, f"an inner pair needs the pinion on joint 1 and the ring on joint 2 "
                          f"(z1 < z2); got z1 = {pair.z1}, z2 = {pair.z2}: swap the joints and the teeth")
@@ -148,7 +173,8 @@ class _Checker:
             self.add("error", pair.name, f"bevel joint axes must be at 90 deg; they are at {math.degrees(angle):.6g} deg")
         gap = line_distance(j1.position, j1.axis, j2.position, j2.axis)
         if gap > LENGTH_TOL:
-            self.add("error", pair.name, f"bevel joint axes must intersect at the pitch apex; they miss by {gap * 1e3:.6g} mm")
+            self.add("error", pair.name, f"bevel joint axes must intersect at the pitch apex; they miss by {gap * 1e3:.6g} mm",
+                     fix="place_gear2" if abs(angle - math.pi / 2) <= ANGLE_TOL else "")
         want = bevel_pitch_angle(pair.z1, pair.z2)
         if abs(pair.pitch_angle - want) > ANGLE_TOL:
             self.add("error", pair.name, f"pitch angle of gear 1 is {math.degrees(pair.pitch_angle):.6g} deg; with 90 deg "
@@ -166,7 +192,7 @@ class _Checker:
         gap = float(np.linalg.norm(apexes[1] - apexes[0]))
         if gap > LENGTH_TOL:
             self.add("warning", pair.name, f"the pitch apexes of the two bevel gears are {gap * 1e3:.6g} mm apart: "
-                     f"move gear {j2.body_j!r} along its axis so its apex meets gear 1's")
+                     f"move gear {j2.body_j!r} along its axis so its apex meets gear 1's", fix="place_gear2")
 
     def check_generated_gears(self, pair: GearPair, j1: RevoluteJoint, j2: RevoluteJoint) -> None:
         """Compare the pair's macro-geometry with the gears' generators, where known."""
@@ -291,11 +317,39 @@ class _Checker:
             self.add("info", "settings", "; ".join(f"{u} is set but only {users[u]} uses it (the integrator is "
                                                    f"{st.integrator})" for u in unused))
 
+    def check_interference(self) -> None:
+        for a, b in overlapping_bodies(self.m):
+            self.add("warning", a, f"overlaps {b!r} at the initial positions: move one of them (gears that mesh are "
+                     "coupled by a gear pair between their joints, parts of one shaft by a fixed joint)")
+
+    def check_mass_properties(self) -> None:
+        """Mass and size far outside what a gear-train part has: most often a mesh imported in the wrong unit."""
+        for body in self.m.bodies.values():
+            eig = cached(body, "principal_moments", lambda b: np.linalg.eigvalsh(np.asarray(b.inertia, float)))
+            if not (body.mass > 0 and eig.min() > 0):
+                continue
+            k = math.sqrt(eig.max() / body.mass)  # radius of gyration [m]
+            big = body.mass > MASS_RANGE[1] or k > GYRATION_RANGE[1]
+            small = body.mass < MASS_RANGE[0] or k < GYRATION_RANGE[0]
+            if not (big or small):
+                continue
+            text = (f"{body.mass:.4g} kg with a radius of gyration of {k * 1e3:.4g} mm is far outside what a gear-train "
+                    f"part weighs ({MASS_RANGE[0]:g} to {MASS_RANGE[1]:g} kg, {GYRATION_RANGE[0] * 1e3:g} to "
+                    f"{GYRATION_RANGE[1] * 1e3:g} mm)")
+            v = body.visual
+            if isinstance(v, MeshFileSource) and (v.unit == "m") == big:
+                other, scale = ("mm", 1e-3) if big else ("m", 1e3)
+                text += (f"; the file is read in {v.unit}: read in {other} the part would weigh "
+                         f"{body.mass * scale**3:.4g} kg with {k * scale * 1e3:.4g} mm: import it again with unit {other}")
+            self.add("warning", body.name, text)
+
     def run(self) -> list[Finding]:
         structural = self.m.structural_problems()
         if structural:
             return [Finding("error", path, msg) for path, msg in structural]
         self.check_settings()
+        self.check_mass_properties()
+        self.check_interference()
         for pair in self.m.gear_pairs.values():
             self.check_pair(pair)
         self.check_connections()

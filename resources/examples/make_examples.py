@@ -14,6 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from core.commands import AddItem, Macro  # noqa: E402
+from core.gearing.placement import place_gear2  # noqa: E402
 from core.geometry.macro import GearSpec  # noqa: E402
 from core.model import builders  # noqa: E402
 from core.model.entities import (  # noqa: E402
@@ -76,13 +77,16 @@ def bevel_pair() -> Model:
     g1, g2 = builders.bevel_pair_bodies(("pinion", "gear"), 20, 40, m, b, (0.012, 0.020))
     g1 = dataclasses.replace(g1, angular_velocity=(100.0, 0.0, 0.0))
     g2 = dataclasses.replace(g2, angular_velocity=(0.0, 0.0, -50.0))
-    return build("bevel_pair", "Straight bevel pair z 20/40, m 3 mm, 90 deg shafts, apex at the origin", [
+    model = build("bevel_pair", "Straight bevel pair z 20/40, m 3 mm, 90 deg shafts, apex at the origin", [
         g1, g2,
         RevoluteJoint("pinion_joint", GROUND, "pinion", g1.position, (1, 0, 0)),
         RevoluteJoint("gear_joint", GROUND, "gear", g2.position, (0, 0, 1)),
         GearPair("pair", "pinion_joint", "gear_joint", GROUND, kind="bevel", z1=20, z2=40, module=m,
                  pressure_angle=math.radians(20), pitch_angle=math.atan2(20, 40), face_width=b),
     ])
+    for command in place_gear2(model, model.gear_pairs["pair"]):  # turn the gear so its teeth sit in the pinion's spaces
+        command.do(model)
+    return model
 
 
 def planetary() -> Model:

@@ -11,7 +11,7 @@ from core.model.files import load
 from tests.app.conftest import fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
 
-GEAR = {"Module (transverse)": 2, "Pressure angle": 20, "Gear width": 20}
+GEAR = {"Module (transverse)": 2, "Normal pressure angle": 20, "Gear width": 20}
 
 
 def _build_helical_pair(window, qtbot):
@@ -24,7 +24,7 @@ def _build_helical_pair(window, qtbot):
     qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
     fill_and_ok(qtbot, {"Name": "gear2_joint"}, {"body_i": "ground", "body_j": "gear2"})
     qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
-    fill_and_ok(qtbot, {"Name": "pair", "z1": 20, "z2": 40, "Transverse module": 2, "Pressure angle": 20,
+    fill_and_ok(qtbot, {"Name": "pair", "z1": 20, "z2": 40, "Transverse module": 2, "Normal pressure angle": 20,
                         "Helix angle gear 1": 15, "Face width": 20},
                 {"kind": "external", "joint1": "gear1_joint", "joint2": "gear2_joint", "carrier": "ground"})
     qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
@@ -212,7 +212,7 @@ def test_frames_on_bodies_place_a_joint(window, qtbot):
 
 
 def test_bevel_pair_dialog_moves_gear_2_to_the_apex(window, qtbot):
-    bevel = {"Module (transverse)": 3, "Pressure angle": 20, "Gear width": 20}
+    bevel = {"Module (transverse)": 3, "Normal pressure angle": 20, "Gear width": 20}
     _two_gears_on_joints(window, qtbot, "bevel_gear",
                          {"Name": "pinion", **bevel, "Number of teeth": 20, "Pitch angle": 26.56505117707799,
                           "Bore diameter": 12, "Position x": -60, "Axis x": 1, "Axis z": 0},

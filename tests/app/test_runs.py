@@ -17,7 +17,7 @@ from core.model.entities import TimeLaw
 from tests.app.conftest import fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
 
-GEAR = {"Module (transverse)": 2, "Pressure angle": 20, "Gear width": 20, "Helix angle": 0}
+GEAR = {"Module (transverse)": 2, "Normal pressure angle": 20, "Gear width": 20, "Helix angle": 0}
 
 
 def _settings(window, **changes):
@@ -113,7 +113,9 @@ def test_the_window_stays_responsive_and_an_edit_during_a_run_does_not_reach_it(
     assert window.runner.running
     # click in the tree, edit, open a dialog and cancel it, all while the run goes on
     node = window.tree.items["sun_torque"]
+    window.tree.tree.scrollToItem(node)
     rect = window.tree.tree.visualItemRect(node)
+    assert rect.height() > 0
     qtbot.mouseClick(window.tree.tree.viewport(), Qt.LeftButton, pos=rect.center())
     assert window.props.name == "sun_torque"
     window.doc.apply(replace_fields(window.doc.model, "sun_torque", law=TimeLaw(value=7.0)))

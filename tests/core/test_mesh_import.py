@@ -63,7 +63,7 @@ def test_not_watertight_with_manual_fallback_leaves_mass_to_the_user(tmp_path):
 
 @pytest.mark.parametrize(
     "content, match",
-    [(b"", "empty"), (b"\x00\x01garbage" * 3, "cannot be read|no triangles"), (b"solid x\nendsolid x\n", "no triangles|cannot be read")],
+    [(b"", "empty"), (b"\x00\x01garbage" * 3, "cannot be read|no triangles|truncated: shorter than a binary STL header"), (b"solid x\nendsolid x\n", "no triangles|cannot be read")],
 )
 def test_empty_or_corrupt_files_raise_a_clear_error(tmp_path, content, match):
     path = tmp_path / "bad.stl"

@@ -1,0 +1,63 @@
+"""Move / Rotate a body: by values (a shift in mm, a turn in degrees about an axis through a point), or snapped
+onto a revolute joint's axis. The joints that carry the body move with it unless told not to."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QFormLayout
+
+from app.dialogs.fields import FieldError, QuantityField, VectorField, finish_form
+from app.dialogs.gear_dialog import AXIS, POSITION
+from core.commands import move_body, snap_onto_joint
+from core.geometry.rotations import quat_about
+from core.model.entities import RevoluteJoint
+from core.model.model import ModelError
+from core.ranges import DEG, Range
+
+TURN = Range(lo=-2 * np.pi, hi=2 * np.pi, **DEG)
+BY_VALUES = "(by the values below)"
+
+
+class MoveDialog(QDialog):
+    """`command` holds the move (one undoable step) after OK."""
+
+    def __init__(self, model, body_name: str, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle(f"Move / Rotate {body_name}")
+        self.setObjectName("move_dialog")
+        self.model, self.body = model, model.bodies[body_name]
+        self.snap = QComboBox()
+        self.snap.setObjectName("snap")
+        self.snap.addItems([BY_VALUES, *(j.name for j in model.joints.values() if isinstance(j, RevoluteJoint))])
+        self.snap.setToolTip("Put the body's origin on a revolute joint's point and its axis along the joint's axis")
+        self.shift = VectorField("Shift", POSITION, (0.0, 0.0, 0.0))
+        self.turn = QuantityField("Turn", TURN, 0.0)
+        self.axis = VectorField("Turn axis", AXIS, (0.0, 0.0, 1.0))
+        self.pivot = VectorField("Turn about point", POSITION, self.body.position)
+        self.follow = QCheckBox("Joints and bearings that carry the body move with it")
+        self.follow.setObjectName("joints_follow")
+        self.follow.setChecked(True)
+        form = QFormLayout()
+        form.addRow("Snap onto joint axis", self.snap)
+        for label, w in (("Shift", self.shift), ("Turn", self.turn), ("Turn axis", self.axis),
+                         ("Turn about point", self.pivot)):
+            form.addRow(label, w)
+        form.addRow(self.follow)
+        self.message = finish_form(self, form)
+        self.command = None
+
+    def accept(self) -> None:
+        try:
+            if self.snap.currentText() != BY_VALUES:
+                self.command = snap_onto_joint(self.model, self.body.name, self.snap.currentText())
+            else:
+                axis = np.asarray(self.axis.value(), float)
+                if np.linalg.norm(axis) < 1e-12:
+                    raise FieldError("Turn axis: must be a non-zero direction")
+                self.command = move_body(self.model, self.body.name, translation=self.shift.value(),
+                                         rotation=tuple(quat_about(axis, self.turn.value())), pivot=self.pivot.value(),
+                                         joints_follow=self.follow.isChecked())
+        except (FieldError, ModelError) as exc:
+            self.message.setText(str(exc))
+            return
+        super().accept()

@@ -1,0 +1,135 @@
+"""Placing gear 2 of a pair where the pair needs it: at the centre distance (or on the bevel apex), turned into mesh.
+
+Generated gears have a tooth centred on their body x axis (the ring of an
+inner gear: a tooth of the ring, i.e. material, centred there), and a helical
+gear's teeth turn by z tan(beta) / r with the height z above its mid-face
+plane. Two gears mesh when, along their common tangent at the pitch point,
+the tooth centres of one lie midway between those of the other. With p_k the
+position of the pitch point in tooth pitches from a tooth centre of gear k
+(measured in the direction its pitch circle turns) and sigma_k = +-1 whether
+that direction is the common tangent t or its opposite, the condition is
+
+    frac(sigma_1 p_1 - sigma_2 p_2) = 1/2,
+
+the same for external, internal and bevel pairs. Turning gear 2 by delta
+about its own axis changes p_2 by -delta z_2 / (2 pi), which gives the turn.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from core.commands import Command, Macro, replace_fields
+from core.gearing.pitch_point import PairGeometryData, contact_frame
+from core.geometry.rotations import quat_about, quat_matrices, quat_mul
+from core.model.entities import GearPair, GearSource, RevoluteJoint
+from core.model.model import Model, ModelError
+
+
+def _gear(model: Model, joint_name: str):
+    joint = model.joints[joint_name]
+    body = model.bodies.get(joint.body_j)
+    return joint, body
+
+
+def target_position(model: Model, pair: GearPair) -> np.ndarray:
+    """Where joint 2's point must go [m], world: the centre distance from joint 1 along their present direction
+    (parallel pairs), or gear 2's outer pitch circle r2 / tan(gamma2) from the apex (bevel pairs, axes at 90 deg).
+
+    Raises ModelError when no placement is unique (bevel axes not yet at 90 deg).
+    """
+    j1, j2 = model.joints[pair.joint1], model.joints[pair.joint2]
+    a1, a2 = j1.unit_axis(), j2.unit_axis()
+    p1, p2 = np.asarray(j1.position, float), np.asarray(j2.position, float)
+    r1, r2 = pair.pitch_radii()
+    if pair.kind == "bevel":
+        if abs(a1 @ a2) > 1e-9:
+            raise ModelError(f"{pair.name}: turn gear 2's axis to 90 deg from gear 1's first; then it can be moved to the apex")
+        apex = p1 + a1 * r1 / math.tan(pair.pitch_angle)
+        return apex - a2 * r2 / math.tan(math.pi / 2 - pair.pitch_angle)
+    need = r1 + r2 if pair.kind == "external" else r2 - r1
+    d = p2 - p1
+    d_perp = d - a1 * (a1 @ d)
+    if np.linalg.norm(d_perp) > 1e-12:
+        u = d_perp / np.linalg.norm(d_perp)
+    else:
+        u = np.cross(a1, [0.0, 0.0, 1.0] if abs(a1[2]) < 0.9 else [1.0, 0.0, 0.0])
+        u /= np.linalg.norm(u)
+    return p1 + a1 * (a1 @ d) + need * u
+
+
+def _phase(body, point, teeth: int, pitch_radius: float, tangent) -> tuple[float, float]:
+    """(p, sigma): the pitch point in tooth pitches from a tooth centre of `body`, and the sign of its turning direction."""
+    rot = quat_matrices(body.orientation)
+    origin = np.asarray(body.position, float)
+    local = rot.T @ (np.asarray(point) - origin)
+    psi = math.atan2(local[1], local[0])
+    spec = body.visual.spec
+    if spec.kind != "bevel" and spec.helix_angle:
+        psi -= local[2] * math.tan(spec.helix_angle) / pitch_radius  # the teeth turn with the height above mid-face
+    axis = rot[:, 2]
+    radial = np.asarray(point) - origin
+    radial -= axis * (axis @ radial)
+    sigma = 1.0 if np.cross(axis, radial) @ tangent >= 0 else -1.0
+    return psi * teeth / (2 * math.pi), sigma
+
+
+def mesh_turn(model: Model, pair: GearPair) -> float:
+    """The turn [rad] of gear 2 about its own axis that puts its teeth into mesh with gear 1's (0 if not both generated)."""
+    (j1, b1), (j2, b2) = _gear(model, pair.joint1), _gear(model, pair.joint2)
+    if not all(b is not None and isinstance(b.visual, GearSource) for b in (b1, b2)):
+        return 0.0
+    c = [np.asarray(b.position, float) for b in (b1, b2)]
+    a = [quat_matrices(b.orientation)[:, 2] for b in (b1, b2)]
+    frame = contact_frame(PairGeometryData.of(pair), c[0], a[0], c[1], a[1])
+    r1, r2 = pair.pitch_radii()
+    p1, s1 = _phase(b1, frame.point, pair.z1, r1, frame.t)
+    p2, s2 = _phase(b2, frame.point, pair.z2, r2, frame.t)
+    x = 0.5 - s1 * p1 + s2 * p2
+    n = -round(x)
+    return (2 * math.pi / pair.z2) * s2 * (x + n)
+
+
+def place_gear2(model: Model, pair: GearPair) -> list[Command]:
+    """Commands that move gear 2 and its joint to where `pair` needs them and turn gear 2 into mesh.
+
+    `pair` need not be in the model yet (the pair dialog places before it
+    adds). The commands are checked on a copy, so the model is not touched.
+    """
+    trial = model.copy()
+    j2 = trial.joints[pair.joint2]
+    if not isinstance(j2, RevoluteJoint):
+        raise ModelError(f"{pair.name}: joint2 must be a revolute joint")
+    target = target_position(trial, pair)
+    shift = target - np.asarray(j2.position, float)
+    commands: list[Command] = []
+    gear = trial.bodies.get(j2.body_j)
+    if np.linalg.norm(shift) > 0:
+        if gear is not None:
+            commands.append(replace_fields(trial, gear.name, position=tuple(np.asarray(gear.position) + shift)))
+            commands[-1].do(trial)
+        commands.append(replace_fields(trial, j2.name, position=tuple(float(v) for v in target)))
+        commands[-1].do(trial)
+    turn = mesh_turn(trial, pair)
+    if gear is not None and abs(turn) > 1e-12:
+        body = trial.bodies[gear.name]
+        axis = quat_matrices(body.orientation)[:, 2]
+        q = quat_mul(quat_about(axis, turn), body.orientation)
+        q /= np.linalg.norm(q)
+        commands.append(replace_fields(trial, gear.name, orientation=tuple(float(v) for v in q)))
+    return commands
+
+
+FIXES = {
+    "place_gear2": ("Move gear 2 into mesh",
+                    lambda model, item: Macro(f"Move gear 2 of {item} into mesh",
+                                              place_gear2(model, model.gear_pairs[item]))),
+}
+
+
+def fix_command(model: Model, finding) -> Command | None:
+    """The command of the fix a validation finding offers, or None; raises ModelError when it cannot be made."""
+    entry = FIXES.get(getattr(finding, "fix", ""))
+    return entry[1](model, finding.item) if entry else None

@@ -10,13 +10,13 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if not args or args[0] == "gui":
+    from core.cli import main as cli_main
+
+    if not args or (args[0] == "gui" and not {"-h", "--help"} & set(args[1:])):
         from app.main_window import run_gui
 
         return run_gui(args[1:])
-    from core.cli import main as cli_main
-
-    return cli_main(args)
+    return cli_main(args)  # the CLI subcommands, and the help of all of them (gui included)
 
 
 if __name__ == "__main__":

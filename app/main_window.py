@@ -596,5 +596,9 @@ def run_gui(args: list[str]) -> int:
     window = MainWindow()
     window.show()
     window.offer_recovery()
-    window.open_file(args[0] if args else EXAMPLES / "planetary.gdyn", ask=False)
+    target = Path(args[0]) if args else EXAMPLES / "planetary.gdyn"
+    if target.suffix == RESULTS_SUFFIX:
+        window.open_results_file(target)
+    else:
+        window.open_file(target, ask=False)
     return app.exec()

@@ -118,7 +118,21 @@ def pair_report(spec: PairSpec) -> dict:
     return out
 
 
+PEOPLE_UNITS = {"m": (1e3, "mm"), "rad": (180.0 / math.pi, "deg"), "m^3": (1e9, "mm^3")}
+
+
+def _shown(value, scale: float):
+    """A value (or a nested list of them) in the unit people read, with sensible digits."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_shown(v, scale) for v in value) + "]"
+    if isinstance(value, float):
+        v = value * scale
+        return "0" if abs(v) < 1e-9 * max(1.0, scale) else f"{v:.6g}"
+    return str(value)
+
+
 def _print(data: dict, as_json: bool) -> None:
+    """JSON in SI units, or a table in mm and degrees (as people type them on this command line)."""
     if as_json:
         print(json.dumps(data, indent=2))
         return
@@ -126,7 +140,8 @@ def _print(data: dict, as_json: bool) -> None:
     for k, v in data.items():
         if k == "units":
             continue
-        print(f"{k:28s} {v}" + (f" [{units[k]}]" if k in units else ""))
+        scale, unit = PEOPLE_UNITS.get(units.get(k, ""), (1.0, units.get(k, "")))
+        print(f"{k:28s} {_shown(v, scale)}" + (f" [{unit}]" if unit else ""))
 
 
 def _gear_spec(ns) -> GearSpec:
@@ -320,6 +335,12 @@ def _cmd_simulate(ns) -> int:
     return 0
 
 
+def _cmd_gui(ns) -> int:
+    """Reached only without the launcher (app.launch starts the GUI itself): core never imports Qt."""
+    print("geardyn: the application is started by the 'geardyn' command (app.launch)", file=sys.stderr)
+    return 2
+
+
 def _cmd_inspect(ns) -> int:
     from core.dynamics.formulations import assemble
     from core.model.files import load
@@ -430,6 +451,12 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--json", action="store_true", help="print JSON (SI units)")
     i.add_argument("--formulation", choices=FORMULATIONS, help=FORMULATION_HELP)
     i.set_defaults(run=_cmd_inspect)
+
+    gui = sub.add_parser("gui", help="open the application on FILE (default: the planetary example)",
+                         description="Open the GearDyn application: build a gear train by point and click, run it, "
+                                     "watch it move, read the tooth forces.")
+    gui.add_argument("file", nargs="?", help="a .gdyn model file or a .gdres results file")
+    gui.set_defaults(run=_cmd_gui)
 
     v = sub.add_parser("validate", help="check a model file against the modelling rules")
     v.add_argument("file", help="a .gdyn model file")

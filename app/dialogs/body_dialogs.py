@@ -24,6 +24,7 @@ from core.geometry.mesh_import import MeshImportError, NotWatertightError, impor
 from core.model import builders
 from core.model.entities import MeshFileSource, PrimitiveSource, RigidBody
 from core.model.model import ModelError
+from core.model.validation import mass_remark
 from core.geometry.rotations import quat_about, quat_mul
 from core.ranges import DEG, MM, Range, field_range
 
@@ -118,13 +119,14 @@ class ImportMeshDialog(QDialog):
                 mass, com, inertia = mp.mass, mp.com, mp.inertia
             visual = MeshFileSource(str(Path(self.path.text().strip()).resolve()), self.unit.currentText(),
                                     self.density.value(), fallback)
+            remark = mass_remark(mass, float(np.linalg.eigvalsh(np.asarray(inertia, float)).max()), visual)
             self.body = RigidBody(name, mass=mass, com=tuple(com), inertia=inertia, position=self.position.value(),
                                   orientation=self.orientation(), visual=visual)
             problems = self.body.problems()
             if problems:
                 field, msg = problems[0]
-                raise FieldError(f"{LABELS.get(field, field)}: {msg}")
-            self.notes = imported.notes
+                raise FieldError(f"{LABELS.get(field, field)}: {msg}" + (f". {remark}" if remark else ""))
+            self.notes = imported.notes + ([remark] if remark else [])
         except NotWatertightError as exc:
             self.message.setText(f"{exc}. Choose 'use its convex hull' or 'enter mass properties by hand'.")
             return

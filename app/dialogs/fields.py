@@ -32,12 +32,18 @@ class FieldError(ValueError):
 
 
 class QuantityField(QWidget):
-    """A number in display units; `value()` gives SI or raises FieldError."""
+    """A number in display units; `value()` gives SI or raises FieldError.
+
+    The entry shows six significant digits but keeps the exact value it was
+    given: reading it back untouched returns that value, not the rounded text
+    (tabbing through a form must not change a model).
+    """
 
     def __init__(self, label: str, rng: Range, value_si: float, tooltip: str = "", parent=None):
         super().__init__(parent)
         self.label, self.range = label, rng
-        self.edit = QLineEdit(display_text(rng, value_si))
+        self._exact = (display_text(rng, value_si), value_si)
+        self.edit = QLineEdit(self._exact[0])
         self.edit.setObjectName(label)
         self.edit.setToolTip(tooltip or f"{label}: {rng.describe()}")
         lay = QHBoxLayout(self)
@@ -47,10 +53,13 @@ class QuantityField(QWidget):
             lay.addWidget(QLabel(rng.shown_unit))
 
     def set_si(self, value: float) -> None:
-        self.edit.setText(display_text(self.range, value))
+        self._exact = (display_text(self.range, value), value)
+        self.edit.setText(self._exact[0])
 
     def value(self) -> float:
         text = self.edit.text().strip()
+        if text == self._exact[0] and self._exact[1] is not None and self.range.problem(self._exact[1]) is None:
+            return self._exact[1]
         try:
             shown = int(text) if self.range.integer else float(text)
         except ValueError:

@@ -53,7 +53,8 @@ class Solid:
                 & (r < r_out - TOLERANCE))
 
     def samples(self) -> np.ndarray:
-        """Points on the boundary (body axes): circles at both ends and mid-height, a box's corners, edges and faces."""
+        """Points of the solid (body axes): a ring's inner, middle and outer circles at both ends and mid-height;
+        a box's corners, edge and face centres."""
         if self.kind == "box":
             g = np.array([-1.0, 0.0, 1.0])
             grid = np.array(np.meshgrid(g, g, g)).reshape(3, -1).T
@@ -64,7 +65,8 @@ class Solid:
         out = []
         for frac in (0.0, 0.5, 1.0):
             z = self.z0 + frac * (self.z1 - self.z0)
-            for r in (self.r_in, self.r_out0 + frac * (self.r_out1 - self.r_out0)):
+            r_out = self.r_out0 + frac * (self.r_out1 - self.r_out0)
+            for r in (self.r_in, 0.5 * (self.r_in + r_out), r_out):  # the middle circle finds coaxial overlaps
                 if r > 0:
                     out.append(np.column_stack([r * c, r * s, np.full_like(t, z)]))
         out.append(np.array([[0.0, 0.0, self.z0], [0.0, 0.0, self.z1], [0.0, 0.0, 0.5 * (self.z0 + self.z1)]]))

@@ -95,6 +95,29 @@ def coaxial(j1: RevoluteJoint, j2: RevoluteJoint) -> bool:
     return parallel and line_distance(j1.position, j1.axis, j2.position, j2.axis) < LENGTH_TOL
 
 
+def mass_remark(mass: float, largest_moment: float, visual=None) -> str | None:
+    """Why a mass [kg] and largest principal moment [kg m^2] are implausible for a gear-train part, or None.
+
+    For a mesh imported in metres that is far too big (or in mm and far too
+    small) the remark says what it would weigh in the other unit.
+    """
+    if not (mass > 0 and largest_moment > 0):
+        return None
+    k = math.sqrt(largest_moment / mass)  # radius of gyration [m]
+    big = mass > MASS_RANGE[1] or k > GYRATION_RANGE[1]
+    small = mass < MASS_RANGE[0] or k < GYRATION_RANGE[0]
+    if not (big or small):
+        return None
+    text = (f"{mass:.4g} kg with a radius of gyration of {k * 1e3:.4g} mm is far outside what a gear-train part "
+            f"weighs ({MASS_RANGE[0]:g} to {MASS_RANGE[1]:g} kg, {GYRATION_RANGE[0] * 1e3:g} to "
+            f"{GYRATION_RANGE[1] * 1e3:g} mm)")
+    if isinstance(visual, MeshFileSource) and (visual.unit == "m") == big:
+        other, scale = ("mm", 1e-3) if big else ("m", 1e3)
+        text += (f"; the file is read in {visual.unit}: read in {other} the part would weigh {mass * scale**3:.4g} kg "
+                 f"with {k * scale * 1e3:.4g} mm: import it again with unit {other}")
+    return text
+
+
 def body_axis_line(body: RigidBody) -> tuple[tuple, tuple]:
     """World point and direction of a body's own z axis at its initial pose (the third column of its rotation)."""
     w, x, y, z = body.orientation
@@ -326,22 +349,9 @@ class _Checker:
         """Mass and size far outside what a gear-train part has: most often a mesh imported in the wrong unit."""
         for body in self.m.bodies.values():
             eig = cached(body, "principal_moments", lambda b: np.linalg.eigvalsh(np.asarray(b.inertia, float)))
-            if not (body.mass > 0 and eig.min() > 0):
-                continue
-            k = math.sqrt(eig.max() / body.mass)  # radius of gyration [m]
-            big = body.mass > MASS_RANGE[1] or k > GYRATION_RANGE[1]
-            small = body.mass < MASS_RANGE[0] or k < GYRATION_RANGE[0]
-            if not (big or small):
-                continue
-            text = (f"{body.mass:.4g} kg with a radius of gyration of {k * 1e3:.4g} mm is far outside what a gear-train "
-                    f"part weighs ({MASS_RANGE[0]:g} to {MASS_RANGE[1]:g} kg, {GYRATION_RANGE[0] * 1e3:g} to "
-                    f"{GYRATION_RANGE[1] * 1e3:g} mm)")
-            v = body.visual
-            if isinstance(v, MeshFileSource) and (v.unit == "m") == big:
-                other, scale = ("mm", 1e-3) if big else ("m", 1e3)
-                text += (f"; the file is read in {v.unit}: read in {other} the part would weigh "
-                         f"{body.mass * scale**3:.4g} kg with {k * scale * 1e3:.4g} mm: import it again with unit {other}")
-            self.add("warning", body.name, text)
+            text = mass_remark(body.mass, float(eig.max()), body.visual)
+            if text:
+                self.add("warning", body.name, text)
 
     def run(self) -> list[Finding]:
         structural = self.m.structural_problems()

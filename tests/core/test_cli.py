@@ -108,3 +108,24 @@ def test_console_script_dispatches_cli_without_qt():
     res = subprocess.run([str(geardyn), "pair", "--z1", "20", "--z2", "40", "--module", "2", "--json"],
                          capture_output=True, text=True, cwd=ROOT)
     assert res.returncode == 0 and json.loads(res.stdout)["center_distance"] == pytest.approx(0.06)
+
+
+def launcher(*args):
+    return subprocess.run([sys.executable, "-m", "app.launch", *args], cwd=ROOT, capture_output=True, text=True)
+
+
+def test_help_lists_the_gui_and_gui_help_prints_help_without_opening_it():
+    top = launcher("--help")
+    assert top.returncode == 0 and "gui" in top.stdout and "open the application" in top.stdout
+    gui = launcher("gui", "--help")
+    assert gui.returncode == 0 and "usage: geardyn gui [-h] [file]" in gui.stdout
+    assert "Cannot open" not in gui.stdout + gui.stderr
+
+
+def test_pair_without_json_prints_mm_and_degrees():
+    out = run("pair", "--z1", "20", "--z2", "40", "--module", "2", "--helix-angle", "15", "--width", "20").stdout
+    lines = {line.split()[0]: line.split()[1:] for line in out.splitlines()}
+    assert lines["center_distance"] == ["60", "[mm]"] and lines["module"] == ["2", "[mm]"]
+    assert lines["helix_angle_1"] == ["15", "[deg]"] and lines["helix_angle_2"] == ["-15", "[deg]"]
+    assert float(lines["transverse_pressure_angle"][0]) == pytest.approx(math.degrees(math.atan(math.tan(
+        math.radians(20)) / math.cos(math.radians(15)))), rel=1e-5)

@@ -1,0 +1,243 @@
+"""The modelling half as a user meets it: poses and speeds edited in place, Move/Rotate, one-click fixes, gears
+placed in mesh by the pair dialog, interference and import findings, a view that updates only what changed,
+a clean quit."""
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import trimesh
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton
+
+from core.gearing.placement import mesh_turn
+from core.geometry.rotations import quat_about
+from tests.app.conftest import fill_and_ok, toolbar_button
+from tests.conftest import EXAMPLES, ROOT
+
+GEAR = {"Module (transverse)": 2, "Normal pressure angle": 20, "Gear width": 20}
+
+
+def _type(window, name: str, text) -> None:
+    """Type into the property dock's field called `name` and finish the entry."""
+    edit = window.props.widget().findChild(QLineEdit, name)
+    assert edit is not None, name
+    edit.setText(str(text))
+    edit.editingFinished.emit()
+
+
+def test_poses_and_speeds_are_edited_in_the_property_dock_and_undone(window, qtbot):
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    window.select("gear2")
+    before = window.doc.model.bodies["gear2"]
+    _type(window, "Position y", 5)
+    assert window.doc.model.bodies["gear2"].position == pytest.approx((0.06, 0.005, 0.0))
+    _type(window, "Orientation axis x", 0)
+    _type(window, "Orientation angle", 30)
+    q = window.doc.model.bodies["gear2"].orientation
+    assert q == pytest.approx(tuple(quat_about((0, 0, 1), math.radians(30))), abs=1e-12)
+    _type(window, "Initial angular velocity (rpm) z", 600)
+    assert window.doc.model.bodies["gear2"].angular_velocity[2] == pytest.approx(600 * 2 * math.pi / 60)
+    # the rad/s field shows the same speed
+    assert float(window.props.widget().findChild(QLineEdit, "Initial angular velocity z").text()) == pytest.approx(
+        62.8319, rel=1e-5)
+    for _ in range(3):
+        window.act_undo.trigger()
+    assert window.doc.model.bodies["gear2"] == before
+    window.select("gear2_joint")
+    _type(window, "Position x", 61)
+    assert window.doc.model.joints["gear2_joint"].position == pytest.approx((0.061, 0.0, 0.0))
+    assert any("61 mm apart" in f.message for f in window.doc.findings)
+
+
+def test_move_dialog_moves_the_joints_along_and_a_finding_fixes_itself_with_one_click(window, qtbot):
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    window.select("gear2")
+    fill_and_ok(qtbot, {"Shift x": 5})
+    qtbot.mouseClick(window.props.widget().findChild(QPushButton, "move_body"), Qt.LeftButton)
+    model = window.doc.model
+    assert model.bodies["gear2"].position == pytest.approx((0.065, 0.0, 0.0))
+    assert model.joints["gear2_joint"].position == pytest.approx((0.065, 0.0, 0.0))
+    row = next(i for i in range(window.messages.list.count()) if "65 mm apart" in window.messages.list.item(i).text())
+    item = window.messages.list.item(row)
+    assert "double-click: Move gear 2 into mesh" in item.text()
+    window.messages.list.itemDoubleClicked.emit(item)
+    assert model.bodies["gear2"].position == pytest.approx((0.06, 0.0, 0.0))
+    assert not [f for f in window.doc.findings if f.severity == "error"]
+    assert abs(mesh_turn(model, model.gear_pairs["pair"])) < 1e-9
+    window.act_undo.trigger()
+    assert model.bodies["gear2"].position == pytest.approx((0.065, 0.0, 0.0))
+
+
+def test_snap_a_gear_onto_a_joint_axis(window, qtbot):
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    window.doc.apply(__import__("core.commands", fromlist=["replace_fields"]).replace_fields(
+        window.doc.model, "gear2", position=(0.07, 0.01, 0.02), orientation=tuple(quat_about((1, 0, 0), 0.4))))
+    fill_and_ok(qtbot, {}, {"snap": "gear2_joint"})
+    window.move_body("gear2")
+    body = window.doc.model.bodies["gear2"]
+    assert body.position == pytest.approx((0.06, 0.0, 0.0), abs=1e-12)
+    z = np.array(trimesh.transformations.quaternion_matrix(body.orientation))[:3, 2]
+    assert z == pytest.approx((0.0, 0.0, 1.0), abs=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["external", "internal", "bevel"])
+def test_pair_dialog_takes_the_generators_values_and_puts_the_gears_in_mesh(window, qtbot, kind):
+    window.act_new.trigger()
+    if kind == "bevel":
+        bevel = {"Module (transverse)": 3, "Normal pressure angle": 20, "Gear width": 20}
+        first = {"Name": "a", **bevel, "Number of teeth": 20, "Pitch angle": 26.56505117707799, "Bore diameter": 12,
+                 "Position x": -60, "Axis x": 1, "Axis z": 0}
+        second = {"Name": "b", **bevel, "Number of teeth": 40, "Pitch angle": 63.43494882292201, "Bore diameter": 20,
+                  "Position z": -40}
+        tool = ("bevel_gear", "bevel_gear")
+    elif kind == "internal":
+        first = {"Name": "a", **GEAR, "Number of teeth": 20, "Helix angle": 0, "Bore diameter": 12, "Position x": 25}
+        second = {"Name": "b", **GEAR, "Number of teeth": 60, "Helix angle": 0, "Outer rim diameter": 150}
+        tool = ("helical_gear", "inner_gear")
+    else:
+        first = {"Name": "a", **GEAR, "Number of teeth": 20, "Helix angle": 15, "Bore diameter": 12}
+        second = {"Name": "b", **GEAR, "Number of teeth": 40, "Helix angle": -15, "Bore diameter": 20, "Position x": 70}
+        tool = ("helical_gear", "helical_gear")
+    for fields, t in zip((first, second), tool):
+        fill_and_ok(qtbot, fields)
+        qtbot.mouseClick(toolbar_button(window, t), Qt.LeftButton)
+    for n in ("a", "b"):
+        fill_and_ok(qtbot, {"Name": f"{n}_joint"}, {"body_i": "ground", "body_j": n})
+        qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
+    seen = {}
+
+    def look_and_move(dlg):
+        seen["fields"] = (dlg.kind.currentText(), dlg.z1.value(), dlg.z2.value(), dlg.module.value(),
+                          dlg.beta.value(), dlg.gamma.value())
+        qtbot.mouseClick(dlg.findChild(QPushButton, "move_gear2"), Qt.LeftButton)
+        seen["checks"] = (dlg.checks.text(), dlg.checks.styleSheet())
+
+    fill_and_ok(qtbot, {"Name": "p"}, {"joint1": "a_joint", "joint2": "b_joint", "carrier": "ground"}, press=look_and_move)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    kind_, z1, z2, module, beta, gamma = seen["fields"]
+    assert kind_ == kind and (z1, z2) == (20, 40 if kind != "internal" else 60)
+    assert module == pytest.approx(0.003 if kind == "bevel" else 0.002)
+    if kind == "external":
+        assert beta == pytest.approx(math.radians(15))
+    if kind == "bevel":
+        assert gamma == pytest.approx(math.atan2(20, 40))
+    assert seen["checks"][0] == "All gear rules hold." and "#b00020" not in seen["checks"][1]
+    model = window.doc.model
+    assert not [f for f in window.doc.findings if f.severity != "info"]
+    assert abs(mesh_turn(model, model.gear_pairs["p"])) < 1e-9
+
+
+def test_a_box_through_a_gear_is_a_warning_naming_both(window, qtbot):
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    fill_and_ok(qtbot, {"Name": "bar", "Size x": 200, "Size y": 5, "Size z": 5})
+    qtbot.mouseClick(toolbar_button(window, "box"), Qt.LeftButton)
+    texts = [window.messages.list.item(i).text() for i in range(window.messages.list.count())]
+    assert any(t.startswith("warning: gear1: overlaps 'bar'") for t in texts)
+    window.act_undo.trigger()
+    assert not any("overlaps" in window.messages.list.item(i).text() for i in range(window.messages.list.count()))
+
+
+def test_import_turns_a_y_up_file_upright_and_checks_hand_entries(window, qtbot, tmp_path):
+    window.act_new.trigger()
+    tall = trimesh.creation.box(extents=(10.0, 80.0, 20.0))  # 80 mm along the file's y (up)
+    path = tmp_path / "tall.obj"
+    tall.export(path)
+    fill_and_ok(qtbot, {"Name": "part", "File": str(path)}, {"unit": "mm", "up_axis": "Y up (turn it upright)"})
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    body = window.doc.model.bodies["part"]
+    world = tall.copy()
+    world.apply_scale(1e-3)
+    world.apply_transform(trimesh.transformations.quaternion_matrix(body.orientation))
+    assert np.ptp(world.vertices[:, 2]) == pytest.approx(0.080)  # the file's y is now up
+    # a file with holes, mass properties by hand: an inertia no 5 g part of this size can have is refused
+    holes = tall.copy()
+    holes.faces = holes.faces[:-2]
+    open_path = tmp_path / "open.stl"
+    holes.export(open_path)
+    seen = []
+    fill_and_ok(qtbot, {"Name": "p2", "File": str(open_path), "Mass (by hand)": 0.005,
+                        "Principal inertia (by hand) x": 1, "Principal inertia (by hand) y": 1,
+                        "Principal inertia (by hand) z": 1},
+                {"unit": "mm", "fallback": "enter mass properties by hand"}, seen=seen)
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    assert seen and "is more than a 0.005 kg part" in seen[0]
+    fill_and_ok(qtbot, {"Name": "p2", "File": str(open_path), "Mass (by hand)": 0.005, "Centre of mass (by hand) z": 3,
+                        "Principal inertia (by hand) x": 1e-6, "Principal inertia (by hand) y": 1e-6,
+                        "Principal inertia (by hand) z": 1e-6},
+                {"unit": "mm", "fallback": "enter mass properties by hand"})
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    assert window.doc.model.bodies["p2"].com == pytest.approx((0.0, 0.0, 0.003))
+
+
+def test_a_truncated_stl_is_reported_as_truncated(window, qtbot, tmp_path):
+    window.act_new.trigger()
+    path = tmp_path / "cut.stl"
+    text = trimesh.exchange.stl.export_stl_ascii(trimesh.creation.box(extents=(10.0, 10.0, 10.0)))
+    path.write_text(text[: len(text) // 2])
+    seen = []
+    fill_and_ok(qtbot, {"Name": "cut", "File": str(path)}, seen=seen)
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    assert seen and "cut.stl: truncated: the ASCII file ends after" in seen[0] and "facet" in seen[0]
+
+
+def test_the_view_and_the_tree_update_only_what_an_edit_changed(window, qtbot):
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    actors = dict(window.viewport.body_actors)
+    nodes = dict(window.tree.items)
+    window.select("planet2")
+    _type(window, "Position z", 1)  # a move: the same actor, a new transform
+    assert window.viewport.body_actors["planet2"] is actors["planet2"]
+    assert window.viewport.body_actors["planet2"].user_matrix[2, 3] == pytest.approx(0.001)
+    window.select("sun")
+    _type(window, "Face width", 25)  # new macro-geometry: a new mesh for the sun only
+    assert window.viewport.body_actors["sun"] is not actors["sun"]
+    for name in ("carrier", "planet1", "planet3", "ring"):
+        assert window.viewport.body_actors[name] is actors[name]
+    assert all(window.tree.items[n] is nodes[n] for n in nodes)
+    assert window.doc.model.bodies["sun"].mass > 1.2 * window.doc.model.bodies["planet1"].mass  # regenerated
+
+
+def test_numbers_are_shown_with_units_and_sensible_digits(window, qtbot):
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    window.select("planet1")
+    labels = " ".join(label.text() for label in window.props.widget().findChildren(QLabel))
+    mass = window.doc.model.bodies["planet1"].mass
+    assert f"{mass:.6g} kg" in labels and repr(mass) not in labels
+    com_z = window.props.widget().findChild(QLineEdit, "Position z").text()
+    assert com_z == "0"
+    window.select("sun_planet1")  # an external pair: its helix angle, not the bevel pitch angle
+    form = window.props.form
+    assert form.widgets["helix_angle"].isVisibleTo(window.props) and not form.widgets["pitch_angle"].isVisibleTo(window.props)
+    assert "Normal pressure angle" in [form.form.labelForField(w).text() for w in form.widgets.values()
+                                        if form.form.labelForField(w) is not None]
+
+
+QUIT_SCRIPT = r"""
+import sys
+sys.path.insert(0, {root!r})
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+from app.main_window import MainWindow
+from core.commands import replace_fields
+app = QApplication([])
+w = MainWindow()
+w.show()
+w.open_file({example!r})
+w.doc.apply(replace_fields(w.doc.model, "gear1", angular_velocity=(0.0, 0.0, 5.0)))
+QMessageBox.question = staticmethod(lambda *a, **k: QMessageBox.Discard)
+QTimer.singleShot(200, w.act_quit.trigger)
+app.exec()
+print("closed", flush=True)
+"""
+
+
+def test_quit_and_discard_leaves_no_traceback(tmp_path):
+    env = {**__import__("os").environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path),
+           "XDG_DATA_HOME": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", QUIT_SCRIPT.format(root=str(ROOT), example=str(EXAMPLES / "helical_pair.gdyn"))],
+                         capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode == 0 and "closed" in out.stdout
+    assert "Traceback" not in out.stderr and "RuntimeError" not in out.stderr, out.stderr

@@ -1,0 +1,140 @@
+"""Gears placed in mesh (no overlap, the flanks touching at the pitch point), interference findings, and
+mass-property plausibility with the unit that would fix an imported mesh."""
+
+import math
+
+import numpy as np
+import pytest
+import trimesh
+
+from core.commands import AddItem, Macro
+from core.gearing.pitch_point import PairGeometryData, contact_frame
+from core.gearing.placement import mesh_turn, place_gear2
+from core.geometry.macro import GearSpec
+from core.geometry.rotations import pose_matrix, quat_matrices
+from core.model import builders
+from core.model.body_shapes import source_mesh
+from core.model.entities import GROUND, GearPair, MeshFileSource, PrimitiveSource, RevoluteJoint
+from core.model.files import load
+from core.model.model import Model
+from core.model.validation import validate
+from tests.conftest import EXAMPLES
+
+DEG = math.pi / 180
+
+
+def _world(body):
+    mesh = source_mesh(body.visual)
+    mesh.apply_transform(pose_matrix(body.position, body.orientation))
+    return mesh
+
+
+def _two_gears(kind: str) -> tuple[Model, GearPair]:
+    """Gear 2 where the pair needs it but turned so that its teeth cross gear 1's."""
+    m = 0.002
+    if kind == "bevel":
+        g1, g2 = builders.bevel_pair_bodies(("g1", "g2"), 18, 30, 0.003, 0.018, (0.01, 0.012))
+        g2 = builders.gear_body("g2", g2.visual.spec, position=g2.position, spin=0.3)  # on the apex, out of mesh
+        a1, a2 = (1.0, 0.0, 0.0), (0.0, 0.0, 1.0)
+        pair = GearPair("p", "j1", "j2", GROUND, kind="bevel", z1=18, z2=30, module=0.003,
+                        pitch_angle=math.atan2(18, 30), face_width=0.018)
+    else:
+        beta = 15 * DEG if kind == "external" else 0.0
+        spec1 = GearSpec("helical", m, 19, 20 * DEG, 0.02, helix_angle=beta, bore_diameter=0.01)
+        spec2 = (GearSpec("helical", m, 37, 20 * DEG, 0.02, helix_angle=-beta, bore_diameter=0.012) if kind == "external"
+                 else GearSpec("inner", m, 61, 20 * DEG, 0.02, rim_diameter=0.16))
+        x = 0.056 if kind == "external" else -0.012  # at the centre distance, turned out of mesh
+        g1 = builders.gear_body("g1", spec1, position=(0.0, 0.0, 0.0) if kind == "external" else (0.03, 0.0, 0.0))
+        g2 = builders.gear_body("g2", spec2, position=(x, 0.0, 0.0), spin=0.37)
+        a1 = a2 = (0.0, 0.0, 1.0)
+        pair = GearPair("p", "j1", "j2", GROUND, kind=kind, z1=19, z2=spec2.teeth, module=m, helix_angle=beta,
+                        face_width=0.02)
+    model = Model()
+    Macro("build", [AddItem(g1), AddItem(g2), AddItem(RevoluteJoint("j1", GROUND, "g1", g1.position, a1)),
+                    AddItem(RevoluteJoint("j2", GROUND, "g2", g2.position, a2))]).do(model)
+    return model, pair
+
+
+@pytest.mark.parametrize("kind", ["external", "internal", "bevel"])
+def test_placed_gears_mesh_without_overlap_and_touch_at_the_pitch_point(kind):
+    model, pair = _two_gears(kind)
+    before = trimesh.boolean.intersection([_world(model.bodies["g1"]), _world(model.bodies["g2"])], engine="manifold")
+    assert before.volume > 0.01 * _world(model.bodies["g1"]).volume / pair.z1  # the teeth cross
+    for command in place_gear2(model, pair):
+        command.do(model)
+    AddItem(pair).do(model)
+    assert not [f for f in validate(model) if f.severity == "error"]
+    assert abs(mesh_turn(model, pair)) < 1e-9  # placing again turns nothing
+    g1, g2 = _world(model.bodies["g1"]), _world(model.bodies["g2"])
+    overlap = trimesh.boolean.intersection([g1, g2], engine="manifold").volume
+    tooth = g1.volume / pair.z1
+    assert overlap < 1e-6 * tooth, (kind, overlap)
+    # the flanks meet at the pitch point: the gap there is a small fraction of the module
+    b1, b2 = model.bodies["g1"], model.bodies["g2"]
+    frame = contact_frame(PairGeometryData.of(pair), np.asarray(b1.position), quat_matrices(b1.orientation)[:, 2],
+                          np.asarray(b2.position), quat_matrices(b2.orientation)[:, 2])
+    point = frame.point
+    if kind != "bevel":  # a spur gear has vertices only on its end faces: look at the pitch point there
+        point = point + frame.a1 * pair.face_width / 2
+    near = g2.vertices[np.linalg.norm(g2.vertices - point, axis=1) < 2 * pair.module]
+    gap = np.abs(trimesh.proximity.signed_distance(g1, near)).min()
+    print(f"{kind}: overlap before placing {before.volume * 1e9:.1f} mm^3, after {overlap * 1e9:.2e} mm^3; "
+          f"gap at the pitch point {gap * 1e6:.1f} um ({100 * gap / pair.module:.2f} % of the module)")
+    assert gap < 0.02 * pair.module
+
+
+def test_the_examples_are_in_mesh():
+    for name in ("helical_pair", "inner_pair", "bevel_pair"):
+        model = load(EXAMPLES / f"{name}.gdyn")
+        assert abs(mesh_turn(model, model.gear_pairs["pair"])) < 1e-9, name
+    planetary = load(EXAMPLES / "planetary.gdyn")
+    for pair in planetary.gear_pairs.values():
+        assert abs(mesh_turn(planetary, pair)) < 1e-9, pair.name
+
+
+def _overlaps(model):
+    return {(f.item, f.message.split("'")[1]) for f in validate(model) if f.message.startswith("overlaps")}
+
+
+def test_interference_findings():
+    planetary = load(EXAMPLES / "planetary.gdyn")
+    assert not _overlaps(planetary)
+    # a second sun on top of the first, a box through planet 1, a gear inside the ring's teeth
+    spec = planetary.bodies["sun"].visual.spec
+    AddItem(builders.gear_body("sun2", spec, position=(0.0, 0.0, 0.005))).do(planetary)
+    box = PrimitiveSource("box", size=(0.2, 0.005, 0.005))
+    AddItem(builders.body_from_source("bar", box, position=(0.048, 0.0, 0.0))).do(planetary)
+    found = _overlaps(planetary)
+    assert ("sun", "sun2") in found and ("planet1", "bar") in found and ("ring", "bar") in found
+    assert ("sun", "planet1") not in found  # paired gears touch by design
+
+
+def test_gear_2_inside_gear_1_before_pairing_and_not_after_placing():
+    model, pair = _two_gears("external")
+    from core.commands import replace_fields
+
+    replace_fields(model, "g2", position=(0.005, 0.0, 0.0)).do(model)
+    replace_fields(model, "j2", position=(0.005, 0.0, 0.0)).do(model)
+    assert ("g1", "g2") in _overlaps(model)
+    for command in place_gear2(model, pair):
+        command.do(model)
+    AddItem(pair).do(model)
+    assert not _overlaps(model)
+
+
+def test_a_mesh_in_mm_imported_as_metres_is_named_with_the_fix(tmp_path):
+    path = tmp_path / "housing.stl"
+    trimesh.creation.box(extents=(40.0, 30.0, 20.0)).export(path)  # a 40 mm part, written in mm
+    from core.geometry.mesh_import import import_mesh
+    from core.model.entities import RigidBody
+
+    imp = import_mesh(path, unit="m", density=7850.0)
+    mp = imp.mass_properties
+    model = Model()
+    AddItem(RigidBody("housing", mass=mp.mass, com=mp.com, inertia=mp.inertia,
+                      visual=MeshFileSource(str(path), "m", 7850.0))).do(model)
+    (finding,) = [f for f in validate(model) if f.item == "housing" and "weighs" in f.message]
+    assert finding.severity == "warning" and "far outside what a gear-train part weighs" in finding.message
+    assert "import it again with unit mm" in finding.message
+    assert f"{mp.mass * 1e-9:.4g} kg" in finding.message  # 0.188 kg as a 40 mm steel block
+    assert mp.mass * 1e-9 == pytest.approx(7850 * 0.04 * 0.03 * 0.02, rel=1e-9)

@@ -43,7 +43,7 @@ LABELS = {
     "static_equilibrium": "Start from static equilibrium", "formulation": "Formulation",
     "mass": "Mass", "com": "Centre of mass (body axes)", "velocity": "Initial velocity",
     "angular_velocity": "Initial angular velocity", "orientation": "Orientation (axis, angle)",
-    "pressure_angle": "Normal pressure angle", "helix_angle": "Helix angle of gear 1", "pitch_angle": "Pitch angle of gear 1",
+    "pressure_angle": "Normal pressure angle", "helix_angle": "Helix angle", "pitch_angle": "Pitch angle",
     "module": "Transverse module", "face_width": "Face width", "stabilise": "Stabilise the phase (Baumgarte)",
     "teeth": "Number of teeth", "bore_diameter": "Bore diameter", "rim_diameter": "Outer rim diameter",
     "density": "Density",
@@ -63,8 +63,15 @@ HIDDEN = {"inertia", "visual", "frames", "table"}
 RPM = Range(unit="rad/s", display_unit="rpm", scale=60.0 / (2.0 * math.pi))
 
 
-def label_of(name: str) -> str:
-    return LABELS.get(name, name.replace("_", " ").capitalize())
+CLASS_LABELS = {"GearPair": {"helix_angle": "Helix angle of gear 1", "pitch_angle": "Pitch angle of gear 1",
+                             "joint1": "Joint of gear 1", "joint2": "Joint of gear 2", "z1": "Teeth of gear 1 (z1)",
+                             "z2": "Teeth of gear 2 (z2)", "carrier": "Carrier"}}
+
+
+def label_of(name: str, cls=None) -> str:
+    """What a field is called on screen (some names read differently on some entities)."""
+    own = CLASS_LABELS.get(getattr(cls, "__name__", ""), {})
+    return own.get(name) or LABELS.get(name, name.replace("_", " ").capitalize())
 
 
 def law_unit(cls) -> tuple[str, str]:
@@ -87,6 +94,7 @@ class EntityForm(QWidget):
         self.item = item
         self.form = QFormLayout(self)
         self.form.setContentsMargins(0, 0, 0, 0)
+        self.form.setRowWrapPolicy(QFormLayout.WrapLongRows)  # narrow docks: long labels go above their fields
         self.widgets: dict[str, QWidget] = {}
         self.twins: dict[str, QWidget] = {}
         hints = typing.get_type_hints(cls)
@@ -96,7 +104,7 @@ class EntityForm(QWidget):
                 continue
             value = getattr(item, f.name) if item is not None else (
                 f.default if f.default is not dataclasses.MISSING else None)
-            label = label_of(f.name)
+            label = label_of(f.name, cls)
             if f.name == "name":
                 w = QLineEdit(item.name if item is not None else name)
                 w.setObjectName("Name")

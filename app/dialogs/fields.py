@@ -39,17 +39,18 @@ class QuantityField(QWidget):
     (tabbing through a form must not change a model).
     """
 
-    def __init__(self, label: str, rng: Range, value_si: float, tooltip: str = "", parent=None):
+    def __init__(self, label: str, rng: Range, value_si: float, tooltip: str = "", parent=None, unit: bool = True):
         super().__init__(parent)
         self.label, self.range = label, rng
         self._exact = (display_text(rng, value_si), value_si)
         self.edit = QLineEdit(self._exact[0])
         self.edit.setObjectName(label)
         self.edit.setToolTip(tooltip or f"{label}: {rng.describe()}")
+        self.edit.setMinimumWidth(48)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.edit)
-        if rng.shown_unit:
+        if unit and rng.shown_unit:
             lay.addWidget(QLabel(rng.shown_unit))
 
     def set_si(self, value: float) -> None:
@@ -79,11 +80,14 @@ class VectorField(QWidget):
         self.label = label
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(3)
         self.parts = []
         for axis, v in zip("xyz", value_si):
-            f = QuantityField(f"{label} {axis}", rng, v)
+            f = QuantityField(f"{label} {axis}", rng, v, unit=False)  # one unit after the three, to save room
             self.parts.append(f)
             lay.addWidget(f)
+        if rng.shown_unit:
+            lay.addWidget(QLabel(rng.shown_unit))
 
     def value(self) -> tuple[float, float, float]:
         return tuple(p.value() for p in self.parts)

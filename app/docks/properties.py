@@ -60,7 +60,9 @@ class PropertyDock(QDockWidget):
         item = self.document.model.find(name) if name else None
         self.form = None
         if item is None:
-            lay.addWidget(QLabel("Select an item in the model tree or the 3-D view."))
+            hint = QLabel("Select an item in the model tree or the 3-D view.")
+            hint.setWordWrap(True)
+            lay.addWidget(hint)
             lay.addStretch(1)
             self._set(panel)
             return
@@ -89,14 +91,17 @@ class PropertyDock(QDockWidget):
             extra.addRow(move)
             if generated:
                 spec = item.visual.spec
-                extra.addRow(QLabel(f"<b>Generated {SPEC_KIND_TEXT[spec.kind]}</b>: mass and inertia come from its "
-                                    "mesh and follow its macro-geometry."))
+                note = QLabel(f"<b>Generated {SPEC_KIND_TEXT[spec.kind]}</b>: mass and inertia come from its "
+                              "mesh and follow its macro-geometry.")
+                note.setWordWrap(True)
+                extra.addRow(note)
                 self.spec_form = EntityForm(GearSpec, self.document.model, spec, fields=spec.relevant_fields())
                 self.spec_form.edited.connect(self._commit_spec)
                 extra.addRow(self.spec_form)
                 extra.addRow("Mass", QLabel(f"{item.mass:.6g} kg"))
-            extra.addRow("Inertia about the COM", QLabel("\n".join("  ".join(f"{v:.4e}" for v in row)
-                                                                    for row in item.inertia) + "  kg m^2"))
+            top = max(abs(v) for row in item.inertia for v in row)
+            shown = "\n".join("  ".join("0" if abs(v) < 1e-9 * top else f"{v:.4e}" for v in row) for row in item.inertia)
+            extra.addRow("Inertia about the COM [kg m^2]", QLabel(shown))
             for fr in item.frames:
                 extra.addRow(f"Frame {fr.name}", QLabel(", ".join(f"{v * 1e3:.6g}" for v in fr.origin) + " mm"))
             add = QPushButton("Add frame...")

@@ -166,6 +166,23 @@ class SetSettings(Command):
         model.settings = self.old
 
 
+class SetViews(Command):
+    """Change what the model file keeps of its windows (the telemetry layout)."""
+
+    text = "Change the telemetry layout"
+
+    def __init__(self, model: Model, views):
+        for path, msg in views.telemetry.problems():
+            raise ModelError(f"views.telemetry.{path}: {msg}")
+        self.old, self.new = model.views, views
+
+    def do(self, model: Model) -> None:
+        model.views = self.new
+
+    def undo(self, model: Model) -> None:
+        model.views = self.old
+
+
 class SetModelInfo(Command):
     """Change the model's name and description."""
 

@@ -34,6 +34,7 @@ from core.model.entities import (
     TorsionalSpringDamper,
 )
 from core.model.model import COLLECTIONS, Model, ModelError
+from core.model.views import Views
 
 FORMAT_VERSION = 1
 SUFFIX = ".gdyn"
@@ -74,6 +75,8 @@ def model_to_dict(model: Model) -> dict:
     """The whole model as JSON-ready data with its format version."""
     data = {"format_version": FORMAT_VERSION, "name": model.name, "description": model.description,
             "settings": encode(model.settings)}
+    if model.views != Views():
+        data["views"] = encode(model.views)
     for coll in COLLECTIONS:
         data[coll] = [encode(item) for item in model.collection(coll).values()]
     return data
@@ -171,7 +174,7 @@ def model_from_dict(data: Any) -> Model:
     version = data.get("format_version")
     if version != FORMAT_VERSION:
         _fail("format_version", f"must be {FORMAT_VERSION}, got {version!r}")
-    known = {"format_version", "name", "description", "settings", *COLLECTIONS}
+    known = {"format_version", "name", "description", "settings", "views", *COLLECTIONS}
     unknown = sorted(set(data) - known)
     if unknown:
         _fail(unknown[0], f"is not a model field (fields: {', '.join(sorted(known))})")
@@ -179,6 +182,7 @@ def model_from_dict(data: Any) -> Model:
         name=_decode(data.get("name", "untitled"), str, "name"),
         description=_decode(data.get("description", ""), str, "description"),
         settings=_decode_dataclass(data.get("settings", {}), SimulationSettings, "settings"),
+        views=_decode_dataclass(data.get("views", {}), Views, "views"),
     )
     for coll in COLLECTIONS:
         items = data.get(coll, [])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
+from core.model.views import Views
 from core.model.entities import (
     GROUND,
     ITEM_TYPES,
@@ -54,6 +55,7 @@ class Model:
     gear_pairs: dict[str, GearPair] = field(default_factory=dict)
     forces: dict = field(default_factory=dict)
     settings: SimulationSettings = field(default_factory=SimulationSettings)
+    views: Views = field(default_factory=Views)
 
     def collection(self, name: str) -> dict:
         return getattr(self, name)
@@ -91,7 +93,7 @@ class Model:
 
     def copy(self) -> "Model":
         return Model(self.name, self.description, dict(self.bodies), dict(self.joints),
-                     dict(self.gear_pairs), dict(self.forces), self.settings)
+                     dict(self.gear_pairs), dict(self.forces), self.settings, self.views)
 
     def is_empty(self) -> bool:
         return not any(True for _ in self.items())

@@ -1,0 +1,76 @@
+"""Derived channels: new columns computed from result channels by fixed formulas (no text is ever evaluated).
+
+Each function returns the Channel record and its values over every sample;
+`Results.add_channel` keeps them, so they are saved in the results file and
+exported like any other channel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.dynamics.channels import Channel
+from core.model.entities import Torque
+from core.model.model import Model
+
+
+def _unit_over_time(unit: str) -> str:
+    return f"{unit}/s" if unit else "1/s"
+
+
+def derivative(results, name: str) -> tuple[Channel, np.ndarray]:
+    """d(channel)/dt by central differences (one-sided at the ends) on the sample times."""
+    c = results.record(name)
+    values = np.gradient(results[name], results.time) if len(results) > 1 else np.zeros(len(results))
+    return Channel(c.item, f"d({c.quantity})/dt", _unit_over_time(c.unit), "derived", f"time derivative of {c.name}"), values
+
+
+def integral(results, name: str) -> tuple[Channel, np.ndarray]:
+    """The running integral of a channel over time from the first sample (trapezoid rule)."""
+    c = results.record(name)
+    v, t = results[name], results.time
+    values = np.concatenate([[0.0], np.cumsum(0.5 * (v[1:] + v[:-1]) * np.diff(t))])
+    unit = f"{c.unit} s" if c.unit else "s"
+    return Channel(c.item, f"int({c.quantity})", unit, "derived", f"time integral of {c.name} from t = {t[0]:g} s"), values
+
+
+def moving_average(results, name: str, span: float) -> tuple[Channel, np.ndarray]:
+    """The mean of a channel over the `span` [s] centred on each sample (shorter at the ends)."""
+    if not span > 0:
+        raise ValueError(f"span: must be above 0 s, got {span}")
+    c = results.record(name)
+    t, v = results.time, results[name]
+    area = np.concatenate([[0.0], np.cumsum(0.5 * (v[1:] + v[:-1]) * np.diff(t))])
+    lo = np.clip(t - span / 2, t[0], t[-1])
+    hi = np.clip(t + span / 2, t[0], t[-1])
+    a_lo, a_hi = np.interp(lo, t, area), np.interp(hi, t, area)
+    width = hi - lo
+    values = np.where(width > 0, (a_hi - a_lo) / np.where(width > 0, width, 1.0), v)
+    return Channel(c.item, f"mean{span:g}s({c.quantity})", c.unit, "derived",
+                   f"moving average of {c.name} over {span:g} s"), values
+
+
+def difference(results, a: str, b: str) -> tuple[Channel, np.ndarray]:
+    """Channel a minus channel b (same unit)."""
+    ca, cb = results.record(a), results.record(b)
+    if ca.unit != cb.unit:
+        raise ValueError(f"{cb.label}: must have the unit of {ca.label} to be subtracted from it")
+    return Channel(ca.item, f"{ca.quantity}-{cb.item}.{cb.quantity}", ca.unit, "derived", f"{ca.name} - {cb.name}"), \
+        results[a] - results[b]
+
+
+def dynamic_factor(results, model: Model, pair: str, torque: float | None = None) -> tuple[Channel, np.ndarray]:
+    """Ft over its quasi-static value T / r1 [1]: T is the given torque on gear 1 [N m], else the mean of the
+    torque elements on gear 1's joint over the run, r1 the pitch radius of gear 1."""
+    p = model.gear_pairs[pair]
+    r1 = p.pitch_radii()[0]
+    if torque is None:
+        loads = [f.name for f in model.forces.values() if isinstance(f, Torque) and f.joint == p.joint1]
+        if not loads:
+            raise ValueError(f"{pair}: no torque acts on {p.joint1}; give the torque the quasi-static force is T / r1 of")
+        torque = float(sum(results[f"{name}.torque"].mean() for name in loads))
+    if torque == 0:
+        raise ValueError(f"{pair}: the torque on gear 1 is zero, so there is no quasi-static force to divide by")
+    static = abs(torque) / r1
+    return (Channel(pair, "dynamic_factor", "1", "derived", f"Ft over T / r1 = {static:.6g} N (T = {torque:.6g} N m)"),
+            np.abs(results[f"{pair}.Ft"]) / static)

@@ -166,7 +166,7 @@ class ViewportWidget(QtInteractor):
             actor = self.body_actors.get(name)
             if poly is not None and actor is not None:
                 actor.mapper.SetStatic(False)
-                actor.mapper.SetInputData(poly)
+                actor.mapper.dataset = poly
                 actor.mapper.SetStatic(True)
         self.request_render()
 

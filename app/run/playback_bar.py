@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -18,6 +20,7 @@ from PySide6.QtWidgets import (
 from app.run.clock import SPEEDS, PlaybackClock
 
 SLIDER_STEPS = 10_000
+FOLLOW_INTERVAL = 0.066  # s
 
 
 class PlaybackBar(QWidget):
@@ -77,6 +80,8 @@ class PlaybackBar(QWidget):
         clock.playing_changed.connect(lambda on: self.play.setIcon(self.icons["pause" if on else "play"]))
         clock.range_changed.connect(lambda a, b: self._follow(clock.time))
         self._setting = False
+        self._shown_at = 0.0
+        clock.playing_changed.connect(lambda on: on or self._follow(clock.time))
         self.setEnabled(False)
 
     def _slid(self, value: int) -> None:
@@ -88,6 +93,10 @@ class PlaybackBar(QWidget):
 
     def _follow(self, t: float) -> None:
         c = self.clock
+        now = time.perf_counter()
+        if c.playing and now - self._shown_at < FOLLOW_INTERVAL:
+            return  # while playing, the read-out follows at ~15 Hz: repainting it every frame cost a tenth of the frame rate
+        self._shown_at = now
         span = c.end - c.start
         self._setting = True
         self.slider.setValue(round(SLIDER_STEPS * (t - c.start) / span) if span > 0 else 0)

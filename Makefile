@@ -28,7 +28,7 @@ run: sysdeps $(STAMP)
 	else echo "No DISPLAY: starting the app on a virtual screen (Xvfb)"; $(XVFB) $(VENV)/bin/geardyn gui $(EXAMPLE); fi
 
 test: sysdeps $(STAMP)
-	$(XVFB) $(PY) -m pytest -q -p no:cacheprovider
+	$(XVFB) $(PY) -m pytest -q -p no:cacheprovider -n 2 --dist loadfile
 
 bench: sysdeps $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test,bench]'

@@ -88,6 +88,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(centre)
         self.animator = Animator(self.doc, self.clock, self.viewport, self.playback, self)
         self.runner = RunController(self.doc, self)
+        self.telemetry = None
         self.runner.started.connect(self._run_started)
         self.runner.progress.connect(self._run_progress)
         self.runner.finished.connect(self._run_finished)
@@ -182,6 +183,9 @@ class MainWindow(QMainWindow):
                                   "open_results")
         self.act_save_results = a("Save R&esults As...", self.save_results, None,
                                   "Save the current run's results (.gdres)", "save_results")
+        self.act_telemetry = a("&Telemetry", self.show_telemetry, "Ctrl+T",
+                               "Plots of the channels: tooth forces, speeds, reactions, spectra with mesh orders",
+                               "telemetry")
         menu = self.menuBar()
         fm = menu.addMenu("&File")
         for act in (self.act_new, self.act_open):
@@ -225,6 +229,7 @@ class MainWindow(QMainWindow):
         for act in (self.act_play, self.act_forces, self.act_axes, self.act_video):
             sm.addAction(act)
         self.analysis_menu = menu.addMenu("&Analysis")
+        self.analysis_menu.addAction(self.act_telemetry)
         hm = menu.addMenu("&Help")
         hm.addAction(self._action("&About GearDyn", self.about, tip="About GearDyn"))
         tb = self.addToolBar("File")
@@ -248,6 +253,8 @@ class MainWindow(QMainWindow):
         st.setObjectName("simulation_toolbar")
         for act in (self.act_settings, self.act_run, self.act_stop):
             st.addAction(act)
+        st.addSeparator()
+        st.addAction(self.act_telemetry)
         self._update_recent()
 
     # ------------------------------------------------------------------ view
@@ -444,6 +451,16 @@ class MainWindow(QMainWindow):
             self.report(f"Cannot save the results: {exc}")
             return
         self.statusBar().showMessage(f"Saved {path}", 5000)
+
+    def show_telemetry(self):
+        """The Telemetry window over the current run (made when first asked for: it loads pyqtgraph)."""
+        if self.telemetry is None:
+            from app.telemetry.window import TelemetryWindow
+
+            self.telemetry = TelemetryWindow(self.doc, self.clock, self)
+        self.telemetry.show()
+        self.telemetry.raise_()
+        return self.telemetry
 
     def move_body(self, name: str) -> None:
         if name not in self.doc.model.bodies:

@@ -1,0 +1,78 @@
+"""New derived channels by choosing, never by typing a formula: derivative, integral, moving average, difference,
+and a gear pair's dynamic factor."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QComboBox, QDialog, QFormLayout
+
+from app.dialogs.fields import FieldError, QuantityField, finish_form
+from core.analysis import derived
+from core.ranges import Range
+
+KINDS = {"derivative": "Derivative d/dt", "integral": "Integral over time", "moving_average": "Moving average",
+         "difference": "Difference of two channels", "dynamic_factor": "Dynamic factor of a gear pair (Ft / (T / r1))"}
+SPAN = Range(lo=0.0, hi=1e6, lo_open=True, unit="s")
+
+
+class DerivedDialog(QDialog):
+    """`channel, values` hold the new channel after OK."""
+
+    def __init__(self, results, model, first: str = "", parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Derived Channel")
+        self.setObjectName("derived_dialog")
+        self.results, self.model = results, model
+        names = [c.name for c in results.channels]
+        self.kind = QComboBox()
+        self.kind.setObjectName("derived_kind")
+        for key, text in KINDS.items():
+            self.kind.addItem(text, key)
+        self.a, self.b = QComboBox(), QComboBox()
+        self.a.setObjectName("derived_a")
+        self.b.setObjectName("derived_b")
+        self.a.addItems(names)
+        self.b.addItems(names)
+        if first:
+            self.a.setCurrentText(first)
+        self.pair = QComboBox()
+        self.pair.setObjectName("derived_pair")
+        self.pair.addItems(list(model.gear_pairs))
+        self.span = QuantityField("Averaging span", SPAN, max(float(results.time[-1]) / 20, 1e-9))
+        self.form = QFormLayout()
+        self.form.addRow("Kind", self.kind)
+        self.form.addRow("Channel", self.a)
+        self.form.addRow("Minus channel", self.b)
+        self.form.addRow("Gear pair", self.pair)
+        self.form.addRow("Averaging span", self.span)
+        self.message = finish_form(self, self.form)
+        self.kind.currentIndexChanged.connect(self._fields)
+        self._fields()
+        self.channel = self.values = None
+
+    def _fields(self, *_) -> None:
+        k = self.kind.currentData()
+        self.form.setRowVisible(self.a, k != "dynamic_factor")
+        self.form.setRowVisible(self.b, k == "difference")
+        self.form.setRowVisible(self.pair, k == "dynamic_factor")
+        self.form.setRowVisible(self.span, k == "moving_average")
+
+    def accept(self) -> None:
+        k = self.kind.currentData()
+        try:
+            if k == "derivative":
+                out = derived.derivative(self.results, self.a.currentText())
+            elif k == "integral":
+                out = derived.integral(self.results, self.a.currentText())
+            elif k == "moving_average":
+                out = derived.moving_average(self.results, self.a.currentText(), self.span.value())
+            elif k == "difference":
+                out = derived.difference(self.results, self.a.currentText(), self.b.currentText())
+            else:
+                out = derived.dynamic_factor(self.results, self.model, self.pair.currentText())
+            if out[0].label in self.results.names:
+                raise ValueError(f"{out[0].label}: this channel exists already")
+        except (FieldError, ValueError, KeyError) as exc:
+            self.message.setText(str(exc))
+            return
+        self.channel, self.values = out
+        super().accept()

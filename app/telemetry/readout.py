@@ -1,0 +1,56 @@
+"""The read-out under the plots: each plotted channel's value at the cursors A and B, their difference, and its
+statistics over the visible time range."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
+
+COLUMNS = ("Channel", "Unit", "at A", "at B", "B - A", "min", "max", "mean", "RMS", "peak-to-peak")
+
+
+def statistics(values: np.ndarray) -> tuple[float, float, float, float, float]:
+    """min, max, mean, RMS, peak-to-peak of the samples (nan when there are none)."""
+    if not len(values):
+        return (float("nan"),) * 5
+    lo, hi = float(values.min()), float(values.max())
+    return lo, hi, float(values.mean()), float(np.sqrt(np.mean(values * values))), hi - lo
+
+
+def _fmt(v: float) -> str:
+    return "" if v != v else f"{v:.6g}"
+
+
+class ReadoutTable(QTableWidget):
+    def __init__(self, parent=None):
+        super().__init__(0, len(COLUMNS), parent)
+        self.setObjectName("telemetry_readout")
+        self.setHorizontalHeaderLabels(COLUMNS)
+        self.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.verticalHeader().setVisible(False)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.horizontalHeader().setStretchLastSection(True)
+        self.rows: dict[str, dict[str, float]] = {}
+
+    def show_values(self, results, names, t_range, cursors: tuple[float, float] | None) -> None:
+        """Fill the table for channels `names` of `results` over t_range = (t0, t1)."""
+        self.rows = {}
+        self.setRowCount(len(names))
+        if results is None or not len(results):
+            return
+        time = results.time
+        rows = (time >= t_range[0]) & (time <= t_range[1])
+        for r, name in enumerate(names):
+            try:
+                values = results[name]
+                unit = results.record(name).unit
+            except KeyError:
+                continue
+            entry = dict(zip(("min", "max", "mean", "RMS", "peak-to-peak"), statistics(values[rows])))
+            if cursors is not None:
+                a, b = (float(np.interp(t, time, values)) for t in cursors)
+                entry.update({"at A": a, "at B": b, "B - A": b - a})
+            self.rows[name] = entry
+            cells = [name, unit] + [_fmt(entry.get(c, float("nan"))) for c in COLUMNS[2:]]
+            for c, text in enumerate(cells):
+                self.setItem(r, c, QTableWidgetItem(text))

@@ -1,0 +1,176 @@
+"""Spectra in the Telemetry window: the amplitude spectrum of a channel with each gear pair's mesh frequency and
+its harmonics marked, and the order map of a run-up against a shaft's speed with the mesh orders as lines."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QLabel,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.analysis.spectra import WINDOWS, amplitude_spectrum, mesh_frequencies, mesh_orders, order_map
+from core.model.entities import RevoluteJoint
+
+HARMONICS = 4
+RANGES = ("Visible range", "Cursors A..B", "Whole run")
+MARKER_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#af601a", "#7d3c98", "#117a65")
+
+
+class SpectrumWindow(QWidget):
+    """Spectrum and order map of one channel of the telemetry window's results."""
+
+    def __init__(self, telemetry, parent=None):
+        super().__init__(parent, Qt.Window)
+        self.setWindowTitle("GearDyn Spectrum")
+        self.setObjectName("spectrum_window")
+        self.telemetry = telemetry
+        self.channel = QComboBox()
+        self.channel.setObjectName("spectrum_channel")
+        self.window_kind = QComboBox()
+        self.window_kind.setObjectName("spectrum_window_kind")
+        self.window_kind.addItems(list(WINDOWS))
+        self.range = QComboBox()
+        self.range.setObjectName("spectrum_range")
+        self.range.addItems(list(RANGES))
+        self.reference = QComboBox()
+        self.reference.setObjectName("order_reference")
+        self.segment = QSpinBox()
+        self.segment.setRange(16, 65536)
+        self.segment.setValue(512)
+        self.segment.setObjectName("order_segment")
+        self.info = QLabel("")
+        self.info.setObjectName("spectrum_info")
+        self.info.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow("Channel", self.channel)
+        form.addRow("Window", self.window_kind)
+        form.addRow("Over", self.range)
+        form.addRow("Order map: shaft", self.reference)
+        form.addRow("Order map: samples per spectrum", self.segment)
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setObjectName("spectrum_plot")
+        self.plot.showGrid(x=True, y=True, alpha=0.25)
+        self.plot.setLabel("bottom", "f [Hz]")
+        for w in (self.plot, ):
+            for side in ("bottom", "left"):
+                w.getPlotItem().getAxis(side).enableAutoSIPrefix(False)
+        self.curve = self.plot.plot(pen=pg.mkPen("#1f77b4", width=1.5))
+        self.map_plot = pg.PlotWidget(background="w")
+        self.map_plot.setObjectName("order_map_plot")
+        self.map_plot.setLabel("left", "f [Hz]")
+        self.image = pg.ImageItem()
+        self.image.setColorMap(pg.colormap.get("viridis"))
+        self.map_plot.addItem(self.image)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.plot, "Spectrum")
+        self.tabs.addTab(self.map_plot, "Order map")
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addWidget(self.info)
+        lay.addWidget(self.tabs, 1)
+        self.markers: dict[str, float] = {}
+        self.spectrum = None
+        self._lines: list = []
+        for w in (self.channel, self.window_kind, self.range, self.reference):
+            w.currentIndexChanged.connect(self.update_view)
+        self.segment.valueChanged.connect(self.update_view)
+        self.resize(820, 620)
+
+    def show_channel(self, name: str) -> None:
+        res = self.telemetry.results
+        self.channel.blockSignals(True)
+        self.channel.clear()
+        self.channel.addItems([c.name for c in res.channels])
+        self.channel.setCurrentText(name)
+        self.channel.blockSignals(False)
+        model = self.telemetry.model_of_results()
+        self.reference.blockSignals(True)
+        self.reference.clear()
+        self.reference.addItems([j.name for j in model.joints.values() if isinstance(j, RevoluteJoint)])
+        self.reference.blockSignals(False)
+        self.update_view()
+
+    def _span(self) -> tuple[float, float]:
+        res = self.telemetry.results
+        choice = self.range.currentText()
+        if choice == "Cursors A..B" and self.telemetry.stack.cursors_on:
+            a, b = sorted((self.telemetry.stack.cursor("A"), self.telemetry.stack.cursor("B")))
+            return a, b
+        if choice == "Visible range":
+            lo, hi = self.telemetry.stack.x_range()
+            return max(lo, float(res.time[0])), min(hi, float(res.time[-1]))
+        return float(res.time[0]), float(res.time[-1])
+
+    def update_view(self, *_) -> None:
+        res = self.telemetry.results
+        name = self.channel.currentText()
+        if res is None or not name:
+            return
+        t0, t1 = self._span()
+        try:
+            spec = amplitude_spectrum(res.time, res[name], t0, t1, self.window_kind.currentText())
+        except ValueError as exc:
+            self.info.setText(str(exc))
+            return
+        self.spectrum = spec
+        unit = res.record(name).unit
+        self.curve.setData(spec.frequency, spec.amplitude)
+        self.plot.setLabel("left", f"amplitude [{unit}]")
+        model = self.telemetry.model_of_results()
+        self.markers = mesh_frequencies(res, model, spec.t0, spec.t1)
+        for line in self._lines:
+            self.plot.removeItem(line)
+        self._lines = []
+        for k, (pair, f) in enumerate(self.markers.items()):
+            colour = MARKER_COLOURS[k % len(MARKER_COLOURS)]
+            for h in range(1, HARMONICS + 1):
+                if f * h > spec.frequency[-1]:
+                    break
+                line = pg.InfiniteLine(f * h, angle=90, pen=pg.mkPen(colour, width=1, style=Qt.DashLine),
+                                       label=f"{pair} {h}x" if h == 1 else f"{h}x",
+                                       labelOpts={"position": 0.9 - 0.05 * k, "color": colour})
+                self.plot.addItem(line, ignoreBounds=True)
+                self._lines.append(line)
+        self.info.setText(f"{name}: {spec.samples} samples from {spec.t0:.6g} to {spec.t1:.6g} s, {spec.window} window, "
+                          f"resolution {spec.resolution:.4g} Hz" + (" (resampled to equal steps)" if spec.resampled else "")
+                          + "; mesh frequencies: " + ", ".join(f"{p} {f:.6g} Hz" for p, f in self.markers.items()))
+        self._order_map(res, model, name, t0, t1)
+
+    def _order_map(self, res, model, name, t0, t1) -> None:
+        joint = self.reference.currentText()
+        self.map_plot.clear()
+        self.map_plot.addItem(self.image)
+        if not joint:
+            return
+        try:
+            om = order_map(res.time, res[name], res[f"{joint}.speed"], self.segment.value(), 0.75,
+                           self.window_kind.currentText(), t0, t1)
+        except (ValueError, KeyError) as exc:
+            self.info.setText(self.info.text() + f"; order map: {exc}")
+            return
+        if len(om.time) < 2:
+            return
+        rpm = om.speed_rpm
+        increasing = np.all(np.diff(rpm) > 0)
+        if increasing:  # a run-up: amplitude against shaft speed on a uniform grid
+            grid = np.linspace(rpm[0], rpm[-1], len(rpm))
+            amp = np.column_stack([np.interp(grid, rpm, om.amplitude[:, k]) for k in range(om.amplitude.shape[1])])
+            x0, x1, xlabel = grid[0], grid[-1], f"{joint} speed [rpm]"
+        else:
+            amp, x0, x1, xlabel = om.amplitude, om.time[0], om.time[-1], "t [s] (the shaft speed is not rising)"
+        self.image.setImage(amp, autoLevels=True)
+        self.image.setRect(x0, om.frequency[0], max(x1 - x0, 1e-12), om.frequency[-1] - om.frequency[0])
+        self.map_plot.setLabel("bottom", xlabel)
+        if increasing:
+            for k, (pair, order) in enumerate(mesh_orders(model, res, joint, t0, t1).items()):
+                colour = MARKER_COLOURS[k % len(MARKER_COLOURS)]
+                self.map_plot.plot([x0, x1], [order * x0 / 60, order * x1 / 60], pen=pg.mkPen(colour, width=1.5),
+                                   name=f"{pair} order {order:.4g}")

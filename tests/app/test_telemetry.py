@@ -1,0 +1,241 @@
+"""The Telemetry window driven as a user would: channels by double-click and drop, CSV export against the CLI,
+spectra with the mesh-frequency marker, A/B cursors, the playhead and the animation, the saved layout,
+derived channels, screenshots."""
+
+import csv
+import dataclasses
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtWidgets import QFileDialog, QToolBar
+
+from core.commands import SetSettings
+from core.dynamics.results import Results
+from core.dynamics.simulate import simulate
+from core.model.files import load
+from tests.app.conftest import fill_and_ok, toolbar_button
+from tests.conftest import EXAMPLES, ROOT
+from tests.core.dynamics.test_runs import _planetary_alpha
+
+
+def _run(window, qtbot, path, **settings):
+    window.open_file(path)
+    if settings:
+        window.doc.apply(SetSettings(window.doc.model, dataclasses.replace(window.doc.model.settings, **settings)))
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)
+    return window.doc.current.results
+
+
+def _double_click(qtbot, browser, name):
+    qtbot.waitExposed(browser.window())
+    leaf = browser.items[name]
+    tree = browser.tree
+    parent = leaf.parent()
+    while parent is not None:
+        parent.setExpanded(True)
+        parent = parent.parent()
+    tree.scrollToItem(leaf)
+    qtbot.wait(50)
+    rect = tree.visualItemRect(leaf)
+    assert rect.height() > 0
+    qtbot.mouseClick(tree.viewport(), Qt.LeftButton, pos=rect.center())
+    qtbot.mouseDClick(tree.viewport(), Qt.LeftButton, pos=rect.center())
+
+
+def _not_blank(path):
+    from PIL import Image
+
+    grey = np.asarray(Image.open(path).convert("L"), dtype=float)
+    return grey.std() > 10 and len(np.unique(grey.round())) > 30
+
+
+def test_a_channel_added_by_double_click_shows_the_solvers_values(window, qtbot):
+    res = _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.1)
+    qtbot.mouseClick(toolbar_button(window, "telemetry"), Qt.LeftButton)
+    tw = window.telemetry
+    assert tw.isVisible() and "Run 1 (finished)" in tw.windowTitle()
+    top = tw.browser.tree.topLevelItem(0)
+    assert top.text(0) == "Gear pairs"  # the tooth forces come first
+    _double_click(qtbot, tw.browser, "sun_joint.speed")
+    curve = tw.stack.current.curves["sun_joint.speed"]
+    reference = simulate(load(EXAMPLES / "planetary.gdyn"), t_end=0.1)
+    assert curve.envelope.values[-1] == res["sun_joint.speed"][-1] == reference["sun_joint.speed"][-1]
+    assert np.array_equal(curve.envelope.time, reference.time)
+    assert curve.yData[-1] == reference["sun_joint.speed"][-1]  # and it is drawn
+
+
+def test_csv_export_through_the_dialog_equals_geardyn_simulate(window, qtbot, tmp_path):
+    model_path = tmp_path / "p.gdyn"
+    model_path.write_text((EXAMPLES / "planetary.gdyn").read_text())
+    _run(window, qtbot, model_path, t_end=0.05, output_step=2e-3)
+    window.doc.save()
+    tw = window.show_telemetry()
+    out = tmp_path / "gui.csv"
+    fill_and_ok(qtbot, {"File": str(out)}, {"scope": "All channels over the whole run"})
+    tw.act_csv.trigger()
+    cli = tmp_path / "cli.csv"
+    done = subprocess.run([sys.executable, "-m", "core.cli", "simulate", str(model_path), "--out", str(cli)],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    gui_rows, cli_rows = list(csv.reader(out.open())), list(csv.reader(cli.open()))
+    assert gui_rows[0] == cli_rows[0] and gui_rows[0][0] == "time [s]" and gui_rows[0][1] == "sun_planet1.Ft [N]"
+    assert len(gui_rows) == len(cli_rows) == 27  # the header and 26 samples
+    for k in range(len(gui_rows[0])):  # column by column
+        assert [r[k] for r in gui_rows] == [r[k] for r in cli_rows], gui_rows[0][k]
+    # the plotted channels over the visible range only
+    tw.add_channels(["sun_joint.speed"])
+    tw.stack.set_x_range(0.01, 0.03)
+    part = tmp_path / "part.csv"
+    fill_and_ok(qtbot, {"File": str(part)}, {"scope": "Plotted channels over the visible range"})
+    tw.act_csv.trigger()
+    rows = list(csv.reader(part.open()))
+    assert rows[0] == ["time [s]", "sun_joint.speed [rad/s]"]
+    times = [float(r[0]) for r in rows[1:]]
+    assert min(times) >= 0.01 - 1e-12 and max(times) <= 0.03 + 1e-12 and len(times) == 11
+
+
+def test_spectrum_peak_is_at_the_mesh_frequency_marker(window, qtbot):
+    res = _run(window, qtbot, EXAMPLES / "compliant_mesh_pair.gdyn", t_end=0.1)
+    tw = window.show_telemetry()
+    tw.add_channels(["mesh.TE"])
+    tw.stack.set_x_range(0.02, 0.1)  # past the start
+    tw.browser.tree.clearSelection()
+    qtbot.mouseClick(tw.findChild(QToolBar).widgetForAction(tw.act_spectrum), Qt.LeftButton)
+    sw = tw.spectrum_window
+    spec = sw.spectrum
+    peak = spec.frequency[1 + int(np.argmax(spec.amplitude[1:]))]
+    marker = sw.markers["pair"]
+    assert marker == pytest.approx(32 * 100 / (2 * math.pi), rel=1e-3)  # z1 w1 / 2 pi at the steady 100 rad/s
+    assert abs(peak - marker) <= spec.resolution
+    assert res.status == "finished"
+
+
+def test_ab_cursors_read_the_values_and_their_difference(window, qtbot):
+    res = _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.1)
+    tw = window.show_telemetry()
+    tw.add_channels(["sun_joint.speed", "carrier_joint.speed"])
+    tw.act_cursors.trigger()
+    tw.stack.set_cursor("A", 0.02)
+    tw.stack.set_cursor("B", 0.07)
+    tw._refresh()
+    for name in ("sun_joint.speed", "carrier_joint.speed"):
+        a, b = res[name][20], res[name][70]
+        row = tw.readout.rows[name]
+        assert (row["at A"], row["at B"]) == pytest.approx((a, b), rel=1e-12)
+        assert row["B - A"] == pytest.approx(b - a, rel=1e-12)
+    # statistics over the visible range
+    tw.stack.set_x_range(0.0, 0.05)
+    tw._refresh()
+    v = res["sun_joint.speed"][:51]
+    row = tw.readout.rows["sun_joint.speed"]
+    assert (row["min"], row["max"], row["mean"]) == pytest.approx((v.min(), v.max(), v.mean()))
+    assert row["RMS"] == pytest.approx(math.sqrt(np.mean(v * v))) and row["peak-to-peak"] == pytest.approx(np.ptp(v))
+
+
+def test_dragging_the_playhead_seeks_the_animation_and_playing_moves_the_playhead(window, qtbot):
+    res = _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.1)
+    tw = window.show_telemetry()
+    tw.add_channels(["sun_joint.angle"])
+    tw.stack.set_x_range(0.0, 0.1)
+    window.clock.seek(0.08)
+    panel = tw.stack.current
+    qtbot.waitExposed(tw)
+    vb = panel.getPlotItem().vb
+    y = sum(vb.viewRange()[1]) / 2
+
+    def at(t):
+        p = panel.mapFromScene(vb.mapViewToScene(QPointF(t, y)))
+        return QPoint(int(p.x()), int(p.y()))
+
+    start, end = at(0.08), at(0.03)
+    qtbot.mousePress(panel.viewport(), Qt.LeftButton, pos=start)
+    for k in range(1, 11):
+        qtbot.mouseMove(panel.viewport(), pos=start + (end - start) * (k / 10))
+    qtbot.mouseRelease(panel.viewport(), Qt.LeftButton, pos=end)
+    assert window.clock.time == pytest.approx(0.03, abs=0.003)
+    pos, quat = res.pose_at(window.clock.time)
+    sun = res.bodies.index("sun")
+    assert np.allclose(window.viewport.body_actors["sun"].user_matrix[:3, 3], pos[sun])
+    before = panel.playhead.value()
+    window.clock.set_speed(0.1)
+    window.clock.play()
+    qtbot.waitUntil(lambda: panel.playhead.value() > before + 0.005, timeout=5000)
+    window.clock.pause()
+    assert panel.playhead.value() == pytest.approx(window.clock.time)
+
+
+def test_the_layout_survives_save_and_reopen(window, qtbot, tmp_path, monkeypatch):
+    _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.02)
+    tw = window.show_telemetry()
+    tw.add_channels(["sun_planet1.Ft", "sun_planet1.Fr"])
+    tw.add_plot()
+    tw.add_channels(["sun_joint.speed"])
+    layout = (("sun_planet1.Ft", "sun_planet1.Fr"), ("sun_joint.speed",))
+    assert window.doc.model.views.telemetry.plots == layout
+    path = tmp_path / "with_layout.gdyn"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
+    window.act_save_as.trigger()
+    assert load(path).views.telemetry.plots == layout
+    window.act_new.trigger()
+    assert tw.stack.layout_names() == ((),)
+    _run(window, qtbot, path)
+    assert tw.stack.layout_names() == layout
+    window.act_undo.trigger() if window.doc.undo_stack.count() else None
+
+
+def test_derived_channels_are_kept_in_the_results_and_the_file(window, qtbot, tmp_path, monkeypatch):
+    res = _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.05)
+    tw = window.show_telemetry()
+    fill_and_ok(qtbot, {}, {"derived_kind": "Derivative d/dt", "derived_a": "sun_joint.speed"})
+    tw.act_derived.trigger()
+    acc = res["sun_joint.d(speed)/dt"]
+    assert res.record("sun_joint.d(speed)/dt").unit == "rad/s/s"
+    assert np.allclose(acc, acc[25], rtol=1e-6)  # constant torque: a constant acceleration
+    fill_and_ok(qtbot, {}, {"derived_kind": "Dynamic factor of a gear pair (Ft / (T / r1))", "derived_pair": "sun_planet1"})
+    tw.act_derived.trigger()
+    # each of the three meshes carries a third of the torque left after accelerating the sun itself
+    model = load(EXAMPLES / "planetary.gdyn")
+    alpha = _planetary_alpha(model)
+    expected = (1.0 - model.bodies["sun"].inertia[2][2] * alpha) / 3
+    assert res["sun_planet1.dynamic_factor"] == pytest.approx(np.full(len(res), expected), rel=1e-9)
+    path = tmp_path / "derived.gdres"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
+    window.act_save_results.trigger()
+    back = Results.open(path)
+    assert np.array_equal(back["sun_joint.d(speed)/dt"], acc)
+    assert "sun_planet1.dynamic_factor" in [c.name for c in back.channels]
+
+
+def test_the_telemetry_follows_a_run_live(window, qtbot):
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    window.doc.apply(SetSettings(window.doc.model, dataclasses.replace(window.doc.model.settings, t_end=0.5)))
+    tw = window.show_telemetry()
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: tw.results is not None and len(tw.results) > 5, timeout=30_000)
+    tw.add_channels(["sun_joint.speed"])
+    first = len(tw.stack.current.curves["sun_joint.speed"].envelope.time)
+    qtbot.waitUntil(lambda: len(tw.stack.current.curves["sun_joint.speed"].envelope.time) > first + 10, timeout=30_000)
+    assert window.runner.running or window.doc.current.status == "finished"
+    window.stop_simulation()
+    qtbot.waitUntil(lambda: not window.runner.running, timeout=5000)
+
+
+def test_screenshot_of_two_stacked_plots_and_a_spectrum(window, qtbot, tmp_path):
+    _run(window, qtbot, EXAMPLES / "compliant_mesh_pair.gdyn", t_end=0.05)
+    tw = window.show_telemetry()
+    tw.add_channels(["pair.Ft", "pair.Fc"])
+    tw.add_plot()
+    tw.add_channels(["mesh.TE"])
+    tw.open_spectrum()
+    qtbot.wait(200)
+    shots = {name: tmp_path / f"{name}.png" for name in ("telemetry", "spectrum")}
+    assert tw.grab().save(str(shots["telemetry"])) and tw.spectrum_window.grab().save(str(shots["spectrum"]))
+    assert all(_not_blank(p) for p in shots.values())
+    svg = tmp_path / "plots.svg"
+    tw.save_image(svg)
+    assert svg.read_text().count("<polyline") > 10  # curves and axes as vector lines

@@ -1,0 +1,82 @@
+"""Spectra, mesh frequencies, order maps and derived channels against closed forms."""
+
+import math
+
+import numpy as np
+import pytest
+
+from core.analysis import derived
+from core.analysis.spectra import WINDOWS, amplitude_spectrum, mesh_frequencies, mesh_orders, order_map
+from core.dynamics.channels import Channel
+from core.dynamics.results import Results
+from core.dynamics.simulate import simulate
+from core.model.files import load
+from tests.conftest import EXAMPLES
+
+
+@pytest.mark.parametrize("window", list(WINDOWS))
+def test_a_sine_on_a_bin_shows_its_amplitude(window):
+    t = np.arange(4000) * 1e-4  # 0.4 s at 10 kHz: 2.5 Hz bins
+    values = 3.0 + 0.7 * np.sin(2 * math.pi * 500.0 * t)
+    spec = amplitude_spectrum(t, values, window=window)
+    k = int(np.argmax(spec.amplitude))
+    assert spec.frequency[k] == pytest.approx(500.0, abs=spec.resolution)
+    tolerance = 1e-3 if window in ("flat-top", "rectangular") else 0.02
+    assert spec.amplitude[k] == pytest.approx(0.7, rel=tolerance)
+    assert spec.amplitude[0] < 1e-9  # the mean is removed
+
+
+def test_unequal_samples_are_resampled_before_the_transform():
+    rng = np.random.default_rng(3)
+    t = np.sort(np.concatenate([[0.0, 1.0], rng.uniform(0, 1, 3000)]))
+    spec = amplitude_spectrum(t, np.sin(2 * math.pi * 40.0 * t), window="flat-top")
+    assert spec.resampled
+    assert spec.frequency[int(np.argmax(spec.amplitude))] == pytest.approx(40.0, abs=spec.resolution)
+    assert spec.amplitude.max() == pytest.approx(1.0, rel=0.01)
+
+
+def test_mesh_frequencies_of_the_planetary_are_those_of_the_carrier_frame():
+    model = load(EXAMPLES / "planetary.gdyn")
+    res = simulate(model, t_end=0.05)
+    f = mesh_frequencies(res, model, 0.0, 0.05)
+    w_sun, w_carrier = res["sun_joint.speed"].mean(), res["carrier_joint.speed"].mean()
+    expected = 24 * (w_sun - w_carrier) / (2 * math.pi)  # z_s (w_s - w_c) / 2 pi, the same for every mesh
+    assert set(f) == set(model.gear_pairs)
+    for value in f.values():
+        assert value == pytest.approx(expected, rel=1e-9)
+    orders = mesh_orders(model, res, "sun_joint", 0.0, 0.05)
+    assert orders["sun_planet1"] == pytest.approx(24 * (1 - w_carrier / w_sun), rel=1e-9)  # 24 (1 - 24/96) = 18
+
+
+def test_order_map_follows_a_run_up():
+    t = np.arange(40000) * 1e-4  # 4 s
+    speed = 2 * math.pi * (5.0 + 5.0 * t)  # 5 to 25 rev/s
+    angle = 2 * math.pi * (5.0 * t + 2.5 * t * t)
+    values = np.sin(10 * angle)  # order 10
+    om = order_map(t, values, speed, segment=1024, overlap=0.5)
+    peak_f = om.frequency[np.argmax(om.amplitude, axis=1)]
+    assert np.allclose(peak_f, 10 * om.speed_rpm / 60, atol=2 * (om.frequency[1] - om.frequency[0]))
+
+
+def _results(t, columns):
+    res = Results([Channel("x", name, unit, "body") for name, (unit, _) in columns.items()])
+    res.append(t, np.column_stack([v for _, v in columns.values()]))
+    return res
+
+
+def test_derivative_integral_moving_average_difference():
+    t = np.linspace(0.0, 2.0, 2001)
+    res = _results(t, {"a": ("m", 3 * t * t), "b": ("m", 2 * t), "c": ("N", t)})
+    c, v = derived.derivative(res, "x.a")
+    assert c.unit == "m/s" and np.allclose(v[1:-1], 6 * t[1:-1], rtol=1e-9)
+    c, v = derived.integral(res, "x.b")
+    assert c.unit == "m s" and np.allclose(v, t * t, atol=1e-12)
+    c, v = derived.moving_average(res, "x.b", 0.2)
+    inner = (t > 0.1) & (t < 1.9)
+    assert np.allclose(v[inner], 2 * t[inner], rtol=1e-9)  # the mean of a straight line over a centred span
+    c, v = derived.difference(res, "x.a", "x.b")
+    assert np.allclose(v, 3 * t * t - 2 * t)
+    with pytest.raises(ValueError, match="must have the unit"):
+        derived.difference(res, "x.a", "x.c")
+    index = res.add_channel(*derived.derivative(res, "x.a"))
+    assert res.channels[index].group == "derived" and res.names[index] == "x.d(a)/dt [m/s]"

@@ -271,8 +271,7 @@ class MainWindow(QMainWindow):
         if names is None or names:
             self.viewport.sync_model(self.doc.model, self.doc.base_dir, names=names)
         if change.reset:
-            self.viewport.view_isometric(render=False)
-            self.viewport.reset_camera(render=False)
+            self.viewport.view_isometric()
 
     def select(self, name: str) -> None:
         if self.tree.current() != name:
@@ -343,7 +342,7 @@ class MainWindow(QMainWindow):
         refs = getattr(cls, "REFERENCE_FIELDS", {})
         need = {"revolute": "a revolute joint", "gear pair": "a gear pair", "body": "a body"}
         model = self.doc.model
-        for kind in set(refs.values()):
+        for kind in set(refs.values()) - {"optional body"}:
             have = {"revolute": [j for j in model.joints.values() if isinstance(j, E.RevoluteJoint)],
                     "gear pair": list(model.gear_pairs), "body": list(model.bodies)}[kind]
             if not have:

@@ -1,6 +1,7 @@
 """The main window in a real window under Xvfb: it opens the example, draws the gears, and refuses bad files."""
 
 import numpy as np
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from tests.conftest import EXAMPLES
@@ -14,7 +15,7 @@ def test_window_shows_the_planetary_gears(window, qtbot, tmp_path):
     qtbot.wait(200)
     shot = tmp_path / "main_window.png"
     assert window.grab().save(str(shot))
-    image = window.viewport.screenshot(return_img=True)
+    image = window.viewport.frame_image()
     grey = np.asarray(image, dtype=float).mean(axis=2)
     # Not blank: the lit gears give many distinct shades, far from the plain background.
     assert grey.std() > 10
@@ -36,9 +37,18 @@ def test_selecting_in_the_tree_highlights_in_3d_and_picking_selects_in_the_tree(
     window.open_file(EXAMPLES / "planetary.gdyn")
     window.tree.select("planet2")
     assert window.props.name == "planet2"
-    assert tuple(window.viewport.body_actors["planet2"].prop.color) != tuple(window.viewport.body_actors["sun"].prop.color)
-    window.viewport._picked(window.viewport.body_actors["ring"])
-    assert window.tree.current() == "ring"
+    assert window.viewport.actor_colour("planet2") != window.viewport.actor_colour("sun")
+    # a real click on a point of the ring's rim, projected to the screen
+    view = window.viewport
+    view.render()
+    ring = window.doc.model.bodies["ring"]
+    bounds = view.body_actors["ring"].GetBounds()
+    rim = (bounds[1] - 0.001, 0.5 * (bounds[2] + bounds[3]), bounds[5])  # outer rim, top face
+    view.renderer.SetWorldPoint(*rim, 1.0)
+    view.renderer.WorldToDisplay()
+    x, y, _ = view.renderer.GetDisplayPoint()
+    qtbot.mouseClick(view, Qt.LeftButton, pos=QPoint(int(round(x)), view.height() - int(round(y))))
+    assert ring is not None and window.tree.current() == "ring"
 
 
 def test_findings_are_listed_live_and_clicking_selects_the_item(window, qtbot):

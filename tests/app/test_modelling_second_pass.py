@@ -190,7 +190,7 @@ def test_the_view_and_the_tree_update_only_what_an_edit_changed(window, qtbot):
     window.select("planet2")
     _type(window, "Position z", 1)  # a move: the same actor, a new transform
     assert window.viewport.body_actors["planet2"] is actors["planet2"]
-    assert window.viewport.body_actors["planet2"].user_matrix[2, 3] == pytest.approx(0.001)
+    assert window.viewport.actor_matrix("planet2")[2, 3] == pytest.approx(0.001)
     window.select("sun")
     _type(window, "Face width", 25)  # new macro-geometry: a new mesh for the sun only
     assert window.viewport.body_actors["sun"] is not actors["sun"]

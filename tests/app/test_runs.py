@@ -140,24 +140,23 @@ def test_the_slider_puts_each_actor_at_the_pose_of_the_results_and_playing_moves
     assert window.clock.time == pytest.approx(0.05, abs=1e-12)
     k = int(np.argmin(np.abs(res.time - 0.05)))
     for b, name in enumerate(res.bodies):
-        actor = window.viewport.body_actors[name]
-        assert np.allclose(actor.user_matrix, pose_matrix(res.positions[k, b], res.orientations[k, b]), atol=1e-9)
+        assert np.allclose(window.viewport.actor_matrix(name), pose_matrix(res.positions[k, b], res.orientations[k, b]), atol=1e-9)
     sun = res.bodies.index("sun")
     assert not np.allclose(res.orientations[k, sun], res.orientations[0, sun])  # it did turn
     # playing moves the clock and the actors
     window.playback.speed.setCurrentText("0.1x")
-    before = np.array(window.viewport.body_actors["sun"].user_matrix)
+    before = np.array(window.viewport.actor_matrix("sun"))
     qtbot.mouseClick(window.playback.play, Qt.LeftButton)
     qtbot.waitUntil(lambda: window.clock.time > 0.055, timeout=5000)
     window.clock.pause()
-    assert not np.allclose(window.viewport.body_actors["sun"].user_matrix, before)
+    assert not np.allclose(window.viewport.actor_matrix("sun"), before)
     window.act_forces.trigger()
     window.act_axes.trigger()
     qtbot.wait(100)
     shot = tmp_path / "animation.png"
     assert window.grab().save(str(shot)) and _not_blank(shot)
     view = tmp_path / "view.png"
-    window.viewport.screenshot(str(view))
+    window.viewport.save_image(view)
     assert _not_blank(view)
     assert any(k.startswith("arrow:") and a.GetVisibility() for k, a in window.viewport.overlay_actors.items())
 

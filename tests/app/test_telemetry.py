@@ -160,7 +160,7 @@ def test_dragging_the_playhead_seeks_the_animation_and_playing_moves_the_playhea
     assert window.clock.time == pytest.approx(0.03, abs=0.003)
     pos, quat = res.pose_at(window.clock.time)
     sun = res.bodies.index("sun")
-    assert np.allclose(window.viewport.body_actors["sun"].user_matrix[:3, 3], pos[sun])
+    assert np.allclose(window.viewport.actor_matrix("sun")[:3, 3], pos[sun])
     before = panel.playhead.value()
     window.clock.set_speed(0.1)
     window.clock.play()

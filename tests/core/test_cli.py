@@ -96,7 +96,7 @@ def test_cli_imports_no_qt():
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             "    cli.main(['gear','helical','--module','2','--teeth','20','--width','20','--json'])\n"
             "    cli.main(['validate','resources/examples/planetary.gdyn'])\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6','pyvista','pyqtgraph','pyvistaqt','vtk')))")
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6','pyvista','pyqtgraph','pyvistaqt','vtk','vtkmodules')))")
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert res.stdout.strip() == "[]"
 

@@ -6,7 +6,7 @@ import sys
 
 from tests.conftest import ROOT
 
-GUI_PACKAGES = {"PySide6", "pyvista", "pyvistaqt", "pyqtgraph", "vtk", "shiboken6"}
+GUI_PACKAGES = {"PySide6", "pyvista", "pyvistaqt", "pyqtgraph", "vtk", "vtkmodules", "shiboken6"}
 
 
 def test_no_gui_import_statements_under_core():

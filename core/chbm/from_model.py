@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 
-from core.chbm.lumped_model import LumpedModel, pair_model
+from core.chbm.lumped_model import LumpedModel, mesh_pair_model, pair_model
 from core.geometry.macro import pair_geometry
-from core.geometry.rotations import quat_matrix
+from core.gearing.gear_bodies import polar_inertia
+from core.gearing.mesh_model import mesh_model_for
+from core.model.entities import CompliantMesh
 from core.model.model import Model, ModelError
 
 # ISO 6336-1:2019, 9.3: theoretical single-pair stiffness of solid steel spur
@@ -19,38 +20,54 @@ SINGLE_PAIR_STIFFNESS_PER_WIDTH = 14e9  # N/m per m of face width
 DEFAULT_DAMPING_RATIO = 0.07  # of the mean mesh stiffness and the equivalent mass
 
 
-def polar_inertia(model: Model, joint_name: str) -> float:
-    """Inertia [kg m^2] of the joint's gear body about the joint axis (parallel-axis term included)."""
-    joint = model.joints[joint_name]
-    body = model.bodies[joint.body_j]
-    r = quat_matrix(body.orientation)
-    inertia_world = r @ np.asarray(body.inertia) @ r.T
-    a = joint.unit_axis()
-    com = np.asarray(body.position) + r @ np.asarray(body.com)
-    d = com - np.asarray(joint.position)
-    d_perp = d - a * (a @ d)
-    return float(a @ inertia_world @ a + body.mass * (d_perp @ d_perp))
+CONTACT_MODELS = ("mesh", "step_gap")
 
 
 def lumped_from_model(model: Model, pair_name: str, torque: float, contact_stiffness: float | None = None,
-                      damping: float | None = None) -> LumpedModel:
-    """Lumped pair from `pair_name`: inertias from the bodies, base radii and contact ratio from the pair.
+                      damping: float | None = None, contact: str = "mesh") -> LumpedModel:
+    """Lumped pair from `pair_name`: inertias from the bodies, base radii and contact from the pair.
 
     Parameters
     ----------
     torque : float
         Torque on gear 1 [N m].
+    contact : {'mesh', 'step_gap'}
+        'mesh' (default): the same mesh model the multibody solver uses
+        (core.gearing.mesh_model): the pair's CompliantMesh if the model has
+        one, else its defaults (ISO 6336-1 stiffness with the involute
+        waveform, 7 % of critical damping). 'step_gap': the paper's contact
+        elements (Saletti et al. 2025), single-pair stiffness `contact_stiffness`
+        or 14 N/(mm um) per mm of face width.
     contact_stiffness : float, optional
-        Single tooth-pair stiffness [N/m]; estimated from the face width by ISO 6336-1 when omitted.
+        Single tooth-pair stiffness [N/m] of the step-gap contact (implies 'step_gap').
     damping : float, optional
-        Mesh damping C [N s/m]; 7 % of critical for the mean stiffness when omitted.
+        Mesh damping C [N s/m] (step-gap); 7 % of critical for the mean stiffness when omitted.
     """
     pair = model.gear_pairs.get(pair_name)
     if pair is None:
         raise ModelError(f"--pair: the model has no gear pair {pair_name!r} (pairs: {', '.join(model.gear_pairs) or 'none'})")
     if pair.kind != "external":
         raise ModelError(f"--pair: {pair_name!r} is a {pair.kind} pair; the lumped model covers external spur/helical pairs")
+    if contact not in CONTACT_MODELS:
+        raise ModelError(f"--contact: must be one of {', '.join(CONTACT_MODELS)}, got {contact!r}")
+    if contact_stiffness is not None:
+        contact = "step_gap"
     geo = pair_geometry(pair.pair_spec())
+    i1, i2 = polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2)
+    r1, r2 = geo.base_radius_1, geo.base_radius_2
+    description = f"{model.name}: {pair_name}, T = {torque:g} N m"
+    if contact == "mesh":
+        mesh = next((f for f in model.forces.values() if isinstance(f, CompliantMesh) and f.pair == pair_name), None)
+        own = mesh is not None
+        mesh = mesh or CompliantMesh("mesh", pair_name)
+        if mesh.stiffness == "iso6336" and pair.face_width <= 0:
+            raise ModelError(f"{pair_name}.face_width: is 0; the ISO 6336 mesh stiffness needs it (or give "
+                             "--contact-stiffness for the step-gap contact)")
+        law = mesh_model_for(pair, mesh, i1, i2)
+        notes = (f"mesh model of {'the compliant mesh ' + repr(mesh.name) if own else 'the defaults'}: {law.source}; "
+                 f"{mesh.waveform} waveform (eps_alpha {geo.transverse_contact_ratio:.4g}, eps_beta "
+                 f"{geo.overlap_ratio:.4g}); damping {law.damping:.4g} N s/m; backlash {law.backlash * 1e6:g} um",)
+        return mesh_pair_model(i1, i2, r1, r2, torque, law, description=description, notes=notes)
     cr = geo.transverse_contact_ratio
     if not 1.0 < cr < 2.0:
         raise ModelError(f"{pair_name}: transverse contact ratio {cr:.4g} is outside (1, 2) where the step-gap model holds")
@@ -63,11 +80,9 @@ def lumped_from_model(model: Model, pair_name: str, torque: float, contact_stiff
                      f"times b = {pair.face_width * 1e3:g} mm")
     if pair.helix_angle:
         notes.append("helical pair treated as spur with its transverse contact ratio (the step-gap model has no overlap)")
-    r1, r2 = (r * math.cos(geo.working_pressure_angle) for r in pair.pitch_radii())
-    i1, i2 = polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2)
     if damping is None:
         m_eq = i1 * i2 / (i1 * r2**2 + i2 * r1**2)
         damping = 2 * DEFAULT_DAMPING_RATIO * math.sqrt(cr * contact_stiffness * m_eq)
         notes.append(f"damping {damping:.4g} N s/m = {DEFAULT_DAMPING_RATIO:.0%} of critical for the mean mesh stiffness")
-    return pair_model(i1, i2, r1, r2, damping, torque, cr, contact_stiffness,
-                      description=f"{model.name}: {pair_name}, T = {torque:g} N m", notes=tuple(notes))
+    return pair_model(i1, i2, r1, r2, damping, torque, cr, contact_stiffness, description=description,
+                      notes=tuple(notes))

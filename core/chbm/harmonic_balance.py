@@ -51,7 +51,7 @@ class HarmonicBalance:
         if self.f_scale == 0.0:
             self.f_scale = float(np.abs(self.model.force).max()) or 1.0
         if self.x_scale == 0.0:
-            k = max(c.stiffness for c in self.model.contacts)
+            k = max(c.peak_stiffness for c in self.model.contacts)
             self.x_scale = self.f_scale / k
         self.size = n * (2 * h + 1)
         N = self.samples
@@ -68,6 +68,7 @@ class HarmonicBalance:
         self.projection = weights[:, None] * basis.T  # forward transform as a matrix, for the Jacobian
         self.orders = orders
         self.gaps = self.model.gaps(self.fractions)
+        self.stiff = self.model.stiffnesses(self.fractions)
         self._kh, self._mh, self._ch = self._operator_parts()
 
     # ---------------------------------------------------------------- transforms
@@ -125,7 +126,7 @@ class HarmonicBalance:
         """
         coeffs = self.unpack(z)
         x = self.coordinate_samples(z)
-        f_time, tangent = self.model.restoring(x, self.gaps)
+        f_time, tangent = self.model.restoring(x, self.gaps, self.stiff)
         fc = self.to_frequency(f_time).ravel()
         d = self.linear_operator(omega)
         r = (d @ coeffs.ravel() + fc - self.external()) / self.f_scale
@@ -159,11 +160,23 @@ class HarmonicBalance:
         return z, max_iter, False
 
     def static_guess(self) -> np.ndarray:
-        """Start: the mean force over the mean mesh stiffness, no vibration."""
+        """Start: the mean force over the mean mesh stiffness, no vibration.
+
+        A mesh-model contact (drive and coast flank, core.gearing.mesh_model)
+        counts one flank, and the deflection is moved out of the backlash onto
+        the flank the force loads.
+        """
         coeffs = np.zeros((2 * self.harmonics + 1, self.model.dofs))
         kk = self.model.stiffness.copy()
-        for c in self.model.contacts:
-            kk += c.stiffness * np.mean(c.gap(self.fractions) == 0.0) * np.outer(c.direction, c.direction)
+        laws = [c for c in self.model.contacts if c.law is not None]
+        if laws:
+            c = laws[0]
+            kk = kk + float(np.mean(c.stiffness_at(self.fractions))) * np.outer(c.direction, c.direction)
+            x0 = np.linalg.solve(kk, self.model.force)
+            coeffs[0] = x0 + np.sign(x0) * 0.5 * c.law.backlash
+            return self.pack(coeffs)
+        for c, k, g in zip(self.model.contacts, self.stiff, self.gaps):
+            kk += float(np.mean(k * (g == 0.0))) * np.outer(c.direction, c.direction)
         coeffs[0] = np.linalg.solve(kk, self.model.force)
         return self.pack(coeffs)
 

@@ -51,6 +51,21 @@ class ContactElement:
     stiffness: float
     closed: tuple[tuple[float, float], ...]
     gap_open: float = GAP_OPEN
+    law: object = None  # a core.gearing.mesh_model.MeshModel: stiffness k(phase) instead of the constant
+
+    def stiffness_at(self, phase_fraction: np.ndarray) -> np.ndarray:
+        """Stiffness [N/m] at mesh-period fractions."""
+        s = np.asarray(phase_fraction, float)
+        if self.law is None:
+            return np.full(s.shape, self.stiffness)
+        return np.asarray(self.law.stiffness(s)[0], float)
+
+    @property
+    def peak_stiffness(self) -> float:
+        """The largest stiffness over the period [N/m]."""
+        if self.law is None:
+            return self.stiffness
+        return float(self.stiffness_at(np.arange(4096) / 4096).max())
 
     def gap(self, phase_fraction: np.ndarray) -> np.ndarray:
         """Gap [m] at mesh-period fractions in [0, 1)."""
@@ -89,6 +104,20 @@ def step_gap_elements(contact_ratio: float, stiffness: float, direction, gap_ope
     )
 
 
+def mesh_elements(mesh, direction) -> tuple[ContactElement, ContactElement]:
+    """Drive- and coast-flank elements of a MeshModel (core.gearing.mesh_model) on direction w.
+
+    Drive flank: F = k(tau) max(0, -(w.x + j/2)); coast flank: the same on -w.
+    With no backlash the two add up to the linear spring k(tau) w.x; with
+    backlash each flank opens over its half of the gap. The mesh damping is
+    the model's linear damping matrix (always acting, also across the gap).
+    """
+    w = np.atleast_1d(np.asarray(direction, dtype=float))
+    half = 0.5 * mesh.backlash
+    return (ContactElement(w, mesh.k_mean, ((0.0, 1.0),), gap_open=half, law=mesh),
+            ContactElement(-w, mesh.k_mean, ((0.0, 1.0),), gap_open=half, law=mesh))
+
+
 @dataclass(frozen=True)
 class LumpedModel:
     """M x'' + C x' + K x - sum_e w_e F_e(x, tau) = f_ext, with constant f_ext.
@@ -123,30 +152,42 @@ class LumpedModel:
 
     def gaps(self, fractions: np.ndarray) -> np.ndarray:
         """Gap of every element [m] at period fractions, shape (E, N)."""
-        return np.array([c.gap(fractions) for c in self.contacts])
+        return np.array([c.gap(fractions) if c.law is None else np.full(np.shape(fractions), c.gap_open)
+                         for c in self.contacts])
+
+    def stiffnesses(self, fractions: np.ndarray) -> np.ndarray:
+        """Stiffness of every element [N/m] at period fractions, shape (E, N)."""
+        return np.array([c.stiffness_at(fractions) for c in self.contacts])
 
     @functools.cached_property
     def contact_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """Directions (E, n) and stiffnesses (E,) of the contact elements."""
         return np.array([c.direction for c in self.contacts]), np.array([c.stiffness for c in self.contacts])
 
-    def contact_forces(self, x: np.ndarray, gaps: np.ndarray):
-        """Element forces F_e [N] (E, N) and closed flags at samples x (N, n) with gaps (E, N)."""
+    def contact_forces(self, x: np.ndarray, gaps: np.ndarray, stiff: np.ndarray | None = None):
+        """Element forces F_e [N] (E, N) and closed flags at samples x (N, n) with gaps (E, N).
+
+        `stiff` (E, N): the elements' stiffness at those samples (default: their constants).
+        """
         w, k = self.contact_arrays
+        k = k[:, None] if stiff is None else stiff
         pen = -(w @ x.T + gaps)
         on = pen > 0
-        return np.where(on, k[:, None] * pen, 0.0), on
+        return np.where(on, k * pen, 0.0), on
 
-    def restoring(self, x: np.ndarray, gaps: np.ndarray):
+    def restoring(self, x: np.ndarray, gaps: np.ndarray, stiff: np.ndarray | None = None):
         """Contact force on the coordinates, -sum_e w_e F_e, (N, n), and its tangent (N, n, n)."""
-        forces, active = self.contact_forces(x, gaps)
+        forces, active = self.contact_forces(x, gaps, stiff)
         w, k = self.contact_arrays
+        k = k[:, None] if stiff is None else stiff
         f = -forces.T @ w
-        tangent = np.einsum("ek,ea,eb->kab", active * k[:, None], w, w)
+        tangent = np.einsum("ek,ea,eb->kab", active * k, w, w)
         return f, tangent
 
     def mesh_stiffness(self, fractions: np.ndarray) -> np.ndarray:
-        """Stiffness of the closed elements along the output, sum k_e (rigid-body kinematics)."""
+        """Stiffness along the output when every element that can close is closed [N/m]."""
+        if any(c.law is not None for c in self.contacts):  # drive and coast flank: one of them carries
+            return next(c for c in self.contacts if c.law is not None).stiffness_at(fractions)
         return sum(c.stiffness * (c.gap(fractions) == 0.0) for c in self.contacts)
 
     def static_deflection(self) -> float:
@@ -156,6 +197,19 @@ class LumpedModel:
         """
         s = np.linspace(0.0, 1.0, 4096, endpoint=False)
         return float(np.mean((self.force @ self.output) / self.mesh_stiffness(s)))
+
+
+def mesh_pair_model(inertia_1: float, inertia_2: float, base_radius_1: float, base_radius_2: float, torque_1: float,
+                    mesh, description: str = "", notes: tuple[str, ...] = ()) -> LumpedModel:
+    """The single-DOF pair of Eq. (7) with a MeshModel instead of the step-gap contact.
+
+    x = theta2 r_b2 - theta1 r_b1 [m] (negative loads the drive flanks); the
+    mesh damping is the MeshModel's, on x.
+    """
+    base = pair_model(inertia_1, inertia_2, base_radius_1, base_radius_2, mesh.damping, torque_1, 1.5, mesh.k_mean)
+    return LumpedModel(mass=base.mass, damping=base.damping, stiffness=base.stiffness,
+                       contacts=mesh_elements(mesh, [1.0]), force=base.force, output=base.output,
+                       description=description, notes=notes)
 
 
 def pair_model(inertia_1: float, inertia_2: float, radius_1: float, radius_2: float, damping: float,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.chbm.harmonic_balance import sample_count
+from core.chbm.harmonic_balance import HarmonicBalance, sample_count
 from core.chbm.lumped_model import LumpedModel
 
 GAMMA, BETA = 0.5, 0.25
@@ -66,7 +66,8 @@ class NewmarkIntegrator:
         self.min_steps_per_natural = min_steps_per_natural
         self.fixed_steps = steps_per_period
         self.w, self.k = model.contact_arrays  # (E, n), (E,)
-        kmax = model.stiffness + np.einsum("e,ea,eb->ab", self.k, self.w, self.w)
+        peak = np.array([c.peak_stiffness for c in model.contacts])
+        kmax = model.stiffness + np.einsum("e,ea,eb->ab", peak, self.w, self.w)
         eig = np.linalg.eigvals(np.linalg.solve(model.mass, kmax))
         self.natural_frequency = float(np.sqrt(np.abs(eig).max())) / (2 * math.pi)  # Hz, all contacts closed
 
@@ -81,7 +82,8 @@ class NewmarkIntegrator:
         h = 1.0 / (frequency * steps)
         fractions = (np.arange(1, steps + 1) % steps) / steps  # phase at the end of each step
         gaps = self.model.gaps(fractions).T  # (steps, E)
-        return steps, h, gaps
+        stiff = self.model.stiffnesses(fractions).T  # (steps, E)
+        return steps, h, np.stack([gaps, stiff], axis=1)  # (steps, 2, E): gap and stiffness per step
 
     def _period(self, h: float, gaps: np.ndarray, x: np.ndarray, v: np.ndarray, a: np.ndarray):
         """One mesh period from (x, v, a); returns the step histories and the final (x, v, a)."""
@@ -91,7 +93,7 @@ class NewmarkIntegrator:
         k_lin = a0 * m_ + (GAMMA / (BETA * h)) * c_ + k_
         xs, vs, fc = np.empty((steps, n)), np.empty((steps, n)), np.empty(steps)
         for i in range(steps):
-            g = gaps[i]
+            g = gaps[i]  # (2, E): gap and stiffness
             # Newmark predictor, then Newton on the displacement at the end of the step.
             xp = x + h * v + h * h * (0.5 - BETA) * a
             vp = v + h * (1 - GAMMA) * a
@@ -129,8 +131,8 @@ class NewmarkIntegrator:
         """Integrate period by period at mesh `frequency` [Hz] until steady."""
         steps, h, gaps = self._setup(frequency)
         if state is None:
-            kk = self.model.stiffness + np.einsum("e,ea,eb->ab", self.k * 0.5, self.w, self.w)
-            x, v = np.linalg.solve(kk, self.model.force), np.zeros(self.model.dofs)
+            hb_guess = HarmonicBalance(self.model, 0, samples=max(64, gaps.shape[0]))
+            x, v = hb_guess.unpack(hb_guess.static_guess())[0], np.zeros(self.model.dofs)
         else:
             x, v = (np.array(s, dtype=float) for s in state)
         a = self._acceleration(x, v, gaps[-1])
@@ -146,11 +148,12 @@ class NewmarkIntegrator:
         return PeriodicResponse(frequency, xs, vs, dte, fc, max_periods, False, (x, v))
 
     def _contact(self, x: np.ndarray, gap: np.ndarray):
-        """Generalised contact force -sum w F, its tangent, and the total force sum F."""
+        """Generalised contact force -sum w F, its tangent, and the total force sum F; gap is (gaps, stiffnesses)."""
+        gap, k = gap
         pen = -(self.w @ x + gap)
         on = pen > 0
-        fe = np.where(on, self.k * pen, 0.0)
-        kt = np.einsum("e,ea,eb->ab", self.k * on, self.w, self.w)
+        fe = np.where(on, k * pen, 0.0)
+        kt = np.einsum("e,ea,eb->ab", k * on, self.w, self.w)
         return -(self.w.T @ fe), kt, float(fe.sum())
 
     def sweep(self, frequencies, direction: str = "forward", progress=None, **kwargs) -> list[PeriodicResponse]:

@@ -70,7 +70,7 @@ def hill_determinant_multipliers(hb, z: np.ndarray, omega: float) -> np.ndarray:
     """The two Floquet multipliers of a one-DOF solution from Hill's determinant, truncated at H."""
     m, c = float(hb.model.mass[0, 0]), float(hb.model.damping[0, 0])
     x = hb.coordinate_samples(z)
-    _, tangent = hb.model.restoring(x, hb.gaps)
+    _, tangent = hb.model.restoring(x, hb.gaps, hb.stiff)
     k = tangent[:, 0, 0] + hb.model.stiffness[0, 0]
     theta = (4.0 / omega**2) * (k / m - c * c / (4 * m * m))
     spec = np.fft.fft(theta) / theta.size  # spec[j]: coefficient of e^(2 i j z)

@@ -100,7 +100,7 @@ def period_comparison(result: CurveResult, frequency: float, samples: int = 256)
     names, cols = ["time [s]"], [t]
 
     def add(label, x):
-        forces, _ = model.contact_forces(x, model.gaps(fractions))
+        forces, _ = model.contact_forces(x, model.gaps(fractions), model.stiffnesses(fractions))
         fc = forces.sum(axis=0)
         dte = x @ model.output
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from core.gearing.mesh_stiffness import iso6336_stiffness
 from core.geometry.macro import (
     GearSpec,
     PairSpec,
@@ -33,10 +34,11 @@ FORMULATION_HELP = ("joint (angles of the joint tree), cartesian (6 per body) or
 GEAR_ARGS = {
     "module": "--module", "teeth": "--teeth", "pressure_angle": "--pressure-angle", "face_width": "--width",
     "helix_angle": "--helix-angle", "pitch_angle": "--pitch-angle", "bore_diameter": "--bore",
-    "rim_diameter": "--rim-diameter", "density": "--density",
+    "rim_diameter": "--rim-diameter", "density": "--density", "profile_shift": "--x1",
 }
 PAIR_ARGS = {"z1": "--z1", "z2": "--z2", "module": "--module", "pressure_angle": "--pressure-angle",
-             "helix_angle": "--helix-angle", "pitch_angle": "--pitch-angle", "face_width": "--width", "kind": "--internal"}
+             "helix_angle": "--helix-angle", "pitch_angle": "--pitch-angle", "face_width": "--width", "kind": "--internal",
+             "x1": "--x1", "x2": "--x2"}
 
 
 class UsageError(Exception):
@@ -112,13 +114,23 @@ def pair_report(spec: PairSpec) -> dict:
            "transverse_base_pitch": g.transverse_base_pitch, "path_of_contact": g.path_of_contact,
            "transverse_contact_ratio": g.transverse_contact_ratio, "overlap_ratio": g.overlap_ratio,
            "total_contact_ratio": g.total_contact_ratio, "helix_angle_1": spec.helix_angle,
-           "helix_angle_2": g.helix_angle_2, "face_width": spec.face_width}
+           "helix_angle_2": g.helix_angle_2, "face_width": spec.face_width, "x1": spec.x1, "x2": spec.x2}
+    stiff = {}
+    if spec.kind != "bevel":
+        iso = iso6336_stiffness(spec.z1, spec.z2, spec.pressure_angle, spec.helix_angle, g.transverse_contact_ratio,
+                                spec.x1, spec.x2, internal=spec.kind == "internal")
+        stiff = {"c_th": iso.c_th, "c_prime": iso.c_single, "c_gamma_alpha": iso.c_gamma_alpha}
+        out.update(stiff)
+        if spec.face_width > 0:
+            out["mesh_stiffness"] = iso.c_gamma_alpha * spec.face_width
     out["units"] = _unit_map(out, ("module", "center_distance", "transverse_base_pitch", "path_of_contact", "face_width"),
-                             ("transverse_pressure_angle", "helix_angle_1", "helix_angle_2"))
+                             ("transverse_pressure_angle", "helix_angle_1", "helix_angle_2"),
+                             {**{k: "N/m^2" for k in stiff}, "mesh_stiffness": "N/m"})
     return out
 
 
-PEOPLE_UNITS = {"m": (1e3, "mm"), "rad": (180.0 / math.pi, "deg"), "m^3": (1e9, "mm^3")}
+PEOPLE_UNITS = {"m": (1e3, "mm"), "rad": (180.0 / math.pi, "deg"), "m^3": (1e9, "mm^3"),
+                "N/m^2": (1e-9, "N/(mm um)")}  # stiffness per unit face width, as ISO 6336 writes it
 
 
 def _shown(value, scale: float):
@@ -149,7 +161,7 @@ def _gear_spec(ns) -> GearSpec:
     spec = GearSpec(kind=ns.kind, module=ns.module * mm, teeth=ns.teeth, pressure_angle=ns.pressure_angle * deg,
                     face_width=ns.width * mm, helix_angle=(ns.helix_angle or 0.0) * deg,
                     pitch_angle=(ns.pitch_angle if ns.pitch_angle is not None else 45.0) * deg,
-                    density=ns.density)
+                    density=ns.density, profile_shift=ns.x1)
     if ns.kind == "inner" and ns.bore is not None:
         raise UsageError("--bore: an inner gear has no bore; give --rim-diameter")
     if ns.kind != "inner" and ns.rim_diameter is not None:
@@ -183,7 +195,7 @@ def _cmd_pair(ns) -> int:
     deg = math.radians(1.0)
     spec = PairSpec(kind="internal" if ns.internal else "external", z1=ns.z1, z2=ns.z2, module=ns.module * 1e-3,
                     pressure_angle=ns.pressure_angle * deg, helix_angle=(ns.helix_angle or 0.0) * deg,
-                    face_width=(ns.width or 0.0) * 1e-3)
+                    face_width=(ns.width or 0.0) * 1e-3, x1=ns.x1, x2=ns.x2)
     _problem_to_usage(spec.problems(), PAIR_ARGS)
     _print(pair_report(spec), ns.json)
     return 0
@@ -254,13 +266,13 @@ def _cmd_chbm(ns) -> int:
     if ns.model:
         try:
             model = load(ns.model)
-            lumped_from_model(model, ns.pair, ns.torque[0], ns.contact_stiffness)
+            lumped_from_model(model, ns.pair, ns.torque[0], ns.contact_stiffness, contact=ns.contact)
         except ModelError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1
 
         def build(t):
-            return lumped_from_model(model, ns.pair, t, ns.contact_stiffness)
+            return lumped_from_model(model, ns.pair, t, ns.contact_stiffness, contact=ns.contact)
     else:
         build = paper_model
     dti = None
@@ -400,11 +412,13 @@ def build_parser() -> argparse.ArgumentParser:
     holes.add_argument("--bore", type=_number(float), help="bore diameter [mm] (default: a quarter of the pitch diameter)")
     holes.add_argument("--rim-diameter", type=_number(float), help="outer rim diameter of an inner gear [mm] (default: root diameter + 6 modules)")
     g.add_argument("--density", type=_number(float, r("density")), default=7850.0, help="density [kg/m^3] (default steel, 7850)")
+    g.add_argument("--x1", type=_number(float, r("profile_shift")), default=0.0,
+                   help="profile shift coefficient x of this gear (ISO 21771; external helical/spur gears)")
     g.add_argument("--export", metavar="FILE", help="write the mesh to FILE.stl or FILE.obj [m]")
     g.add_argument("--json", action="store_true", help="print JSON (SI units)")
     g.set_defaults(run=_cmd_gear)
 
-    q = sub.add_parser("pair", help="centre distance and contact ratios of a gear pair")
+    q = sub.add_parser("pair", help="centre distance, contact ratios and ISO 6336 mesh stiffness of a gear pair")
     rp = lambda name: field_range(PairSpec, name)  # noqa: E731
     q.add_argument("--z1", type=_number(int, rp("z1")), required=True, help="teeth of gear 1 (the pinion of an inner pair)")
     q.add_argument("--z2", type=_number(int, rp("z2")), required=True, help="teeth of gear 2 (the ring of an inner pair)")
@@ -413,13 +427,18 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--helix-angle", type=_number(float, rp("helix_angle")), help="helix angle of gear 1 [deg]")
     q.add_argument("--width", type=_number(float, rp("face_width")), help="face width [mm], for the overlap ratio")
     q.add_argument("--internal", action="store_true", help="gear 2 is an inner (ring) gear")
+    q.add_argument("--x1", type=_number(float, rp("x1")), default=0.0, help="profile shift coefficient of gear 1 (external pairs)")
+    q.add_argument("--x2", type=_number(float, rp("x2")), default=0.0, help="profile shift coefficient of gear 2 (external pairs)")
     q.add_argument("--json", action="store_true", help="print JSON (SI units)")
     q.set_defaults(run=_cmd_pair)
 
     c = sub.add_parser("chbm", help="forced response of a spur pair by coupled harmonic balance (and Newmark DTI)")
     c.add_argument("--model", help="a .gdyn model file (default: the paper's pair, Saletti et al. 2025, Table 1)")
     c.add_argument("--pair", help="the gear pair of --model")
-    c.add_argument("--contact-stiffness", type=_number(float), help="single tooth-pair stiffness [N/m] (default: ISO 6336-1 estimate)")
+    c.add_argument("--contact", choices=("mesh", "step_gap"), default="mesh",
+                   help="with --model: 'mesh' (default) uses the pair's compliant mesh model, as the multibody run "
+                        "does (ISO 6336-1 stiffness, involute waveform); 'step_gap' the paper's contact elements")
+    c.add_argument("--contact-stiffness", type=_number(float), help="single tooth-pair stiffness [N/m] of the step-gap contact (implies --contact step_gap)")
     c.add_argument("--torque", type=_number(float), nargs="+", default=[100.0], help="torques on gear 1 [N m]")
     c.add_argument("--f-min", type=_number(float), default=500.0, help="lowest mesh frequency [Hz]")
     c.add_argument("--f-max", type=_number(float), default=4000.0, help="highest mesh frequency [Hz]")

@@ -46,17 +46,25 @@ LABELS = {
     "pressure_angle": "Normal pressure angle", "helix_angle": "Helix angle", "pitch_angle": "Pitch angle",
     "module": "Transverse module", "face_width": "Face width", "stabilise": "Stabilise the phase (Baumgarte)",
     "teeth": "Number of teeth", "bore_diameter": "Bore diameter", "rim_diameter": "Outer rim diameter",
-    "density": "Density",
+    "density": "Density", "profile_shift": "Profile shift x", "x1": "Profile shift x1", "x2": "Profile shift x2",
+    "gear1": "Gear 1 body (if welded to the shaft)", "gear2": "Gear 2 body (if welded to the shaft)",
+    "damping_model": "Damping model", "damping_ratio": "Damping ratio",
+    "backlash": "Backlash (line of action)",
 }
 TIPS = {
+    "waveform": "involute: single/double contact from the contact ratio, smoothed by the overlap ratio",
+    "damping_model": "ratio: a share of critical damping for the mean stiffness; constant: Damping in N s/m",
+    "gear1": "Leave empty when the joint's body carries the teeth",
+    "gear2": "Leave empty when the joint's body carries the teeth",
     "body_i": "Body I: the carrier or housing (the reaction acts on it)",
     "body_j": "Body J: the gear or shaft",
-    "k_mean": "Single-pair stiffness along the pitch tangent (rectangular) or its mean (cosine)",
+    "k_mean": "Along the line of action: the mean, or the single-pair stiffness of the rectangular wave",
     "rho_inf": "1 keeps every mode undamped; 0 damps the unresolved ones in one step",
     "output_step": "Spacing of the output samples; finer than the time step is interpolated",
     "formulation": "joint: one angle per joint of the tree; cartesian: 6 per body; auto: joint when it applies",
 }
 REFERENCE_KINDS = {"body": lambda m: [GROUND, *m.bodies],
+                   "optional body": lambda m: ["", *m.bodies],
                    "revolute": lambda m: [j.name for j in m.joints.values() if isinstance(j, RevoluteJoint)],
                    "gear pair": lambda m: [p.name for p in m.gear_pairs.values() if isinstance(p, GearPair)]}
 HIDDEN = {"inertia", "visual", "frames", "table"}
@@ -65,7 +73,10 @@ RPM = Range(unit="rad/s", display_unit="rpm", scale=60.0 / (2.0 * math.pi))
 
 CLASS_LABELS = {"GearPair": {"helix_angle": "Helix angle of gear 1", "pitch_angle": "Pitch angle of gear 1",
                              "joint1": "Joint of gear 1", "joint2": "Joint of gear 2", "z1": "Teeth of gear 1 (z1)",
-                             "z2": "Teeth of gear 2 (z2)", "carrier": "Carrier"}}
+                             "z2": "Teeth of gear 2 (z2)", "carrier": "Carrier"},
+                "CompliantMesh": {"stiffness": "Stiffness source", "damping": "Damping (constant)"}}
+CLASS_TIPS = {"CompliantMesh": {"stiffness": "iso6336: c_gamma_alpha b from the pair's geometry (ISO 6336-1 "
+                                             "method B); given: the mean mesh stiffness below"}}
 
 
 def label_of(name: str, cls=None) -> str:
@@ -153,8 +164,9 @@ class EntityForm(QWidget):
                 w.changed.connect(lambda n=f.name: self.edited.emit(n))
             else:
                 continue
-            if f.name in TIPS:
-                w.setToolTip(TIPS[f.name])
+            tip = CLASS_TIPS.get(cls.__name__, {}).get(f.name) or TIPS.get(f.name)
+            if tip:
+                w.setToolTip(tip)
             self.widgets[f.name] = w
             if f.name in self.twins:
                 self.form.insertRow(self.form.rowCount() - 1, label, w)

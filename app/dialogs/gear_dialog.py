@@ -22,8 +22,10 @@ LABELS = {
     "module": "Module (transverse)", "teeth": "Number of teeth", "pressure_angle": "Normal pressure angle",
     "helix_angle": "Helix angle", "pitch_angle": "Pitch angle", "face_width": "Gear width",
     "bore_diameter": "Bore diameter", "rim_diameter": "Outer rim diameter", "density": "Density",
+    "profile_shift": "Profile shift x",
 }
 TIPS = {
+    "profile_shift": "Profile shift coefficient (ISO 21771): the rack moved out by x m_n thickens the tooth",
     "module": "Transverse module m_t in the plane of rotation (not the normal module)",
     "helix_angle": "Angle of the tooth trace to the axis; 0 for a spur gear, positive for right hand",
     "pitch_angle": "Pitch-cone angle gamma; the mate gets 90 deg - gamma",

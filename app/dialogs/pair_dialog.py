@@ -107,6 +107,8 @@ class GearPairDialog(QDialog):
             unused["pitch_angle"] = self.gamma.value()
         else:
             unused["helix_angle"] = self.beta.value()
+        if self.kind.currentText() == "external":  # profile shifts come from the generated gears (edit in the dock)
+            unused["x1"], unused["x2"] = getattr(self, "shifts", (0.0, 0.0))
         return GearPair(self.name.text().strip(), self.joint1.currentText(), self.joint2.currentText(),
                         self.carrier.currentText(), kind=self.kind.currentText(), z1=self.z1.value(), z2=self.z2.value(),
                         module=self.module.value(), pressure_angle=self.alpha.value(), face_width=self.width.value(),
@@ -177,6 +179,7 @@ class GearPairDialog(QDialog):
         self.module.set_si(s1.module)
         self.alpha.set_si(s1.pressure_angle)
         self.width.set_si(min(s1.face_width, s2.face_width))
+        self.shifts = (s1.profile_shift, s2.profile_shift)
         if kind == "bevel":
             self.gamma.set_si(s1.pitch_angle)
         else:

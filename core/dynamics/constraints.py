@@ -163,15 +163,18 @@ class GearConstraint(Constraint):
     rows = 1
 
     def __init__(self, name: str, pair: PairGeometryData, joint1: JointGeometry, joint2: JointGeometry,
-                 error_index: int, stabilised: bool):
+                 error_index: int, stabilised: bool, centres=None):
+        """`centres`: each gear's centre in its mid-face plane, in its joint's body_j axes from the COM [m]
+        (default: the joint points)."""
         self.name, self.pair, self.j1, self.j2 = name, pair, joint1, joint2
         self.error_index, self.stabilised = error_index, stabilised
+        self.c1, self.c2 = centres if centres is not None else (joint1.sj, joint2.sj)
 
     def frame(self, s: Snapshot):
         g1, g2 = self.j1.bj, self.j2.bj
         x1, r1, v1, w1 = s.pose(g1)
         x2, r2, v2, w2 = s.pose(g2)
-        c1, c2 = x1 + r1 @ self.j1.sj, x2 + r2 @ self.j2.sj
+        c1, c2 = x1 + r1 @ self.c1, x2 + r2 @ self.c2
         f = contact_frame(self.pair, c1, r1 @ self.j1.aj, c2, r2 @ self.j2.aj)
         return f, (x1, v1, w1), (x2, v2, w2)
 
@@ -212,6 +215,6 @@ class GearConstraint(Constraint):
         for dt in (eps, -eps):
             y1, q1 = x1 + dt * v1, axis_angle_matrix(dt * w1) @ r1
             y2, q2 = x2 + dt * v2, axis_angle_matrix(dt * w2) @ r2
-            fe = contact_frame(self.pair, y1 + q1 @ self.j1.sj, q1 @ self.j1.aj, y2 + q2 @ self.j2.sj, q2 @ self.j2.aj)
+            fe = contact_frame(self.pair, y1 + q1 @ self.c1, q1 @ self.j1.aj, y2 + q2 @ self.c2, q2 @ self.j2.aj)
             vals.append(fe.t @ ((v1 + cross(w1, fe.point - y1)) - (v2 + cross(w2, fe.point - y2))))
         return (vals[0] - vals[1]) / (2 * eps)

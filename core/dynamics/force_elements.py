@@ -128,50 +128,48 @@ class Bearing:
 
 
 class CompliantMesh:
-    """A gear pair made soft: Ft = -(k(phi) e + c e') along the pitch tangent, with its radial and axial parts.
+    """A gear pair made soft by a MeshModel (core.gearing.mesh_model): a spring-damper along the line of action.
 
-    e is the pair's phase error at the pitch circle (the TE) [m]; the mesh phase
-    phi = z1 theta1 follows gear 1's rotation on its joint. k(phi) is
-    k_mean + k_amplitude cos(phi) ('cosine') or, for 'rectangular', k_mean
-    (single pair) or 2 k_mean (double contact, a fraction cr - 1 of each mesh
-    cycle). With the cosine law the stiffness is a function of the
-    configuration, so V = k(phi) e^2 / 2 is a potential and its torque
-    -dV/dtheta1 = k_amplitude z1 sin(phi) e^2 / 2 acts on gear 1.
+    e is the pair's phase error at the working pitch circle (the TE) [m] and
+    delta = e cos(alpha_wt) the deflection along the line of action; the mesh
+    phase phi = z1 theta1 follows gear 1's rotation on its joint. The tangential
+    force is Ft = -F cos(alpha_wt), applied with its radial and axial parts.
+    The stiffness depends on the configuration through phi, so
+    V = k(phi) p^2 / 2 (p the flank penetration) is a potential and its torque
+    -dV/dtheta1 = -(dk/dphi) z1 p^2 / 2 acts on gear 1.
     """
 
-    def __init__(self, name, gear: GearConstraint, k_mean, k_amplitude, damping, waveform, contact_ratio, angle_index):
-        self.name, self.gear = name, gear
-        self.k0, self.k1, self.c, self.waveform = k_mean, k_amplitude, damping, waveform
-        self.cr, self.ia = contact_ratio, angle_index
-
-    def stiffness(self, phi: float) -> tuple[float, float]:
-        """k(phi) [N/m] and dk/dphi."""
-        if self.waveform == "cosine":
-            return self.k0 + self.k1 * math.cos(phi), -self.k1 * math.sin(phi)
-        frac = (phi / (2 * math.pi)) % 1.0
-        return (2.0 if frac < self.cr - 1.0 else 1.0) * self.k0, 0.0
+    def __init__(self, name, gear: GearConstraint, mesh, angle_index):
+        self.name, self.gear, self.mesh, self.ia = name, gear, mesh, angle_index
+        self.cos = math.cos(mesh.pressure_angle)
 
     def apply(self, t, s, loads, out):
-        gear = self.gear
+        gear, mesh = self.gear, self.mesh
         e = s.extra[gear.error_index]
         rate = gear.slip_rate(s)
         phi = gear.pair.z1 * s.extra[self.ia]
-        k, dk = self.stiffness(phi)
-        ft = -(k * e + self.c * rate)
+        fraction = phi / (2 * math.pi)
+        delta, delta_rate = e * self.cos, rate * self.cos
+        f_loa, k, energy = mesh.force(delta, delta_rate, fraction)
+        ft = -f_loa * self.cos
         f, (x1, _, _), (x2, _, _) = gear.frame(s)
         d = force_direction(gear.pair, f, 1.0 if ft >= 0 else -1.0) * ft
         loads.force_at(gear.j1.bj, d, f.point - x1)
         loads.force_at(gear.j2.bj, -d, f.point - x2)
-        if dk:
-            tau = -0.5 * dk * gear.pair.z1 * e * e
+        _, dk = mesh.stiffness(fraction)
+        pen = mesh.penetration(delta)
+        if dk and pen:
+            tau = -0.5 * float(dk) * gear.pair.z1 * pen * pen
             loads.torque(gear.j1.bj, tau * f.a1)
             _, ri, _, _ = s.pose(gear.j1.bi)
             loads.torque(gear.j1.bi, -tau * (ri @ gear.j1.ai))
-        loads.potential += 0.5 * k * e * e
-        loads.dissipation += self.c * rate * rate
+        loads.potential += energy
+        if pen or not mesh.backlash:
+            loads.dissipation += mesh.damping * delta_rate * delta_rate
         if out is not None:
             for label, value in zip(TOOTH_FORCES, force_components(gear.pair, ft)):
                 out.add(gear.name, label, "N", value, "gear pair", TOOTH_FORCE_TEXT[label])
-            out.add(self.name, "TE", "m", e, "mesh", "transmission error at the pitch circle")
-            out.add(self.name, "force", "N", ft, "mesh", "mesh force along the pitch tangent")
-            out.add(self.name, "stiffness", "N/m", k, "mesh", "mesh stiffness")
+            out.add(self.name, "TE", "m", e, "mesh", "transmission error at the working pitch circle")
+            out.add(self.name, "deflection", "m", delta, "mesh", "deflection along the line of action")
+            out.add(self.name, "force", "N", f_loa, "mesh", "mesh force along the line of action")
+            out.add(self.name, "stiffness", "N/m", k, "mesh", "mesh stiffness along the line of action")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core.gearing.gear_bodies import mesh_centre
 from core.gearing.pitch_point import PairGeometryData, contact_frame, force_direction
 from core.geometry.rotations import quat_matrices
 from core.model.entities import GROUND, RevoluteJoint
@@ -29,8 +30,15 @@ class Scene:
             rot0 = quat_matrices(body.orientation)
             self.joints[j.name] = (index[j.body_j], rot0.T @ (np.asarray(j.position) - np.asarray(body.position)),
                                    rot0.T @ j.unit_axis())
-        self.pairs = {p.name: (p.joint1, p.joint2, PairGeometryData.of(p)) for p in model.gear_pairs.values()
-                      if p.joint1 in self.joints and p.joint2 in self.joints}
+        self.pairs = {}
+        for p in model.gear_pairs.values():
+            if p.joint1 in self.joints and p.joint2 in self.joints:
+                centres = []
+                for k, jn in ((1, p.joint1), (2, p.joint2)):
+                    body = model.bodies[model.joints[jn].body_j]
+                    rot0 = quat_matrices(body.orientation)
+                    centres.append(rot0.T @ (mesh_centre(model, p, k) - np.asarray(body.position)))
+                self.pairs[p.name] = (p.joint1, p.joint2, PairGeometryData.of(p), centres)
 
     def joint_axes(self, positions: np.ndarray, orientations: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """{joint: (point [m], unit axis)} in world axes."""
@@ -40,11 +48,14 @@ class Scene:
     def tooth_forces(self, positions: np.ndarray, orientations: np.ndarray, ft: dict[str, float]):
         """{pair: (pitch point [m], tooth force on gear 2 [N])} for the pairs with a tangential force in `ft`."""
         axes = self.joint_axes(positions, orientations)
+        rot = quat_matrices(orientations)
         out = {}
-        for name, (j1, j2, geo) in self.pairs.items():
+        for name, (j1, j2, geo, (m1, m2)) in self.pairs.items():
             if name not in ft:
                 continue
-            (c1, a1), (c2, a2) = axes[j1], axes[j2]
+            (_, a1), (_, a2) = axes[j1], axes[j2]
+            k1, k2 = self.joints[j1][0], self.joints[j2][0]
+            c1, c2 = positions[k1] + rot[k1] @ m1, positions[k2] + rot[k2] @ m2
             frame = contact_frame(geo, c1, a1, c2, a2)
             f = ft[name]
             out[name] = (frame.point, -f * force_direction(geo, frame, 1.0 if f >= 0 else -1.0))

@@ -37,10 +37,11 @@ from core.dynamics.force_elements import (
     TorsionalSpring,
 )
 from core.dynamics.channels import TOOTH_FORCES, Outputs
+from core.gearing.gear_bodies import mesh_centre, polar_inertia
+from core.gearing.mesh_model import mesh_model_for
 from core.gearing.pitch_point import TOOTH_FORCE_TEXT, PairGeometryData, force_components
 from core.geometry.rotations import matrix_quats
 from core.dynamics.state_space import StateSpace, rotation_matrices
-from core.geometry.macro import pair_geometry
 from core.model import entities as E
 from core.model.model import Model
 
@@ -106,7 +107,13 @@ class System:
         compliant = {f.pair: f for f in model.forces.values() if isinstance(f, E.CompliantMesh)}
         self.gears: dict[str, GearConstraint] = {}
         for p in model.gear_pairs.values():
-            gc = GearConstraint(p.name, PairGeometryData.of(p), self.geometry[p.joint1], self.geometry[p.joint2], new_extra(), p.stabilise)
+            centres = []
+            for k, jn in ((1, p.joint1), (2, p.joint2)):
+                bj = self.index[model.joints[jn].body_j]
+                xj, rj = self._pose0(bj)
+                centres.append(rj.T @ (mesh_centre(model, p, k) - xj))
+            gc = GearConstraint(p.name, PairGeometryData.of(p), self.geometry[p.joint1], self.geometry[p.joint2],
+                                new_extra(), p.stabilise, centres)
             self.gears[p.name] = gc
             if p.name not in compliant:
                 self.constraints.append(gc)
@@ -134,9 +141,8 @@ class System:
                                            f.axial_damping, f.tilt_stiffness, f.tilt_damping))
             elif isinstance(f, E.CompliantMesh):
                 pair = model.gear_pairs[f.pair]
-                cr = pair_geometry(pair.pair_spec()).transverse_contact_ratio
-                self.forces.append(CompliantMesh(f.name, self.gears[f.pair], f.k_mean, f.k_amplitude, f.damping,
-                                                 f.waveform, cr, self.angle_index[pair.joint1]))
+                mesh = mesh_model_for(pair, f, polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2))
+                self.forces.append(CompliantMesh(f.name, self.gears[f.pair], mesh, self.angle_index[pair.joint1]))
         self.work_index, self.dissipated_index = new_extra(), new_extra()
         self.extra = extra
         self._set_up_coordinates()
@@ -276,20 +282,28 @@ class System:
             s2 = self.snapshot(moved)
             return np.array([(f.gear.slip_rate(s2) - f.gear.slip_rate(s1)) / dt for f in meshes])
 
-        y = y.copy()
-        for _ in range(20):
-            r = residual(y)
-            jac = np.empty((len(idx), len(idx)))
-            for c, i in enumerate(idx):
-                step = 1e-9
-                yp = y.copy()
-                yp[i] += step
-                jac[:, c] = (residual(yp) - r) / step
-            dx = np.linalg.solve(jac, -r)
-            y[idx] += dx
-            if np.abs(dx).max() < 1e-15:
+        y0 = y.copy()
+        for flank in (1.0, -1.0):  # with backlash, start on the drive flanks, then on the coast flanks
+            y = y0.copy()
+            for f, i in zip(meshes, idx):  # just past the backlash (inside it the mesh has no stiffness)
+                y[i] = flank * (0.5 * f.mesh.backlash / f.cos) * (1.0 + 1e-6)
+            try:
+                for _ in range(30):
+                    r = residual(y)
+                    jac = np.empty((len(idx), len(idx)))
+                    for c, i in enumerate(idx):
+                        step = 1e-9
+                        yp = y.copy()
+                        yp[i] += step
+                        jac[:, c] = (residual(yp) - r) / step
+                    dx = np.linalg.solve(jac, -r)
+                    y[idx] += dx
+                    if np.abs(dx).max() < 1e-15:
+                        break
                 break
-        return y, "static equilibrium: mesh deflection " + ", ".join(
+            except np.linalg.LinAlgError:
+                continue
+        return y, "static equilibrium: transmission error " + ", ".join(
             f"{f.name} {y[i]:.6g} m" for f, i in zip(meshes, idx))
 
     def project(self, y: np.ndarray, iterations: int = 3, tol: float = 1e-13) -> np.ndarray:

@@ -8,9 +8,16 @@ this is exactly the Willis equation n1.w1 + n2.w2 - (n1 + n2).wc = 0
 Ft. The radial and axial components follow from Ft by the gear formulas and
 act at P too, so the joints carry the bearing loads:
 
-helical/spur  Fr = |Ft| tan(alpha_n) / cos(beta),  Fa = Ft tan(beta)
+helical/spur  Fr = |Ft| tan(alpha_wt),  Fa = Ft tan(beta_w)   (alpha_wt the working transverse pressure
+              angle, tan(alpha_wt) = tan(alpha_n) / cos(beta) without profile shift; beta_w the helix
+              angle at the working pitch circle)
 bevel         Fr = |Ft| tan(alpha) cos(gamma1),    Fa = |Ft| tan(alpha) sin(gamma1)
 total         Fc = sqrt(Ft^2 + Fr^2 + Fa^2)
+
+A bevel pair's pitch point is at the mean pitch cone, r_m = r_e - (b/2) sin(gamma)
+(ISO 10300-1, AGMA 2005): Ft = T1 / r_m1 there and the bearing lever arms
+are measured to it. A cylindrical pair's pitch point lies in the mid-face
+plane of each gear (the solver passes the gear centres in that plane).
 
 The radial component always pushes the gears apart and the bevel thrust
 always pushes gear 1 away from the apex; the helical thrust changes sign with
@@ -23,6 +30,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from core.geometry.macro import pair_geometry
 
 
 TOOTH_FORCE_TEXT = {"Ft": "tangential tooth force (the constraint multiplier)", "Fr": "radial tooth force",
@@ -40,12 +49,30 @@ class PairGeometryData:
     pressure_angle: float
     helix_angle: float
     pitch_angle: float
+    face_width: float = 0.0
+    working_pressure_angle: float = 0.0  # alpha_wt, transverse [rad] (cylindrical pairs)
+    working_helix_angle: float = 0.0  # beta_w at the working pitch circle [rad]
 
     @classmethod
     def of(cls, pair) -> "PairGeometryData":
-        """From a model GearPair."""
-        r1, r2 = pair.pitch_radii()
-        return cls(pair.kind, r1, r2, pair.z1, pair.pressure_angle, pair.helix_angle, pair.pitch_angle)
+        """From a model GearPair: working pitch radii (profile shift included), mean cone for bevel."""
+        geo = pair_geometry(pair.pair_spec())
+        r1, r2 = geo.working_radius_1, geo.working_radius_2
+        beta_w = math.atan(math.tan(pair.helix_angle) * r1 / pair.pitch_radii()[0])
+        return cls(pair.kind, r1, r2, pair.z1, pair.pressure_angle, pair.helix_angle, pair.pitch_angle,
+                   pair.face_width, geo.working_pressure_angle, beta_w)
+
+    @property
+    def mesh_radius_1(self) -> float:
+        """Radius [m] of gear 1 at the pitch point: the mean cone radius for a bevel pair, else r1."""
+        if self.kind == "bevel":
+            return bevel_mean_radius(self.r1, self.face_width, self.pitch_angle)
+        return self.r1
+
+
+def bevel_mean_radius(outer_radius: float, face_width: float, pitch_angle: float) -> float:
+    """r_m = r_e - (b / 2) sin(gamma) [m]: pitch radius at the middle of the face (ISO 10300-1)."""
+    return outer_radius - 0.5 * face_width * math.sin(pitch_angle)
 
 
 @dataclass
@@ -73,7 +100,8 @@ def contact_frame(g: PairGeometryData, c1: np.ndarray, a1: np.ndarray, c2: np.nd
         d = c2 - apex
         d_perp = d - a1 * (a1 @ d)
         u = d_perp / np.linalg.norm(d_perp)
-        point = apex + s1 * (g.r1 / math.tan(g.pitch_angle)) + g.r1 * u
+        rm = g.mesh_radius_1
+        point = apex + s1 * (rm / math.tan(g.pitch_angle)) + rm * u
     else:
         d = c2 - c1
         d_perp = d - a1 * (a1 @ d)
@@ -91,8 +119,8 @@ def force_parts(g: PairGeometryData, f: ContactFrame) -> tuple[np.ndarray, np.nd
     if g.kind == "bevel":
         ta = math.tan(g.pressure_angle)
         return f.t, ta * (-math.cos(g.pitch_angle) * f.u + math.sin(g.pitch_angle) * f.s1)
-    # tooth trace on gear 1: cos(beta) a1 + sin(beta) t; the force is normal to it in the pitch plane
-    return f.t - math.tan(g.helix_angle) * f.a1, -(math.tan(g.pressure_angle) / math.cos(g.helix_angle)) * f.u
+    # tooth trace on gear 1: cos(beta_w) a1 + sin(beta_w) t; the force is normal to it in the pitch plane
+    return f.t - math.tan(g.working_helix_angle) * f.a1, -math.tan(g.working_pressure_angle) * f.u
 
 
 def force_direction(g: PairGeometryData, f: ContactFrame, sign: float) -> np.ndarray:
@@ -108,6 +136,6 @@ def force_components(g: PairGeometryData, ft: float) -> tuple[float, float, floa
         fr = abs(ft) * ta * math.cos(g.pitch_angle)
         fa = abs(ft) * ta * math.sin(g.pitch_angle)
     else:
-        fr = abs(ft) * math.tan(g.pressure_angle) / math.cos(g.helix_angle)
-        fa = ft * math.tan(g.helix_angle)
+        fr = abs(ft) * math.tan(g.working_pressure_angle)
+        fa = ft * math.tan(g.working_helix_angle)
     return ft, fr, fa, math.sqrt(ft * ft + fr * fr + fa * fa)

@@ -21,6 +21,8 @@ import math
 
 import numpy as np
 
+from core.geometry.macro import center_distance
+
 from core.commands import Command, Macro, replace_fields
 from core.gearing.pitch_point import PairGeometryData, contact_frame
 from core.geometry.rotations import quat_about, quat_matrices, quat_mul
@@ -49,7 +51,7 @@ def target_position(model: Model, pair: GearPair) -> np.ndarray:
             raise ModelError(f"{pair.name}: turn gear 2's axis to 90 deg from gear 1's first; then it can be moved to the apex")
         apex = p1 + a1 * r1 / math.tan(pair.pitch_angle)
         return apex - a2 * r2 / math.tan(math.pi / 2 - pair.pitch_angle)
-    need = r1 + r2 if pair.kind == "external" else r2 - r1
+    need = center_distance(pair.pair_spec())
     d = p2 - p1
     d_perp = d - a1 * (a1 @ d)
     if np.linalg.norm(d_perp) > 1e-12:

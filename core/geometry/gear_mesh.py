@@ -90,8 +90,10 @@ def cylindrical_gear_mesh(spec: GearSpec) -> tuple[np.ndarray, np.ndarray]:
             return math.pi / z_count - external_half_angle(r, z_count, alpha_t, r_b)
         tip = max(g.tip_radius, r_b * 1.001)
     else:
+        thick = 2.0 * g.profile_shift * math.tan(g.normal_pressure_angle)
+
         def half(r):
-            return external_half_angle(r, z_count, alpha_t, r_b)
+            return external_half_angle(r, z_count, alpha_t, r_b, thick)
         tip = g.tip_radius
     r_tooth, theta = tooth_outline(z_count, g.root_radius, tip, half, FILLET * g.normal_module)
     other = spec.rim_diameter / 2 if g.internal else spec.bore_diameter / 2

@@ -49,6 +49,10 @@ class GearSpec:
         Outer rim diameter [m] (inner gear only).
     density : float
         Material density [kg/m^3].
+    profile_shift : float
+        Profile shift coefficient x (ISO 21771), external helical/spur gears:
+        the rack moved out by x m_n thickens the tooth and moves the tip and
+        root circles out by x m_n.
     """
 
     kind: str = "helical"
@@ -61,12 +65,13 @@ class GearSpec:
     bore_diameter: float = ranged(0.0, lo=0.0, hi=10.0, lo_open=True, **MM)
     rim_diameter: float = ranged(0.0, lo=0.0, hi=20.0, lo_open=True, **MM)
     density: float = ranged(7850.0, lo=1.0, hi=50000.0, unit="kg/m^3")
+    profile_shift: float = ranged(0.0, lo=-0.6, hi=1.0)
 
     def relevant_fields(self) -> tuple[str, ...]:
         """Fields that matter for this kind (the GUI shows only these)."""
         common = ("module", "teeth", "pressure_angle", "face_width")
         if self.kind == "helical":
-            return common + ("helix_angle", "bore_diameter", "density")
+            return common + ("helix_angle", "profile_shift", "bore_diameter", "density")
         if self.kind == "inner":
             return common + ("helix_angle", "rim_diameter", "density")
         return common + ("pitch_angle", "bore_diameter", "density")
@@ -85,6 +90,9 @@ class GearSpec:
         found = [p for p in range_problems(self) if p[0] in self.relevant_fields()]
         if found:
             return found
+        if self.kind != "helical" and self.profile_shift != 0.0:
+            return [("profile_shift", f"must be 0 for a {self.kind} gear (profile shift is supported on external "
+                                      f"helical/spur gears), got {self.profile_shift:g}")]
         if self.kind == "inner" and self.teeth < 12:
             return [("teeth", f"must be {Range(lo=12, hi=1000, integer=True).describe()} for an inner gear, got {self.teeth}")]
         if self.kind == "helical":
@@ -137,14 +145,15 @@ class CylindricalGeometry:
     base_helix_angle: float
     transverse_base_pitch: float
     lead: float
+    profile_shift: float = 0.0
 
     @property
     def addendum(self) -> float:
-        return ADDENDUM * self.normal_module
+        return (ADDENDUM + self.profile_shift) * self.normal_module
 
     @property
     def dedendum(self) -> float:
-        return DEDENDUM * self.normal_module
+        return (DEDENDUM - self.profile_shift) * self.normal_module
 
 
 def transverse_pressure_angle(normal_pressure_angle: float, helix_angle: float) -> float:
@@ -161,6 +170,7 @@ def cylindrical_geometry(spec: GearSpec) -> CylindricalGeometry:
     internal = spec.kind == "inner"
     sign = -1.0 if internal else 1.0
     r_b = r * math.cos(alpha_t)
+    x = spec.profile_shift if not internal else 0.0
     return CylindricalGeometry(
         teeth=z,
         transverse_module=m_t,
@@ -170,12 +180,13 @@ def cylindrical_geometry(spec: GearSpec) -> CylindricalGeometry:
         transverse_pressure_angle=alpha_t,
         pitch_radius=r,
         base_radius=r_b,
-        tip_radius=r + sign * ADDENDUM * m_n,
-        root_radius=r - sign * DEDENDUM * m_n,
+        tip_radius=r + sign * (ADDENDUM + x) * m_n,
+        root_radius=r - sign * (DEDENDUM - x) * m_n,
         internal=internal,
         base_helix_angle=math.atan(math.tan(beta) * math.cos(alpha_t)),
         transverse_base_pitch=math.pi * m_t * math.cos(alpha_t),
         lead=(2 * math.pi * r / math.tan(beta)) if beta else math.inf,
+        profile_shift=x,
     )
 
 
@@ -275,6 +286,10 @@ class PairGeometry:
     pitch_angle_1: float = 0.0
     pitch_angle_2: float = 0.0
     helix_angle_2: float = 0.0
+    working_radius_1: float = 0.0
+    working_radius_2: float = 0.0
+    base_radius_1: float = 0.0
+    base_radius_2: float = 0.0
 
     @property
     def total_contact_ratio(self) -> float:
@@ -293,6 +308,8 @@ class PairSpec:
     helix_angle: float = ranged(0.0, lo=math.radians(-45.0), hi=math.radians(45.0), **DEG)
     pitch_angle: float = ranged(math.radians(45.0), lo=math.radians(5.0), hi=math.radians(85.0), **DEG)
     face_width: float = ranged(0.0, lo=0.0, hi=2.0, **MM)
+    x1: float = ranged(0.0, lo=-0.6, hi=1.0)
+    x2: float = ranged(0.0, lo=-0.6, hi=1.0)
 
     def problems(self) -> list[tuple[str, str]]:
         from core.ranges import range_problems
@@ -300,6 +317,9 @@ class PairSpec:
         if self.kind not in PAIR_KINDS:
             return [("kind", f"must be one of {', '.join(PAIR_KINDS)}, got {self.kind!r}")]
         found = range_problems(self)
+        if not found and self.kind != "external":
+            found += [(f, f"must be 0 for a {self.kind} pair (profile shift is supported on external pairs), "
+                          f"got {getattr(self, f):g}") for f in ("x1", "x2") if getattr(self, f) != 0.0]
         if not found and self.kind == "internal" and self.z2 - self.z1 < 6:
             found.append(("z2", f"must exceed z1 by at least 6 for an internal pair (pinion z1 = {self.z1} on joint 1), got {self.z2}"))
         if not found and self.kind == "bevel" and self.helix_angle != 0.0:
@@ -313,8 +333,28 @@ def pair_field(name: str):
     return dataclasses.field(default=f.default, metadata=f.metadata)
 
 
-def _spec(kind: str, z: int, p: PairSpec) -> GearSpec:
-    return GearSpec(kind=kind, module=p.module, teeth=z, pressure_angle=p.pressure_angle, helix_angle=p.helix_angle)
+def _spec(kind: str, z: int, p: PairSpec, x: float = 0.0) -> GearSpec:
+    return GearSpec(kind=kind, module=p.module, teeth=z, pressure_angle=p.pressure_angle, helix_angle=p.helix_angle,
+                    profile_shift=x)
+
+
+def working_pressure_angle(p: PairSpec, alpha_t: float) -> float:
+    """alpha_wt [rad] from inv(alpha_wt) = inv(alpha_t) + 2 tan(alpha_n) (x1 + x2) / (z1 + z2) (ISO 21771, no backlash)."""
+    if p.x1 + p.x2 == 0.0:
+        return alpha_t
+    target = involute(alpha_t) + 2.0 * math.tan(p.pressure_angle) * (p.x1 + p.x2) / (p.z1 + p.z2)
+    a = alpha_t
+    for _ in range(60):  # Newton on inv(a) = target; inv'(a) = tan(a)^2
+        step = (involute(a) - target) / math.tan(a) ** 2
+        a -= step
+        if abs(step) < 1e-15:
+            break
+    return a
+
+
+def center_distance(p: PairSpec) -> float:
+    """Working centre distance a_w [m]: m_t (z1 + z2) / 2 (external; z2 - z1 internal) times cos(alpha_t) / cos(alpha_wt)."""
+    return pair_geometry(p).center_distance
 
 
 def pair_geometry(p: PairSpec) -> PairGeometry:
@@ -337,24 +377,29 @@ def pair_geometry(p: PairSpec) -> PairGeometry:
         a_v = rv1 + rv2
         p_b = math.pi * p.module * math.cos(alpha)
         path = math.sqrt(ra1**2 - rb1**2) + math.sqrt(ra2**2 - rb2**2) - a_v * math.sin(alpha)
-        return PairGeometry("bevel", p.z2 / p.z1, 0.0, alpha, p_b, path, path / p_b, 0.0, g1, g2, 0.0)
+        return PairGeometry("bevel", p.z2 / p.z1, 0.0, alpha, p_b, path, path / p_b, 0.0, g1, g2, 0.0,
+                            working_radius_1=r1, working_radius_2=r2, base_radius_1=rb1, base_radius_2=rb2)
     internal = p.kind == "internal"
-    s1 = cylindrical_geometry(_spec("helical", p.z1, p))
-    s2 = cylindrical_geometry(_spec("inner" if internal else "helical", p.z2, p))
+    s1 = cylindrical_geometry(_spec("helical", p.z1, p, p.x1))
+    s2 = cylindrical_geometry(_spec("inner" if internal else "helical", p.z2, p, 0.0 if internal else p.x2))
     alpha_t = s1.transverse_pressure_angle
+    alpha_w = working_pressure_angle(p, alpha_t)
     if internal:
         a = p.module * (p.z2 - p.z1) / 2
         path = (math.sqrt(s1.tip_radius**2 - s1.base_radius**2)
                 - math.sqrt(max(s2.tip_radius**2 - s2.base_radius**2, 0.0))
-                + a * math.sin(alpha_t))
+                + a * math.sin(alpha_w))
     else:
-        a = p.module * (p.z1 + p.z2) / 2
+        a = p.module * (p.z1 + p.z2) / 2 * math.cos(alpha_t) / math.cos(alpha_w)
         path = (math.sqrt(s1.tip_radius**2 - s1.base_radius**2)
                 + math.sqrt(s2.tip_radius**2 - s2.base_radius**2)
-                - a * math.sin(alpha_t))
+                - a * math.sin(alpha_w))
     p_bt = s1.transverse_base_pitch
     overlap = p.face_width * abs(math.sin(p.helix_angle)) / (math.pi * s1.normal_module)
+    scale = math.cos(alpha_t) / math.cos(alpha_w)  # working over reference pitch radius
     return PairGeometry(
-        p.kind, p.z2 / p.z1, a, alpha_t, p_bt, path, path / p_bt, overlap,
+        p.kind, p.z2 / p.z1, a, alpha_w, p_bt, path, path / p_bt, overlap,
         helix_angle_2=p.helix_angle if internal else mate_helix_angle(p.helix_angle),
+        working_radius_1=s1.pitch_radius * scale, working_radius_2=s2.pitch_radius * scale,
+        base_radius_1=s1.base_radius, base_radius_2=s2.base_radius,
     )

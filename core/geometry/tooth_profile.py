@@ -26,14 +26,16 @@ def involute(angle):
     return np.tan(angle) - angle
 
 
-def external_half_angle(radius, teeth: float, pressure_angle_t: float, base_radius: float):
+def external_half_angle(radius, teeth: float, pressure_angle_t: float, base_radius: float,
+                        thickening: float = 0.0):
     """Half the angular thickness of an external gear's tooth at `radius` [rad].
 
-    Involute above the base circle: psi(r) = pi / (2 z) + inv(alpha_t) - inv(acos(rb / r))
-    (zero backlash); below it, continued with a slight taper.
+    Involute above the base circle: psi(r) = pi / (2 z) + t / z + inv(alpha_t) - inv(acos(rb / r))
+    (zero backlash), with t = 2 x tan(alpha_n) the thickening by a profile shift x (ISO 21771:
+    s_n = m_n (pi / 2 + 2 x tan(alpha_n))); below the base circle, continued with a slight taper.
     """
     r = np.asarray(radius, dtype=float)
-    psi_b = math.pi / (2 * teeth) + involute(pressure_angle_t)
+    psi_b = math.pi / (2 * teeth) + thickening / teeth + involute(pressure_angle_t)
     above = np.maximum(r, base_radius)
     psi = psi_b - involute(np.arccos(np.clip(base_radius / above, -1.0, 1.0)))
     below = r < base_radius

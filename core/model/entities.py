@@ -274,11 +274,21 @@ class GearPair(_Entity):
     pitch_angle : float
         Pitch angle of gear 1 [rad] (bevel); gear 2 gets 90 deg - gamma1.
     face_width : float
-        Face width [m] for the overlap ratio; 0 when unknown.
+        Face width [m] for the overlap ratio, the mesh stiffness and the bevel
+        mean cone; 0 when unknown.
+    x1, x2 : float
+        Profile shift coefficients (ISO 21771; external pairs): they set the
+        working pressure angle, the centre distance and the contact ratio.
     stabilise : bool
         Apply Baumgarte stabilisation to the pair's accumulated phase error.
     loss_table : tuple of rows (|w_a| [rad/s], eta_mf1, eta_mf2, tau_bf1 [N m], tau_bf2 [N m])
         Mesh efficiency and bearing friction (Modelica LossyGear); empty: lossless.
+        Not simulated yet: validation says so.
+    gear1, gear2 : str
+        The body that carries each gear's teeth when it is not the joint's
+        body_j: a gear welded (fixed joint) to that body, as the second gear
+        of a compound shaft. Empty: the joint's body_j. The pitch point lies
+        in this body's mid-face plane.
     """
 
     name: str
@@ -293,15 +303,20 @@ class GearPair(_Entity):
     helix_angle: float = pair_field("helix_angle")
     pitch_angle: float = pair_field("pitch_angle")
     face_width: float = pair_field("face_width")
+    x1: float = pair_field("x1")
+    x2: float = pair_field("x2")
     stabilise: bool = True
     loss_table: tuple[tuple[float, float, float, float, float], ...] = ()
+    gear1: str = ""
+    gear2: str = ""
 
-    REFERENCE_FIELDS: ClassVar[dict[str, str]] = {"joint1": "revolute", "joint2": "revolute", "carrier": "body"}
+    REFERENCE_FIELDS: ClassVar[dict[str, str]] = {"joint1": "revolute", "joint2": "revolute", "carrier": "body",
+                                                  "gear1": "optional body", "gear2": "optional body"}
 
     def pair_spec(self) -> PairSpec:
         return PairSpec(kind=self.kind, z1=self.z1, z2=self.z2, module=self.module,
                         pressure_angle=self.pressure_angle, helix_angle=self.helix_angle,
-                        pitch_angle=self.pitch_angle, face_width=self.face_width)
+                        pitch_angle=self.pitch_angle, face_width=self.face_width, x1=self.x1, x2=self.x2)
 
     def pitch_radii(self) -> tuple[float, float]:
         """r1, r2 = m_t z / 2 [m]."""
@@ -501,31 +516,70 @@ class BearingSpringDamper(_Entity):
 
 @dataclass(frozen=True)
 class CompliantMesh(_Entity):
-    """Makes a gear pair soft: a spring-damper along the line of action.
+    """Makes a gear pair soft: a spring-damper along the transverse line of action (core.gearing.mesh_model).
 
-    Mesh stiffness k(t) = k_mean + k_amplitude cos(w_m t) with w_m = z1 times
-    gear 1's speed relative to the carrier ('cosine'), or a rectangular wave
-    between single- and double-tooth contact from the contact ratio
-    ('rectangular'; k_mean is then the single-pair stiffness).
+    Parameters
+    ----------
+    stiffness : {'iso6336', 'given'}
+        'iso6336' (default): mean mesh stiffness c_gamma_alpha b from the pair's
+        geometry (ISO 6336-1 method B; the pair needs its face width);
+        'given': `k_mean`.
+    k_mean : float
+        Mean mesh stiffness [N/m] ('given'; for the 'rectangular' waveform the single-pair stiffness).
+    k_amplitude : float
+        Amplitude of the 'cosine' waveform [N/m] ('given').
+    waveform : {'involute', 'cosine', 'rectangular'}
+        Variation over a mesh period: from the involute geometry (contact
+        ratio and overlap ratio; default), k_mean + k_amplitude cos(phi), or
+        single/double contact.
+    damping_model : {'ratio', 'constant'}
+        'ratio' (default): `damping_ratio` of critical for the mean stiffness
+        and the pair's equivalent mass; 'constant': `damping`.
+    damping_ratio : float
+        zeta [-].
+    damping : float
+        Constant viscous damping [N s/m] along the line of action.
+    backlash : float
+        Total backlash along the line of action [m]; 0: both flanks in contact.
     """
 
     name: str
     pair: str
+    stiffness: str = choice("iso6336", ("iso6336", "given"))
     k_mean: float = ranged(2e8, lo=0.0, hi=1e13, lo_open=True, unit="N/m")
     k_amplitude: float = ranged(0.0, lo=0.0, hi=1e13, unit="N/m")
-    damping: float = ranged(0.0, lo=0.0, unit="N s/m")
-    waveform: str = choice("cosine", ("cosine", "rectangular"))
+    waveform: str = choice("involute", ("involute", "cosine", "rectangular"))
+    damping_model: str = choice("ratio", ("ratio", "constant"))
+    damping_ratio: float = ranged(0.07, lo=0.0, hi=2.0)
+    damping: float = ranged(0.0, lo=0.0, hi=1e9, unit="N s/m")
+    backlash: float = ranged(0.0, lo=0.0, hi=0.01, **MM)
 
     REFERENCE_FIELDS: ClassVar[dict[str, str]] = {"pair": "gear pair"}
-    WAVEFORMS: ClassVar[tuple[str, ...]] = ("cosine", "rectangular")
+    WAVEFORMS: ClassVar[tuple[str, ...]] = ("involute", "cosine", "rectangular")
 
     def problems(self) -> list[tuple[str, str]]:
         found = super().problems()
-        if self.waveform not in self.WAVEFORMS:
-            found.append(("waveform", f"must be one of {', '.join(self.WAVEFORMS)}, got {self.waveform!r}"))
+        for field, allowed in (("waveform", self.WAVEFORMS), ("stiffness", ("iso6336", "given")),
+                               ("damping_model", ("ratio", "constant"))):
+            if getattr(self, field) not in allowed:
+                found.append((field, f"must be one of {', '.join(allowed)}, got {getattr(self, field)!r}"))
         if not found and self.waveform == "cosine" and self.k_amplitude >= self.k_mean:
             found.append(("k_amplitude", f"must be below k_mean ({self.k_mean:.6g} N/m) so the stiffness stays positive"))
         return found
+
+    def unused_fields(self) -> list[tuple[str, str]]:
+        """(field, why) for fields set away from their default that this configuration does not use."""
+        d = {f.name: f.default for f in dataclasses.fields(self)}
+        out = []
+        if self.stiffness == "iso6336" and self.k_mean != d["k_mean"]:
+            out.append(("k_mean", "the stiffness comes from ISO 6336 (stiffness = iso6336)"))
+        if self.k_amplitude != d["k_amplitude"] and (self.waveform != "cosine"):
+            out.append(("k_amplitude", f"only the cosine waveform uses it (waveform = {self.waveform})"))
+        if self.damping_model == "ratio" and self.damping != d["damping"]:
+            out.append(("damping", "the damping is a ratio of critical (damping_model = ratio)"))
+        if self.damping_model == "constant" and self.damping_ratio != d["damping_ratio"]:
+            out.append(("damping_ratio", "the damping is a constant (damping_model = constant)"))
+        return out
 
 
 Force = Union[Torque, SpeedMotor, SpringDamper, TorsionalSpringDamper, BearingSpringDamper, CompliantMesh]
@@ -540,6 +594,7 @@ INTEGRATOR_OPTIONS: dict[str, tuple[str, ...]] = {
     "rk4": (),
     "dopri5": ("rtol", "atol"),
     "generalized_alpha": ("rho_inf",),
+    "generalized_alpha_adaptive": ("rho_inf", "rtol", "atol"),
 }
 FORMULATIONS = ("auto", "joint", "cartesian")
 MAX_OUTPUT_SAMPLES = 2_000_000  # a run's output grid; each sample holds every channel and pose
@@ -615,8 +670,8 @@ class SimulationSettings:
         """Integrator options set away from their defaults that the chosen integrator does not use."""
         used = set(INTEGRATOR_OPTIONS.get(self.integrator, ()))
         default = SimulationSettings()
-        return [name for opts in INTEGRATOR_OPTIONS.values() for name in opts
-                if name not in used and getattr(self, name) != getattr(default, name)]
+        names = dict.fromkeys(name for opts in INTEGRATOR_OPTIONS.values() for name in opts)
+        return [name for name in names if name not in used and getattr(self, name) != getattr(default, name)]
 
 
 def _short(value, limit: int = 60) -> str:

@@ -104,6 +104,10 @@ class Model:
         """Why the reference `field_name` of `item` does not resolve, or None."""
         kind = item.REFERENCE_FIELDS[field_name]
         target_name = getattr(item, field_name)
+        if kind == "optional body":
+            if target_name == "" or target_name in self.bodies:
+                return None
+            return f"names an unknown body {target_name!r} (leave it empty for the joint's body)"
         if kind == "body":
             if target_name == GROUND or target_name in self.bodies:
                 return None

@@ -21,6 +21,7 @@ from core.model.entities import (
     INTEGRATOR_OPTIONS,
     BearingSpringDamper,
     CompliantMesh,
+    SpeedMotor,
     FixedJoint,
     GearPair,
     GearSource,
@@ -178,17 +179,43 @@ class _Checker:
                 self.add("error", name, f"the joint axes must be parallel for a {pair.kind} pair; they are "
                          f"{math.degrees(angle):.4g} deg apart: align {j2.name!r} with {j1.name!r}")
             else:
-                need = r1 + r2 if pair.kind == "external" else r2 - r1
+                need = center_distance(pair.pair_spec())
                 have = line_distance(j1.position, j1.axis, j2.position, j2.axis)
                 if abs(have - need) > LENGTH_TOL + 1e-9 * need:
                     formula = "m_t (z1 + z2) / 2" if pair.kind == "external" else "m_t (z2 - z1) / 2"
+                    if pair.x1 or pair.x2:
+                        formula = "a_w with the profile shift"
                     self.add("error", name, f"the joint axes are {have * 1e3:.6g} mm apart; the centre distance "
                              f"{formula} is {need * 1e3:.6g} mm: move {j2.name!r} (and gear {j2.body_j!r})",
                              fix="place_gear2")
             if pair.kind == "internal" and pair.z1 >= pair.z2:
                 self.add("error", name, f"an inner pair needs the pinion on joint 1 and the ring on joint 2 "
                          f"(z1 < z2); got z1 = {pair.z1}, z2 = {pair.z2}: swap the joints and the teeth")
+            if angle <= ANGLE_TOL:
+                self.check_mesh_planes(pair, j1)
+        for k, (field, joint) in enumerate((("gear1", j1), ("gear2", j2)), start=1):
+            named = getattr(pair, field)
+            if named and not welded(self.m, named, joint.body_j):
+                self.add("error", f"{name}.{field}", f"gear body {named!r} is not welded to {joint.body_j!r}, the body "
+                         f"{joint.name!r} turns: add a fixed joint between them, or leave {field} empty")
+        if pair.loss_table:
+            self.add("warning", f"{name}.loss_table", "losses are not simulated yet: the table is kept in the file "
+                     "but the run is lossless")
         self.check_generated_gears(pair, j1, j2)
+
+    def check_mesh_planes(self, pair: GearPair, j1: RevoluteJoint) -> None:
+        """The two gears' mid-face planes must face each other: otherwise the tooth force acts in the wrong plane."""
+        c1, c2 = mesh_centre(self.m, pair, 1), mesh_centre(self.m, pair, 2)
+        offset = abs(float(j1.unit_axis() @ (c2 - c1)))
+        widths = [pair.face_width] + [b.visual.spec.face_width for b in
+                                      (self.m.bodies.get(gear_body_name(self.m, pair, k)) for k in (1, 2))
+                                      if b is not None and isinstance(b.visual, GearSource)]
+        limit = 0.5 * max(widths) if max(widths) > 0 else LENGTH_TOL
+        if offset > limit + LENGTH_TOL:
+            g1, g2 = gear_body_name(self.m, pair, 1), gear_body_name(self.m, pair, 2)
+            self.add("warning", pair.name, f"the mid-face planes of {g1!r} and {g2!r} are {offset * 1e3:.4g} mm apart "
+                     f"along the axis (more than half the face width, {limit * 1e3:.4g} mm): the teeth do not face each "
+                     "other. If a gear welded to the shaft carries the teeth, name it in gear1/gear2")
 
     def check_bevel(self, pair: GearPair, j1: RevoluteJoint, j2: RevoluteJoint) -> None:
         angle = axis_angle(j1.axis, j2.axis)
@@ -224,7 +251,7 @@ class _Checker:
         expect = {1: ("bevel" if pair.kind == "bevel" else "helical", pair.z1, pair.helix_angle),
                   2: (kind2, pair.z2, beta2)}
         for k, joint in ((1, j1), (2, j2)):
-            body = self.m.bodies.get(joint.body_j)
+            body = self.m.bodies.get(gear_body_name(self.m, pair, k))
             if body is None:
                 continue
             point, direction = body_axis_line(body)
@@ -336,9 +363,55 @@ class _Checker:
         st = self.m.settings
         unused = st.unused_options()
         if unused:
-            users = {name: k for k, opts in INTEGRATOR_OPTIONS.items() for name in opts}
+            users = {name: " or ".join(k for k, opts in INTEGRATOR_OPTIONS.items() if name in opts) for name in unused}
             self.add("info", "settings", "; ".join(f"{u} is set but only {users[u]} uses it (the integrator is "
                                                    f"{st.integrator})" for u in unused))
+
+    def check_meshes(self) -> None:
+        """Compliant meshes: fields not used, a face width for ISO stiffness, and a step that resolves the mesh."""
+        st = self.m.settings
+        for mesh in self.m.forces.values():
+            if not isinstance(mesh, CompliantMesh) or mesh.pair not in self.m.gear_pairs:
+                continue
+            pair = self.m.gear_pairs[mesh.pair]
+            for field, why in mesh.unused_fields():
+                self.add("info", f"{mesh.name}.{field}", f"is set but not used: {why}")
+            if mesh.stiffness == "iso6336" and pair.face_width <= 0:
+                self.add("error", f"{mesh.name}.stiffness", f"ISO 6336 stiffness needs the face width of pair "
+                         f"{pair.name!r} (it is 0): set pair {pair.name}.face_width, or give k_mean with stiffness = given")
+                continue
+            i1, i2 = polar_inertia(self.m, pair.joint1), polar_inertia(self.m, pair.joint2)
+            if i1 <= 0 or i2 <= 0:
+                continue
+            model = mesh_model_for(pair, mesh, i1, i2)
+            geo = pair_geometry(pair.pair_spec())
+            m_eq = equivalent_mass(i1, i2, geo.base_radius_1, geo.base_radius_2)
+            f_n = math.sqrt(model.k_mean * float(np.mean(model.profile)) / m_eq) / (2 * math.pi) if m_eq > 0 else 0.0
+            speed = self.expected_speed(pair)
+            f_mesh = pair.z1 * speed / (2 * math.pi)
+            if f_mesh > 0 and st.step > 1.0 / (50.0 * f_mesh) and st.integrator != "dopri5":
+                self.add("warning", "settings.step", f"{st.step:.3g} s is coarser than 1/50 of the mesh period of "
+                         f"{mesh.name!r} ({1 / f_mesh:.3g} s at {f_mesh:.4g} Hz): the mesh response is not resolved; "
+                         f"use a step of at most {1 / (50 * f_mesh):.3g} s")
+            if f_n > 0 and st.integrator == "generalized_alpha" and st.rho_inf < 1.0 and st.step * f_n > 1.0 / 20:
+                self.add("warning", "settings.rho_inf", f"generalised-alpha with rho_inf {st.rho_inf:g} damps the mesh "
+                         f"mode of {mesh.name!r} ({f_n:.4g} Hz, {1 / (st.step * f_n):.3g} steps per period): set "
+                         "rho_inf to 1, or a step under 1/20 of that period")
+            if f_n > 0 and st.integrator == "rk4" and 2 * math.pi * f_n * st.step > 2.5:
+                self.add("warning", "settings.step", f"RK4 is unstable on the mesh mode of {mesh.name!r} "
+                         f"({f_n:.4g} Hz) at {st.step:.3g} s: use a step under {2.5 / (2 * math.pi * f_n):.3g} s")
+
+    def expected_speed(self, pair: GearPair) -> float:
+        """The largest speed [rad/s] of gear 1 relative to the carrier expected in the run: initial or motor-driven."""
+        j1 = self.m.joints[pair.joint1]
+        a = j1.unit_axis()
+        w = lambda name: np.asarray(self.m.bodies[name].angular_velocity, float) if name in self.m.bodies else np.zeros(3)  # noqa: E731
+        speed = abs(float(a @ (w(j1.body_j) - w(j1.body_i))))
+        times = np.linspace(0.0, self.m.settings.t_end, 201)
+        for f in self.m.forces.values():
+            if isinstance(f, SpeedMotor) and f.joint == pair.joint1:
+                speed = max(speed, float(np.abs([f.law(t) for t in times]).max()))
+        return speed
 
     def check_interference(self) -> None:
         for a, b in overlapping_bodies(self.m):
@@ -364,7 +437,14 @@ class _Checker:
             self.check_pair(pair)
         self.check_connections()
         self.check_gear_loops()
+        self.check_meshes()
         return self.out
+
+
+from core.gearing.gear_bodies import gear_body_name, mesh_centre, welded  # noqa: E402  (gearing imports the model)
+from core.geometry.macro import center_distance, pair_geometry  # noqa: E402
+from core.gearing.gear_bodies import polar_inertia  # noqa: E402
+from core.gearing.mesh_model import equivalent_mass, mesh_model_for  # noqa: E402
 
 
 def validate(model: Model) -> list[Finding]:

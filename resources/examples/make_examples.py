@@ -100,7 +100,12 @@ def planetary() -> Model:
 
 
 def compliant_mesh_pair() -> Model:
-    """The worked example of the multibody gear-drive notes (seed 002): ratio 2.5, soft mesh, 1e-4 s step."""
+    """The worked example of the multibody gear-drive notes (seed 002): ratio 2.5, soft mesh.
+
+    Seed 002 runs it at 1e-4 s; with generalised-alpha (rho_inf 0.5) that step, 1/20 of the mesh period and
+    1/6 of the mesh mode's, damps the response: 16 % off a converged run over 0.02 s. RK4 at 2e-5 s (1/100
+    of the mesh period, 1/30 of the mesh mode's period) is within 4e-5 of it and takes 3 s per 0.02 s here.
+    """
     m, z1, z2 = 0.004, 32, 80  # ratio 2.5; mesh frequency z1 w1 / 2 pi = 509 Hz at w1 = 100 rad/s
     a = m * (z1 + z2) / 2
     shape = dict(shape="cylinder", length=0.03)
@@ -112,16 +117,18 @@ def compliant_mesh_pair() -> Model:
     w_mesh = z1 * 100.0
     return build("compliant_mesh_pair",
                  "Seed 002 worked example: m1 2.5 kg J1 0.012, m2 6.8 kg J2 0.095 kg m^2, ratio 2.5, k0 2e8 N/m, "
-                 "k1 0.3 k0, mesh 509 Hz at w1 100 rad/s, c = 0.01 k0 / w_m, 1e-4 s step; 100 N m in, 250 N m load", [
+                 "k1 0.3 k0 (along the line of action), mesh 509 Hz at w1 100 rad/s, c = 0.01 k0 / w_m; 100 N m in, "
+                 "250 N m load. Run with RK4 at 2e-5 s (the seed's 1e-4 s does not resolve the mesh mode)", [
                      gear1, gear2,
                      RevoluteJoint("gear1_joint", GROUND, "gear1", (0, 0, 0), Z),
                      RevoluteJoint("gear2_joint", GROUND, "gear2", (a, 0, 0), Z),
                      GearPair("pair", "gear1_joint", "gear2_joint", GROUND, kind="external", z1=z1, z2=z2, module=m,
                               pressure_angle=math.radians(20), face_width=0.03),
-                     CompliantMesh("mesh", "pair", k_mean=k0, k_amplitude=0.3 * k0, damping=0.01 * k0 / w_mesh),
+                     CompliantMesh("mesh", "pair", stiffness="given", k_mean=k0, k_amplitude=0.3 * k0, waveform="cosine",
+                                   damping_model="constant", damping=0.01 * k0 / w_mesh),
                      builders.constant_torque("drive", "gear1_joint", 100.0),
                      builders.constant_torque("load", "gear2_joint", 250.0),
-                 ], SimulationSettings(t_end=0.1, step=1e-4, output_step=1e-4, integrator="generalized_alpha",
+                 ], SimulationSettings(t_end=0.1, step=2e-5, output_step=1e-4, integrator="rk4",
                                        static_equilibrium=True))
 
 

@@ -228,3 +228,24 @@ def test_bevel_pair_dialog_moves_gear_2_to_the_apex(window, qtbot):
     assert messages[1] == "All gear rules hold."
     assert "gamma2 = 90 - gamma1 = 63.4349 deg" in messages[2]
     assert window.doc.model.joints["wheel_joint"].position == pytest.approx((0.0, 0.0, -0.030))
+
+
+def test_profile_shifted_gears_pair_at_the_working_centre_distance(window, qtbot):
+    """Profile shift typed in the gear dialogs travels into the pair, and 'move gear 2' uses a_w."""
+    from core.geometry.macro import center_distance
+
+    _two_gears_on_joints(window, qtbot, "helical_gear",
+                         {"Name": "a", **GEAR, "Number of teeth": 17, "Profile shift x": 0.5, "Bore diameter": 10},
+                         {"Name": "b", **GEAR, "Number of teeth": 40, "Profile shift x": 0.2, "Bore diameter": 10,
+                          "Position x": 75})
+    assert window.doc.model.bodies["a"].visual.spec.profile_shift == 0.5
+    messages = []
+    fill_and_ok(qtbot, {"Name": "p"}, {"joint1": "a_joint", "joint2": "b_joint", "carrier": "ground"},
+                press=_check_move_check(qtbot, messages))
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    pair = window.doc.model.gear_pairs["p"]
+    assert (pair.z1, pair.z2, pair.x1, pair.x2) == (17, 40, 0.5, 0.2)
+    a_w = center_distance(pair.pair_spec())
+    assert a_w > 0.002 * 57 / 2 + 0.0005 * 2  # the shift pushes the gears apart (0.7 m_n less a little)
+    assert window.doc.model.joints["b_joint"].position[0] == pytest.approx(a_w, rel=1e-9)
+    assert not [f for f in window.doc.findings if f.severity == "error"]

@@ -76,6 +76,11 @@ def test_placed_gears_mesh_without_overlap_and_touch_at_the_pitch_point(kind):
     point = frame.point
     if kind != "bevel":  # a spur gear has vertices only on its end faces: look at the pitch point there
         point = point + frame.a1 * pair.face_width / 2
+    else:  # the mean cone point, moved out along the cone line to the heel, where the mesh has vertices
+        geo = PairGeometryData.of(pair)
+        rm = geo.mesh_radius_1
+        apex = point - frame.s1 * rm / math.tan(pair.pitch_angle) - frame.u * rm
+        point = apex + (point - apex) * (geo.r1 / rm)
     near = g2.vertices[np.linalg.norm(g2.vertices - point, axis=1) < 2 * pair.module]
     gap = np.abs(trimesh.proximity.signed_distance(g1, near)).min()
     print(f"{kind}: overlap before placing {before.volume * 1e9:.1f} mm^3, after {overlap * 1e9:.2e} mm^3; "

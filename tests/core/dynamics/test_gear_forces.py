@@ -65,16 +65,29 @@ def test_opposite_torque_turns_the_flank_and_the_thrust(formulation):
 
 @pytest.mark.parametrize("formulation", FORMULATIONS)
 def test_bevel_pinion_against_a_held_gear(formulation):
+    """Hand free-body diagram of the pinion with the forces at the mean pitch cone (ISO 10300-1, AGMA 2005)."""
     torque = 10.0
     model = _static_pair("bevel_pair", torque)
     system = assemble(model, formulation)
     ch = system.channels(0.0, system.initial_state())
-    r1, alpha, gamma1 = 0.003 * 20 / 2, math.radians(20), math.atan2(20, 40)
-    pt = torque / r1
+    r1, b, alpha, gamma1 = 0.003 * 20 / 2, 0.02, math.radians(20), math.atan2(20, 40)
+    rm = r1 - 0.5 * b * math.sin(gamma1)  # mean pitch radius, 25.53 mm against 30 mm at the heel
+    pt = torque / rm
+    pr, pa = pt * math.tan(alpha) * math.cos(gamma1), pt * math.tan(alpha) * math.sin(gamma1)
     assert abs(ch["pair.Ft [N]"]) == pytest.approx(pt, rel=1e-9)
-    assert ch["pair.Fr [N]"] == pytest.approx(pt * math.tan(alpha) * math.cos(gamma1), rel=1e-9)
-    assert ch["pair.Fa [N]"] == pytest.approx(pt * math.tan(alpha) * math.sin(gamma1), rel=1e-9)
-    # pinion axis x: its bearing takes the axial thrust along x, away from the apex at the origin
-    fx = ch["pinion_joint.Fx [N]"]
-    assert abs(fx) == pytest.approx(pt * math.tan(alpha) * math.sin(gamma1), rel=1e-9)
-    assert fx > 0  # the reaction pushes the pinion back towards the apex (the thrust points to -x)
+    assert ch["pair.Fr [N]"] == pytest.approx(pr, rel=1e-9)
+    assert ch["pair.Fa [N]"] == pytest.approx(pa, rel=1e-9)
+    # Apex at the origin, pinion axis +x on the -x side, gear below (-z): the mean pitch point is
+    # P = (-rm / tan(gamma1), 0, -rm); on the pinion the teeth push (-Fa, -Ft, +Fr) (thrust away from the
+    # apex, radial away from the gear, tangential against the torque about +x).
+    point = np.array([-rm / math.tan(gamma1), 0.0, -rm])
+    force = np.array([-pa, -pt, pr])
+    joint = np.array([-0.06, 0.0, 0.0])
+    reaction = -force
+    moment = -np.cross(point - joint, force)  # about the joint point, what the bearing holds
+    moment[0] = 0.0
+    got_f = np.array([ch[f"pinion_joint.F{k} [N]"] for k in "xyz"])
+    got_m = np.array([ch[f"pinion_joint.T{k} [N m]"] for k in "xyz"])
+    assert np.allclose(got_f, reaction, rtol=1e-9, atol=1e-9 * pt)
+    assert np.allclose(got_m, moment, rtol=1e-9, atol=1e-9 * pt * rm)
+    assert np.cross(point - joint, force)[0] == pytest.approx(-torque, rel=1e-9)  # the teeth hold the torque

@@ -44,7 +44,7 @@ def test_unknown_integrator_option_gives_a_warning():
 
 def test_unknown_integrator_in_a_file_is_refused_at_load_naming_the_choices():
     text = (EXAMPLES / "helical_pair.gdyn").read_text().replace('"integrator": "rk4"', '"integrator": "euler"')
-    with pytest.raises(ModelError, match=r"settings.integrator: must be one of rk4, dopri5, generalized_alpha, got 'euler'"):
+    with pytest.raises(ModelError, match=r"settings.integrator: must be one of rk4, dopri5, generalized_alpha, generalized_alpha_adaptive, got 'euler'"):
         loads(text)
 
 
@@ -196,6 +196,6 @@ def test_options_for_another_integrator_are_reported():
     model.settings = SimulationSettings(t_end=0.01, step=1e-3, output_step=1e-3, rho_inf=0.2)
     from core.model.validation import validate
 
-    assert any(f.item == "settings" and "rho_inf is set but only generalized_alpha uses it" in f.message
+    assert any(f.item == "settings" and "rho_inf is set but only generalized_alpha or generalized_alpha_adaptive uses it" in f.message
                for f in validate(model))
     assert any("not used by rk4: settings.rho_inf" in f for f in simulate(model).findings)

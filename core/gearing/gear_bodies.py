@@ -1,0 +1,77 @@
+"""Which body carries each gear of a pair, and where that gear's mid-face plane cuts its joint axis.
+
+A gear pair names two revolute joints; normally each joint's body_j is the
+gear. On a compound shaft the second gear is a body of its own welded to
+the shaft (a fixed joint), and the pair names it in `gear1`/`gear2`. The
+pitch point lies in the mid-face plane of the gear that meshes, so the
+bearing moments come out right; the joint's own point may sit anywhere on
+its axis.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.geometry.rotations import quat_matrix, rotate
+from core.model.entities import FixedJoint, GearSource
+
+
+def gear_body_name(model, pair, k: int) -> str:
+    """The body carrying gear k (1 or 2) of `pair`."""
+    named = pair.gear1 if k == 1 else pair.gear2
+    return named or model.joints[pair.joint1 if k == 1 else pair.joint2].body_j
+
+
+def mid_face_point(body) -> np.ndarray:
+    """A point of the gear's mid-face plane (world, initial pose) [m].
+
+    A generated gear is built symmetric about its body origin's xy plane
+    (helical and inner gears; a bevel gear's origin is at its heel and its
+    pitch point comes from the apex instead); any other body uses its centre
+    of mass.
+    """
+    if isinstance(body.visual, GearSource):
+        return np.asarray(body.position, float)
+    return np.asarray(body.position, float) + rotate(body.orientation, body.com)
+
+
+def welded(model, a: str, b: str) -> bool:
+    """True when bodies a and b are one rigid piece through fixed joints."""
+    if a == b:
+        return True
+    seen, todo = {a}, [a]
+    while todo:
+        here = todo.pop()
+        for j in model.joints.values():
+            if isinstance(j, FixedJoint) and here in (j.body_i, j.body_j):
+                other = j.body_j if here == j.body_i else j.body_i
+                if other == b:
+                    return True
+                if other not in seen:
+                    seen.add(other)
+                    todo.append(other)
+    return False
+
+
+def mesh_centre(model, pair, k: int) -> np.ndarray:
+    """Gear k's centre in its mid-face plane: the joint-axis point closest to that plane (world, initial) [m]."""
+    joint = model.joints[pair.joint1 if k == 1 else pair.joint2]
+    a = joint.unit_axis()
+    p = np.asarray(joint.position, float)
+    body = model.bodies.get(gear_body_name(model, pair, k))
+    if body is None:
+        return p
+    return p + a * float(a @ (mid_face_point(body) - p))
+
+
+def polar_inertia(model, joint_name: str) -> float:
+    """Inertia [kg m^2] of the joint's body_j about the joint axis (parallel-axis term included), at the initial pose."""
+    joint = model.joints[joint_name]
+    body = model.bodies[joint.body_j]
+    r = quat_matrix(body.orientation)
+    inertia_world = r @ np.asarray(body.inertia) @ r.T
+    a = joint.unit_axis()
+    com = np.asarray(body.position) + r @ np.asarray(body.com)
+    d = com - np.asarray(joint.position)
+    d_perp = d - a * (a @ d)
+    return float(a @ inertia_world @ a + body.mass * (d_perp @ d_perp))

@@ -1,0 +1,135 @@
+"""One compliant gear-mesh model for the multibody solver and the harmonic balance (CHBM) solver.
+
+The mesh is a spring-damper along the transverse line of action between the
+base circles. Its deflection is delta = (r_b1 theta1 + r_b2 theta2 relative
+to rigid rolling) = e cos(alpha_wt), with e the transmission error at the
+working pitch circle [m]; positive delta loads the drive flanks.
+
+    F = k(phi) (delta - j/2)   delta >  j/2   (drive flank)
+    F = k(phi) (delta + j/2)   delta < -j/2   (coast flank, F < 0)
+    F = 0                      otherwise      (contact lost)
+    plus c delta' while a flank is in contact (none across the backlash gap)
+
+with j the total backlash along the line of action [m] and phi the mesh
+phase (z1 turns of gear 1 relative to the carrier make one mesh period each,
+so the mesh frequency follows the rotation). The tangential tooth force is
+Ft = F cos(alpha_wt). k(phi) is k_mean times a waveform of mean 1: from the
+involute geometry (core.gearing.mesh_stiffness), a cosine, the rectangular
+single/double contact wave, or the paper's step-gap elements (CHBM only).
+The damping is a ratio zeta of critical for k_mean and the pair's equivalent
+mass m = I1 I2 / (I1 r_b2^2 + I2 r_b1^2): c = 2 zeta sqrt(k_mean m); or a constant.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.gearing.mesh_stiffness import WAVEFORM_SAMPLES, involute_waveform, iso6336_stiffness, periodic_interp
+from core.geometry.macro import pair_geometry
+
+WAVEFORMS = ("involute", "cosine", "rectangular")
+
+
+@dataclass(frozen=True)
+class MeshModel:
+    """A compliant mesh along the line of action (SI).
+
+    Attributes
+    ----------
+    k_mean : float
+        Mean mesh stiffness [N/m].
+    profile : ndarray
+        Stiffness over one mesh period relative to k_mean (WAVEFORM_SAMPLES samples, mean 1).
+    damping : float
+        Viscous damping on delta' [N s/m].
+    backlash : float
+        Total backlash along the line of action [m].
+    pressure_angle : float
+        Working transverse pressure angle alpha_wt [rad]: delta = e cos(alpha_wt), Ft = F cos(alpha_wt).
+    source : str
+        Where the stiffness came from, in words (for the user).
+    cosine : float or None
+        For the cosine waveform its relative amplitude: k = k_mean (1 + a cos(phi)) evaluated exactly
+        rather than from the samples.
+    """
+
+    k_mean: float
+    profile: np.ndarray
+    damping: float
+    backlash: float
+    pressure_angle: float
+    source: str = ""
+    cosine: float | None = None
+
+    def stiffness(self, fraction) -> tuple[np.ndarray, np.ndarray]:
+        """k [N/m] and dk/dphi [N/m per rad of mesh phase] at mesh-period fractions."""
+        if self.cosine is not None:
+            phi = 2 * math.pi * np.asarray(fraction, float)
+            return self.k_mean * (1.0 + self.cosine * np.cos(phi)), -self.k_mean * self.cosine * np.sin(phi)
+        k, slope = periodic_interp(self.profile, fraction)
+        return self.k_mean * k, self.k_mean * slope / (2 * math.pi)
+
+    def force(self, delta: float, rate: float, fraction: float) -> tuple[float, float, float]:
+        """(F [N] along the line of action, k [N/m], elastic energy [J]) at deflection delta [m], rate [m/s]."""
+        k, _ = self.stiffness(fraction)
+        k = float(k)
+        pen = self.penetration(delta)
+        if pen == 0.0 and self.backlash > 0.0:
+            return 0.0, k, 0.0  # contact lost: neither spring nor damper
+        return k * pen + self.damping * rate, k, 0.5 * k * pen * pen
+
+    def penetration(self, delta: float) -> float:
+        half = 0.5 * self.backlash
+        return delta - half if delta > half else (delta + half if delta < -half else 0.0)
+
+
+def equivalent_mass(inertia_1: float, inertia_2: float, base_radius_1: float, base_radius_2: float) -> float:
+    """m = I1 I2 / (I1 r_b2^2 + I2 r_b1^2) [kg]: the pair's mass along the line of action."""
+    return inertia_1 * inertia_2 / (inertia_1 * base_radius_2 ** 2 + inertia_2 * base_radius_1 ** 2)
+
+
+def waveform_profile(waveform: str, eps_alpha: float, eps_beta: float, amplitude_ratio: float = 0.0) -> np.ndarray:
+    """The relative stiffness over a mesh period for a waveform name (mean 1)."""
+    s = np.arange(WAVEFORM_SAMPLES) / WAVEFORM_SAMPLES
+    if waveform == "involute":
+        return involute_waveform(eps_alpha, eps_beta)
+    if waveform == "cosine":
+        return 1.0 + amplitude_ratio * np.cos(2 * math.pi * s)
+    if waveform == "rectangular":  # single pair k, double 2k, for eps_alpha - 1 of the period; k_mean is k here
+        return np.where(s < eps_alpha - 1.0, 2.0, 1.0)
+    raise ValueError(f"waveform: must be one of {', '.join(WAVEFORMS)}, got {waveform!r}")
+
+
+def mesh_model_for(pair, mesh, inertia_1: float, inertia_2: float) -> MeshModel:
+    """The MeshModel of model CompliantMesh `mesh` on GearPair `pair`, with the gears' polar inertias [kg m^2]."""
+    geo = pair_geometry(pair.pair_spec())
+    eps_a, eps_b = geo.transverse_contact_ratio, geo.overlap_ratio
+    if mesh.stiffness == "iso6336":
+        z1, z2 = pair.z1, pair.z2
+        if pair.kind == "bevel":  # the virtual (back-cone) spur pair, as ISO 10300 does for bevel gears
+            z1, z2 = z1 / math.cos(pair.pitch_angle), z2 / math.cos(math.pi / 2 - pair.pitch_angle)
+        iso = iso6336_stiffness(z1, z2, pair.pressure_angle, pair.helix_angle, eps_a, pair.x1, pair.x2,
+                                internal=pair.kind == "internal")
+        k_mean = iso.c_gamma_alpha * pair.face_width
+        source = (f"ISO 6336-1 method B: c' = {iso.c_single / 1e9:.4g} N/(mm um), c_gamma_alpha = "
+                  f"{iso.c_gamma_alpha / 1e9:.4g} N/(mm um) times b = {pair.face_width * 1e3:g} mm")
+    else:
+        k_mean = mesh.k_mean
+        source = f"given: k_mean = {k_mean:.4g} N/m"
+    amplitude = mesh.k_amplitude / mesh.k_mean if mesh.k_mean > 0 else 0.0
+    profile = waveform_profile(mesh.waveform, eps_a, eps_b, amplitude)
+    if mesh.waveform == "rectangular" and mesh.stiffness == "given":
+        k_mean = mesh.k_mean  # k_mean is the single-pair stiffness of the rectangular wave
+    elif mesh.waveform == "rectangular":
+        profile = profile / profile.mean()
+    rb1, rb2 = geo.base_radius_1, geo.base_radius_2
+    k_eff = k_mean * float(np.mean(profile))
+    if mesh.damping_model == "ratio":
+        damping = 2.0 * mesh.damping_ratio * math.sqrt(k_eff * equivalent_mass(inertia_1, inertia_2, rb1, rb2))
+    else:
+        damping = mesh.damping
+    return MeshModel(k_mean, np.asarray(profile, float), damping, mesh.backlash, geo.working_pressure_angle, source,
+                     cosine=amplitude if mesh.waveform == "cosine" else None)

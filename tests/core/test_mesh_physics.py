@@ -1,0 +1,153 @@
+"""Mesh physics against published numbers and hand formulas: ISO 6336-1 stiffness, profile shift, the
+line-of-action spring, backlash on both flanks, damping as a ratio of critical, and the findings."""
+
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from core.commands import AddItem, replace_fields
+from core.dynamics.formulations import assemble
+from core.dynamics.simulate import simulate
+from core.gearing.gear_bodies import polar_inertia
+from core.gearing.mesh_model import equivalent_mass, mesh_model_for
+from core.gearing.mesh_stiffness import N_PER_MM_UM, involute_waveform, iso6336_stiffness
+from core.geometry.macro import PairSpec, center_distance, pair_geometry
+from core.model import builders
+from core.model.entities import CompliantMesh, SimulationSettings
+from core.model.files import load
+from core.model.validation import validate
+from tests.conftest import EXAMPLES
+
+TR_EXAMPLE = dict(z1=17, z2=103, module=0.008 / math.cos(math.radians(15.8)), pressure_angle=math.radians(20),
+                  helix_angle=math.radians(15.8), face_width=0.1, x1=0.145, x2=0.0)
+
+
+def test_iso_tr_6336_30_worked_example():
+    """ISO/TR 6336-30 example (m_n 8, z 17/103, b 100 mm, beta 15.8 deg, x 0.145/0, basic rack h_fP = 1.4 m_n):
+    c'_th = 17.86, c' = 12.37, c_gamma_alpha = 17.46 N/(mm um)."""
+    geo = pair_geometry(PairSpec(**TR_EXAMPLE))
+    assert geo.center_distance == pytest.approx(0.500, abs=5e-6)  # a_w = 500 mm by the profile shift
+    iso = iso6336_stiffness(17, 103, math.radians(20), math.radians(15.8), geo.transverse_contact_ratio,
+                            0.145, 0.0, dedendum=1.4).in_n_per_mm_um()
+    assert iso["c_th"] == pytest.approx(17.86, abs=0.005)
+    assert iso["c_prime"] == pytest.approx(12.37, abs=0.005)
+    # eps_alpha here comes from the standard tip circles (1.5495); the published value rounds to 0.01
+    assert iso["c_gamma_alpha"] == pytest.approx(17.46, abs=0.01)
+
+
+def test_profile_shift_sets_the_working_pressure_angle_and_the_centre_distance():
+    spec = PairSpec(z1=17, z2=103, module=0.008, x1=0.5, x2=0.2)
+    alpha_w = pair_geometry(spec).working_pressure_angle
+    inv = lambda a: math.tan(a) - a  # noqa: E731
+    assert inv(alpha_w) == pytest.approx(inv(math.radians(20)) + 2 * math.tan(math.radians(20)) * 0.7 / 120, rel=1e-12)
+    assert center_distance(spec) == pytest.approx(0.008 * 120 / 2 * math.cos(math.radians(20)) / math.cos(alpha_w), rel=1e-12)
+    assert PairSpec(kind="internal", z1=20, z2=60, x1=0.2).problems()[0][0] == "x1"
+
+
+def test_waveform_from_the_involute_geometry():
+    spur = involute_waveform(1.6)
+    levels = np.unique(np.round(spur, 12))
+    assert len(levels) == 2 and levels[1] / levels[0] == pytest.approx(2.0, rel=1e-12)  # single and double contact
+    assert np.mean(spur == spur.max()) == pytest.approx(0.6, abs=1e-3)  # double contact over eps_alpha - 1
+    assert np.ptp(involute_waveform(1.6, 1.0)) < 5e-3  # an integer overlap ratio smooths it flat
+
+
+def _held_compliant_pair(backlash=0.0, torque=10.0):
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    for body in list(model.bodies):
+        replace_fields(model, body, angular_velocity=(0.0, 0.0, 0.0)).do(model)
+    AddItem(builders.constant_torque("drive", "gear1_joint", torque)).do(model)
+    AddItem(builders.held_joint("hold", "gear2_joint")).do(model)
+    AddItem(CompliantMesh("mesh", "pair", stiffness="given", k_mean=1e8, waveform="involute", backlash=backlash)).do(model)
+    return model
+
+
+@pytest.mark.parametrize("torque", [10.0, -10.0])
+def test_line_of_action_spring_and_backlash_on_both_flanks(torque):
+    """Static: F = Ft / cos(alpha_wt) = k (delta - j/2), e = delta / cos(alpha_wt); the sign follows the flank."""
+    j = 50e-6
+    model = _held_compliant_pair(backlash=j, torque=torque)
+    model.settings = SimulationSettings(static_equilibrium=True)
+    system = assemble(model)
+    y, _ = system.mesh_equilibrium(system.initial_state())
+    ch = system.channels(0.0, y)
+    pair = model.gear_pairs["pair"]
+    alpha = pair_geometry(pair.pair_spec()).working_pressure_angle
+    k = 1e8 * float(involute_waveform(pair_geometry(pair.pair_spec()).transverse_contact_ratio,
+                                      pair_geometry(pair.pair_spec()).overlap_ratio)[0])
+    ft = abs(torque) / (pair.module * pair.z1 / 2)
+    delta = math.copysign(ft / math.cos(alpha) / k + j / 2, torque)  # a drive torque loads the drive flanks
+    assert ch["mesh.deflection [m]"] == pytest.approx(delta, rel=1e-6)
+    assert ch["mesh.TE [m]"] == pytest.approx(delta / math.cos(alpha), rel=1e-6)
+    assert abs(ch["pair.Ft [N]"]) == pytest.approx(ft, rel=1e-6)
+
+
+def test_contact_is_lost_inside_the_backlash_and_the_gears_impact():
+    """No load, gear 1 spinning into a gear at rest across a 100 um gap: no force until the gap closes, then contact."""
+    model = _held_compliant_pair(backlash=100e-6, torque=0.0)
+    del model.forces["drive"], model.forces["hold"]
+    replace_fields(model, "gear1", angular_velocity=(0.0, 0.0, 1.0)).do(model)
+    res = simulate(model, t_end=0.01, step=2e-6, output_step=2e-5, integrator="rk4")
+    force, te = res.channel("mesh.force"), res.channel("mesh.deflection")
+    r1 = 0.02 * math.cos(pair_geometry(model.gear_pairs["pair"].pair_spec()).working_pressure_angle)
+    t_close = 50e-6 / r1  # the drive flanks meet when delta = j / 2 (delta grows at r_b1 w1)
+    before = res.time < 0.9 * t_close
+    assert np.all(force[before] == 0.0) and np.all(np.abs(te[before]) < 50e-6)
+    assert np.abs(force[res.time > 1.1 * t_close]).max() > 0.0  # the impact
+
+
+def test_damping_ratio_of_critical_is_the_default():
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    mesh = CompliantMesh("mesh", "pair")
+    assert mesh.damping_model == "ratio" and mesh.stiffness == "iso6336" and mesh.waveform == "involute"
+    pair = model.gear_pairs["pair"]
+    i1, i2 = polar_inertia(model, "gear1_joint"), polar_inertia(model, "gear2_joint")
+    mm = mesh_model_for(pair, mesh, i1, i2)
+    geo = pair_geometry(pair.pair_spec())
+    iso = iso6336_stiffness(pair.z1, pair.z2, pair.pressure_angle, pair.helix_angle, geo.transverse_contact_ratio)
+    assert mm.k_mean == pytest.approx(iso.c_gamma_alpha * pair.face_width, rel=1e-12)
+    m_eq = equivalent_mass(i1, i2, geo.base_radius_1, geo.base_radius_2)
+    assert mm.damping == pytest.approx(2 * 0.07 * math.sqrt(mm.k_mean * float(np.mean(mm.profile)) * m_eq), rel=1e-12)
+
+
+def test_findings_for_meshes_and_losses():
+    model = _held_compliant_pair()
+    replace_fields(model, "mesh", damping=5.0).do(model)  # the ratio is in use: reported as not used
+    replace_fields(model, "pair", loss_table=((0.0, 0.98, 0.98, 0.0, 0.0),)).do(model)
+    text = [str(f) for f in validate(model)]
+    assert any("mesh.damping" in t and "not used" in t for t in text), text
+    assert any("loss_table" in t and "losses are not simulated yet" in t for t in text), text
+    example = load(EXAMPLES / "compliant_mesh_pair.gdyn")
+    example.settings = SimulationSettings(t_end=0.1, step=1e-4, integrator="generalized_alpha", rho_inf=0.5)
+    text = [str(f) for f in validate(example)]
+    assert any("coarser than 1/50 of the mesh period" in t for t in text), text
+    assert any("damps the mesh mode" in t for t in text), text
+    assert not [f for f in validate(load(EXAMPLES / "compliant_mesh_pair.gdyn")) if f.severity != "info"]
+
+
+def test_cli_pair_reports_the_iso_stiffness():
+    out = subprocess.run([sys.executable, "-m", "core.cli", "pair", "--z1", "17", "--z2", "103", "--module", "8.3141",
+                          "--helix-angle", "15.8", "--width", "100", "--x1", "0.145", "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    data = json.loads(out)
+    assert data["units"]["c_th"] == "N/m^2" and data["units"]["c_gamma_alpha"] == "N/m^2"
+    assert data["c_th"] / N_PER_MM_UM == pytest.approx(17.86, abs=0.005)
+    assert data["x1"] == 0.145 and data["center_distance"] == pytest.approx(0.5, abs=1e-5)
+
+
+def test_profile_shift_in_the_generated_gear():
+    """x m_n moves the tip circle out and thickens the tooth: more steel, same reference circle."""
+    from core.geometry.gear_mesh import gear_mesh_arrays
+    from core.geometry.macro import GearSpec
+
+    plain, shifted = (GearSpec(kind="helical", module=0.002, teeth=20, face_width=0.02, bore_diameter=0.01,
+                               profile_shift=x) for x in (0.0, 0.3))
+    (v0, _), (v1, _) = gear_mesh_arrays(plain), gear_mesh_arrays(shifted)
+    r0, r1 = np.hypot(v0[:, 0], v0[:, 1]).max(), np.hypot(v1[:, 0], v1[:, 1]).max()
+    assert r0 == pytest.approx(0.020 + 0.002, rel=1e-9)
+    assert r1 == pytest.approx(0.020 + 1.3 * 0.002, rel=1e-9)
+    assert GearSpec(kind="inner", teeth=60, rim_diameter=0.15, profile_shift=0.2).problems()[0][0] == "profile_shift"

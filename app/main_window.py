@@ -89,6 +89,7 @@ class MainWindow(QMainWindow):
         self.animator = Animator(self.doc, self.clock, self.viewport, self.playback, self)
         self.runner = RunController(self.doc, self)
         self.telemetry = None
+        self.chbm = None
         self.runner.started.connect(self._run_started)
         self.runner.progress.connect(self._run_progress)
         self.runner.finished.connect(self._run_finished)
@@ -183,6 +184,8 @@ class MainWindow(QMainWindow):
                                   "open_results")
         self.act_save_results = a("Save R&esults As...", self.save_results, None,
                                   "Save the current run's results (.gdres)", "save_results")
+        self.act_chbm = a("&CHBM Study", self.show_chbm, "Ctrl+H",
+                          "Forced response of a gear pair by coupled harmonic balance, with stability and DTI", "chbm_study")
         self.act_telemetry = a("&Telemetry", self.show_telemetry, "Ctrl+T",
                                "Plots of the channels: tooth forces, speeds, reactions, spectra with mesh orders",
                                "telemetry")
@@ -230,6 +233,7 @@ class MainWindow(QMainWindow):
             sm.addAction(act)
         self.analysis_menu = menu.addMenu("&Analysis")
         self.analysis_menu.addAction(self.act_telemetry)
+        self.analysis_menu.addAction(self.act_chbm)
         hm = menu.addMenu("&Help")
         hm.addAction(self._action("&About GearDyn", self.about, tip="About GearDyn"))
         tb = self.addToolBar("File")
@@ -255,6 +259,7 @@ class MainWindow(QMainWindow):
             st.addAction(act)
         st.addSeparator()
         st.addAction(self.act_telemetry)
+        st.addAction(self.act_chbm)
         self._update_recent()
 
     # ------------------------------------------------------------------ view
@@ -461,6 +466,16 @@ class MainWindow(QMainWindow):
         self.telemetry.raise_()
         return self.telemetry
 
+    def show_chbm(self):
+        """The CHBM study window (made when first asked for)."""
+        if self.chbm is None:
+            from app.chbm.window import ChbmWindow
+
+            self.chbm = ChbmWindow(self.doc, self)
+        self.chbm.show()
+        self.chbm.raise_()
+        return self.chbm
+
     def move_body(self, name: str) -> None:
         if name not in self.doc.model.bodies:
             self.report("Move / Rotate: select a body first")
@@ -597,6 +612,8 @@ class MainWindow(QMainWindow):
             self.runner.stop()
             self.runner.wait()
         self.clock.pause()
+        if self.chbm is not None:
+            self.chbm.close()  # stops its study thread
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("state", self.saveState())
         recovery_path().unlink(missing_ok=True)

@@ -255,6 +255,8 @@ def _cmd_chbm(ns) -> int:
         raise UsageError(f"--f-min, --f-max: need 0 < f-min < f-max Hz, got {ns.f_min:g} and {ns.f_max:g}")
     if not 1 <= ns.harmonics <= 100:
         raise UsageError(f"--harmonics: must be a whole number from 1 to 100, got {ns.harmonics}")
+    if ns.df_max is not None and not 0 < ns.df_max <= ns.f_max - ns.f_min:
+        raise UsageError(f"--df-max: must be above 0 and at most the range ({ns.f_max - ns.f_min:g} Hz), got {ns.df_max:g}")
     if any(t <= 0 for t in ns.torque):
         raise UsageError(f"--torque: every torque must be above 0 N m, got {' '.join(f'{t:g}' for t in ns.torque)}")
     if ns.period is not None and not ns.f_min <= ns.period <= ns.f_max:
@@ -280,7 +282,7 @@ def _cmd_chbm(ns) -> int:
         dti = [float(f) for f in np.linspace(ns.f_min, ns.f_max, ns.dti_points)]
     bar = TerminalProgress()
     try:
-        results = run_study(build, ns.torque, ns.f_min, ns.f_max, ns.harmonics, dti, progress=bar)
+        results = run_study(build, ns.torque, ns.f_min, ns.f_max, ns.harmonics, dti, progress=bar, df_max=ns.df_max)
     finally:
         bar.close()
     for note in results[0].model.notes:
@@ -443,6 +445,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--f-min", type=_number(float), default=500.0, help="lowest mesh frequency [Hz]")
     c.add_argument("--f-max", type=_number(float), default=4000.0, help="highest mesh frequency [Hz]")
     c.add_argument("--harmonics", type=_number(int), default=14, help="harmonics H (default 14)")
+    c.add_argument("--df-max", type=_number(float), help="largest frequency step between curve points [Hz] "
+                                                          "(default: 1 %% of the range)")
     c.add_argument("--dti", action="store_true", help="also sweep Newmark time integration forward and backward")
     c.add_argument("--dti-points", type=_number(int), default=36, help="frequencies of the DTI sweeps (default 36)")
     c.add_argument("--out", required=True, help="curve CSV")

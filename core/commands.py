@@ -167,14 +167,18 @@ class SetSettings(Command):
 
 
 class SetViews(Command):
-    """Change what the model file keeps of its windows (the telemetry layout)."""
+    """Change what the model file keeps of its windows (the telemetry layout, the CHBM study settings)."""
 
     text = "Change the telemetry layout"
 
     def __init__(self, model: Model, views):
         for path, msg in views.telemetry.problems():
             raise ModelError(f"views.telemetry.{path}: {msg}")
+        for path, msg in views.chbm.problems():
+            raise ModelError(f"views.chbm.{path}: {msg}")
         self.old, self.new = model.views, views
+        if views.chbm != model.views.chbm and views.telemetry == model.views.telemetry:
+            self.text = "Change the CHBM study"
 
     def do(self, model: Model) -> None:
         model.views = self.new

@@ -10,6 +10,8 @@ name) in the model file.
 
 from __future__ import annotations
 
+import dataclasses
+
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
@@ -292,7 +294,7 @@ class TelemetryWindow(QMainWindow):
             return
         self._restoring = True
         try:
-            self.doc.apply(SetViews(self.doc.model, Views(telemetry=layout)))
+            self.doc.apply(SetViews(self.doc.model, dataclasses.replace(self.doc.model.views, telemetry=layout)))
         except ModelError as exc:
             QMessageBox.warning(self, "Telemetry", str(exc))
         finally:

@@ -45,13 +45,17 @@ class ContinuationError(RuntimeError):
 
 def follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, ds_max: float = 0.08,
            ds_min: float = 1e-6, target_iterations: int = 4, max_iterations: int = 12, tol: float = 1e-9,
-           max_points: int = 20000, stability: bool = True, progress=None, cancel=None) -> list[CurvePoint]:
-    """The response curve from f_min to f_max [Hz] (mesh frequency).
+           max_points: int = 20000, stability: bool = True, progress=None, cancel=None,
+           df_max: float | None = None) -> list[CurvePoint]:
+    """The response curve from exactly f_min to exactly f_max [Hz] (mesh frequency).
 
     Parameters
     ----------
     ds, ds_max, ds_min : float
         Initial, largest and smallest arclength step in the scaled unknowns.
+    df_max : float, optional
+        Largest frequency step between points [Hz] (default: 1 % of the range), so
+        the curve stays smooth where the response is flat and the arclength steps are long.
     progress : callable(fraction, message), optional
     cancel : callable() -> bool, optional
         Stops the continuation early when it returns True; the points so far are returned.
@@ -68,16 +72,29 @@ def follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, ds
     points = [_point(hb, y, w_scale, it, 0, stability, aug)]
     segment = 0
     w_end = 2 * math.pi * f_max / w_scale
+    dw_max = 2 * math.pi * (df_max if df_max else 0.01 * (f_max - f_min)) / w_scale
     while y[-1] < w_end and len(points) < max_points:
         if cancel and cancel():
             break
+        if abs(tangent[-1]) > 0:
+            ds = min(ds, dw_max / abs(tangent[-1]))
         for _ in range(60):
             y_new, iters, ok, aug = _correct(hb, y + ds * tangent, tangent, w_scale, max_iterations, tol)
-            if ok:
+            if ok and abs(y_new[-1] - y[-1]) <= 1.05 * dw_max:  # the corrector may lengthen the frequency step
                 break
             ds *= 0.5
             if ds < ds_min:
                 raise ContinuationError(f"continuation stalled near {y[-1] * w_scale / (2 * math.pi):.6g} Hz", points)
+        if y_new[-1] > w_end and tangent[-1] > 0:  # past the end: the last point sits exactly on f_max
+            s = (w_end - y[-1]) / (y_new[-1] - y[-1])
+            z_end, iters, ok = hb.solve(2 * math.pi * f_max, y[:-1] + s * (y_new[:-1] - y[:-1]))
+            if ok:
+                y_end = np.append(z_end, w_end)
+                _, aug = _augmented(hb, y_end, w_scale)
+                points.append(_point(hb, y_end, w_scale, iters, segment, stability, aug))
+                if progress:
+                    progress(1.0, f"HBM {f_max:.0f} Hz")
+                break
         new_tangent = _tangent(aug, tangent)
         if np.sign(new_tangent[-1]) != np.sign(tangent[-1]):
             segment += 1  # a fold: the curve turns back in frequency

@@ -156,11 +156,17 @@ class NewmarkIntegrator:
         kt = np.einsum("e,ea,eb->ab", k * on, self.w, self.w)
         return -(self.w.T @ fe), kt, float(fe.sum())
 
-    def sweep(self, frequencies, direction: str = "forward", progress=None, **kwargs) -> list[PeriodicResponse]:
-        """Steady states at `frequencies` [Hz], visited upwards ('forward') or downwards ('backward')."""
+    def sweep(self, frequencies, direction: str = "forward", progress=None, cancel=None,
+              **kwargs) -> list[PeriodicResponse]:
+        """Steady states at `frequencies` [Hz], visited upwards ('forward') or downwards ('backward').
+
+        `cancel()` returning True ends the sweep; the states so far are returned.
+        """
         order = sorted(frequencies, reverse=(direction == "backward"))
         out, state = [], None
         for i, f in enumerate(order):
+            if cancel and cancel():
+                break
             res = self.run(f, state, **kwargs)
             out.append(res)
             state = res.state

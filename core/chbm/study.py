@@ -45,10 +45,14 @@ def hbm_solutions_at(result: CurveResult, frequency: float) -> list[tuple[np.nda
 
 
 def run_study(model_for_torque, torques, f_min: float, f_max: float, harmonics: int = 14, dti_frequencies=None,
-              progress=None, cancel=None) -> list[CurveResult]:
+              progress=None, cancel=None, df_max: float | None = None, on_result=None) -> list[CurveResult]:
     """HBM curves (and DTI sweeps at `dti_frequencies`) for each torque [N m].
 
-    `model_for_torque(T)` builds the lumped model under torque T.
+    `model_for_torque(T)` builds the lumped model under torque T; `df_max` is
+    the largest frequency step [Hz] (default 1 % of the range). A cancel
+    keeps every point computed so far (the curve being followed ends there)
+    and starts no further torque. `on_result(result)` is called as each
+    torque's curve is done.
     """
     results = []
     count = len(torques) * (2 if dti_frequencies is not None else 1)
@@ -59,17 +63,22 @@ def run_study(model_for_torque, torques, f_min: float, f_max: float, harmonics: 
             progress((done + fraction) / count, message)
 
     for torque in torques:
+        if cancel and cancel():
+            break
         model = model_for_torque(torque)
         hb = HarmonicBalance(model, harmonics)
-        points = follow(hb, f_min, f_max, progress=sub, cancel=cancel)
+        points = follow(hb, f_min, f_max, progress=sub, cancel=cancel, df_max=df_max)
         res = CurveResult(torque, model, hb, points)
         done += 1
         if dti_frequencies is not None and not (cancel and cancel()):
             nm = NewmarkIntegrator(model)
-            res.forward = nm.sweep(dti_frequencies, "forward", progress=lambda f, m: sub(0.5 * f, m))
-            res.backward = nm.sweep(dti_frequencies, "backward", progress=lambda f, m: sub(0.5 + 0.5 * f, m))
+            res.forward = nm.sweep(dti_frequencies, "forward", progress=lambda f, m: sub(0.5 * f, m), cancel=cancel)
+            res.backward = nm.sweep(dti_frequencies, "backward", progress=lambda f, m: sub(0.5 + 0.5 * f, m),
+                                    cancel=cancel)
             done += 1
         results.append(res)
+        if on_result:
+            on_result(res)
     return results
 
 
@@ -87,12 +96,14 @@ def curve_rows(results: list[CurveResult]):
                 yield (label, r.torque, s.frequency, mean, half, rms, int(s.converged), -1, s.periods)
 
 
-def period_comparison(result: CurveResult, frequency: float, samples: int = 256) -> tuple[list[str], np.ndarray]:
+def period_comparison(result: CurveResult, frequency: float, samples: int = 256,
+                      dti: bool = True) -> tuple[list[str], np.ndarray]:
     """One period at `frequency`: x(t) [m], Fc(t) [N] and Fc / (-x) [N/m] for every HBM solution and the DTI runs.
 
     Returns column names and an array (samples, columns); the first column is
-    the time within the period [s]. DTI columns come from runs started from
-    the nearest forward and backward sweep states when sweeps exist, else from rest.
+    the time within the period [s]. DTI columns (when `dti`) come from runs
+    started from the nearest forward and backward sweep states when sweeps
+    exist, else from rest.
     """
     model = result.model
     t = np.arange(samples) / (samples * frequency)
@@ -110,6 +121,8 @@ def period_comparison(result: CurveResult, frequency: float, samples: int = 256)
 
     for z, stable, segment in hbm_solutions_at(result, frequency):
         add(f"HBM seg{segment} {'stable' if stable else 'unstable'}", result.hb.coordinate_samples(z, samples))
+    if not dti:
+        return names, np.column_stack(cols)
     nm = NewmarkIntegrator(model)
     for label, sweep in (("DTI forward", result.forward), ("DTI backward", result.backward)):
         start = min(sweep, key=lambda s: abs(s.frequency - frequency)).state if sweep else None

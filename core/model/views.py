@@ -1,4 +1,4 @@
-"""What the model file keeps of how its results are looked at: the telemetry layout (plots and their channels).
+"""What the model file keeps of how its results are looked at: the telemetry layout, the last CHBM study's settings.
 
 Channels are named as in the results (``sun_joint.speed``), so a layout
 applies to any run of the model; names a run does not have are skipped.
@@ -31,8 +31,58 @@ class TelemetryLayout:
         return []
 
 
+PAPER_SOURCE = ""  # the CHBM study's source when it is the paper's pair (Saletti et al. 2025, Table 1)
+MAX_TORQUES = 8
+
+
+@dataclass(frozen=True)
+class ChbmStudy:
+    """Settings of a CHBM forced-response study (results are recomputed, never stored).
+
+    Parameters
+    ----------
+    source : str
+        A gear pair of the model, or "" for the paper's pair (Table 1).
+    torques : tuple of float
+        Torques on gear 1 [N m], 1 to 8 of them, each above 0 and at most 1e6.
+    f_min, f_max : float
+        Mesh-frequency range [Hz], 0 < f_min < f_max <= 1e6.
+    harmonics : int
+        H, 1 to 100.
+    df_max : float
+        Largest frequency step between points [Hz]; 0: 1 % of the range.
+    dti_points : int
+        Frequencies of the Newmark forward/backward sweeps (0: none), at most 500.
+    """
+
+    source: str = PAPER_SOURCE
+    torques: tuple[float, ...] = (100.0, 200.0, 300.0)
+    f_min: float = 500.0
+    f_max: float = 4000.0
+    harmonics: int = 14
+    df_max: float = 0.0
+    dti_points: int = 0
+
+    def problems(self) -> list[tuple[str, str]]:
+        if not 1 <= len(self.torques) <= MAX_TORQUES:
+            return [("torques", f"must hold 1 to {MAX_TORQUES} torques, got {len(self.torques)}")]
+        for t in self.torques:
+            if not 0 < t <= 1e6:
+                return [("torques", f"each torque must be above 0 and at most 1e6 N m, got {t:g}")]
+        if not 0 < self.f_min < self.f_max <= 1e6:
+            return [("f_min", f"need 0 < f_min < f_max <= 1e6 Hz, got {self.f_min:g} and {self.f_max:g}")]
+        if not 1 <= self.harmonics <= 100:
+            return [("harmonics", f"must be a whole number from 1 to 100, got {self.harmonics}")]
+        if not 0 <= self.df_max <= self.f_max - self.f_min:
+            return [("df_max", f"must be from 0 to the range ({self.f_max - self.f_min:g} Hz), got {self.df_max:g}")]
+        if not 0 <= self.dti_points <= 500:
+            return [("dti_points", f"must be a whole number from 0 to 500, got {self.dti_points}")]
+        return []
+
+
 @dataclass(frozen=True)
 class Views:
     """Window states saved with the model."""
 
     telemetry: TelemetryLayout = TelemetryLayout()
+    chbm: ChbmStudy = ChbmStudy()

@@ -1,0 +1,402 @@
+"""Analysis > CHBM Study: the harmonic-balance forced response of a gear pair, from the GUI.
+
+Left, the study: the pair (the paper's Table 1 pair or a pair of the current
+model, with its derived lumped values shown read-only), torques, frequency
+range, harmonics, the largest frequency step and the DTI sweep points. In the
+middle the response curves (one colour per torque, stable solid, unstable
+dashed, folds marked, DTI points as triangles); below, one period at the
+clicked frequency. The study runs in a worker thread with progress and Stop
+(the points so far are kept). The settings are kept with the model file;
+results are recomputed, or exported as CSV.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QThread
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QDockWidget,
+    QFileDialog,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QSplitter,
+    QWidget,
+)
+
+from app.chbm.curve_plot import QUANTITIES, CurvePlot
+from app.chbm.period_plot import PeriodPlot
+from app.chbm.study_worker import StudyWorker
+from app.dialogs.fields import FieldError, QuantityField
+from core.chbm import lumped_model as paper
+from core.chbm.from_model import lumped_from_model
+from core.chbm.lumped_model import paper_model
+from core.chbm.study import CURVE_HEADER, curve_rows, period_comparison
+from core.commands import SetViews
+from core.gearing.gear_bodies import polar_inertia
+from core.geometry.macro import pair_geometry
+from core.model.model import ModelError
+from core.model.views import MAX_TORQUES, PAPER_SOURCE, ChbmStudy
+from core.ranges import Range
+from core.tables import write_csv
+
+PAPER_LABEL = "Paper pair (Saletti et al. 2025, Table 1)"
+HZ = Range(lo=0.0, hi=1e6, lo_open=True, unit="Hz")
+
+
+class ChbmWindow(QMainWindow):
+    def __init__(self, doc, parent=None):
+        super().__init__(parent)
+        self.setObjectName("chbm_window")
+        self.setWindowTitle("CHBM Study")
+        self.doc = doc
+        self.results = []
+        self.thread = None
+        self.worker = None
+        self.status = ""
+        self.period = None  # (names, data, frequency) shown
+
+        self.curve = CurvePlot()
+        self.curve.point_clicked.connect(self.show_period)
+        self.period_plot = PeriodPlot()
+        split = QSplitter(Qt.Vertical)
+        split.addWidget(self.curve)
+        split.addWidget(self.period_plot)
+        split.setSizes([480, 320])
+        self.setCentralWidget(split)
+        self._build_form()
+        self._build_toolbar()
+        self.progress = QProgressBar()
+        self.progress.setObjectName("chbm_progress")
+        self.progress.setRange(0, 1000)
+        self.progress.setMaximumWidth(320)
+        self.statusBar().addPermanentWidget(self.progress)
+        self.resize(1200, 800)
+        self.load_study()
+        doc.items_changed.connect(self._model_changed)
+
+    # ------------------------------------------------------------------ form
+
+    def _build_form(self) -> None:
+        form = QFormLayout()
+        self.source = QComboBox()
+        self.source.setObjectName("Source")
+        self.source.currentIndexChanged.connect(self.show_derived)
+        form.addRow("Gear pair", self.source)
+        self.derived = QLabel()
+        self.derived.setObjectName("derived")
+        self.derived.setWordWrap(True)
+        self.derived.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        form.addRow(self.derived)
+        self.torques = QLineEdit()
+        self.torques.setObjectName("Torques")
+        self.torques.setToolTip(f"Torques on gear 1 [N m], 1 to {MAX_TORQUES} numbers above 0 and at most 1e6, "
+                                "separated by spaces")
+        form.addRow("Torques [N m]", self.torques)
+        self.f_min = QuantityField("Lowest mesh frequency", HZ, 500.0)
+        self.f_max = QuantityField("Highest mesh frequency", HZ, 4000.0)
+        self.harmonics = QuantityField("Harmonics", Range(lo=1, hi=100, integer=True), 14)
+        self.df_max = QuantityField("Largest frequency step", Range(lo=0.0, hi=1e6, unit="Hz"), 0.0,
+                                    "Largest frequency step between curve points [Hz]; 0: 1 % of the range")
+        self.dti_points = QuantityField("DTI sweep points", Range(lo=0, hi=500, integer=True), 0,
+                                        "Frequencies of the Newmark forward and backward sweeps; 0: none")
+        for w in (self.f_min, self.f_max, self.harmonics, self.df_max, self.dti_points):
+            form.addRow(w.label, w)
+        self.quantity = QComboBox()
+        self.quantity.setObjectName("Quantity")
+        for key, (text, _) in QUANTITIES.items():
+            self.quantity.addItem(text, key)
+        self.quantity.currentIndexChanged.connect(lambda: self.curve.set_quantity(self.quantity.currentData()))
+        form.addRow("Plot", self.quantity)
+        self.dti_overlay = QCheckBox("DTI overlay in the period plot")
+        self.dti_overlay.setObjectName("dti_overlay")
+        form.addRow(self.dti_overlay)
+        self.message = QLabel()
+        self.message.setObjectName("chbm_message")
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #a33;")
+        form.addRow(self.message)
+        box = QWidget()
+        box.setLayout(form)
+        box.setMinimumWidth(300)
+        dock = QDockWidget("Study", self)
+        dock.setObjectName("chbm_study_dock")
+        dock.setWidget(box)
+        dock.setFeatures(QDockWidget.DockWidgetMovable | QDockWidget.DockWidgetFloatable)
+        self.addDockWidget(Qt.LeftDockWidgetArea, dock)
+
+    def _build_toolbar(self) -> None:
+        bar = self.addToolBar("CHBM")
+        bar.setObjectName("chbm_toolbar")
+
+        def act(text, slot, name, tip):
+            a = QAction(text, self)
+            a.setObjectName(name)
+            a.setToolTip(tip)
+            a.triggered.connect(slot)
+            bar.addAction(a)
+            return a
+
+        self.act_run = act("Run", self.run, "chbm_run", "Compute the response curves (in the background)")
+        self.act_stop = act("Stop", self.stop, "chbm_stop", "Stop; the points computed so far are kept")
+        self.act_stop.setEnabled(False)
+        bar.addSeparator()
+        act("Export Curve CSV", self.export_curve_dialog, "chbm_export_curve", "The curve points (as geardyn chbm --out)")
+        act("Export Period CSV", self.export_period_dialog, "chbm_export_period", "The period shown below")
+        act("Export Image", self.export_image_dialog, "chbm_export_image", "The curve plot as PNG or SVG")
+
+    def pairs(self) -> list[str]:
+        return [p.name for p in self.doc.model.gear_pairs.values() if p.kind == "external"]
+
+    def load_study(self, *_) -> None:
+        """Fill the form from the study kept with the model."""
+        s = self.doc.model.views.chbm
+        self.source.blockSignals(True)
+        self.source.clear()
+        self.source.addItem(PAPER_LABEL, PAPER_SOURCE)
+        for name in self.pairs():
+            self.source.addItem(f"Model pair {name}", name)
+        index = self.source.findData(s.source)
+        self.source.setCurrentIndex(max(index, 0))
+        self.source.blockSignals(False)
+        self.torques.setText(" ".join(f"{t:g}" for t in s.torques))
+        self.f_min.set_si(s.f_min)
+        self.f_max.set_si(s.f_max)
+        self.harmonics.set_si(s.harmonics)
+        self.df_max.set_si(s.df_max)
+        self.dti_points.set_si(s.dti_points)
+        self.show_derived()
+
+    def _model_changed(self, change) -> None:
+        """A file opened: its study; a pair added, removed or edited: the list of pairs and their values."""
+        if change.reset:
+            self.load_study()
+            return
+        if change.touched() & (set(self.doc.model.gear_pairs) | {self.source.itemData(i) for i in range(self.source.count())}):
+            keep = self.source.currentData()
+            self.source.blockSignals(True)
+            self.source.clear()
+            self.source.addItem(PAPER_LABEL, PAPER_SOURCE)
+            for name in self.pairs():
+                self.source.addItem(f"Model pair {name}", name)
+            self.source.setCurrentIndex(max(self.source.findData(keep), 0))
+            self.source.blockSignals(False)
+            self.show_derived()
+
+    def study(self) -> ChbmStudy:
+        """The study as entered; raises FieldError naming the field and its range."""
+        try:
+            torques = tuple(float(t) for t in self.torques.text().replace(",", " ").split())
+        except ValueError:
+            raise FieldError(f"Torques: must be 1 to {MAX_TORQUES} numbers above 0 N m, got "
+                             f"{self.torques.text()!r}") from None
+        study = ChbmStudy(source=self.source.currentData() or PAPER_SOURCE, torques=torques,
+                          f_min=self.f_min.value(), f_max=self.f_max.value(), harmonics=int(self.harmonics.value()),
+                          df_max=self.df_max.value(), dti_points=int(self.dti_points.value()))
+        names = {"torques": "Torques", "f_min": "Lowest mesh frequency", "harmonics": "Harmonics",
+                 "df_max": "Largest frequency step", "dti_points": "DTI sweep points"}
+        for field, msg in study.problems():
+            raise FieldError(f"{names.get(field, field)}: {msg}")
+        return study
+
+    def builder(self, source: str):
+        """A function torque -> LumpedModel for the source, on a private copy of the model."""
+        if source == PAPER_SOURCE:
+            return paper_model
+        model = self.doc.model.copy()
+        return lambda torque: lumped_from_model(model, source, torque)
+
+    def show_derived(self, *_) -> None:
+        """The source's lumped values, read-only."""
+        source = self.source.currentData() or PAPER_SOURCE
+        if source == PAPER_SOURCE:
+            self.derived.setText(
+                f"inertias {paper.PAPER_INERTIA:g} and {paper.PAPER_INERTIA:g} kg m^2; base radii "
+                f"{paper.PAPER_BASE_RADIUS * 1e3:g} mm; contact ratio {paper.PAPER_CONTACT_RATIO:g}; contact "
+                f"stiffness {paper.PAPER_CONTACT_STIFFNESS:.4g} N/m per tooth pair (Table 1, step-gap contact); "
+                f"damping {paper.PAPER_DAMPING:g} N s/m")
+            return
+        model = self.doc.model
+        pair = model.gear_pairs.get(source)
+        if pair is None:
+            self.derived.setText("")
+            return
+        try:
+            lumped = lumped_from_model(model, source, 1.0)
+        except ModelError as exc:
+            self.derived.setText(f"cannot build the lumped pair: {exc}")
+            return
+        geo = pair_geometry(pair.pair_spec())
+        i1, i2 = polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2)
+        self.derived.setText(
+            f"inertias {i1:.4g} and {i2:.4g} kg m^2; base radii {geo.base_radius_1 * 1e3:.4g} and "
+            f"{geo.base_radius_2 * 1e3:.4g} mm; contact ratio {geo.transverse_contact_ratio:.4g} (overlap "
+            f"{geo.overlap_ratio:.3g}); equivalent mass {lumped.mass[0, 0]:.4g} kg; " + "; ".join(lumped.notes))
+
+    # ------------------------------------------------------------------ running
+
+    @property
+    def running(self) -> bool:
+        return self.thread is not None
+
+    def run(self) -> None:
+        if self.running:
+            return
+        try:
+            study = self.study()
+            build = self.builder(study.source)
+            build(study.torques[0])  # refuse a pair that cannot be built before starting
+        except (FieldError, ModelError) as exc:
+            self.message.setText(str(exc))
+            return
+        self.message.setText("")
+        if study != self.doc.model.views.chbm:
+            self.doc.apply(SetViews(self.doc.model, dataclasses.replace(self.doc.model.views, chbm=study)))
+        self.results = []
+        self.curve.set_results([])
+        self.progress.setValue(0)
+        self.status = "running"
+        self.thread = QThread(self)
+        self.worker = StudyWorker(build, study)
+        self.worker.moveToThread(self.thread)
+        self.thread.started.connect(self.worker.work)
+        self.worker.progress.connect(self._progress)
+        self.worker.curve.connect(self._curve)
+        self.worker.done.connect(self._done)
+        self.act_run.setEnabled(False)
+        self.act_stop.setEnabled(True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+
+    def _progress(self, fraction: float, message: str) -> None:
+        self.progress.setValue(int(1000 * fraction))
+        self.statusBar().showMessage(message)
+
+    def _curve(self, result) -> None:
+        self.results.append(result)
+        self.curve.set_results(self.results)
+
+    def _done(self, status: str, message: str) -> None:
+        self.thread.quit()
+        self.thread.wait()
+        self.thread = self.worker = None
+        self.status = status
+        self.act_run.setEnabled(True)
+        self.act_stop.setEnabled(False)
+        points = sum(len(r.points) for r in self.results)
+        text = {"finished": f"finished: {points} points for {len(self.results)} torque(s)",
+                "stopped": f"stopped: {points} points kept for {len(self.results)} torque(s)",
+                "failed": f"failed: {message}"}[status]
+        if status == "finished":
+            self.progress.setValue(1000)
+        self.statusBar().showMessage(f"CHBM study {text}")
+        if status == "failed":
+            self.message.setText(message.splitlines()[0])
+
+    def wait(self, timeout_ms: int = 600000) -> None:
+        """Block (processing events) until the study has ended (for scripts and tests)."""
+        import time
+
+        end = time.monotonic() + timeout_ms / 1000
+        while self.running and time.monotonic() < end:
+            QApplication.processEvents()
+            time.sleep(0.01)
+
+    def closeEvent(self, event) -> None:
+        if self.running:
+            self.worker.cancel()
+            self.thread.quit()
+            self.thread.wait()
+        super().closeEvent(event)
+
+    # ------------------------------------------------------------------ period
+
+    def show_period(self, k: int, frequency: float) -> None:
+        """One period at `frequency` for curve k: every HBM solution there, and DTI runs when asked."""
+        if not 0 <= k < len(self.results):
+            return
+        QApplication.setOverrideCursor(Qt.WaitCursor)
+        try:
+            names, data = period_comparison(self.results[k], frequency, dti=self.dti_overlay.isChecked())
+        finally:
+            QApplication.restoreOverrideCursor()
+        self.period = (names, data, frequency, self.results[k].torque)
+        self.curve.show_marker(frequency)
+        self.period_plot.show_period(names, data, frequency, k)
+
+    # ------------------------------------------------------------------ export
+
+    def export_curve(self, path) -> None:
+        write_csv(path, CURVE_HEADER, curve_rows(self.results))
+
+    def export_period(self, path) -> None:
+        names, data, _, _ = self.period
+        write_csv(path, names, (tuple(float(v) for v in row) for row in data))
+
+    def save_image(self, path) -> None:
+        """The curve plot as PNG (pixels) or SVG (vector paths: the plot's scene drawn into an SVG painter;
+        pyqtgraph's own SVG exporter fails on Qt 6 paths)."""
+        path = Path(path)
+        tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")
+        view = self.curve
+        if path.suffix.lower() == ".svg":
+            from PySide6.QtCore import QRectF, QSize
+            from PySide6.QtGui import QPainter
+            from PySide6.QtSvg import QSvgGenerator
+
+            gen = QSvgGenerator()
+            gen.setFileName(str(tmp))
+            gen.setSize(QSize(view.width(), view.height()))
+            gen.setViewBox(QRectF(0, 0, view.width(), view.height()))
+            gen.setTitle("GearDyn CHBM forced response")
+            painter = QPainter(gen)
+            view.render(painter, QRectF(0, 0, view.width(), view.height()), view.viewport().rect())
+            painter.end()
+        elif not view.grab().save(str(tmp)):
+            raise OSError(f"cannot write an image to {path}")
+        tmp.replace(path)
+
+    def _ask(self, title: str, default: str, filters: str):
+        path, _ = QFileDialog.getSaveFileName(self, title, default, filters)
+        return path or None
+
+    def export_curve_dialog(self) -> None:
+        if not self.results:
+            self.message.setText("Export Curve CSV: run a study first")
+            return
+        path = self._ask("Export curve CSV", "chbm_curve.csv", "CSV files (*.csv)")
+        if path:
+            self._write(self.export_curve, path)
+
+    def export_period_dialog(self) -> None:
+        if self.period is None:
+            self.message.setText("Export Period CSV: click a point of a curve first")
+            return
+        path = self._ask("Export period CSV", f"chbm_period_{self.period[2]:.0f}Hz.csv", "CSV files (*.csv)")
+        if path:
+            self._write(self.export_period, path)
+
+    def export_image_dialog(self) -> None:
+        path = self._ask("Export image", "chbm_curve.png", "PNG image (*.png);;SVG drawing (*.svg)")
+        if path:
+            self._write(self.save_image, path)
+
+    def _write(self, writer, path) -> None:
+        try:
+            writer(path)
+        except OSError as exc:
+            QMessageBox.warning(self, "Export", f"Cannot write {path}: {exc}")
+            return
+        self.statusBar().showMessage(f"Wrote {path}", 8000)

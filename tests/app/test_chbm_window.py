@@ -1,0 +1,138 @@
+"""The CHBM study window in a real window under Xvfb: clicks and typing, compared with `geardyn chbm`."""
+
+import csv
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QLineEdit, QToolButton
+
+from tests.app.conftest import toolbar_button
+from tests.conftest import EXAMPLES
+
+COARSE = {"Torques": "100", "Lowest mesh frequency": "1000", "Highest mesh frequency": "3000", "Harmonics": "7",
+          "Largest frequency step": "100"}
+
+
+def _open(window, qtbot):
+    qtbot.mouseClick(toolbar_button(window, "chbm_study"), Qt.LeftButton)
+    chbm = window.chbm
+    qtbot.waitExposed(chbm)
+    return chbm
+
+
+def _type(chbm, qtbot, fields):
+    for name, text in fields.items():
+        edit = chbm.findChild(QLineEdit, name)
+        assert edit is not None, name
+        edit.selectAll()
+        qtbot.keyClicks(edit, text) if not edit.text() else (edit.clear(), qtbot.keyClicks(edit, text))
+
+
+def _click(chbm, qtbot, action):
+    for button in chbm.findChildren(QToolButton):
+        if button.defaultAction() is not None and button.defaultAction().objectName() == action:
+            qtbot.mouseClick(button, Qt.LeftButton)
+            return
+    raise LookupError(action)
+
+
+def _cli(tmp_path, *args):
+    out = tmp_path / "cli.csv"
+    subprocess.run([sys.executable, "-m", "core.cli", "chbm", *args, "--out", str(out)], check=True,
+                   capture_output=True, text=True)
+    return list(csv.DictReader(out.open()))
+
+
+def test_a_coarse_study_matches_the_command_line(window, qtbot, tmp_path):
+    chbm = _open(window, qtbot)
+    _type(chbm, qtbot, COARSE)
+    _click(chbm, qtbot, "chbm_run")
+    qtbot.waitUntil(lambda: chbm.status == "finished", timeout=120000)
+    assert chbm.progress.value() == 1000
+    rows = _cli(tmp_path, "--torque", "100", "--f-min", "1000", "--f-max", "3000", "--harmonics", "7", "--df-max", "100")
+    points = chbm.results[0].points
+    assert len(points) == len(rows) > 20
+    for p, row in zip(points, rows):
+        for value, key in ((p.frequency, "frequency [Hz]"), (p.half_p2p, "half peak-to-peak DTE [m]"),
+                           (p.mean, "mean DTE [m]"), (p.rms, "RMS fluctuating DTE [m]")):
+            assert value == pytest.approx(float(row[key]), rel=1e-9)
+        assert int(p.stable) == int(row["stable"])
+    assert points[0].frequency == pytest.approx(1000.0, rel=1e-12) and points[-1].frequency == pytest.approx(3000.0, rel=1e-12)
+    assert np.diff([p.frequency for p in points]).max() <= 105.0  # the largest step, in the window as in the CLI
+    # the study is kept with the model (settings only) and survives a save and reopen
+    assert window.doc.model.views.chbm.f_min == 1000.0 and window.doc.model.views.chbm.torques == (100.0,)
+    path = tmp_path / "m.gdyn"
+    window.doc.save(path)
+    window.doc.open(path)
+    assert chbm.findChild(QLineEdit, "Harmonics").text() == "7"
+    # export: the curve CSV has the CLI's format
+    out = tmp_path / "window.csv"
+    chbm.export_curve(out)
+    assert next(csv.reader(out.open())) == next(csv.reader((tmp_path / "cli.csv").open()))
+
+
+def test_stop_keeps_the_points_so_far(window, qtbot):
+    chbm = _open(window, qtbot)
+    _type(chbm, qtbot, {"Torques": "100 200 300", "Harmonics": "20", "Largest frequency step": "5"})
+    _click(chbm, qtbot, "chbm_run")
+    qtbot.waitUntil(lambda: chbm.progress.value() > 100, timeout=60000)
+    _click(chbm, qtbot, "chbm_stop")
+    qtbot.waitUntil(lambda: not chbm.running, timeout=60000)
+    assert chbm.status == "stopped"
+    kept = sum(len(r.points) for r in chbm.results)
+    assert kept > 5 and len(chbm.results) < 3
+    assert "stopped" in chbm.statusBar().currentMessage() and str(kept) in chbm.statusBar().currentMessage()
+
+
+def test_clicking_a_point_shows_its_period_as_the_command_line_does(window, qtbot, tmp_path):
+    chbm = _open(window, qtbot)
+    _type(chbm, qtbot, COARSE)
+    _click(chbm, qtbot, "chbm_run")
+    qtbot.waitUntil(lambda: chbm.status == "finished", timeout=120000)
+    # click the curve point nearest 2000 Hz on the screen
+    points = chbm.results[0].points
+    k = int(np.argmin([abs(p.frequency - 2000.0) for p in points]))
+    freq, value = points[k].frequency, points[k].half_p2p * 1e6
+    view = chbm.curve.getPlotItem().vb
+    scene_pos = view.mapViewToScene(QPointF(freq, value))
+    widget_pos = chbm.curve.mapFromScene(scene_pos)
+    qtbot.mouseClick(chbm.curve.viewport(), Qt.LeftButton, pos=widget_pos)
+    qtbot.waitUntil(lambda: chbm.period is not None, timeout=10000)
+    names, data, shown, _ = chbm.period
+    assert shown == pytest.approx(freq, rel=1e-12)
+    out = tmp_path / "period.csv"
+    subprocess.run([sys.executable, "-m", "core.cli", "chbm", "--torque", "100", "--f-min", "1000", "--f-max", "3000",
+                    "--harmonics", "7", "--df-max", "100", "--out", str(tmp_path / "c.csv"), "--period", repr(float(freq)),
+                    "--period-out", str(out)], check=True, capture_output=True)
+    rows = list(csv.reader(out.open()))
+    header, table = rows[0], np.array(rows[1:], dtype=float)
+    hbm = [n for n in names if n.startswith("HBM") and n.endswith("x [m]")]
+    assert hbm and all(n in header for n in hbm)
+    for n in hbm:
+        assert np.allclose(data[:, names.index(n)], table[:, header.index(n)], rtol=1e-9, atol=1e-18)
+    chbm.export_period(tmp_path / "window_period.csv")
+    assert (tmp_path / "window_period.csv").read_text().splitlines()[0].startswith("time [s],HBM")
+
+
+def test_screenshot_of_a_three_torque_curve(window, qtbot, tmp_path):
+    chbm = _open(window, qtbot)
+    _type(chbm, qtbot, {"Torques": "100 200 300", "Harmonics": "10", "Largest frequency step": "50",
+                        "DTI sweep points": "4"})
+    _click(chbm, qtbot, "chbm_run")
+    qtbot.waitUntil(lambda: chbm.status == "finished", timeout=300000)
+    assert len(chbm.results) == 3 and all(r.forward and r.backward for r in chbm.results)
+    shot = tmp_path / "chbm.png"
+    assert chbm.grab().save(str(shot))
+    image = chbm.curve.grab().toImage()
+    colours = {image.pixelColor(x, y).name() for x in range(0, image.width(), 3) for y in range(0, image.height(), 3)}
+    assert {"#1f77b4", "#d62728", "#2ca02c"} <= colours  # one colour per torque drawn
+    for suffix in (".png", ".svg"):
+        chbm.save_image(tmp_path / f"curve{suffix}")
+        assert (tmp_path / f"curve{suffix}").stat().st_size > 1000
+    # a bad entry names the field and its range, and nothing runs
+    _type(chbm, qtbot, {"Harmonics": "0"})
+    _click(chbm, qtbot, "chbm_run")
+    assert "Harmonics" in chbm.message.text() and "1 to 100" in chbm.message.text() and not chbm.running

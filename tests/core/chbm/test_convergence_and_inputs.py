@@ -114,3 +114,14 @@ def test_chbm_cli_bad_ranges(tmp_path, args, expected):
     assert res.returncode == 2
     assert res.stderr.strip().splitlines() == [f"geardyn: error: {expected}"] or expected in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_curve_covers_exactly_the_asked_range_with_a_largest_step(tmp_path):
+    """500-4000 Hz: the first point on 500 Hz, the last on 4000 Hz (it was 4156 Hz), no step above df_max."""
+    res = _cli("--torque", "100", "--f-min", "500", "--f-max", "4000", "--df-max", "50", "--out", "c.csv", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    f = np.array([float(r["frequency [Hz]"]) for r in csv.DictReader((tmp_path / "c.csv").open())])
+    assert f[0] == pytest.approx(500.0, rel=1e-12) and f[-1] == pytest.approx(4000.0, rel=1e-12)
+    assert f.max() <= 4000.0 * (1 + 1e-12) and np.abs(np.diff(f)).max() <= 50.0 * 1.05
+    bad = _cli("--df-max", "0", "--out", "x.csv", cwd=tmp_path)
+    assert bad.returncode == 2 and "--df-max: must be above 0" in bad.stderr

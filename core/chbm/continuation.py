@@ -70,6 +70,7 @@ def follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, ds
     _, aug = _augmented(hb, y, w_scale)
     tangent = _tangent(aug, np.append(np.zeros(hb.size), 1.0))
     points = [_point(hb, y, w_scale, it, 0, stability, aug)]
+    points[0].frequency = f_min  # exactly, not through the scaled frequency's round-off
     segment = 0
     w_end = 2 * math.pi * f_max / w_scale
     dw_max = 2 * math.pi * (df_max if df_max else 0.01 * (f_max - f_min)) / w_scale
@@ -92,6 +93,7 @@ def follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, ds
                 y_end = np.append(z_end, w_end)
                 _, aug = _augmented(hb, y_end, w_scale)
                 points.append(_point(hb, y_end, w_scale, iters, segment, stability, aug))
+                points[-1].frequency = f_max
                 if progress:
                     progress(1.0, f"HBM {f_max:.0f} Hz")
                 break

@@ -35,7 +35,8 @@ def hbm_solutions_at(result: CurveResult, frequency: float) -> list[tuple[np.nda
     pts = result.points
     for a, b in zip(pts, pts[1:]):
         lo, hi = sorted((a.frequency, b.frequency))
-        if not (lo <= frequency <= hi) or lo == hi:
+        slack = 1e-9 * abs(frequency)
+        if not (lo - slack <= frequency <= hi + slack) or lo == hi:
             continue
         s = (frequency - a.frequency) / (b.frequency - a.frequency)
         z, _, ok = result.hb.solve(omega, a.z + s * (b.z - a.z))

@@ -14,7 +14,7 @@ XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[gui,test]'
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 
@@ -31,7 +31,7 @@ test: sysdeps $(STAMP)
 	$(XVFB) $(PY) -m pytest -q -p no:cacheprovider -n 2 --dist loadfile
 
 bench: sysdeps $(STAMP)
-	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m pip install --quiet -e '.[gui,test,bench]'
 	@for f in tests/benchmarks/bench_*.py; do echo "== $$f"; $(XVFB) $(PY) $$f || exit 1; done
 
 clean:

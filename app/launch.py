@@ -13,8 +13,12 @@ def main(argv: list[str] | None = None) -> int:
     from core.cli import main as cli_main
 
     if not args or (args[0] == "gui" and not {"-h", "--help"} & set(args[1:])):
-        from app.main_window import run_gui
-
+        try:
+            from app.main_window import run_gui
+        except ImportError as exc:
+            print(f"error: the GUI needs the gui extra ({exc.name or exc} is missing): "
+                  "pip install 'geardyn[gui]' (make run installs it)", file=sys.stderr)
+            return 1
         return run_gui(args[1:])
     return cli_main(args)  # the CLI subcommands, and the help of all of them (gui included)
 

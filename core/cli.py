@@ -12,6 +12,7 @@ import argparse
 import dataclasses
 import json
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -355,6 +356,59 @@ def _cmd_gui(ns) -> int:
     return 2
 
 
+def _check_output(path: str, flag: str) -> None:
+    """Refuse an output path that cannot be written before any computation starts."""
+    if not path:
+        raise UsageError(f"{flag}: needs a file name")
+    p = Path(path)
+    if p.is_dir():
+        raise UsageError(f"{flag}: {path!r} is a folder; give a file name")
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise UsageError(f"{flag}: the folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise UsageError(f"{flag}: the folder {str(folder)!r} is not writable")
+
+
+def _cmd_study(ns) -> int:
+    from core.model.model import ModelError
+    from core.studies.runner import run_study, write_results
+    from core.studies.study_file import load_study
+
+    if ns.workers is not None and not 0 <= ns.workers <= 1024:
+        raise UsageError(f"--workers: must be a whole number from 0 to 1024, got {ns.workers}")
+    if ns.workers is not None and ns.scheduler:
+        raise UsageError("--workers, --scheduler: --workers sizes the local cluster; with --scheduler the cluster's "
+                         "own workers run the cases")
+    _check_output(ns.out, "--out")
+    try:
+        study = load_study(ns.file)
+    except ModelError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    bar = TerminalProgress()
+    failed = []
+
+    def progress(done, total, row):
+        if row["status"] == "failed":
+            failed.append(row)
+        bar(done / total, f"case {done}/{total}" + (f", {len(failed)} failed" if failed else ""))
+
+    try:
+        rows = run_study(study, ns.scheduler, ns.workers, progress)
+    except ModelError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        bar.close()
+    write_results(ns.out, study, rows)
+    bad = [(k, r) for k, r in enumerate(rows) if r["status"] == "failed"]
+    for k, r in bad:
+        print(f"case {k} failed: {r['error']}")
+    print(f"wrote {ns.out}: {len(rows)} cases, {len(rows) - len(bad)} computed, {len(bad)} failed")
+    return 0
+
+
 def _cmd_inspect(ns) -> int:
     from core.dynamics.formulations import assemble
     from core.model.files import load
@@ -468,6 +522,17 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--out", required=True, help="results CSV")
     m.add_argument("--results", metavar="FILE.gdres", help="also write the results file (HDF5: channels, poses, model, settings)")
     m.set_defaults(run=_cmd_simulate)
+
+    st = sub.add_parser("study", help="a parameter study on dask: cases from a study file, one CSV row per case",
+                        description="Run a parameter study (see the README for the study file): each case is a "
+                                    "copy of the base with its parameter values, analysed and reduced to numbers; "
+                                    "cases run on a local dask cluster unless --scheduler names one.")
+    st.add_argument("file", help="a study file (JSON)")
+    st.add_argument("--out", required=True, help="results CSV: one row per case, the parameters then the results")
+    st.add_argument("--scheduler", metavar="ADDRESS", help="an existing dask scheduler, e.g. tcp://host:8786")
+    st.add_argument("--workers", type=_number(int), help="worker processes of the local cluster (default: one per "
+                                                         "core; 0: run the cases in this process)")
+    st.set_defaults(run=_cmd_study)
 
     i = sub.add_parser("inspect", help="bodies, joints, gear pairs, system size and redundant constraints")
     i.add_argument("file", help="a .gdyn model file")

@@ -1,0 +1,98 @@
+"""One case of a study: apply its parameter values to a copy of the base, run the analysis, reduce to numbers.
+
+A case is a plain function of plain data (the study, the base model as a dict, the values), so it runs the
+same in this process or on any dask worker.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from core.model.model import ModelError
+from core.studies.parameters import apply
+from core.studies.reductions import reduce
+from core.studies.study_file import CHBM_BASE, Study
+
+CHBM_OUTPUTS = ("peak half peak-to-peak DTE [m]", "peak frequency [Hz]", "mean DTE at the peak [m]", "curve points")
+
+
+def output_columns(study: Study) -> list[str]:
+    """Result column names of the study's analysis, with units where known (simulation: from the first case)."""
+    if study.analysis.kind == "chbm":
+        return list(CHBM_OUTPUTS)
+    return [o.column for o in study.analysis.outputs]
+
+
+def run_case(study: Study, base: dict | None, values: tuple[float, ...]) -> dict:
+    """{'values', 'results' (list of floats, NaN where not computed), 'status', 'error', 'units'}."""
+    try:
+        results, units, status = _run(study, base, values)
+        return {"values": values, "results": results, "units": units, "status": status, "error": ""}
+    except ModelError as exc:
+        return _failed(study, values, str(exc))
+    except Exception as exc:  # noqa: BLE001  (one case failing must not stop the others; its error is reported)
+        return _failed(study, values, f"{type(exc).__name__}: {exc}")
+
+
+def _failed(study, values, message):
+    n = len(output_columns(study))
+    return {"values": values, "results": [math.nan] * n, "units": [""] * n, "status": "failed",
+            "error": message.splitlines()[0][:300]}
+
+
+def _run(study: Study, base: dict | None, values):
+    settings = dict(study.analysis.settings)
+    model = None
+    if base is not None:
+        from core.model.files import model_from_dict
+
+        model = model_from_dict(base)
+    chbm_params = {}
+    for p, v in zip(study.parameters, values):
+        if p.path.startswith("chbm."):
+            chbm_params[p.path.split(".", 1)[1]] = v
+        else:
+            apply(model, p.path, v)
+    if study.analysis.kind == "chbm":
+        return _chbm(study, model, settings, chbm_params)
+    return _simulation(study, model, settings)
+
+
+def _simulation(study, model, settings):
+    from core.dynamics.simulate import simulate
+
+    res = simulate(model, **settings)
+    results, units = [], []
+    for o in study.analysis.outputs:
+        try:
+            rec = res.record(o.channel)
+        except KeyError:
+            raise ModelError(f"analysis.outputs: the results have no channel {o.channel!r}") from None
+        results.append(reduce(res.channel(o.channel), o.reduce))
+        units.append(rec.unit)
+    status = "ok" if res.status == "finished" else f"{res.status}: {res.message}"[:300]
+    return results, units, status
+
+
+def _chbm(study, model, settings, chbm_params):
+    from core.chbm import lumped_model as lm
+    from core.chbm.continuation import follow
+    from core.chbm.harmonic_balance import HarmonicBalance
+
+    torque = chbm_params.pop("torque", settings["torque"])
+    if study.base == CHBM_BASE:
+        p = {"inertia": lm.PAPER_INERTIA, "base_radius": lm.PAPER_BASE_RADIUS, "damping": lm.PAPER_DAMPING,
+             "contact_stiffness": lm.PAPER_CONTACT_STIFFNESS, "contact_ratio": lm.PAPER_CONTACT_RATIO, **chbm_params}
+        lumped = lm.pair_model(p["inertia"], p["inertia"], p["base_radius"], p["base_radius"], p["damping"], torque,
+                               p["contact_ratio"], p["contact_stiffness"])
+    else:
+        from core.chbm.from_model import lumped_from_model
+
+        lumped = lumped_from_model(model, study.pair, torque)
+    hb = HarmonicBalance(lumped, int(settings["harmonics"]))
+    points = follow(hb, float(settings["f_min"]), float(settings["f_max"]), df_max=settings["df_max"] or None)
+    half = np.array([q.half_p2p for q in points])
+    k = int(np.argmax(half))
+    return [float(half[k]), points[k].frequency, points[k].mean, float(len(points))], ["m", "Hz", "m", ""], "ok"

@@ -1,0 +1,96 @@
+"""Parameter paths: which number of a model (or of the paper's CHBM pair) a study varies, and setting it.
+
+Model paths (values in SI, as in the model file):
+
+- ``gears.BODY.FIELD``: a generated gear's macro-geometry (module, teeth, face_width, helix_angle, ...);
+  the gear is regenerated, so its mass and inertia follow (core.commands.set_gear_spec);
+- ``bodies.BODY.FIELD``, ``joints.NAME.FIELD``, ``pairs.NAME.FIELD``, ``forces.NAME.FIELD``: a numeric field;
+- ``forces.NAME.law.FIELD``: a field of a load's time law (value, amplitude, frequency, ...);
+- ``settings.FIELD``: a simulation setting.
+
+CHBM paths: ``chbm.torque`` (any base), and for the paper's pair ``chbm.inertia``, ``chbm.base_radius``,
+``chbm.damping``, ``chbm.contact_stiffness``, ``chbm.contact_ratio``.
+
+Every change goes through a core command on the case's own copy of the model, so a case is exactly
+what the same edit in the GUI makes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from core.commands import SetSettings, replace_fields, set_gear_spec
+from core.model.model import ModelError
+
+MODEL_ROOTS = ("gears", "bodies", "joints", "pairs", "forces", "settings")
+CHBM_FIELDS = ("torque", "inertia", "base_radius", "damping", "contact_stiffness", "contact_ratio")
+
+
+def check_path(path: str, chbm_base: bool, where: str = "path") -> None:
+    """Refuse a path whose shape is wrong (names are checked against the model when a case runs)."""
+    parts = path.split(".")
+    if parts[0] == "chbm":
+        if len(parts) != 2 or parts[1] not in CHBM_FIELDS or (not chbm_base and parts[1] != "torque"):
+            allowed = CHBM_FIELDS if chbm_base else ("torque",)
+            raise ModelError(f"{where}: {path!r}: chbm paths are chbm.{{{', '.join(allowed)}}}")
+        return
+    if chbm_base:
+        raise ModelError(f"{where}: {path!r}: the paper's pair (base chbm) takes chbm.* paths only")
+    if parts[0] not in MODEL_ROOTS:
+        raise ModelError(f"{where}: {path!r} must start with one of {', '.join(MODEL_ROOTS)} or chbm")
+    want = 2 if parts[0] == "settings" else (4 if len(parts) == 4 and parts[2] == "law" else 3)
+    if len(parts) != want or not all(parts):
+        raise ModelError(f"{where}: {path!r} must look like {parts[0]}.NAME.FIELD"
+                         + (" (or forces.NAME.law.FIELD)" if parts[0] == "forces" else "")
+                         if parts[0] != "settings" else f"{where}: {path!r} must look like settings.FIELD")
+
+
+def _typed(current, value: float, path: str):
+    if isinstance(current, bool):
+        raise ModelError(f"{path}: is a yes/no field, not a number")
+    if isinstance(current, int):
+        if not float(value).is_integer():
+            raise ModelError(f"{path}: must be a whole number, got {value:g}")
+        return int(value)
+    if not isinstance(current, float):
+        raise ModelError(f"{path}: is not a number field")
+    return float(value)
+
+
+def apply(model, path: str, value: float) -> None:
+    """Set the number at `path` in `model` (a case's copy) through a core command; ModelError names the path."""
+    parts = path.split(".")
+    root = parts[0]
+    if root == "settings":
+        field = parts[1]
+        if not hasattr(model.settings, field):
+            raise ModelError(f"{path}: settings have no field {field!r}")
+        SetSettings(model, dataclasses.replace(model.settings, **{field: _typed(getattr(model.settings, field), value, path)})).do(model)
+        return
+    name, field = parts[1], parts[-1]
+    if root == "gears":
+        body = model.bodies.get(name)
+        spec = getattr(getattr(body, "visual", None), "spec", None)
+        if spec is None:
+            raise ModelError(f"{path}: {name!r} is not a generated gear of the model")
+        if not hasattr(spec, field):
+            raise ModelError(f"{path}: a gear has no field {field!r}")
+        set_gear_spec(model, name, **{field: _typed(getattr(spec, field), value, path)}).do(model)
+        return
+    collection = {"bodies": model.bodies, "joints": model.joints, "pairs": model.gear_pairs, "forces": model.forces}[root]
+    item = collection.get(name)
+    if item is None:
+        raise ModelError(f"{path}: the model has no {root[:-1] if root != 'bodies' else 'body'} {name!r}")
+    if len(parts) == 4:  # forces.NAME.law.FIELD
+        law = getattr(item, "law", None)
+        if law is None or not hasattr(law, field):
+            raise ModelError(f"{path}: {name!r} has no law field {field!r}")
+        new_law = dataclasses.replace(law, **{field: _typed(getattr(law, field), value, path)})
+        problems = new_law.problems() if hasattr(new_law, "problems") else []
+        if problems:
+            raise ModelError(f"{path}: {problems[0][1]}")
+        replace_fields(model, name, law=new_law).do(model)
+        return
+    if not hasattr(item, field):
+        raise ModelError(f"{path}: {name!r} has no field {field!r}")
+    replace_fields(model, name, **{field: _typed(getattr(item, field), value, path)}).do(model)

@@ -1,0 +1,102 @@
+"""Running a study's cases: on a dask.distributed cluster (a LocalCluster here by default, or an existing
+scheduler), or in this process; progress as cases finish; one CSV row per case.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from core.atomic import atomic_write_text
+from core.model.model import ModelError
+from core.studies.cases import output_columns, run_case
+from core.studies.study_file import CHBM_BASE, Study
+
+
+def base_dict(study: Study) -> dict | None:
+    """The base model as plain data (sent to every worker), or None for the paper's pair."""
+    if study.base == CHBM_BASE:
+        return None
+    from core.model.files import load, model_to_dict
+
+    return model_to_dict(load(study.base))
+
+
+def run_study(study: Study, scheduler: str | None = None, workers: int | None = None, progress=None) -> list[dict]:
+    """Every case of `study`, in case order.
+
+    Parameters
+    ----------
+    scheduler : str, optional
+        Address of an existing dask scheduler (``tcp://host:8786``); the cases run on its workers.
+    workers : int, optional
+        Worker processes of the local cluster (default: one per core); 0 runs the cases in this process.
+    progress : callable(done, total, row), optional
+        Called as each case finishes.
+    """
+    base = base_dict(study)
+    cases = study.cases()
+    if workers == 0 and scheduler is None:
+        rows = []
+        for k, values in enumerate(cases):
+            rows.append(run_case(study, base, values))
+            if progress:
+                progress(k + 1, len(cases), rows[-1])
+        return rows
+    from dask.distributed import Client, LocalCluster, as_completed
+
+    cluster = None
+    if scheduler is None:
+        cluster = LocalCluster(n_workers=workers or None, threads_per_worker=1, processes=True,
+                               dashboard_address=None, silence_logs=40)
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(scheduler, timeout=20)
+        except (OSError, TimeoutError) as exc:
+            raise ModelError(f"--scheduler: cannot reach the dask scheduler at {scheduler!r}: {exc}") from None
+    try:
+        study_f, base_f = client.scatter(study, broadcast=True), client.scatter(base, broadcast=True)
+        futures = [client.submit(run_case, study_f, base_f, values, key=f"case-{k}-{time.time_ns()}", pure=False)
+                   for k, values in enumerate(cases)]
+        index = {f.key: k for k, f in enumerate(futures)}
+        rows = [None] * len(cases)
+        done = 0
+        for future in as_completed(futures):
+            k = index[future.key]
+            try:
+                rows[k] = future.result()
+            except Exception as exc:  # noqa: BLE001  (a lost worker: the case is reported, the others go on)
+                n = len(output_columns(study))
+                rows[k] = {"values": cases[k], "results": [math.nan] * n, "units": [""] * n, "status": "failed",
+                           "error": f"{type(exc).__name__}: {exc}"[:300]}
+            done += 1
+            if progress:
+                progress(done, len(cases), rows[k])
+        return rows
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def header(study: Study, rows: list[dict]) -> list[str]:
+    """case, the parameter paths, the results (with the unit the first finished case reported), status, error."""
+    names = output_columns(study)
+    units = next((r["units"] for r in rows if r["status"] != "failed"), [""] * len(names))
+    cols = [f"{n} [{u}]" if u and "[" not in n else n for n, u in zip(names, units)]
+    return ["case", *[p.path for p in study.parameters], *cols, "status", "error"]
+
+
+def write_results(path, study: Study, rows: list[dict]) -> None:
+    """One CSV row per case (atomic write)."""
+    import csv
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header(study, rows))
+    for k, r in enumerate(rows):
+        w.writerow([k, *(f"{v:.12g}" for v in r["values"]), *(f"{v:.12g}" for v in r["results"]), r["status"],
+                    r["error"]])
+    atomic_write_text(path, buf.getvalue())

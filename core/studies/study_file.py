@@ -1,0 +1,209 @@
+"""The study file (JSON, SI units): what is varied, how the cases combine, and what each case computes.
+
+::
+
+    {
+      "base": "planetary.gdyn",             # a model file (relative to the study file), or "chbm" for the
+                                            # paper's pair (Saletti et al. 2025, Table 1)
+      "pair": "sun_planet1",                # chbm analysis of a model: the gear pair
+      "parameters": [
+        {"path": "gears.sun.face_width", "values": [0.015, 0.02, 0.025]},
+        {"path": "forces.sun_torque.law.value", "grid": {"start": 1.0, "stop": 5.0, "count": 3}}
+      ],
+      "combine": "grid",                    # every combination ("grid") or the i-th value of each ("list")
+      "analysis": {
+        "kind": "simulation", "t_end": 0.1, "step": 0.001, "output_step": 0.001, "integrator": "rk4",
+        "outputs": [{"channel": "sun_planet1.Ft", "reduce": "max_abs"}, {"channel": "sun_joint.speed", "reduce": "final"}]
+      }
+    }
+
+A CHBM analysis is ``{"kind": "chbm", "torque": 100, "f_min": 500, "f_max": 4000, "harmonics": 14}``; its
+results are the peak half peak-to-peak DTE, its frequency, and the mean DTE there.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.model.model import ModelError
+from core.studies.parameters import check_path
+from core.studies.reductions import REDUCTIONS
+
+MAX_CASES = 100_000
+COMBINES = ("grid", "list")
+KINDS = ("simulation", "chbm")
+CHBM_BASE = "chbm"
+
+
+def _fail(path: str, message: str):
+    raise ModelError(f"{path}: {message}")
+
+
+@dataclass(frozen=True)
+class Parameter:
+    path: str
+    values: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Output:
+    channel: str
+    reduce: str
+
+    @property
+    def column(self) -> str:
+        return f"{self.channel} {self.reduce}"
+
+
+@dataclass(frozen=True)
+class Analysis:
+    kind: str
+    settings: dict = field(default_factory=dict)  # simulation: t_end, step, ...; chbm: torque, f_min, ...
+    outputs: tuple[Output, ...] = ()
+
+
+@dataclass(frozen=True)
+class Study:
+    base: str  # a model path (absolute) or "chbm"
+    parameters: tuple[Parameter, ...]
+    combine: str
+    analysis: Analysis
+    pair: str = ""
+    source: str = ""  # the study file
+
+    def cases(self) -> list[tuple[float, ...]]:
+        """The parameter values of every case, in order."""
+        if self.combine == "list":
+            return [tuple(p.values[i] for p in self.parameters) for i in range(len(self.parameters[0].values))]
+        out = [()]
+        for p in self.parameters:
+            out = [c + (v,) for c in out for v in p.values]
+        return out
+
+
+def _number(value, path: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(float(value)):
+        _fail(path, f"must be a finite number, got {str(value)[:40]!r}")
+    return float(value)
+
+
+def _values(spec: dict, path: str) -> tuple[float, ...]:
+    if "values" in spec and "grid" in spec:
+        _fail(path, "give either values or grid, not both")
+    if "values" in spec:
+        vals = spec["values"]
+        if not isinstance(vals, list) or not 1 <= len(vals) <= MAX_CASES:
+            _fail(f"{path}.values", f"must be a list of 1 to {MAX_CASES} numbers")
+        return tuple(_number(v, f"{path}.values[{i}]") for i, v in enumerate(vals))
+    if "grid" in spec:
+        g = spec["grid"]
+        if not isinstance(g, dict) or set(g) != {"start", "stop", "count"}:
+            _fail(f"{path}.grid", "must be {\"start\": number, \"stop\": number, \"count\": whole number}")
+        start, stop = _number(g["start"], f"{path}.grid.start"), _number(g["stop"], f"{path}.grid.stop")
+        count = g["count"]
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_CASES:
+            _fail(f"{path}.grid.count", f"must be a whole number from 1 to {MAX_CASES}, got {str(count)[:40]!r}")
+        return tuple(start + (stop - start) * k / (count - 1) for k in range(count)) if count > 1 else (start,)
+    _fail(path, "needs values (a list) or grid (start, stop, count)")
+
+
+def study_from_dict(data, source: str = "") -> Study:
+    """A Study from parsed JSON; raises ModelError naming the first bad field."""
+    if not isinstance(data, dict):
+        _fail("study", "must be a JSON object")
+    known = {"base", "pair", "parameters", "combine", "analysis", "description"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        _fail(unknown[0], f"is not a study field (fields: {', '.join(sorted(known))})")
+    base = data.get("base")
+    if not isinstance(base, str) or not base:
+        _fail("base", f"must be a model file name or {CHBM_BASE!r}")
+    if base != CHBM_BASE:
+        base = str((Path(source).parent / base).resolve()) if source else base
+    pair = data.get("pair", "")
+    if not isinstance(pair, str):
+        _fail("pair", "must be the name of a gear pair")
+    combine = data.get("combine", "grid")
+    if combine not in COMBINES:
+        _fail("combine", f"must be one of {', '.join(COMBINES)}, got {str(combine)[:40]!r}")
+    raw = data.get("parameters")
+    if not isinstance(raw, list) or not raw:
+        _fail("parameters", "must be a non-empty list of {\"path\": ..., \"values\" or \"grid\": ...}")
+    params = []
+    for i, spec in enumerate(raw):
+        where = f"parameters[{i}]"
+        if not isinstance(spec, dict) or not isinstance(spec.get("path"), str):
+            _fail(where, "must be an object with a path (e.g. \"gears.sun.face_width\")")
+        unknown = sorted(set(spec) - {"path", "values", "grid"})
+        if unknown:
+            _fail(f"{where}.{unknown[0]}", "is not a parameter field (fields: path, values, grid)")
+        check_path(spec["path"], chbm_base=base == CHBM_BASE, where=f"{where}.path")
+        params.append(Parameter(spec["path"], _values(spec, where)))
+    if combine == "list" and len({len(p.values) for p in params}) != 1:
+        _fail("parameters", "with combine = list every parameter needs the same number of values")
+    analysis = _analysis(data.get("analysis"), base)
+    if base == CHBM_BASE and analysis.kind != "chbm":
+        _fail("analysis.kind", "the paper's pair (base chbm) takes a chbm analysis")
+    if analysis.kind == "chbm" and base != CHBM_BASE and not pair:
+        _fail("pair", "a chbm analysis of a model needs the gear pair")
+    study = Study(base, tuple(params), combine, analysis, pair, source)
+    n = len(study.cases())
+    if n > MAX_CASES:
+        _fail("parameters", f"make {n} cases; at most {MAX_CASES}")
+    return study
+
+
+SIM_SETTINGS = {"t_end", "step", "output_step", "integrator", "rtol", "atol", "rho_inf", "formulation"}
+CHBM_SETTINGS = {"torque": 100.0, "f_min": 500.0, "f_max": 4000.0, "harmonics": 14, "df_max": 0.0}
+
+
+def _analysis(raw, base) -> Analysis:
+    if not isinstance(raw, dict):
+        _fail("analysis", "must be an object with a kind (simulation or chbm)")
+    kind = raw.get("kind")
+    if kind not in KINDS:
+        _fail("analysis.kind", f"must be one of {', '.join(KINDS)}, got {str(kind)[:40]!r}")
+    if kind == "simulation":
+        settings = {k: v for k, v in raw.items() if k in SIM_SETTINGS}
+        unknown = sorted(set(raw) - SIM_SETTINGS - {"kind", "outputs"})
+        if unknown:
+            _fail(f"analysis.{unknown[0]}", f"is not a simulation setting (settings: {', '.join(sorted(SIM_SETTINGS))})")
+        outs = raw.get("outputs")
+        if not isinstance(outs, list) or not outs:
+            _fail("analysis.outputs", "must list at least one {\"channel\": ..., \"reduce\": ...}")
+        outputs = []
+        for i, o in enumerate(outs):
+            if not isinstance(o, dict) or not isinstance(o.get("channel"), str) or o.get("reduce") not in REDUCTIONS:
+                _fail(f"analysis.outputs[{i}]", f"needs a channel name and a reduce among {', '.join(REDUCTIONS)}")
+            outputs.append(Output(o["channel"], o["reduce"]))
+        return Analysis(kind, settings, tuple(outputs))
+    unknown = sorted(set(raw) - set(CHBM_SETTINGS) - {"kind"})
+    if unknown:
+        _fail(f"analysis.{unknown[0]}", f"is not a chbm setting (settings: {', '.join(CHBM_SETTINGS)})")
+    settings = {**CHBM_SETTINGS, **{k: raw[k] for k in CHBM_SETTINGS if k in raw}}
+    for k, v in settings.items():
+        _number(v, f"analysis.{k}")
+    if not 0 < settings["f_min"] < settings["f_max"]:
+        _fail("analysis.f_min", f"need 0 < f_min < f_max Hz, got {settings['f_min']:g} and {settings['f_max']:g}")
+    if not (float(settings["harmonics"]).is_integer() and 1 <= settings["harmonics"] <= 100):
+        _fail("analysis.harmonics", f"must be a whole number from 1 to 100, got {settings['harmonics']:g}")
+    if not settings["torque"] > 0:
+        _fail("analysis.torque", f"must be above 0 N m, got {settings['torque']:g}")
+    return Analysis(kind, settings, ())
+
+
+def load_study(path) -> Study:
+    """Read a study file; errors name the field."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ModelError(f"{path}: cannot read the study file: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError, ValueError) as exc:
+        raise ModelError(f"{path}: not a JSON study file: {str(exc)[:120]}") from None
+    return study_from_dict(data, str(path))

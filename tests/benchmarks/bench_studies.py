@@ -1,0 +1,63 @@
+"""Parameter studies on 2 local dask workers against a serial loop in one process (goal: speed-up >= 1.7).
+
+16 CHBM cases (the paper's pair, torques 50-350 N m, 500-4000 Hz, H 14, points at most 5 Hz apart) and
+8 multibody cases (the planetary example, sun torque 1-4 N m x sun face width 15/25 mm, 0.3 s of RK4 at
+1 ms). The parallel time includes starting the local cluster (printed apart), as a user pays it.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from core.studies.runner import run_study  # noqa: E402
+from core.studies.study_file import study_from_dict  # noqa: E402
+
+EXAMPLES = ROOT / "resources" / "examples"
+
+CHBM = {"base": "chbm", "parameters": [{"path": "chbm.torque", "grid": {"start": 50.0, "stop": 350.0, "count": 16}}],
+        "analysis": {"kind": "chbm", "f_min": 500, "f_max": 4000, "harmonics": 14, "df_max": 5}}
+MULTIBODY = {"base": "planetary.gdyn",
+             "parameters": [{"path": "forces.sun_torque.law.value", "grid": {"start": 1.0, "stop": 4.0, "count": 4}},
+                            {"path": "gears.sun.face_width", "values": [0.015, 0.025]}],
+             "analysis": {"kind": "simulation", "t_end": 0.3, "step": 1e-3, "output_step": 1e-3, "integrator": "rk4",
+                          "outputs": [{"channel": "sun_planet1.Ft", "reduce": "max_abs"}]}}
+
+
+def cluster_start() -> float:
+    from dask.distributed import Client, LocalCluster
+
+    t0 = time.perf_counter()
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40)
+    client = Client(cluster)
+    client.run(lambda: 0)
+    took = time.perf_counter() - t0
+    client.close()
+    cluster.close()
+    return took
+
+
+def timed(study, workers):
+    t0 = time.perf_counter()
+    rows = run_study(study, workers=workers)
+    assert all(r["status"] == "ok" for r in rows), [r["error"] for r in rows if r["status"] != "ok"]
+    return time.perf_counter() - t0, rows
+
+
+def main() -> None:
+    print(f"starting a 2-worker local cluster alone: {cluster_start():.2f} s")
+    for name, data in (("CHBM", CHBM), ("multibody", MULTIBODY)):
+        study = study_from_dict(data, str(EXAMPLES / "study.json"))
+        serial, a = timed(study, 0)
+        parallel, b = timed(study, 2)
+        assert [r["results"] for r in a] == [r["results"] for r in b]
+        print(f"{len(a)} {name} cases: serial {serial:.2f} s, 2 workers {parallel:.2f} s (cluster start included): "
+              f"speed-up {serial / parallel:.2f} (goal >= 1.7)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,135 @@
+"""Parameter studies (core/studies): the study file, cases made by core commands, dask runs, the CLI."""
+
+import csv
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from core.chbm.continuation import follow
+from core.chbm.harmonic_balance import HarmonicBalance
+from core.chbm.lumped_model import paper_model
+from core.model.files import load
+from core.model.model import ModelError
+from core.studies.cases import run_case
+from core.studies.parameters import apply
+from core.studies.runner import run_study, write_results
+from core.studies.study_file import load_study, study_from_dict
+from tests.conftest import EXAMPLES
+
+STUDY = EXAMPLES / "planetary_study.json"
+
+
+def _short(study_dict: dict) -> dict:
+    study_dict["analysis"].update(t_end=0.01, step=1e-3, output_step=1e-3)
+    return study_dict
+
+
+def test_the_example_study_file_loads_and_makes_its_grid():
+    study = load_study(STUDY)
+    assert study.base == str((EXAMPLES / "planetary.gdyn").resolve())
+    cases = study.cases()
+    assert len(cases) == 9 and cases[0] == (0.015, 1.0) and cases[-1] == (0.025, 3.0)
+    listed = study_from_dict({**json.loads(STUDY.read_text()), "combine": "list"}, str(STUDY))
+    assert listed.cases() == [(0.015, 1.0), (0.02, 2.0), (0.025, 3.0)]
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"combine": "cross"}, "combine: must be one of grid, list"),
+    ({"parameters": [{"path": "gears.sun", "values": [1]}]}, "parameters[0].path: 'gears.sun' must look like gears.NAME.FIELD"),
+    ({"parameters": [{"path": "gears.sun.face_width", "grid": {"start": 1, "stop": 2, "count": 0}}]},
+     "parameters[0].grid.count: must be a whole number from 1 to 100000"),
+    ({"analysis": {"kind": "simulation", "outputs": [{"channel": "x", "reduce": "median"}]}}, "analysis.outputs[0]: needs"),
+    ({"analysis": {"kind": "fem"}}, "analysis.kind: must be one of simulation, chbm"),
+    ({"parameters": [{"path": "chbm.inertia", "values": [1]}]}, "chbm paths are chbm.{torque}"),
+])
+def test_bad_study_files_name_the_field(change, message):
+    data = {**json.loads(STUDY.read_text()), **change}
+    with pytest.raises(ModelError) as err:
+        study_from_dict(data, str(STUDY))
+    assert message in str(err.value)
+
+
+def test_a_changed_face_width_regenerates_the_gear_and_its_inertia():
+    """The case's edit is the GUI's edit (set_gear_spec): mass and inertia follow the new width."""
+    model = load(EXAMPLES / "planetary.gdyn")
+    sun = model.bodies["sun"]
+    apply(model, "gears.sun.face_width", 2 * sun.visual.spec.face_width)
+    wider = model.bodies["sun"]
+    assert wider.visual.spec.face_width == pytest.approx(2 * sun.visual.spec.face_width)
+    assert wider.mass == pytest.approx(2 * sun.mass, rel=1e-9)  # a spur gear is a prism: mass linear in width
+    assert wider.inertia[2][2] == pytest.approx(2 * sun.inertia[2][2], rel=1e-9)
+    with pytest.raises(ModelError, match="gears.sun.teeth: must be a whole number"):
+        apply(model, "gears.sun.teeth", 24.5)
+    with pytest.raises(ModelError, match="the model has no pair 'nope'"):
+        apply(model, "pairs.nope.module", 0.002)
+
+
+def test_simulation_cases_against_the_closed_form_planetary():
+    """Each case's final sun speed is T t / J_eq of the case's own (regenerated) gears (ring held)."""
+    study = study_from_dict(_short(json.loads(STUDY.read_text())), str(STUDY))
+    rows = run_study(study, workers=0)
+    assert [r["status"] for r in rows] == ["ok"] * 9
+    for (width, torque), row in zip(study.cases(), rows):
+        model = load(EXAMPLES / "planetary.gdyn")
+        apply(model, "gears.sun.face_width", width)
+        b = model.bodies
+        izz = {k: b[k].inertia[2][2] for k in b}
+        kc, a = 24 / 96, 0.002 * 48 / 2
+        kp = kc - (1 - kc)
+        j_eq = izz["sun"] + izz["carrier"] * kc**2 + sum(b[f"planet{k}"].mass * (a * kc) ** 2 + izz[f"planet{k}"] * kp**2
+                                                         for k in (1, 2, 3))
+        assert row["results"][2] == pytest.approx(torque / j_eq * 0.01, rel=1e-6)
+
+
+def test_a_failed_case_is_reported_and_the_others_run(tmp_path):
+    data = _short(json.loads(STUDY.read_text()))
+    data["parameters"] = [{"path": "gears.sun.face_width", "values": [0.02, -1.0, 0.03]}]
+    study = study_from_dict(data, str(STUDY))
+    rows = run_study(study, workers=0)
+    assert [r["status"] for r in rows] == ["ok", "failed", "ok"]
+    assert "face_width" in rows[1]["error"] and math.isnan(rows[1]["results"][0])
+    out = tmp_path / "r.csv"
+    write_results(out, study, rows)
+    table = list(csv.reader(out.open()))
+    assert table[0] == ["case", "gears.sun.face_width", "sun_planet1.Ft max_abs [N]", "sun_planet1.Ft std [N]",
+                        "sun_joint.speed final [rad/s]", "status", "error"]
+    assert table[2][-2] == "failed" and "face_width" in table[2][-1]
+
+
+def test_chbm_study_of_the_papers_pair():
+    study = study_from_dict({"base": "chbm", "parameters": [{"path": "chbm.torque", "values": [100.0, 200.0]}],
+                             "analysis": {"kind": "chbm", "f_min": 1000, "f_max": 3000, "harmonics": 7}})
+    rows = run_study(study, workers=0)
+    for torque, row in zip((100.0, 200.0), rows):
+        points = follow(HarmonicBalance(paper_model(torque), 7), 1000.0, 3000.0)
+        best = max(points, key=lambda p: p.half_p2p)
+        assert row["results"][:2] == [best.half_p2p, best.frequency]
+
+
+def test_dask_local_cluster_gives_the_serial_results():
+    study = study_from_dict(_short(json.loads(STUDY.read_text())), str(STUDY))
+    serial = run_study(study, workers=0)
+    seen = []
+    parallel = run_study(study, workers=2, progress=lambda done, total, row: seen.append((done, total)))
+    assert [r["results"] for r in parallel] == [r["results"] for r in serial]
+    assert seen[-1] == (9, 9)
+
+
+def test_cli_study(tmp_path):
+    out = tmp_path / "results.csv"
+    data = _short(json.loads(STUDY.read_text()))
+    data["base"] = str(EXAMPLES / "planetary.gdyn")
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data))
+    res = subprocess.run([sys.executable, "-m", "core.cli", "study", str(path), "--out", str(out), "--workers", "0"],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert "9 cases, 9 computed, 0 failed" in res.stdout
+    assert len(list(csv.reader(out.open()))) == 10
+    bad = subprocess.run([sys.executable, "-m", "core.cli", "study", str(path), "--out", str(tmp_path / "no" / "r.csv")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "--out: the folder" in bad.stderr and "does not exist" in bad.stderr

@@ -90,6 +90,7 @@ class MainWindow(QMainWindow):
         self.runner = RunController(self.doc, self)
         self.telemetry = None
         self.chbm = None
+        self.study = None
         self.runner.started.connect(self._run_started)
         self.runner.progress.connect(self._run_progress)
         self.runner.finished.connect(self._run_finished)
@@ -186,6 +187,8 @@ class MainWindow(QMainWindow):
                                   "Save the current run's results (.gdres)", "save_results")
         self.act_chbm = a("&CHBM Study", self.show_chbm, "Ctrl+H",
                           "Forced response of a gear pair by coupled harmonic balance, with stability and DTI", "chbm_study")
+        self.act_study = a("&Parameter Study", self.show_study, "Ctrl+Shift+P",
+                           "Vary fields of the model, run the cases on dask, compare the results", "parameter_study")
         self.act_telemetry = a("&Telemetry", self.show_telemetry, "Ctrl+T",
                                "Plots of the channels: tooth forces, speeds, reactions, spectra with mesh orders",
                                "telemetry")
@@ -234,6 +237,7 @@ class MainWindow(QMainWindow):
         self.analysis_menu = menu.addMenu("&Analysis")
         self.analysis_menu.addAction(self.act_telemetry)
         self.analysis_menu.addAction(self.act_chbm)
+        self.analysis_menu.addAction(self.act_study)
         hm = menu.addMenu("&Help")
         hm.addAction(self._action("&About GearDyn", self.about, tip="About GearDyn"))
         tb = self.addToolBar("File")
@@ -476,6 +480,16 @@ class MainWindow(QMainWindow):
         self.chbm.raise_()
         return self.chbm
 
+    def show_study(self):
+        """The Parameter Study window (made when first asked for)."""
+        if self.study is None:
+            from app.studies.window import StudyWindow
+
+            self.study = StudyWindow(self.doc, self)
+        self.study.show()
+        self.study.raise_()
+        return self.study
+
     def move_body(self, name: str) -> None:
         if name not in self.doc.model.bodies:
             self.report("Move / Rotate: select a body first")
@@ -612,8 +626,9 @@ class MainWindow(QMainWindow):
             self.runner.stop()
             self.runner.wait()
         self.clock.pause()
-        if self.chbm is not None:
-            self.chbm.close()  # stops its study thread
+        for window in (self.chbm, self.study):
+            if window is not None:
+                window.close()  # stops its study thread
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("state", self.saveState())
         recovery_path().unlink(missing_ok=True)

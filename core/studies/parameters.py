@@ -94,3 +94,27 @@ def apply(model, path: str, value: float) -> None:
     if not hasattr(item, field):
         raise ModelError(f"{path}: {name!r} has no field {field!r}")
     replace_fields(model, name, **{field: _typed(getattr(item, field), value, path)}).do(model)
+
+
+def _numeric_fields(obj) -> list[str]:
+    return [f.name for f in dataclasses.fields(obj)
+            if isinstance(getattr(obj, f.name), (int, float)) and not isinstance(getattr(obj, f.name), bool)]
+
+
+def numeric_paths(model) -> list[str]:
+    """Every path a study can vary in `model` (for pickers), in the model's order."""
+    out = []
+    for name, body in model.bodies.items():
+        spec = getattr(body.visual, "spec", None)
+        if spec is not None:  # a generated gear's mass follows its geometry
+            out += [f"gears.{name}.{f}" for f in spec.relevant_fields()]
+        else:
+            out.append(f"bodies.{name}.mass")
+    for root, items in (("pairs", model.gear_pairs), ("joints", model.joints), ("forces", model.forces)):
+        for name, item in items.items():
+            out += [f"{root}.{name}.{f}" for f in _numeric_fields(item)]
+            law = getattr(item, "law", None)
+            if law is not None:
+                out += [f"{root}.{name}.law.{f}" for f in _numeric_fields(law)]
+    out += [f"settings.{f}" for f in _numeric_fields(model.settings)]
+    return out

@@ -22,7 +22,8 @@ def base_dict(study: Study) -> dict | None:
     return model_to_dict(load(study.base))
 
 
-def run_study(study: Study, scheduler: str | None = None, workers: int | None = None, progress=None) -> list[dict]:
+def run_study(study: Study, scheduler: str | None = None, workers: int | None = None, progress=None,
+              cancel=None, base: dict | None = None) -> list[dict]:
     """Every case of `study`, in case order.
 
     Parameters
@@ -33,12 +34,20 @@ def run_study(study: Study, scheduler: str | None = None, workers: int | None = 
         Worker processes of the local cluster (default: one per core); 0 runs the cases in this process.
     progress : callable(done, total, row), optional
         Called as each case finishes.
+    cancel : callable() -> bool, optional
+        True stops the study: cases not finished are cancelled and their rows say so; finished rows are kept.
+    base : dict, optional
+        The base model as data (the GUI passes its open model); default: read from the study's base file.
     """
-    base = base_dict(study)
+    if base is None:
+        base = base_dict(study)
     cases = study.cases()
     if workers == 0 and scheduler is None:
         rows = []
         for k, values in enumerate(cases):
+            if cancel and cancel():
+                rows += [_cancelled(study, v) for v in cases[k:]]
+                break
             rows.append(run_case(study, base, values))
             if progress:
                 progress(k + 1, len(cases), rows[-1])
@@ -62,7 +71,15 @@ def run_study(study: Study, scheduler: str | None = None, workers: int | None = 
         index = {f.key: k for k, f in enumerate(futures)}
         rows = [None] * len(cases)
         done = 0
-        for future in as_completed(futures):
+        pending = as_completed(futures)
+        for future in pending:
+            if cancel and cancel():
+                for f in futures:
+                    f.cancel()
+                for j, r in enumerate(rows):
+                    if r is None:
+                        rows[j] = _cancelled(study, cases[j])
+                break
             k = index[future.key]
             try:
                 rows[k] = future.result()
@@ -80,10 +97,15 @@ def run_study(study: Study, scheduler: str | None = None, workers: int | None = 
             cluster.close()
 
 
+def _cancelled(study: Study, values) -> dict:
+    n = len(output_columns(study))
+    return {"values": values, "results": [math.nan] * n, "units": [""] * n, "status": "cancelled", "error": ""}
+
+
 def header(study: Study, rows: list[dict]) -> list[str]:
     """case, the parameter paths, the results (with the unit the first finished case reported), status, error."""
     names = output_columns(study)
-    units = next((r["units"] for r in rows if r["status"] != "failed"), [""] * len(names))
+    units = next((r["units"] for r in rows if r["status"] not in ("failed", "cancelled")), [""] * len(names))
     cols = [f"{n} [{u}]" if u and "[" not in n else n for n, u in zip(names, units)]
     return ["case", *[p.path for p in study.parameters], *cols, "status", "error"]
 

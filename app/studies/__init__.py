@@ -1,0 +1,1 @@
+"""The Parameter Study window: a study of the open model on dask, from the GUI."""

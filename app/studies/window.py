@@ -1,0 +1,407 @@
+"""Analysis > Parameter Study: vary fields of the open model, run the cases on dask, read a table and a plot.
+
+It writes the same study a study file holds (core.studies.study_file), so a
+study built here can be saved and run with `geardyn study` on a cluster.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.atomic import atomic_write_text
+from core.model.files import model_to_dict
+from core.model.model import ModelError
+from core.studies.parameters import numeric_paths
+from core.studies.reductions import REDUCTIONS
+from core.studies.runner import header, run_study, write_results
+from core.studies.study_file import study_from_dict
+
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+
+
+def parse_values(text: str, path: str) -> dict:
+    """'0.01 0.02 0.03' -> values; '1:5:3' -> grid (start, stop, count); errors name the parameter."""
+    text = text.strip()
+    try:
+        if ":" in text:
+            start, stop, count = text.split(":")
+            return {"grid": {"start": float(start), "stop": float(stop), "count": int(count)}}
+        values = [float(v) for v in text.replace(",", " ").split()]
+    except ValueError:
+        raise ModelError(f"{path}: values must be numbers separated by spaces, or start:stop:count, "
+                         f"got {text[:40]!r}") from None
+    if not values:
+        raise ModelError(f"{path}: give at least one value")
+    return {"values": values}
+
+
+class StudyWorker(QObject):
+    progress = Signal(int, int)
+    done = Signal(object, str)  # rows, error
+
+    def __init__(self, study, base, workers):
+        super().__init__()
+        self.study, self.base, self.workers = study, base, workers
+        self._cancel = False
+
+    def cancel(self) -> None:
+        self._cancel = True
+
+    @Slot()
+    def work(self) -> None:
+        try:
+            rows = run_study(self.study, workers=self.workers, base=self.base, cancel=lambda: self._cancel,
+                             progress=lambda done, total, row: self.progress.emit(done, total))
+        except Exception as exc:  # noqa: BLE001  (reported in the window)
+            self.done.emit([], f"{type(exc).__name__}: {exc}")
+            return
+        self.done.emit(rows, "")
+
+
+class StudyWindow(QMainWindow):
+    def __init__(self, doc, parent=None):
+        super().__init__(parent)
+        self.setObjectName("study_window")
+        self.setWindowTitle("Parameter Study")
+        self.doc = doc
+        self.study = None
+        self.rows = []
+        self.thread = self.worker = None
+        self.status = ""
+
+        left = QWidget()
+        lay = QVBoxLayout(left)
+        lay.addWidget(QLabel("Parameters (values: numbers, or start:stop:count)"))
+        self.params = QTableWidget(0, 2)
+        self.params.setObjectName("parameters")
+        self.params.setHorizontalHeaderLabels(["Field", "Values (SI)"])
+        self.params.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        lay.addWidget(self.params)
+        row = QHBoxLayout()
+        for text, slot, name in (("Add Parameter", self.add_parameter, "add_parameter"),
+                                 ("Remove Parameter", self.remove_parameter, "remove_parameter")):
+            b = QPushButton(text)
+            b.setObjectName(name)
+            b.clicked.connect(slot)
+            row.addWidget(b)
+        lay.addLayout(row)
+        form = QFormLayout()
+        self.combine = QComboBox()
+        self.combine.setObjectName("combine")
+        self.combine.addItems(["grid", "list"])
+        form.addRow("Combine", self.combine)
+        st = doc.model.settings
+        self.t_end = QLineEdit(f"{st.t_end:g}")
+        self.t_end.setObjectName("End time")
+        self.step = QLineEdit(f"{st.step:g}")
+        self.step.setObjectName("Time step")
+        self.integrator = QComboBox()
+        self.integrator.setObjectName("integrator")
+        from core.model.entities import INTEGRATOR_OPTIONS
+
+        self.integrator.addItems(list(INTEGRATOR_OPTIONS))
+        self.integrator.setCurrentText(st.integrator)
+        form.addRow("End time [s]", self.t_end)
+        form.addRow("Time step [s]", self.step)
+        form.addRow("Integrator", self.integrator)
+        lay.addLayout(form)
+        lay.addWidget(QLabel("Results: channel and reduction"))
+        self.outputs = QTableWidget(0, 2)
+        self.outputs.setObjectName("outputs")
+        self.outputs.setHorizontalHeaderLabels(["Channel", "Reduce"])
+        self.outputs.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
+        lay.addWidget(self.outputs)
+        row = QHBoxLayout()
+        for text, slot, name in (("Add Result", self.add_output, "add_output"),
+                                 ("Remove Result", self.remove_output, "remove_output")):
+            b = QPushButton(text)
+            b.setObjectName(name)
+            b.clicked.connect(slot)
+            row.addWidget(b)
+        lay.addLayout(row)
+        form2 = QFormLayout()
+        self.workers = QSpinBox()
+        self.workers.setObjectName("workers")
+        self.workers.setRange(0, max(1, os.cpu_count() or 1) * 4)
+        self.workers.setValue(min(2, os.cpu_count() or 1))
+        self.workers.setToolTip("Worker processes of a local dask cluster; 0 runs the cases in this process")
+        form2.addRow("Dask workers", self.workers)
+        lay.addLayout(form2)
+        row = QHBoxLayout()
+        self.run_button = QPushButton("Run")
+        self.run_button.setObjectName("study_run")
+        self.run_button.clicked.connect(self.run)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setObjectName("study_stop")
+        self.stop_button.setEnabled(False)
+        self.stop_button.clicked.connect(self.stop)
+        self.save_button = QPushButton("Save Study File...")
+        self.save_button.setObjectName("study_save")
+        self.save_button.clicked.connect(self.save_study_dialog)
+        self.export_button = QPushButton("Export CSV...")
+        self.export_button.setObjectName("study_export")
+        self.export_button.clicked.connect(self.export_dialog)
+        for b in (self.run_button, self.stop_button, self.save_button, self.export_button):
+            row.addWidget(b)
+        lay.addLayout(row)
+        self.message = QLabel()
+        self.message.setObjectName("study_message")
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #a33;")
+        lay.addWidget(self.message)
+
+        right = QSplitter(Qt.Vertical)
+        self.table = QTableWidget(0, 0)
+        self.table.setObjectName("study_results")
+        right.addWidget(self.table)
+        plot_box = QWidget()
+        pl = QVBoxLayout(plot_box)
+        pick = QHBoxLayout()
+        pick.addWidget(QLabel("Plot"))
+        self.y_choice = QComboBox()
+        self.y_choice.setObjectName("plot_result")
+        self.y_choice.currentIndexChanged.connect(self.redraw)
+        pick.addWidget(self.y_choice, 1)
+        pl.addLayout(pick)
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setObjectName("study_plot")
+        self.plot.showGrid(x=True, y=True, alpha=0.25)
+        for axis in ("left", "bottom"):
+            self.plot.getAxis(axis).enableAutoSIPrefix(False)  # the values are SI as typed; no hidden scale
+        self.legend = self.plot.addLegend(offset=(10, 10))
+        pl.addWidget(self.plot)
+        right.addWidget(plot_box)
+        split = QSplitter(Qt.Horizontal)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setSizes([420, 760])
+        self.setCentralWidget(split)
+        self.progress = QProgressBar()
+        self.progress.setObjectName("study_progress")
+        self.statusBar().addPermanentWidget(self.progress)
+        self.resize(1200, 760)
+        self.add_parameter()
+        self.add_output()
+
+    # ------------------------------------------------------------------ rows
+
+    def add_parameter(self, path: str = "", values: str = "") -> None:
+        r = self.params.rowCount()
+        self.params.insertRow(r)
+        combo = QComboBox()
+        combo.setEditable(True)
+        combo.setObjectName(f"parameter_path_{r}")
+        combo.addItems(numeric_paths(self.doc.model))
+        if path:
+            combo.setCurrentText(path)
+        self.params.setCellWidget(r, 0, combo)
+        self.params.setItem(r, 1, QTableWidgetItem(values))
+
+    def remove_parameter(self) -> None:
+        if self.params.rowCount():
+            self.params.removeRow(self.params.currentRow() if self.params.currentRow() >= 0 else self.params.rowCount() - 1)
+
+    def channel_names(self) -> list[str]:
+        """The channels a run of the model gives (from its last run, or from the assembled system)."""
+        run = getattr(self.doc, "current", None)
+        res = getattr(run, "results", None) if run is not None else None
+        if res is None:
+            try:
+                from core.dynamics.run import prepare
+
+                res = prepare(self.doc.model.copy(), keep=False).results
+            except Exception:  # noqa: BLE001  (a model that cannot run yet: the names are typed instead)
+                return []
+        return [c.name for c in res.channels]
+
+    def add_output(self, channel: str = "", how: str = "max_abs") -> None:
+        r = self.outputs.rowCount()
+        self.outputs.insertRow(r)
+        combo = QComboBox()
+        combo.setEditable(True)
+        combo.setObjectName(f"output_channel_{r}")
+        names = self.channel_names()
+        combo.addItems(names)
+        combo.setCurrentText(channel or next((n for n in names if n.endswith(".Ft")), ""))
+        self.outputs.setCellWidget(r, 0, combo)
+        red = QComboBox()
+        red.setObjectName(f"output_reduce_{r}")
+        red.addItems(list(REDUCTIONS))
+        red.setCurrentText(how)
+        self.outputs.setCellWidget(r, 1, red)
+
+    def remove_output(self) -> None:
+        if self.outputs.rowCount():
+            self.outputs.removeRow(self.outputs.currentRow() if self.outputs.currentRow() >= 0 else self.outputs.rowCount() - 1)
+
+    # ------------------------------------------------------------------ study
+
+    def study_dict(self) -> dict:
+        """The study as a study file holds it (base: the open model's file name, or 'model')."""
+        params = []
+        for r in range(self.params.rowCount()):
+            path = self.params.cellWidget(r, 0).currentText().strip()
+            item = self.params.item(r, 1)
+            params.append({"path": path, **parse_values(item.text() if item else "", path or f"parameter {r + 1}")})
+        outputs = [{"channel": self.outputs.cellWidget(r, 0).currentText().strip(),
+                    "reduce": self.outputs.cellWidget(r, 1).currentText()} for r in range(self.outputs.rowCount())]
+        try:
+            t_end, step = float(self.t_end.text()), float(self.step.text())
+        except ValueError:
+            raise ModelError("End time, Time step: must be numbers in seconds") from None
+        base = Path(self.doc.path).name if getattr(self.doc, "path", None) else "model"
+        return {"base": base, "parameters": params, "combine": self.combine.currentText(),
+                "analysis": {"kind": "simulation", "t_end": t_end, "step": step, "output_step": step,
+                             "integrator": self.integrator.currentText(), "outputs": outputs}}
+
+    def run(self) -> None:
+        if self.thread is not None:
+            return
+        try:
+            study = study_from_dict(self.study_dict())
+        except ModelError as exc:
+            self.message.setText(str(exc))
+            return
+        self.message.setText("")
+        self.study, self.rows = study, []
+        self.progress.setRange(0, len(study.cases()))
+        self.progress.setValue(0)
+        self.status = "running"
+        self.thread = QThread(self)
+        self.worker = StudyWorker(study, model_to_dict(self.doc.model), self.workers.value())
+        self.worker.moveToThread(self.thread)
+        self.thread.started.connect(self.worker.work)
+        self.worker.progress.connect(lambda done, total: self.progress.setValue(done))
+        self.worker.done.connect(self._done)
+        self.run_button.setEnabled(False)
+        self.stop_button.setEnabled(True)
+        self.statusBar().showMessage(f"Running {len(study.cases())} cases...")
+        self.thread.start()
+
+    def stop(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+
+    @property
+    def running(self) -> bool:
+        return self.thread is not None
+
+    def _done(self, rows, error: str) -> None:
+        self.thread.quit()
+        self.thread.wait()
+        self.thread = self.worker = None
+        self.run_button.setEnabled(True)
+        self.stop_button.setEnabled(False)
+        if error:
+            self.status = "failed"
+            self.message.setText(error)
+            return
+        self.rows = rows
+        failed = sum(r["status"] == "failed" for r in rows)
+        cancelled = sum(r["status"] == "cancelled" for r in rows)
+        self.status = "stopped" if cancelled else "finished"
+        self.statusBar().showMessage(f"{len(rows)} cases: {len(rows) - failed - cancelled} computed, {failed} failed"
+                                     + (f", {cancelled} not run (stopped)" if cancelled else ""))
+        self.fill_table()
+        self.redraw()
+
+    # ------------------------------------------------------------------ results
+
+    def fill_table(self) -> None:
+        cols = header(self.study, self.rows)
+        self.table.clear()
+        self.table.setColumnCount(len(cols))
+        self.table.setRowCount(len(self.rows))
+        self.table.setHorizontalHeaderLabels(cols)
+        for k, r in enumerate(self.rows):
+            cells = [str(k), *(f"{v:.6g}" for v in r["values"]),
+                     *("" if math.isnan(v) else f"{v:.6g}" for v in r["results"]), r["status"], r["error"]]
+            for c, text in enumerate(cells):
+                self.table.setItem(k, c, QTableWidgetItem(text))
+        self.table.resizeColumnsToContents()
+        n_par = len(self.study.parameters)
+        keep = self.y_choice.currentText()
+        self.y_choice.blockSignals(True)
+        self.y_choice.clear()
+        self.y_choice.addItems(cols[1 + n_par:-2])
+        self.y_choice.setCurrentIndex(max(0, self.y_choice.findText(keep)))
+        self.y_choice.blockSignals(False)
+
+    def redraw(self) -> None:
+        """The chosen result against the first parameter, one line per value of the second."""
+        self.plot.clear()
+        self.legend.clear()
+        if not self.rows or self.y_choice.currentIndex() < 0:
+            return
+        j = self.y_choice.currentIndex()
+        first = self.study.parameters[0].path
+        values = np.array([r["values"] for r in self.rows], float)
+        y = np.array([r["results"][j] for r in self.rows], float)
+        groups = sorted(set(values[:, 1])) if values.shape[1] > 1 else [None]
+        for g, key in enumerate(groups):
+            mask = np.ones(len(y), bool) if key is None else values[:, 1] == key
+            order = np.argsort(values[mask, 0])
+            name = None if key is None else f"{self.study.parameters[1].path} = {key:g}"
+            self.plot.plot(values[mask, 0][order], y[mask][order], pen=pg.mkPen(COLOURS[g % len(COLOURS)], width=2),
+                           symbol="o", symbolSize=6, symbolBrush=COLOURS[g % len(COLOURS)], name=name)
+        self.plot.setLabel("bottom", first)
+        self.plot.setLabel("left", self.y_choice.currentText())
+
+    def export(self, path) -> None:
+        write_results(path, self.study, self.rows)
+
+    def save_study(self, path) -> None:
+        atomic_write_text(path, json.dumps(self.study_dict(), indent=2) + "\n")
+
+    def export_dialog(self) -> None:
+        if not self.rows:
+            self.message.setText("Export CSV: run the study first")
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Export study results", "study.csv", "CSV files (*.csv)")
+        if path:
+            self.export(path)
+            self.statusBar().showMessage(f"Wrote {path}", 8000)
+
+    def save_study_dialog(self) -> None:
+        try:
+            self.study_dict()
+        except ModelError as exc:
+            self.message.setText(str(exc))
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Save study file", "study.json", "Study files (*.json)")
+        if path:
+            self.save_study(path)
+            self.statusBar().showMessage(f"Wrote {path}: run it with geardyn study {Path(path).name} --out results.csv",
+                                         10000)
+
+    def closeEvent(self, event) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+            self.thread.quit()
+            self.thread.wait()
+        super().closeEvent(event)

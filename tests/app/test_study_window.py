@@ -1,0 +1,63 @@
+"""The Parameter Study window in a real window: a study of the open planetary built by typing, run on dask."""
+
+import csv
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox
+
+from core.studies.runner import run_study
+from core.studies.study_file import study_from_dict
+from tests.conftest import EXAMPLES
+
+
+def _window(window, qtbot):
+    assert window.open_file(EXAMPLES / "planetary.gdyn")
+    window.act_study.trigger()
+    w = window.study
+    qtbot.waitExposed(w)
+    return w
+
+
+def _fill(w, qtbot, workers):
+    w.params.cellWidget(0, 0).setCurrentText("gears.sun.face_width")
+    w.params.item(0, 1).setText("0.015 0.025")
+    qtbot.mouseClick(w.findChild(type(w.run_button), "add_parameter"), Qt.LeftButton)
+    w.params.cellWidget(1, 0).setCurrentText("forces.sun_torque.law.value")
+    w.params.item(1, 1).setText("1:3:2")
+    w.t_end.setText("0.01")
+    w.step.setText("0.001")
+    w.outputs.cellWidget(0, 0).setCurrentText("sun_joint.speed")
+    w.outputs.cellWidget(0, 1).setCurrentText("final")
+    w.workers.setValue(workers)
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_a_study_of_the_open_model_runs_and_shows_a_table_and_a_plot(window, qtbot, tmp_path, workers):
+    w = _window(window, qtbot)
+    _fill(w, qtbot, workers)
+    qtbot.mouseClick(w.run_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: w.status in ("finished", "failed"), timeout=120000)
+    assert w.status == "finished", w.message.text()
+    assert w.table.rowCount() == 4 and w.progress.value() == 4
+    # the same study from its file, run by core, gives the same numbers
+    w.save_study(tmp_path / "s.json")
+    data = json.loads((tmp_path / "s.json").read_text())
+    assert data["base"] == "planetary.gdyn" and data["parameters"][1]["grid"] == {"start": 1.0, "stop": 3.0, "count": 2}
+    rows = run_study(study_from_dict(data, str(EXAMPLES / "s.json")), workers=0)
+    assert [r["results"] for r in rows] == [r["results"] for r in w.rows]
+    assert float(w.table.item(3, 3).text()) == pytest.approx(rows[3]["results"][0], rel=1e-5)
+    assert len(w.plot.getPlotItem().listDataItems()) == 2  # one line per torque
+    w.export(tmp_path / "r.csv")
+    assert next(csv.reader((tmp_path / "r.csv").open()))[3] == "sun_joint.speed final [rad/s]"
+    shot = tmp_path / "study.png"
+    assert w.grab().save(str(shot))
+
+
+def test_bad_values_name_the_parameter(window, qtbot):
+    w = _window(window, qtbot)
+    w.params.cellWidget(0, 0).setCurrentText("gears.sun.face_width")
+    w.params.item(0, 1).setText("wide")
+    qtbot.mouseClick(w.run_button, Qt.LeftButton)
+    assert "gears.sun.face_width: values must be numbers" in w.message.text() and not w.running

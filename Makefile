@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 EXAMPLE ?= resources/examples/planetary.gdyn
 XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 
-.PHONY: run test bench sysdeps venv clean
+.PHONY: run test bench package sysdeps venv clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -34,5 +34,12 @@ bench: sysdeps $(STAMP)
 	$(PY) -m pip install --quiet -e '.[gui,test,bench]'
 	@for f in tests/benchmarks/bench_*.py; do echo "== $$f"; $(XVFB) $(PY) $$f || exit 1; done
 
+# A one-folder frozen application in dist/geardyn (PyInstaller), then its smoke test under Xvfb.
+package: sysdeps $(STAMP)
+	$(PY) -m pip install --quiet 'pyinstaller>=6.0'
+	$(PY) -m PyInstaller --noconfirm --clean --distpath dist --workpath build/pyinstaller packaging/geardyn.spec
+	cp packaging/geardyn.desktop resources/icons/geardyn.svg dist/geardyn/
+	$(XVFB) $(PY) packaging/smoke_test.py
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist *.egg-info

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -59,6 +60,7 @@ LOAD_TOOLS = (
 STEMS = {E.FixedJoint: "weld", E.CompliantMesh: "mesh", E.BearingSpringDamper: "bearing"}
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "resources" / "examples"
+ICON = Path(__file__).resolve().parents[1] / "resources" / "icons" / "geardyn.svg"
 AUTOSAVE_MS = 60_000
 MAX_RECENT = 8
 
@@ -641,6 +643,7 @@ def run_gui(args: list[str]) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("GearDyn")
     app.setOrganizationName("GearDyn")
+    app.setWindowIcon(QIcon(str(ICON)))
     window = MainWindow()
     window.show()
     window.offer_recovery()
@@ -649,4 +652,20 @@ def run_gui(args: list[str]) -> int:
         window.open_results_file(target)
     else:
         window.open_file(target, ask=False)
+    if os.environ.get("GEARDYN_SMOKE_TEST"):  # packaging/smoke_test.py: quit once the model is drawn
+        QTimer.singleShot(0, lambda: _quit_when_drawn(app, window))  # inside the event loop: exit() needs it
     return app.exec()
+
+
+def _quit_when_drawn(app, window, waited_ms: int = 0) -> None:
+    view = window.viewport
+    if view.body_actors and view.frames_drawn:
+        print(f"smoke test: {window.windowTitle()} drew {len(view.body_actors)} bodies", flush=True)
+        window.doc.undo_stack.setClean()
+        window.close()
+        app.exit(0)  # unconditional (Qt 6's quit() asks every top-level window again)
+    elif waited_ms > 60000:
+        print("smoke test: nothing drawn within 60 s", flush=True)
+        app.exit(3)
+    else:
+        QTimer.singleShot(50, lambda: _quit_when_drawn(app, window, waited_ms + 50))

@@ -54,7 +54,9 @@ def main() -> None:
         study = study_from_dict(data, str(EXAMPLES / "study.json"))
         serial, a = timed(study, 0)
         parallel, b = timed(study, 2)
-        assert [r["results"] for r in a] == [r["results"] for r in b]
+        # the same numbers to round-off (workers run BLAS on one thread, this process on several)
+        diff = max(abs(x - y) / max(abs(x), 1e-300) for ra, rb in zip(a, b) for x, y in zip(ra["results"], rb["results"]))
+        assert diff < 1e-6, diff
         print(f"{len(a)} {name} cases: serial {serial:.2f} s, 2 workers {parallel:.2f} s (cluster start included): "
               f"speed-up {serial / parallel:.2f} (goal >= 1.7)")
 

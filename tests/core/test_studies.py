@@ -115,7 +115,8 @@ def test_dask_local_cluster_gives_the_serial_results():
     serial = run_study(study, workers=0)
     seen = []
     parallel = run_study(study, workers=2, progress=lambda done, total, row: seen.append((done, total)))
-    assert [r["results"] for r in parallel] == [r["results"] for r in serial]
+    for p, s in zip(parallel, serial):  # to round-off: workers run BLAS on one thread
+        assert p["results"] == pytest.approx(s["results"], rel=1e-9)
     assert seen[-1] == (9, 9)
 
 

@@ -186,8 +186,10 @@ def _gear_spec(ns) -> GearSpec:
 
 def _cmd_gear(ns) -> int:
     spec = _gear_spec(ns)
-    if ns.export and Path(ns.export).suffix.lower() not in (".stl", ".obj"):
+    if ns.export is not None and Path(ns.export).suffix.lower() not in (".stl", ".obj"):
         raise UsageError(f"--export: must end in .stl or .obj, got {ns.export!r}")
+    if ns.export is not None:
+        _check_output(ns.export, "--export")
     _print(gear_report(spec, ns.export), ns.json)
     return 0
 
@@ -262,6 +264,9 @@ def _cmd_chbm(ns) -> int:
         raise UsageError(f"--torque: every torque must be above 0 N m, got {' '.join(f'{t:g}' for t in ns.torque)}")
     if ns.period is not None and not ns.f_min <= ns.period <= ns.f_max:
         raise UsageError(f"--period: must be from {ns.f_min:g} to {ns.f_max:g} Hz (the curve's range), got {ns.period:g}")
+    for flag, path in (("--out", ns.out), ("--period-out", ns.period_out), ("--plot", ns.plot)):
+        if path is not None:
+            _check_output(path, flag)  # before the study runs: nothing computed is then lost to a bad path
     if (ns.period is None) != (ns.period_out is None):
         raise UsageError("--period, --period-out: give both or neither")
     if (ns.model is None) != (ns.pair is None):
@@ -312,6 +317,9 @@ def _cmd_simulate(ns) -> int:
     for name, value in (("--t-end", ns.t_end), ("--step", ns.step), ("--output-step", ns.output_step)):
         if value is not None and not value > 0:
             raise UsageError(f"{name}: must be a number above 0 s, got {value:g}")
+    for flag, path in (("--out", ns.out), ("--results", ns.results)):
+        if path is not None:
+            _check_output(path, flag)  # before the run: nothing computed is then lost to a bad path
     try:
         model = load(ns.file)
     except ModelError as exc:

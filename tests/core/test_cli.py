@@ -129,3 +129,27 @@ def test_pair_without_json_prints_mm_and_degrees():
     assert lines["helix_angle_1"] == ["15", "[deg]"] and lines["helix_angle_2"] == ["-15", "[deg]"]
     assert float(lines["transverse_pressure_angle"][0]) == pytest.approx(math.degrees(math.atan(math.tan(
         math.radians(20)) / math.cos(math.radians(15)))), rel=1e-5)
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "EXAMPLE", "--out", "NOFOLDER/r.csv"],
+    ["simulate", "EXAMPLE", "--out", "r.csv", "--results", "NOFOLDER/r.gdres"],
+    ["simulate", "EXAMPLE", "--out", "TMP"],
+    ["simulate", "EXAMPLE", "--out", ""],
+    ["chbm", "--out", "NOFOLDER/c.csv"],
+    ["chbm", "--out", "c.csv", "--plot", "NOFOLDER/c.png"],
+    ["gear", "helical", "--module", "2", "--teeth", "20", "--width", "20", "--export", "NOFOLDER/g.stl"],
+])
+def test_output_paths_are_checked_before_anything_runs(tmp_path, args):
+    """A folder that does not exist, a folder given as the file, or no name: one line naming the flag, exit 2,
+    and no computation first (the whole run would otherwise be lost at the end)."""
+    example = str(EXAMPLES / "planetary.gdyn")
+    args = [{"EXAMPLE": example, "TMP": str(tmp_path)}.get(a, a.replace("NOFOLDER", str(tmp_path / "missing")))
+            for a in args]
+    res = subprocess.run([sys.executable, "-m", "core.cli", *args], capture_output=True, text=True, cwd=tmp_path,
+                         timeout=120)
+    assert res.returncode == 2, (res.stdout, res.stderr)
+    line = res.stderr.strip().splitlines()[-1]
+    assert line.startswith("geardyn: error: --") or line.startswith("error: --"), line
+    assert any(w in line for w in ("does not exist", "is a folder", "needs a file name")), line
+    assert "Traceback" not in res.stderr

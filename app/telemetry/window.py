@@ -39,7 +39,7 @@ from app.telemetry.spectrum import SpectrumWindow
 from core.commands import SetViews
 from core.model.files import model_from_dict
 from core.model.model import ModelError
-from core.model.views import TelemetryLayout, Views
+from core.model.views import TelemetryLayout
 
 REDRAW_MS = 100  # live runs redraw at about 10 Hz
 SCOPES = {"selected": "Plotted channels over the visible range", "all": "All channels over the whole run"}

@@ -10,7 +10,6 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QLineEdit, QToolButton
 
 from tests.app.conftest import toolbar_button
-from tests.conftest import EXAMPLES
 
 COARSE = {"Torques": "100", "Lowest mesh frequency": "1000", "Highest mesh frequency": "3000", "Harmonics": "7",
           "Largest frequency step": "100"}

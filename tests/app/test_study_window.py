@@ -5,7 +5,6 @@ import json
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox
 
 from core.studies.runner import run_study
 from core.studies.study_file import study_from_dict

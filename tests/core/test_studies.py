@@ -6,7 +6,6 @@ import math
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 from core.chbm.continuation import follow
@@ -14,7 +13,6 @@ from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.lumped_model import paper_model
 from core.model.files import load
 from core.model.model import ModelError
-from core.studies.cases import run_case
 from core.studies.parameters import apply
 from core.studies.runner import run_study, write_results
 from core.studies.study_file import load_study, study_from_dict

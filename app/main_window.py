@@ -461,35 +461,32 @@ class MainWindow(QMainWindow):
             return
         self.statusBar().showMessage(f"Saved {path}", 5000)
 
-    def show_telemetry(self):
-        """The Telemetry window over the current run (made when first asked for: it loads pyqtgraph)."""
-        if self.telemetry is None:
-            from app.telemetry.window import TelemetryWindow
+    def _window(self, attr: str, make):
+        """A tool window made when first asked for (its module loads pyqtgraph), then shown and raised."""
+        if getattr(self, attr) is None:
+            setattr(self, attr, make())
+        window = getattr(self, attr)
+        window.show()
+        window.raise_()
+        return window
 
-            self.telemetry = TelemetryWindow(self.doc, self.clock, self)
-        self.telemetry.show()
-        self.telemetry.raise_()
-        return self.telemetry
+    def show_telemetry(self):
+        """The Telemetry window over the current run."""
+        from app.telemetry.window import TelemetryWindow
+
+        return self._window("telemetry", lambda: TelemetryWindow(self.doc, self.clock, self))
 
     def show_chbm(self):
-        """The CHBM study window (made when first asked for)."""
-        if self.chbm is None:
-            from app.chbm.window import ChbmWindow
+        """The CHBM study window."""
+        from app.chbm.window import ChbmWindow
 
-            self.chbm = ChbmWindow(self.doc, self)
-        self.chbm.show()
-        self.chbm.raise_()
-        return self.chbm
+        return self._window("chbm", lambda: ChbmWindow(self.doc, self))
 
     def show_study(self):
-        """The Parameter Study window (made when first asked for)."""
-        if self.study is None:
-            from app.studies.window import StudyWindow
+        """The Parameter Study window."""
+        from app.studies.window import StudyWindow
 
-            self.study = StudyWindow(self.doc, self)
-        self.study.show()
-        self.study.raise_()
-        return self.study
+        return self._window("study", lambda: StudyWindow(self.doc, self))
 
     def move_body(self, name: str) -> None:
         if name not in self.doc.model.bodies:

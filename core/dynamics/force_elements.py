@@ -150,16 +150,16 @@ class CompliantMesh:
         phi = gear.pair.z1 * s.extra[self.ia]
         fraction = phi / (2 * math.pi)
         delta, delta_rate = e * self.cos, rate * self.cos
-        f_loa, k, energy = mesh.force(delta, delta_rate, fraction)
+        k, dk = (float(v) for v in mesh.stiffness(fraction))  # once: the force and the potential torque share it
+        f_loa, energy = mesh.force(delta, delta_rate, k)
         ft = -f_loa * self.cos
         f, (x1, _, _), (x2, _, _) = gear.frame(s)
         d = force_direction(gear.pair, f, 1.0 if ft >= 0 else -1.0) * ft
         loads.force_at(gear.j1.bj, d, f.point - x1)
         loads.force_at(gear.j2.bj, -d, f.point - x2)
-        _, dk = mesh.stiffness(fraction)
         pen = mesh.penetration(delta)
         if dk and pen:
-            tau = -0.5 * float(dk) * gear.pair.z1 * pen * pen
+            tau = -0.5 * dk * gear.pair.z1 * pen * pen
             loads.torque(gear.j1.bj, tau * f.a1)
             _, ri, _, _ = s.pose(gear.j1.bi)
             loads.torque(gear.j1.bi, -tau * (ri @ gear.j1.ai))

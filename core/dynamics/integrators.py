@@ -324,37 +324,45 @@ class GeneralizedAlpha(Integrator):
             jac[:, i] = (self.eval(t, sp.retract(y, e)) - f0) / eps
         return jac
 
+    def _implicit(self, h):
+        """(increment, rate variable) of one generalised-alpha step of size h from the current state, or None
+        when Newton does not converge (the Jacobian is reused from earlier steps; None asks for a fresh one)."""
+        sp, t, y, r0 = self.space, self.t, self.y, self.rate
+        t_af = t + self.af * h
+        if self.jac is None:
+            y_mid = sp.retract(y, self.af * h * r0)
+            self.jac = self._jacobian(t_af, y_mid, self.eval(t_af, y_mid))
+            self.jac_h = None
+        if self.jac_h != h:
+            self.lu_matrix = self.am * np.eye(sp.tangent_size) - self.af * self.gamma * h * self.jac
+            self.jac_h = h
+        k = r0.copy()
+        for _ in range(self.max_newton):
+            inc = h * (r0 + self.gamma * (k - r0))
+            res = r0 + self.am * (k - r0) - self.eval(t_af, sp.retract(y, self.af * inc))
+            dk = np.linalg.solve(self.lu_matrix, -res)
+            k += dk
+            if not np.all(np.isfinite(dk)):
+                return None
+            if np.linalg.norm(dk) <= self.newton_tol * (1.0 + np.linalg.norm(k)):
+                return h * (r0 + self.gamma * (k - r0)), k
+        return None
+
     def _step_impl(self):
-        sp, t, y = self.space, self.t, self.y
+        t = self.t
         h = self._step_to(self.h)
         if self.rate is None:
             self.rate = self.current_rate()
-        r0 = self.rate
-        t_af = t + self.af * h
         for attempt in range(2):
-            if attempt and self._stopped():
-                return False, f"stopped at t = {t:.9g} s"
-            if self.jac is None or attempt == 1:
-                y_mid = sp.retract(y, self.af * h * r0)
-                self.jac = self._jacobian(t_af, y_mid, self.eval(t_af, y_mid))
-                self.jac_h = None
-            if self.jac_h != h:
-                self.lu_matrix = self.am * np.eye(sp.tangent_size) - self.af * self.gamma * h * self.jac
-                self.jac_h = h
-            k = r0.copy()
-            for _ in range(self.max_newton):
-                inc = h * (r0 + self.gamma * (k - r0))
-                f = self.eval(t_af, sp.retract(y, self.af * inc))
-                res = r0 + self.am * (k - r0) - f
-                dk = np.linalg.solve(self.lu_matrix, -res)
-                k += dk
-                if not np.all(np.isfinite(dk)):
-                    break
-                if np.linalg.norm(dk) <= self.newton_tol * (1.0 + np.linalg.norm(k)):
-                    inc = h * (r0 + self.gamma * (k - r0))
-                    self.rate = k
-                    self.t, self.y = t + h, sp.retract(y, inc)
-                    return True, ""
+            if attempt:
+                if self._stopped():
+                    return False, f"stopped at t = {t:.9g} s"
+                self.jac = None  # the second attempt takes a fresh Jacobian
+            done = self._implicit(h)
+            if done is not None:
+                inc, self.rate = done
+                self.t, self.y = t + h, self.space.retract(self.y, inc)
+                return True, ""
         return False, f"Newton iterations did not converge at t = {t:.9g} s (step {h:.3g} s)"
 
 
@@ -391,29 +399,6 @@ class AdaptiveGeneralizedAlpha(GeneralizedAlpha):
         self.history = None  # (f at the previous step's start, that step's size)
         if hasattr(self, "h_max"):  # a restart (after an event) starts small again
             self.h = 0.1 * self.h_max
-
-    def _implicit(self, h):
-        """(increment, rate variable) of one generalised-alpha step of size h from the current state, or None."""
-        sp, t, y, r0 = self.space, self.t, self.y, self.rate
-        t_af = t + self.af * h
-        if self.jac is None:
-            y_mid = sp.retract(y, self.af * h * r0)
-            self.jac = self._jacobian(t_af, y_mid, self.eval(t_af, y_mid))
-            self.jac_h = None
-        if self.jac_h != h:
-            self.lu_matrix = self.am * np.eye(sp.tangent_size) - self.af * self.gamma * h * self.jac
-            self.jac_h = h
-        k = r0.copy()
-        for _ in range(self.max_newton):
-            inc = h * (r0 + self.gamma * (k - r0))
-            res = r0 + self.am * (k - r0) - self.eval(t_af, sp.retract(y, self.af * inc))
-            dk = np.linalg.solve(self.lu_matrix, -res)
-            k += dk
-            if not np.all(np.isfinite(dk)):
-                return None
-            if np.linalg.norm(dk) <= self.newton_tol * (1.0 + np.linalg.norm(k)):
-                return h * (r0 + self.gamma * (k - r0)), k
-        return None
 
     def _step_impl(self):
         if self.rate is None:

@@ -72,14 +72,13 @@ class MeshModel:
         k, slope = periodic_interp(self.profile, fraction)
         return self.k_mean * k, self.k_mean * slope / (2 * math.pi)
 
-    def force(self, delta: float, rate: float, fraction: float) -> tuple[float, float, float]:
-        """(F [N] along the line of action, k [N/m], elastic energy [J]) at deflection delta [m], rate [m/s]."""
-        k, _ = self.stiffness(fraction)
-        k = float(k)
+    def force(self, delta: float, rate: float, k: float) -> tuple[float, float]:
+        """(F [N] along the line of action, elastic energy [J]) at deflection delta [m], rate [m/s], stiffness k
+        [N/m] (from `stiffness` at the mesh phase)."""
         pen = self.penetration(delta)
         if pen == 0.0 and self.backlash > 0.0:
-            return 0.0, k, 0.0  # contact lost: neither spring nor damper
-        return k * pen + self.damping * rate, k, 0.5 * k * pen * pen
+            return 0.0, 0.0  # contact lost: neither spring nor damper
+        return k * pen + self.damping * rate, 0.5 * k * pen * pen
 
     def penetration(self, delta: float) -> float:
         half = 0.5 * self.backlash

@@ -13,7 +13,11 @@ import dataclasses
 import json
 import math
 import os
+import signal
 import sys
+import tempfile
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +44,17 @@ GEAR_ARGS = {
 PAIR_ARGS = {"z1": "--z1", "z2": "--z2", "module": "--module", "pressure_angle": "--pressure-angle",
              "helix_angle": "--helix-angle", "pitch_angle": "--pitch-angle", "face_width": "--width", "kind": "--internal",
              "x1": "--x1", "x2": "--x2"}
+
+
+CHBM_F_MAX = 1e6  # Hz
+CHBM_TORQUE_MAX = 1e6  # N m
+CHBM_STIFFNESS_MAX = 1e12  # N/m
+CHBM_DTI_POINTS_MAX = 2000
+
+
+def _cut(text: str, limit: int = 80) -> str:
+    """`text` cut to a readable length for a one-line message."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 class UsageError(Exception):
@@ -241,6 +256,7 @@ class TerminalProgress:
 
 
 def _cmd_chbm(ns) -> int:
+    from core.chbm.continuation import ContinuationError
     from core.chbm.from_model import lumped_from_model
     from core.chbm.lumped_model import paper_model
     from core.chbm.study import (
@@ -260,8 +276,21 @@ def _cmd_chbm(ns) -> int:
         raise UsageError(f"--harmonics: must be a whole number from 1 to 100, got {ns.harmonics}")
     if ns.df_max is not None and not 0 < ns.df_max <= ns.f_max - ns.f_min:
         raise UsageError(f"--df-max: must be above 0 and at most the range ({ns.f_max - ns.f_min:g} Hz), got {ns.df_max:g}")
-    if any(t <= 0 for t in ns.torque):
-        raise UsageError(f"--torque: every torque must be above 0 N m, got {' '.join(f'{t:g}' for t in ns.torque)}")
+    if ns.f_max > CHBM_F_MAX:
+        raise UsageError(f"--f-max: must be at most {CHBM_F_MAX:g} Hz, got {ns.f_max:g}")
+    if any(not 0 < t <= CHBM_TORQUE_MAX for t in ns.torque):
+        raise UsageError(f"--torque: every torque must be above 0 and at most {CHBM_TORQUE_MAX:g} N m, got "
+                         f"{_cut(' '.join(f'{t:g}' for t in ns.torque))}")
+    if len(ns.torque) > 8:
+        raise UsageError(f"--torque: at most 8 torques, got {len(ns.torque)}")
+    if ns.contact_stiffness is not None and not 0 < ns.contact_stiffness <= CHBM_STIFFNESS_MAX:
+        raise UsageError(f"--contact-stiffness: must be above 0 and at most {CHBM_STIFFNESS_MAX:g} N/m, "
+                         f"got {ns.contact_stiffness:g}")
+    if not 2 <= ns.dti_points <= CHBM_DTI_POINTS_MAX:
+        raise UsageError(f"--dti-points: must be a whole number from 2 to {CHBM_DTI_POINTS_MAX}, got {ns.dti_points}")
+    if ns.contact is not None and ns.model is None:
+        raise UsageError("--contact: chooses the contact of --model's pair; the paper's pair (no --model) is its "
+                         "step-gap contact")
     if ns.period is not None and not ns.f_min <= ns.period <= ns.f_max:
         raise UsageError(f"--period: must be from {ns.f_min:g} to {ns.f_max:g} Hz (the curve's range), got {ns.period:g}")
     for flag, path in (("--out", ns.out), ("--period-out", ns.period_out), ("--plot", ns.plot)):
@@ -274,35 +303,56 @@ def _cmd_chbm(ns) -> int:
     if ns.model:
         try:
             model = load(ns.model)
-            lumped_from_model(model, ns.pair, ns.torque[0], ns.contact_stiffness, contact=ns.contact)
+            lumped_from_model(model, ns.pair, ns.torque[0], ns.contact_stiffness, contact=ns.contact or "mesh")
         except ModelError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1
 
         def build(t):
-            return lumped_from_model(model, ns.pair, t, ns.contact_stiffness, contact=ns.contact)
+            return lumped_from_model(model, ns.pair, t, ns.contact_stiffness, contact=ns.contact or "mesh")
     else:
-        build = paper_model
+        def build(t):
+            return paper_model(t, ns.contact_stiffness)
     dti = None
     if ns.dti:
         dti = [float(f) for f in np.linspace(ns.f_min, ns.f_max, ns.dti_points)]
     bar = TerminalProgress()
+    cancel = threading.Event()
     try:
-        results = run_study(build, ns.torque, ns.f_min, ns.f_max, ns.harmonics, dti, progress=bar, df_max=ns.df_max)
+        with CancelOnSignal(cancel.set) as sig:
+            results = run_study(build, ns.torque, ns.f_min, ns.f_max, ns.harmonics, dti, progress=bar,
+                                cancel=cancel.is_set, df_max=ns.df_max)
+    except (ContinuationError, np.linalg.LinAlgError) as exc:
+        print(f"error: the forced response could not be computed: {exc}", file=sys.stderr)
+        return 1
     finally:
         bar.close()
+    if not results:
+        print(f"cancelled by {sig.received} before the first curve point: nothing to write", file=sys.stderr)
+        return 1
     for note in results[0].model.notes:
         print(f"note: {note}")
-    write_csv(ns.out, CURVE_HEADER, curve_rows(results))
-    print(f"wrote {ns.out}: {sum(len(r.points) for r in results)} HBM points for {len(results)} torque(s)")
+    ok = _write_or_fallback(lambda p: write_csv(p, CURVE_HEADER, curve_rows(results)), ns.out, "the curve CSV")
+    if ok:
+        print(f"wrote {ns.out}: {sum(len(r.points) for r in results)} HBM points for {len(results)} torque(s)")
+    if sig.received:
+        last = results[-1].points[-1].frequency if results[-1].points else ns.f_min
+        print(f"cancelled by {sig.received} at {last:.6g} Hz of the curve for {results[-1].torque:g} N m "
+              f"({len(results)} of {len(ns.torque)} torque(s) started); the points computed were written", file=sys.stderr)
+        return 1
     if ns.period is not None:
         names, data = period_comparison(results[0], ns.period)
-        write_csv(ns.period_out, names, (tuple(float(v) for v in row) for row in data))
-        print(f"wrote {ns.period_out}: one period at {ns.period:g} Hz, T = {results[0].torque:g} N m")
+        if _write_or_fallback(lambda p: write_csv(p, names, (tuple(float(v) for v in row) for row in data)),
+                              ns.period_out, "the period CSV"):
+            print(f"wrote {ns.period_out}: one period at {ns.period:g} Hz, T = {results[0].torque:g} N m")
+        else:
+            ok = False
     if ns.plot:
-        plot_curves(results, ns.plot)
-        print(f"wrote {ns.plot}")
-    return 0
+        if _write_or_fallback(lambda p: plot_curves(results, p), ns.plot, "the plot"):
+            print(f"wrote {ns.plot}")
+        else:
+            ok = False
+    return 0 if ok else 1
 
 
 SIMULATE_FLAGS = {"t_end": "--t-end", "step": "--step", "output_step": "--output-step", "integrator": "--integrator",
@@ -338,7 +388,8 @@ def _cmd_simulate(ns) -> int:
     bar = TerminalProgress()
     try:
         run = prepare(model, progress=bar, **overrides)
-        res = run.run()
+        with CancelOnSignal(run.cancel) as sig:
+            res = run.run()
     except ModelError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -346,16 +397,21 @@ def _cmd_simulate(ns) -> int:
         bar.close()
     for note in res.findings:
         print(f"note: {note}")
-    res.to_csv(ns.out)
-    print(f"wrote {ns.out}: {len(res.time)} samples of {len(res.channels)} channels to t = {res.time[-1]:.6g} s "
-          f"({res.steps} steps, {res.evaluations} evaluations)")
-    if ns.results:
-        res.save(ns.results)
+    ok = _write_or_fallback(res.to_csv, ns.out, "the results CSV")
+    if ok:
+        print(f"wrote {ns.out}: {len(res.time)} samples of {len(res.channels)} channels to t = {res.time[-1]:.6g} s "
+              f"({res.steps} steps, {res.evaluations} evaluations)")
+    if ns.results and _write_or_fallback(res.save, ns.results, "the results file"):
         print(f"wrote {ns.results}: results file (channels, poses, model and settings)")
+    elif ns.results:
+        ok = False
+    if res.status == "cancelled" and sig.received:
+        print(f"cancelled by {sig.received}: {res.message}", file=sys.stderr)
+        return 1
     if res.status != "finished":
         print(f"error: the simulation {res.status}: {res.message}", file=sys.stderr)
         return 1
-    return 0
+    return 0 if ok else 1
 
 
 def _cmd_gui(ns) -> int:
@@ -376,6 +432,64 @@ def _check_output(path: str, flag: str) -> None:
         raise UsageError(f"{flag}: the folder {str(folder)!r} does not exist")
     if not os.access(folder, os.W_OK):
         raise UsageError(f"{flag}: the folder {str(folder)!r} is not writable")
+
+
+def _write_or_fallback(write, path: str, what: str) -> bool:
+    """write(path); if that fails after the computation, write to a fallback file and print both. True when `path` got it.
+
+    The output paths were checked before the computation, but a disk can fill
+    or a folder vanish during a long run: the results must not be lost then.
+    """
+    try:
+        write(path)
+        return True
+    except OSError as first:
+        reason = first.strerror or str(first)
+    stem, suffix = Path(path).stem or "geardyn", Path(path).suffix
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for folder in (tempfile.gettempdir(), Path.home(), Path.cwd()):
+        fallback = Path(folder) / f"geardyn-{stem}-{stamp}-{os.getpid()}{suffix}"
+        try:
+            write(str(fallback))
+        except OSError:
+            continue
+        print(f"error: cannot write {what} to {path} ({reason}); it was written to {fallback}", file=sys.stderr)
+        return False
+    print(f"error: cannot write {what} to {path} ({reason}), nor to a fallback file in the temporary folder, "
+          "the home folder or the current folder", file=sys.stderr)
+    return False
+
+
+class CancelOnSignal:
+    """Within the block, SIGINT (Ctrl-C) and SIGTERM ask `cancel()` to stop the computation instead of killing it.
+
+    The computation then ends at its next step with what it computed, which the
+    command writes. A second signal while the first is handled kills as usual.
+    """
+
+    SIGNALS = tuple(s for s in (getattr(signal, "SIGINT", None), getattr(signal, "SIGTERM", None)) if s is not None)
+
+    def __init__(self, cancel):
+        self.cancel, self.received, self._old = cancel, None, {}
+
+    def _handler(self, signum, frame):
+        if self.received is not None:  # asked twice: stop now
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        self.received = signal.Signals(signum).name
+        self.cancel()
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            for sig in self.SIGNALS:
+                self._old[sig] = signal.signal(sig, self._handler)
+        return self
+
+    def __exit__(self, *exc):
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+        return False
 
 
 def _cmd_study(ns) -> int:
@@ -499,7 +613,7 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("chbm", help="forced response of a spur pair by coupled harmonic balance (and Newmark DTI)")
     c.add_argument("--model", help="a .gdyn model file (default: the paper's pair, Saletti et al. 2025, Table 1)")
     c.add_argument("--pair", help="the gear pair of --model")
-    c.add_argument("--contact", choices=("mesh", "step_gap"), default="mesh",
+    c.add_argument("--contact", choices=("mesh", "step_gap"),
                    help="with --model: 'mesh' (default) uses the pair's compliant mesh model, as the multibody run "
                         "does (ISO 6336-1 stiffness, involute waveform); 'step_gap' the paper's contact elements")
     c.add_argument("--contact-stiffness", type=_number(float), help="single tooth-pair stiffness [N/m] of the step-gap contact (implies --contact step_gap)")

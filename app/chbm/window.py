@@ -37,6 +37,7 @@ from app.chbm.curve_plot import QUANTITIES, CurvePlot
 from app.chbm.period_plot import PeriodPlot
 from app.chbm.study_worker import StudyWorker
 from app.dialogs.fields import FieldError, QuantityField
+from core.atomic import atomic_target
 from core.chbm import lumped_model as paper
 from core.chbm.from_model import lumped_from_model
 from core.chbm.lumped_model import paper_model
@@ -349,24 +350,23 @@ class ChbmWindow(QMainWindow):
         """The curve plot as PNG (pixels) or SVG (vector paths: the plot's scene drawn into an SVG painter;
         pyqtgraph's own SVG exporter fails on Qt 6 paths)."""
         path = Path(path)
-        tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")
         view = self.curve
-        if path.suffix.lower() == ".svg":
-            from PySide6.QtCore import QRectF, QSize
-            from PySide6.QtGui import QPainter
-            from PySide6.QtSvg import QSvgGenerator
+        with atomic_target(path, path.suffix) as tmp:
+            if path.suffix.lower() == ".svg":
+                from PySide6.QtCore import QRectF, QSize
+                from PySide6.QtGui import QPainter
+                from PySide6.QtSvg import QSvgGenerator
 
-            gen = QSvgGenerator()
-            gen.setFileName(str(tmp))
-            gen.setSize(QSize(view.width(), view.height()))
-            gen.setViewBox(QRectF(0, 0, view.width(), view.height()))
-            gen.setTitle("GearDyn CHBM forced response")
-            painter = QPainter(gen)
-            view.render(painter, QRectF(0, 0, view.width(), view.height()), view.viewport().rect())
-            painter.end()
-        elif not view.grab().save(str(tmp)):
-            raise OSError(f"cannot write an image to {path}")
-        tmp.replace(path)
+                gen = QSvgGenerator()
+                gen.setFileName(str(tmp))
+                gen.setSize(QSize(view.width(), view.height()))
+                gen.setViewBox(QRectF(0, 0, view.width(), view.height()))
+                gen.setTitle("GearDyn CHBM forced response")
+                painter = QPainter(gen)
+                view.render(painter, QRectF(0, 0, view.width(), view.height()), view.viewport().rect())
+                painter.end()
+            elif not view.grab().save(str(tmp), path.suffix.lstrip(".").upper() or "PNG"):
+                raise OSError(f"cannot write an image to {path}")
 
     def _ask(self, title: str, default: str, filters: str):
         path, _ = QFileDialog.getSaveFileName(self, title, default, filters)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QProgressDialog
+
+from core.atomic import atomic_target
 
 FORMATS = {".mp4": "MP4 video (H.264)", ".gif": "GIF animation"}
 
@@ -32,29 +32,29 @@ def write_video(path, frames, fps: float, progress=None) -> bool:
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise ValueError(f"file: must end in {' or '.join(FORMATS)}, got {path.name!r}")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=suffix, dir=path.parent)
-    os.close(fd)
-    if suffix == ".mp4":
-        writer = imageio.get_writer(tmp, format="FFMPEG", fps=fps, codec="libx264", quality=8,
-                                    macro_block_size=1, pixelformat="yuv420p")
-    else:
-        writer = imageio.get_writer(tmp, format="GIF", mode="I", duration=1000.0 / fps, loop=0)
-    done = False
     try:
-        for k, image in enumerate(frames):
-            if suffix == ".mp4":  # yuv420p needs even sides
-                image = image[: image.shape[0] // 2 * 2, : image.shape[1] // 2 * 2]
-            writer.append_data(np.ascontiguousarray(image))
-            if progress is not None and progress(k + 1) is False:
-                return False
-        done = True
-    finally:
-        writer.close()
-        if done:
-            os.replace(tmp, path)
-        else:
-            Path(tmp).unlink(missing_ok=True)
+        with atomic_target(path, suffix) as tmp:
+            if suffix == ".mp4":
+                writer = imageio.get_writer(tmp, format="FFMPEG", fps=fps, codec="libx264", quality=8,
+                                            macro_block_size=1, pixelformat="yuv420p")
+            else:
+                writer = imageio.get_writer(tmp, format="GIF", mode="I", duration=1000.0 / fps, loop=0)
+            try:
+                for k, image in enumerate(frames):
+                    if suffix == ".mp4":  # yuv420p needs even sides
+                        image = image[: image.shape[0] // 2 * 2, : image.shape[1] // 2 * 2]
+                    writer.append_data(np.ascontiguousarray(image))
+                    if progress is not None and progress(k + 1) is False:
+                        raise _Cancelled
+            finally:
+                writer.close()
+    except _Cancelled:
+        return False
     return True
+
+
+class _Cancelled(Exception):
+    """The user cancelled the export: the temporary file goes, the old file stays."""
 
 
 def export_animation(parent, animator, path, fps: float = 30.0, speed: float = 1.0) -> bool:

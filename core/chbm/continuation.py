@@ -65,7 +65,10 @@ def follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, ds
     w_scale = 2 * math.pi * f_max
     z, it, ok = hb.solve(2 * math.pi * f_min, hb.static_guess())
     if not ok:
-        raise ContinuationError(f"no harmonic-balance solution found at the start frequency {f_min} Hz", [])
+        raise ContinuationError(f"no harmonic-balance solution found at the start frequency {f_min:g} Hz: Newton's "
+                                f"method from the static deflection did not converge in {it} iterations (the "
+                                "response there is far from the static one: check the torque and the stiffness, or "
+                                "start at another frequency)", [])
     y = np.append(z, f_min * 2 * math.pi / w_scale)
     _, aug = _augmented(hb, y, w_scale)
     tangent = _tangent(aug, np.append(np.zeros(hb.size), 1.0))

@@ -231,11 +231,16 @@ def pair_model(inertia_1: float, inertia_2: float, radius_1: float, radius_2: fl
     )
 
 
-def paper_model(torque: float = 100.0) -> LumpedModel:
-    """The paper's identical-gear pair (Eq. 15, Table 1) under `torque` [N m]."""
+def paper_model(torque: float = 100.0, contact_stiffness: float | None = None) -> LumpedModel:
+    """The paper's identical-gear pair (Eq. 15, Table 1) under `torque` [N m].
+
+    `contact_stiffness` [N/m] replaces the paper's single tooth-pair stiffness
+    (the damping stays the paper's C).
+    """
+    k = PAPER_CONTACT_STIFFNESS if contact_stiffness is None else contact_stiffness
+    note = "" if contact_stiffness is None else f", k = {k:g} N/m"
     return pair_model(PAPER_INERTIA, PAPER_INERTIA, PAPER_BASE_RADIUS, PAPER_BASE_RADIUS, PAPER_DAMPING,
-                      torque, PAPER_CONTACT_RATIO, PAPER_CONTACT_STIFFNESS,
-                      description=f"Saletti et al. 2025, Table 1, T = {torque:g} N m")
+                      torque, PAPER_CONTACT_RATIO, k, description=f"Saletti et al. 2025, Table 1, T = {torque:g} N m{note}")
 
 
 def torsional_two_dof_model(inertia_1: float, inertia_2: float, radius_1: float, radius_2: float, damping: float,

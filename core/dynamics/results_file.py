@@ -21,12 +21,11 @@ interrupted save never leaves half a file under the real name.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from core.atomic import atomic_target
 from core.dynamics.channels import Channel
 from core.dynamics.results import Results
 from core.model.model import ModelError
@@ -40,34 +39,26 @@ def save_results(res: Results, path) -> None:
     """Write `res` to `path` atomically."""
     import h5py
 
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent if str(path.parent) else ".")
-    os.close(fd)
-    try:
-        with h5py.File(tmp, "w") as f:
-            f.attrs.update({"format": FORMAT, "format_version": FORMAT_VERSION, "status": res.status,
-                            "message": res.message, "steps": int(res.steps), "evaluations": int(res.evaluations),
-                            "findings": json.dumps(res.findings), "settings": json.dumps(res.settings),
-                            "model": json.dumps(res.model) if res.model is not None else ""})
-            opts = {"compression": "gzip", "compression_opts": 4, "shuffle": True} if len(res) > 256 else {}
-            f.create_dataset("time", data=res.time, **opts).attrs["unit"] = "s"
-            grp = f.create_group("channels")
-            for k, c in enumerate(res.channels):
-                ds = grp.create_dataset(f"c{k:06d}", data=res.data[:, k], **opts)
-                ds.attrs.update({"item": c.item, "quantity": c.quantity, "unit": c.unit, "group": c.group,
-                                 "description": c.description})
-            poses = f.create_group("poses")
-            poses.create_dataset("body_names", data=np.array(res.bodies, dtype=object), dtype=h5py.string_dtype())
-            poses.create_dataset("position", data=res.positions, **opts).attrs["unit"] = "m"
-            poses.create_dataset("orientation", data=res.orientations, **opts).attrs["unit"] = "1"
-            ev = f.create_group("events")
-            ev.create_dataset("time", data=np.array([e[0] for e in res.events], float)).attrs["unit"] = "s"
-            ev.create_dataset("name", data=np.array([e[1] for e in res.events], dtype=object), dtype=h5py.string_dtype())
-            ev.create_dataset("detail", data=np.array([e[2] for e in res.events], dtype=object), dtype=h5py.string_dtype())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_target(path) as tmp, h5py.File(tmp, "w") as f:
+        f.attrs.update({"format": FORMAT, "format_version": FORMAT_VERSION, "status": res.status,
+                        "message": res.message, "steps": int(res.steps), "evaluations": int(res.evaluations),
+                        "findings": json.dumps(res.findings), "settings": json.dumps(res.settings),
+                        "model": json.dumps(res.model) if res.model is not None else ""})
+        opts = {"compression": "gzip", "compression_opts": 4, "shuffle": True} if len(res) > 256 else {}
+        f.create_dataset("time", data=res.time, **opts).attrs["unit"] = "s"
+        grp = f.create_group("channels")
+        for k, c in enumerate(res.channels):
+            ds = grp.create_dataset(f"c{k:06d}", data=res.data[:, k], **opts)
+            ds.attrs.update({"item": c.item, "quantity": c.quantity, "unit": c.unit, "group": c.group,
+                             "description": c.description})
+        poses = f.create_group("poses")
+        poses.create_dataset("body_names", data=np.array(res.bodies, dtype=object), dtype=h5py.string_dtype())
+        poses.create_dataset("position", data=res.positions, **opts).attrs["unit"] = "m"
+        poses.create_dataset("orientation", data=res.orientations, **opts).attrs["unit"] = "1"
+        ev = f.create_group("events")
+        ev.create_dataset("time", data=np.array([e[0] for e in res.events], float)).attrs["unit"] = "s"
+        ev.create_dataset("name", data=np.array([e[1] for e in res.events], dtype=object), dtype=h5py.string_dtype())
+        ev.create_dataset("detail", data=np.array([e[2] for e in res.events], dtype=object), dtype=h5py.string_dtype())
 
 
 def _text(v) -> str:

@@ -28,6 +28,7 @@ from core.dynamics.events import locate
 from core.dynamics.formulations import assemble
 from core.dynamics.integrators import make_integrator
 from core.dynamics.results import Results
+from core.dynamics.soundness import Violation, drift_tolerances, worst_violation
 from core.model.entities import SimulationSettings
 from core.model.files import encode, model_to_dict
 from core.model.model import Model, ModelError
@@ -122,6 +123,8 @@ class Run:
         self._g = [ev.fun(0.0, y0) for ev in self.events]
         self._last_report = -math.inf
         self.wall_time = 0.0
+        self._tolerances = drift_tolerances(self.model)
+        self._violation: tuple[float, Violation] | None = None
         if self.keep:
             self._flush()
 
@@ -160,6 +163,19 @@ class Run:
             values = self.system.outputs(t, y).array()
         pos, quat = self.system.poses(y)
         self._pending.append((t, values[self._order], pos, quat))
+        if t > 0 and self._violation is None:
+            worst = worst_violation(self.system, y, *self._tolerances[:2])
+            if worst is not None:
+                self._violation = (t, worst)
+
+    def _check_drift(self) -> bool:
+        """Finish as failed when a recorded sample broke a constraint tolerance; True then."""
+        if self._violation is None:
+            return False
+        t, worst = self._violation
+        self._finish("failed", f"constraint drift at t = {t:.6g} s: {worst.describe()} (settings.drift_tolerance: "
+                               f"{self._tolerances[2]}) ({self._kept()})")
+        return True
 
     def take(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
         """The samples recorded since the last take: time (m,), data (m, c), positions (m, b, 3), orientations (m, b, 4)."""
@@ -260,6 +276,8 @@ class Run:
             if found and self.events[found[-1][1]].terminal:
                 te, i = found[-1]
                 self._sample_through(te, sol)
+                if self._check_drift():
+                    return True
                 y_new = self.system.on_event(i, te, sol(te))
                 solver.restart(te, y_new)
                 self._g = [ev.fun(te, y_new) for ev in self.events]
@@ -267,8 +285,12 @@ class Run:
             self._g = g_new
         if self._grid_time(self._k) <= solver.t + 1e-9 * self.settings.step:
             self._sample_through(solver.t, sol if sol is not None else _Lazy(solver))
+        if self._check_drift():
+            return True
         if solver.status == "finished":
             self._sample_through(self.settings.t_end, _Lazy(solver))
+            if self._check_drift():
+                return True
             self._finish("finished")
             return True
         return False

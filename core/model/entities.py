@@ -43,6 +43,25 @@ def _nonzero_axis(name: str, v) -> list[tuple[str, str]]:
     return found
 
 
+MAX_NAME = 200
+
+
+def name_problem(name) -> str | None:
+    """Why `name` cannot name a model or an item, or None.
+
+    Names become channel names, CSV headers and file contents: printable text
+    (no control characters, no lone surrogates) of 1 to MAX_NAME characters.
+    """
+    if not isinstance(name, str) or not name.strip():
+        return "must be a non-empty name"
+    if len(name) > MAX_NAME:
+        return f"must be at most {MAX_NAME} characters, got {len(name)}"
+    if not name.isprintable():
+        bad = next(c for c in name if not c.isprintable())
+        return f"must be printable text, got the character U+{ord(bad):04X} at position {name.index(bad)}"
+    return None
+
+
 @dataclass(frozen=True)
 class _Entity:
     """Common behaviour: range checks, references and renaming."""
@@ -170,6 +189,10 @@ class RigidBody(_Entity):
             elif eig[0] + eig[1] < eig[2] - tol:
                 found.append(("inertia", "principal moments must satisfy the triangle inequality (I1 + I2 >= I3)"))
         names = [f.name for f in self.frames]
+        for i, n in enumerate(names):
+            msg = name_problem(n)
+            if msg:
+                found.append((f"frames[{i}].name", msg))
         if len(set(names)) != len(names):
             found.append(("frames", "frame names must be unique on a body"))
         for i, fr in enumerate(self.frames):
@@ -629,6 +652,12 @@ class SimulationSettings:
     formulation : {'auto', 'joint', 'cartesian'}
         "joint": angles of a spanning tree of revolute/fixed joints; "cartesian":
         6 per body; "auto": joint when every body hangs from the ground on such joints.
+    drift_tolerance : float
+        Largest constraint error a run accepts, as a fraction of the smallest
+        module of the gear pairs (of 1 mm without pairs) for gear phase drift
+        and joint position errors, and in rad for joint axis and motor angle
+        errors. A run whose error grows past it stops as failed, keeping its
+        results (core.dynamics.soundness).
     """
 
     t_end: float = ranged(1.0, lo=0.0, hi=1e6, lo_open=True, unit="s")
@@ -643,6 +672,7 @@ class SimulationSettings:
     gravity: Vec3 = vector(ZERO3, unit="m/s^2")
     static_equilibrium: bool = False
     formulation: str = choice("auto", FORMULATIONS)
+    drift_tolerance: float = ranged(1e-3, lo=0.0, hi=1.0, lo_open=True, unit="")
 
     def problems(self) -> list[tuple[str, str]]:
         out = range_problems(self) + _vector_problem("gravity", self.gravity)

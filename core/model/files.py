@@ -12,6 +12,7 @@ import dataclasses
 import json
 import math
 import os
+import stat
 import types
 import typing
 from pathlib import Path
@@ -90,6 +91,8 @@ def _fail(path: str, message: str):
 
 
 def _decode(value: Any, hint: Any, path: str) -> Any:
+    if isinstance(value, _LongInteger):
+        _fail(path, f"must be a number of at most {MAX_INT_DIGITS} digits, got {value!r}")
     origin = typing.get_origin(hint)
     if hint is Any:
         return value
@@ -206,12 +209,34 @@ def _reject_constant(name: str):
     raise ModelError(f"file: {name} is not allowed in a model file (numbers must be finite)")
 
 
+MAX_INT_DIGITS = 30
+
+
+class _LongInteger:
+    """An integer literal too long to be a model value; the decoder reports it with the field's path."""
+
+    def __init__(self, digits: int):
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"a whole number of {self.digits} digits"
+
+
+def _parse_int(text: str):
+    # Python refuses to convert integers of more than 4300 digits (and slowly converts shorter
+    # ones): no model value needs more than MAX_INT_DIGITS, so longer ones are never converted.
+    digits = len(text.lstrip("-"))
+    return int(text) if digits <= MAX_INT_DIGITS else _LongInteger(digits)
+
+
 def loads(text: str) -> Model:
     """Model from the text of a .gdyn file."""
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int)
     except json.JSONDecodeError as exc:
         raise ModelError(f"file: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise ModelError("file: lists or objects are nested too deeply (a model file needs a few levels)") from None
     return model_from_dict(data)
 
 
@@ -234,16 +259,38 @@ def _format(obj: Any, indent: str) -> str:
     return json.dumps(obj, allow_nan=False)
 
 
+def read_regular_file(path: str | os.PathLike, limit: int, what: str = "file") -> bytes:
+    """The bytes of a regular file of at most `limit` bytes; ModelError naming the file otherwise.
+
+    Opened without blocking (a FIFO would wait for a writer forever), refused
+    unless it is a regular file (/dev/zero has no size and never ends), and read
+    through the cap, so a file that grows after the check is cut off too.
+    """
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise ModelError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ModelError(f"{path}: is not a regular {what} (a folder, device or pipe cannot be read as one)")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        raise ModelError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise ModelError(f"{path}: is larger than the {limit:,} bytes a {what} may have")
+    return data
+
+
 def load(path: str | os.PathLike) -> Model:
     """Read a model file; raises ModelError with the file name and the bad field."""
     path = Path(path)
+    data = read_regular_file(path, MAX_FILE_BYTES, "model file")
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ModelError(f"{path}: file is {size} bytes, more than the {MAX_FILE_BYTES} a model file may have")
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ModelError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ModelError(f"{path}: is not a UTF-8 text file") from None
     try:

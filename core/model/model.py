@@ -14,6 +14,7 @@ from core.model.entities import (
     RigidBody,
     SimulationSettings,
     collection_of,
+    name_problem,
 )
 
 COLLECTIONS = tuple(ITEM_TYPES)
@@ -123,8 +124,9 @@ class Model:
 
     def item_problems(self, item) -> list[tuple[str, str]]:
         """Field problems and unresolved references of one item (which need not be in the model)."""
-        if not isinstance(item.name, str) or not item.name.strip():
-            return [("name", "must be a non-empty name")]
+        msg = name_problem(item.name)
+        if msg:
+            return [("name", msg)]
         found = own_problems(item)
         for f in item.REFERENCE_FIELDS:
             msg = self.reference_problem(item, f)
@@ -139,18 +141,21 @@ class Model:
         model can be assembled; engineering rules are `validate()`'s job.
         """
         found = [(f"settings.{n}", m) for n, m in self.settings.problems()]
+        msg = name_problem(self.name)
+        if msg:
+            found.append(("name", msg))
         seen: dict[str, str] = {}
         for coll, item in self.items():
             if item.name == GROUND:
                 found.append((f"{coll}['{GROUND}'].name", f"'{GROUND}' is reserved for the world body"))
             if item.name in seen:
-                found.append((f"{coll}['{item.name}'].name", f"duplicates the name of an item in {seen[item.name]}"))
+                found.append((f"{coll}[{item.name!r}].name", f"duplicates the name of an item in {seen[item.name]}"))
             seen[item.name] = coll
             if collection_of(item) != coll:
-                found.append((f"{coll}['{item.name}']", f"a {type(item).__name__} does not belong in {coll}"))
-            found += [(f"{coll}['{item.name}'].{n}", m) for n, m in self.item_problems(item)]
+                found.append((f"{coll}[{item.name!r}]", f"a {type(item).__name__} does not belong in {coll}"))
+            found += [(f"{coll}[{item.name!r}].{n}", m) for n, m in self.item_problems(item)]
         for coll in COLLECTIONS:
             for key, item in self.collection(coll).items():
                 if key != item.name:
-                    found.append((f"{coll}['{key}'].name", f"is {item.name!r}, not its key {key!r}"))
+                    found.append((f"{coll}[{key!r}].name", f"is {item.name!r}, not its key {key!r}"))
         return found

@@ -37,6 +37,10 @@ from core.model.model import Model, cached
 SEVERITIES = ("error", "warning", "info")
 MASS_RANGE = (1e-4, 1e5)  # kg: a 0.1 g pin to a 100 t ring gear
 GYRATION_RANGE = (2e-4, 5.0)  # m
+# Radius of gyration against the largest distance from the centre of mass to the shape: a solid's smallest is
+# above 1e-3 of it unless it is a needle a thousand times longer than thick; no mass inside the shape gives more
+# than the distance itself (5 % allowed for a coarse display mesh).
+SMALL_GYRATION, LARGE_GYRATION = 1e-3, 1.05
 ANGLE_TOL = 1e-6  # rad
 LENGTH_TOL = 1e-6  # m
 
@@ -329,7 +333,7 @@ class _Checker:
                 self.add("warning", b, "is not connected to the ground through joints or bearings; it floats with its neighbours")
 
     def check_gear_loops(self) -> None:
-        """Closed loops of gear pairs (a planetary set) carry redundant constraints."""
+        """Closed loops of gear pairs: redundant when the ratios close (a planetary set), a locked train when not."""
         gears: dict[str, str] = {}
         edges = []
         for p in self.m.gear_pairs.values():
@@ -338,8 +342,9 @@ class _Checker:
             g1, g2 = self.m.joints[p.joint1].body_j, self.m.joints[p.joint2].body_j
             gears.setdefault(g1, g1)
             gears.setdefault(g2, g2)
-            edges.append((g1, g2))
+            edges.append((g1, g2, p.name))
         parent = {g: g for g in gears}
+        tree: dict[str, list[tuple[str, str]]] = {g: [] for g in gears}  # gear -> [(neighbour, pair)]
 
         def root(g):
             while parent[g] != g:
@@ -347,16 +352,57 @@ class _Checker:
                 g = parent[g]
             return g
 
-        loops = 0
-        for a, b in edges:
+        loops, locked = 0, []
+        for a, b, name in edges:
             ra, rb = root(a), root(b)
             if ra == rb:
                 loops += 1
+                if locked_loop(self.m, name):
+                    locked.append((name, _tree_path(tree, a, b)))
             else:
                 parent[ra] = rb
-        if loops:
-            self.add("info", "gear_pairs", f"the gear pairs close {loops} loop(s): {loops} constraint(s) are redundant "
+                tree[a].append((b, name))
+                tree[b].append((a, name))
+        for name, path in locked:
+            pairs = [pn for _, pn in path] + [name]
+            self.add("error", name, f"the gear pairs {', '.join(repr(pn) for pn in pairs)} close a loop whose ratios "
+                     "cannot agree: the loop locks the train (every speed would be held at zero). Remove one pair of "
+                     "the loop, or mount one of its gears on a moving carrier")
+        if loops > len(locked):
+            n = loops - len(locked)
+            self.add("info", "gear_pairs", f"the gear pairs close {n} loop(s): {n} constraint(s) are redundant "
                      "when the teeth agree (as in a planetary set); the solver shares the load by minimum-norm multipliers")
+
+    def check_conditioning(self) -> None:
+        """An effective mass matrix too ill-conditioned to integrate (an absurd inertia beside normal ones)."""
+        found = mass_conditioning(self.m)
+        if found is None:
+            return
+        cond, body = found
+        if not cond <= CONDITION_LIMIT:
+            self.add("error", body, f"the effective mass matrix has a condition number of {cond:.3g} (at most "
+                     f"{CONDITION_LIMIT:.0e} can be integrated in double precision); its softest direction is mostly "
+                     f"{body!r}: check that body's mass and inertia")
+
+    def check_inertia_vs_shape(self) -> None:
+        """Inertia implausibly small (or large) for a body's mass and the size of its shape."""
+        for body in self.m.bodies.values():
+            reach = cached(body, "reach", _reach_from_com)
+            if not reach or body.mass <= 0:
+                continue
+            eig = cached(body, "principal_moments", lambda b: np.linalg.eigvalsh(np.asarray(b.inertia, float)))
+            k_min, k_max = (math.sqrt(max(e, 0.0) / body.mass) for e in (eig[0], eig[-1]))
+            if k_min < SMALL_GYRATION * reach:
+                self.add("error", body.name, f"inertia is implausibly small for its mass and size: the smallest "
+                         f"principal moment {eig[0]:.3g} kg m^2 gives {body.mass:.4g} kg a radius of gyration of "
+                         f"{k_min * 1e3:.3g} mm, while its shape reaches {reach * 1e3:.4g} mm from the centre of mass "
+                         f"(a solid of that size has at least {SMALL_GYRATION * reach * 1e3:.3g} mm): recompute the "
+                         "mass properties from the shape")
+            elif k_max > LARGE_GYRATION * reach:
+                self.add("warning", body.name, f"inertia is larger than any mass inside its shape can give: the "
+                         f"largest principal moment {eig[-1]:.3g} kg m^2 gives {body.mass:.4g} kg a radius of gyration "
+                         f"of {k_max * 1e3:.4g} mm, beyond the {reach * 1e3:.4g} mm the shape reaches from the centre "
+                         "of mass (intended for a flywheel not drawn? else recompute the mass properties)")
 
     def check_settings(self) -> None:
         """Options stored for another integrator are reported, not silently ignored."""
@@ -437,6 +483,8 @@ class _Checker:
             self.check_pair(pair)
         self.check_connections()
         self.check_gear_loops()
+        self.check_inertia_vs_shape()
+        self.check_conditioning()
         self.check_meshes()
         return self.out
 
@@ -445,6 +493,42 @@ from core.gearing.gear_bodies import gear_body_name, mesh_centre, welded  # noqa
 from core.geometry.macro import center_distance, pair_geometry  # noqa: E402
 from core.gearing.gear_bodies import polar_inertia  # noqa: E402
 from core.gearing.mesh_model import equivalent_mass, mesh_model_for  # noqa: E402
+from core.dynamics.soundness import CONDITION_LIMIT, locked_loop, mass_conditioning  # noqa: E402
+from core.model.body_shapes import source_arrays  # noqa: E402
+
+
+def _tree_path(tree: dict, a: str, b: str) -> list[tuple[str, str]]:
+    """(gear, pair) steps from a to b along the spanning forest of gear pairs."""
+    back = {a: None}
+    queue = [a]
+    while queue:
+        g = queue.pop(0)
+        if g == b:
+            break
+        for nxt, pair in tree[g]:
+            if nxt not in back:
+                back[nxt] = (g, pair)
+                queue.append(nxt)
+    path = []
+    g = b
+    while back.get(g) is not None:
+        prev, pair = back[g]
+        path.append((g, pair))
+        g = prev
+    return path[::-1]
+
+
+def _reach_from_com(body) -> float | None:
+    """Largest distance [m] from the body's centre of mass to its shape, or None when it has no readable shape."""
+    if body.visual is None:
+        return None
+    try:
+        vertices, _ = source_arrays(body.visual)
+    except Exception:  # an imported file that cannot be read now is reported by the import checks
+        return None
+    if not len(vertices):
+        return None
+    return float(np.linalg.norm(vertices - np.asarray(body.com, float), axis=1).max())
 
 
 def validate(model: Model) -> list[Finding]:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.model.entities import MAX_NAME, name_problem
+
 MAX_PLOTS = 16
 MAX_CHANNELS = 64
-MAX_NAME = 200
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class TelemetryLayout:
             if len(names) > MAX_CHANNELS:
                 return [(f"plots[{k}]", f"must hold at most {MAX_CHANNELS} channels, got {len(names)}")]
             for n in names:
-                if not (0 < len(n) <= MAX_NAME and n.isprintable()):
+                if name_problem(n):
                     return [(f"plots[{k}]", f"channel names must be printable text of 1 to {MAX_NAME} characters")]
         return []
 

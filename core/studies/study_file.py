@@ -28,6 +28,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.model.files import MAX_FILE_BYTES, read_regular_file
 from core.model.model import ModelError
 from core.studies.parameters import check_path
 from core.studies.reductions import REDUCTIONS
@@ -198,12 +199,9 @@ def _analysis(raw, base) -> Analysis:
 def load_study(path) -> Study:
     """Read a study file; errors name the field."""
     path = Path(path)
+    raw = read_regular_file(path, MAX_FILE_BYTES, "study file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ModelError(f"{path}: cannot read the study file: {exc.strerror or exc}") from None
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError, ValueError) as exc:
+        data = json.loads(raw.decode("utf-8"))
+    except (json.JSONDecodeError, RecursionError, ValueError) as exc:  # ValueError: also bad UTF-8, huge integers
         raise ModelError(f"{path}: not a JSON study file: {str(exc)[:120]}") from None
     return study_from_dict(data, str(path))

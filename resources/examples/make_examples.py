@@ -110,9 +110,9 @@ def compliant_mesh_pair() -> Model:
     a = m * (z1 + z2) / 2
     shape = dict(shape="cylinder", length=0.03)
     gear1 = RigidBody("gear1", mass=2.5, inertia=((0.0075, 0, 0), (0, 0.0075, 0), (0, 0, 0.012)),
-                      angular_velocity=(0.0, 0.0, 100.0), visual=PrimitiveSource(radius=m * z1 / 2, **shape))
+                      angular_velocity=(0.0, 0.0, 100.0), visual=PrimitiveSource(radius=m * (z1 / 2 + 1), **shape))  # tip radius
     gear2 = RigidBody("gear2", mass=6.8, inertia=((0.055, 0, 0), (0, 0.055, 0), (0, 0, 0.095)), position=(a, 0.0, 0.0),
-                      angular_velocity=(0.0, 0.0, -100.0 * z1 / z2), visual=PrimitiveSource(radius=m * z2 / 2, **shape))
+                      angular_velocity=(0.0, 0.0, -100.0 * z1 / z2), visual=PrimitiveSource(radius=m * (z2 / 2 + 1), **shape))
     k0 = 2e8
     w_mesh = z1 * 100.0
     return build("compliant_mesh_pair",

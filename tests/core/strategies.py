@@ -52,7 +52,7 @@ laws = st.one_of(
 
 @st.composite
 def models(draw, max_bodies=4):
-    m = Model(name=draw(st.text(min_size=1, max_size=8).filter(str.strip)))
+    m = Model(name=draw(st.text(min_size=1, max_size=8).filter(lambda s: s.strip() and s.isprintable())))
     n = draw(st.integers(min_value=1, max_value=max_bodies))
     for k in range(n):
         m.bodies[f"b{k}"] = draw(bodies(f"b{k}"))

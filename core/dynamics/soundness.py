@@ -1,0 +1,170 @@
+"""Whether a model's equations can be trusted: conditioning, locked gear loops, constraint drift during a run.
+
+Three ways a model runs to the end and still gives a wrong answer, each found
+here so that validation (before a run) or the run itself (during it) can say
+so instead of reporting success:
+
+- an effective mass matrix so ill-conditioned that its solves lose every
+  digit (a body with an absurdly small inertia beside normal ones);
+- a loop of gear pairs whose ratios cannot close (three external gears in a
+  ring): the solver reads the extra row as "redundant" and projects every
+  speed to zero;
+- constraints that drift apart during the run (gear phase or joint position
+  errors growing past a tolerance tied to the module).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.dynamics.constraints import GearConstraint, JointConstraint, SpeedConstraint
+from core.dynamics.system import System, dense
+
+#: Condition number of the effective mass matrix above which double precision keeps fewer than ~4 digits.
+CONDITION_LIMIT = 1e12
+#: Length that scales the drift tolerance when a model has no gear pair [m].
+REFERENCE_LENGTH = 1e-3
+
+
+def _assemble(model, formulation: str) -> System | None:
+    from core.dynamics.formulations import assemble  # formulations imports this module's neighbours
+
+    try:
+        return assemble(model, formulation)
+    except Exception:  # a model that cannot be assembled is reported by the structural checks
+        return None
+
+
+def mass_conditioning(model) -> tuple[float, str] | None:
+    """(condition number, body most involved in the softest direction) of the effective mass matrix, or None.
+
+    In joint coordinates this is the joint-space mass matrix T^T M T at the
+    initial pose (every coordinate an angle or a length of one tree joint);
+    when the model has no joint tree, the block-diagonal matrix of the bodies'
+    rotational inertias (translations would mix kg with kg m^2). The body
+    named is the one whose coordinate dominates the eigenvector of the
+    smallest eigenvalue.
+    """
+    system = _assemble(model, "joint")
+    if system is not None and getattr(system, "nq", 0):
+        y = system.initial_state()
+        s, t_mat, _ = system._snapshot_and_transform(y)
+        mq = dense(system._joint_mass(t_mat, system._cartesian_mass(s)))
+        owner = {e.coordinate: system.names[e.child] for e in system.edges if e.coordinate is not None}
+        names = [owner[k] for k in range(system.nq)]
+    else:
+        bodies = list(model.bodies.values())
+        if not bodies:
+            return None
+        mq = np.zeros((3 * len(bodies), 3 * len(bodies)))
+        for k, b in enumerate(bodies):
+            mq[3 * k:3 * k + 3, 3 * k:3 * k + 3] = np.asarray(b.inertia, float)
+        names = [b.name for b in bodies for _ in range(3)]
+    mq = 0.5 * (mq + mq.T)
+    if not np.all(np.isfinite(mq)):
+        return math.inf, names[0]
+    ev, vec = np.linalg.eigh(mq)
+    cond = math.inf if ev[0] <= 0 else float(ev[-1] / ev[0])
+    return cond, names[int(np.argmax(np.abs(vec[:, 0])))]
+
+
+def locked_loop(model, closing_pair: str) -> bool:
+    """True when the rigid gear pair `closing_pair` is not implied by the other joints and pairs of its loop.
+
+    In a loop of gears whose ratios close (a planetary set with several
+    planets) the last pair's velocity row is a combination of the others; when
+    it is not, the loop adds a constraint the teeth cannot satisfy while
+    turning, and the train locks. Motor rows are left out: a motor holding a
+    gear does not make a loop consistent.
+    """
+    system = _assemble(model, "cartesian")
+    if system is None or closing_pair not in system.gears:
+        return False
+    jac = dense(system._jacobian(0.0, system.snapshot(system.initial_state()))[0])
+    keep, own = [], []
+    for name, (r0, c) in system._rows_of().items():
+        if isinstance(c, SpeedConstraint):
+            continue
+        rows = list(range(r0, r0 + c.rows))
+        (own if name == closing_pair else keep).extend(rows)
+    if not own:
+        return False
+    others = jac[keep]
+    both = jac[keep + own]
+    scale = max(float(np.abs(both).max()), 1e-300)
+    return _rank(both / scale) > _rank(others / scale)
+
+
+def _rank(mat: np.ndarray) -> int:
+    if mat.size == 0:
+        return 0
+    sv = np.linalg.svd(mat, compute_uv=False)
+    return int(np.sum(sv > 1e-9 * sv.max())) if sv.max() > 0 else 0
+
+
+@dataclass(frozen=True)
+class Violation:
+    """The worst constraint error at one state, against its tolerance."""
+
+    item: str
+    kind: str  # "gear phase drift", "joint position error", "joint axis error", "motor angle error"
+    value: float
+    unit: str
+    tolerance: float
+
+    @property
+    def ratio(self) -> float:
+        """|value| / tolerance; infinite for a NaN or infinite value (a state that blew up)."""
+        return abs(self.value) / self.tolerance if math.isfinite(self.value) else math.inf
+
+    def describe(self) -> str:
+        return (f"{self.kind} of {self.item!r} is {abs(self.value):.3g} {self.unit}, above the tolerance "
+                f"{self.tolerance:.3g} {self.unit}")
+
+
+def drift_tolerances(model) -> tuple[float, float, str]:
+    """(length tolerance [m], angle tolerance [rad], how the length one was set) from settings.drift_tolerance.
+
+    The length tolerance is drift_tolerance times the smallest module of the
+    model's gear pairs (1 mm without pairs); the angle tolerance is
+    drift_tolerance in radians.
+    """
+    frac = model.settings.drift_tolerance
+    modules = [p.module for p in model.gear_pairs.values()]
+    ref = min(modules) if modules else REFERENCE_LENGTH
+    why = (f"{frac:g} of the smallest module, {ref * 1e3:.4g} mm" if modules
+           else f"{frac:g} of {REFERENCE_LENGTH * 1e3:g} mm (no gear pairs)")
+    return frac * ref, frac, why
+
+
+def worst_violation(system: System, y: np.ndarray, length_tol: float, angle_tol: float) -> Violation | None:
+    """The constraint error at state y that is furthest over its tolerance, or None when all hold.
+
+    Rigid gear pairs: the accumulated phase error at the pitch circle [m].
+    Joints still held by constraint rows (all in Cartesian coordinates, the
+    loop-closing ones in joint coordinates): the point error [m] and the axis
+    error [rad]. Speed motors: the angle error [rad]. Compliant meshes deflect
+    by design and are not constraints.
+    """
+    s = system.snapshot(y)
+    worst: Violation | None = None
+
+    def consider(v: Violation) -> None:
+        nonlocal worst
+        if v.ratio > 1.0 and (worst is None or v.ratio > worst.ratio):
+            worst = v
+
+    for c in system.constraints:
+        if isinstance(c, GearConstraint):
+            consider(Violation(c.name, "gear phase drift", float(s.extra[c.error_index]), "m", length_tol))
+        elif isinstance(c, SpeedConstraint):
+            consider(Violation(c.name, "motor angle error", float(s.extra[c.error_index]), "rad", angle_tol))
+        elif isinstance(c, JointConstraint):
+            _, _, phi = c.evaluate(s)
+            consider(Violation(c.name, "joint position error", float(np.linalg.norm(phi[:3])), "m", length_tol))
+            if len(phi) > 3:
+                consider(Violation(c.name, "joint axis error", float(np.abs(phi[3:]).max()), "rad", angle_tol))
+    return worst

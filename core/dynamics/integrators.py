@@ -45,6 +45,10 @@ import warnings
 import numpy as np
 
 
+#: Attempts in a row whose Newton iterations met NaN or infinite values before an adaptive method gives up.
+NONFINITE_ATTEMPTS = 4
+
+
 class IntegrationError(RuntimeError):
     """A step cannot be taken; `t` is where. Raised inside methods and turned into a failed status by `step()`."""
 
@@ -343,6 +347,7 @@ class GeneralizedAlpha(Integrator):
             dk = np.linalg.solve(self.lu_matrix, -res)
             k += dk
             if not np.all(np.isfinite(dk)):
+                self.nonfinite = True
                 return None
             if np.linalg.norm(dk) <= self.newton_tol * (1.0 + np.linalg.norm(k)):
                 return h * (r0 + self.gamma * (k - r0)), k
@@ -404,11 +409,19 @@ class AdaptiveGeneralizedAlpha(GeneralizedAlpha):
         if self.rate is None:
             self.rate = self.current_rate()
         f_now = self.current_rate()
+        if not np.all(np.isfinite(f_now)):
+            return False, f"the rate is NaN or infinite at t = {self.t:.9g} s"
         h = self._step_to(min(self.h, self.h_max))
+        nonfinite = 0
         for attempt in range(self.max_rejections + 1):
             if attempt and self._stopped():
                 return False, f"stopped at t = {self.t:.9g} s"
+            self.nonfinite = False
             done = self._implicit(h)
+            nonfinite = nonfinite + 1 if self.nonfinite else 0
+            if nonfinite >= NONFINITE_ATTEMPTS:
+                return False, (f"the rate became NaN or infinite in Newton's iterations at {nonfinite} step sizes in "
+                               f"a row, down to {h:.3g} s, at t = {self.t:.9g} s")
             if done is None:  # Newton failed: a fresh Jacobian, then a smaller step
                 self.nfailed += 1
                 if self.jac is not None and attempt % 2 == 0:

@@ -76,6 +76,24 @@ def stl_truncation(path: Path) -> str | None:
     return None
 
 
+def degeneracy(vertices: np.ndarray, triangles: int) -> str | None:
+    """Why a mesh cannot be a solid (a point, a line, a plane, too few triangles), or None."""
+    points = np.unique(np.round(vertices, 12), axis=0)
+    if len(points) < 4:
+        return f"has only {len(points)} distinct vertices (a solid needs at least 4)"
+    if triangles < 4:
+        return f"has only {triangles} triangle(s) (a closed solid needs at least 4)"
+    centred = points - points.mean(axis=0)
+    sv = np.linalg.svd(centred, compute_uv=False)
+    if sv[0] == 0:
+        return "is a single point"
+    if sv[1] <= 1e-9 * sv[0]:
+        return "has all its vertices on one line"
+    if sv[2] <= 1e-9 * sv[0]:
+        return "is flat (all its vertices lie in one plane)"
+    return None
+
+
 def read_mesh(path: str | Path, unit: str = "mm"):
     """Read an OBJ/STL file into one trimesh.Trimesh in metres; raises MeshImportError."""
     import trimesh
@@ -94,13 +112,24 @@ def read_mesh(path: str | Path, unit: str = "mm"):
         if cut:
             raise MeshImportError(f"{path.name}: {cut}")
     try:
-        mesh = trimesh.load(path, force="mesh", process=True)
+        # Unprocessed first: trimesh's processing drops faces on non-finite vertices, which would then
+        # look like holes instead of the broken numbers they are.
+        mesh = trimesh.load(path, force="mesh", process=False)
     except Exception as exc:  # trimesh raises many kinds on corrupt files
         raise MeshImportError(f"{path.name}: cannot be read as {path.suffix[1:].upper()} ({exc})") from None
     if not isinstance(mesh, trimesh.Trimesh) or len(mesh.faces) == 0:
         raise MeshImportError(f"{path.name}: holds no triangles")
-    if not np.all(np.isfinite(mesh.vertices)):
-        raise MeshImportError(f"{path.name}: has vertices that are not finite numbers")
+    vertices = np.asarray(mesh.vertices, dtype=float)
+    if not np.all(np.isfinite(vertices)):
+        bad = int(np.sum(~np.all(np.isfinite(vertices), axis=1)))
+        raise MeshImportError(f"{path.name}: {bad} of its {len(vertices)} vertices are not finite numbers (NaN or "
+                              "infinite): export the part again")
+    why = degeneracy(vertices, len(mesh.faces))
+    if why:
+        raise MeshImportError(f"{path.name}: {why}, so it has no volume, mass or inertia")
+    mesh.process()
+    if len(mesh.faces) == 0:
+        raise MeshImportError(f"{path.name}: holds no triangles with an area")
     mesh.apply_scale(UNIT_SCALE[unit])
     return mesh
 
@@ -134,7 +163,10 @@ def import_mesh(path: str | Path, unit: str = "mm", density: float = 7850.0, fal
         raise NotWatertightError(warning + ": import it with the convex hull, or enter the mass properties by hand")
     if fallback == "manual":
         return ImportedMesh(mesh, None, False, [warning + "; enter mass, centre of mass and inertia by hand"])
-    hull = mesh.convex_hull
+    try:
+        hull = mesh.convex_hull
+    except Exception as exc:  # qhull refuses degenerate input; degeneracy() should have caught it first
+        raise MeshImportError(f"{name}: its convex hull cannot be built ({str(exc).splitlines()[0]})") from None
     if hull.volume <= 0:
         raise MeshImportError(f"{name}: its convex hull encloses no volume (the mesh is flat)")
     return ImportedMesh(mesh, mesh_mass_properties(hull, density), False,

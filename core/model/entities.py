@@ -203,15 +203,15 @@ class RigidBody(_Entity):
         elif isinstance(self.visual, PrimitiveSource):
             found += [(f"visual.{n}", m) for n, m in range_problems(self.visual)]
             if self.visual.shape not in PrimitiveSource.SHAPES:
-                found.append(("visual.shape", f"must be one of {', '.join(PrimitiveSource.SHAPES)}, got {self.visual.shape!r}"))
+                found.append(("visual.shape", f"must be one of {', '.join(PrimitiveSource.SHAPES)}, got {_short(self.visual.shape)}"))
             if any(not (0 < s <= 10 and math.isfinite(s)) for s in self.visual.size):
                 found.append(("visual.size", "each side must be above 0 and at most 10000 mm"))
         elif isinstance(self.visual, MeshFileSource):
             found += [(f"visual.{n}", m) for n, m in range_problems(self.visual)]
             if self.visual.unit not in MeshFileSource.UNITS:
-                found.append(("visual.unit", f"must be one of {', '.join(MeshFileSource.UNITS)}, got {self.visual.unit!r}"))
+                found.append(("visual.unit", f"must be one of {', '.join(MeshFileSource.UNITS)}, got {_short(self.visual.unit)}"))
             if self.visual.fallback not in MeshFileSource.FALLBACKS:
-                found.append(("visual.fallback", f"must be one of {', '.join(MeshFileSource.FALLBACKS)}, got {self.visual.fallback!r}"))
+                found.append(("visual.fallback", f"must be one of {', '.join(MeshFileSource.FALLBACKS)}, got {_short(self.visual.fallback)}"))
         return found
 
 
@@ -352,7 +352,7 @@ class GearPair(_Entity):
 
     def problems(self) -> list[tuple[str, str]]:
         if self.kind not in PAIR_KINDS:
-            return [("kind", f"must be one of {', '.join(PAIR_KINDS)}, got {self.kind!r}")]
+            return [("kind", f"must be one of {', '.join(PAIR_KINDS)}, got {_short(self.kind)}")]
         found = super().problems() + [p for p in self.pair_spec().problems() if p[0] == "helix_angle"]
         if self.joint1 == self.joint2:
             found.append(("joint2", f"must differ from joint1 ({self.joint1!r})"))
@@ -399,7 +399,7 @@ class TimeLaw:
 
     def problems(self) -> list[tuple[str, str]]:
         if self.kind not in self.KINDS:
-            return [("kind", f"must be one of {', '.join(self.KINDS)}, got {self.kind!r}")]
+            return [("kind", f"must be one of {', '.join(self.KINDS)}, got {_short(self.kind)}")]
         found = range_problems(self)
         for name in ("value", "final", "amplitude", "phase"):
             if not math.isfinite(getattr(self, name)):
@@ -585,7 +585,7 @@ class CompliantMesh(_Entity):
         for field, allowed in (("waveform", self.WAVEFORMS), ("stiffness", ("iso6336", "given")),
                                ("damping_model", ("ratio", "constant"))):
             if getattr(self, field) not in allowed:
-                found.append((field, f"must be one of {', '.join(allowed)}, got {getattr(self, field)!r}"))
+                found.append((field, f"must be one of {', '.join(allowed)}, got {_short(getattr(self, field))}"))
         if not found and self.waveform == "cosine" and self.k_amplitude >= self.k_mean:
             found.append(("k_amplitude", f"must be below k_mean ({self.k_mean:.6g} N/m) so the stiffness stays positive"))
         return found
@@ -621,6 +621,7 @@ INTEGRATOR_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 FORMULATIONS = ("auto", "joint", "cartesian")
 MAX_OUTPUT_SAMPLES = 2_000_000  # a run's output grid; each sample holds every channel and pose
+MAX_FIXED_STEPS = 1_000_000_000  # a fixed-step run of more steps would take days: a mistyped step, not a plan
 
 
 @dataclass(frozen=True)
@@ -686,6 +687,11 @@ class SimulationSettings:
             out.append(("step", f"must be at most t_end ({self.t_end:.6g} s), got {self.step:.6g} s"))
         if self.output_step > self.t_end:
             out.append(("output_step", f"must be at most t_end ({self.t_end:.6g} s), got {self.output_step:.6g} s"))
+        fixed = self.integrator in ("rk4", "generalized_alpha")
+        if fixed and self.t_end / self.step > MAX_FIXED_STEPS:
+            out.append(("step", f"gives {self.t_end / self.step:.4g} steps of {self.integrator} over t_end = "
+                        f"{self.t_end:.6g} s; at most {MAX_FIXED_STEPS:.0e} are allowed: make it at least "
+                        f"{self.t_end / MAX_FIXED_STEPS:.3g} s"))
         samples = self.t_end / self.output_step + 1
         if samples > MAX_OUTPUT_SAMPLES:
             out.append(("output_step", f"gives {samples:.4g} output samples over t_end = {self.t_end:.6g} s; at most "
@@ -705,9 +711,14 @@ class SimulationSettings:
 
 
 def _short(value, limit: int = 60) -> str:
-    """repr of a value cut to a readable length for messages."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 5] + "...'"
+    """repr of a value cut to a readable length for messages (a list of 200,000 numbers shows its start)."""
+    if isinstance(value, (list, tuple, dict)) and len(value) > limit:
+        value = value[:limit] if not isinstance(value, dict) else dict(list(value.items())[:limit])
+    try:
+        text = repr(value)
+    except RecursionError:
+        return f"a {type(value).__name__} nested too deeply to show"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 ITEM_TYPES = {

@@ -20,6 +20,7 @@ from typing import Any, Union
 
 from core.atomic import atomic_write_text
 from core.model.entities import (
+    _short,
     ITEM_TYPES,
     BearingSpringDamper,
     CompliantMesh,
@@ -40,6 +41,7 @@ from core.model.views import Views
 FORMAT_VERSION = 1
 SUFFIX = ".gdyn"
 MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_MESSAGE = 400  # characters of an error message
 
 TAGS: dict[type, str] = {
     GearSource: "gear",
@@ -87,12 +89,14 @@ def model_to_dict(model: Model) -> dict:
 
 
 def _fail(path: str, message: str):
-    raise ModelError(f"{path}: {message}")
+    # values are cut where they are shown; this keeps any message to one readable line as well
+    text = f"{path}: {message}"
+    raise ModelError(text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 3] + "...")
 
 
 def _decode(value: Any, hint: Any, path: str) -> Any:
     if isinstance(value, _LongInteger):
-        _fail(path, f"must be a number of at most {MAX_INT_DIGITS} digits, got {value!r}")
+        _fail(path, f"must be a number of at most {MAX_INT_DIGITS} digits, got {_short(value)}")
     origin = typing.get_origin(hint)
     if hint is Any:
         return value
@@ -106,21 +110,21 @@ def _decode(value: Any, hint: Any, path: str) -> Any:
         return _decode_tagged(value, classes, path)
     if hint is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            _fail(path, f"must be a number, got {type(value).__name__} {value!r}")
+            _fail(path, f"must be a number, got {type(value).__name__} {_short(value)}")
         if not math.isfinite(value):
-            _fail(path, f"must be a finite number, got {value!r}")
+            _fail(path, f"must be a finite number, got {_short(value)}")
         return float(value)
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            _fail(path, f"must be a whole number, got {type(value).__name__} {value!r}")
+            _fail(path, f"must be a whole number, got {type(value).__name__} {_short(value)}")
         return value
     if hint is bool:
         if not isinstance(value, bool):
-            _fail(path, f"must be true or false, got {value!r}")
+            _fail(path, f"must be true or false, got {_short(value)}")
         return value
     if hint is str:
         if not isinstance(value, str):
-            _fail(path, f"must be a string, got {type(value).__name__} {value!r}")
+            _fail(path, f"must be a string, got {type(value).__name__} {_short(value)}")
         return value
     if origin is tuple:
         args = typing.get_args(hint)
@@ -142,7 +146,7 @@ def _decode_tagged(value: Any, classes: list[type], path: str) -> Any:
     by_tag = {TAGS[c]: c for c in classes}
     tag = value.get("type")
     if not isinstance(tag, str) or tag not in by_tag:
-        _fail(f"{path}.type", f"must be one of {', '.join(sorted(by_tag))}, got {tag!r}")
+        _fail(f"{path}.type", f"must be one of {', '.join(sorted(by_tag))}, got {_short(tag)}")
     return _decode_dataclass(value, by_tag[tag], path)
 
 
@@ -176,7 +180,7 @@ def model_from_dict(data: Any) -> Model:
         _fail("file", "must hold a JSON object")
     version = data.get("format_version")
     if version != FORMAT_VERSION:
-        _fail("format_version", f"must be {FORMAT_VERSION}, got {version!r}")
+        _fail("format_version", f"must be {FORMAT_VERSION}, got {_short(version)}")
     known = {"format_version", "name", "description", "settings", "views", *COLLECTIONS}
     unknown = sorted(set(data) - known)
     if unknown:

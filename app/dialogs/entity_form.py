@@ -41,6 +41,7 @@ LABELS = {
     "rtol": "Relative tolerance", "atol": "Absolute tolerance", "rho_inf": "rho_inf (spectral radius at infinity)",
     "baumgarte_alpha": "Baumgarte alpha", "baumgarte_beta": "Baumgarte beta", "gravity": "Gravity",
     "static_equilibrium": "Start from static equilibrium", "formulation": "Formulation",
+    "drift_tolerance": "Drift tolerance (of the module)",
     "mass": "Mass", "com": "Centre of mass (body axes)", "velocity": "Initial velocity",
     "angular_velocity": "Initial angular velocity", "orientation": "Orientation (axis, angle)",
     "pressure_angle": "Normal pressure angle", "helix_angle": "Helix angle", "pitch_angle": "Pitch angle",
@@ -52,6 +53,8 @@ LABELS = {
     "backlash": "Backlash (line of action)",
 }
 TIPS = {
+    "drift_tolerance": "A run stops as failed when a gear phase drift or joint error exceeds this share of the "
+                      "smallest module (in rad for axis and motor angle errors)",
     "waveform": "involute: single/double contact from the contact ratio, smoothed by the overlap ratio",
     "damping_model": "ratio: a share of critical damping for the mean stiffness; constant: Damping in N s/m",
     "gear1": "Leave empty when the joint's body carries the teeth",

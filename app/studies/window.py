@@ -84,6 +84,10 @@ class StudyWorker(QObject):
 
 
 class StudyWindow(QMainWindow):
+    @Slot(int, int)
+    def _progress(self, done: int, total: int) -> None:
+        self.progress.setValue(done)
+
     def __init__(self, doc, parent=None):
         super().__init__(parent)
         self.setObjectName("study_window")
@@ -296,7 +300,9 @@ class StudyWindow(QMainWindow):
         self.worker = StudyWorker(study, model_to_dict(self.doc.model), self.workers.value())
         self.worker.moveToThread(self.thread)
         self.thread.started.connect(self.worker.work)
-        self.worker.progress.connect(lambda done, total: self.progress.setValue(done))
+        # a bound slot of this window: the call is queued to the GUI thread (a lambda would run in the worker's
+        # thread and touch the progress bar from there)
+        self.worker.progress.connect(self._progress)
         self.worker.done.connect(self._done)
         self.run_button.setEnabled(False)
         self.stop_button.setEnabled(True)

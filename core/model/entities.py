@@ -710,6 +710,11 @@ class SimulationSettings:
         return [name for name in names if name not in used and getattr(self, name) != getattr(default, name)]
 
 
+def shown_key(key: str) -> str:
+    """A JSON key as it may appear in a message path: itself when it reads as a name, else quoted and cut."""
+    return key if isinstance(key, str) and key.isidentifier() else _short(key, 40)
+
+
 def _short(value, limit: int = 60) -> str:
     """repr of a value cut to a readable length for messages (a list of 200,000 numbers shows its start)."""
     if isinstance(value, (list, tuple, dict)) and len(value) > limit:

@@ -21,6 +21,7 @@ from typing import Any, Union
 from core.atomic import atomic_write_text
 from core.model.entities import (
     _short,
+    shown_key,
     ITEM_TYPES,
     BearingSpringDamper,
     CompliantMesh,
@@ -158,7 +159,7 @@ def _decode_dataclass(value: Any, cls: type, path: str) -> Any:
     allowed = set(fields) | ({"type"} if cls in TAGS else set())
     unknown = sorted(set(value) - allowed)
     if unknown:
-        _fail(f"{path}.{unknown[0]}", f"is not a field of {cls.__name__} (fields: {', '.join(fields)})")
+        _fail(f"{path}.{shown_key(unknown[0])}", f"is not a field of {cls.__name__} (fields: {', '.join(fields)})")
     kwargs = {}
     for name, f in fields.items():
         if name not in value:
@@ -184,7 +185,7 @@ def model_from_dict(data: Any) -> Model:
     known = {"format_version", "name", "description", "settings", "views", *COLLECTIONS}
     unknown = sorted(set(data) - known)
     if unknown:
-        _fail(unknown[0], f"is not a model field (fields: {', '.join(sorted(known))})")
+        _fail(shown_key(unknown[0]), f"is not a model field (fields: {', '.join(sorted(known))})")
     model = Model(
         name=_decode(data.get("name", "untitled"), str, "name"),
         description=_decode(data.get("description", ""), str, "description"),

@@ -28,6 +28,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.model.entities import shown_key
 from core.model.files import MAX_FILE_BYTES, read_regular_file
 from core.model.model import ModelError
 from core.studies.parameters import check_path
@@ -118,7 +119,7 @@ def study_from_dict(data, source: str = "") -> Study:
     known = {"base", "pair", "parameters", "combine", "analysis", "description"}
     unknown = sorted(set(data) - known)
     if unknown:
-        _fail(unknown[0], f"is not a study field (fields: {', '.join(sorted(known))})")
+        _fail(shown_key(unknown[0]), f"is not a study field (fields: {', '.join(sorted(known))})")
     base = data.get("base")
     if not isinstance(base, str) or not base:
         _fail("base", f"must be a model file name or {CHBM_BASE!r}")
@@ -140,7 +141,7 @@ def study_from_dict(data, source: str = "") -> Study:
             _fail(where, "must be an object with a path (e.g. \"gears.sun.face_width\")")
         unknown = sorted(set(spec) - {"path", "values", "grid"})
         if unknown:
-            _fail(f"{where}.{unknown[0]}", "is not a parameter field (fields: path, values, grid)")
+            _fail(f"{where}.{shown_key(unknown[0])}", "is not a parameter field (fields: path, values, grid)")
         check_path(spec["path"], chbm_base=base == CHBM_BASE, where=f"{where}.path")
         params.append(Parameter(spec["path"], _values(spec, where)))
     if combine == "list" and len({len(p.values) for p in params}) != 1:
@@ -171,7 +172,7 @@ def _analysis(raw, base) -> Analysis:
         settings = {k: v for k, v in raw.items() if k in SIM_SETTINGS}
         unknown = sorted(set(raw) - SIM_SETTINGS - {"kind", "outputs"})
         if unknown:
-            _fail(f"analysis.{unknown[0]}", f"is not a simulation setting (settings: {', '.join(sorted(SIM_SETTINGS))})")
+            _fail(f"analysis.{shown_key(unknown[0])}", f"is not a simulation setting (settings: {', '.join(sorted(SIM_SETTINGS))})")
         outs = raw.get("outputs")
         if not isinstance(outs, list) or not outs:
             _fail("analysis.outputs", "must list at least one {\"channel\": ..., \"reduce\": ...}")
@@ -183,7 +184,7 @@ def _analysis(raw, base) -> Analysis:
         return Analysis(kind, settings, tuple(outputs))
     unknown = sorted(set(raw) - set(CHBM_SETTINGS) - {"kind"})
     if unknown:
-        _fail(f"analysis.{unknown[0]}", f"is not a chbm setting (settings: {', '.join(CHBM_SETTINGS)})")
+        _fail(f"analysis.{shown_key(unknown[0])}", f"is not a chbm setting (settings: {', '.join(CHBM_SETTINGS)})")
     settings = {**CHBM_SETTINGS, **{k: raw[k] for k in CHBM_SETTINGS if k in raw}}
     for k, v in settings.items():
         _number(v, f"analysis.{k}")

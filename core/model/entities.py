@@ -356,20 +356,39 @@ class GearPair(_Entity):
         found = super().problems() + [p for p in self.pair_spec().problems() if p[0] == "helix_angle"]
         if self.joint1 == self.joint2:
             found.append(("joint2", f"must differ from joint1 ({self.joint1!r})"))
-        prev = -1.0
-        for k, row in enumerate(self.loss_table):
-            if len(row) != 5 or not all(isinstance(v, (int, float)) and math.isfinite(v) for v in row):
-                found.append((f"loss_table[{k}]", "must hold 5 finite numbers [|w| rad/s, eta_mf1, eta_mf2, tau_bf1 N m, tau_bf2 N m]"))
-                continue
-            w, e1, e2, t1, t2 = row
-            if w < 0 or w <= prev:
-                found.append((f"loss_table[{k}][0]", "speeds must be >= 0 rad/s and strictly increasing"))
-            if not (0 < e1 <= 1 and 0 < e2 <= 1):
-                found.append((f"loss_table[{k}]", "efficiencies must be above 0 and at most 1"))
-            if t1 < 0 or t2 < 0:
-                found.append((f"loss_table[{k}]", "bearing friction torques must be >= 0 N m"))
-            prev = w
+        found += loss_table_problems(self.loss_table)
         return found
+
+
+LOSS_COLUMNS = ("|w_a| [rad/s]", "eta_mf1", "eta_mf2", "tau_bf1 [N m]", "tau_bf2 [N m]")
+
+
+def loss_table_problems(table) -> list[tuple[str, str]]:
+    """(field, message) for each bad cell of a loss table, naming its row (from 1) and column."""
+    found = []
+    prev = None
+    for k, row in enumerate(table):
+        where = f"loss_table[{k}]"
+        if len(row) != len(LOSS_COLUMNS):
+            found.append((where, f"row {k + 1} has {len(row)} values; a row holds {len(LOSS_COLUMNS)}: "
+                                 f"{', '.join(LOSS_COLUMNS)}"))
+            continue
+        for c, (value, column) in enumerate(zip(row, LOSS_COLUMNS)):
+            cell = f"{where}[{c}]"
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                found.append((cell, f"row {k + 1}, {column}: must be a finite number, got {_short(value)}"))
+            elif c == 0 and (value < 0 or (prev is not None and value <= prev)):
+                after = "" if prev is None else f" and above the row before ({prev:g} rad/s)"
+                found.append((cell, f"row {k + 1}, {column}: speeds must be at least 0{after}: rows are ordered by "
+                                    f"speed, got {value:g}"))
+            elif c in (1, 2) and not 0 < value <= 1:
+                found.append((cell, f"row {k + 1}, {column}: an efficiency must be above 0 and at most 1, got {value:g}"))
+            elif c in (3, 4) and value < 0:
+                found.append((cell, f"row {k + 1}, {column}: a bearing friction torque must be at least 0 N m, "
+                                    f"got {value:g}"))
+        if isinstance(row[0], (int, float)) and math.isfinite(row[0]):
+            prev = row[0]
+    return found
 
 
 # --------------------------------------------------------------------------- force elements

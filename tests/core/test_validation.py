@@ -2,6 +2,7 @@
 
 import dataclasses
 import math
+import re
 
 import pytest
 
@@ -131,3 +132,22 @@ def test_bevel_gears_must_share_their_pitch_apex():
     replace_fields(m, "gear_joint", position=(0.0, 0.0, -0.05)).do(m)
     found = [f for f in validate(m) if "apexes" in f.message]
     assert found and "20 mm apart" in found[0].message and found[0].item == "pair"
+
+
+@pytest.mark.parametrize("table, field, message", [
+    (((0.0, 0.5, 0.5, 0.0, 0.0), (2.0, 1.2, 0.9, 0.0, 0.0)), "loss_table[1][1]",
+     "row 2, eta_mf1: an efficiency must be above 0 and at most 1, got 1.2"),
+    (((0.0, 0.5, 0.0, 0.0, 0.0),), "loss_table[0][2]", "row 1, eta_mf2: an efficiency must be above 0"),
+    (((0.0, 0.9, 0.9, 0.0, -0.5),), "loss_table[0][4]", "row 1, tau_bf2 [N m]: a bearing friction torque must be at "
+                                                         "least 0 N m, got -0.5"),
+    (((5.0, 0.9, 0.9, 0.0, 0.0), (1.0, 0.9, 0.9, 0.0, 0.0)), "loss_table[1][0]",
+     "row 2, |w_a| [rad/s]: speeds must be at least 0 and above the row before (5 rad/s)"),
+    (((0.0, 0.9, 0.9, 0.0),), "loss_table[0]", "row 1 has 4 values; a row holds 5"),
+])
+def test_bad_loss_tables_name_the_row_and_column(table, field, message):
+    from core.model.model import ModelError
+
+    model = _model("helical_pair")
+    with pytest.raises(ModelError, match=re.escape(field) + ".*" + re.escape(message)):
+        replace_fields(model, "pair", loss_table=table).do(model)
+    assert model.gear_pairs["pair"].loss_table == ()  # the model stays as it was

@@ -103,8 +103,10 @@ def read_mesh(path: str | Path, unit: str = "mm"):
         raise MeshImportError(f"unit: must be one of {', '.join(UNIT_SCALE)}, got {unit!r}")
     if path.suffix.lower() not in SUFFIXES:
         raise MeshImportError(f"{path.name}: must be an .obj or .stl file")
-    if not path.is_file():
+    if not path.exists():
         raise MeshImportError(f"{path}: no such file")
+    if not path.is_file():  # a folder, a device (/dev/zero never ends) or a pipe (would wait for a writer)
+        raise MeshImportError(f"{path}: is not a regular file")
     if path.stat().st_size == 0:
         raise MeshImportError(f"{path.name}: the file is empty")
     if path.suffix.lower() == ".stl":

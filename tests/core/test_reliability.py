@@ -421,3 +421,15 @@ def test_flipped_faces_are_repaired(tmp_path):
     imported = import_mesh(_write_obj(tmp_path / "flipped.obj", box.vertices, f), "mm")
     assert imported.watertight
     assert imported.mass_properties.mass == pytest.approx(7850.0 * 6000e-9, rel=1e-12)
+
+
+def test_mesh_import_refuses_a_pipe_or_a_device(tmp_path):
+    fifo = tmp_path / "part.stl"
+    os.mkfifo(fifo)
+    device = tmp_path / "zero.stl"
+    device.symlink_to("/dev/zero")
+    for path in (fifo, device):
+        t0 = time.monotonic()
+        with pytest.raises(MeshImportError, match="is not a regular file"):
+            import_mesh(path, "mm")
+        assert time.monotonic() - t0 < 5

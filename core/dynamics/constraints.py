@@ -13,12 +13,25 @@ from __future__ import annotations
 import numpy as np
 
 from core.geometry.rotations import axis_angle_matrix, skew
-from core.gearing.pitch_point import PairGeometryData, contact_frame, force_parts
+from core.gearing.pitch_point import PairGeometryData, contact_frame, contact_frame_rate, force_parts
 
 
 def cross(a, b) -> np.ndarray:
     """Cross product of two 3-vectors (np.cross is slow for single vectors)."""
     return np.array((a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]))
+
+
+def _cross(a, b) -> tuple[float, float, float]:
+    """Cross product of two 3-sequences of floats, as floats."""
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _add(a, b) -> tuple[float, float, float]:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+def _sub(a, b) -> tuple[float, float, float]:
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
 
 
 def cross_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -198,12 +211,35 @@ class GearConstraint(Constraint):
                    np.concatenate([sep, cross(rho1, sep)])[None]),
                   (self.j2.bj, j2, -np.concatenate([base, cross(rho2, base)])[None],
                    -np.concatenate([sep, cross(rho2, sep)])[None])]
-        # gamma = -(dJ/dt) v, by a central difference of J along the motion (J is smooth in the state)
-        gamma = np.array([-self._jdot_v(s, v1, w1, v2, w2)])
+        # gamma = -(dJ/dt) v: written out for cylindrical pairs, a central difference along the motion for bevel
+        gamma = np.array([-self._jdot_v(s, f, v1, w1, v2, w2)])
         return blocks, gamma, f
 
-    def _jdot_v(self, s: Snapshot, v1, w1, v2, w2) -> float:
-        """(dJ/dt) v: the change of J along the motion, by central differences of the pitch-point frame.
+    def _jdot_v(self, s: Snapshot, f, v1, w1, v2, w2) -> float:
+        """(dJ/dt) v: the change of J (the pitch point P and the tangent t) along the motion, v held.
+
+        With vP_k = v_k + w_k x (P - x_k): (dJ/dt) v = t' . (vP1 - vP2) + t . (w1 x (P' - v1) - w2 x (P' - v2)),
+        P' and t' from `contact_frame_rate` for cylindrical pairs.
+        """
+        x1, r1, _, _ = s.pose(self.j1.bj)
+        x2, r2, _, _ = s.pose(self.j2.bj)
+        c1, c2 = (x1 + r1 @ self.c1).tolist(), (x2 + r2 @ self.c2).tolist()
+        x1, x2, v1l, w1l, v2l, w2l = (a.tolist() for a in (x1, x2, v1, w1, v2, w2))
+        a1 = f.a1.tolist()
+        rates = contact_frame_rate(self.pair, f, c1, c2, _add(v1l, _cross(w1l, _sub(c1, x1))), _cross(w1l, a1),
+                                   _add(v2l, _cross(w2l, _sub(c2, x2))))
+        if rates is None:
+            return self._jdot_v_numeric(s, v1, w1, v2, w2)
+        p_dot, t_dot = rates
+        p = f.point.tolist()
+        vp1 = _add(v1l, _cross(w1l, _sub(p, x1)))
+        vp2 = _add(v2l, _cross(w2l, _sub(p, x2)))
+        k1, k2 = _cross(w1l, _sub(p_dot, v1l)), _cross(w2l, _sub(p_dot, v2l))
+        t = f.t.tolist()
+        return sum(td * (a - b) for td, a, b in zip(t_dot, vp1, vp2)) + sum(tt * (a - b) for tt, a, b in zip(t, k1, k2))
+
+    def _jdot_v_numeric(self, s: Snapshot, v1, w1, v2, w2) -> float:
+        """(dJ/dt) v by central differences of the pitch-point frame (bevel pairs; the reference in tests).
 
         Only the two gears move (rigidly, with their velocities) for +-eps; the
         rest of the snapshot is not needed for the frame.

@@ -114,6 +114,39 @@ def contact_frame(g: PairGeometryData, c1: np.ndarray, a1: np.ndarray, c2: np.nd
     return ContactFrame(point, t, u, a1, s1)
 
 
+def contact_frame_rate(g: PairGeometryData, f: ContactFrame, c1, c2, c1_dot, a1_dot, c2_dot):
+    """(dP/dt, dt/dt) of a cylindrical pair's frame `f` for moving centres and axis (world) [m/s, 1/s].
+
+    The derivative of `contact_frame` along the motion, written out: d = c2 - c1,
+    its part normal to a1 gives u, P = c1 + r1 u, t = a1 x u. Vectors are
+    3-sequences; the result is two 3-tuples of floats (plain arithmetic: at
+    this size numpy's per-call cost is most of the time). None for a bevel pair
+    (its apex construction is differentiated numerically by the caller).
+    """
+    if g.kind == "bevel":
+        return None
+    ax, ay, az = f.a1.tolist()
+    ux, uy, uz = f.u.tolist()
+    bx, by, bz = a1_dot
+    dx, dy, dz = c2[0] - c1[0], c2[1] - c1[1], c2[2] - c1[2]
+    ex, ey, ez = c2_dot[0] - c1_dot[0], c2_dot[1] - c1_dot[1], c2_dot[2] - c1_dot[2]
+    along = ax * dx + ay * dy + az * dz
+    px, py, pz = dx - ax * along, dy - ay * along, dz - az * along
+    length = math.sqrt(px * px + py * py + pz * pz)
+    nx, ny, nz = px / length, py / length, pz / length
+    along_dot = bx * dx + by * dy + bz * dz + ax * ex + ay * ey + az * ez
+    qx, qy, qz = ex - bx * along - ax * along_dot, ey - by * along - ay * along_dot, ez - bz * along - az * along_dot
+    nq = nx * qx + ny * qy + nz * qz
+    sign = -1.0 if g.kind == "internal" else 1.0  # the pinion's pitch point faces away from the ring's centre
+    vx, vy, vz = (sign * (qx - nx * nq) / length, sign * (qy - ny * nq) / length, sign * (qz - nz * nq) / length)
+    r1 = g.r1
+    point_dot = (c1_dot[0] + r1 * vx, c1_dot[1] + r1 * vy, c1_dot[2] + r1 * vz)
+    t_dot = (by * uz - bz * uy + ay * vz - az * vy,
+             bz * ux - bx * uz + az * vx - ax * vz,
+             bx * uy - by * ux + ax * vy - ay * vx)
+    return point_dot, t_dot
+
+
 def force_parts(g: PairGeometryData, f: ContactFrame) -> tuple[np.ndarray, np.ndarray]:
     """Tooth force on gear 1 per unit Ft: base + sign(Ft) * separating."""
     if g.kind == "bevel":

@@ -83,7 +83,11 @@ def mutated(draw, name: str):
         if kind == "value":
             parent[key] = draw(json_values)
         elif kind == "scale" and _is_number(old):
-            parent[key] = old * draw(st.sampled_from([-1.0, 0.0, 1e-12, 1e-3, 0.5, 0.9, 1.1, 1.5, 2.0, 1e3, 1e12]))
+            factor = draw(st.sampled_from([-1.0, 0.0, 1e-12, 1e-3, 0.5, 0.9, 1.1, 1.5, 2.0, 1e3, 1e12]))
+            try:
+                parent[key] = old * factor
+            except OverflowError:  # an integer an earlier mutation made too long for a float: it stays
+                pass
         elif kind == "delete":
             del parent[key]
         elif kind == "unknown_key" and isinstance(parent, dict):

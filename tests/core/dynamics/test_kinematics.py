@@ -46,16 +46,17 @@ def test_ratio_direction_and_drift_after_10_s_at_1000_rad_s(name, formulation):
     print(f"{name} ({formulation}): |drift| max {drift:.2e} m over 10 s at 1000 rad/s")
 
 
-def test_without_stabilisation_the_drift_grows():
-    """In Cartesian coordinates; in joint coordinates the pair is linear in the angles and does not drift (below)."""
+def test_cartesian_pair_holds_its_phase_without_stabilisation():
+    """With the gear row's (dJ/dt) v written out, the Cartesian pair at 1000 rad/s keeps its phase to round-off
+    over 10 s without Baumgarte stabilisation, as the joint formulation does (below). The central difference
+    used before left ~1e-9 relative noise in gamma: the unstabilised drift reached 2.9e-15 m, 34 times the
+    stabilised one; now it is 3.6e-17 m."""
     model = _spun("helical_pair", 1000.0, stabilise=False)
-    model.settings = SimulationSettings(t_end=10.0, step=2e-3, output_step=0.5, integrator="rk4",
-                                        baumgarte_alpha=50.0, baumgarte_beta=50.0)
     res = simulate(model, formulation="cartesian")
+    assert res.status == "finished", res.message
     drift = np.abs(res["pair.drift [m]"])
     stabilised = np.abs(simulate(_spun("helical_pair", 1000.0), formulation="cartesian")["pair.drift [m]"])
-    assert drift[-1] > 10 * stabilised.max()
-    assert drift[-1] > drift[len(drift) // 2] > drift[2]  # it keeps growing
+    assert drift.max() < 1e-15 and stabilised.max() < 1e-15
     print(f"drift after 10 s: {drift[-1]:.2e} m unstabilised, {stabilised.max():.2e} m stabilised")
 
 

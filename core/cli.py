@@ -686,6 +686,9 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"geardyn: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C outside a computation (simulate and chbm cancel theirs and write)
+        print("geardyn: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

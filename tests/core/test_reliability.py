@@ -433,3 +433,12 @@ def test_mesh_import_refuses_a_pipe_or_a_device(tmp_path):
         with pytest.raises(MeshImportError, match="is not a regular file"):
             import_mesh(path, "mm")
         assert time.monotonic() - t0 < 5
+
+
+def test_ctrl_c_outside_a_computation_is_one_line(monkeypatch, capsys):
+    def interrupted(*args):  # Ctrl-C while the model file is read
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(files, "read_regular_file", interrupted)
+    assert main(["validate", str(PLANETARY)]) == 130
+    assert capsys.readouterr().err == "geardyn: interrupted\n"

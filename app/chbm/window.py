@@ -13,7 +13,6 @@ results are recomputed, or exported as CSV.
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 from PySide6.QtCore import Qt, QThread
 from PySide6.QtGui import QAction
@@ -37,7 +36,7 @@ from app.chbm.curve_plot import QUANTITIES, CurvePlot
 from app.chbm.period_plot import PeriodPlot
 from app.chbm.study_worker import StudyWorker
 from app.dialogs.fields import FieldError, QuantityField
-from core.atomic import atomic_target
+from app.plot_image import save_plot_image
 from core.chbm import lumped_model as paper
 from core.chbm.from_model import lumped_from_model
 from core.chbm.lumped_model import paper_model
@@ -347,26 +346,8 @@ class ChbmWindow(QMainWindow):
         write_csv(path, names, (tuple(float(v) for v in row) for row in data))
 
     def save_image(self, path) -> None:
-        """The curve plot as PNG (pixels) or SVG (vector paths: the plot's scene drawn into an SVG painter;
-        pyqtgraph's own SVG exporter fails on Qt 6 paths)."""
-        path = Path(path)
-        view = self.curve
-        with atomic_target(path, path.suffix) as tmp:
-            if path.suffix.lower() == ".svg":
-                from PySide6.QtCore import QRectF, QSize
-                from PySide6.QtGui import QPainter
-                from PySide6.QtSvg import QSvgGenerator
-
-                gen = QSvgGenerator()
-                gen.setFileName(str(tmp))
-                gen.setSize(QSize(view.width(), view.height()))
-                gen.setViewBox(QRectF(0, 0, view.width(), view.height()))
-                gen.setTitle("GearDyn CHBM forced response")
-                painter = QPainter(gen)
-                view.render(painter, QRectF(0, 0, view.width(), view.height()), view.viewport().rect())
-                painter.end()
-            elif not view.grab().save(str(tmp), path.suffix.lstrip(".").upper() or "PNG"):
-                raise OSError(f"cannot write an image to {path}")
+        """The curve plot as PNG (pixels) or SVG (vector paths)."""
+        save_plot_image(path, [self.curve], self.curve, "GearDyn CHBM forced response")
 
     def _ask(self, title: str, default: str, filters: str):
         path, _ = QFileDialog.getSaveFileName(self, title, default, filters)

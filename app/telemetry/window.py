@@ -31,12 +31,12 @@ from PySide6.QtWidgets import (
 )
 
 from app.dialogs.fields import FieldError, finish_form
+from app.plot_image import save_plot_image
 from app.telemetry.browser import ChannelBrowser
 from app.telemetry.derived_dialog import DerivedDialog
 from app.telemetry.plots import PlotStack
 from app.telemetry.readout import ReadoutTable
 from app.telemetry.spectrum import SpectrumWindow
-from core.atomic import atomic_target
 from core.commands import SetViews
 from core.model.files import model_from_dict
 from core.model.model import ModelError
@@ -371,27 +371,6 @@ class TelemetryWindow(QMainWindow):
             self.save_image(path)
 
     def save_image(self, path) -> None:
-        """The stacked plots as PNG (pixels) or SVG (vector paths: each plot's scene drawn into an SVG painter)."""
-        path = Path(path)
-        with atomic_target(path, path.suffix) as tmp:
-            if path.suffix.lower() == ".svg":
-                from PySide6.QtCore import QRectF, QSize
-                from PySide6.QtGui import QPainter
-                from PySide6.QtSvg import QSvgGenerator
-
-                width = max(p.width() for p in self.stack.panels)
-                height = sum(p.height() for p in self.stack.panels)
-                gen = QSvgGenerator()
-                gen.setFileName(str(tmp))
-                gen.setSize(QSize(width, height))
-                gen.setViewBox(QRectF(0, 0, width, height))
-                gen.setTitle("GearDyn telemetry")
-                painter = QPainter(gen)
-                y = 0
-                for panel in self.stack.panels:
-                    panel.render(painter, QRectF(0, y, panel.width(), panel.height()), panel.viewport().rect())
-                    y += panel.height()
-                painter.end()
-            elif not self.stack.grab().save(str(tmp), path.suffix.lstrip(".").upper() or "PNG"):
-                raise OSError(f"cannot write {path}")
+        """The stacked plots as PNG (pixels) or SVG (vector paths)."""
+        save_plot_image(path, self.stack.panels, self.stack, "GearDyn telemetry")
         self.statusBar().showMessage(f"Wrote {path}", 8000)

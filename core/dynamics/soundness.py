@@ -71,31 +71,33 @@ def mass_conditioning(model) -> tuple[float, str] | None:
     return cond, names[int(np.argmax(np.abs(vec[:, 0])))]
 
 
-def locked_loop(model, closing_pair: str) -> bool:
-    """True when the rigid gear pair `closing_pair` is not implied by the other joints and pairs of its loop.
+def locked_loops(model, closing_pairs: list[str]) -> list[str]:
+    """The rigid gear pairs of `closing_pairs` that are not implied by the other joints and pairs of their loop.
 
     In a loop of gears whose ratios close (a planetary set with several
-    planets) the last pair's velocity row is a combination of the others; when
-    it is not, the loop adds a constraint the teeth cannot satisfy while
+    planets) the closing pair's velocity row is a combination of the others;
+    when it is not, the loop adds a constraint the teeth cannot satisfy while
     turning, and the train locks. Motor rows are left out: a motor holding a
-    gear does not make a loop consistent.
+    gear does not make a loop consistent. One assembly and Jacobian serve all pairs.
     """
+    if not closing_pairs:
+        return []
     system = _assemble(model, "cartesian")
-    if system is None or closing_pair not in system.gears:
-        return False
+    if system is None:
+        return []
     jac = dense(system._jacobian(0.0, system.snapshot(system.initial_state()))[0])
-    keep, own = [], []
-    for name, (r0, c) in system._rows_of().items():
-        if isinstance(c, SpeedConstraint):
+    rows_of = {name: list(range(r0, r0 + c.rows)) for name, (r0, c) in system._rows_of().items()
+               if not isinstance(c, SpeedConstraint)}
+    jac = jac / max(float(np.abs(jac).max(initial=0.0)), 1e-300)
+    locked = []
+    for pair in closing_pairs:
+        own = rows_of.get(pair, [])
+        if not own:
             continue
-        rows = list(range(r0, r0 + c.rows))
-        (own if name == closing_pair else keep).extend(rows)
-    if not own:
-        return False
-    others = jac[keep]
-    both = jac[keep + own]
-    scale = max(float(np.abs(both).max()), 1e-300)
-    return _rank(both / scale) > _rank(others / scale)
+        others = [r for name, rows in rows_of.items() if name != pair for r in rows]
+        if _rank(jac[others + own]) > _rank(jac[others]):
+            locked.append(pair)
+    return locked
 
 
 def _rank(mat: np.ndarray) -> int:

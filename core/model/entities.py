@@ -203,15 +203,15 @@ class RigidBody(_Entity):
         elif isinstance(self.visual, PrimitiveSource):
             found += [(f"visual.{n}", m) for n, m in range_problems(self.visual)]
             if self.visual.shape not in PrimitiveSource.SHAPES:
-                found.append(("visual.shape", f"must be one of {', '.join(PrimitiveSource.SHAPES)}, got {_short(self.visual.shape)}"))
+                found.append(("visual.shape", f"must be one of {', '.join(PrimitiveSource.SHAPES)}, got {short_repr(self.visual.shape)}"))
             if any(not (0 < s <= 10 and math.isfinite(s)) for s in self.visual.size):
                 found.append(("visual.size", "each side must be above 0 and at most 10000 mm"))
         elif isinstance(self.visual, MeshFileSource):
             found += [(f"visual.{n}", m) for n, m in range_problems(self.visual)]
             if self.visual.unit not in MeshFileSource.UNITS:
-                found.append(("visual.unit", f"must be one of {', '.join(MeshFileSource.UNITS)}, got {_short(self.visual.unit)}"))
+                found.append(("visual.unit", f"must be one of {', '.join(MeshFileSource.UNITS)}, got {short_repr(self.visual.unit)}"))
             if self.visual.fallback not in MeshFileSource.FALLBACKS:
-                found.append(("visual.fallback", f"must be one of {', '.join(MeshFileSource.FALLBACKS)}, got {_short(self.visual.fallback)}"))
+                found.append(("visual.fallback", f"must be one of {', '.join(MeshFileSource.FALLBACKS)}, got {short_repr(self.visual.fallback)}"))
         return found
 
 
@@ -352,7 +352,7 @@ class GearPair(_Entity):
 
     def problems(self) -> list[tuple[str, str]]:
         if self.kind not in PAIR_KINDS:
-            return [("kind", f"must be one of {', '.join(PAIR_KINDS)}, got {_short(self.kind)}")]
+            return [("kind", f"must be one of {', '.join(PAIR_KINDS)}, got {short_repr(self.kind)}")]
         found = super().problems() + [p for p in self.pair_spec().problems() if p[0] == "helix_angle"]
         if self.joint1 == self.joint2:
             found.append(("joint2", f"must differ from joint1 ({self.joint1!r})"))
@@ -376,7 +376,7 @@ def loss_table_problems(table) -> list[tuple[str, str]]:
         for c, (value, column) in enumerate(zip(row, LOSS_COLUMNS)):
             cell = f"{where}[{c}]"
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                found.append((cell, f"row {k + 1}, {column}: must be a finite number, got {_short(value)}"))
+                found.append((cell, f"row {k + 1}, {column}: must be a finite number, got {short_repr(value)}"))
             elif c == 0 and (value < 0 or (prev is not None and value <= prev)):
                 after = "" if prev is None else f" and above the row before ({prev:g} rad/s)"
                 found.append((cell, f"row {k + 1}, {column}: speeds must be at least 0{after}: rows are ordered by "
@@ -418,7 +418,7 @@ class TimeLaw:
 
     def problems(self) -> list[tuple[str, str]]:
         if self.kind not in self.KINDS:
-            return [("kind", f"must be one of {', '.join(self.KINDS)}, got {_short(self.kind)}")]
+            return [("kind", f"must be one of {', '.join(self.KINDS)}, got {short_repr(self.kind)}")]
         found = range_problems(self)
         for name in ("value", "final", "amplitude", "phase"):
             if not math.isfinite(getattr(self, name)):
@@ -604,7 +604,7 @@ class CompliantMesh(_Entity):
         for field, allowed in (("waveform", self.WAVEFORMS), ("stiffness", ("iso6336", "given")),
                                ("damping_model", ("ratio", "constant"))):
             if getattr(self, field) not in allowed:
-                found.append((field, f"must be one of {', '.join(allowed)}, got {_short(getattr(self, field))}"))
+                found.append((field, f"must be one of {', '.join(allowed)}, got {short_repr(getattr(self, field))}"))
         if not found and self.waveform == "cosine" and self.k_amplitude >= self.k_mean:
             found.append(("k_amplitude", f"must be below k_mean ({self.k_mean:.6g} N/m) so the stiffness stays positive"))
         return found
@@ -697,9 +697,9 @@ class SimulationSettings:
     def problems(self) -> list[tuple[str, str]]:
         out = range_problems(self) + _vector_problem("gravity", self.gravity)
         if self.integrator not in INTEGRATOR_OPTIONS:
-            out.append(("integrator", f"must be one of {', '.join(INTEGRATOR_OPTIONS)}, got {_short(self.integrator)}"))
+            out.append(("integrator", f"must be one of {', '.join(INTEGRATOR_OPTIONS)}, got {short_repr(self.integrator)}"))
         if self.formulation not in FORMULATIONS:
-            out.append(("formulation", f"must be one of {', '.join(FORMULATIONS)}, got {_short(self.formulation)}"))
+            out.append(("formulation", f"must be one of {', '.join(FORMULATIONS)}, got {short_repr(self.formulation)}"))
         if out:
             return out
         if self.step > self.t_end:
@@ -731,10 +731,10 @@ class SimulationSettings:
 
 def shown_key(key: str) -> str:
     """A JSON key as it may appear in a message path: itself when it reads as a name, else quoted and cut."""
-    return key if isinstance(key, str) and key.isidentifier() else _short(key, 40)
+    return key if isinstance(key, str) and key.isidentifier() else short_repr(key, 40)
 
 
-def _short(value, limit: int = 60) -> str:
+def short_repr(value, limit: int = 60) -> str:
     """repr of a value cut to a readable length for messages (a list of 200,000 numbers shows its start)."""
     if isinstance(value, (list, tuple, dict)) and len(value) > limit:
         value = value[:limit] if not isinstance(value, dict) else dict(list(value.items())[:limit])

@@ -20,7 +20,7 @@ from typing import Any, Union
 
 from core.atomic import atomic_write_text
 from core.model.entities import (
-    _short,
+    short_repr,
     shown_key,
     ITEM_TYPES,
     BearingSpringDamper,
@@ -97,7 +97,7 @@ def _fail(path: str, message: str):
 
 def _decode(value: Any, hint: Any, path: str) -> Any:
     if isinstance(value, _LongInteger):
-        _fail(path, f"must be a number of at most {MAX_INT_DIGITS} digits, got {_short(value)}")
+        _fail(path, f"must be a number of at most {MAX_INT_DIGITS} digits, got {short_repr(value)}")
     origin = typing.get_origin(hint)
     if hint is Any:
         return value
@@ -111,21 +111,21 @@ def _decode(value: Any, hint: Any, path: str) -> Any:
         return _decode_tagged(value, classes, path)
     if hint is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            _fail(path, f"must be a number, got {type(value).__name__} {_short(value)}")
+            _fail(path, f"must be a number, got {type(value).__name__} {short_repr(value)}")
         if not math.isfinite(value):
-            _fail(path, f"must be a finite number, got {_short(value)}")
+            _fail(path, f"must be a finite number, got {short_repr(value)}")
         return float(value)
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            _fail(path, f"must be a whole number, got {type(value).__name__} {_short(value)}")
+            _fail(path, f"must be a whole number, got {type(value).__name__} {short_repr(value)}")
         return value
     if hint is bool:
         if not isinstance(value, bool):
-            _fail(path, f"must be true or false, got {_short(value)}")
+            _fail(path, f"must be true or false, got {short_repr(value)}")
         return value
     if hint is str:
         if not isinstance(value, str):
-            _fail(path, f"must be a string, got {type(value).__name__} {_short(value)}")
+            _fail(path, f"must be a string, got {type(value).__name__} {short_repr(value)}")
         return value
     if origin is tuple:
         args = typing.get_args(hint)
@@ -147,7 +147,7 @@ def _decode_tagged(value: Any, classes: list[type], path: str) -> Any:
     by_tag = {TAGS[c]: c for c in classes}
     tag = value.get("type")
     if not isinstance(tag, str) or tag not in by_tag:
-        _fail(f"{path}.type", f"must be one of {', '.join(sorted(by_tag))}, got {_short(tag)}")
+        _fail(f"{path}.type", f"must be one of {', '.join(sorted(by_tag))}, got {short_repr(tag)}")
     return _decode_dataclass(value, by_tag[tag], path)
 
 
@@ -181,7 +181,7 @@ def model_from_dict(data: Any) -> Model:
         _fail("file", "must hold a JSON object")
     version = data.get("format_version")
     if version != FORMAT_VERSION:
-        _fail("format_version", f"must be {FORMAT_VERSION}, got {_short(version)}")
+        _fail("format_version", f"must be {FORMAT_VERSION}, got {short_repr(version)}")
     known = {"format_version", "name", "description", "settings", "views", *COLLECTIONS}
     unknown = sorted(set(data) - known)
     if unknown:

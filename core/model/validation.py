@@ -334,14 +334,13 @@ class _Checker:
 
     def check_gear_loops(self) -> None:
         """Closed loops of gear pairs: redundant when the ratios close (a planetary set), a locked train when not."""
-        gears: dict[str, str] = {}
+        gears: set[str] = set()
         edges = []
         for p in self.m.gear_pairs.values():
             if any(isinstance(f, CompliantMesh) and f.pair == p.name for f in self.m.forces.values()):
                 continue
             g1, g2 = self.m.joints[p.joint1].body_j, self.m.joints[p.joint2].body_j
-            gears.setdefault(g1, g1)
-            gears.setdefault(g2, g2)
+            gears |= {g1, g2}
             edges.append((g1, g2, p.name))
         parent = {g: g for g in gears}
         tree: dict[str, list[tuple[str, str]]] = {g: [] for g in gears}  # gear -> [(neighbour, pair)]
@@ -352,17 +351,18 @@ class _Checker:
                 g = parent[g]
             return g
 
-        loops, locked = 0, []
+        closing = []
         for a, b, name in edges:
             ra, rb = root(a), root(b)
             if ra == rb:
-                loops += 1
-                if locked_loop(self.m, name):
-                    locked.append((name, _tree_path(tree, a, b)))
+                closing.append((name, _tree_path(tree, a, b)))
             else:
                 parent[ra] = rb
                 tree[a].append((b, name))
                 tree[b].append((a, name))
+        loops = len(closing)
+        stuck = set(locked_loops(self.m, [name for name, _ in closing]))
+        locked = [(name, path) for name, path in closing if name in stuck]
         for name, path in locked:
             pairs = [pn for _, pn in path] + [name]
             self.add("error", name, f"the gear pairs {', '.join(repr(pn) for pn in pairs)} close a loop whose ratios "
@@ -493,7 +493,7 @@ from core.gearing.gear_bodies import gear_body_name, mesh_centre, welded  # noqa
 from core.geometry.macro import center_distance, pair_geometry  # noqa: E402
 from core.gearing.gear_bodies import polar_inertia  # noqa: E402
 from core.gearing.mesh_model import equivalent_mass, mesh_model_for  # noqa: E402
-from core.dynamics.soundness import CONDITION_LIMIT, locked_loop, mass_conditioning  # noqa: E402
+from core.dynamics.soundness import CONDITION_LIMIT, locked_loops, mass_conditioning  # noqa: E402
 from core.model.body_shapes import source_arrays  # noqa: E402
 
 

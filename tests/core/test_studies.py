@@ -21,7 +21,7 @@ from tests.conftest import EXAMPLES
 STUDY = EXAMPLES / "planetary_study.json"
 
 
-def _short(study_dict: dict) -> dict:
+def short_repr(study_dict: dict) -> dict:
     study_dict["analysis"].update(t_end=0.01, step=1e-3, output_step=1e-3)
     return study_dict
 
@@ -68,7 +68,7 @@ def test_a_changed_face_width_regenerates_the_gear_and_its_inertia():
 
 def test_simulation_cases_against_the_closed_form_planetary():
     """Each case's final sun speed is T t / J_eq of the case's own (regenerated) gears (ring held)."""
-    study = study_from_dict(_short(json.loads(STUDY.read_text())), str(STUDY))
+    study = study_from_dict(short_repr(json.loads(STUDY.read_text())), str(STUDY))
     rows = run_study(study, workers=0)
     assert [r["status"] for r in rows] == ["ok"] * 9
     for (width, torque), row in zip(study.cases(), rows):
@@ -84,7 +84,7 @@ def test_simulation_cases_against_the_closed_form_planetary():
 
 
 def test_a_failed_case_is_reported_and_the_others_run(tmp_path):
-    data = _short(json.loads(STUDY.read_text()))
+    data = short_repr(json.loads(STUDY.read_text()))
     data["parameters"] = [{"path": "gears.sun.face_width", "values": [0.02, -1.0, 0.03]}]
     study = study_from_dict(data, str(STUDY))
     rows = run_study(study, workers=0)
@@ -109,7 +109,7 @@ def test_chbm_study_of_the_papers_pair():
 
 
 def test_dask_local_cluster_gives_the_serial_results():
-    study = study_from_dict(_short(json.loads(STUDY.read_text())), str(STUDY))
+    study = study_from_dict(short_repr(json.loads(STUDY.read_text())), str(STUDY))
     serial = run_study(study, workers=0)
     seen = []
     parallel = run_study(study, workers=2, progress=lambda done, total, row: seen.append((done, total)))
@@ -120,7 +120,7 @@ def test_dask_local_cluster_gives_the_serial_results():
 
 def test_cli_study(tmp_path):
     out = tmp_path / "results.csv"
-    data = _short(json.loads(STUDY.read_text()))
+    data = short_repr(json.loads(STUDY.read_text()))
     data["base"] = str(EXAMPLES / "planetary.gdyn")
     path = tmp_path / "s.json"
     path.write_text(json.dumps(data))

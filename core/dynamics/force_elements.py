@@ -142,27 +142,44 @@ class CompliantMesh:
     def __init__(self, name, gear: GearConstraint, mesh, angle_index):
         self.name, self.gear, self.mesh, self.ia = name, gear, mesh, angle_index
         self.cos = math.cos(mesh.pressure_angle)
+        self.lossy = None  # a LossyGear of the same pair: gear 2 then takes its share of the force
+
+    def _state(self, s):
+        """Deflection [m], its rate [m/s], stiffness [N/m] and its slope in the mesh phase, force [N], energy [J]."""
+        gear, mesh = self.gear, self.mesh
+        e = s.extra[gear.error_index]
+        delta, delta_rate = e * self.cos, gear.slip_rate(s) * self.cos
+        k, dk = (float(v) for v in mesh.stiffness(gear.pair.z1 * s.extra[self.ia] / (2 * math.pi)))
+        f_loa, energy = mesh.force(delta, delta_rate, k)  # one stiffness for the force and the potential torque
+        return e, delta, delta_rate, k, dk, f_loa, energy
+
+    def tooth_force(self, s, state=None):
+        """The tooth force on gear 1 (world) [N], the pitch point [m], the potential torque about gear 1's axis [N m]."""
+        _, delta, _, _, dk, f_loa, _ = state if state is not None else self._state(s)
+        ft = -f_loa * self.cos
+        f, _, _ = self.gear.frame(s)
+        d = force_direction(self.gear.pair, f, 1.0 if ft >= 0 else -1.0) * ft
+        pen = self.mesh.penetration(delta)
+        tau = -0.5 * dk * self.gear.pair.z1 * pen * pen if dk and pen else 0.0
+        return d, f.point, tau
 
     def apply(self, t, s, loads, out):
         gear, mesh = self.gear, self.mesh
-        e = s.extra[gear.error_index]
-        rate = gear.slip_rate(s)
-        phi = gear.pair.z1 * s.extra[self.ia]
-        fraction = phi / (2 * math.pi)
-        delta, delta_rate = e * self.cos, rate * self.cos
-        k, dk = (float(v) for v in mesh.stiffness(fraction))  # once: the force and the potential torque share it
-        f_loa, energy = mesh.force(delta, delta_rate, k)
+        state = self._state(s)
+        e, delta, delta_rate, k, _, f_loa, energy = state
         ft = -f_loa * self.cos
-        f, (x1, _, _), (x2, _, _) = gear.frame(s)
-        d = force_direction(gear.pair, f, 1.0 if ft >= 0 else -1.0) * ft
-        loads.force_at(gear.j1.bj, d, f.point - x1)
-        loads.force_at(gear.j2.bj, -d, f.point - x2)
-        pen = mesh.penetration(delta)
-        if dk and pen:
-            tau = -0.5 * dk * gear.pair.z1 * pen * pen
-            loads.torque(gear.j1.bj, tau * f.a1)
+        d, point, tau = self.tooth_force(s, state)
+        loads.force_at(gear.j1.bj, d, point - s.pose(gear.j1.bj)[0])
+        if self.lossy is not None:
+            self.lossy.compliant_force(s, d, point, loads)
+        else:
+            loads.force_at(gear.j2.bj, -d, point - s.pose(gear.j2.bj)[0])
+        if tau:
+            _, r1, _, _ = s.pose(gear.j1.bj)
+            loads.torque(gear.j1.bj, tau * (r1 @ gear.j1.aj))
             _, ri, _, _ = s.pose(gear.j1.bi)
             loads.torque(gear.j1.bi, -tau * (ri @ gear.j1.ai))
+        pen = mesh.penetration(delta)
         loads.potential += energy
         if pen or not mesh.backlash:
             loads.dissipation += mesh.damping * delta_rate * delta_rate

@@ -235,11 +235,13 @@ class DormandPrince(Integrator):
 
     Options: rtol, atol (the error of a step relative to its own increment);
     adaptive=False takes fixed steps (for convergence studies); max_rejections
-    at one time before it fails.
+    at one time before it fails; max_step [s] caps the step (a run with events
+    sets it, as an event function that crosses zero and back within one step
+    is not seen).
     """
 
     name, order = "dopri5", 5
-    OPTIONS = {"rtol": 1e-8, "atol": 1e-10, "adaptive": True, "max_rejections": 60}
+    OPTIONS = {"rtol": 1e-8, "atol": 1e-10, "adaptive": True, "max_rejections": 60, "max_step": np.inf}
     C = np.array([0, 1 / 5, 3 / 10, 4 / 5, 8 / 9, 1, 1])
     A = [
         [],
@@ -258,6 +260,7 @@ class DormandPrince(Integrator):
         self.rtol, self.atol = float(self.options["rtol"]), float(self.options["atol"])
         self.adaptive = bool(self.options["adaptive"])
         self.max_rejections = int(self.options["max_rejections"])
+        self.max_step = float(self.options["max_step"])
         self.h_min = 1e-14 * max(1.0, abs(self.t_bound))
 
     def _try(self, h):
@@ -271,7 +274,7 @@ class DormandPrince(Integrator):
         return d5, err
 
     def _step_impl(self):
-        h = self._step_to(self.h)
+        h = self._step_to(min(self.h, self.max_step))
         for attempt in range(self.max_rejections + 1):
             if attempt and self._stopped():
                 return False, f"stopped at t = {self.t:.9g} s"

@@ -243,7 +243,7 @@ class JointCoordinateSystem(System):
     def evaluate(self, t: float, y: np.ndarray, details: bool = False):
         sp = self.space
         s, t_mat, bias = self._snapshot_and_transform(y)
-        out = Outputs() if details else None
+        out = Outputs() if details is True else None  # 'multipliers': no channels
         loads, qvec, jw = self._applied(t, s, out)
         mc = self._cartesian_mass(s)
         mq = self._joint_mass(t_mat, mc)

@@ -26,7 +26,7 @@ import numpy as np
 from core.dynamics.channels import tooth_forces_first
 from core.dynamics.events import locate
 from core.dynamics.formulations import assemble
-from core.dynamics.integrators import make_integrator
+from core.dynamics.integrators import METHODS, make_integrator
 from core.dynamics.results import Results
 from core.dynamics.soundness import Violation, drift_tolerances, worst_violation
 from core.model.entities import SimulationSettings
@@ -100,10 +100,15 @@ class Run:
             y0, note = system.mesh_equilibrium(y0)
             if note:
                 findings.append(note)
+        y0, notes = system.start(y0)  # the first mode of each lossy pair
+        findings += notes
         unused = settings.unused_options()
         if unused:
             findings.append(f"not used by {settings.integrator}: {', '.join(f'settings.{u}' for u in unused)}")
         opts = {**settings.integrator_options(), **(options or {})}
+        if system.lossy and "max_step" in METHODS[settings.integrator].OPTIONS:
+            # a mode change is seen only where its event function changes sign between two steps' ends
+            opts.setdefault("max_step", settings.step)
         self.solver = make_integrator(settings.integrator, system.evaluate, 0.0, y0, settings.t_end, settings.step,
                                       system.space, project=lambda y: system.consistent_velocities(system.project(y))[0],
                                       **opts)
@@ -271,14 +276,16 @@ class Run:
             sol = solver.dense_output()
             g_new = [ev.fun(solver.t, solver.y) for ev in self.events]
             found = locate(self.events, self._g, g_new, sol, solver.t_old, solver.t)
-            for te, i in found:
+            terminal = found and self.events[found[-1][1]].terminal
+            for te, i in found[:-1] if terminal else found:
                 self.results.events.append((te, self.events[i].name, ""))
-            if found and self.events[found[-1][1]].terminal:
+            if terminal:
                 te, i = found[-1]
                 self._sample_through(te, sol)
                 if self._check_drift():
                     return True
-                y_new = self.system.on_event(i, te, sol(te))
+                y_new, note = self.system.on_event(i, te, sol(te))
+                self.results.events.append((te, self.events[i].name, note))
                 solver.restart(te, y_new)
                 self._g = [ev.fun(te, y_new) for ev in self.events]
                 return False

@@ -37,6 +37,9 @@ from core.dynamics.force_elements import (
     TorsionalSpring,
 )
 from core.dynamics.channels import TOOTH_FORCES, Outputs
+from core.dynamics.events import Event
+from core.dynamics.lossy_gear import LossyGear
+from core.gearing.losses import BACKWARD, FORWARD, STUCK, LossTable
 from core.gearing.gear_bodies import mesh_centre, polar_inertia
 from core.gearing.mesh_model import mesh_model_for
 from core.gearing.pitch_point import TOOTH_FORCE_TEXT, PairGeometryData, force_components
@@ -143,10 +146,27 @@ class System:
                 pair = model.gear_pairs[f.pair]
                 mesh = mesh_model_for(pair, f, polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2))
                 self.forces.append(CompliantMesh(f.name, self.gears[f.pair], mesh, self.angle_index[pair.joint1]))
+        # lossy pairs: their discrete state (mode, driving side) changes only at events (see lossy_gear)
+        self.lossy: dict[str, LossyGear] = {}
+        meshes = {fe.gear.name: fe for fe in self.forces if isinstance(fe, CompliantMesh)}
+        for p in model.gear_pairs.values():
+            rows = p.loss_rows()
+            if rows:
+                lossy = LossyGear(p.name, LossTable(rows), self.gears[p.name], self.index[p.carrier], meshes.get(p.name))
+                self.lossy[p.name] = lossy
+                if p.name in meshes:
+                    meshes[p.name].lossy = lossy
         self.work_index, self.dissipated_index = new_extra(), new_extra()
         self.extra = extra
         self._set_up_coordinates()
+        self._base_constraints = list(self.constraints)
+        self._refresh_rows()
+
+    def _refresh_rows(self) -> None:
+        """The constraint rows: the assembled ones and a lock row for each stuck lossy pair."""
+        self.constraints = self._base_constraints + [g.lock for g in self.lossy.values() if g.mode == STUCK]
         self.rows = sum(c.rows for c in self.constraints)
+        self._row_of = {name: row for name, (row, _) in self._rows_of().items()}
         self.gear_rows = np.array([row for row, c in self._rows_of().values() if isinstance(c, GearConstraint)], dtype=int)
         self.redundant = self._redundancy()
 
@@ -194,10 +214,13 @@ class System:
             r = slice(row, row + c.rows)
             if isinstance(c, GearConstraint):
                 blocks, gam, _ = c.blocks(s)
+                if c.name in self.lossy:  # the driven gear's share of the tooth force; the rest on the carrier
+                    blocks = self.lossy[c.name].scale_blocks(s, blocks)
                 ph = np.array([s.extra[c.error_index]])
                 for b, jb, gb, sb in blocks:
                     if b >= 0:
-                        jparts.append((row, b, jb))
+                        if jb is not None:
+                            jparts.append((row, b, jb))
                         gparts.append((row, b, gb + sb))
                         sparts.append((row, b, sb))
             else:
@@ -348,7 +371,7 @@ class System:
         """Tangent rate of y at t; with details, also the multipliers, loads, energies and element outputs."""
         s = self.snapshot(y)
         n = self.n
-        out = Outputs() if details else None
+        out = Outputs() if details is True else None  # 'multipliers': no channels
         loads, qvec, jw = self._applied(t, s, out)
         minv = self._mass_inverse(s)
         lam, constraint_force = np.zeros(self.rows), np.zeros(6 * n)
@@ -381,6 +404,8 @@ class System:
             loads.potential -= float(np.sum(self.mass * (s.x @ self.gravity)))
         for fe in self.forces:
             fe.apply(t, s, loads, out)
+        for lossy in self.lossy.values():
+            lossy.apply(t, s, loads)
         jw = np.einsum("kab,kbc,kdc->kad", s.rot, self.inertia, s.rot) if n else np.zeros((0, 3, 3))
         gyro = np.cross(s.w, np.einsum("kab,kb->ka", jw, s.w)) if n else np.zeros((0, 3))
         return loads, np.hstack([loads.f, loads.tau - gyro]).ravel(), jw
@@ -406,8 +431,91 @@ class System:
                 motor_power += lam[row] * speed
             row += c.rows
         extra[self.work_index] = loads.work_rate + motor_power
-        extra[self.dissipated_index] = loads.dissipation
+        extra[self.dissipated_index] = loads.dissipation + sum(
+            g.loss_power(s, self._loss_torques(g, s, lam)) for g in self.lossy.values())
         return extra
+
+    # ------------------------------------------------------------------ lossy pairs
+
+    def _loss_torques(self, g: LossyGear, s: Snapshot, lam: np.ndarray) -> dict:
+        tooth = float(lam[self._row_of[g.name]]) if g.name in self._row_of else 0.0
+        lock = float(lam[self._row_of[g.lock.name]]) if g.lock.name in self._row_of else 0.0
+        return g.torques(s, tooth, lock)
+
+    def _loss_state(self, t: float, y: np.ndarray) -> dict:
+        """Pair name -> its torques (see LossyGear.torques) at (t, y); the last state is remembered for the events."""
+        key = (t, y.tobytes())
+        if self._loss_cache is None or self._loss_cache[0] != key:
+            _, d = self.evaluate(t, y, details="multipliers")
+            s, lam = d["snapshot"], d["lambda"]
+            self._loss_cache = (key, s, {name: self._loss_torques(g, s, lam) for name, g in self.lossy.items()})
+        return self._loss_cache
+
+    _loss_cache = None
+
+    def events(self) -> list[Event]:
+        """Two event functions per lossy pair ('stop' and 'flow', see lossy_gear): where its mode stops holding."""
+        found = []
+        for name, g in self.lossy.items():
+            def margins(t, y, name=name, g=g):
+                _, s, torques = self._loss_state(t, y)
+                return g.margins(s, torques[name])
+            found += g.events(margins)
+        return found
+
+    def on_event(self, i: int, t: float, y: np.ndarray) -> tuple[np.ndarray, str]:
+        """The pair of event i chooses its new mode at (t, y); the state with speeds made consistent, and what changed."""
+        name = list(self.lossy)[i // 2]
+        g = self.lossy[name]
+        if g.rolling:
+            return (y, self._choose_side(g, t, y)) if i % 2 else self._settle(g, t, y)
+        # stuck: the torque to hold has reached what the losses hold forwards ('stop') or backwards ('flow')
+        return self._settle(g, t, y, FORWARD if i % 2 == 0 else BACKWARD)
+
+    def _choose_side(self, g: LossyGear, t: float, y: np.ndarray) -> str:
+        """The driving side of a rolling pair that is consistent with the torques it gives (the larger margin if
+        both or neither are: they differ only by round-off there)."""
+        margins = {}
+        for side in (True, False):
+            g.a_drives = side
+            self._loss_cache = None
+            _, s, torques = self._loss_state(t, y)
+            margins[side] = g.margins(s, torques[g.name])[1]
+        g.a_drives = margins[True] >= margins[False]
+        self._loss_cache = None
+        return f"gear {1 if g.a_drives else 2} drives"
+
+    def _settle(self, g: LossyGear, t: float, y: np.ndarray, breaks: int = 0) -> tuple[np.ndarray, str]:
+        """Hold the pair at rest, then let it stay stuck or start rolling from what it has to hold.
+
+        `breaks` (FORWARD or BACKWARD) when an event found the torque at the
+        limit of what the losses hold: it starts rolling that way.
+        """
+        g.mode = STUCK
+        self._refresh_rows()
+        self._loss_cache = None
+        y = self.consistent_velocities(y)[0]
+        _, _, torques = self._loss_state(t, y)
+        note = g.at_rest(torques[g.name], breaks)
+        if g.rolling:
+            self._refresh_rows()
+            note += f", {self._choose_side(g, t, y)}"
+        self._loss_cache = None
+        return y, note
+
+    def start(self, y: np.ndarray) -> tuple[np.ndarray, list[str]]:
+        """Choose each lossy pair's first mode at the initial state; the state and notes for pairs that start at rest."""
+        notes = []
+        for g in self.lossy.values():
+            w_a = g.speeds(self.snapshot(y))[0]
+            if abs(w_a) < 1e-12:
+                y, note = self._settle(g, 0.0, y)
+                if not g.rolling:
+                    notes.append(f"{g.name} starts stuck: the torque below what its losses hold at rest; {note}")
+                continue
+            g.mode = 1 if w_a > 0 else -1
+            self._choose_side(g, 0.0, y)
+        return y, notes
 
     def _multipliers(self, t, s, minv, qvec, transform=None, bias=None):
         """Multipliers with the gear flanks settled: a gear row's force direction depends on the sign of Ft.
@@ -464,6 +572,19 @@ class System:
                     out.add(name, label, "N", v, "gear pair", TOOTH_FORCE_TEXT[label])
             out.add(name, "drift", "m", s.extra[gc.error_index], "gear pair",
                     "accumulated phase error at the pitch circle")
+            if name in self.lossy:
+                g = self.lossy[name]
+                tq = self._loss_torques(g, s, lam)
+                out.add(name, "mode", "1", g.mode, "gear pair", "1 rolling forwards, 0 stuck, -1 rolling backwards")
+                out.add(name, "driving", "1", 0 if not g.rolling else (1 if g.a_drives else 2), "gear pair",
+                        "the gear that drives (power flows from it): 1 or 2; 0 when stuck")
+                out.add(name, "loss_power", "W", g.loss_power(s, tq), "gear pair", "power taken by the mesh and "
+                        "bearing losses")
+                out.add(name, "tau_a", "N m", tq["tau_a"], "gear pair", "torque gear 1 puts into the pair, about "
+                        "its axis relative to the carrier")
+                out.add(name, "tau_b", "N m", tq["tau_b"], "gear pair", "torque gear 2 puts into the pair, about "
+                        "its axis relative to the carrier")
+                out.add(name, "w_a", "rad/s", tq["w_a"], "gear pair", "speed of gear 1 relative to the carrier")
         origin = s.x - np.einsum("kab,kb->ka", s.rot, self.com) if self.n else s.x
         for k, name in enumerate(self.names):
             out.add_vector(name, "", "m", origin[k], "body", "position of the body frame's origin, world")

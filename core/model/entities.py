@@ -305,8 +305,14 @@ class GearPair(_Entity):
     stabilise : bool
         Apply Baumgarte stabilisation to the pair's accumulated phase error.
     loss_table : tuple of rows (|w_a| [rad/s], eta_mf1, eta_mf2, tau_bf1 [N m], tau_bf2 [N m])
-        Mesh efficiency and bearing friction (Modelica LossyGear); empty: lossless.
-        Not simulated yet: validation says so.
+        Mesh efficiency and bearing friction after Modelica's LossyGear, by
+        gear 1's speed relative to the carrier (see core.gearing.losses);
+        empty: lossless, or the constant shortcut below.
+    efficiency : float
+        Constant mesh efficiency (0, 1] for both directions of power flow, for
+        a pair without a loss table; 1: lossless.
+    bearing_friction : float
+        Constant bearing friction referred to gear 1 [N m], with `efficiency`.
     gear1, gear2 : str
         The body that carries each gear's teeth when it is not the joint's
         body_j: a gear welded (fixed joint) to that body, as the second gear
@@ -330,6 +336,8 @@ class GearPair(_Entity):
     x2: float = pair_field("x2")
     stabilise: bool = True
     loss_table: tuple[tuple[float, float, float, float, float], ...] = ()
+    efficiency: float = ranged(1.0, lo=0.0, hi=1.0, lo_open=True, unit="")
+    bearing_friction: float = ranged(0.0, lo=0.0, hi=1e9, unit="N m")
     gear1: str = ""
     gear2: str = ""
 
@@ -357,7 +365,18 @@ class GearPair(_Entity):
         if self.joint1 == self.joint2:
             found.append(("joint2", f"must differ from joint1 ({self.joint1!r})"))
         found += loss_table_problems(self.loss_table)
+        if self.loss_table and (self.efficiency != 1.0 or self.bearing_friction != 0.0):
+            found.append(("efficiency", "give either a loss table or a constant efficiency and bearing friction, "
+                                        "not both"))
         return found
+
+    def loss_rows(self) -> tuple:
+        """The loss table the solver uses: the pair's table, the constant shortcut as one row, or () if lossless."""
+        if self.loss_table:
+            return self.loss_table
+        if self.efficiency != 1.0 or self.bearing_friction != 0.0:
+            return ((0.0, self.efficiency, self.efficiency, self.bearing_friction, self.bearing_friction),)
+        return ()
 
 
 LOSS_COLUMNS = ("|w_a| [rad/s]", "eta_mf1", "eta_mf2", "tau_bf1 [N m]", "tau_bf2 [N m]")

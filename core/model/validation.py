@@ -202,9 +202,6 @@ class _Checker:
             if named and not welded(self.m, named, joint.body_j):
                 self.add("error", f"{name}.{field}", f"gear body {named!r} is not welded to {joint.body_j!r}, the body "
                          f"{joint.name!r} turns: add a fixed joint between them, or leave {field} empty")
-        if pair.loss_table:
-            self.add("warning", f"{name}.loss_table", "losses are not simulated yet: the table is kept in the file "
-                     "but the run is lossless")
         self.check_generated_gears(pair, j1, j2)
 
     def check_mesh_planes(self, pair: GearPair, j1: RevoluteJoint) -> None:

@@ -25,6 +25,8 @@ from core.model.entities import (  # noqa: E402
     RevoluteJoint,
     RigidBody,
     SimulationSettings,
+    TimeLaw,
+    Torque,
 )
 from core.model.files import save  # noqa: E402
 from core.model.model import Model  # noqa: E402
@@ -132,8 +134,77 @@ def compliant_mesh_pair() -> Model:
                                        static_equilibrium=True))
 
 
+def _shaft(name: str, inertia: float, radius: float, mass: float, spin: float = 0.0, position=(0.0, 0.0, 0.0)):
+    """A disc-like body with polar inertia `inertia` [kg m^2] drawn as a cylinder of `radius` [m]."""
+    length = 0.02
+    transverse = mass * (3 * radius**2 + length**2) / 12
+    return RigidBody(name, mass=mass, inertia=((transverse, 0, 0), (0, transverse, 0), (0, 0, inertia)),
+                     position=position, angular_velocity=(0.0, 0.0, spin),
+                     visual=PrimitiveSource(radius=radius, length=length))
+
+
+def _msl_demo_1_2(name: str, description: str, loss_table) -> Model:
+    """Modelica's LossyGearDemo1 and 2: a pinion (J 1 kg m^2) turning a ring (J 1.5) at ratio 2, same sense.
+
+    An inner pair keeps Modelica's signs: w_pinion = 2 w_ring about the same axis z.
+    """
+    m, z1, z2 = 0.01, 20, 40
+    a = m * (z2 - z1) / 2
+    return build(name, description, [
+        _shaft("input", 1.0, m * (z1 / 2 + 1), 200.0, position=(a, 0.0, 0.0)),
+        _shaft("output", 1.5, m * (z2 / 2 + 2), 100.0),
+        RevoluteJoint("input_joint", GROUND, "input", (a, 0, 0), Z),
+        RevoluteJoint("output_joint", GROUND, "output", (0, 0, 0), Z),
+        GearPair("gear", "input_joint", "output_joint", GROUND, kind="internal", z1=z1, z2=z2, module=m,
+                 pressure_angle=math.radians(20), loss_table=loss_table),
+        Torque("drive", "input_joint", TimeLaw(kind="sine", amplitude=10.0, frequency=1.0)),
+        Torque("load", "output_joint", TimeLaw(kind="ramp", value=-10.0, final=-5.0, t_start=0.0, t_end=2.0)),
+    ], SimulationSettings(t_end=0.5, step=5e-3, output_step=1e-3, integrator="dopri5", rtol=1e-10, atol=1e-12,
+                          formulation="joint"))
+
+
+def lossy_gear_demo1() -> Model:
+    return _msl_demo_1_2(
+        "lossy_gear_demo1", "Modelica LossyGearDemo1: ratio 2, mesh efficiency 0.5 both ways, J 1 and 1.5 kg m^2, "
+        "10 sin(2 pi t) N m on the input, -10 + 2.5 t N m on the output; rolls backwards, sticks, rolls forwards",
+        ((0.0, 0.5, 0.5, 0.0, 0.0),))
+
+
+def lossy_gear_demo2() -> Model:
+    # Modelica's demo puts a BearingFriction 0.5 + 0.5 |w| N m on the input shaft beside the gear. Bearing friction
+    # tau_f on shaft a is, by LossyGear's own definition of its columns, tau_bf1 = eta_mf1 tau_f and
+    # tau_bf2 = tau_f / eta_mf2: rows at 0 and 1 rad/s, extended linearly.
+    return _msl_demo_1_2(
+        "lossy_gear_demo2", "Modelica LossyGearDemo2: LossyGearDemo1 with a bearing friction 0.5 + 0.5 |w| N m on the "
+        "input shaft, in the loss table's friction columns (tau_bf1 = 0.5 tau_f, tau_bf2 = 2 tau_f)",
+        ((0.0, 0.5, 0.5, 0.25, 1.0), (1.0, 0.5, 0.5, 0.5, 2.0)))
+
+
+def lossy_gear_demo3() -> Model:
+    """Modelica's LossyGearDemo3: ratio 1, both shafts at 10 rad/s, a 1 N m step on the output at 0.5 s.
+
+    An external pair z 20/20 turns its gears in opposite senses; gear 2's joint axis is -z so that both
+    joint speeds are +10 rad/s as in Modelica.
+    """
+    m, z = 0.005, 20
+    a = m * z
+    return build("lossy_gear_demo3", "Modelica LossyGearDemo3: ratio 1, loss table [0, 0.25, 0.25, 0.625, 2.5], "
+                 "J 0.001 kg m^2 each, both at 10 rad/s, 1 N m on the output from 0.5 s; decelerates at 500 rad/s^2 "
+                 "and sticks at 0.02 s", [
+                     _shaft("input", 0.001, m * (z / 2 + 1), 0.8, spin=10.0),
+                     _shaft("output", 0.001, m * (z / 2 + 1), 0.8, spin=-10.0, position=(a, 0.0, 0.0)),
+                     RevoluteJoint("input_joint", GROUND, "input", (0, 0, 0), Z),
+                     RevoluteJoint("output_joint", GROUND, "output", (a, 0, 0), (0.0, 0.0, -1.0)),
+                     GearPair("gear", "input_joint", "output_joint", GROUND, kind="external", z1=z, z2=z, module=m,
+                              pressure_angle=math.radians(20), loss_table=((0.0, 0.25, 0.25, 0.625, 2.5),)),
+                     Torque("load", "output_joint", TimeLaw(kind="step", value=0.0, final=1.0, t_start=0.5)),
+                 ], SimulationSettings(t_end=1.0, step=5e-3, output_step=1e-3, integrator="dopri5", rtol=1e-10,
+                                       atol=1e-12, formulation="joint"))
+
+
 if __name__ == "__main__":
-    for make in (helical_pair, inner_pair, bevel_pair, planetary, compliant_mesh_pair):
+    for make in (helical_pair, inner_pair, bevel_pair, planetary, compliant_mesh_pair, lossy_gear_demo1,
+                 lossy_gear_demo2, lossy_gear_demo3):
         model = make()
         save(model, HERE / f"{model.name}.gdyn")
         print("wrote", model.name)

@@ -1,0 +1,120 @@
+"""Gear losses after Modelica's LossyGear: mesh efficiency and bearing friction, and what a gear at rest holds.
+
+A lossy gear has an input shaft a and an output shaft b turning relative to
+their support, w_a = r w_b (r the ratio). tau_a and tau_b are the torques the
+shafts put into the gear [N m]. The gear itself is massless, so
+
+    tau_b + r (tau_a - tau_loss) = 0,        power lost = tau_loss * w_a  [W].
+
+The loss table's rows [|w_a|, eta_mf1, eta_mf2, tau_bf1, tau_bf2] give, at the
+speed |w_a| (linear interpolation, extrapolated linearly beyond the ends), the
+mesh efficiency and the bearing friction referred to shaft a when shaft a
+drives (1) and when shaft b drives (2). The loss torque in the four quadrants:
+
+    w_a > 0, a drives:  (1 - eta_mf1) tau_a + tau_bf1      w_a > 0, b drives:  (1 - 1/eta_mf2) tau_a + tau_bf2
+    w_a < 0, a drives:  (1 - eta_mf1) tau_a - tau_bf1      w_a < 0, b drives:  (1 - 1/eta_mf2) tau_a - tau_bf2
+
+Which shaft drives is decided by the sign of tau_eta = tau_a - sign(w_a)
+tau_bf_a: the torque corrected by the part of the bearing friction that sits
+on shaft a (the fix of Modelica issue #108; deciding by tau_a alone chatters
+where the two are close). tau_bf_a follows from the two friction columns,
+tau_bf1 = eta_mf1 tau_bf_a + tau_bf_b / r and tau_bf2 = tau_bf_a / eta_mf2 +
+tau_bf_b / r. At rest the gear is stuck while the torque it must hold,
+tau_a + tau_b / r, lies between the loss torques at w_a = 0- and 0+.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+#: Mode of a lossy gear: shaft a turning forwards, at rest (stuck), backwards.
+FORWARD, STUCK, BACKWARD = 1, 0, -1
+
+
+@dataclass(frozen=True)
+class LossValues:
+    """The table's values at one speed: efficiencies [-] and bearing friction referred to shaft a [N m]."""
+
+    eta_mf1: float
+    eta_mf2: float
+    tau_bf1: float
+    tau_bf2: float
+
+    @property
+    def ideal(self) -> bool:
+        return self.eta_mf1 == 1.0 and self.eta_mf2 == 1.0 and self.tau_bf1 == 0.0 and self.tau_bf2 == 0.0
+
+    @property
+    def bearing_a(self) -> float:
+        """tau_bf_a [N m]: the part of the bearing friction on shaft a (half of tau_bf1 when both efficiencies are 1)."""
+        den = self.eta_mf1 - 1.0 / self.eta_mf2
+        if abs(den) < 1e-12:
+            return 0.5 * self.tau_bf1
+        return (self.tau_bf1 - self.tau_bf2) / den
+
+    def driving_torque(self, tau_a: float, direction: int) -> float:
+        """tau_eta [N m]: tau_a less the bearing friction on shaft a in the direction of motion (+1 or -1)."""
+        return tau_a - direction * self.bearing_a
+
+    def factor(self, a_drives: bool) -> float:
+        """k [-] in tau_b = -r (k tau_a - sign(w_a) tau_bf): eta_mf1 when a drives, 1 / eta_mf2 when b drives."""
+        return self.eta_mf1 if a_drives else 1.0 / self.eta_mf2
+
+    def friction(self, a_drives: bool) -> float:
+        """tau_bf [N m] referred to shaft a for the driving side."""
+        return self.tau_bf1 if a_drives else self.tau_bf2
+
+    def loss_torque(self, tau_a: float, direction: int, a_drives: bool) -> float:
+        """tau_loss [N m] in the quadrant of the direction of motion (+1, -1) and the driving side."""
+        return (1.0 - self.factor(a_drives)) * tau_a + direction * self.friction(a_drives)
+
+    def a_drives(self, tau_a: float, direction: int) -> bool:
+        """Whether shaft a drives when moving in `direction` under tau_a (tau_eta = 0 counts as a driving)."""
+        return direction * self.driving_torque(tau_a, direction) >= 0.0
+
+    def holding_range(self, tau_a: float) -> tuple[float, float]:
+        """(low, high) [N m]: at rest the gear stays stuck while tau_a + tau_b / r lies between them.
+
+        high is the loss torque at w_a = 0+ (the torque needed to start forwards),
+        low the one at w_a = 0- (to start backwards), each with the driving side
+        those motions would have under tau_a.
+        """
+        high = self.loss_torque(tau_a, FORWARD, self.driving_torque(tau_a, FORWARD) > 0.0)
+        low = self.loss_torque(tau_a, BACKWARD, not self.driving_torque(tau_a, BACKWARD) > 0.0)
+        return low, high
+
+
+class LossTable:
+    """Rows [|w_a| [rad/s], eta_mf1, eta_mf2, tau_bf1 [N m], tau_bf2 [N m]], ordered by speed (checked by the model)."""
+
+    def __init__(self, rows):
+        table = np.asarray(rows, dtype=float).reshape(-1, 5)
+        if not len(table):
+            table = np.array([[0.0, 1.0, 1.0, 0.0, 0.0]])
+        self.rows = table
+        self.speeds = table[:, 0]
+        self.at_rest = self.at(0.0)
+
+    @classmethod
+    def constant(cls, efficiency: float, bearing_friction: float = 0.0) -> "LossTable":
+        """One efficiency for both directions of power flow and a constant bearing friction [N m]."""
+        return cls([[0.0, efficiency, efficiency, bearing_friction, bearing_friction]])
+
+    def at(self, speed: float) -> LossValues:
+        """The values at |speed| [rad/s]: linear between rows, extended linearly beyond the first and last rows."""
+        w = abs(float(speed))
+        table, s = self.rows, self.speeds
+        if len(s) == 1:
+            vals = table[0, 1:]
+        else:
+            k = int(np.clip(np.searchsorted(s, w, side="right") - 1, 0, len(s) - 2))
+            frac = (w - s[k]) / (s[k + 1] - s[k])
+            vals = table[k, 1:] + frac * (table[k + 1, 1:] - table[k, 1:])
+        eta1, eta2, bf1, bf2 = (float(v) for v in vals)
+        return LossValues(eta1, eta2, abs(bf1), abs(bf2))
+
+    @property
+    def ideal(self) -> bool:
+        return all(LossValues(*row[1:]).ideal for row in self.rows)

@@ -405,6 +405,10 @@ class MainWindow(QMainWindow):
         res = record.results
         self.progress.hide()
         self.run_notes = [f"{record.label}: {note}" for note in res.findings]
+        shown = 20  # mode changes of lossy gears, the first ones
+        self.run_notes += [f"{record.label}: t = {t:.6g} s, {name}: {detail}" for t, name, detail in res.events[:shown]]
+        if len(res.events) > shown:
+            self.run_notes.append(f"{record.label}: ... and {len(res.events) - shown} more events (in the results file)")
         self.run_notes.append(f"{record.label}: {res.summary()}")
         self.statusBar().showMessage(f"{record.label}: {res.summary()}", 15_000)
         self.refresh()

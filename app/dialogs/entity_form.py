@@ -78,7 +78,11 @@ CLASS_LABELS = {"GearPair": {"helix_angle": "Helix angle of gear 1", "pitch_angl
                              "joint1": "Joint of gear 1", "joint2": "Joint of gear 2", "z1": "Teeth of gear 1 (z1)",
                              "z2": "Teeth of gear 2 (z2)", "carrier": "Carrier"},
                 "CompliantMesh": {"stiffness": "Stiffness source", "damping": "Damping (constant)"}}
-CLASS_TIPS = {"CompliantMesh": {"stiffness": "iso6336: c_gamma_alpha b from the pair's geometry (ISO 6336-1 "
+CLASS_TIPS = {"GearPair": {"efficiency": "Constant mesh efficiency for both directions of power flow, for a pair "
+                                           "without a loss table (1: lossless)",
+                            "bearing_friction": "Constant bearing friction referred to gear 1 [N m], with the constant "
+                                                "efficiency; the pair sticks at rest while its losses hold the torque"},
+              "CompliantMesh": {"stiffness": "iso6336: c_gamma_alpha b from the pair's geometry (ISO 6336-1 "
                                              "method B); given: the mean mesh stiffness below"}}
 
 

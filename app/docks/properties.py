@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 from app.dialogs.entity_form import EntityForm
 from app.dialogs.fields import FieldError
 from app.dialogs.frame_dialog import FrameDialog
+from app.dialogs.loss_table_editor import LossTableEditor
 from core.commands import replace_fields, set_gear_spec
 from core.geometry.macro import GearSpec
 from core.model.entities import GearPair, GearSource, RigidBody
@@ -78,10 +79,12 @@ class PropertyDock(QDockWidget):
         if isinstance(item, GearPair):  # only the angle that applies to the kind
             self.form.set_visible("helix_angle", item.kind != "bevel")
             self.form.set_visible("pitch_angle", item.kind == "bevel")
-            if item.loss_table:
-                lay.addWidget(QLabel(f"Loss table: {len(item.loss_table)} row(s)"))
         self.form.edited.connect(self._commit_field)
         lay.addWidget(self.form)
+        if isinstance(item, GearPair):
+            self.loss_editor = LossTableEditor(item)
+            self.loss_editor.apply_requested.connect(lambda rows: self._commit("loss_table", rows))
+            lay.addWidget(self.loss_editor)
         extra = QFormLayout()
         if isinstance(item, RigidBody):
             move = QPushButton("Move / Rotate...")

@@ -74,9 +74,10 @@ class RunController(QObject):
         left = elapsed * (1.0 - fraction) / fraction if fraction > 0 else float("nan")
         self.progress.emit(fraction, t, left)
 
-    def _done(self, status: str, message: str, steps: int, evaluations: int, trace: str) -> None:
+    def _done(self, status: str, message: str, steps: int, evaluations: int, trace: str, events: list) -> None:
         res = self.record.results
         res.status, res.message, res.steps, res.evaluations = status, message, steps, evaluations
+        res.events = events
         if trace:
             print(trace)  # an internal error: the run is kept and says what; the trace goes to the terminal
         self._end()

@@ -21,7 +21,8 @@ class RunWorker(QObject):
     prepared = Signal(object)  # Results without samples: channels, bodies, model snapshot, settings, findings
     chunk = Signal(object)  # (time, data, positions, orientations) since the last chunk
     progress = Signal(float, float)  # fraction done, solver time [s]
-    done = Signal(str, str, int, int, str)  # status, message, steps, evaluations, traceback of an internal error
+    # status, message, steps, evaluations, traceback of an internal error, events [(t, name, detail)]
+    done = Signal(str, str, int, int, str, object)
     refused = Signal(str)  # the run could not start (validation errors, bad settings)
 
     emit_interval = 0.1  # s of wall time between chunks (the GUI redraws at about this rate)
@@ -62,4 +63,4 @@ class RunWorker(QObject):
             if not going:
                 break
         res = run.results
-        self.done.emit(res.status, res.message, res.steps, res.evaluations, run.traceback)
+        self.done.emit(res.status, res.message, res.steps, res.evaluations, run.traceback, list(res.events))

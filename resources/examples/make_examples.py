@@ -30,13 +30,19 @@ from core.model.entities import (  # noqa: E402
 )
 from core.model.files import save  # noqa: E402
 from core.model.model import Model  # noqa: E402
+from core.model.views import TelemetryLayout, Views  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
+# the Telemetry window of the lossy demos opens on the gear's speed, mode, loss power and flange torques
+LOSSY_VIEWS = Views(telemetry=TelemetryLayout(plots=(("gear.w_a",), ("gear.mode", "gear.driving"), ("gear.loss_power",),
+                                                     ("gear.tau_a", "gear.tau_b"))))
 Z = (0.0, 0.0, 1.0)
 
 
-def build(name: str, description: str, items: list, settings=SimulationSettings()) -> Model:
+def build(name: str, description: str, items: list, settings=SimulationSettings(), views=None) -> Model:
     model = Model(name=name, description=description, settings=settings)
+    if views is not None:
+        model.views = views
     Macro(f"Build {name}", [AddItem(i) for i in items]).do(model)
     return model
 
@@ -134,9 +140,9 @@ def compliant_mesh_pair() -> Model:
                                        static_equilibrium=True))
 
 
-def _shaft(name: str, inertia: float, radius: float, mass: float, spin: float = 0.0, position=(0.0, 0.0, 0.0)):
-    """A disc-like body with polar inertia `inertia` [kg m^2] drawn as a cylinder of `radius` [m]."""
-    length = 0.02
+def _shaft(name: str, inertia: float, radius: float, mass: float, spin: float = 0.0, position=(0.0, 0.0, 0.0),
+           length: float = 0.02):
+    """A disc-like body with polar inertia `inertia` [kg m^2] drawn as a cylinder of `radius` and `length` [m]."""
     transverse = mass * (3 * radius**2 + length**2) / 12
     return RigidBody(name, mass=mass, inertia=((transverse, 0, 0), (0, transverse, 0), (0, 0, inertia)),
                      position=position, angular_velocity=(0.0, 0.0, spin),
@@ -151,7 +157,7 @@ def _msl_demo_1_2(name: str, description: str, loss_table) -> Model:
     m, z1, z2 = 0.01, 20, 40
     a = m * (z2 - z1) / 2
     return build(name, description, [
-        _shaft("input", 1.0, m * (z1 / 2 + 1), 200.0, position=(a, 0.0, 0.0)),
+        _shaft("input", 1.0, m * (z1 / 2 + 1), 200.0, position=(a, 0.0, 0.0), length=0.08),  # shows through the ring
         _shaft("output", 1.5, m * (z2 / 2 + 2), 100.0),
         RevoluteJoint("input_joint", GROUND, "input", (a, 0, 0), Z),
         RevoluteJoint("output_joint", GROUND, "output", (0, 0, 0), Z),
@@ -160,7 +166,7 @@ def _msl_demo_1_2(name: str, description: str, loss_table) -> Model:
         Torque("drive", "input_joint", TimeLaw(kind="sine", amplitude=10.0, frequency=1.0)),
         Torque("load", "output_joint", TimeLaw(kind="ramp", value=-10.0, final=-5.0, t_start=0.0, t_end=2.0)),
     ], SimulationSettings(t_end=0.5, step=5e-3, output_step=1e-3, integrator="dopri5", rtol=1e-10, atol=1e-12,
-                          formulation="joint"))
+                          formulation="joint"), LOSSY_VIEWS)
 
 
 def lossy_gear_demo1() -> Model:
@@ -199,7 +205,7 @@ def lossy_gear_demo3() -> Model:
                               pressure_angle=math.radians(20), loss_table=((0.0, 0.25, 0.25, 0.625, 2.5),)),
                      Torque("load", "output_joint", TimeLaw(kind="step", value=0.0, final=1.0, t_start=0.5)),
                  ], SimulationSettings(t_end=1.0, step=5e-3, output_step=1e-3, integrator="dopri5", rtol=1e-10,
-                                       atol=1e-12, formulation="joint"))
+                                       atol=1e-12, formulation="joint"), LOSSY_VIEWS)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,83 @@
+"""The lossy gear in the GUI: the loss-table editor in the pair's properties (checked as typed, one undoable
+edit), the mode changes in Messages, and mode and loss power in the Telemetry window."""
+
+from PySide6.QtCore import Qt
+
+from tests.app.conftest import toolbar_button
+from tests.conftest import EXAMPLES
+
+
+def _editor(window):
+    from app.dialogs.loss_table_editor import LossTableEditor
+
+    editors = window.findChildren(LossTableEditor)
+    assert len(editors) == 1
+    return editors[0]
+
+
+def _type_cell(qtbot, editor, row, column, text):
+    table = editor.table
+    editor.window().props.scroll.ensureWidgetVisible(table)  # the editor sits below the pair's fields
+    qtbot.wait(20)
+    rect = table.visualItemRect(table.item(row, column))
+    qtbot.mouseClick(table.viewport(), Qt.LeftButton, pos=rect.center())
+    qtbot.mouseDClick(table.viewport(), Qt.LeftButton, pos=rect.center())
+    editor_widget = table.focusWidget()
+    assert table.state() == table.State.EditingState
+    editor_widget.selectAll()
+    qtbot.keyClicks(editor_widget, text)
+    qtbot.keyClick(editor_widget, Qt.Key_Return)
+    qtbot.waitUntil(lambda: table.item(row, column).text() == text)  # the delegate commits after the key
+
+
+def test_loss_table_editor_checks_rows_and_applies_one_undoable_edit(window, qtbot):
+    window.open_file(EXAMPLES / "lossy_gear_demo1.gdyn")
+    window.select("gear")
+    editor = _editor(window)
+    assert editor.table.rowCount() == 1 and editor.apply.isEnabled()
+    qtbot.mouseClick(editor.add, Qt.LeftButton)
+    assert editor.table.rowCount() == 2 and editor.table.item(1, 0).text() == "10"
+    _type_cell(qtbot, editor, 1, 1, "1.2")
+    assert not editor.apply.isEnabled()
+    assert editor.status.text() == "row 2, eta_mf1: an efficiency must be above 0 and at most 1, got 1.2"
+    _type_cell(qtbot, editor, 1, 0, "0")
+    assert "row 2, |w_a| [rad/s]: speeds must be at least 0 and above the row before (0 rad/s)" in editor.status.text()
+    _type_cell(qtbot, editor, 1, 3, "x")
+    assert editor.status.text() == "row 2, tau_bf1 [N m]: must be a number, got 'x'"
+    _type_cell(qtbot, editor, 1, 0, "20")
+    _type_cell(qtbot, editor, 1, 1, "0.4")
+    _type_cell(qtbot, editor, 1, 3, "0.25")
+    assert editor.apply.isEnabled(), editor.status.text()
+    before = window.doc.model.gear_pairs["gear"].loss_table
+    qtbot.mouseClick(editor.apply, Qt.LeftButton)
+    assert window.doc.model.gear_pairs["gear"].loss_table == ((0.0, 0.5, 0.5, 0.0, 0.0), (20.0, 0.4, 0.5, 0.25, 0.0))
+    window.doc.undo_stack.undo()
+    assert window.doc.model.gear_pairs["gear"].loss_table == before
+    assert _editor(window).table.rowCount() == 1  # the dock shows the model as it is again
+    editor = _editor(window)
+    editor.table.selectRow(0)
+    qtbot.mouseClick(editor.remove, Qt.LeftButton)
+    assert editor.table.rowCount() == 0 and editor.apply.isEnabled()
+    qtbot.mouseClick(editor.apply, Qt.LeftButton)
+    assert window.doc.model.gear_pairs["gear"].loss_table == ()  # lossless
+
+
+def test_modes_in_messages_and_telemetry(window, qtbot):
+    window.open_file(EXAMPLES / "lossy_gear_demo1.gdyn")
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)
+    res = window.doc.current.results
+    assert res.status == "finished", res.message
+    assert [name for _, name, _ in res.events] == ["gear: stop", "gear: stop", "gear: stop", "gear: flow"]
+    notes = [n for n in window.run_notes if "gear: " in n]
+    assert len(notes) == 4 and "starts forwards" in notes[1] and "gear 2 drives" in notes[3]
+    qtbot.mouseClick(toolbar_button(window, "telemetry"), Qt.LeftButton)
+    tw = window.telemetry
+    qtbot.waitExposed(tw)
+    shown = [list(p.curves) for p in tw.stack.panels]
+    assert shown == [["gear.w_a"], ["gear.mode", "gear.driving"], ["gear.loss_power"], ["gear.tau_a", "gear.tau_b"]]
+    mode = res["gear.mode"]
+    assert set(mode) == {-1.0, 0.0, 1.0}
+    assert res["gear.loss_power"].max() > 0.1 and res["gear.loss_power"].min() >= 0.0
+    for name in ("gear.mode", "gear.loss_power"):
+        assert name in tw.browser.items

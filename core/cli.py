@@ -397,6 +397,11 @@ def _cmd_simulate(ns) -> int:
         bar.close()
     for note in res.findings:
         print(f"note: {note}")
+    shown = 20  # the first mode changes of lossy gears; all of them are in the results file
+    for t, name, detail in res.events[:shown]:
+        print(f"event: t = {t:.9g} s, {name}: {detail}")
+    if len(res.events) > shown:
+        print(f"event: ... and {len(res.events) - shown} more (in the results file, --results)")
     ok = _write_or_fallback(res.to_csv, ns.out, "the results CSV")
     if ok:
         print(f"wrote {ns.out}: {len(res.time)} samples of {len(res.channels)} channels to t = {res.time[-1]:.6g} s "

@@ -209,8 +209,8 @@ class LossyGear:
         range (FORWARD: the upper one, BACKWARD: the lower one), so the pair
         starts that way although the two are equal to round-off.
         """
-        held, tau_a = tq["tau_a"] + tq["tau_b"] / tq["ratio"], tq["tau_a"]
-        low, high = self.table.at_rest.holding_range(tau_a)
+        held, tau_a = tq["tau_a"] + tq["tau_b"] / tq["ratio"] + 0.0, tq["tau_a"]  # + 0.0: no '-0' in messages
+        low, high = (v + 0.0 for v in self.table.at_rest.holding_range(tau_a))
         if held > high or breaks == FORWARD:
             self.start_rolling(FORWARD, tau_a)
             return f"starts forwards: {held:.6g} N m to hold, above {high:.6g} N m"

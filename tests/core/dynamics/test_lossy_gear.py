@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -364,3 +366,9 @@ def test_examples_validate_without_warnings_about_losses():
         assert not [f for f in validate(demo(k)) if "loss" in str(f)]
     system = assemble(demo(1))
     assert list(system.lossy) == ["gear"] and system.describe()["system"]["constraint_rows"] >= 1
+
+
+def test_cli_lists_the_mode_changes(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "core.cli", "simulate", str(EXAMPLES / "lossy_gear_demo3.gdyn"),
+                          "--out", str(tmp_path / "d3.csv")], capture_output=True, text=True, check=True).stdout
+    assert "event: t = 0.02 s, gear: stop: stuck: it holds 0 N m (losses hold -2.5 to 2.5 N m at rest)" in out

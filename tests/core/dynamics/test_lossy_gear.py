@@ -107,6 +107,12 @@ def test_demo3_decelerates_at_500_and_sticks_at_0_02_s(integrator, options, form
     np.testing.assert_allclose(channel(res, "gear.tau_b")[after], 1.0, atol=1e-9)  # the step, held by the losses
 
 
+def test_demo3_with_the_adaptive_generalised_alpha():
+    res = prepare(demo(3), integrator="generalized_alpha_adaptive", rtol=1e-6, t_end=0.1).run()
+    assert res.status == "finished", res.message
+    assert [round(t, 7) for t, _, _ in res.events] == [0.02] and modes(res) == [FORWARD, 0]
+
+
 # --------------------------------------------------------------------------- LossyGearDemo1
 
 

@@ -23,6 +23,7 @@ from collections import deque
 
 import numpy as np
 from scipy import sparse
+from scipy.sparse import csgraph
 from scipy.sparse import linalg as splinalg
 
 from core.dynamics.channels import Outputs
@@ -32,6 +33,41 @@ from core.dynamics.state_space import EuclideanSpace
 from core.dynamics.system import SPARSE_ROWS, System, dense
 from core.model import entities as E
 from core.model.model import Model
+
+
+def block_inverse(m) -> sparse.csr_matrix:
+    """The inverse of a sparse symmetric matrix by its independent blocks, in time linear in its size.
+
+    The coordinates that share no entry (the branches of the tree that meet only
+    at the ground: the shafts of a gear train) form the connected components of
+    the matrix's pattern; the inverse is block-diagonal on them. The blocks are
+    gathered from the nonzeros and inverted in batches of equal size, so a
+    shallow tree of n branches costs O(n), where inverting column by column
+    cost O(n^2).
+    """
+    m = sparse.coo_matrix(m)
+    n = m.shape[0]
+    count, label = csgraph.connected_components(m, directed=False)
+    order = np.argsort(label, kind="stable")
+    size = np.bincount(label, minlength=count)
+    start = np.concatenate([[0], np.cumsum(size)[:-1]])
+    local = np.empty(n, dtype=int)
+    local[order] = np.arange(n) - np.repeat(start, size)
+    rows, cols, vals = [], [], []
+    for s in np.unique(size):
+        groups = np.flatnonzero(size == s)
+        slot = np.full(count, -1)
+        slot[groups] = np.arange(len(groups))
+        blocks = np.zeros((len(groups), s, s))
+        keep = slot[label[m.row]] >= 0
+        r, c = m.row[keep], m.col[keep]
+        np.add.at(blocks, (slot[label[r]], local[r], local[c]), m.data[keep])
+        inv = np.linalg.inv(blocks)
+        members = order[(start[groups][:, None] + np.arange(s)[None, :])]  # (groups, s) global indices
+        rows.append(np.repeat(members, s, axis=1).ravel())
+        cols.append(np.tile(members, (1, s)).ravel())
+        vals.append(inv.ravel())
+    return sparse.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n, n))
 
 
 class TreeError(ValueError):
@@ -227,8 +263,8 @@ class JointCoordinateSystem(System):
         return splinalg.spsolve(mq, rhs) if sparse.issparse(mq) else np.linalg.solve(mq, rhs)
 
     def _inverse(self, mq):
-        """(T^T M T)^-1: dense for small systems, sparse for large trees (shallow trees keep it sparse)."""
-        return splinalg.inv(mq).tocsr() if sparse.issparse(mq) else np.linalg.inv(mq)
+        """(T^T M T)^-1: dense for small systems, sparse for large trees (see `block_inverse`)."""
+        return block_inverse(mq) if sparse.issparse(mq) else np.linalg.inv(mq)
 
     def _redundancy(self) -> int:
         if not self.rows or not self.nq:

@@ -1,0 +1,187 @@
+"""The planetary under a time-varying load, 1 s: GearDyn against Exudyn's minimal-coordinate model, side by side.
+
+The planetary example with the sun torque 1 + 0.5 sin(2 pi 20 t) N m and a viscous load of 0.002 N m s/rad on
+the carrier, ring held, from rest. Error: the sun's speed at 1 s against the closed form of the model reduced
+to the sun (tests/core/dynamics/test_generalized_alpha.py). No integrator is exact here: the load varies in
+time and the carrier's speed enters it.
+
+The peer is the model a skilled Exudyn user builds (optional `bench` extra): one ObjectKinematicTree with a
+RevoluteZ joint per body (sun and carrier on the ground, the planets on the carrier; the held ring is the
+ground), the meshes as one linear ObjectConnectorCoordinateVector on the joint angles (three sun-planet rows
+and one planet-ring row: Exudyn's solver needs independent rows), its generalised-alpha. The sun torque and
+the carrier's load are its forceUserFunction (a Python call per evaluation: the time-varying load has no
+built-in form there). Each run is in its own process (Exudyn) or timed alone (GearDyn), keeping only the end
+state; best of two. For each error level 1e-3, 1e-5, 1e-7: the fastest run of each that reaches it, and the
+ratio. Goal: GearDyn at least as fast as Exudyn's model at every level.
+
+The constant-torque planetary of bench_planetary_vs_exudyn.py is a curiosity: its joint angles are quadratic
+in time, so RK4 is exact at any step there.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from core.dynamics.run import prepare  # noqa: E402
+from tests.core.dynamics.test_generalized_alpha import (  # noqa: E402
+    C_LOAD,
+    F,
+    T0,
+    T1,
+    sun_speed_closed_form,
+    time_varying_planetary,
+)
+
+T_END = 1.0
+LEVELS = (1e-3, 1e-5, 1e-7)
+TIMEOUT = 300  # s per Exudyn run
+
+
+def geardyn(formulation: str, integrator: str, h: float, repeats: int = 2) -> tuple[float, float]:
+    """Best of `repeats` wall times [s] and the sun-speed error of one run (output only at the end)."""
+    model = time_varying_planetary()
+    best, w = math.inf, math.nan
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        res = prepare(model, t_end=T_END, step=h, output_step=T_END, integrator=integrator,
+                      formulation=formulation).run()
+        best = min(best, time.perf_counter() - t0)
+        if res.status != "finished":
+            print(f"  GearDyn {formulation} {integrator} h {h:g}: {res.message}", flush=True)
+            return best, math.inf
+        w = res["sun_joint.speed [rad/s]"][-1]
+    return best, abs(w / sun_speed_closed_form(model, T_END) - 1)
+
+
+def exudyn_tree(h: float) -> dict:
+    """Exudyn's minimal-coordinate planetary; run in a child process by main()."""
+    import exudyn as exu
+    from exudyn.itemInterface import (
+        MarkerNodeCoordinates,
+        NodeGenericODE2,
+        NodePointGround,
+        ObjectConnectorCoordinateVector,
+        ObjectKinematicTree,
+    )
+
+    model = time_varying_planetary()
+    b = model.bodies
+    names = ["sun", "carrier", "planet1", "planet2", "planet3"]
+    parents = [-1, -1, 1, 1, 1]
+    offsets = [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    for k in (1, 2, 3):
+        p = model.joints[f"planet{k}_joint"].position
+        offsets.append([p[0], p[1], 0.0])
+    n = len(names)
+    sc = exu.SystemContainer()
+    mbs = sc.AddSystem()
+    node = mbs.AddNode(NodeGenericODE2(numberOfODE2Coordinates=n, referenceCoordinates=[0.0] * n,
+                                       initialCoordinates=[0.0] * n, initialCoordinates_t=[0.0] * n))
+
+    def load(mbs_, t, item, q, q_t):
+        f = [0.0] * n
+        f[0] = T0 + T1 * math.sin(2 * math.pi * F * t)
+        f[1] = -C_LOAD * q_t[1]
+        return f
+
+    mbs.AddObject(ObjectKinematicTree(
+        nodeNumber=node, jointTypes=[exu.JointType.RevoluteZ] * n, linkParents=parents,
+        jointTransformations=exu.Matrix3DList([np.eye(3)] * n), jointOffsets=exu.Vector3DList(offsets),
+        linkInertiasCOM=exu.Matrix3DList([np.array(b[x].inertia) for x in names]),
+        linkCOMs=exu.Vector3DList([list(b[x].com) for x in names]),
+        linkMasses=[b[x].mass for x in names], forceUserFunction=load))
+    # Willis rows relative to the carrier: r_s (q_s - q_c) + r_p q_pk = 0; planet 1 on the held ring:
+    # r_p q_p1 + r_r q_c = 0 (m 2 mm, z 24 / 24 / 72)
+    rs, rp, rr = 0.024, 0.024, 0.072
+    rows = [[rs, -rs, rp if k == 1 else 0.0, rp if k == 2 else 0.0, rp if k == 3 else 0.0] for k in (1, 2, 3)]
+    rows.append([0.0, rr, rp, 0.0, 0.0])
+    ground = mbs.AddMarker(MarkerNodeCoordinates(nodeNumber=mbs.AddNode(NodePointGround())))
+    tree = mbs.AddMarker(MarkerNodeCoordinates(nodeNumber=node))
+    mbs.AddObject(ObjectConnectorCoordinateVector(markerNumbers=[ground, tree], scalingMarker0=np.zeros((4, 0)),
+                                                  scalingMarker1=np.array(rows)))
+    mbs.Assemble()
+    warnings.simplefilter("ignore", DeprecationWarning)  # the settings' older names, kept for older Exudyn releases
+    s = exu.SimulationSettings()
+    s.timeIntegration.numberOfSteps = int(round(T_END / h))
+    s.timeIntegration.endTime = T_END
+    s.timeIntegration.verboseMode = 0
+    s.solutionSettings.writeSolutionToFile = False
+    s.solutionSettings.sensorsWritePeriod = T_END
+    s.displayComputationTime = False
+    s.displayStatistics = False
+    t0 = time.perf_counter()
+    exu.SolveDynamic(mbs, s)
+    wall = time.perf_counter() - t0
+    w = mbs.GetNodeOutput(node, exu.OutputVariableType.Coordinates_t)[0]
+    return {"wall": wall, "error": abs(w / sun_speed_closed_form(model, T_END) - 1)}
+
+
+def exudyn_best(h: float) -> tuple[float, float] | None:
+    best = None
+    for _ in range(2):
+        try:
+            out = subprocess.run([sys.executable, __file__, "--exudyn", str(h)], capture_output=True, text=True,
+                                 timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return None
+        last = out.stdout.strip().splitlines()[-1:] or [""]
+        if out.returncode or not last[0].startswith("{"):
+            print(f"Exudyn at h = {h:g} s failed: {(out.stdout + out.stderr).strip().splitlines()[-1:]}", flush=True)
+            return None
+        got = json.loads(last[0])
+        best = (got["wall"], got["error"]) if best is None or got["wall"] < best[0] else best
+    return best
+
+
+def main() -> int:
+    rows = []
+    # the Cartesian runs once each: the carrier reaches about 750 rad/s, and its orbiting planets need small steps
+    for formulation, integrator, steps, repeats in (("joint", "rk4", (2e-2, 1e-2, 5e-3, 2e-3), 2),
+                                                    ("joint", "generalized_alpha", (1e-2, 1e-3, 1e-4), 2),
+                                                    ("cartesian", "rk4", (5e-4, 1e-4), 1)):
+        for h in steps:
+            wall, err = geardyn(formulation, integrator, h, repeats)
+            rows.append((f"GearDyn {formulation} {integrator}", h, wall, err))
+            print(f"{rows[-1][0]:40s} h {h:<7g} {wall:8.3f} s  error {err:.2e}", flush=True)
+    try:
+        import exudyn  # noqa: F401
+    except ImportError:
+        print("exudyn not installed (pip install '.[bench]'): GearDyn only")
+    else:
+        for h in (1e-2, 2e-3, 1e-3, 2e-4):
+            got = exudyn_best(h)
+            if got is not None:
+                rows.append(("Exudyn tree generalised-alpha", h, got[0], got[1]))
+                print(f"{rows[-1][0]:40s} h {h:<7g} {got[0]:8.3f} s  error {got[1]:.2e}", flush=True)
+    print(f"\n{'error level':>11s} {'GearDyn fastest':>36s} {'Exudyn fastest':>30s} {'GearDyn slower by':>18s}")
+    for level in LEVELS:
+        best = {}
+        for who, h, wall, err in rows:
+            key = "Exudyn" if who.startswith("Exudyn") else "GearDyn"
+            if err <= level and (key not in best or wall < best[key][0]):
+                best[key] = (wall, f"{who.split(' ', 1)[1]} h {h:g}")
+        g, e = best.get("GearDyn"), best.get("Exudyn")
+        ratio = f"{g[0] / e[0]:.1f}x" if g and e else "-"
+        gs = f"{g[1]} {g[0]:.3f} s" if g else "none"
+        es = f"h {e[1].split(' h ')[-1]} {e[0]:.4f} s" if e else "none"
+        print(f"{level:11.0e} {gs:>36s} {es:>30s} {ratio:>18s}")
+    print("goal: GearDyn no slower than Exudyn's minimal-coordinate model at every level (dashboard goal: 5x faster)")
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--exudyn":
+        print(json.dumps(exudyn_tree(float(sys.argv[2]))))
+        sys.exit(0)
+    sys.exit(main())

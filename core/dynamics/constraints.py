@@ -1,4 +1,4 @@
-"""Constraint rows: revolute (5), fixed (6), gear pair (1), prescribed speed (1).
+"""Constraint rows: revolute (5), fixed (6), gear pair (1), prescribed speed (1), and their builders.
 
 Each constraint gives, at a snapshot of the state, its velocity Jacobian
 blocks per body (rows x 6: linear then angular velocity, world axes), the
@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from core.dynamics.elements import builds
 from core.geometry.rotations import axis_angle_matrix, skew
+from core.gearing.gear_bodies import mesh_centre
 from core.gearing.pitch_point import PairGeometryData, contact_frame, contact_frame_rate, force_parts
+from core.model import entities as E
 
 
 def cross(a, b) -> np.ndarray:
@@ -88,6 +91,26 @@ class JointGeometry:
 
 
 class Constraint:
+    """Rows of the constraint equations J a = gamma - Baumgarte terms, and the directions their multipliers act in.
+
+    The contract of a constraint kind:
+
+    1. ``name``, ``rows`` (how many equations) and ``stabilised`` (whether the
+       Baumgarte terms act on its rows).
+    2. ``evaluate(s)`` at a snapshot s returns ``(blocks, gamma, phi)``: blocks
+       a list of (body index, J block (rows, 6), G block (rows, 6)) with linear
+       then angular velocity in world axes (body -1, the ground, is skipped);
+       gamma (rows,) the acceleration terms -(dJ/dt) v; phi (rows,) the
+       position-level error. G = J unless the multipliers act in other
+       directions (a gear pair's tooth force has radial and axial parts).
+    3. It keeps no state between calls; an error that grows with time (a gear's
+       phase, a motor's angle) is an extra state of the system instead.
+
+    A constraint kind is made by a builder registered with
+    ``@builds(EntityClass)`` (core.dynamics.elements).
+    """
+
+    name = ""
     rows = 0
     stabilised = True
 
@@ -254,3 +277,46 @@ class GearConstraint(Constraint):
             fe = contact_frame(self.pair, y1 + q1 @ self.c1, q1 @ self.j1.aj, y2 + q2 @ self.c2, q2 @ self.j2.aj)
             vals.append(fe.t @ ((v1 + cross(w1, fe.point - y1)) - (v2 + cross(w2, fe.point - y2))))
         return (vals[0] - vals[1]) / (2 * eps)
+
+
+# --------------------------------------------------------------------------- builders (see core.dynamics.elements)
+
+
+def _joint_geometry(system, joint, axis) -> JointGeometry:
+    bi, bj = system.index[joint.body_i], system.index[joint.body_j]
+    geo = JointGeometry(bi, bj, joint.position, axis, system.pose0(bi), system.pose0(bj))
+    system.geometry[joint.name] = geo
+    return geo
+
+
+@builds(E.RevoluteJoint)
+def _revolute(system, joint) -> RevoluteConstraint:
+    geo = _joint_geometry(system, joint, joint.axis)
+    system.angle_index[joint.name] = system.new_extra()
+    return RevoluteConstraint(joint.name, geo)
+
+
+@builds(E.FixedJoint)
+def _fixed(system, joint) -> FixedConstraint:
+    return FixedConstraint(joint.name, _joint_geometry(system, joint, (0.0, 0.0, 1.0)))
+
+
+@builds(E.GearPair)
+def _gear_pair(system, pair) -> GearConstraint | None:
+    """The pair's no-slip row; None when a compliant mesh makes the pair soft (the mesh then uses it)."""
+    model = system.model
+    centres = []
+    for k, jn in ((1, pair.joint1), (2, pair.joint2)):
+        bj = system.index[model.joints[jn].body_j]
+        xj, rj = system.pose0(bj)
+        centres.append(rj.T @ (mesh_centre(model, pair, k) - xj))
+    gc = GearConstraint(pair.name, PairGeometryData.of(pair), system.geometry[pair.joint1],
+                        system.geometry[pair.joint2], system.new_extra(), pair.stabilise, centres)
+    system.gears[pair.name] = gc
+    soft = any(isinstance(f, E.CompliantMesh) and f.pair == pair.name for f in model.forces.values())
+    return None if soft else gc
+
+
+@builds(E.SpeedMotor)
+def _speed_motor(system, motor) -> SpeedConstraint:
+    return SpeedConstraint(motor.name, system.geometry[motor.joint], motor.law, system.new_extra())

@@ -1,4 +1,7 @@
-"""Force elements: joint torques, torsional and linear spring-dampers, bearings, compliant gear meshes.
+"""Force elements: joint torques, torsional and linear spring-dampers, bearings, compliant gear meshes, and their builders.
+
+Each follows the contract of core.dynamics.elements.ForceElement and is made
+by the builder registered for its entity class at the end of this file.
 
 Each element adds forces and torques (world axes, about the bodies' centres of
 mass) to the generalised force vector, and reports its potential energy, the
@@ -11,9 +14,13 @@ import math
 
 import numpy as np
 
-from core.dynamics.constraints import GearConstraint, JointGeometry, Snapshot, cross
 from core.dynamics.channels import TOOTH_FORCES
+from core.dynamics.constraints import GearConstraint, JointGeometry, Snapshot, cross
+from core.dynamics.elements import ForceElement, builds
+from core.gearing.gear_bodies import polar_inertia
+from core.gearing.mesh_model import mesh_model_for
 from core.gearing.pitch_point import TOOTH_FORCE_TEXT, force_components, force_direction
+from core.model import entities as E
 
 
 class Loads:
@@ -36,7 +43,7 @@ class Loads:
             self.tau[b] += torque
 
 
-class JointTorque:
+class JointTorque(ForceElement):
     """Torque law(t) about a revolute joint's axis on body j, reaction on body i."""
 
     def __init__(self, name, geometry: JointGeometry, law):
@@ -53,7 +60,7 @@ class JointTorque:
             out.add(self.name, "torque", "N m", tau, "force", "applied torque on body j")
 
 
-class TorsionalSpring:
+class TorsionalSpring(ForceElement):
     """tau = -k (theta - theta0) - c theta' about a revolute joint; theta is the joint's angle state."""
 
     def __init__(self, name, geometry: JointGeometry, stiffness, damping, angle0, angle_index):
@@ -73,7 +80,7 @@ class TorsionalSpring:
             out.add(self.name, "torque", "N m", tau, "force", "spring-damper torque on body j")
 
 
-class LinearSpring:
+class LinearSpring(ForceElement):
     """Spring-damper between a point on body i and a point on body j (COM-relative body axes)."""
 
     def __init__(self, name, bi, bj, si, sj, stiffness, damping, free_length):
@@ -97,7 +104,7 @@ class LinearSpring:
             out.add(self.name, "force", "N", tension, "force", "tension (positive pulls the points together)")
 
 
-class Bearing:
+class Bearing(ForceElement):
     """Radial, axial and tilt spring-dampers between housing (i) and shaft (j) at a point."""
 
     def __init__(self, name, geometry: JointGeometry, kr, cr, ka, ca, kt, ct):
@@ -127,7 +134,7 @@ class Bearing:
             out.add_vector(self.name, "F", "N", force, "force", "bearing force on the shaft, world")
 
 
-class CompliantMesh:
+class CompliantMesh(ForceElement):
     """A gear pair made soft by a MeshModel (core.gearing.mesh_model): a spring-damper along the line of action.
 
     e is the pair's phase error at the working pitch circle (the TE) [m] and
@@ -190,3 +197,41 @@ class CompliantMesh:
             out.add(self.name, "deflection", "m", delta, "mesh", "deflection along the line of action")
             out.add(self.name, "force", "N", f_loa, "mesh", "mesh force along the line of action")
             out.add(self.name, "stiffness", "N/m", k, "mesh", "mesh stiffness along the line of action")
+
+
+# --------------------------------------------------------------------------- builders (see core.dynamics.elements)
+
+
+@builds(E.Torque)
+def _torque(system, f) -> JointTorque:
+    return JointTorque(f.name, system.geometry[f.joint], f.law)
+
+
+@builds(E.TorsionalSpringDamper)
+def _torsional_spring(system, f) -> TorsionalSpring:
+    return TorsionalSpring(f.name, system.geometry[f.joint], f.stiffness, f.damping, f.angle0,
+                           system.angle_index[f.joint])
+
+
+@builds(E.SpringDamper)
+def _linear_spring(system, f) -> LinearSpring:
+    bi, bj = system.index[f.body_i], system.index[f.body_j]
+    si = np.asarray(f.point_i) - (system.com[bi] if bi >= 0 else 0.0)
+    sj = np.asarray(f.point_j) - (system.com[bj] if bj >= 0 else 0.0)
+    return LinearSpring(f.name, bi, bj, si, sj, f.stiffness, f.damping, f.free_length)
+
+
+@builds(E.BearingSpringDamper)
+def _bearing(system, f) -> Bearing:
+    bi, bj = system.index[f.body_i], system.index[f.body_j]
+    geo = JointGeometry(bi, bj, f.position, f.axis, system.pose0(bi), system.pose0(bj))
+    return Bearing(f.name, geo, f.radial_stiffness, f.radial_damping, f.axial_stiffness, f.axial_damping,
+                   f.tilt_stiffness, f.tilt_damping)
+
+
+@builds(E.CompliantMesh)
+def _compliant_mesh(system, f) -> CompliantMesh:
+    model = system.model
+    pair = model.gear_pairs[f.pair]
+    mesh = mesh_model_for(pair, f, polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2))
+    return CompliantMesh(f.name, system.gears[f.pair], mesh, system.angle_index[pair.joint1])

@@ -19,30 +19,14 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse import linalg as splinalg
 
-from core.dynamics.constraints import (
-    FixedConstraint,
-    GearConstraint,
-    JointConstraint,
-    JointGeometry,
-    RevoluteConstraint,
-    Snapshot,
-    SpeedConstraint,
-)
-from core.dynamics.force_elements import (
-    Bearing,
-    CompliantMesh,
-    JointTorque,
-    LinearSpring,
-    Loads,
-    TorsionalSpring,
-)
 from core.dynamics.channels import TOOTH_FORCES, Outputs
+from core.dynamics.constraints import Constraint, GearConstraint, JointConstraint, JointGeometry, Snapshot, SpeedConstraint
+from core.dynamics.elements import build
+from core.dynamics.force_elements import CompliantMesh, Loads
 from core.dynamics.events import Event
 from core.dynamics.lossy_gear import LossyGear
 from core.gearing.losses import BACKWARD, FORWARD, STUCK, LossTable
-from core.gearing.gear_bodies import mesh_centre, polar_inertia
-from core.gearing.mesh_model import mesh_model_for
-from core.gearing.pitch_point import TOOTH_FORCE_TEXT, PairGeometryData, force_components
+from core.gearing.pitch_point import TOOTH_FORCE_TEXT, force_components
 from core.geometry.rotations import matrix_quats
 from core.dynamics.state_space import StateSpace, rotation_matrices
 from core.model import entities as E
@@ -83,69 +67,29 @@ class System:
         v0 = np.array([b.velocity for b in bodies], dtype=float).reshape(n, 3) + np.cross(w0, self.x0 - origin)
         self.q0, self.v0, self.w0 = q0, v0, w0
 
-        extra = 0
-
-        def new_extra():
-            nonlocal extra
-            extra += 1
-            return extra - 1
-
+        self._extra = 0
         self.geometry: dict[str, JointGeometry] = {}
         self.angle_index: dict[str, int] = {}
         self.constraints = []
         self.joint_constraints = {}
         self.joint_names = list(model.joints)
-        for j in model.joints.values():
-            bi, bj = self.index[j.body_i], self.index[j.body_j]
-            axis = j.axis if isinstance(j, E.RevoluteJoint) else (0.0, 0.0, 1.0)
-            geo = JointGeometry(bi, bj, j.position, axis, self._pose0(bi), self._pose0(bj))
-            self.geometry[j.name] = geo
-            if isinstance(j, E.RevoluteJoint):
-                self.angle_index[j.name] = new_extra()
-                c = RevoluteConstraint(j.name, geo)
-            else:
-                c = FixedConstraint(j.name, geo)
-            self.constraints.append(c)
-            self.joint_constraints[j.name] = c
-        compliant = {f.pair: f for f in model.forces.values() if isinstance(f, E.CompliantMesh)}
         self.gears: dict[str, GearConstraint] = {}
-        for p in model.gear_pairs.values():
-            centres = []
-            for k, jn in ((1, p.joint1), (2, p.joint2)):
-                bj = self.index[model.joints[jn].body_j]
-                xj, rj = self._pose0(bj)
-                centres.append(rj.T @ (mesh_centre(model, p, k) - xj))
-            gc = GearConstraint(p.name, PairGeometryData.of(p), self.geometry[p.joint1], self.geometry[p.joint2],
-                                new_extra(), p.stabilise, centres)
-            self.gears[p.name] = gc
-            if p.name not in compliant:
-                self.constraints.append(gc)
         self.forces = []
         self.motors = []
-        for f in model.forces.values():
-            if isinstance(f, E.SpeedMotor):
-                c = SpeedConstraint(f.name, self.geometry[f.joint], f.law, new_extra())
-                self.constraints.append(c)
-                self.motors.append(c)
-            elif isinstance(f, E.Torque):
-                self.forces.append(JointTorque(f.name, self.geometry[f.joint], f.law))
-            elif isinstance(f, E.TorsionalSpringDamper):
-                self.forces.append(TorsionalSpring(f.name, self.geometry[f.joint], f.stiffness, f.damping, f.angle0,
-                                                   self.angle_index[f.joint]))
-            elif isinstance(f, E.SpringDamper):
-                bi, bj = self.index[f.body_i], self.index[f.body_j]
-                si = np.asarray(f.point_i) - (self.com[bi] if bi >= 0 else 0.0)
-                sj = np.asarray(f.point_j) - (self.com[bj] if bj >= 0 else 0.0)
-                self.forces.append(LinearSpring(f.name, bi, bj, si, sj, f.stiffness, f.damping, f.free_length))
-            elif isinstance(f, E.BearingSpringDamper):
-                bi, bj = self.index[f.body_i], self.index[f.body_j]
-                geo = JointGeometry(bi, bj, f.position, f.axis, self._pose0(bi), self._pose0(bj))
-                self.forces.append(Bearing(f.name, geo, f.radial_stiffness, f.radial_damping, f.axial_stiffness,
-                                           f.axial_damping, f.tilt_stiffness, f.tilt_damping))
-            elif isinstance(f, E.CompliantMesh):
-                pair = model.gear_pairs[f.pair]
-                mesh = mesh_model_for(pair, f, polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2))
-                self.forces.append(CompliantMesh(f.name, self.gears[f.pair], mesh, self.angle_index[pair.joint1]))
+        # every element by the builder registered for its entity (core.dynamics.elements): joints, pairs, forces
+        for j in model.joints.values():
+            self.joint_constraints[j.name] = c = build(self, j)
+            self.constraints.append(c)
+        for item in (*model.gear_pairs.values(), *model.forces.values()):
+            element = build(self, item)
+            if element is None:
+                continue
+            if isinstance(element, Constraint):
+                self.constraints.append(element)
+                if isinstance(element, SpeedConstraint):
+                    self.motors.append(element)
+            else:
+                self.forces.append(element)
         # lossy pairs: their discrete state (mode, driving side) changes only at events (see lossy_gear)
         self.lossy: dict[str, LossyGear] = {}
         meshes = {fe.gear.name: fe for fe in self.forces if isinstance(fe, CompliantMesh)}
@@ -156,8 +100,8 @@ class System:
                 self.lossy[p.name] = lossy
                 if p.name in meshes:
                     meshes[p.name].lossy = lossy
-        self.work_index, self.dissipated_index = new_extra(), new_extra()
-        self.extra = extra
+        self.work_index, self.dissipated_index = self.new_extra(), self.new_extra()
+        self.extra = self._extra
         self._set_up_coordinates()
         self._base_constraints = list(self.constraints)
         self._refresh_rows()
@@ -178,7 +122,13 @@ class System:
 
     # ------------------------------------------------------------------ set-up
 
-    def _pose0(self, b: int):
+    def new_extra(self) -> int:
+        """Index of a new extra state (set-up only: an angle, a phase error, a motor error)."""
+        self._extra += 1
+        return self._extra - 1
+
+    def pose0(self, b: int):
+        """COM position [m] and rotation matrix of body b at the start (the ground: origin, identity)."""
         if b < 0:
             return np.zeros(3), np.eye(3)
         return self.x0[b], self.rot0[b]

@@ -1,0 +1,70 @@
+"""The element registry: every joint, gear pair and force entity has a builder, and a new force element is one
+class and one builder (no edit of the system)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from core.commands import AddItem
+from core.dynamics.elements import BUILDERS, ForceElement, build, builds
+from core.dynamics.formulations import assemble
+from core.model import entities as E
+from core.model.files import load
+from tests.conftest import EXAMPLES
+
+
+def test_every_entity_kind_has_a_builder():
+    for cls in (E.RevoluteJoint, E.FixedJoint, E.GearPair, E.Torque, E.SpeedMotor, E.SpringDamper,
+                E.TorsionalSpringDamper, E.BearingSpringDamper, E.CompliantMesh):
+        assert cls in BUILDERS, cls.__name__
+
+
+@dataclasses.dataclass(frozen=True)
+class Drag:
+    """A viscous drag on a revolute joint: a force entity the system was never told about."""
+
+    name: str
+    joint: str
+    damping: float
+
+
+class DragElement(ForceElement):
+    def __init__(self, name, geometry, damping):
+        self.name, self.g, self.c = name, geometry, damping
+
+    def apply(self, t, s, loads, out):
+        _, ri, _, _ = s.pose(self.g.bi)
+        a = ri @ self.g.ai
+        rate = self.g.relative_speed(s)
+        loads.torque(self.g.bj, -self.c * rate * a)
+        loads.torque(self.g.bi, self.c * rate * a)
+        loads.dissipation += self.c * rate * rate
+        if out is not None:
+            out.add(self.name, "torque", "N m", -self.c * rate, "force", "drag torque on body j")
+
+
+def test_a_new_force_element_is_one_class_and_one_builder():
+    builds(Drag)(lambda system, f: DragElement(f.name, system.geometry[f.joint], f.damping))
+    try:
+        with_drag = load(EXAMPLES / "helical_pair.gdyn")
+        with_drag.forces["drag"] = Drag("drag", "gear1_joint", 1e-4)
+        with_spring = load(EXAMPLES / "helical_pair.gdyn")
+        AddItem(E.TorsionalSpringDamper("drag", "gear1_joint", stiffness=0.0, damping=1e-4)).do(with_spring)
+        a, b = assemble(with_drag, "cartesian"), assemble(with_spring, "cartesian")
+        y = a.consistent_initial_state()[0]
+        # the same equations as the built-in torsional damper with no stiffness (its angle state aside)
+        np.testing.assert_allclose(a.evaluate(0.0, y), b.evaluate(0.0, y), rtol=1e-13, atol=1e-15)
+        assert a.channels(0.0, y)["drag.torque [N m]"] == pytest.approx(-1e-4 * 100.0)
+    finally:
+        del BUILDERS[Drag]
+
+
+def test_an_entity_without_a_builder_is_named():
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    with pytest.raises(TypeError, match="drag: no solver element is registered for a Drag"):
+        build(assemble(model, "cartesian"), Drag("drag", "gear1_joint", 1.0))
+    with pytest.raises(ValueError, match="already has a builder"):
+        builds(E.Torque)(lambda system, f: None)

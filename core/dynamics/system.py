@@ -461,7 +461,8 @@ class System:
             if abs(w_a) < 1e-12:
                 y, note = self._settle(g, 0.0, y)
                 if not g.rolling:
-                    notes.append(f"{g.name} starts stuck: the torque below what its losses hold at rest; {note}")
+                    notes.append(f"{g.name} starts stuck: the torque it must hold at rest is within what its losses hold "
+                                 f"there; {note}")
                 continue
             g.mode = 1 if w_a > 0 else -1
             self._choose_side(g, 0.0, y)

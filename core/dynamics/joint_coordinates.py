@@ -26,7 +26,6 @@ from scipy import sparse
 from scipy.sparse import csgraph
 from scipy.sparse import linalg as splinalg
 
-from core.dynamics.channels import Outputs
 from core.dynamics.constraints import JointConstraint, Snapshot, cross_rows
 from core.geometry.rotations import skew
 from core.dynamics.state_space import EuclideanSpace
@@ -276,10 +275,11 @@ class JointCoordinateSystem(System):
 
     # ------------------------------------------------------------------ equations
 
-    def evaluate(self, t: float, y: np.ndarray, details: bool = False):
+    def _evaluate(self, t: float, y: np.ndarray, out):
+        details = out is not None
+        out = out or None
         sp = self.space
         s, t_mat, bias = self._snapshot_and_transform(y)
-        out = Outputs() if details is True else None  # 'multipliers': no channels
         loads, qvec, jw = self._applied(t, s, out)
         mc = self._cartesian_mass(s)
         mq = self._joint_mass(t_mat, mc)
@@ -300,7 +300,7 @@ class JointCoordinateSystem(System):
                       "constraint_force": constraint_force}
 
     def accelerations(self, t: float, y: np.ndarray) -> np.ndarray:
-        return self.evaluate(t, y, details=True)[1]["acceleration"].reshape(self.n, 6)
+        return self.evaluate_details(t, y, channels=False)[1]["acceleration"].reshape(self.n, 6)
 
     def _reactions(self, d: dict) -> dict:
         """Tree joints: the wrench the joint passes to its subtree, from Newton-Euler on the subtree's bodies.

@@ -22,6 +22,7 @@ from scipy.sparse import linalg as splinalg
 from core.dynamics.channels import TOOTH_FORCES, Outputs
 from core.dynamics.constraints import Constraint, GearConstraint, JointConstraint, JointGeometry, Snapshot, SpeedConstraint
 from core.dynamics.elements import build
+from core.dynamics.equations import Equations
 from core.dynamics.force_elements import CompliantMesh, Loads
 from core.dynamics.events import Event
 from core.dynamics.lossy_gear import LossyGear
@@ -40,7 +41,7 @@ def dense(m) -> np.ndarray:
     return m.toarray() if sparse.issparse(m) else np.asarray(m)
 
 
-class System:
+class System(Equations):
     """Arrays and element objects for simulating `model`."""
 
     def __init__(self, model: Model):
@@ -317,11 +318,21 @@ class System:
 
     # ------------------------------------------------------------------ equations
 
-    def evaluate(self, t: float, y: np.ndarray, details: bool = False):
-        """Tangent rate of y at t; with details, also the multipliers, loads, energies and element outputs."""
+    def evaluate(self, t: float, y: np.ndarray) -> np.ndarray:
+        """Tangent rate of y at t (what the integrators call): a pure function of (t, y)."""
+        return self._evaluate(t, y, None)
+
+    def evaluate_details(self, t: float, y: np.ndarray, channels: bool = True) -> tuple[np.ndarray, dict]:
+        """The rate and what went into it: multipliers, loads, energies, snapshot, and (with `channels`) the
+        elements' outputs in ``out``."""
+        return self._evaluate(t, y, Outputs() if channels else False)
+
+    def _evaluate(self, t: float, y: np.ndarray, out):
+        """The rate; with `out` an Outputs collector (or False: details without channels) also the details."""
+        details = out is not None
+        out = out or None
         s = self.snapshot(y)
         n = self.n
-        out = Outputs() if details is True else None  # 'multipliers': no channels
         loads, qvec, jw = self._applied(t, s, out)
         minv = self._mass_inverse(s)
         lam, constraint_force = np.zeros(self.rows), np.zeros(6 * n)
@@ -396,7 +407,7 @@ class System:
         """Pair name -> its torques (see LossyGear.torques) at (t, y); the last state is remembered for the events."""
         key = (t, y.tobytes())
         if self._loss_cache is None or self._loss_cache[0] != key:
-            _, d = self.evaluate(t, y, details="multipliers")
+            _, d = self.evaluate_details(t, y, channels=False)
             s, lam = d["snapshot"], d["lambda"]
             self._loss_cache = (key, s, {name: self._loss_torques(g, s, lam) for name, g in self.lossy.items()})
         return self._loss_cache
@@ -513,7 +524,7 @@ class System:
 
     def outputs(self, t: float, y: np.ndarray) -> Outputs:
         """Every result channel at (t, y), in a fixed order (the same at every sample)."""
-        _, d = self.evaluate(t, y, details=True)
+        _, d = self.evaluate_details(t, y)
         s, lam, loads, out = d["snapshot"], d["lambda"], d["loads"], d["out"]
         sp = self.space
         rows_of = self._rows_of()

@@ -1,0 +1,50 @@
+"""The contract of a formulation of the equations of motion (Cartesian, joint coordinates, or a new one).
+
+A formulation turns a model into a state space and a rate function. The run
+(core.dynamics.run), the integrators and the checks use only what is listed
+here, so the Cartesian formulation (core.dynamics.system.System) and the joint
+formulation (core.dynamics.joint_coordinates.JointCoordinateSystem) are
+interchangeable; core.dynamics.formulations.FORMULATIONS maps their names.
+
+1. ``formulation`` (its name), ``space`` (core.dynamics.state_space: the state
+   layout and its retraction), ``names`` (the bodies), ``constraints`` and
+   ``rows``, ``lossy`` (the lossy gear pairs by name).
+2. ``evaluate(t, y)`` returns the tangent rate of y at time t [s], always and
+   only the rate; it is a pure function of (t, y) and of the discrete state
+   the events set (lossy gear modes). ``evaluate_details(t, y, channels)``
+   returns ``(rate, details)`` with the multipliers ``lambda``, ``loads``,
+   ``kinetic`` energy, ``snapshot`` and, with channels, the elements'
+   outputs ``out``.
+3. ``initial_state()``, ``consistent_initial_state()`` and
+   ``consistent_velocities(y)`` (speeds projected onto the constraints: state
+   and largest change), ``project(y)`` (positions back onto the holonomic
+   constraints), ``mesh_equilibrium(y)`` (compliant meshes at their static
+   deflection).
+4. ``outputs(t, y)`` every result channel at (t, y) in a fixed order (only at
+   output samples), ``channels(t, y)`` the same by label, ``poses(y)`` the
+   bodies' frames for the animation, ``snapshot(y)`` the bodies' poses and
+   velocities, ``accelerations(t, y)``.
+5. ``start(y)``, ``events()`` and ``on_event(i, t, y)``: the discrete state
+   (lossy gear modes) chosen at the start, the event functions g(t, y) that
+   watch it, and what happens at event i (the new state and a note).
+6. ``describe()``: sizes and redundancy for ``geardyn inspect``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class Equations:
+    """Base of a formulation: see the module docstring for the contract."""
+
+    formulation = ""
+
+    def evaluate(self, t: float, y: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def evaluate_details(self, t: float, y: np.ndarray, channels: bool = True) -> tuple[np.ndarray, dict]:
+        raise NotImplementedError
+
+    def outputs(self, t: float, y: np.ndarray):
+        raise NotImplementedError

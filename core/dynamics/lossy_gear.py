@@ -5,7 +5,7 @@ core.gearing.losses; this module puts it on a pair of the system. Shaft a is
 gear 1, shaft b gear 2, both measured relative to the pair's carrier about
 their own axes (w_a = a1 . (w_1 - w_c)), so a pair on a moving carrier (a
 planetary set) has its losses in the carrier's frame. r = w_a / w_b comes from
-the pair's velocity row.
+the pair's velocity row at assembly.
 
 While the pair rolls, the tooth force on gear 2 is k times the lossless one
 (k = eta_mf1 when gear 1 drives, 1 / eta_mf2 when gear 2 drives) and the rest,
@@ -65,12 +65,22 @@ class LockConstraint(Constraint):
 class LossyGear:
     """The losses of one gear pair (rigid or compliant) and their discrete state. See the module docstring."""
 
-    def __init__(self, name: str, table: LossTable, gear: GearConstraint, carrier: int, compliant=None):
+    def __init__(self, name: str, table: LossTable, gear: GearConstraint, carrier: int, start: Snapshot,
+                 compliant=None):
+        """`start`: the bodies' poses at assembly, for the pair's constant ratio and mesh radius."""
         self.name, self.table, self.gear, self.carrier, self.compliant = name, table, gear, carrier, compliant
         self.b1, self.b2 = gear.j1.bj, gear.j2.bj
         self.lock = LockConstraint(f"{name} (stuck)", carrier, self.b1, gear.j1.aj)
         self.mode = FORWARD
         self.a_drives = True
+        # J1 . tw1, the moment arm of the tooth force about gear 1's axis [m], and r = w_a / w_b from the velocity
+        # row: both fixed by the geometry (the axes do not move in the carrier). The tooth force's radial and
+        # axial parts act in the plane of each gear's axis and the pitch point, so they turn neither gear: the
+        # torque of Ft on gear k is Ft J_k . tw_k.
+        (_, j1, _, _), (_, j2, _, _) = gear.blocks(start)[0]
+        (_, _, tw1), (_, _, tw2) = self._axes(start)
+        self.arm = float(j1[0] @ tw1)
+        self.ratio = -float(j2[0] @ tw2) / self.arm
 
     # ------------------------------------------------------------------ kinematics
 
@@ -91,13 +101,6 @@ class LossyGear:
             _, rot, _, wb = s.pose(b)
             w.append(float((rot @ g.aj) @ (wb - wc)))
         return w[0], w[1]
-
-    def ratio(self, s: Snapshot, blocks=None) -> float:
-        """r = w_a / w_b [-] from the pair's velocity row."""
-        blocks = blocks if blocks is not None else self.gear.blocks(s)[0]
-        (_, j1, _, _), (_, j2, _, _) = blocks
-        (_, _, tw1), (_, _, tw2) = self._axes(s)
-        return -float(j2[0] @ tw2) / float(j1[0] @ tw1)
 
     def values(self, s: Snapshot) -> LossValues:
         return self.table.at(self.speeds(s)[0])
@@ -127,15 +130,15 @@ class LossyGear:
             out.append((self.carrier, None, (1.0 - k) * _moved(g2, x2 - xc), (1.0 - k) * _moved(sep2, x2 - xc)))
         return out
 
-    def bearing_torque(self, s: Snapshot) -> float:
+    def bearing_torque(self, values: LossValues) -> float:
         """The couple about gear 2's axis from the bearing friction, -r sign(w_a) tau_bf [N m] (0 when stuck)."""
         if not self.rolling:
             return 0.0
-        return -self.ratio(s) * self.mode * self.values(s).friction(self.a_drives)
+        return -self.ratio * self.mode * values.friction(self.a_drives)
 
     def apply(self, t: float, s: Snapshot, loads) -> None:
         """The bearing friction couple on gear 2 and its reaction on the carrier."""
-        torque = self.bearing_torque(s)
+        torque = self.bearing_torque(self.values(s))
         if torque:
             (_, _, _), (a2, _, _) = self._axes(s)
             loads.torque(self.b2, torque * a2)
@@ -157,36 +160,34 @@ class LossyGear:
         compliant one, whose force follows from the state); `lock` the lock
         row's multiplier [N m] (0 while rolling).
         """
-        (a1, p1, tw1), (a2, p2, tw2) = self._axes(s)
-        blocks, _, f = self.gear.blocks(s)
-        r = self.ratio(s, blocks)
         if self.compliant is not None:
+            (_, _, tw1), (_, _, tw2) = self._axes(s)
             d, point, tau1 = self.compliant.tooth_force(s)
             t1 = float(np.concatenate([d, cross(point - s.pose(self.b1)[0], d)]) @ tw1) + tau1
             t2 = float(np.concatenate([-d, cross(point - s.pose(self.b2)[0], -d)]) @ tw2)
         else:
-            (_, _, g1, sep1), (_, _, g2, sep2) = blocks
-            flip = -2.0 if tooth < 0 else 0.0
-            t1 = tooth * float((g1[0] + flip * sep1[0]) @ tw1)
-            t2 = tooth * float((g2[0] + flip * sep2[0]) @ tw2)
-        k = self.factor(s)
+            t1 = tooth * self.arm
+            t2 = -self.ratio * t1
         w_a, w_b = self.speeds(s)
-        return {"tau_a": -(t1 + lock), "tau_b": -(k * t2 + self.bearing_torque(s)), "lossless_2": t2,
-                "ratio": r, "w_a": w_a, "w_b": w_b, "k": k}
+        values = self.table.at(w_a)
+        k = values.factor(self.a_drives) if self.rolling else 1.0
+        bearing = self.bearing_torque(values)
+        return {"tau_a": -(t1 + lock), "tau_b": -(k * t2 + bearing), "lossless_2": t2, "bearing": bearing,
+                "ratio": self.ratio, "w_a": w_a, "w_b": w_b, "k": k}
 
-    def loss_power(self, s: Snapshot, tq: dict) -> float:
+    def loss_power(self, tq: dict) -> float:
         """Power taken by the losses [W]: (1 - k) times the lossless power into gear 2, less the bearing couple's."""
         if not self.rolling:
             return 0.0
-        return tq["w_b"] * ((1.0 - tq["k"]) * tq["lossless_2"] - self.bearing_torque(s))
+        return tq["w_b"] * ((1.0 - tq["k"]) * tq["lossless_2"] - tq["bearing"])
 
     # ------------------------------------------------------------------ modes
 
-    def margins(self, s: Snapshot, tq: dict) -> tuple[float, float]:
-        """The two event functions ('stop', 'flow'): both positive while the mode holds."""
+    def margins(self, tq: dict) -> tuple[float, float]:
+        """The two event functions ('stop', 'flow') from the pair's torques: both positive while the mode holds."""
         tau_a, held = tq["tau_a"], tq["tau_a"] + tq["tau_b"] / tq["ratio"]
         if self.rolling:
-            vals = self.values(s)
+            vals = self.table.at(tq["w_a"])
             scale = abs(tau_a) + vals.tau_bf1 + vals.tau_bf2
             eta = vals.driving_torque(tau_a, self.mode)
             side = 1.0 if self.a_drives else -1.0
@@ -196,14 +197,11 @@ class LossyGear:
         low, high = self.table.at_rest.holding_range(tau_a)
         return high - held, held - low
 
-    def start_rolling(self, direction: int, tau_a: float) -> None:
-        """Leave rest in `direction`, with the driving side that direction has under tau_a at rest."""
-        self.mode = direction
-        eta = self.table.at_rest.driving_torque(tau_a, direction)
-        self.a_drives = eta > 0.0 if direction == FORWARD else not eta > 0.0
-
     def at_rest(self, tq: dict, breaks: int = 0) -> str:
         """With the pair held (mode STUCK, lock row on): stay stuck or start rolling; says what it decided.
+
+        The driving side of a pair that starts rolling is chosen by the system
+        afterwards, from the torques it gives rolling.
 
         `breaks`: an event found the torque to hold at a limit of the holding
         range (FORWARD: the upper one, BACKWARD: the lower one), so the pair
@@ -212,10 +210,10 @@ class LossyGear:
         held, tau_a = tq["tau_a"] + tq["tau_b"] / tq["ratio"] + 0.0, tq["tau_a"]  # + 0.0: no '-0' in messages
         low, high = (v + 0.0 for v in self.table.at_rest.holding_range(tau_a))
         if held > high or breaks == FORWARD:
-            self.start_rolling(FORWARD, tau_a)
+            self.mode = FORWARD
             return f"starts forwards: {held:.6g} N m to hold, above {high:.6g} N m"
         if held < low or breaks == BACKWARD:
-            self.start_rolling(BACKWARD, tau_a)
+            self.mode = BACKWARD
             return f"starts backwards: {held:.6g} N m to hold, below {low:.6g} N m"
         return f"stuck: it holds {held:.6g} N m (losses hold {low:.6g} to {high:.6g} N m at rest)"
 

@@ -106,8 +106,9 @@ class Run:
         if unused:
             findings.append(f"not used by {settings.integrator}: {', '.join(f'settings.{u}' for u in unused)}")
         opts = {**settings.integrator_options(), **(options or {})}
-        if system.lossy and "max_step" in METHODS[settings.integrator].OPTIONS:
-            # a mode change is seen only where its event function changes sign between two steps' ends
+        self.events = system.events()
+        if self.events and "max_step" in METHODS[settings.integrator].OPTIONS:
+            # an event is seen only where its function changes sign between two steps' ends
             opts.setdefault("max_step", settings.step)
         self.solver = make_integrator(settings.integrator, system.evaluate, 0.0, y0, settings.t_end, settings.step,
                                       system.space, project=lambda y: system.consistent_velocities(system.project(y))[0],
@@ -124,7 +125,6 @@ class Run:
         self._record(0.0, y0, first.array())
         self.n_grid = int(math.floor(settings.t_end / settings.output_step * (1 + 1e-12) + 1e-9)) + 1
         self._k = 1  # next output sample on the grid
-        self.events = system.events() if hasattr(system, "events") else []
         self._g = [ev.fun(0.0, y0) for ev in self.events]
         self._last_report = -math.inf
         self.wall_time = 0.0

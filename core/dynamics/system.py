@@ -94,10 +94,12 @@ class System(Equations):
         # lossy pairs: their discrete state (mode, driving side) changes only at events (see lossy_gear)
         self.lossy: dict[str, LossyGear] = {}
         meshes = {fe.gear.name: fe for fe in self.forces if isinstance(fe, CompliantMesh)}
+        start = Snapshot(self.x0, self.rot0, self.v0, self.w0, np.zeros(0))
         for p in model.gear_pairs.values():
             rows = p.loss_rows()
             if rows:
-                lossy = LossyGear(p.name, LossTable(rows), self.gears[p.name], self.index[p.carrier], meshes.get(p.name))
+                lossy = LossyGear(p.name, LossTable(rows), self.gears[p.name], self.index[p.carrier], start,
+                                  meshes.get(p.name))
                 self.lossy[p.name] = lossy
                 if p.name in meshes:
                     meshes[p.name].lossy = lossy
@@ -393,7 +395,7 @@ class System(Equations):
             row += c.rows
         extra[self.work_index] = loads.work_rate + motor_power
         extra[self.dissipated_index] = loads.dissipation + sum(
-            g.loss_power(s, self._loss_torques(g, s, lam)) for g in self.lossy.values())
+            g.loss_power(self._loss_torques(g, s, lam)) for g in self.lossy.values())
         return extra
 
     # ------------------------------------------------------------------ lossy pairs
@@ -409,8 +411,8 @@ class System(Equations):
         if self._loss_cache is None or self._loss_cache[0] != key:
             _, d = self.evaluate_details(t, y, channels=False)
             s, lam = d["snapshot"], d["lambda"]
-            self._loss_cache = (key, s, {name: self._loss_torques(g, s, lam) for name, g in self.lossy.items()})
-        return self._loss_cache
+            self._loss_cache = (key, {name: self._loss_torques(g, s, lam) for name, g in self.lossy.items()})
+        return self._loss_cache[1]
 
     _loss_cache = None
 
@@ -419,8 +421,8 @@ class System(Equations):
         found = []
         for name, g in self.lossy.items():
             def margins(t, y, name=name, g=g):
-                _, s, torques = self._loss_state(t, y)
-                return g.margins(s, torques[name])
+                torques = self._loss_state(t, y)
+                return g.margins(torques[name])
             found += g.events(margins)
         return found
 
@@ -440,8 +442,8 @@ class System(Equations):
         for side in (True, False):
             g.a_drives = side
             self._loss_cache = None
-            _, s, torques = self._loss_state(t, y)
-            margins[side] = g.margins(s, torques[g.name])[1]
+            torques = self._loss_state(t, y)
+            margins[side] = g.margins(torques[g.name])[1]
         g.a_drives = margins[True] >= margins[False]
         self._loss_cache = None
         return f"gear {1 if g.a_drives else 2} drives"
@@ -456,7 +458,7 @@ class System(Equations):
         self._refresh_rows()
         self._loss_cache = None
         y = self.consistent_velocities(y)[0]
-        _, _, torques = self._loss_state(t, y)
+        torques = self._loss_state(t, y)
         note = g.at_rest(torques[g.name], breaks)
         if g.rolling:
             self._refresh_rows()
@@ -540,7 +542,7 @@ class System(Equations):
                 out.add(name, "mode", "1", g.mode, "gear pair", "1 rolling forwards, 0 stuck, -1 rolling backwards")
                 out.add(name, "driving", "1", 0 if not g.rolling else (1 if g.a_drives else 2), "gear pair",
                         "the gear that drives (power flows from it): 1 or 2; 0 when stuck")
-                out.add(name, "loss_power", "W", g.loss_power(s, tq), "gear pair", "power taken by the mesh and "
+                out.add(name, "loss_power", "W", g.loss_power(tq), "gear pair", "power taken by the mesh and "
                         "bearing losses")
                 out.add(name, "tau_a", "N m", tq["tau_a"], "gear pair", "torque gear 1 puts into the pair, about "
                         "its axis relative to the carrier")

@@ -378,3 +378,15 @@ def test_cli_lists_the_mode_changes(tmp_path):
     out = subprocess.run([sys.executable, "-m", "core.cli", "simulate", str(EXAMPLES / "lossy_gear_demo3.gdyn"),
                           "--out", str(tmp_path / "d3.csv")], capture_output=True, text=True, check=True).stdout
     assert "event: t = 0.02 s, gear: stop: stuck: it holds 0 N m (losses hold -2.5 to 2.5 N m at rest)" in out
+
+
+@pytest.mark.parametrize("example", ["bevel_pair", "helical_pair", "inner_pair"])
+@pytest.mark.parametrize("formulation", ["joint", "cartesian"])
+def test_power_balance_on_every_pair_kind(example, formulation):
+    """The reported loss power is what the scaled tooth forces and the friction couple take, whatever the kind: the
+    tooth force's radial and axial parts (bevel thrust, helical Fa) turn neither gear."""
+    model = load(EXAMPLES / f"{example}.gdyn")
+    model.gear_pairs["pair"] = dataclasses.replace(model.gear_pairs["pair"], efficiency=0.9, bearing_friction=0.01)
+    worst, lossy = power_balance(model, 40, formulation=formulation, t_end=0.04)
+    assert lossy >= 39
+    assert worst < 1e-6

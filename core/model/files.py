@@ -12,6 +12,7 @@ import dataclasses
 import json
 import math
 import os
+import re
 import stat
 import types
 import typing
@@ -215,6 +216,19 @@ def _reject_constant(name: str):
 
 
 MAX_INT_DIGITS = 30
+#: Levels of lists and objects a model file may nest (it uses about six: a table's rows in an item in a collection).
+MAX_NESTING = 32
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_OPENING = str.maketrans({"[": "\x01", "{": "\x01", "]": "\x02", "}": "\x02"})
+
+
+def nesting(text: str) -> int:
+    """How deep the lists and objects of a JSON text nest, brackets inside strings left out (no recursion)."""
+    import numpy as np
+
+    marks = np.frombuffer(_JSON_STRING.sub("", text).translate(_OPENING).encode("latin-1", "replace"), dtype=np.uint8)
+    steps = (marks == 1).astype(np.int64) - (marks == 2)
+    return int(np.cumsum(steps).max(initial=0))
 
 
 class _LongInteger:
@@ -236,6 +250,10 @@ def _parse_int(text: str):
 
 def loads(text: str) -> Model:
     """Model from the text of a .gdyn file."""
+    # refused before parsing: a structure thousands of levels deep costs recursion wherever it is read or shown
+    if nesting(text) > MAX_NESTING:
+        raise ModelError(f"file: lists or objects are nested too deeply (more than {MAX_NESTING} levels; a model file "
+                         "needs a few)")
     try:
         data = json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int)
     except json.JSONDecodeError as exc:

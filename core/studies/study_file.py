@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.model.entities import shown_key
-from core.model.files import MAX_FILE_BYTES, read_regular_file
+from core.model.files import MAX_FILE_BYTES, MAX_NESTING, nesting, read_regular_file
 from core.model.model import ModelError
 from core.studies.parameters import check_path
 from core.studies.reductions import REDUCTIONS
@@ -202,7 +202,10 @@ def load_study(path) -> Study:
     path = Path(path)
     raw = read_regular_file(path, MAX_FILE_BYTES, "study file")
     try:
-        data = json.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
+        if nesting(text) > MAX_NESTING:
+            raise ValueError(f"lists or objects nested more than {MAX_NESTING} levels deep")
+        data = json.loads(text)
     except (json.JSONDecodeError, RecursionError, ValueError) as exc:  # ValueError: also bad UTF-8, huge integers
         raise ModelError(f"{path}: not a JSON study file: {str(exc)[:120]}") from None
     return study_from_dict(data, str(path))

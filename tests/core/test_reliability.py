@@ -163,6 +163,13 @@ def test_deep_nesting_is_one_line(tmp_path):
     path.write_text("[" * 100000 + "]" * 100000)
     with pytest.raises(ModelError, match="nested too deeply"):
         load(path)
+    # counted without recursion, brackets inside strings left out; 33 levels are refused before parsing
+    from core.model.files import nesting
+
+    assert nesting('{"a": [[1, "[[[\\" ]"], {}]}') == 3
+    path.write_text("[" * 33 + "]" * 33)
+    with pytest.raises(ModelError, match="more than 32 levels"):
+        load(path)
 
 
 def test_fifo_device_and_folder_are_refused_without_blocking(tmp_path):

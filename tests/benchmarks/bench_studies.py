@@ -38,12 +38,10 @@ MULTIBODY = {"base": "planetary.gdyn",
 
 
 def cluster_start() -> float:
-    from dask.distributed import Client, LocalCluster
+    from core.studies.runner import local_cluster
 
     t0 = time.perf_counter()
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40)
-    client = Client(cluster)
-    client.run(lambda: 0)
+    cluster, client = local_cluster(2)
     took = time.perf_counter() - t0
     client.close()
     cluster.close()
@@ -61,7 +59,7 @@ def main() -> None:
     print(f"starting a 2-worker local cluster alone: {cluster_start():.2f} s")
     # The machine's noise is +-10-15 % on a 6 s parallel run: each side is timed REPEATS times, alternating,
     # and the speed-up of the medians is printed with every ratio.
-    for name, data, repeats in (("CHBM", CHBM, 3), ("multibody", MULTIBODY, 1)):
+    for name, data, repeats in (("CHBM", CHBM, 5), ("multibody", MULTIBODY, 3)):
         study = study_from_dict(data, str(EXAMPLES / "study.json"))
         serial_times, parallel_times = [], []
         for _ in range(repeats):

@@ -118,6 +118,31 @@ def test_dask_local_cluster_gives_the_serial_results():
     assert seen[-1] == (9, 9)
 
 
+def test_local_workers_are_forked_with_one_blas_thread_each():
+    # Without a Qt application the local cluster forks its workers, which must not inherit a BLAS pool of
+    # several threads (two workers on two cores would then oversubscribe them). (A test process of the suite
+    # may hold the app tests' QApplication: then it spawns, and the check below still holds.)
+    import multiprocessing
+
+    from threadpoolctl import threadpool_info
+
+    from core.studies.runner import local_cluster, start_method
+
+    qt = sys.modules.get("PySide6.QtCore")
+    app = qt is not None and qt.QCoreApplication.instance() is not None
+    assert start_method() == ("spawn" if app or "fork" not in multiprocessing.get_all_start_methods() else "fork")
+    cluster, client = local_cluster(2)
+    try:
+        pools = client.run(threadpool_info)
+    finally:
+        client.close()
+        cluster.close()
+    assert len(pools) == 2
+    for info in pools.values():
+        assert info, "no BLAS pool found in a worker"
+        assert all(pool["num_threads"] == 1 for pool in info), info
+
+
 def test_cli_study(tmp_path):
     out = tmp_path / "results.csv"
     data = short_repr(json.loads(STUDY.read_text()))

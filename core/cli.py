@@ -553,6 +553,8 @@ def _cmd_inspect(ns) -> int:
         print(f"{sysinfo['bodies']} bodies in {sysinfo['formulation']} coordinates ({sysinfo['coordinates']}), "
               f"{sysinfo['constraint_rows']} constraint rows, "
               f"{sysinfo['redundant_constraints']} redundant, {sysinfo['degrees_of_freedom']} degrees of freedom")
+        if "fast_path" in sysinfo:
+            print(f"fast path: {sysinfo['fast_path']}")
         for name, b in info["bodies"].items():
             print(f"body {name}: mass {b['mass']:.6g} kg")
         for name, p in info["gear_pairs"].items():

@@ -16,10 +16,11 @@ interchangeable; core.dynamics.formulations.FORMULATIONS maps their names.
    ``kinetic`` energy, ``snapshot`` and, with channels, the elements'
    outputs ``out``.
 3. ``initial_state()``, ``consistent_initial_state()`` and
-   ``consistent_velocities(y)`` (speeds projected onto the constraints: state
-   and largest change), ``project(y)`` (positions back onto the holonomic
-   constraints), ``mesh_equilibrium(y)`` (compliant meshes at their static
-   deflection).
+   ``consistent_velocities(y, t)`` (speeds projected onto the constraints at
+   time t: state and largest change), ``project(y)`` (positions back onto
+   the holonomic constraints), ``onto_constraints(t, y)`` (both, after each
+   step of a run: the state only), ``mesh_equilibrium(y)`` (compliant meshes
+   at their static deflection).
 4. ``outputs(t, y)`` every result channel at (t, y) in a fixed order (only at
    output samples), ``channels(t, y)`` the same by label, ``poses(y)`` the
    bodies' frames for the animation, ``snapshot(y)`` the bodies' poses and
@@ -48,3 +49,7 @@ class Equations:
 
     def outputs(self, t: float, y: np.ndarray):
         raise NotImplementedError
+
+    def onto_constraints(self, t: float, y: np.ndarray) -> np.ndarray:
+        """y after a step at time t [s], moved back onto the constraints: positions, then speeds."""
+        return self.consistent_velocities(self.project(y), t)[0]

@@ -66,16 +66,20 @@ class TorsionalSpring(ForceElement):
     def __init__(self, name, geometry: JointGeometry, stiffness, damping, angle0, angle_index):
         self.name, self.g, self.k, self.c, self.angle0, self.ia = name, geometry, stiffness, damping, angle0, angle_index
 
+    def torque(self, angle: float, rate: float) -> tuple[float, float, float]:
+        """Torque on body j [N m], potential energy [J] and dissipated power [W] at the joint's angle [rad] and
+        spin [rad/s] (the one formula of both formulations' paths)."""
+        dth = angle - self.angle0
+        return -self.k * dth - self.c * rate, 0.5 * self.k * dth * dth, self.c * rate * rate
+
     def apply(self, t, s, loads, out):
         _, ri, _, _ = s.pose(self.g.bi)
         a = ri @ self.g.ai
-        dth = s.extra[self.ia] - self.angle0
-        rate = self.g.relative_speed(s)
-        tau = -self.k * dth - self.c * rate
+        tau, energy, dissipation = self.torque(s.extra[self.ia], self.g.relative_speed(s))
         loads.torque(self.g.bj, tau * a)
         loads.torque(self.g.bi, -tau * a)
-        loads.potential += 0.5 * self.k * dth * dth
-        loads.dissipation += self.c * rate * rate
+        loads.potential += energy
+        loads.dissipation += dissipation
         if out is not None:
             out.add(self.name, "torque", "N m", tau, "force", "spring-damper torque on body j")
 
@@ -151,30 +155,35 @@ class CompliantMesh(ForceElement):
         self.cos = math.cos(mesh.pressure_angle)
         self.lossy = None  # a LossyGear of the same pair: gear 2 then takes its share of the force
 
-    def _state(self, s):
-        """Deflection [m], its rate [m/s], stiffness [N/m] and its slope in the mesh phase, force [N], energy [J]."""
-        gear, mesh = self.gear, self.mesh
-        e = s.extra[gear.error_index]
-        delta, delta_rate = e * self.cos, gear.slip_rate(s) * self.cos
-        k, dk = (float(v) for v in mesh.stiffness(gear.pair.z1 * s.extra[self.ia] / (2 * math.pi)))
+    def state(self, e: float, slip_rate: float, angle: float):
+        """The mesh at TE e [m], its rate [m/s] and gear 1's joint angle [rad] (the one formula of both
+        formulations' paths): deflection [m], its rate [m/s], stiffness [N/m] and its slope in the mesh phase,
+        force along the line of action [N], energy [J], Ft [N], the potential torque about gear 1's axis [N m]
+        and the dissipated power [W]."""
+        mesh = self.mesh
+        delta, delta_rate = e * self.cos, slip_rate * self.cos
+        k, dk = (float(v) for v in mesh.stiffness(self.gear.pair.z1 * angle / (2 * math.pi)))
         f_loa, energy = mesh.force(delta, delta_rate, k)  # one stiffness for the force and the potential torque
-        return e, delta, delta_rate, k, dk, f_loa, energy
+        pen = mesh.penetration(delta)
+        tau = -0.5 * dk * self.gear.pair.z1 * pen * pen if dk and pen else 0.0
+        dissipation = mesh.damping * delta_rate * delta_rate if pen or not mesh.backlash else 0.0
+        return delta, delta_rate, k, dk, f_loa, energy, -f_loa * self.cos, tau, dissipation
+
+    def _state(self, s):
+        return self.state(s.extra[self.gear.error_index], self.gear.slip_rate(s), s.extra[self.ia])
 
     def tooth_force(self, s, state=None):
         """The tooth force on gear 1 (world) [N], the pitch point [m], the potential torque about gear 1's axis [N m]."""
-        _, delta, _, _, dk, f_loa, _ = state if state is not None else self._state(s)
-        ft = -f_loa * self.cos
+        *_, ft, tau, _ = state if state is not None else self._state(s)
         f, _, _ = self.gear.frame(s)
         d = force_direction(self.gear.pair, f, 1.0 if ft >= 0 else -1.0) * ft
-        pen = self.mesh.penetration(delta)
-        tau = -0.5 * dk * self.gear.pair.z1 * pen * pen if dk and pen else 0.0
         return d, f.point, tau
 
     def apply(self, t, s, loads, out):
-        gear, mesh = self.gear, self.mesh
+        gear = self.gear
         state = self._state(s)
-        e, delta, delta_rate, k, _, f_loa, energy = state
-        ft = -f_loa * self.cos
+        delta, delta_rate, k, _, f_loa, energy, ft, _, dissipation = state
+        e = s.extra[gear.error_index]
         d, point, tau = self.tooth_force(s, state)
         loads.force_at(gear.j1.bj, d, point - s.pose(gear.j1.bj)[0])
         if self.lossy is not None:
@@ -186,10 +195,8 @@ class CompliantMesh(ForceElement):
             loads.torque(gear.j1.bj, tau * (r1 @ gear.j1.aj))
             _, ri, _, _ = s.pose(gear.j1.bi)
             loads.torque(gear.j1.bi, -tau * (ri @ gear.j1.ai))
-        pen = mesh.penetration(delta)
         loads.potential += energy
-        if pen or not mesh.backlash:
-            loads.dissipation += mesh.damping * delta_rate * delta_rate
+        loads.dissipation += dissipation
         if out is not None:
             for label, value in zip(TOOTH_FORCES, force_components(gear.pair, ft)):
                 out.add(gear.name, label, "N", value, "gear pair", TOOTH_FORCE_TEXT[label])

@@ -117,7 +117,7 @@ class Integrator:
         self.fun, self.space = fun, space
         self.t_bound = float(t_bound)
         self.h = float(step)
-        self.project = project  # optional map back onto the constraint manifold after each step
+        self.project = project  # optional map (t, y) -> y back onto the constraint manifold after each step
         self.stop_requested = None
         self.nfev = 0
         self.nsteps = 0
@@ -183,7 +183,7 @@ class Integrator:
             self.message = f"the state became NaN or infinite in the step from t = {t_old:.9g} s (divergence)"
             return self.message
         if self.project is not None:
-            self.y = self.project(self.y)
+            self.y = self.project(self.t, self.y)
         self._last = (t_old, y_old, self._f)
         self._f = None
         self.t_old = t_old

@@ -27,6 +27,7 @@ from scipy.sparse import csgraph
 from scipy.sparse import linalg as splinalg
 
 from core.dynamics.constraints import JointConstraint, Snapshot, cross_rows
+from core.dynamics.joint_fast_path import JointFastPath, NotCovered
 from core.geometry.rotations import skew
 from core.dynamics.state_space import EuclideanSpace
 from core.dynamics.system import SPARSE_ROWS, System, dense
@@ -131,6 +132,28 @@ class JointCoordinateSystem(System):
     """`System` with the tree joints eliminated; the state is the joint angles and rates plus the extra states."""
 
     formulation = "joint"
+
+    def __init__(self, model: Model, fast_path: bool = True):
+        """`fast_path`: evaluate a parallel-axis gear train by its constant matrices (core.dynamics.joint_fast_path)
+        when it qualifies; False keeps the general path (the reference the fast path is tested against)."""
+        super().__init__(model)
+        self.fast_path, self.fast_path_note = None, "off (not asked for)"
+        if fast_path:
+            try:
+                self.fast_path = JointFastPath(self)
+                self.fast_path_note = "on: constant matrices of a parallel-axis train"
+            except NotCovered as exc:
+                self.fast_path_note = f"off: {exc}"
+
+    def evaluate(self, t: float, y: np.ndarray) -> np.ndarray:
+        if self.fast_path is not None:
+            return self.fast_path.rate(t, y)
+        return self._evaluate(t, y, None)
+
+    def onto_constraints(self, t: float, y: np.ndarray) -> np.ndarray:
+        if self.fast_path is not None:  # no loop-closing joints there: only the speeds to project
+            return self.fast_path.consistent_rates(t, y)
+        return super().onto_constraints(t, y)
 
     def _set_up_coordinates(self) -> None:
         self.edges = spanning_tree(self.model, self.index)
@@ -334,13 +357,14 @@ class JointCoordinateSystem(System):
         jac, _, _, _, target, phi, _ = self._jacobian(t, s)
         return dense(jac @ t_mat), target, phi
 
-    def consistent_velocities(self, y: np.ndarray) -> tuple[np.ndarray, float]:
-        """Rates projected onto the constraints (least change in kinetic energy); the change of body speeds."""
+    def consistent_velocities(self, y: np.ndarray, t: float = 0.0) -> tuple[np.ndarray, float]:
+        """Rates projected onto the constraints at time t [s] (least change in kinetic energy); the change of
+        body speeds."""
         if not self.rows or not self.nq:
             return y, 0.0
         sp = self.space
         s, t_mat, _ = self._snapshot_and_transform(y)
-        jq, target, _ = self._joint_rows(0.0, s, t_mat)
+        jq, target, _ = self._joint_rows(t, s, t_mat)
         minv = self._inverse(self._joint_mass(t_mat, self._cartesian_mass(s)))
         qd = y[sp.qd]
         a = jq @ (minv @ jq.T)
@@ -371,5 +395,5 @@ class JointCoordinateSystem(System):
         out = super().describe()
         out["system"].update({"coordinates": self.nq, "velocities": self.nq,
                               "degrees_of_freedom": self.nq - (self.rows - self.redundant),
-                              "tree_joints": sorted(self.tree_joints)})
+                              "tree_joints": sorted(self.tree_joints), "fast_path": self.fast_path_note})
         return out

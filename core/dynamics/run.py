@@ -111,7 +111,7 @@ class Run:
             # an event is seen only where its function changes sign between two steps' ends
             opts.setdefault("max_step", settings.step)
         self.solver = make_integrator(settings.integrator, system.evaluate, 0.0, y0, settings.t_end, settings.step,
-                                      system.space, project=lambda y: system.consistent_velocities(system.project(y))[0],
+                                      system.space, project=system.onto_constraints,
                                       **opts)
         self.solver.stop_requested = self.cancel_requested
         first = system.outputs(0.0, y0)

@@ -221,12 +221,13 @@ class System(Equations):
         """The initial state with speeds made consistent with the constraints, and the largest change [m/s, rad/s]."""
         return self.consistent_velocities(self.initial_state())
 
-    def consistent_velocities(self, y: np.ndarray) -> tuple[np.ndarray, float]:
-        """y with velocities projected onto the constraints (least change in kinetic energy) and the change [m/s, rad/s]."""
+    def consistent_velocities(self, y: np.ndarray, t: float = 0.0) -> tuple[np.ndarray, float]:
+        """y with velocities projected onto the constraints at time t [s] (least change in kinetic energy; a
+        motor's speed is its law's at t) and the change [m/s, rad/s]."""
         if not self.rows:
             return y, 0.0
         s = self.snapshot(y)
-        jac, _, _, _, target, _, _ = self._jacobian(0.0, s)
+        jac, _, _, _, target, _, _ = self._jacobian(t, s)
         minv = self._mass_inverse(s)
         vel = np.hstack([s.v, s.w]).ravel()
         a = dense(jac @ minv @ jac.T)
@@ -457,7 +458,7 @@ class System(Equations):
         g.mode = STUCK
         self._refresh_rows()
         self._loss_cache = None
-        y = self.consistent_velocities(y)[0]
+        y = self.consistent_velocities(y, t)[0]
         torques = self._loss_state(t, y)
         note = g.at_rest(torques[g.name], breaks)
         if g.rolling:

@@ -199,3 +199,34 @@ def test_options_for_another_integrator_are_reported():
     assert any(f.item == "settings" and "rho_inf is set but only generalized_alpha or generalized_alpha_adaptive uses it" in f.message
                for f in validate(model))
     assert any("not used by rk4: settings.rho_inf" in f for f in simulate(model).findings)
+
+
+def ring_ramp_planetary():
+    """The planetary with its ring motor ramping 0 -> 10 rad/s over 0.1-0.4 s (instead of holding it)."""
+    model = load(EXAMPLES / "planetary.gdyn")
+    replace_fields(model, "ring_hold", law=TimeLaw(kind="ramp", value=0.0, final=10.0, t_start=0.1, t_end=0.4)).do(model)
+    return model
+
+
+def test_a_speed_motor_follows_its_time_law_through_a_run():
+    # The projection after each step puts the speeds on the constraints at the step's end time: it once used the
+    # motor's law at t = 0, so a ramping motor was pulled back to rest and the run failed on its angle drift.
+    model = ring_ramp_planetary()
+    law = model.forces["ring_hold"].law
+    res = prepare(model, t_end=0.5, step=1e-3, output_step=0.05, integrator="rk4", formulation="joint").run()
+    assert res.status == "finished", res.message
+    speeds = res["ring_joint.speed [rad/s]"]
+    expected = np.array([law(t) for t in res.time])
+    assert speeds[-1] == pytest.approx(10.0, abs=1e-9)
+    assert np.abs(speeds - expected).max() < 1e-9
+
+
+@pytest.mark.parametrize("formulation", ["cartesian", "joint"])
+def test_consistent_velocities_take_the_motor_speed_at_the_given_time(formulation):
+    from core.dynamics.formulations import assemble
+
+    model = ring_ramp_planetary()
+    system = assemble(model, formulation)
+    y, _ = system.consistent_velocities(system.initial_state(), 0.25)
+    ring = system.joint_constraints["ring_joint"].g if formulation == "cartesian" else system.geometry["ring_joint"]
+    assert ring.relative_speed(system.snapshot(y)) == pytest.approx(5.0, abs=1e-12)

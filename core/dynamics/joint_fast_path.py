@@ -1,0 +1,389 @@
+"""The joint-coordinate equations of a parallel-axis gear train as constant matrices: the fast path.
+
+When every revolute axis of the tree is parallel, the joint-coordinate picture
+of a gear train stops depending on where the gears are:
+
+- the joint mass matrix T^T M T is constant (a gear's spin inertia about the
+  common axis does not change as it turns; a planet's m r^2 about the carrier
+  does not change as the carrier turns),
+- so are the gear pairs' rows J T and tooth-force directions G T (a pair's
+  geometry is fixed in its carrier's frame), the motors' rows and the joints'
+  relative spins,
+- the gyroscopic and centripetal forces do no work on the coordinates, and
+  gamma - J b is zero for a gear row and the law's rate for a motor row.
+
+The rate is then affine in a handful of inputs (the elements' torques and
+tooth forces, the coordinate rates, the stabilised errors, the motors' targets
+and their rates), one matrix per set of flanks in contact:
+
+    [lambda]                [element forces   ]
+    [      ] = K(flanks) *  [q'               ],   q'' = M^-1 (C f + G^T lambda).
+    [ q''  ]                [phi, s(t), s'(t) ]
+
+Assembly computes these matrices from the general path (System._jacobian and
+JointCoordinateSystem.kinematics at the start) and checks at random
+configurations and speeds that they do not change, so a model the argument does
+not cover (bodies whose mass centres are off their axes on a moving carrier,
+gravity across the axes, gears on a swinging arm) keeps the general path; the
+reason is kept in `reason`. Flanks, the minimum-norm multipliers of redundant
+sets and every element's formula are the general path's own
+(tests/core/dynamics/test_joint_fast_path.py holds the two paths to 1e-12 on
+random states of every example).
+
+Covered: rigid gear pairs, speed motors, joint torques, torsional
+spring-dampers and compliant meshes on a tree of revolute and fixed joints.
+Lossy pairs (their modes), loop-closing joints, bearings and linear springs
+take the general path.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import sparse
+from scipy.sparse import linalg as splinalg
+
+from core.dynamics.constraints import GearConstraint, Snapshot, SpeedConstraint
+from core.dynamics.force_elements import CompliantMesh, JointTorque, TorsionalSpring
+from core.dynamics.system import dense
+
+CHECKS = 3  # random configurations the constant matrices are checked at
+TOLERANCE = 1e-11  # relative change allowed at them (round-off of the general path is about 1e-15)
+
+
+class NotCovered(Exception):
+    """The model is outside what the fast path covers; the message says why."""
+
+
+def _rel_row(system, geometry, s, t_mat) -> np.ndarray:
+    """The joint's relative spin a . (w_j - w_i) as a row in the coordinate rates."""
+    rot = s.rot[geometry.bi] if geometry.bi >= 0 else np.eye(3)
+    a = rot @ geometry.ai
+    row = a @ t_mat[6 * geometry.bj + 3:6 * geometry.bj + 6]
+    if geometry.bi >= 0:
+        row = row - a @ t_mat[6 * geometry.bi + 3:6 * geometry.bi + 6]
+    return row
+
+
+def _gear_rows(system, gear: GearConstraint, s, t_mat):
+    """A gear pair's slip row J T, its tooth force per unit Ft for Ft > 0 (G T) and G's separating part."""
+    n6 = 6 * system.n
+    j, gp, gs = np.zeros(n6), np.zeros(n6), np.zeros(n6)
+    blocks, _, _ = gear.blocks(s)
+    for b, jb, gb, sb in blocks:
+        if b >= 0:
+            j[6 * b:6 * b + 6] += jb[0]
+            gp[6 * b:6 * b + 6] += gb[0] + sb[0]
+            gs[6 * b:6 * b + 6] += sb[0]
+    return j @ t_mat, gp @ t_mat, gs @ t_mat
+
+
+class JointFastPath:
+    """The rate of a JointCoordinateSystem from constant matrices; raises NotCovered at assembly if it cannot."""
+
+    def __init__(self, system):
+        self.system = sy = system
+        if sy.sparse and sy.redundant:
+            raise NotCovered("large system with redundant rows (a minimum-norm solve needs dense matrices)")
+        if sy.lossy:
+            raise NotCovered(f"lossy gear pair {next(iter(sy.lossy))!r} (its modes change the rows)")
+        for c in sy.constraints:
+            if not isinstance(c, (GearConstraint, SpeedConstraint)):
+                raise NotCovered(f"constraint {c.name!r} ({type(c).__name__}) closes a loop")
+        for fe in sy.forces:
+            if type(fe) not in (JointTorque, TorsionalSpring, CompliantMesh):
+                raise NotCovered(f"force element {fe.name!r} ({type(fe).__name__})")
+        axes = [e.axis0 for e in sy.edges if e.coordinate is not None]
+        if not axes:
+            raise NotCovered("no joint coordinates")
+        z = axes[0]
+        if any(np.linalg.norm(np.cross(a, z)) > 1e-12 for a in axes):
+            raise NotCovered("revolute axes not all parallel")
+        g = sy.gravity
+        if np.linalg.norm(np.cross(g, z)) > 1e-12 * max(np.linalg.norm(g), 1.0):
+            raise NotCovered("gravity across the axes")
+        self.nq, self.rows = sy.nq, sy.rows
+        self.meshes = [fe for fe in sy.forces if isinstance(fe, CompliantMesh)]
+        self.joint_elements = [fe for fe in sy.forces if not isinstance(fe, CompliantMesh)]
+        mats = self._matrices(np.zeros(self.nq), np.zeros(self.nq))
+        rng = np.random.default_rng(20261202)
+        scale = max(1.0, float(np.abs(sy.initial_state()[sy.space.qd]).max(initial=0.0)))
+        for _ in range(CHECKS):
+            q, qd = rng.uniform(-np.pi, np.pi, self.nq), scale * rng.normal(size=self.nq)
+            other = self._matrices(q, qd)
+            for key, value in mats.items():
+                if key == "work":
+                    # the gyroscopic, centripetal and gamma - J b terms: none on the coordinates
+                    size = np.abs(mats["mass"]).max() * (qd @ qd) + np.abs(other["rows"]).max(initial=0.0) * (qd @ qd)
+                    if np.abs(other[key]).max(initial=0.0) > TOLERANCE * size:
+                        raise NotCovered("the velocity terms act on the coordinates (a mass centre off its axis)")
+                    continue
+                # a tooth force's separating part may be zero on the coordinates: scaled by the whole force
+                size = max(np.abs(mats["g_plus" if key in ("rows", "g_plus", "g_sep") and sy.rows else key])
+                           .max(initial=0.0), np.abs(value).max(initial=0.0), 1e-300)
+                if not np.allclose(other[key], value, rtol=0.0, atol=TOLERANCE * size):
+                    raise NotCovered(f"the {key} change with the configuration")
+        self._assemble(mats)
+
+    def _matrices(self, q, qd) -> dict:
+        """The matrices the argument says are constant, and the velocity terms it says vanish, at (q, q')."""
+        sy = self.system
+        (x, rot, v, w), t_mat, bias = sy.kinematics(q, qd)
+        t_mat = dense(t_mat)
+        s = Snapshot(x, rot, v, w, np.zeros(sy.extra))
+        mc = sy._cartesian_mass(s)
+        out = {"mass": dense(sy._joint_mass(t_mat, mc))}
+        if sy.rows:
+            jac, gplus, gsep, gamma, _, _, _ = sy._jacobian(0.0, s)
+            out["rows"] = dense(jac @ t_mat)
+            out["g_plus"], out["g_sep"] = dense(gplus @ t_mat), dense(gsep @ t_mat)
+            motor = np.zeros(sy.rows)
+            row = 0
+            for c in sy.constraints:
+                if isinstance(c, SpeedConstraint):
+                    motor[row] = c.law.derivative(0.0)
+                row += c.rows
+            drift = gamma - dense(jac) @ bias - motor
+        else:
+            out["rows"] = np.zeros((0, self.nq))
+            drift = np.zeros(0)
+        jw = np.einsum("kab,kbc,kdc->kad", rot, sy.inertia, rot)
+        gyro = np.cross(w, np.einsum("kab,kb->ka", jw, w))
+        inertial = np.hstack([np.zeros_like(gyro), -gyro]).ravel() - sy._times_mass(mc, bias)
+        out["work"] = np.concatenate([np.asarray(t_mat.T @ inertial).ravel(), drift])
+        geos = {**{("element", fe.name): fe.g for fe in self.joint_elements},
+                **{("joint", name): sy.geometry[name] for name in sy.angle_index},
+                **{("motor", c.name): c.g for c in sy.constraints if isinstance(c, SpeedConstraint)},
+                **{("mesh", fe.name): fe.gear.j1 for fe in self.meshes}}
+        out["spins"] = np.array([_rel_row(sy, geo, s, t_mat) for geo in geos.values()]).reshape(-1, self.nq)
+        mesh_rows = [_gear_rows(sy, fe.gear, s, t_mat) for fe in self.meshes]
+        out["meshes"] = np.array(mesh_rows).reshape(-1, 3, self.nq)
+        self._spin_names = list(geos)
+        return out
+
+    def _assemble(self, m: dict) -> None:
+        sy, nq, rows = self.system, self.nq, self.rows
+        spin = {name: row for name, row in zip(self._spin_names, m["spins"])}
+        self.minv = np.linalg.inv(m["mass"])
+        # element inputs f and their columns C: a joint torque, a spring, a mesh's Ft on each flank and its
+        # potential torque
+        cols = [spin["element", fe.name] for fe in self.joint_elements]
+        for fe, (_, gp, gs) in zip(self.meshes, m["meshes"]):
+            cols += [gp, gp - 2.0 * gs, spin["mesh", fe.name]]
+        self.n_f = len(cols)
+        c_mat = np.array(cols).reshape(-1, nq).T
+        self.minv_c = self.minv @ c_mat
+        # the rows: gear slips and motor spins, the extra state each one's error is, stabilised or not
+        self.jq, self.g_plus, self.g_sep = m["rows"], m.get("g_plus"), m.get("g_sep")
+        motor_rows, phi_index, stab, self.motors = [], [], [], []
+        row = 0
+        for c in sy.constraints:
+            phi_index.append(c.error_index)
+            stab.append(c.stabilised)
+            if isinstance(c, SpeedConstraint):
+                motor_rows.append(row)
+                self.motors.append(c)
+            row += c.rows
+        self.phi_index = np.array(phi_index, dtype=int)
+        self.gear_rows = sy.gear_rows
+        self._stab = np.array(stab, dtype=float)
+        self._em = np.zeros((rows, len(self.motors)))
+        self._em[motor_rows, np.arange(len(self.motors))] = 1.0
+        self.motor_rows = np.array(motor_rows, dtype=int)
+        self._k = {}  # flanks -> (K, M^-1 G^T)
+        if rows and not sy.sparse:  # the speeds' projection: M^-1 J^T (J M^-1 J^T)^+
+            self._projector = self.minv @ self.jq.T @ np.linalg.pinv(self.jq @ self.minv @ self.jq.T, rcond=1e-12)
+        # the inputs: [f, q', phi, s(t), s'(t)]
+        nm = len(self.motors)
+        self._u = (slice(0, self.n_f), slice(self.n_f, self.n_f + nq), slice(self.n_f + nq, self.n_f + nq + rows),
+                   slice(self.n_f + nq + rows, self.n_f + nq + rows + nm), slice(self.n_f + nq + rows + nm, None))
+        self.n_u = self.n_f + nq + rows + 2 * nm
+        # the extra states' rates: linear in q' (angles, gear errors, motor errors) less the motors' targets
+        ex_rows = np.zeros((sy.extra, nq))
+        covered = {sy.work_index, sy.dissipated_index}
+        for name, idx in sy.angle_index.items():
+            ex_rows[idx] = spin["joint", name]
+            covered.add(idx)
+        mesh_slip = {fe.gear.name: jrow for fe, (jrow, _, _) in zip(self.meshes, m["meshes"])}
+        row = 0
+        for c in sy.constraints:
+            ex_rows[c.error_index] = self.jq[row] if isinstance(c, GearConstraint) else spin["motor", c.name]
+            covered.add(c.error_index)
+            row += c.rows
+        for name, gc in sy.gears.items():
+            if name in mesh_slip:
+                ex_rows[gc.error_index] = mesh_slip[name]
+                covered.add(gc.error_index)
+        missing = sorted(set(range(sy.extra)) - covered)
+        if missing:
+            raise NotCovered(f"extra states {missing} of an element it does not know")
+        self.extra_rows = ex_rows
+        self.motor_error_index = np.array([c.error_index for c in self.motors], dtype=int)
+        # what the elements read: joint spins, mesh slips and angles
+        self.spin_rows = np.array([spin["element", fe.name] for fe in self.joint_elements]
+                                  + [mesh_slip[fe.gear.name] for fe in self.meshes]
+                                  + [spin["motor", c.name] for c in self.motors]).reshape(-1, nq)
+        self._drive_flanks = (False,) * len(self.gear_rows)
+        # a large train (System.sparse): K would be dense, so its cost would grow as N^2; the KKT matrix
+        # [[M, -G^T], [J, 0]] is as sparse as the train, and one LU per set of flanks keeps each rate O(N)
+        self.kkt = sy.sparse
+        if self.kkt:
+            csr = sparse.csr_matrix
+            self._sp = {"c": csr(c_mat), "j": csr(self.jq), "gp": csr(self.g_plus), "gs": csr(self.g_sep),
+                        "m": csr(m["mass"]), "x": csr(ex_rows), "spin": csr(self.spin_rows)}
+            self._gamma_rows = np.zeros(rows)
+        self.work_index, self.dissipated_index = sy.work_index, sy.dissipated_index
+
+    def _kkt(self, flip: tuple):
+        """The LU of [[M, -G^T], [J, 0]] for the gear rows' flanks (True: Ft < 0), and M's (large trains)."""
+        found = self._k.get(flip)
+        if found is None:
+            sp = self._sp
+            f = np.zeros(self.rows)
+            f[self.gear_rows] = np.array(flip, dtype=float)
+            gq = sp["gp"] - 2.0 * sparse.diags(f) @ sp["gs"]
+            kkt = sparse.bmat([[sp["m"], -gq.T], [sp["j"], None]], format="csc")
+            found = self._k[flip] = (splinalg.splu(kkt), gq)
+        return found
+
+    def _rate_kkt(self, t, y, f, work, dissipation, spins):
+        nq, rows, sp = self.nq, self.rows, self._sp
+        qd, extra = y[nq:2 * nq], y[2 * nq:]
+        target, gamma = np.zeros(rows), np.zeros(rows)
+        for row, c in zip(self.motor_rows, self.motors):
+            target[row], gamma[row] = c.law(t), c.law.derivative(t)
+        sys_ = self.system
+        rhs = np.concatenate([sp["c"] @ f, gamma - self._stab * (2.0 * sys_.alpha * (sp["j"] @ qd - target)
+                                                                 + sys_.beta**2 * extra[self.phi_index])])
+        flip = self._drive_flanks
+        sol = self._kkt(flip)[0].solve(rhs)
+        for _ in range(4 if rows else 0):  # as System._multipliers
+            new = tuple(sol[nq + self.gear_rows] < 0)
+            if new == flip:
+                break
+            flip, last = new, sol
+            sol = self._kkt(flip)[0].solve(rhs)
+        else:
+            if rows:  # no settled flanks: the last multipliers with the last flanks
+                lam = last[nq:]
+                sol = np.concatenate([splinalg.spsolve(sp["m"].tocsc(), rhs[:nq] + self._kkt(flip)[1].T @ lam), lam])
+        lam = sol[nq:]
+        for row, speed in zip(self.motor_rows, spins[len(spins) - len(self.motors):]):
+            work += lam[row] * speed
+        rate = np.empty(y.shape[0])
+        rate[:nq] = qd
+        rate[nq:2 * nq] = sol[:nq]
+        ex = sp["x"] @ qd
+        ex[self.motor_error_index] -= target[self.motor_rows]
+        ex[self.work_index] = work
+        ex[self.dissipated_index] = dissipation
+        rate[2 * nq:] = ex
+        return rate
+
+    def consistent_rates(self, t: float, y: np.ndarray) -> np.ndarray:
+        """y with the coordinate rates projected onto the rows at time t [s], as
+        JointCoordinateSystem.consistent_velocities does (least change in kinetic energy)."""
+        if not self.rows:
+            return y
+        nq = self.nq
+        target = np.zeros(self.rows)
+        for row, c in zip(self.motor_rows, self.motors):
+            target[row] = c.law(t)
+        out = y.copy()
+        if self.kkt:  # M x - J^T mu = 0, J x = J q' - s(t): x = M^-1 J^T (J M^-1 J^T)^-1 (J q' - s(t))
+            if self._velocity_lu is None:
+                sp = self._sp
+                self._velocity_lu = splinalg.splu(sparse.bmat([[sp["m"], -sp["j"].T], [sp["j"], None]], format="csc"))
+            rhs = np.concatenate([np.zeros(nq), self._sp["j"] @ y[nq:2 * nq] - target])
+            out[nq:2 * nq] -= self._velocity_lu.solve(rhs)[:nq]
+        else:
+            out[nq:2 * nq] -= self._projector @ (self.jq @ y[nq:2 * nq] - target)
+        return out
+
+    _velocity_lu = None
+
+    def _flank_matrices(self, flip: tuple):
+        """K (rows + nq + extra, n_u) for the gear rows' flanks (True: Ft < 0): u -> [lambda, q'', extra rates]
+        (the extra rates without work and dissipation); and M^-1 G^T."""
+        found = self._k.get(flip)
+        if found is not None:
+            return found
+        sy, rows, nq = self.system, self.rows, self.nq
+        u_f, u_v, u_phi, u_s, u_ds = self._u
+        k = np.zeros((rows + nq + sy.extra, self.n_u))
+        k_lam, k_qdd, k_ex = k[:rows], k[rows:rows + nq], k[rows + nq:]
+        k_qdd[:, u_f] = self.minv_c
+        if rows:
+            f = np.zeros(rows)
+            f[self.gear_rows] = np.array(flip, dtype=float)
+            gq = self.g_plus - 2.0 * f[:, None] * self.g_sep
+            a = self.jq @ self.minv @ gq.T
+            p = np.linalg.pinv(a, rcond=1e-10) if sy.redundant else np.linalg.inv(a)
+            ps = p * self._stab[None, :]
+            k_lam[:, u_f] = -p @ (self.jq @ self.minv_c)
+            k_lam[:, u_v] = -2.0 * sy.alpha * (ps @ self.jq)
+            k_lam[:, u_phi] = -sy.beta**2 * ps
+            k_lam[:, u_s] = 2.0 * sy.alpha * (ps @ self._em)
+            k_lam[:, u_ds] = p @ self._em
+            k_qdd += (self.minv @ gq.T) @ k_lam
+        k_ex[:, u_v] = self.extra_rows
+        k_ex[self.motor_error_index, u_s] = -1.0 * np.eye(len(self.motors))
+        self._k[flip] = found = (k, self.minv @ gq.T if rows else None)
+        return found
+
+    def rate(self, t: float, y: np.ndarray) -> np.ndarray:
+        """The tangent rate of y at t [SI], as JointCoordinateSystem.evaluate's general path gives it."""
+        nq, rows = self.nq, self.rows
+        qd, extra = y[nq:2 * nq], y[2 * nq:]
+        u = np.empty(self.n_u)
+        u_f, u_v, u_phi, u_s, u_ds = self._u
+        f = u[u_f]
+        k = 0
+        work = dissipation = 0.0
+        spins = ((self._sp["spin"] if self.kkt else self.spin_rows) @ qd).tolist()  # the joint elements' spins, the meshes' slips, the motors' spins
+        for fe in self.joint_elements:
+            spin = spins[k]
+            if type(fe) is JointTorque:
+                tau = fe.law(t)
+                work += tau * spin
+            else:
+                tau, _, lost = fe.torque(extra[fe.ia], spin)
+                dissipation += lost
+            f[k] = tau
+            k += 1
+        j = k
+        for fe in self.meshes:
+            *_, ft, tau, lost = fe.state(extra[fe.gear.error_index], spins[j], extra[fe.ia])
+            f[k:k + 3] = (ft, 0.0, tau) if ft >= 0 else (0.0, ft, tau)
+            dissipation += lost
+            k += 3
+            j += 1
+        if self.kkt:
+            return self._rate_kkt(t, y, f, work, dissipation, spins)
+        u[u_v] = qd
+        u[u_phi] = extra[self.phi_index]
+        m = u_s.start
+        for c in self.motors:
+            u[m] = c.law(t)
+            u[m + len(self.motors)] = c.law.derivative(t)
+            m += 1
+        flip = self._drive_flanks
+        out = self._flank_matrices(flip)[0] @ u
+        for _ in range(4 if rows else 0):  # as System._multipliers: start on the drive flanks, at most 4 changes
+            new = tuple(out[self.gear_rows] < 0)
+            if new == flip:
+                break
+            flip = new
+            last = out
+            out = self._flank_matrices(flip)[0] @ u
+        else:
+            if rows:  # no settled flanks: the general path keeps the last multipliers with the last flanks
+                out = last.copy()
+                out[rows:rows + nq] = self.minv_c @ f + self._flank_matrices(flip)[1] @ last[:rows]
+        for c, speed in zip(self.motor_rows, spins[j:]):
+            work += out[c] * speed
+        rate = np.empty(y.shape[0])
+        rate[:nq] = qd
+        rate[nq:] = out[rows:]
+        rate[2 * nq + self.work_index] = work
+        rate[2 * nq + self.dissipated_index] = dissipation
+        return rate

@@ -1,0 +1,125 @@
+"""The joint-coordinate fast path (constant matrices of a parallel-axis train) against the general path.
+
+The general path (JointCoordinateSystem(model, fast_path=False)) builds the
+kinematics, the Cartesian mass, every constraint's blocks and the multipliers
+at each call; the fast path uses the matrices computed once at assembly. Both
+must give the same rate to round-off on random states (angles, rates, the
+extra states: TE, phase and motor errors, spring angles) at random times.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from core.commands import AddItem, replace_fields
+from core.dynamics.joint_coordinates import JointCoordinateSystem
+from core.model.entities import TimeLaw, TorsionalSpringDamper
+from core.model.files import load
+from tests.conftest import EXAMPLES
+
+# which examples the fast path covers, and why the others keep the general path
+COVERED = {"compliant_mesh_pair", "helical_pair", "inner_pair", "planetary"}
+REASONS = {"bevel_pair": "axes not all parallel", "lossy_gear_demo1": "lossy gear pair",
+           "lossy_gear_demo2": "lossy gear pair", "lossy_gear_demo3": "lossy gear pair"}
+
+
+def examples():
+    return sorted(EXAMPLES.glob("*.gdyn"))
+
+
+def random_states(system, count, seed):
+    rng = np.random.default_rng(seed)
+    y0 = system.initial_state()
+    sp = system.space
+    for _ in range(count):
+        y = y0.copy()
+        y[sp.q] = rng.uniform(-20.0, 20.0, system.nq)
+        y[sp.qd] = rng.normal(scale=50.0, size=system.nq)
+        y[sp.e] = rng.normal(scale=1e-5, size=system.extra)  # TE, phase and motor errors are small
+        yield float(rng.uniform(0.0, 1.0)), y
+
+
+def compare(model, count=40, seed=1):
+    fast, plain = JointCoordinateSystem(model), JointCoordinateSystem(model, fast_path=False)
+    assert fast.fast_path is not None, fast.fast_path_note
+    worst = 0.0
+    for t, y in random_states(fast, count, seed):
+        a, b = fast.evaluate(t, y), plain.evaluate(t, y)
+        worst = max(worst, float(np.abs(a - b).max() / np.abs(b).max()))
+        pa, pb = fast.onto_constraints(t, y), plain.onto_constraints(t, y)
+        worst = max(worst, float(np.abs(pa - pb).max() / np.abs(pb).max()))
+    return worst, fast
+
+
+@pytest.mark.parametrize("path", examples(), ids=lambda p: p.stem)
+def test_fast_path_agrees_with_the_general_path_on_random_states(path):
+    model = load(path)
+    system = JointCoordinateSystem(model)
+    if path.stem not in COVERED:
+        assert system.fast_path is None
+        assert REASONS[path.stem] in system.fast_path_note
+        return
+    worst, fast = compare(model)
+    assert worst < 1e-12, worst
+    if fast.rows:
+        # the random states put gear rows on both flanks: each set of flanks has its own matrices
+        assert len(fast.fast_path._k) > 1
+
+
+def test_time_varying_planetary_with_a_damped_carrier():
+    model = load(EXAMPLES / "planetary.gdyn")
+    replace_fields(model, "sun_torque", law=TimeLaw(kind="sine", value=1.0, amplitude=0.5, frequency=20.0)).do(model)
+    replace_fields(model, "ring_hold", law=TimeLaw(kind="ramp", value=0.0, final=10.0, t_start=0.1, t_end=0.6)).do(model)
+    AddItem(TorsionalSpringDamper("carrier_load", "carrier_joint", stiffness=3.0, damping=0.002)).do(model)
+    worst, _ = compare(model, seed=2)
+    assert worst < 1e-12, worst
+
+
+def test_a_planet_off_its_axis_keeps_the_general_path():
+    # a planet whose mass centre is 1 mm off its axis: its orbit changes the joint mass matrix as it turns
+    model = load(EXAMPLES / "planetary.gdyn")
+    planet = model.bodies["planet1"]
+    model.bodies["planet1"] = dataclasses.replace(planet, com=(planet.com[0] + 1e-3, *planet.com[1:]))
+    system = JointCoordinateSystem(model)
+    assert system.fast_path is None
+    assert "change with the configuration" in system.fast_path_note or "velocity terms" in system.fast_path_note
+
+
+def test_gravity_across_the_axes_keeps_the_general_path():
+    model = load(EXAMPLES / "planetary.gdyn")
+    model.settings = dataclasses.replace(model.settings, gravity=(0.0, -9.81, 0.0))
+    system = JointCoordinateSystem(model)
+    assert system.fast_path is None and "gravity" in system.fast_path_note
+
+
+def test_inspect_says_whether_the_fast_path_is_taken_and_why_not():
+    import subprocess
+    import sys
+
+    def inspect(name):
+        res = subprocess.run([sys.executable, "-m", "core.cli", "inspect", str(EXAMPLES / f"{name}.gdyn")],
+                             capture_output=True, text=True, timeout=120)
+        assert res.returncode == 0, res.stderr
+        return res.stdout
+
+    assert "fast path: on" in inspect("planetary")
+    assert "fast path: off: lossy gear pair 'gear'" in inspect("lossy_gear_demo1")
+
+
+def test_a_long_train_takes_the_sparse_form_and_agrees():
+    # 96 stages: above System's dense limit, so the fast path solves one sparse KKT matrix per set of flanks
+    from tests.benchmarks.bench_gear_train_scaling import gear_train
+
+    model = gear_train(96)
+    fast, plain = JointCoordinateSystem(model), JointCoordinateSystem(model, fast_path=False)
+    assert fast.sparse and fast.fast_path is not None and fast.fast_path.kkt, fast.fast_path_note
+    worst = 0.0
+    for t, y in random_states(fast, 5, seed=3):
+        a, b = fast.evaluate(t, y), plain.evaluate(t, y)
+        worst = max(worst, float(np.abs(a - b).max() / np.abs(b).max()))
+        pa, pb = fast.onto_constraints(t, y), plain.onto_constraints(t, y)
+        worst = max(worst, float(np.abs(pa - pb).max() / np.abs(pb).max()))
+    assert worst < 1e-12, worst

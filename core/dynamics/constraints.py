@@ -51,6 +51,7 @@ class Snapshot:
 
     def __init__(self, x, rot, v, w, extra):
         self.x, self.rot, self.v, self.w, self.extra = x, rot, v, w, extra
+        self.frames = {}  # the gear pairs' contact frames at this instant (GearConstraint.frame), made once
 
     def pose(self, b: int):
         if b < 0:
@@ -207,6 +208,12 @@ class GearConstraint(Constraint):
         self.c1, self.c2 = centres if centres is not None else (joint1.sj, joint2.sj)
 
     def frame(self, s: Snapshot):
+        found = s.frames.get(self.name)
+        if found is None:
+            found = s.frames[self.name] = self._frame(s)
+        return found
+
+    def _frame(self, s: Snapshot):
         g1, g2 = self.j1.bj, self.j2.bj
         x1, r1, v1, w1 = s.pose(g1)
         x2, r2, v2, w2 = s.pose(g2)

@@ -346,7 +346,7 @@ class JointCoordinateSystem(System):
             point = s.x[e.child] + s.rot[e.child] @ (geo.sj if e.child == geo.bj else geo.si)
             sub = e.subtree
             force = need_f[sub].sum(axis=0)
-            torque = need_t[sub].sum(axis=0) + np.cross(s.x[sub] - point, need_f[sub]).sum(axis=0)
+            torque = need_t[sub].sum(axis=0) + cross_rows(s.x[sub] - point, need_f[sub]).sum(axis=0)
             child_is_j = e.child == geo.bj
             out[e.joint] = (force, torque) if child_is_j else (-force, -torque)
         return out

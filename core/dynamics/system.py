@@ -20,7 +20,8 @@ from scipy import sparse
 from scipy.sparse import linalg as splinalg
 
 from core.dynamics.channels import TOOTH_FORCES, Outputs
-from core.dynamics.constraints import Constraint, GearConstraint, JointConstraint, JointGeometry, Snapshot, SpeedConstraint
+from core.dynamics.constraints import (Constraint, GearConstraint, JointConstraint, JointGeometry, Snapshot,
+                                       SpeedConstraint, cross_rows)
 from core.dynamics.elements import build
 from core.dynamics.equations import Equations
 from core.dynamics.force_elements import CompliantMesh, Loads
@@ -371,7 +372,7 @@ class System(Equations):
         for lossy in self.lossy.values():
             lossy.apply(t, s, loads)
         jw = np.einsum("kab,kbc,kdc->kad", s.rot, self.inertia, s.rot) if n else np.zeros((0, 3, 3))
-        gyro = np.cross(s.w, np.einsum("kab,kb->ka", jw, s.w)) if n else np.zeros((0, 3))
+        gyro = cross_rows(s.w, np.einsum("kab,kb->ka", jw, s.w)) if n else np.zeros((0, 3))
         return loads, np.hstack([loads.f, loads.tau - gyro]).ravel(), jw
 
     def _kinetic(self, s: Snapshot, jw: np.ndarray) -> float:

@@ -82,8 +82,8 @@ class JointFastPath:
 
     def __init__(self, system):
         self.system = sy = system
-        if sy.sparse and sy.redundant:
-            raise NotCovered("large system with redundant rows (a minimum-norm solve needs dense matrices)")
+        if sy.sparse and (sy.redundant or not sy.rows):
+            raise NotCovered("large system with redundant rows or none (the sparse form solves a KKT matrix)")
         if sy.lossy:
             raise NotCovered(f"lossy gear pair {next(iter(sy.lossy))!r} (its modes change the rows)")
         for c in sy.constraints:

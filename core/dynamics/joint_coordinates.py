@@ -137,13 +137,24 @@ class JointCoordinateSystem(System):
         """`fast_path`: evaluate a parallel-axis gear train by its constant matrices (core.dynamics.joint_fast_path)
         when it qualifies; False keeps the general path (the reference the fast path is tested against)."""
         super().__init__(model)
-        self.fast_path, self.fast_path_note = None, "off (not asked for)"
-        if fast_path:
+        self._fast, self._fast_note = None, None if fast_path else "off (not asked for)"
+
+    @property
+    def fast_path(self) -> JointFastPath | None:
+        """The fast path, set up at its first use (a system made only for checks never pays for it)."""
+        if self._fast_note is None:
             try:
-                self.fast_path = JointFastPath(self)
-                self.fast_path_note = "on: constant matrices of a parallel-axis train"
+                self._fast = JointFastPath(self)
+                self._fast_note = "on: constant matrices of a parallel-axis train"
             except NotCovered as exc:
-                self.fast_path_note = f"off: {exc}"
+                self._fast_note = f"off: {exc}"
+        return self._fast
+
+    @property
+    def fast_path_note(self) -> str:
+        """Whether the fast path is taken ('on: ...') or why not ('off: ...')."""
+        self.fast_path  # sets the note
+        return self._fast_note
 
     def evaluate(self, t: float, y: np.ndarray) -> np.ndarray:
         if self.fast_path is not None:

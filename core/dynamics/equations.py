@@ -29,6 +29,9 @@ interchangeable; core.dynamics.formulations.FORMULATIONS maps their names.
    (lossy gear modes) chosen at the start, the event functions g(t, y) that
    watch it, and what happens at event i (the new state and a note).
 6. ``describe()``: sizes and redundancy for ``geardyn inspect``.
+7. ``ready()``: sets up what the rates need once per run (the joint fast
+   path's constant matrices); a run calls it after assembly. A system made
+   only for checks need not call it, and evaluate() works without it.
 """
 
 from __future__ import annotations
@@ -49,6 +52,9 @@ class Equations:
 
     def outputs(self, t: float, y: np.ndarray):
         raise NotImplementedError
+
+    def ready(self) -> None:
+        """Set up what the rates need once per run (nothing here)."""
 
     def onto_constraints(self, t: float, y: np.ndarray) -> np.ndarray:
         """y after a step at time t [s], moved back onto the constraints: positions, then speeds."""

@@ -150,6 +150,9 @@ class JointCoordinateSystem(System):
                 self._fast_note = f"off: {exc}"
         return self._fast
 
+    def ready(self) -> None:
+        self.fast_path  # the constant matrices and their checks, before a run's first step
+
     @property
     def fast_path_note(self) -> str:
         """Whether the fast path is taken ('on: ...') or why not ('off: ...')."""

@@ -92,6 +92,7 @@ class Run:
             if errors:
                 raise ModelError(f"the model has {len(errors)} error(s); first: {errors[0]}")
         system = self.system = assemble(self.model)
+        system.ready()  # what the rates need once per run (the joint fast path), before the first step is timed
         y0, change = system.consistent_initial_state()
         findings = []
         if change > 1e-9:

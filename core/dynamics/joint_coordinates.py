@@ -160,14 +160,12 @@ class JointCoordinateSystem(System):
         return self._fast_note
 
     def evaluate(self, t: float, y: np.ndarray) -> np.ndarray:
-        if self.fast_path is not None:
-            return self.fast_path.rate(t, y)
-        return self._evaluate(t, y, None)
+        fast = self.fast_path
+        return fast.rate(t, y) if fast is not None else self._evaluate(t, y, None)
 
     def onto_constraints(self, t: float, y: np.ndarray) -> np.ndarray:
-        if self.fast_path is not None:  # no loop-closing joints there: only the speeds to project
-            return self.fast_path.consistent_rates(t, y)
-        return super().onto_constraints(t, y)
+        fast = self.fast_path  # no loop-closing joints there: only the speeds to project
+        return fast.consistent_rates(t, y) if fast is not None else super().onto_constraints(t, y)
 
     def _set_up_coordinates(self) -> None:
         self.edges = spanning_tree(self.model, self.index)

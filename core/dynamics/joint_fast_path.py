@@ -66,15 +66,12 @@ def _rel_row(system, geometry, s, t_mat) -> np.ndarray:
 
 def _gear_rows(system, gear: GearConstraint, s, t_mat):
     """A gear pair's slip row J T, its tooth force per unit Ft for Ft > 0 (G T) and G's separating part."""
-    n6 = 6 * system.n
-    j, gp, gs = np.zeros(n6), np.zeros(n6), np.zeros(n6)
-    blocks, _, _ = gear.blocks(s)
-    for b, jb, gb, sb in blocks:
-        if b >= 0:
-            j[6 * b:6 * b + 6] += jb[0]
-            gp[6 * b:6 * b + 6] += gb[0] + sb[0]
-            gs[6 * b:6 * b + 6] += sb[0]
-    return j @ t_mat, gp @ t_mat, gs @ t_mat
+    parts = [p for p in gear.blocks(s)[0] if p[0] >= 0]
+    shape = (1, 6 * system.n)
+    rows = (system._matrix([(0, b, jb) for b, jb, _, _ in parts], shape),
+            system._matrix([(0, b, gb + sb) for b, _, gb, sb in parts], shape),
+            system._matrix([(0, b, sb) for b, _, _, sb in parts], shape))
+    return tuple(dense(m)[0] @ t_mat for m in rows)
 
 
 class JointFastPath:
@@ -104,6 +101,12 @@ class JointFastPath:
         self.nq, self.rows = sy.nq, sy.rows
         self.meshes = [fe for fe in sy.forces if isinstance(fe, CompliantMesh)]
         self.joint_elements = [fe for fe in sy.forces if not isinstance(fe, CompliantMesh)]
+        # the joints whose relative spin an element or an extra state reads, by (role, name)
+        self._spin_geometries = {
+            **{("element", fe.name): fe.g for fe in self.joint_elements},
+            **{("joint", name): sy.geometry[name] for name in sy.angle_index},
+            **{("motor", c.name): c.g for c in sy.constraints if isinstance(c, SpeedConstraint)},
+            **{("mesh", fe.name): fe.gear.j1 for fe in self.meshes}}
         mats = self._matrices(np.zeros(self.nq), np.zeros(self.nq))
         rng = np.random.default_rng(20261202)
         scale = max(1.0, float(np.abs(sy.initial_state()[sy.space.qd]).max(initial=0.0)))
@@ -150,19 +153,15 @@ class JointFastPath:
         gyro = np.cross(w, np.einsum("kab,kb->ka", jw, w))
         inertial = np.hstack([np.zeros_like(gyro), -gyro]).ravel() - sy._times_mass(mc, bias)
         out["work"] = np.concatenate([np.asarray(t_mat.T @ inertial).ravel(), drift])
-        geos = {**{("element", fe.name): fe.g for fe in self.joint_elements},
-                **{("joint", name): sy.geometry[name] for name in sy.angle_index},
-                **{("motor", c.name): c.g for c in sy.constraints if isinstance(c, SpeedConstraint)},
-                **{("mesh", fe.name): fe.gear.j1 for fe in self.meshes}}
-        out["spins"] = np.array([_rel_row(sy, geo, s, t_mat) for geo in geos.values()]).reshape(-1, self.nq)
+        out["spins"] = np.array([_rel_row(sy, geo, s, t_mat)
+                                 for geo in self._spin_geometries.values()]).reshape(-1, self.nq)
         mesh_rows = [_gear_rows(sy, fe.gear, s, t_mat) for fe in self.meshes]
         out["meshes"] = np.array(mesh_rows).reshape(-1, 3, self.nq)
-        self._spin_names = list(geos)
         return out
 
     def _assemble(self, m: dict) -> None:
         sy, nq, rows = self.system, self.nq, self.rows
-        spin = {name: row for name, row in zip(self._spin_names, m["spins"])}
+        spin = dict(zip(self._spin_geometries, m["spins"]))
         self.minv = np.linalg.inv(m["mass"])
         # element inputs f and their columns C: a joint torque, a spring, a mesh's Ft on each flank and its
         # potential torque
@@ -248,9 +247,7 @@ class JointFastPath:
     def _rate_kkt(self, t, y, f, work, dissipation, spins):
         nq, rows, sp = self.nq, self.rows, self._sp
         qd, extra = y[nq:2 * nq], y[2 * nq:]
-        target, gamma = np.zeros(rows), np.zeros(rows)
-        for row, c in zip(self.motor_rows, self.motors):
-            target[row], gamma[row] = c.law(t), c.law.derivative(t)
+        target, gamma = self._at_motor_rows(t)
         sys_ = self.system
         rhs = np.concatenate([sp["c"] @ f, gamma - self._stab * (2.0 * sys_.alpha * (sp["j"] @ qd - target)
                                                                  + sys_.beta**2 * extra[self.phi_index])])
@@ -279,15 +276,20 @@ class JointFastPath:
         rate[2 * nq:] = ex
         return rate
 
+    def _at_motor_rows(self, t: float) -> tuple[np.ndarray, np.ndarray]:
+        """The motors' speeds s(t) [rad/s] and their rates s'(t) at their rows (zero elsewhere)."""
+        target, rate = np.zeros(self.rows), np.zeros(self.rows)
+        for row, c in zip(self.motor_rows, self.motors):
+            target[row], rate[row] = c.law(t), c.law.derivative(t)
+        return target, rate
+
     def consistent_rates(self, t: float, y: np.ndarray) -> np.ndarray:
         """y with the coordinate rates projected onto the rows at time t [s], as
         JointCoordinateSystem.consistent_velocities does (least change in kinetic energy)."""
         if not self.rows:
             return y
         nq = self.nq
-        target = np.zeros(self.rows)
-        for row, c in zip(self.motor_rows, self.motors):
-            target[row] = c.law(t)
+        target = self._at_motor_rows(t)[0]
         out = y.copy()
         if self.kkt:  # M x - J^T mu = 0, J x = J q' - s(t): x = M^-1 J^T (J M^-1 J^T)^-1 (J q' - s(t))
             if self._velocity_lu is None:

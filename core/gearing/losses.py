@@ -43,10 +43,6 @@ class LossValues:
     tau_bf2: float
 
     @property
-    def ideal(self) -> bool:
-        return self.eta_mf1 == 1.0 and self.eta_mf2 == 1.0 and self.tau_bf1 == 0.0 and self.tau_bf2 == 0.0
-
-    @property
     def bearing_a(self) -> float:
         """tau_bf_a [N m]: the part of the bearing friction on shaft a (half of tau_bf1 when both efficiencies are 1)."""
         den = self.eta_mf1 - 1.0 / self.eta_mf2
@@ -97,11 +93,6 @@ class LossTable:
         self.speeds = table[:, 0]
         self.at_rest = self.at(0.0)
 
-    @classmethod
-    def constant(cls, efficiency: float, bearing_friction: float = 0.0) -> "LossTable":
-        """One efficiency for both directions of power flow and a constant bearing friction [N m]."""
-        return cls([[0.0, efficiency, efficiency, bearing_friction, bearing_friction]])
-
     def at(self, speed: float) -> LossValues:
         """The values at |speed| [rad/s]: linear between rows, extended linearly beyond the first and last rows."""
         w = abs(float(speed))
@@ -114,7 +105,3 @@ class LossTable:
             vals = table[k, 1:] + frac * (table[k + 1, 1:] - table[k, 1:])
         eta1, eta2, bf1, bf2 = (float(v) for v in vals)
         return LossValues(eta1, eta2, abs(bf1), abs(bf2))
-
-    @property
-    def ideal(self) -> bool:
-        return all(LossValues(*row[1:]).ideal for row in self.rows)

@@ -53,18 +53,27 @@ class Channel:
 
 
 class Outputs:
-    """Collects (channel, value) pairs in the order they are added."""
+    """Collects (channel, value) pairs in the order they are added.
 
-    def __init__(self):
+    With ``records=False`` only the values are kept: a run makes the records
+    once, at its first sample, and every later sample only needs the values.
+    """
+
+    def __init__(self, records: bool = True):
+        self.records = records
         self.channels: list[Channel] = []
         self.values: list[float] = []
 
     def add(self, item: str, quantity: str, unit: str, value: float, group: str, description: str = "") -> None:
-        self.channels.append(Channel(item, quantity, unit, group, description))
+        if self.records:
+            self.channels.append(Channel(item, quantity, unit, group, description))
         self.values.append(float(value))
 
     def add_vector(self, item: str, prefix: str, unit: str, vector, group: str, description: str = "") -> None:
         """Three channels ``prefix``x, y, z."""
+        if not self.records:
+            self.values.extend(map(float, vector))
+            return
         for axis, v in zip("xyz", vector):
             self.add(item, f"{prefix}{axis}", unit, v, group, description)
 

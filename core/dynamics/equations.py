@@ -23,8 +23,9 @@ interchangeable; core.dynamics.formulations.FORMULATIONS maps their names.
    at their static deflection).
 4. ``outputs(t, y)`` every result channel at (t, y) in a fixed order (only at
    output samples), ``channels(t, y)`` the same by label, ``poses(y)`` the
-   bodies' frames for the animation, ``snapshot(y)`` the bodies' poses and
-   velocities, ``accelerations(t, y)``.
+   bodies' frames for the animation, ``sample(t, y)`` both at once (the
+   channels' values as an array, origins, quaternions: what a run records),
+   ``snapshot(y)`` the bodies' poses and velocities, ``accelerations(t, y)``.
 5. ``start(y)``, ``events()`` and ``on_event(i, t, y)``: the discrete state
    (lossy gear modes) chosen at the start, the event functions g(t, y) that
    watch it, and what happens at event i (the new state and a note).
@@ -52,6 +53,10 @@ class Equations:
 
     def outputs(self, t: float, y: np.ndarray):
         raise NotImplementedError
+
+    def sample(self, t: float, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Channel values, body origins (n, 3) [m] and quaternions (n, 4) at (t, y); a formulation may share work."""
+        return (self.outputs(t, y).array(), *self.poses(y))
 
     def ready(self) -> None:
         """Set up what the rates need once per run (nothing here)."""

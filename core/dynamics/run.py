@@ -166,8 +166,9 @@ class Run:
 
     def _record(self, t: float, y: np.ndarray, values: np.ndarray | None = None) -> None:
         if values is None:
-            values = self.system.outputs(t, y).array()
-        pos, quat = self.system.poses(y)
+            values, pos, quat = self.system.sample(t, y)
+        else:
+            pos, quat = self.system.poses(y)
         self._pending.append((t, values[self._order], pos, quat))
         if t > 0 and self._violation is None:
             worst = worst_violation(self.system, y, *self._tolerances[:2])

@@ -528,7 +528,16 @@ class System(Equations):
 
     def outputs(self, t: float, y: np.ndarray) -> Outputs:
         """Every result channel at (t, y), in a fixed order (the same at every sample)."""
-        _, d = self.evaluate_details(t, y)
+        return self._outputs(t, y)[0]
+
+    def sample(self, t: float, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One output sample at (t, y): the channels' values, body origins (n, 3) [m] and orientations (n, 4),
+        from one snapshot of the bodies (a run's samples cost as much as a few dozen evaluations)."""
+        out, s = self._outputs(t, y, Outputs(records=False))
+        return (out.array(), *self._poses(s))
+
+    def _outputs(self, t: float, y: np.ndarray, out: Outputs | None = None) -> tuple[Outputs, Snapshot]:
+        _, d = self._evaluate(t, y, Outputs() if out is None else out)
         s, lam, loads, out = d["snapshot"], d["lambda"], d["loads"], d["out"]
         sp = self.space
         rows_of = self._rows_of()
@@ -551,7 +560,7 @@ class System(Equations):
                 out.add(name, "tau_b", "N m", tq["tau_b"], "gear pair", "torque gear 2 puts into the pair, about "
                         "its axis relative to the carrier")
                 out.add(name, "w_a", "rad/s", tq["w_a"], "gear pair", "speed of gear 1 relative to the carrier")
-        origin = s.x - np.einsum("kab,kb->ka", s.rot, self.com) if self.n else s.x
+        origin = self._origins(s)
         for k, name in enumerate(self.names):
             out.add_vector(name, "", "m", origin[k], "body", "position of the body frame's origin, world")
             out.add_vector(name, "w", "rad/s", s.w[k], "body", "angular velocity, world")
@@ -568,7 +577,7 @@ class System(Equations):
         out.add("energy", "potential", "J", loads.potential, "energy")
         out.add("energy", "work", "J", y[sp.e][self.work_index], "energy", "work of the loads and motors")
         out.add("energy", "dissipated", "J", y[sp.e][self.dissipated_index], "energy", "energy taken by the dampers")
-        return out
+        return out, s
 
     def channels(self, t: float, y: np.ndarray) -> dict[str, float]:
         """Every result channel at (t, y) by its label ``name [unit]`` (for tests and scripts)."""
@@ -577,10 +586,16 @@ class System(Equations):
 
     def poses(self, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Body frame origins (n, 3) [m] and orientations as unit quaternions (n, 4) at state y."""
-        s = self.snapshot(y)
+        return self._poses(self.snapshot(y))
+
+    def _poses(self, s: Snapshot) -> tuple[np.ndarray, np.ndarray]:
         if not self.n:
             return np.zeros((0, 3)), np.zeros((0, 4))
-        return s.x - np.einsum("kab,kb->ka", s.rot, self.com), matrix_quats(s.rot)
+        return self._origins(s), matrix_quats(s.rot)
+
+    def _origins(self, s: Snapshot) -> np.ndarray:
+        """The body frames' origins (n, 3) [m]: the mass centres less the rotated COM offsets."""
+        return s.x - np.einsum("kab,kb->ka", s.rot, self.com) if self.n else s.x
 
     def _rows_of(self) -> dict:
         """Constraint name -> (first row, constraint)."""

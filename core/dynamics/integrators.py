@@ -263,31 +263,38 @@ class DormandPrince(Integrator):
         self.max_step = float(self.options["max_step"])
         self.h_min = 1e-14 * max(1.0, abs(self.t_bound))
 
+    #: The error estimate is O(h^ERROR_ORDER): a step grows or shrinks by 0.9 ratio^(-1 / ERROR_ORDER).
+    ERROR_ORDER = 5
+
+    def _scale(self, increment: np.ndarray) -> np.ndarray:
+        return self.atol + self.rtol * np.abs(increment)  # error relative to the step's own increment
+
     def _try(self, h):
+        """A step of size h from (t, y): its tangent increment and the error's ratio to the tolerance."""
         sp, t, y = self.space, self.t, self.y
         ks = [self.current_rate()]
         for i in range(1, 7):
             d = h * sum(a * k for a, k in zip(self.A[i], ks))
             ks.append(sp.correct(d, self.eval(t + self.C[i] * h, sp.retract(y, d))))
         d5 = h * sum(b * k for b, k in zip(self.B, ks))
+        if not self.adaptive:
+            return d5, 0.0
         err = h * sum(e * k for e, k in zip(self.E, ks))
-        return d5, err
+        return d5, float(np.sqrt(np.mean((err / self._scale(d5)) ** 2)))
 
     def _step_impl(self):
         h = self._step_to(min(self.h, self.max_step))
         for attempt in range(self.max_rejections + 1):
             if attempt and self._stopped():
                 return False, f"stopped at t = {self.t:.9g} s"
-            d5, err = self._try(h)
+            d5, ratio = self._try(h)
             if not self.adaptive:
                 self.t, self.y = self.t + h, self.space.retract(self.y, d5)
                 return True, ""
-            scale = self.atol + self.rtol * np.abs(d5)  # error relative to the step's own increment
-            ratio = float(np.sqrt(np.mean((err / scale) ** 2)))
             if not np.isfinite(ratio):
                 return False, (f"the error estimate is not finite at t = {self.t:.9g} s (step {h:.3g} s): "
                                "the state or its rate became NaN or infinite")
-            factor = 0.9 * ratio ** (-0.2) if ratio > 0 else 5.0
+            factor = 0.9 * ratio ** (-1.0 / self.ERROR_ORDER) if ratio > 0 else 5.0
             if ratio <= 1.0:
                 self.h = h * min(5.0, max(0.2, factor))
                 self.t, self.y = self.t + h, self.space.retract(self.y, d5)
@@ -297,6 +304,89 @@ class DormandPrince(Integrator):
             if h < self.h_min:
                 return False, f"step size fell below {self.h_min:.3g} s at t = {self.t:.9g} s"
         return False, f"{self.max_rejections} rejected steps in a row at t = {self.t:.9g} s (last step {h:.3g} s)"
+
+
+class DormandPrince853(DormandPrince):
+    """Dormand-Prince 8(5,3): eighth order, 12 stages and one more at the step's end, with the step controlled
+    by its fifth- and third-order error estimates combined, and a seventh-order dense output (three more
+    stages, taken only for a step that holds an output sample or an event). Hairer, Norsett and Wanner,
+    Solving Ordinary Differential Equations I, 2nd ed., sec. II.5 and II.10 (their DOP853).
+
+    For long runs at tight tolerances (a compliant mesh resolved to 1e-6 of its transmission error): per
+    unit of accuracy it needs several times fewer evaluations than dopri5 there. The coefficients are the
+    published ones as scipy ships them (scipy.integrate._ivp.dop853_coefficients: scipy is a dependency
+    already, and a hand-typed copy of some 200 long rationals would be the likelier source of a defect).
+
+    Options as dopri5: rtol, atol (the error of a step relative to its own increment), adaptive=False for
+    fixed steps, max_rejections, max_step [s].
+    """
+
+    name, order = "dop853", 8
+    ERROR_ORDER = 8
+
+    def __init__(self, *args, **kw):
+        from scipy.integrate._ivp import dop853_coefficients as tableau
+
+        self.tableau = tableau
+        super().__init__(*args, **kw)
+
+    def _reset(self):
+        self._stages = None  # (h, tangent increment, stages) of the last step tried, for the dense output
+        self._poly = None  # the interpolant's coefficients over the last step, once asked for
+
+    def _try(self, h):
+        sp, t, y, tb = self.space, self.t, self.y, self.tableau
+        k = np.empty((tb.N_STAGES_EXTENDED, sp.tangent_size))
+        k[0] = self.current_rate()
+        for i in range(1, tb.N_STAGES):
+            d = h * (tb.A[i, :i] @ k[:i])
+            k[i] = sp.correct(d, self.eval(t + tb.C[i] * h, sp.retract(y, d)))
+        d8 = h * (tb.B @ k[:tb.N_STAGES])
+        n = tb.N_STAGES
+        k[n] = sp.correct(d8, self.eval(t + h, sp.retract(y, d8)))  # the end's rate, in the start's tangent
+        self._stages, self._poly = (h, d8, k), None
+        if not self.adaptive:
+            return d8, 0.0
+        scale = self._scale(d8)
+        e5 = float(np.sum((tb.E5 @ k[:n + 1] / scale) ** 2))
+        e3 = float(np.sum((tb.E3 @ k[:n + 1] / scale) ** 2))
+        if e5 == 0.0 and e3 == 0.0:
+            return d8, 0.0
+        return d8, abs(h) * e5 / np.sqrt((e5 + 0.01 * e3) * scale.size)
+
+    def _dense_output_impl(self):
+        t_old, y_old, _ = self._last
+        if self._poly is None:  # the three extra stages of the interpolant, once per step
+            sp, tb = self.space, self.tableau
+            h, d, k = self._stages
+            for i in range(tb.N_STAGES + 1, tb.N_STAGES_EXTENDED):
+                di = h * (tb.A[i, :i] @ k[:i])
+                k[i] = sp.correct(di, self.eval(t_old + tb.C[i] * h, sp.retract(y_old, di)))
+            f_old, f_new = k[0], k[tb.N_STAGES]
+            poly = np.empty((tb.INTERPOLATOR_POWER, k.shape[1]))
+            poly[0] = d
+            poly[1] = h * f_old - d
+            poly[2] = 2.0 * d - h * (f_new + f_old)
+            poly[3:] = h * (tb.D @ k)
+            self._poly = poly
+        return PolynomialOutput(t_old, self.t, y_old, self._poly, self.space)
+
+
+class PolynomialOutput(DenseOutput):
+    """DOP853's dense output: y(t) = retract(y_old, p(x)), x = (t - t_old) / h, with p in the nested form
+    p = x (F0 + (1 - x) (F1 + x (F2 + (1 - x) (F3 + ...)))) of Hairer's CONTD8."""
+
+    def __init__(self, t_old, t, y_old, poly, space):
+        super().__init__(t_old, t)
+        self.y_old, self.poly, self.space = y_old, poly, space
+
+    def _call_impl(self, t):
+        x = (t - self.t_old) / (self.t - self.t_old)
+        d = np.zeros(self.poly.shape[1])
+        for i, f in enumerate(self.poly[::-1]):
+            d += f
+            d *= x if i % 2 == 0 else 1.0 - x
+        return self.space.retract(self.y_old, d)
 
 
 class GeneralizedAlpha(Integrator):
@@ -465,7 +555,7 @@ class AdaptiveGeneralizedAlpha(GeneralizedAlpha):
         return False, f"{self.max_rejections} rejected steps in a row at t = {self.t:.9g} s (last step {h:.3g} s)"
 
 
-METHODS = {cls.name: cls for cls in (RK4, DormandPrince, GeneralizedAlpha, AdaptiveGeneralizedAlpha)}
+METHODS = {cls.name: cls for cls in (RK4, DormandPrince, DormandPrince853, GeneralizedAlpha, AdaptiveGeneralizedAlpha)}
 
 
 def make_integrator(name: str, *args, **kw) -> Integrator:

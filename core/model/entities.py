@@ -654,9 +654,12 @@ Force = Union[Torque, SpeedMotor, SpringDamper, TorsionalSpringDamper, BearingSp
 INTEGRATOR_OPTIONS: dict[str, tuple[str, ...]] = {
     "rk4": (),
     "dopri5": ("rtol", "atol"),
+    "dop853": ("rtol", "atol"),
     "generalized_alpha": ("rho_inf",),
     "generalized_alpha_adaptive": ("rho_inf", "rtol", "atol"),
 }
+# The adaptive methods for which the settings' step is only the first step (no upper bound on later ones)
+STEP_IS_FIRST_ONLY = ("dopri5", "dop853")
 FORMULATIONS = ("auto", "joint", "cartesian")
 MAX_OUTPUT_SAMPLES = 2_000_000  # a run's output grid; each sample holds every channel and pose
 MAX_FIXED_STEPS = 1_000_000_000  # a fixed-step run of more steps would take days: a mistyped step, not a plan
@@ -671,14 +674,14 @@ class SimulationSettings:
     t_end : float
         End time [s].
     step : float
-        Time step [s] of the fixed-step methods; the first step of dopri5.
+        Time step [s] of the fixed-step methods; the first step of dopri5 and dop853.
     output_step : float
         Spacing of the output samples [s]; finer than `step` is fine (the
         samples are interpolated on each step's dense output).
     integrator : str
         A key of INTEGRATOR_OPTIONS.
     rtol, atol : float
-        Relative and absolute error tolerances per step (dopri5 only).
+        Relative and absolute error tolerances per step (dopri5 and dop853 only).
     rho_inf : float
         Spectral radius at infinity (generalized_alpha only): 1 keeps every
         mode undamped, 0 damps the unresolved ones in one step.

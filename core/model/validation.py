@@ -19,6 +19,7 @@ from core.geometry.rotations import rotate
 from core.model.entities import (
     GROUND,
     INTEGRATOR_OPTIONS,
+    STEP_IS_FIRST_ONLY,
     BearingSpringDamper,
     CompliantMesh,
     SpeedMotor,
@@ -432,7 +433,7 @@ class _Checker:
             f_n = math.sqrt(model.k_mean * float(np.mean(model.profile)) / m_eq) / (2 * math.pi) if m_eq > 0 else 0.0
             speed = self.expected_speed(pair)
             f_mesh = pair.z1 * speed / (2 * math.pi)
-            if f_mesh > 0 and st.step > 1.0 / (50.0 * f_mesh) and st.integrator != "dopri5":
+            if f_mesh > 0 and st.step > 1.0 / (50.0 * f_mesh) and st.integrator not in STEP_IS_FIRST_ONLY:
                 self.add("warning", "settings.step", f"{st.step:.3g} s is coarser than 1/50 of the mesh period of "
                          f"{mesh.name!r} ({1 / f_mesh:.3g} s at {f_mesh:.4g} Hz): the mesh response is not resolved; "
                          f"use a step of at most {1 / (50 * f_mesh):.3g} s")

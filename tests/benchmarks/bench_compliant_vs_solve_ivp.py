@@ -90,7 +90,9 @@ def main() -> int:
                             ("rk4 h 1e-5 s", dict(integrator="rk4", step=1e-5)),
                             ("rk4 h 5e-6 s", dict(integrator="rk4", step=5e-6)),
                             ("dopri5 rtol 1e-8", dict(integrator="dopri5", rtol=1e-8, atol=1e-14, step=1e-5)),
-                            ("dopri5 rtol 1e-9", dict(integrator="dopri5", rtol=1e-9, atol=1e-15, step=1e-5))):
+                            ("dopri5 rtol 1e-9", dict(integrator="dopri5", rtol=1e-9, atol=1e-15, step=1e-5)),
+                            ("dop853 rtol 1e-6", dict(integrator="dop853", rtol=1e-6, atol=1e-14, step=1e-5)),
+                            ("dop853 rtol 1e-7", dict(integrator="dop853", rtol=1e-7, atol=1e-15, step=1e-5))):
         took, te, nfev = geardyn(**settings)
         rows.append(("GearDyn", label, took, float(np.abs(te - ref).max()) / peak, nfev))
     print(f"{'who':8s} {'run':32s} {'time [s]':>9s} {'TE error / peak':>16s} {'evaluations':>12s}")

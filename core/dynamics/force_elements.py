@@ -162,7 +162,8 @@ class CompliantMesh(ForceElement):
         and the dissipated power [W]."""
         mesh = self.mesh
         delta, delta_rate = e * self.cos, slip_rate * self.cos
-        k, dk = (float(v) for v in mesh.stiffness(self.gear.pair.z1 * angle / (2 * math.pi)))
+        k, dk = mesh.stiffness(self.gear.pair.z1 * float(angle) / (2 * math.pi))
+        k, dk = float(k), float(dk)
         f_loa, energy = mesh.force(delta, delta_rate, k)  # one stiffness for the force and the potential torque
         pen = mesh.penetration(delta)
         tau = -0.5 * dk * self.gear.pair.z1 * pen * pen if dk and pen else 0.0

@@ -67,8 +67,9 @@ class MeshModel:
     def stiffness(self, fraction) -> tuple[np.ndarray, np.ndarray]:
         """k [N/m] and dk/dphi [N/m per rad of mesh phase] at mesh-period fractions."""
         if self.cosine is not None:
-            phi = 2 * math.pi * np.asarray(fraction, float)
-            return self.k_mean * (1.0 + self.cosine * np.cos(phi)), -self.k_mean * self.cosine * np.sin(phi)
+            phi = 2 * math.pi * (fraction if isinstance(fraction, float) else np.asarray(fraction, float))
+            cos, sin = (math.cos, math.sin) if isinstance(phi, float) else (np.cos, np.sin)  # one phase: no 0-d arrays
+            return self.k_mean * (1.0 + self.cosine * cos(phi)), -self.k_mean * self.cosine * sin(phi)
         k, slope = periodic_interp(self.profile, fraction)
         return self.k_mean * k, self.k_mean * slope / (2 * math.pi)
 

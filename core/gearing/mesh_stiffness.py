@@ -105,6 +105,11 @@ def involute_waveform(eps_alpha: float, eps_beta: float = 0.0, samples: int = WA
 def periodic_interp(profile: np.ndarray, fraction) -> tuple[np.ndarray, np.ndarray]:
     """Value and slope (per unit fraction) of the periodic linear interpolant of `profile` at `fraction`."""
     n = len(profile)
+    if isinstance(fraction, float):  # one phase per evaluation of a run: plain floats, no 0-d arrays
+        f = (fraction % 1.0) * n
+        i = int(f) % n
+        a, b = float(profile[i]), float(profile[(i + 1) % n])
+        return a + (f - int(f)) * (b - a), (b - a) * n
     f = (np.asarray(fraction, float) % 1.0) * n
     i = np.floor(f).astype(int) % n
     w = f - np.floor(f)

@@ -56,6 +56,31 @@ def test_waveform_from_the_involute_geometry():
     assert np.ptp(involute_waveform(1.6, 1.0)) < 5e-3  # an integer overlap ratio smooths it flat
 
 
+@pytest.mark.parametrize("waveform", ["involute", "cosine", "rectangular"])
+def test_stiffness_at_one_phase_is_the_interpolant_of_the_profile(waveform):
+    # a run asks for one phase (a float) per evaluation; the waveform's definition is the samples' periodic
+    # linear interpolant (the cosine: its closed form), here written out by hand
+    model = _held_compliant_pair()
+    replace_fields(model, "mesh", waveform=waveform, k_amplitude=3e7).do(model)  # 0.3 of k_mean 1e8
+    pair = model.gear_pairs["pair"]
+    mesh = mesh_model_for(pair, model.forces["mesh"], polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2))
+    n = len(mesh.profile)
+    for fraction in (0.0, 0.123456, 0.5, 0.999, 3.75, -0.2):
+        k, dk = mesh.stiffness(fraction)
+        assert isinstance(k, float) and isinstance(dk, float)
+        f = (fraction % 1.0) * n
+        i = int(f)
+        lo, hi = mesh.profile[i], mesh.profile[(i + 1) % n]
+        if waveform == "cosine":
+            phi = 2 * math.pi * fraction
+            expected = (mesh.k_mean * (1 + 0.3 * math.cos(phi)), -mesh.k_mean * 0.3 * math.sin(phi))
+        else:
+            expected = (mesh.k_mean * (lo + (f - i) * (hi - lo)), mesh.k_mean * (hi - lo) * n / (2 * math.pi))
+        assert (k, dk) == pytest.approx(expected, rel=1e-12, abs=1e-6 * mesh.k_mean)
+        ks, dks = mesh.stiffness(np.array([fraction, fraction]))  # the array path: the same numbers
+        assert ks[0] == pytest.approx(k, rel=1e-13) and dks[1] == pytest.approx(dk, rel=1e-12, abs=1e-9 * mesh.k_mean)
+
+
 def _held_compliant_pair(backlash=0.0, torque=10.0):
     model = load(EXAMPLES / "helical_pair.gdyn")
     for body in list(model.bodies):

@@ -44,7 +44,7 @@ def test_unknown_integrator_option_gives_a_warning():
 
 def test_unknown_integrator_in_a_file_is_refused_at_load_naming_the_choices():
     text = (EXAMPLES / "helical_pair.gdyn").read_text().replace('"integrator": "rk4"', '"integrator": "euler"')
-    with pytest.raises(ModelError, match=r"settings.integrator: must be one of rk4, dopri5, generalized_alpha, generalized_alpha_adaptive, got 'euler'"):
+    with pytest.raises(ModelError, match=r"settings.integrator: must be one of rk4, dopri5, dop853, generalized_alpha, generalized_alpha_adaptive, got 'euler'"):
         loads(text)
 
 

@@ -30,6 +30,14 @@ sets and every element's formula are the general path's own
 (tests/core/dynamics/test_joint_fast_path.py holds the two paths to 1e-12 on
 random states of every example).
 
+The output samples take the multipliers and accelerations from here too
+(`solve`); the tooth forces on the bodies, which the joint reactions need in
+world axes, are those at the start turned with each pair's carrier
+(`constraint_forces`): a pair's contact frame and its gears' mass centres are
+fixed in the carrier's frame. That too is checked at the random configurations;
+where it does not hold, `outputs_covered` is False and the samples take the
+general path (the rates stay here).
+
 Covered: rigid gear pairs, speed motors, joint torques, torsional
 spring-dampers and compliant meshes on a tree of revolute and fixed joints.
 Lossy pairs (their modes), loop-closing joints, bearings and linear springs
@@ -107,13 +115,25 @@ class JointFastPath:
             **{("joint", name): sy.geometry[name] for name in sy.angle_index},
             **{("motor", c.name): c.g for c in sy.constraints if isinstance(c, SpeedConstraint)},
             **{("mesh", fe.name): fe.gear.j1 for fe in self.meshes}}
+        # each row's carrier (-1: the ground): a gear row's contact frame turns with it, a motor row's with nothing
+        carrier = []
+        for c in sy.constraints:
+            pair = sy.model.gear_pairs.get(c.name) if isinstance(c, GearConstraint) else None
+            carrier.append(sy.index.get(pair.carrier, -1) if pair is not None and pair.carrier else -1)
+        carrier = np.array(carrier, dtype=int)
+        self._turned_rows, self._row_carriers = np.flatnonzero(carrier >= 0), carrier[carrier >= 0]
         mats = self._matrices(np.zeros(self.nq), np.zeros(self.nq))
+        self.outputs_covered = not sy.sparse  # the large trains' KKT form keeps the general path for samples
         rng = np.random.default_rng(20261202)
         scale = max(1.0, float(np.abs(sy.initial_state()[sy.space.qd]).max(initial=0.0)))
         for _ in range(CHECKS):
             q, qd = rng.uniform(-np.pi, np.pi, self.nq), scale * rng.normal(size=self.nq)
             other = self._matrices(q, qd)
             for key, value in mats.items():
+                if key.startswith("body_"):  # the tooth forces on the bodies in their carriers' axes
+                    size = max(np.abs(value).max(initial=0.0), 1e-300)
+                    self.outputs_covered &= bool(np.allclose(other[key], value, rtol=0.0, atol=TOLERANCE * size))
+                    continue
                 if key == "work":
                     # the gyroscopic, centripetal and gamma - J b terms: none on the coordinates
                     size = np.abs(mats["mass"]).max() * (qd @ qd) + np.abs(other["rows"]).max(initial=0.0) * (qd @ qd)
@@ -139,6 +159,9 @@ class JointFastPath:
             jac, gplus, gsep, gamma, _, _, _ = sy._jacobian(0.0, s)
             out["rows"] = dense(jac @ t_mat)
             out["g_plus"], out["g_sep"] = dense(gplus @ t_mat), dense(gsep @ t_mat)
+            back = self._turns(rot).transpose(0, 2, 1)
+            for key, g in (("body_plus", gplus), ("body_sep", gsep)):
+                out[key] = np.einsum("rab,rnkb->rnka", back, dense(g).reshape(sy.rows, sy.n, 2, 3))
             motor = np.zeros(sy.rows)
             row = 0
             for c in sy.constraints:
@@ -159,8 +182,29 @@ class JointFastPath:
         out["meshes"] = np.array(mesh_rows).reshape(-1, 3, self.nq)
         return out
 
+    def _turns(self, rot: np.ndarray) -> np.ndarray:
+        """Each row's carrier's rotation since the start (rows, 3, 3), from the bodies' rotations (n, 3, 3)."""
+        sy = self.system
+        turns = np.zeros((self.rows, 3, 3))
+        turns[:] = np.eye(3)
+        c = self._row_carriers
+        turns[self._turned_rows] = rot[c] @ sy.rot0[c].transpose(0, 2, 1)
+        return turns
+
+    def constraint_forces(self, rot: np.ndarray, lam: np.ndarray, flip: tuple) -> np.ndarray:
+        """G^T lambda (6 n,): the rows' forces and moments on the bodies [N, N m] (world, about the mass
+        centres) for the flanks `flip`, from the bodies' rotations (n, 3, 3); as System._multipliers gives them."""
+        sy = self.system
+        if not self.rows:
+            return np.zeros(6 * sy.n)
+        f = np.zeros(self.rows)
+        f[self.gear_rows] = np.array(flip, dtype=float)
+        g_body = self._body_plus - 2.0 * f[:, None, None, None] * self._body_sep
+        return np.einsum("r,rab,rnkb->nka", lam, self._turns(rot), g_body).ravel()
+
     def _assemble(self, m: dict) -> None:
         sy, nq, rows = self.system, self.nq, self.rows
+        self._body_plus, self._body_sep = m.get("body_plus"), m.get("body_sep")
         spin = dict(zip(self._spin_geometries, m["spins"]))
         self.minv = np.linalg.inv(m["mass"])
         # element inputs f and their columns C: a joint torque, a spring, a mesh's Ft on each flank and its
@@ -334,6 +378,11 @@ class JointFastPath:
 
     def rate(self, t: float, y: np.ndarray) -> np.ndarray:
         """The tangent rate of y at t [SI], as JointCoordinateSystem.evaluate's general path gives it."""
+        return self.solve(t, y)[0]
+
+    def solve(self, t: float, y: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, tuple | None]:
+        """The rate, the multipliers and the flanks their forces act on (True: Ft < 0) at (t, y); the large
+        trains' KKT form gives the rate only (None, None)."""
         nq, rows = self.nq, self.rows
         qd, extra = y[nq:2 * nq], y[2 * nq:]
         u = np.empty(self.n_u)
@@ -360,7 +409,7 @@ class JointFastPath:
             k += 3
             j += 1
         if self.kkt:
-            return self._rate_kkt(t, y, f, work, dissipation, spins)
+            return self._rate_kkt(t, y, f, work, dissipation, spins), None, None
         u[u_v] = qd
         u[u_phi] = extra[self.phi_index]
         m = u_s.start
@@ -388,4 +437,4 @@ class JointFastPath:
         rate[nq:] = out[rows:]
         rate[2 * nq + self.work_index] = work
         rate[2 * nq + self.dissipated_index] = dissipation
-        return rate
+        return rate, out[:rows], flip

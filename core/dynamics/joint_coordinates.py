@@ -193,6 +193,15 @@ class JointCoordinateSystem(System):
         # T's nonzeros: for a coordinate's edge, six rows of every body in its subtree
         pairs = [(e, b) for e in self.edges if e.coordinate is not None for b in e.subtree]
         self._pair_body = np.array([b for _, b in pairs], dtype=int)
+        # the tree joints' reactions: each edge's subtree (edges x bodies, 0/1), the joint point in the child's
+        # axes, and +1 where the child is the joint's body j
+        self._subtree = np.zeros((len(self.edges), self.n))
+        for k, e in enumerate(self.edges):
+            self._subtree[k, e.subtree] = 1.0
+        geos = [self.geometry[e.joint] for e in self.edges]
+        self._edge_child = np.array([e.child for e in self.edges], dtype=int)
+        self._edge_point = np.array([g.sj if e.child == g.bj else g.si for e, g in zip(self.edges, geos)]).reshape(-1, 3)
+        self._edge_sign = np.array([1.0 if e.child == g.bj else -1.0 for e, g in zip(self.edges, geos)])
         self._pair_coordinate = np.array([e.coordinate for e, _ in pairs], dtype=int)
         self._t_pattern = ((6 * self._pair_body[:, None] + np.arange(6)).ravel(), np.repeat(self._pair_coordinate, 6))
 
@@ -366,14 +375,17 @@ class JointCoordinateSystem(System):
         # the generalised force holds the gyroscopic term on the torque side
         applied = (d["generalised_force"] + d["constraint_force"]).reshape(self.n, 6)
         need_f, need_t = need_f - applied[:, :3], need_t - applied[:, 3:]
-        for e in self.edges:
-            geo = self.geometry[e.joint]
-            point = s.x[e.child] + s.rot[e.child] @ (geo.sj if e.child == geo.bj else geo.si)
-            sub = e.subtree
-            force = need_f[sub].sum(axis=0)
-            torque = need_t[sub].sum(axis=0) + cross_rows(s.x[sub] - point, need_f[sub]).sum(axis=0)
-            child_is_j = e.child == geo.bj
-            out[e.joint] = (force, torque) if child_is_j else (-force, -torque)
+        if not self.edges:
+            return out
+        child = self._edge_child
+        point = s.x[child] + np.einsum("kab,kb->ka", s.rot[child], self._edge_point)
+        # over each subtree: the sum of the forces, and of the moments about the joint point,
+        # sum (x_b - p) x f_b = sum x_b x f_b - p x sum f_b
+        force = self._subtree @ need_f
+        torque = self._subtree @ (need_t + cross_rows(s.x, need_f)) - cross_rows(point, force)
+        force, torque = self._edge_sign[:, None] * force, self._edge_sign[:, None] * torque
+        for k, e in enumerate(self.edges):
+            out[e.joint] = (force[k], torque[k])
         return out
 
     # ------------------------------------------------------------------ projections

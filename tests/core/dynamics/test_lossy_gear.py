@@ -35,7 +35,7 @@ from core.model.model import ModelError
 from core.model.validation import validate
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
-INTEGRATORS = [("dopri5", {}), ("rk4", {"step": 1e-3, "t_end": 0.6}), ("generalized_alpha", {"step": 1e-3, "t_end": 0.6})]
+INTEGRATORS = [("dopri5", {}), ("dop853", {}), ("rk4", {"step": 1e-3, "t_end": 0.6}), ("generalized_alpha", {"step": 1e-3, "t_end": 0.6})]
 
 
 def demo(k: int):
@@ -148,8 +148,9 @@ def test_demo1_modes_and_switch_times_by_hand(integrator, options):
     assert res.status == "finished", res.message
     assert modes(res) == [BACKWARD, 0, FORWARD, 0, BACKWARD]
     times = [t for t, _, _ in switches(res)]
-    # dopri5 at steps up to 5 ms, located on the cubic Hermite interpolant; RK4 and generalised-alpha (order 2) at 1 ms
-    tol = {"dopri5": 1e-8, "rk4": 1e-7, "generalized_alpha": 1e-5}[integrator]
+    # dopri5 at steps up to 5 ms, located on the cubic Hermite interpolant, dop853 (the same steps) on its seventh-order one;
+    # RK4 and generalised-alpha (order 2) at 1 ms
+    tol = {"dopri5": 1e-8, "dop853": 1e-12, "rk4": 1e-7, "generalized_alpha": 1e-5}[integrator]
     np.testing.assert_allclose(times, [t1, t2, t3, t4], rtol=0, atol=tol)
     notes = [n for _, _, n in switches(res)]
     assert notes[0].startswith("stuck") and notes[1].startswith("starts forwards") and "gear 1 drives" in notes[1]

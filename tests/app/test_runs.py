@@ -106,9 +106,10 @@ def test_a_failing_run_shows_when_and_keeps_what_it_computed(window, qtbot):
 
 def test_the_window_stays_responsive_and_an_edit_during_a_run_does_not_reach_it(window, qtbot):
     window.open_file(EXAMPLES / "planetary.gdyn")
-    # long enough to outlast the clicks below (they took 1.5 s of a 3.9 s run here; its 1001 output samples are
-    # most of it, the steps take 0.07 s on the joint-coordinate fast path, where 0.3 s of 31 samples was too short)
-    _settings(window, t_end=1.0, step=1e-3, output_step=1e-3)
+    # long enough to outlast the clicks below (they took 1.5 s; the output samples are most of a run, about
+    # 0.5 ms each on the joint-coordinate fast path since its samples take its multipliers, so 1 s of 1001
+    # samples, which took 3.9 s before that, became too short)
+    _settings(window, t_end=3.0, step=1e-3, output_step=1e-3)
     reference = simulate(window.doc.model)
     qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
     qtbot.waitUntil(lambda: window.doc.current.results is not None and len(window.doc.current.results) > 1, timeout=30_000)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.dynamics.elements import builds
+from core.geometry import vec3
 from core.geometry.rotations import axis_angle_matrix, skew
 from core.gearing.gear_bodies import mesh_centre
 from core.gearing.pitch_point import PairGeometryData, contact_frame, contact_frame_rate, force_parts
@@ -21,20 +22,7 @@ from core.model import entities as E
 
 def cross(a, b) -> np.ndarray:
     """Cross product of two 3-vectors (np.cross is slow for single vectors)."""
-    return np.array((a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]))
-
-
-def _cross(a, b) -> tuple[float, float, float]:
-    """Cross product of two 3-sequences of floats, as floats."""
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
-
-
-def _add(a, b) -> tuple[float, float, float]:
-    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
-
-
-def _sub(a, b) -> tuple[float, float, float]:
-    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+    return np.array(vec3.cross(a, b))
 
 
 _NEXT, _AFTER = np.array([1, 2, 0]), np.array([2, 0, 1])
@@ -249,27 +237,28 @@ class GearConstraint(Constraint):
         """(dJ/dt) v: the change of J (the pitch point P and the tangent t) along the motion, v held.
 
         With vP_k = v_k + w_k x (P - x_k): (dJ/dt) v = t' . (vP1 - vP2) + t . (w1 x (P' - v1) - w2 x (P' - v2)),
-        P' and t' from `contact_frame_rate` for cylindrical pairs.
+        P' and t' from `contact_frame_rate` (bevel pairs too: their apex differentiated).
         """
         x1, r1, _, _ = s.pose(self.j1.bj)
         x2, r2, _, _ = s.pose(self.j2.bj)
         c1, c2 = (x1 + r1 @ self.c1).tolist(), (x2 + r2 @ self.c2).tolist()
         x1, x2, v1l, w1l, v2l, w2l = (a.tolist() for a in (x1, x2, v1, w1, v2, w2))
         a1 = f.a1.tolist()
-        rates = contact_frame_rate(self.pair, f, c1, c2, _add(v1l, _cross(w1l, _sub(c1, x1))), _cross(w1l, a1),
-                                   _add(v2l, _cross(w2l, _sub(c2, x2))))
-        if rates is None:
-            return self._jdot_v_numeric(s, v1, w1, v2, w2)
-        p_dot, t_dot = rates
+        a2 = a2_dot = None
+        if self.pair.kind == "bevel":  # its apex moves with both axes
+            a2 = (r2 @ self.j2.aj).tolist()
+            a2_dot = vec3.cross(w2l, a2)
+        p_dot, t_dot = contact_frame_rate(self.pair, f, c1, c2, vec3.add(v1l, vec3.cross(w1l, vec3.sub(c1, x1))), vec3.cross(w1l, a1),
+                                          vec3.add(v2l, vec3.cross(w2l, vec3.sub(c2, x2))), a2, a2_dot)
         p = f.point.tolist()
-        vp1 = _add(v1l, _cross(w1l, _sub(p, x1)))
-        vp2 = _add(v2l, _cross(w2l, _sub(p, x2)))
-        k1, k2 = _cross(w1l, _sub(p_dot, v1l)), _cross(w2l, _sub(p_dot, v2l))
+        vp1 = vec3.add(v1l, vec3.cross(w1l, vec3.sub(p, x1)))
+        vp2 = vec3.add(v2l, vec3.cross(w2l, vec3.sub(p, x2)))
+        k1, k2 = vec3.cross(w1l, vec3.sub(p_dot, v1l)), vec3.cross(w2l, vec3.sub(p_dot, v2l))
         t = f.t.tolist()
         return sum(td * (a - b) for td, a, b in zip(t_dot, vp1, vp2)) + sum(tt * (a - b) for tt, a, b in zip(t, k1, k2))
 
     def _jdot_v_numeric(self, s: Snapshot, v1, w1, v2, w2) -> float:
-        """(dJ/dt) v by central differences of the pitch-point frame (bevel pairs; the reference in tests).
+        """(dJ/dt) v by central differences of the pitch-point frame (the reference in tests).
 
         Only the two gears move (rigidly, with their velocities) for +-eps; the
         rest of the snapshot is not needed for the frame.

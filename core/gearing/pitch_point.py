@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.geometry.macro import pair_geometry
+from core.geometry.vec3 import add, cross, dot, scale, sub
 
 
 TOOTH_FORCE_TEXT = {"Ft": "tangential tooth force (the constraint multiplier)", "Fr": "radial tooth force",
@@ -114,17 +115,17 @@ def contact_frame(g: PairGeometryData, c1: np.ndarray, a1: np.ndarray, c2: np.nd
     return ContactFrame(point, t, u, a1, s1)
 
 
-def contact_frame_rate(g: PairGeometryData, f: ContactFrame, c1, c2, c1_dot, a1_dot, c2_dot):
-    """(dP/dt, dt/dt) of a cylindrical pair's frame `f` for moving centres and axis (world) [m/s, 1/s].
+def contact_frame_rate(g: PairGeometryData, f: ContactFrame, c1, c2, c1_dot, a1_dot, c2_dot, a2=None, a2_dot=None):
+    """(dP/dt, dt/dt) of a pair's frame `f` for moving centres and axes (world) [m/s, 1/s].
 
     The derivative of `contact_frame` along the motion, written out: d = c2 - c1,
     its part normal to a1 gives u, P = c1 + r1 u, t = a1 x u. Vectors are
     3-sequences; the result is two 3-tuples of floats (plain arithmetic: at
-    this size numpy's per-call cost is most of the time). None for a bevel pair
-    (its apex construction is differentiated numerically by the caller).
+    this size numpy's per-call cost is most of the time). A bevel pair also
+    needs gear 2's axis a2 and its rate (see `_bevel_frame_rate`).
     """
     if g.kind == "bevel":
-        return None
+        return _bevel_frame_rate(g, f, c1, c2, c1_dot, a1_dot, c2_dot, a2, a2_dot)
     ax, ay, az = f.a1.tolist()
     ux, uy, uz = f.u.tolist()
     bx, by, bz = a1_dot
@@ -145,6 +146,37 @@ def contact_frame_rate(g: PairGeometryData, f: ContactFrame, c1, c2, c1_dot, a1_
              bz * ux - bx * uz + az * vx - ax * vz,
              bx * uy - by * ux + ax * vy - ay * vx)
     return point_dot, t_dot
+
+
+def _bevel_frame_rate(g: PairGeometryData, f: ContactFrame, c1, c2, c1_dot, a1_dot, c2_dot, a2, a2_dot):
+    """(dP/dt, dt/dt) of a bevel pair's frame: `contact_frame`'s apex construction differentiated.
+
+    With w0 = c1 - c2 and b = a1 . a2, the apex is c1 + s a1 with s = (b a2.w0 - a1.w0) / (1 - b^2);
+    u is the unit part of d = c2 - apex normal to a1, s1 = -sign(s) a1, and P = apex + s1 rm / tan(gamma)
+    + rm u, t = a1 x u. Each rate follows by the product and quotient rules.
+    """
+    a1, u = f.a1.tolist(), f.u.tolist()
+    w0, w0d = sub(c1, c2), sub(c1_dot, c2_dot)
+    b = dot(a1, a2)
+    bd = dot(a1_dot, a2) + dot(a1, a2_dot)
+    den = 1.0 - b * b
+    if den > 1e-12:  # as contact_frame: parallel axes leave the apex at c1
+        s = (b * dot(a2, w0) - dot(a1, w0)) / den
+        num_d = bd * dot(a2, w0) + b * (dot(a2_dot, w0) + dot(a2, w0d)) - dot(a1_dot, w0) - dot(a1, w0d)
+        s_d = (num_d + s * 2.0 * b * bd) / den
+    else:
+        s = s_d = 0.0
+    apex = add(c1, scale(s, a1))
+    apex_d = add(add(c1_dot, scale(s_d, a1)), scale(s, a1_dot))
+    s1_d = scale(-1.0 if abs(s) <= 1e-12 else -math.copysign(1.0, s), a1_dot)
+    d, d_d = sub(c2, apex), sub(c2_dot, apex_d)
+    along = dot(a1, d)
+    d_perp = sub(d, scale(along, a1))
+    perp_d = sub(sub(d_d, scale(along, a1_dot)), scale(dot(a1_dot, d) + dot(a1, d_d), a1))
+    u_d = scale(1.0 / math.sqrt(dot(d_perp, d_perp)), sub(perp_d, scale(dot(u, perp_d), u)))
+    rm = g.mesh_radius_1
+    point_d = add(add(apex_d, scale(rm / math.tan(g.pitch_angle), s1_d)), scale(rm, u_d))
+    return point_d, add(cross(a1_dot, u), cross(a1, u_d))
 
 
 def force_parts(g: PairGeometryData, f: ContactFrame) -> tuple[np.ndarray, np.ndarray]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.geometry import vec3
 from core.geometry.macro import bevel_geometry, bevel_pitch_angle
 from core.geometry.rotations import rotate
 from core.model.entities import (
@@ -65,14 +66,6 @@ def _unit(v) -> tuple[float, float, float]:
     return x / n, y / n, z / n
 
 
-def _cross(a, b) -> tuple[float, float, float]:
-    return a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]
-
-
-def _dot(a, b) -> float:
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-
-
 def line_distance(p1, a1, p2, a2) -> float:
     """Shortest distance between the lines p1 + s a1 and p2 + t a2 [m].
 
@@ -80,19 +73,19 @@ def line_distance(p1, a1, p2, a2) -> float:
     overhead on 3-vectors was most of its time on a 64-stage train.
     """
     a1, a2 = _unit(a1), _unit(a2)
-    n = _cross(a1, a2)
+    n = vec3.cross(a1, a2)
     d = tuple(float(q) - float(p) for p, q in zip(p1, p2))
-    nn = math.sqrt(_dot(n, n))
+    nn = math.sqrt(vec3.dot(n, n))
     if nn < 1e-12:
-        along = _dot(d, a1)
+        along = vec3.dot(d, a1)
         r = tuple(di - along * ai for di, ai in zip(d, a1))
-        return math.sqrt(_dot(r, r))
-    return abs(_dot(d, n)) / nn
+        return math.sqrt(vec3.dot(r, r))
+    return abs(vec3.dot(d, n)) / nn
 
 
 def axis_angle(a1, a2) -> float:
     """Angle between two directions [rad], 0 to pi."""
-    return math.acos(max(-1.0, min(1.0, _dot(_unit(a1), _unit(a2)))))
+    return math.acos(max(-1.0, min(1.0, vec3.dot(_unit(a1), _unit(a2)))))
 
 
 def coaxial(j1: RevoluteJoint, j2: RevoluteJoint) -> bool:

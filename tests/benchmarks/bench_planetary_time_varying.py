@@ -10,7 +10,10 @@ RevoluteZ joint per body (sun and carrier on the ground, the planets on the carr
 ground), the meshes as one linear ObjectConnectorCoordinateVector on the joint angles (three sun-planet rows
 and one planet-ring row: Exudyn's solver needs independent rows), its generalised-alpha. The sun torque and
 the carrier's load are its forceUserFunction (a Python call per evaluation: the time-varying load has no
-built-in form there). Each run is in its own process (Exudyn) or timed alone (GearDyn), keeping only the end
+built-in form there). The second Exudyn row is the Cartesian model of bench_planetary_vs_exudyn.py (one
+rigid body per gear, revolute joints, the meshes as relative-rotation coordinates with planet 1 alone on the
+ring, index-2 Newmark: its generalised-alpha stops on Newton failures there) under the same load: the sun
+torque by a load user function, the carrier's by a coordinate damper. Each run is in its own process (Exudyn) or timed alone (GearDyn), keeping only the end
 state; best of two (three for GearDyn's RK4). Both sides time the solve alone: Exudyn's SolveDynamic after its
 Assemble, GearDyn's run() after prepare() (validation, assembly, consistent start: printed beside it, about
 0.03 s). For each error level 1e-3, 1e-5, 1e-7: the fastest run of each that reaches it, and the
@@ -133,17 +136,29 @@ def exudyn_tree(h: float) -> dict:
     return {"wall": wall, "error": abs(w / sun_speed_closed_form(model, T_END) - 1)}
 
 
-def exudyn_best(h: float) -> tuple[float, float] | None:
+def exudyn_cartesian(h: float) -> dict:
+    """Exudyn's Cartesian planetary (bench_planetary_vs_exudyn.py's model: one rigid body per gear, revolute
+    joints, the meshes as relative-rotation coordinates, index-2 Newmark) under this load; in a child process."""
+    from tests.benchmarks.bench_planetary_vs_exudyn import exudyn_run
+
+    model = time_varying_planetary()
+    wall, w = exudyn_run(model, h, sun_torque=lambda t: T0 + T1 * math.sin(2 * math.pi * F * t),
+                         carrier_damping=C_LOAD)
+    return {"wall": wall, "error": abs(w / sun_speed_closed_form(model, T_END) - 1)}
+
+
+def exudyn_best(h: float, which: str = "tree") -> tuple[float, float] | None:
     best = None
     for _ in range(2):
         try:
-            out = subprocess.run([sys.executable, __file__, "--exudyn", str(h)], capture_output=True, text=True,
-                                 timeout=TIMEOUT)
+            out = subprocess.run([sys.executable, __file__, f"--exudyn-{which}", str(h)], capture_output=True,
+                                 text=True, timeout=TIMEOUT)
         except subprocess.TimeoutExpired:
             return None
         last = out.stdout.strip().splitlines()[-1:] or [""]
         if out.returncode or not last[0].startswith("{"):
-            print(f"Exudyn at h = {h:g} s failed: {(out.stdout + out.stderr).strip().splitlines()[-1:]}", flush=True)
+            print(f"Exudyn {which} at h = {h:g} s failed: {(out.stdout + out.stderr).strip().splitlines()[-1:]}",
+                  flush=True)
             return None
         got = json.loads(last[0])
         best = (got["wall"], got["error"]) if best is None or got["wall"] < best[0] else best
@@ -169,12 +184,14 @@ def main() -> int:
     except ImportError:
         print("exudyn not installed (pip install '.[bench]'): GearDyn only")
     else:
-        for h in (1e-2, 2e-3, 1e-3, 2e-4):
-            got = exudyn_best(h)
-            if got is not None:
-                rows.append(("Exudyn tree generalised-alpha", h, got[0], got[1]))
-                print(f"{rows[-1][0]:40s} h {h:<7g} {got[0]:8.3f} s  error {got[1]:.2e}", flush=True)
-    print(f"\n{'error level':>11s} {'GearDyn fastest':>36s} {'Exudyn fastest':>30s} {'GearDyn slower by':>18s}")
+        for which, label, steps in (("tree", "Exudyn tree generalised-alpha", (1e-2, 2e-3, 1e-3, 2e-4)),
+                                    ("cartesian", "Exudyn Cartesian Newmark", (1e-3, 2e-4, 5e-5, 2e-5))):
+            for h in steps:
+                got = exudyn_best(h, which)
+                if got is not None:
+                    rows.append((label, h, got[0], got[1]))
+                    print(f"{rows[-1][0]:40s} h {h:<7g} {got[0]:8.3f} s  error {got[1]:.2e}", flush=True)
+    print(f"\n{'error level':>11s} {'GearDyn fastest':>36s} {'Exudyn fastest':>44s} {'GearDyn slower by':>18s}")
     for level in LEVELS:
         best = {}
         for who, h, wall, err in rows:
@@ -184,14 +201,15 @@ def main() -> int:
         g, e = best.get("GearDyn"), best.get("Exudyn")
         ratio = f"{g[0] / e[0]:.1f}x" if g and e else "-"
         gs = f"{g[1]} {g[0]:.3f} s" if g else "none"
-        es = f"h {e[1].split(' h ')[-1]} {e[0]:.4f} s" if e else "none"
-        print(f"{level:11.0e} {gs:>36s} {es:>30s} {ratio:>18s}")
+        es = f"{e[1]} {e[0]:.4f} s" if e else "none"
+        print(f"{level:11.0e} {gs:>36s} {es:>44s} {ratio:>18s}")
     print("goal: GearDyn no slower than Exudyn's minimal-coordinate model at every level (dashboard goal: 5x faster)")
     return 0
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--exudyn":
-        print(json.dumps(exudyn_tree(float(sys.argv[2]))))
+    if len(sys.argv) == 3 and sys.argv[1] in ("--exudyn-tree", "--exudyn-cartesian"):
+        run = exudyn_tree if sys.argv[1] == "--exudyn-tree" else exudyn_cartesian
+        print(json.dumps(run(float(sys.argv[2]))))
         sys.exit(0)
     sys.exit(main())

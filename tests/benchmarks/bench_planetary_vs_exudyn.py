@@ -53,7 +53,10 @@ def analytic_sun_speed(model, t: float) -> float:
     return t / j_eq
 
 
-def exudyn_run(model, h: float):
+def exudyn_run(model, h: float, sun_torque=None, carrier_damping: float = 0.0):
+    """Exudyn's Cartesian planetary (one rigid body per gear) for T_END s at step h: (wall time [s], sun speed
+    [rad/s] at the end). `sun_torque`: a function of t [N m] (None: 1 N m); `carrier_damping` [N m s/rad]: a
+    viscous load on the carrier (bench_planetary_time_varying.py's case)."""
     import exudyn as exu
     from exudyn.itemInterface import (
         LoadTorqueVector,
@@ -61,6 +64,7 @@ def exudyn_run(model, h: float):
         MarkerBodyRigid,
         NodeGenericData,
         ObjectConnectorCoordinate,
+        ObjectConnectorCoordinateSpringDamper,
         ObjectGround,
     )
     from exudyn.utilities import RigidBodyInertia
@@ -92,8 +96,19 @@ def exudyn_run(model, h: float):
     for k in (1, 2, 3):  # planet angle relative to the carrier = -(z_s / z_p) times the sun's
         mbs.AddObject(ObjectConnectorCoordinate(markerNumbers=[relative(f"planet{k}"), sun], factor1=-24 / 24))
     mbs.AddObject(ObjectConnectorCoordinate(markerNumbers=[relative("planet1"), relative("ring")], factor1=72 / 24))
+    torque = {} if sun_torque is None else {"loadVectorUserFunction": lambda mbs_, t, load: [0.0, 0.0, sun_torque(t)]}
     mbs.AddLoad(LoadTorqueVector(markerNumber=mbs.AddMarker(MarkerBodyRigid(bodyNumber=bodies["sun"], localPosition=[0, 0, 0])),
-                                 loadVector=[0, 0, 1.0]))
+                                 loadVector=[0, 0, 1.0], **torque))
+    if carrier_damping:  # on the carrier's rotation relative to the ground
+        node = mbs.AddNode(NodeGenericData(numberOfDataCoordinates=1, initialCoordinates=[0.0]))
+        turn = mbs.AddMarker(MarkerBodiesRelativeRotationCoordinate(bodyNumbers=[bodies["ground"], bodies["carrier"]],
+                                                                    nodeNumber=node, axis0=[0, 0, 1]))
+        fixed = mbs.AddMarker(MarkerBodiesRelativeRotationCoordinate(bodyNumbers=[bodies["ground"], bodies["ground"]],
+                                                                     nodeNumber=mbs.AddNode(NodeGenericData(
+                                                                         numberOfDataCoordinates=1, initialCoordinates=[0.0])),
+                                                                     axis0=[0, 0, 1]))
+        mbs.AddObject(ObjectConnectorCoordinateSpringDamper(markerNumbers=[fixed, turn], stiffness=0.0,
+                                                            damping=carrier_damping))
     mbs.Assemble()
     s = exu.SimulationSettings()
     s.timeIntegration.numberOfSteps = int(round(T_END / h))

@@ -147,6 +147,56 @@ class RevoluteConstraint(JointConstraint):
         return [(g.bi, jbi, jbi), (g.bj, jbj, jbj)], np.concatenate(gam), np.concatenate(ph)
 
 
+class RevoluteRows:
+    """The rows of many revolute joints at once, as arrays: what RevoluteConstraint.evaluate gives joint by
+    joint (the Cartesian path's Jacobian takes them here; a test holds the two to round-off).
+
+    `evaluate(s)` returns the bodies i and j (k,) (-1 the ground), the J blocks on each (k, 5, 6), gamma and
+    phi (k, 5).
+    """
+
+    def __init__(self, constraints):
+        geos = [c.g for c in constraints]
+        self.bi = np.array([g.bi for g in geos], dtype=int)
+        self.bj = np.array([g.bj for g in geos], dtype=int)
+        self.si, self.sj, self.aj, self.b1, self.b2 = (np.array([getattr(g, k) for g in geos], dtype=float).reshape(-1, 3)
+                                                       for k in ("si", "sj", "aj", "bi1", "bi2"))
+
+    def evaluate(self, s: Snapshot):
+        n, k = len(s.x), len(self.bi)
+        ground = np.zeros((1, 3))
+        x, w = np.vstack([s.x, ground]), np.vstack([s.w, ground])  # row n: the ground
+        rot = np.concatenate([s.rot, np.eye(3)[None]])
+        i, j = np.where(self.bi < 0, n, self.bi), np.where(self.bj < 0, n, self.bj)
+        ri, rj, wi, wj = rot[i], rot[j], w[i], w[j]
+        arm_i, arm_j = np.einsum("kab,kb->ka", ri, self.si), np.einsum("kab,kb->ka", rj, self.sj)
+        jac_i, jac_j = np.zeros((k, 5, 6)), np.zeros((k, 5, 6))
+        jac_i[:, :3, :3], jac_j[:, :3, :3] = np.eye(3), -np.eye(3)
+        jac_i[:, :3, 3:], jac_j[:, :3, 3:] = -_skews(arm_i), _skews(arm_j)
+        gamma, phi = np.empty((k, 5)), np.empty((k, 5))
+        gamma[:, :3] = -cross_rows(wi, cross_rows(wi, arm_i)) + cross_rows(wj, cross_rows(wj, arm_j))
+        phi[:, :3] = (x[i] + arm_i) - (x[j] + arm_j)
+        a = np.einsum("kab,kb->ka", rj, self.aj)
+        wa = cross_rows(wj, a)
+        for m, bb in enumerate((self.b1, self.b2)):
+            b = np.einsum("kab,kb->ka", ri, bb)
+            c = cross_rows(b, a)
+            jac_i[:, 3 + m, 3:], jac_j[:, 3 + m, 3:] = c, -c
+            wb = cross_rows(wi, b)
+            gamma[:, 3 + m] = -(np.sum(cross_rows(wi, wb) * a, axis=1) + 2.0 * np.sum(wb * wa, axis=1)
+                                + np.sum(b * cross_rows(wj, wa), axis=1))
+            phi[:, 3 + m] = np.sum(b * a, axis=1)
+        return self.bi, self.bj, jac_i, jac_j, gamma, phi
+
+
+def _skews(r: np.ndarray) -> np.ndarray:
+    """Cross-product matrices (k, 3, 3) of the rows of r (k, 3): skew(r) @ v = r x v."""
+    out = np.zeros((len(r), 3, 3))
+    out[:, 0, 1], out[:, 0, 2], out[:, 1, 2] = -r[:, 2], r[:, 1], -r[:, 0]
+    out[:, 1, 0], out[:, 2, 0], out[:, 2, 1] = r[:, 2], -r[:, 1], r[:, 0]
+    return out
+
+
 class FixedConstraint(JointConstraint):
     rows = 6
 

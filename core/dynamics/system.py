@@ -20,8 +20,8 @@ from scipy import sparse
 from scipy.sparse import linalg as splinalg
 
 from core.dynamics.channels import TOOTH_FORCES, Outputs
-from core.dynamics.constraints import (Constraint, GearConstraint, JointConstraint, JointGeometry, Snapshot,
-                                       SpeedConstraint, cross_rows)
+from core.dynamics.constraints import (Constraint, GearConstraint, JointConstraint, JointGeometry, RevoluteConstraint,
+                                       RevoluteRows, Snapshot, SpeedConstraint, cross_rows)
 from core.dynamics.elements import build
 from core.dynamics.equations import Equations
 from core.dynamics.force_elements import CompliantMesh, Loads
@@ -164,8 +164,13 @@ class System(Equations):
         gamma, target, phi = np.zeros(m), np.zeros(m), np.zeros(m)
         stab = np.ones(m, dtype=bool)
         row = 0
+        revolute = []  # (first row, constraint): evaluated together below
         for c in self.constraints:
             r = slice(row, row + c.rows)
+            if type(c) is RevoluteConstraint:
+                revolute.append((row, c))
+                row += c.rows
+                continue
             if isinstance(c, GearConstraint):
                 blocks, gam, _ = c.blocks(s)
                 if c.name in self.lossy:  # the driven gear's share of the tooth force; the rest on the carrier
@@ -190,6 +195,19 @@ class System(Equations):
             gamma[r], phi[r] = gam, ph
             stab[r] = c.stabilised
             row += c.rows
+        if revolute:
+            key = tuple(c for _, c in revolute)
+            if self._revolute is None or self._revolute[0] != key:
+                self._revolute = (key, RevoluteRows(key))
+            bi, bj, jac_i, jac_j, gam, ph = self._revolute[1].evaluate(s)
+            first = np.array([r0 for r0, _ in revolute])
+            rows = (first[:, None] + np.arange(5)).ravel()
+            gamma[rows], phi[rows] = gam.ravel(), ph.ravel()
+            for k, r0 in enumerate(first.tolist()):
+                for b, block in ((bi[k], jac_i[k]), (bj[k], jac_j[k])):
+                    if b >= 0:
+                        jparts.append((r0, b, block))
+                        gparts.append((r0, b, block))
         jac, gmat, gsep = (self._matrix(p, (m, 6 * n)) for p in (jparts, gparts, sparts))
         return jac, gmat, gsep, gamma, target, phi, stab
 
@@ -313,11 +331,17 @@ class System(Equations):
         return y
 
     def _mass_inverse(self, s: Snapshot):
-        """M^-1 (6 n, 6 n), world axes, as a sparse block-diagonal matrix."""
+        """M^-1 (6 n, 6 n), world axes, block-diagonal: dense where the KKT algebra is (at most SPARSE_ROWS
+        rows; building a sparse matrix costs more there than the whole dense one), else sparse."""
         blocks = np.zeros((self.n, 6, 6))
         blocks[:, :3, :3] = np.eye(3)[None] / self.mass[:, None, None]
         if self.n:
             blocks[:, 3:, 3:] = np.einsum("kab,kbc,kdc->kad", s.rot, self.inertia_inv, s.rot)
+        if self.rows <= SPARSE_ROWS:
+            out = np.zeros((6 * self.n, 6 * self.n))
+            at = 6 * np.arange(self.n)[:, None] + np.arange(6)
+            out[at[:, :, None], at[:, None, :]] = blocks
+            return out
         return sparse.block_diag(list(blocks), format="csr") if self.n else sparse.csr_matrix((0, 0))
 
     # ------------------------------------------------------------------ equations
@@ -417,6 +441,7 @@ class System(Equations):
         return self._loss_cache[1]
 
     _loss_cache = None
+    _revolute = None  # (the revolute constraints, their RevoluteRows), made again when the rows change
 
     def events(self) -> list[Event]:
         """Two event functions per lossy pair ('stop' and 'flow', see lossy_gear): where its mode stops holding."""

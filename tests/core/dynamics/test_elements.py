@@ -68,3 +68,33 @@ def test_an_entity_without_a_builder_is_named():
         build(assemble(model, "cartesian"), Drag("drag", "gear1_joint", 1.0))
     with pytest.raises(ValueError, match="already has a builder"):
         builds(E.Torque)(lambda system, f: None)
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.gdyn")), ids=lambda p: p.stem)
+def test_revolute_rows_held_as_arrays_are_each_joints_own(path):
+    # the Cartesian Jacobian takes every revolute joint's rows from RevoluteRows at once; each joint's own
+    # evaluate (the contract's reference) must give the same blocks, gamma and phi, off the assembled pose
+    from core.dynamics.constraints import RevoluteConstraint, RevoluteRows
+
+    system = assemble(load(path), "cartesian")
+    sp = system.space
+    joints = [c for c in system.constraints if type(c) is RevoluteConstraint]
+    assert joints
+    rows = RevoluteRows(joints)
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        y = system.initial_state()
+        y[sp.x] += rng.normal(size=y[sp.x].shape) * 1e-3
+        q = y[sp.q].reshape(-1, 4) + rng.normal(size=(system.n, 4)) * 0.3
+        y[sp.q] = (q / np.linalg.norm(q, axis=1, keepdims=True)).ravel()
+        y[sp.v] = rng.normal(size=y[sp.v].shape)
+        y[sp.w] = rng.normal(size=y[sp.w].shape) * 50.0
+        s = system.snapshot(y)
+        bi, bj, jac_i, jac_j, gamma, phi = rows.evaluate(s)
+        for k, c in enumerate(joints):
+            ((b1, j1, g1), (b2, j2, g2)), gam, ph = c.evaluate(s)
+            assert (b1, b2) == (bi[k], bj[k])
+            np.testing.assert_allclose(jac_i[k], j1, rtol=0, atol=1e-14)
+            np.testing.assert_allclose(jac_j[k], j2, rtol=0, atol=1e-14)
+            np.testing.assert_allclose(gamma[k], gam, rtol=1e-13, atol=1e-13 * np.abs(gam).max())
+            np.testing.assert_allclose(phi[k], ph, rtol=0, atol=1e-15)

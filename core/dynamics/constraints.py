@@ -126,30 +126,23 @@ class JointConstraint(Constraint):
 
 
 class RevoluteConstraint(JointConstraint):
+    """Three point rows and two rows keeping the axes parallel; the formula is RevoluteRows' (for this joint
+    alone here, for all of a system's revolute joints at once in System._jacobian)."""
+
     rows = 5
+    _rows = None
 
     def evaluate(self, s):
+        if self._rows is None:
+            self._rows = RevoluteRows([self])
+        _, _, jac_i, jac_j, gamma, phi = self._rows.evaluate(s)
         g = self.g
-        ji, jj, gamma_p, phi_p = _point_rows(g, s)
-        _, ri, _, wi = s.pose(g.bi)
-        _, rj, _, wj = s.pose(g.bj)
-        a = rj @ g.aj
-        rows_i, rows_j, gam, ph = [ji], [jj], [gamma_p], [phi_p]
-        for bb in (g.bi1, g.bi2):
-            b = ri @ bb
-            c = cross(b, a)
-            rows_i.append(np.concatenate([np.zeros(3), c])[None])
-            rows_j.append(np.concatenate([np.zeros(3), -c])[None])
-            wb, wa = cross(wi, b), cross(wj, a)
-            gam.append([-(cross(wi, wb) @ a + 2 * wb @ wa + b @ cross(wj, wa))])
-            ph.append([b @ a])
-        jbi, jbj = np.vstack(rows_i), np.vstack(rows_j)
-        return [(g.bi, jbi, jbi), (g.bj, jbj, jbj)], np.concatenate(gam), np.concatenate(ph)
+        return [(g.bi, jac_i[0], jac_i[0]), (g.bj, jac_j[0], jac_j[0])], gamma[0], phi[0]
 
 
 class RevoluteRows:
-    """The rows of many revolute joints at once, as arrays: what RevoluteConstraint.evaluate gives joint by
-    joint (the Cartesian path's Jacobian takes them here; a test holds the two to round-off).
+    """The rows of many revolute joints at once, as arrays (tests/core/dynamics/test_elements.py holds them to
+    central differences of the position errors along the motion).
 
     `evaluate(s)` returns the bodies i and j (k,) (-1 the ground), the J blocks on each (k, 5, 6), gamma and
     phi (k, 5).

@@ -85,16 +85,14 @@ class ContactFrame:
     u: np.ndarray  # radial: from gear 1's centre towards P
     a1: np.ndarray  # gear 1's axis
     s1: np.ndarray  # bevel: from the apex towards gear 1 (its thrust direction); else a1
+    apex: float = 0.0  # bevel: the apex is c1 + apex a1 [m] (the point of gear 1's axis closest to gear 2's)
 
 
 def contact_frame(g: PairGeometryData, c1: np.ndarray, a1: np.ndarray, c2: np.ndarray, a2: np.ndarray) -> ContactFrame:
     """Pitch point and directions from the joint points c and axes a of both gears (world)."""
     if g.kind == "bevel":
         # apex: the point of gear 1's axis closest to gear 2's axis (they intersect when valid)
-        w0 = c1 - c2
-        b = a1 @ a2
-        den = 1.0 - b * b
-        s = (b * (a2 @ w0) - (a1 @ w0)) / den if den > 1e-12 else 0.0
+        s = _apex_offset(c1, a1, c2, a2)
         apex = c1 + s * a1
         side = c1 - apex
         s1 = side / np.linalg.norm(side) if np.linalg.norm(side) > 1e-12 else -a1
@@ -110,9 +108,18 @@ def contact_frame(g: PairGeometryData, c1: np.ndarray, a1: np.ndarray, c2: np.nd
         if g.kind == "internal":
             u = -u  # the pinion's pitch point faces away from the ring's centre
         point = c1 + g.r1 * u
-        s1 = a1
+        s1, s = a1, 0.0
     t = np.array((a1[1] * u[2] - a1[2] * u[1], a1[2] * u[0] - a1[0] * u[2], a1[0] * u[1] - a1[1] * u[0]))
-    return ContactFrame(point, t, u, a1, s1)
+    return ContactFrame(point, t, u, a1, s1, s)
+
+
+def _apex_offset(c1, a1, c2, a2) -> float:
+    """s [m] with c1 + s a1 the point of gear 1's axis closest to gear 2's axis: with w0 = c1 - c2 and
+    b = a1 . a2, s = (b a2.w0 - a1.w0) / (1 - b^2); 0 for parallel axes."""
+    w0 = sub(c1, c2)
+    b = dot(a1, a2)
+    den = 1.0 - b * b
+    return (b * dot(a2, w0) - dot(a1, w0)) / den if den > 1e-12 else 0.0
 
 
 def contact_frame_rate(g: PairGeometryData, f: ContactFrame, c1, c2, c1_dot, a1_dot, c2_dot, a2=None, a2_dot=None):
@@ -151,21 +158,19 @@ def contact_frame_rate(g: PairGeometryData, f: ContactFrame, c1, c2, c1_dot, a1_
 def _bevel_frame_rate(g: PairGeometryData, f: ContactFrame, c1, c2, c1_dot, a1_dot, c2_dot, a2, a2_dot):
     """(dP/dt, dt/dt) of a bevel pair's frame: `contact_frame`'s apex construction differentiated.
 
-    With w0 = c1 - c2 and b = a1 . a2, the apex is c1 + s a1 with s = (b a2.w0 - a1.w0) / (1 - b^2);
-    u is the unit part of d = c2 - apex normal to a1, s1 = -sign(s) a1, and P = apex + s1 rm / tan(gamma)
-    + rm u, t = a1 x u. Each rate follows by the product and quotient rules.
+    The apex is c1 + s a1 (s from `_apex_offset`, kept in the frame); u is the unit part of d = c2 - apex
+    normal to a1, s1 = -sign(s) a1, and P = apex + s1 rm / tan(gamma) + rm u, t = a1 x u. Each rate follows
+    by the product and quotient rules.
     """
-    a1, u = f.a1.tolist(), f.u.tolist()
+    a1, u, s = f.a1.tolist(), f.u.tolist(), f.apex
     w0, w0d = sub(c1, c2), sub(c1_dot, c2_dot)
     b = dot(a1, a2)
     bd = dot(a1_dot, a2) + dot(a1, a2_dot)
     den = 1.0 - b * b
-    if den > 1e-12:  # as contact_frame: parallel axes leave the apex at c1
-        s = (b * dot(a2, w0) - dot(a1, w0)) / den
+    s_d = 0.0
+    if den > 1e-12:  # as _apex_offset: parallel axes leave the apex at c1
         num_d = bd * dot(a2, w0) + b * (dot(a2_dot, w0) + dot(a2, w0d)) - dot(a1_dot, w0) - dot(a1, w0d)
         s_d = (num_d + s * 2.0 * b * bd) / den
-    else:
-        s = s_d = 0.0
     apex = add(c1, scale(s, a1))
     apex_d = add(add(c1_dot, scale(s_d, a1)), scale(s, a1_dot))
     s1_d = scale(-1.0 if abs(s) <= 1e-12 else -math.copysign(1.0, s), a1_dot)

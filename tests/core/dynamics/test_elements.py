@@ -71,10 +71,12 @@ def test_an_entity_without_a_builder_is_named():
 
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.gdyn")), ids=lambda p: p.stem)
-def test_revolute_rows_held_as_arrays_are_each_joints_own(path):
-    # the Cartesian Jacobian takes every revolute joint's rows from RevoluteRows at once; each joint's own
-    # evaluate (the contract's reference) must give the same blocks, gamma and phi, off the assembled pose
-    from core.dynamics.constraints import RevoluteConstraint, RevoluteRows
+def test_revolute_rows_are_the_derivatives_of_the_joint_errors_along_the_motion(path):
+    # RevoluteRows (every revolute joint at once, as the Cartesian Jacobian takes them) against the joint's
+    # definition written here: phi = the point gap and the two axis dot products; J v = d phi / dt and
+    # gamma = -d^2 phi / dt^2 along a rigid motion at the current speeds, by central differences
+    from core.dynamics.constraints import RevoluteConstraint, RevoluteRows, Snapshot
+    from core.geometry.rotations import axis_angle_matrix
 
     system = assemble(load(path), "cartesian")
     sp = system.space
@@ -82,19 +84,42 @@ def test_revolute_rows_held_as_arrays_are_each_joints_own(path):
     assert joints
     rows = RevoluteRows(joints)
     rng = np.random.default_rng(5)
+
+    def errors(s, g):
+        _, ri, _, _ = s.pose(g.bi)
+        xi = s.pose(g.bi)[0]
+        xj, rj, _, _ = s.pose(g.bj)
+        a = rj @ g.aj
+        return np.concatenate([(xi + ri @ g.si) - (xj + rj @ g.sj), [(ri @ g.bi1) @ a, (ri @ g.bi2) @ a]])
+
     for _ in range(5):
         y = system.initial_state()
         y[sp.x] += rng.normal(size=y[sp.x].shape) * 1e-3
         q = y[sp.q].reshape(-1, 4) + rng.normal(size=(system.n, 4)) * 0.3
         y[sp.q] = (q / np.linalg.norm(q, axis=1, keepdims=True)).ravel()
         y[sp.v] = rng.normal(size=y[sp.v].shape)
-        y[sp.w] = rng.normal(size=y[sp.w].shape) * 50.0
+        y[sp.w] = rng.normal(size=y[sp.w].shape) * 5.0
         s = system.snapshot(y)
+
+        def moved(dt):
+            turn = np.array([axis_angle_matrix(dt * w) for w in s.w])
+            return Snapshot(s.x + dt * s.v, turn @ s.rot, s.v, s.w, s.extra)
+
         bi, bj, jac_i, jac_j, gamma, phi = rows.evaluate(s)
+        vel = np.hstack([s.v, s.w])
         for k, c in enumerate(joints):
-            ((b1, j1, g1), (b2, j2, g2)), gam, ph = c.evaluate(s)
-            assert (b1, b2) == (bi[k], bj[k])
-            np.testing.assert_allclose(jac_i[k], j1, rtol=0, atol=1e-14)
-            np.testing.assert_allclose(jac_j[k], j2, rtol=0, atol=1e-14)
-            np.testing.assert_allclose(gamma[k], gam, rtol=1e-13, atol=1e-13 * np.abs(gam).max())
-            np.testing.assert_allclose(phi[k], ph, rtol=0, atol=1e-15)
+            g = c.g
+            assert (bi[k], bj[k]) == (g.bi, g.bj)
+            np.testing.assert_allclose(phi[k], errors(s, g), rtol=0, atol=1e-15)
+            jv = sum(jac @ vel[b] for b, jac in ((g.bi, jac_i[k]), (g.bj, jac_j[k])) if b >= 0)
+            eps = 1e-6
+            rate = (errors(moved(eps), g) - errors(moved(-eps), g)) / (2 * eps)
+            np.testing.assert_allclose(jv, rate, rtol=0, atol=1e-7 * max(1.0, np.abs(rate).max()))
+            eps = 1e-4
+            second = (errors(moved(eps), g) - 2 * errors(s, g) + errors(moved(-eps), g)) / eps**2
+            np.testing.assert_allclose(gamma[k], -second, rtol=0, atol=1e-5 * max(1.0, np.abs(second).max()))
+            # the joint's own evaluate is the same formula for it alone
+            ((b1, j1, _), (b2, j2, _)), gam, ph = c.evaluate(s)
+            assert (b1, b2) == (g.bi, g.bj)
+            np.testing.assert_array_equal(gam, gamma[k])
+            np.testing.assert_array_equal(j1, jac_i[k])

@@ -387,7 +387,7 @@ def _cmd_simulate(ns) -> int:
         return 1
     bar = TerminalProgress()
     try:
-        run = prepare(model, progress=bar, **overrides)
+        run = prepare(model, progress=bar, compiled=ns.compiled, **overrides)
         with CancelOnSignal(run.cancel) as sig:
             res = run.run()
     except ModelError as exc:
@@ -648,6 +648,10 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--atol", type=_number(float), help="absolute tolerance of dopri5 and dop853 (default: the model's)")
     m.add_argument("--rho-inf", type=_number(float), help="spectral radius at infinity of generalized_alpha, 0 to 1 (default: the model's)")
     m.add_argument("--formulation", choices=FORMULATIONS, help=FORMULATION_HELP)
+    m.add_argument("--compiled", choices=("auto", "on", "off"), default="auto",
+                   help="take the rates of a parallel-axis train in joint coordinates from compiled code (numba; "
+                        "the same results to round-off): auto does it for runs of 30,000 evaluations or more, "
+                        "where it repays the 0.7 s its first use in a process costs (default: auto)")
     m.add_argument("--out", required=True, help="results CSV")
     m.add_argument("--results", metavar="FILE.gdres", help="also write the results file (HDF5: channels, poses, model, settings)")
     m.set_defaults(run=_cmd_simulate)

@@ -18,7 +18,7 @@ from core.dynamics.channels import TOOTH_FORCES
 from core.dynamics.constraints import GearConstraint, JointGeometry, Snapshot, cross
 from core.dynamics.elements import ForceElement, builds
 from core.gearing.gear_bodies import polar_inertia
-from core.gearing.mesh_model import mesh_model_for
+from core.gearing.mesh_model import mesh_model_for, mesh_state
 from core.gearing.pitch_point import TOOTH_FORCE_TEXT, force_components, force_direction
 from core.model import entities as E
 
@@ -69,8 +69,7 @@ class TorsionalSpring(ForceElement):
     def torque(self, angle: float, rate: float) -> tuple[float, float, float]:
         """Torque on body j [N m], potential energy [J] and dissipated power [W] at the joint's angle [rad] and
         spin [rad/s] (the one formula of both formulations' paths)."""
-        dth = angle - self.angle0
-        return -self.k * dth - self.c * rate, 0.5 * self.k * dth * dth, self.c * rate * rate
+        return spring_torque(self.k, self.c, self.angle0, angle, rate)
 
     def apply(self, t, s, loads, out):
         _, ri, _, _ = s.pose(self.g.bi)
@@ -82,6 +81,14 @@ class TorsionalSpring(ForceElement):
         loads.dissipation += dissipation
         if out is not None:
             out.add(self.name, "torque", "N m", tau, "force", "spring-damper torque on body j")
+
+
+def spring_torque(k: float, c: float, angle0: float, angle: float, rate: float) -> tuple[float, float, float]:
+    """A torsional spring-damper (stiffness k [N m/rad], damping c [N m s/rad], free angle angle0 [rad]) at its
+    angle [rad] and spin [rad/s]: torque on body j [N m], energy [J], dissipated power [W]. Plain numbers, so
+    that the compiled joint fast path (core.dynamics.fast_path_kernel) runs the same formula."""
+    dth = angle - angle0
+    return -k * dth - c * rate, 0.5 * k * dth * dth, c * rate * rate
 
 
 class LinearSpring(ForceElement):
@@ -160,15 +167,9 @@ class CompliantMesh(ForceElement):
         formulations' paths): deflection [m], its rate [m/s], stiffness [N/m] and its slope in the mesh phase,
         force along the line of action [N], energy [J], Ft [N], the potential torque about gear 1's axis [N m]
         and the dissipated power [W]."""
-        mesh = self.mesh
-        delta, delta_rate = e * self.cos, slip_rate * self.cos
-        k, dk = mesh.stiffness(self.gear.pair.z1 * float(angle) / (2 * math.pi))
-        k, dk = float(k), float(dk)
-        f_loa, energy = mesh.force(delta, delta_rate, k)  # one stiffness for the force and the potential torque
-        pen = mesh.penetration(delta)
-        tau = -0.5 * dk * self.gear.pair.z1 * pen * pen if dk and pen else 0.0
-        dissipation = mesh.damping * delta_rate * delta_rate if pen or not mesh.backlash else 0.0
-        return delta, delta_rate, k, dk, f_loa, energy, -f_loa * self.cos, tau, dissipation
+        m = self.mesh
+        return mesh_state(float(e), float(slip_rate), float(angle), self.cos, float(self.gear.pair.z1), m.k_mean,
+                          m.cosine is not None, m.cosine or 0.0, m.profile, m.damping, m.backlash)
 
     def _state(self, s):
         return self.state(s.extra[self.gear.error_index], self.gear.slip_rate(s), s.extra[self.ia])

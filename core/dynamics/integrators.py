@@ -15,7 +15,8 @@ in model files and on the command line to the classes.
 
 The contract of a method (a subclass of `Integrator`), after scipy's OdeSolver:
 
-1. Class attributes: `name` (the registry key), `order` (of the global error)
+1. Class attributes: `name` (the registry key), `order` (of the global error),
+   `evaluations` (the typical calls of `fun` per step, for cost estimates)
    and `OPTIONS`, a dict of the keyword options it takes with their defaults.
    Any other keyword gives a warning naming it, as scipy does.
 2. `_step_impl(self)` advances `self.t`, `self.y` by one step towards
@@ -36,6 +37,11 @@ The contract of a method (a subclass of `Integrator`), after scipy's OdeSolver:
 5. `stop_requested`, when set, is a callable checked before every attempt of
    a step (also inside a method's rejection loop), so a cancel is seen within
    one attempt.
+6. `kernel`, when set, is `fun` compiled for a vector space (a
+   core.dynamics.fast_path_kernel.CompiledFastPath): a method may take its
+   steps through it (`kernel.rk4_step`) instead of calling `fun` stage by
+   stage, giving the same states to round-off. A method that does not use it
+   keeps calling `fun`.
 """
 
 from __future__ import annotations
@@ -104,6 +110,7 @@ class Integrator:
 
     name = "base"
     order = 0
+    evaluations = 1
     OPTIONS: dict = {}
 
     def __init__(self, fun, t0: float, y0: np.ndarray, t_bound: float, step: float, space, project=None, **options):
@@ -119,6 +126,7 @@ class Integrator:
         self.h = float(step)
         self.project = project  # optional map (t, y) -> y back onto the constraint manifold after each step
         self.stop_requested = None
+        self.kernel = None
         self.nfev = 0
         self.nsteps = 0
         self.nfailed = 0
@@ -213,12 +221,17 @@ class Integrator:
 class RK4(Integrator):
     """Classical Runge-Kutta 4 (Munthe-Kaas: stage rates corrected by dexp^-1)."""
 
-    name, order = "rk4", 4
+    name, order, evaluations = "rk4", 4, 4
     OPTIONS: dict = {}
 
     def _step_impl(self):
         sp, t, y = self.space, self.t, self.y
         h = self._step_to(self.h)
+        if self.kernel is not None:  # the four stages in one compiled call
+            self.nfev += 4 if self._f is None else 3
+            self.y, self._f = self.kernel.rk4_step(t, y, h, self._f)
+            self.t = t + h
+            return True, ""
         k1 = self.current_rate()
         d2 = 0.5 * h * k1
         k2 = sp.correct(d2, self.eval(t + 0.5 * h, sp.retract(y, d2)))
@@ -240,7 +253,7 @@ class DormandPrince(Integrator):
     is not seen).
     """
 
-    name, order = "dopri5", 5
+    name, order, evaluations = "dopri5", 5, 6
     OPTIONS = {"rtol": 1e-8, "atol": 1e-10, "adaptive": True, "max_rejections": 60, "max_step": np.inf}
     C = np.array([0, 1 / 5, 3 / 10, 4 / 5, 8 / 9, 1, 1])
     A = [
@@ -321,7 +334,7 @@ class DormandPrince853(DormandPrince):
     fixed steps, max_rejections, max_step [s].
     """
 
-    name, order = "dop853", 8
+    name, order, evaluations = "dop853", 8, 12
     ERROR_ORDER = 8
 
     def __init__(self, *args, **kw):
@@ -399,7 +412,7 @@ class GeneralizedAlpha(Integrator):
     tolerance below its round-off), and max_newton.
     """
 
-    name, order = "generalized_alpha", 2
+    name, order, evaluations = "generalized_alpha", 2, 3
     OPTIONS = {"rho_inf": 0.5, "newton_tol": 1e-8, "max_newton": 25}
 
     def __init__(self, *args, **kw):
@@ -488,7 +501,7 @@ class AdaptiveGeneralizedAlpha(GeneralizedAlpha):
     Options: rho_inf, rtol, atol, newton_tol, max_newton, max_rejections.
     """
 
-    name, order = "generalized_alpha_adaptive", 2
+    name, order, evaluations = "generalized_alpha_adaptive", 2, 3
     OPTIONS = {"rho_inf": 1.0, "rtol": 1e-4, "atol": 1e-12, "newton_tol": 1e-8, "max_newton": 25,
                "max_rejections": 40}
 

@@ -138,6 +138,7 @@ class JointCoordinateSystem(System):
         when it qualifies; False keeps the general path (the reference the fast path is tested against)."""
         super().__init__(model)
         self._fast, self._fast_note = None, None if fast_path else "off (not asked for)"
+        self.kernel = None  # the fast path compiled (core.dynamics.fast_path_kernel), once `compile` made it
 
     @property
     def fast_path(self) -> JointFastPath | None:
@@ -159,11 +160,31 @@ class JointCoordinateSystem(System):
         self.fast_path  # sets the note
         return self._fast_note
 
+    def compile(self) -> str | None:
+        """Take the rates from the fast path compiled (core.dynamics.fast_path_kernel); None when done, else why
+        it cannot be (no fast path, a large train's KKT form, numba not installed)."""
+        fast = self.fast_path
+        if fast is None or fast.kkt:
+            return "the fast path does not cover the model" if fast is None else "a large train's sparse form"
+        try:
+            from core.dynamics.fast_path_kernel import CompiledFastPath
+        except ImportError as exc:
+            return f"numba cannot be imported ({exc})"
+        try:
+            self.kernel = CompiledFastPath(fast)
+        except Exception as exc:  # e.g. no writable cache for a frozen app: the Python fast path gives the same
+            return f"compiling failed ({type(exc).__name__}: {exc})"
+        return None
+
     def evaluate(self, t: float, y: np.ndarray) -> np.ndarray:
+        if self.kernel is not None:
+            return self.kernel.rate(t, y)
         fast = self.fast_path
         return fast.rate(t, y) if fast is not None else self._evaluate(t, y, None)
 
     def onto_constraints(self, t: float, y: np.ndarray) -> np.ndarray:
+        if self.kernel is not None:
+            return self.kernel.project(t, y)
         fast = self.fast_path  # no loop-closing joints there: only the speeds to project
         return fast.consistent_rates(t, y) if fast is not None else super().onto_constraints(t, y)
 

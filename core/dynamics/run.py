@@ -35,6 +35,29 @@ from core.model.model import Model, ModelError
 from core.model.validation import validate
 
 SETTINGS_FIELDS = {f.name for f in dataclasses.fields(SimulationSettings)}
+COMPILED = ("auto", "on", "off")
+#: Evaluations (the integrator's typical count per step times t_end / step) from which "auto" compiles the joint
+#: fast path: the first use in a process costs about 0.7 s (numba's import and its cache's load), which the
+#: Python fast path spends on some 20,000-40,000 evaluations (15-30 us each here). A run's choice depends on the
+#: run alone, never on what the process did before, so the same run always takes the same path.
+AUTO_EVALUATIONS = 30_000
+
+
+def compile_decision(system, settings: SimulationSettings, compiled: str) -> str:
+    """Whether a run's rates are compiled (core.dynamics.fast_path_kernel), in words ('on: ...' or 'off: ...'),
+    after doing it. compiled: 'on' whenever the model allows it, 'off', or 'auto': when the run is long enough
+    to repay loading numba (AUTO_EVALUATIONS)."""
+    if compiled not in COMPILED:
+        raise ValueError(f"compiled: must be one of {', '.join(COMPILED)}, got {compiled!r}")
+    if compiled == "off" or not hasattr(system, "compile"):
+        return "off: not asked for" if compiled == "off" else f"off: the {system.formulation} formulation"
+    if compiled == "auto":
+        evaluations = METHODS[settings.integrator].evaluations * settings.t_end / settings.step
+        if evaluations < AUTO_EVALUATIONS:
+            return (f"off: a short run (about {evaluations:.3g} evaluations; compiling pays from "
+                    f"{AUTO_EVALUATIONS:,})")
+    why = system.compile()
+    return f"off: {why}" if why else "on: the joint fast path, compiled (numba)"
 
 
 def effective_settings(model: Model, **overrides) -> tuple[SimulationSettings, dict]:
@@ -74,12 +97,15 @@ class Run:
         (a GUI grows its own copy on its own thread).
     progress : callable(fraction, message), optional
         Called at most every `progress_interval` seconds of wall time, and at the end.
+    compiled : {'auto', 'on', 'off'}
+        Take the rates from the compiled joint fast path (see `compile_decision`); the results are the same to
+        round-off. `compiled_note` says what was done and why.
     """
 
     progress_interval = 0.1  # s of wall time
 
     def __init__(self, model: Model, settings: SimulationSettings, options: dict | None = None, check: bool = True,
-                 keep: bool = True, progress=None):
+                 keep: bool = True, progress=None, compiled: str = "auto"):
         self.model = model.copy()
         self.model.settings = settings
         self.settings = settings
@@ -93,6 +119,7 @@ class Run:
                 raise ModelError(f"the model has {len(errors)} error(s); first: {errors[0]}")
         system = self.system = assemble(self.model)
         system.ready()  # what the rates need once per run (the joint fast path), before the first step is timed
+        self.compiled_note = compile_decision(system, settings, compiled)
         y0, change = system.consistent_initial_state()
         findings = []
         if change > 1e-9:
@@ -115,10 +142,12 @@ class Run:
                                       system.space, project=system.onto_constraints,
                                       **opts)
         self.solver.stop_requested = self.cancel_requested
+        self.solver.kernel = getattr(system, "kernel", None)
         first = system.outputs(0.0, y0)
         self._order = tooth_forces_first(first.channels)
         effective = encode(settings)
-        effective.update(formulation=system.formulation, integrator_options=self.solver.options)
+        effective.update(formulation=system.formulation, integrator_options=self.solver.options,
+                         compiled=self.compiled_note)
         self.results = Results([first.channels[i] for i in self._order], system.names, model_to_dict(self.model),
                                effective)
         self.results.findings = findings
@@ -325,8 +354,8 @@ class _Lazy:
 
 def prepare(model: Model, t_end: float | None = None, step: float | None = None, integrator: str | None = None,
             output_step: float | None = None, formulation: str | None = None, check: bool = True, keep: bool = True,
-            progress=None, **options) -> Run:
+            progress=None, compiled: str = "auto", **options) -> Run:
     """A run of `model` from 0 to t_end [s]; settings default to the model's (see `effective_settings`)."""
     settings, extra = effective_settings(model, t_end=t_end, step=step, integrator=integrator,
                                          output_step=output_step, formulation=formulation, **options)
-    return Run(model, settings, extra, check=check, keep=keep, progress=progress)
+    return Run(model, settings, extra, check=check, keep=keep, progress=progress, compiled=compiled)

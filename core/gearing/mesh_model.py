@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.gearing.mesh_stiffness import WAVEFORM_SAMPLES, involute_waveform, iso6336_stiffness, periodic_interp
+from core.gearing.mesh_stiffness import (WAVEFORM_SAMPLES, involute_waveform, iso6336_stiffness, periodic_interp,
+                                          periodic_value)
 from core.geometry.macro import pair_geometry
 
 WAVEFORMS = ("involute", "cosine", "rectangular")
@@ -66,24 +67,65 @@ class MeshModel:
 
     def stiffness(self, fraction) -> tuple[np.ndarray, np.ndarray]:
         """k [N/m] and dk/dphi [N/m per rad of mesh phase] at mesh-period fractions."""
+        if isinstance(fraction, float):  # one phase per evaluation of a run: plain floats, no 0-d arrays
+            return mesh_stiffness_at(self.k_mean, self.cosine is not None, self.cosine or 0.0, self.profile, fraction)
         if self.cosine is not None:
-            phi = 2 * math.pi * (fraction if isinstance(fraction, float) else np.asarray(fraction, float))
-            cos, sin = (math.cos, math.sin) if isinstance(phi, float) else (np.cos, np.sin)  # one phase: no 0-d arrays
-            return self.k_mean * (1.0 + self.cosine * cos(phi)), -self.k_mean * self.cosine * sin(phi)
+            phi = 2 * math.pi * np.asarray(fraction, float)
+            return self.k_mean * (1.0 + self.cosine * np.cos(phi)), -self.k_mean * self.cosine * np.sin(phi)
         k, slope = periodic_interp(self.profile, fraction)
         return self.k_mean * k, self.k_mean * slope / (2 * math.pi)
 
     def force(self, delta: float, rate: float, k: float) -> tuple[float, float]:
         """(F [N] along the line of action, elastic energy [J]) at deflection delta [m], rate [m/s], stiffness k
         [N/m] (from `stiffness` at the mesh phase)."""
-        pen = self.penetration(delta)
-        if pen == 0.0 and self.backlash > 0.0:
-            return 0.0, 0.0  # contact lost: neither spring nor damper
-        return k * pen + self.damping * rate, 0.5 * k * pen * pen
+        return mesh_force(delta, rate, k, self.damping, self.backlash)
 
     def penetration(self, delta: float) -> float:
-        half = 0.5 * self.backlash
-        return delta - half if delta > half else (delta + half if delta < -half else 0.0)
+        """The flank penetration [m] at deflection delta [m]: delta less half the backlash, 0 inside it."""
+        return penetration(delta, self.backlash)
+
+
+# A MeshModel's formulas on plain numbers and arrays, so that the compiled joint fast path
+# (core.dynamics.fast_path_kernel) runs the same code as the Python paths.
+
+def mesh_stiffness_at(k_mean: float, is_cosine: bool, cosine: float, profile: np.ndarray, fraction: float):
+    """k [N/m] and dk/dphi [N/m per rad of mesh phase] at one mesh-period fraction: k_mean (1 + a cos(phi))
+    exactly for the cosine waveform, else the periodic interpolant of the profile."""
+    if is_cosine:
+        phi = 2 * math.pi * fraction
+        return k_mean * (1.0 + cosine * math.cos(phi)), -k_mean * cosine * math.sin(phi)
+    k, slope = periodic_value(profile, fraction)
+    return k_mean * k, k_mean * slope / (2 * math.pi)
+
+
+def penetration(delta: float, backlash: float) -> float:
+    """The flank penetration [m] at deflection delta [m] with the total backlash [m]."""
+    half = 0.5 * backlash
+    return delta - half if delta > half else (delta + half if delta < -half else 0.0)
+
+
+def mesh_force(delta: float, rate: float, k: float, damping: float, backlash: float) -> tuple[float, float]:
+    """(F [N] along the line of action, elastic energy [J]) at deflection delta [m], its rate [m/s] and stiffness k
+    [N/m]: no force inside the backlash (neither spring nor damper)."""
+    pen = penetration(delta, backlash)
+    if pen == 0.0 and backlash > 0.0:
+        return 0.0, 0.0
+    return k * pen + damping * rate, 0.5 * k * pen * pen
+
+
+def mesh_state(e: float, slip_rate: float, angle: float, cos: float, z1: float, k_mean: float, is_cosine: bool,
+               cosine: float, profile: np.ndarray, damping: float, backlash: float):
+    """A compliant mesh at TE e [m], its rate [m/s] and gear 1's joint angle [rad]; cos = cos(alpha_wt), z1 gear
+    1's teeth. Returns the deflection [m], its rate [m/s], stiffness [N/m] and its slope in the mesh phase, the
+    force along the line of action [N], energy [J], Ft [N], the potential torque about gear 1's axis [N m]
+    (-dV/dtheta1 = -(dk/dphi) z1 p^2 / 2) and the dissipated power [W]."""
+    delta, delta_rate = e * cos, slip_rate * cos
+    k, dk = mesh_stiffness_at(k_mean, is_cosine, cosine, profile, z1 * angle / (2 * math.pi))
+    f_loa, energy = mesh_force(delta, delta_rate, k, damping, backlash)  # one stiffness for force and torque
+    pen = penetration(delta, backlash)
+    tau = -0.5 * dk * z1 * pen * pen if dk != 0.0 and pen != 0.0 else 0.0
+    dissipation = damping * delta_rate * delta_rate if pen != 0.0 or backlash == 0.0 else 0.0
+    return delta, delta_rate, k, dk, f_loa, energy, -f_loa * cos, tau, dissipation
 
 
 def equivalent_mass(inertia_1: float, inertia_2: float, base_radius_1: float, base_radius_2: float) -> float:

@@ -106,12 +106,18 @@ def periodic_interp(profile: np.ndarray, fraction) -> tuple[np.ndarray, np.ndarr
     """Value and slope (per unit fraction) of the periodic linear interpolant of `profile` at `fraction`."""
     n = len(profile)
     if isinstance(fraction, float):  # one phase per evaluation of a run: plain floats, no 0-d arrays
-        f = (fraction % 1.0) * n
-        i = int(f) % n
-        a, b = float(profile[i]), float(profile[(i + 1) % n])
-        return a + (f - int(f)) * (b - a), (b - a) * n
+        return periodic_value(profile, fraction)
     f = (np.asarray(fraction, float) % 1.0) * n
     i = np.floor(f).astype(int) % n
     w = f - np.floor(f)
     a, b = profile[i], profile[(i + 1) % n]
     return a + w * (b - a), (b - a) * n
+
+
+def periodic_value(profile: np.ndarray, fraction: float) -> tuple[float, float]:
+    """periodic_interp at one fraction, on plain numbers (also compiled by core.dynamics.fast_path_kernel)."""
+    n = profile.shape[0]
+    f = (fraction % 1.0) * n
+    i = int(f) % n
+    a, b = float(profile[i]), float(profile[(i + 1) % n])
+    return a + (f - int(f)) * (b - a), (b - a) * n

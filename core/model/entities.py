@@ -454,33 +454,60 @@ class TimeLaw:
 
     def __call__(self, t: float) -> float:
         """The value at time t [s]."""
-        k = self.kind
-        if k == "constant":
-            return self.value
-        if k == "step":
-            return self.value if t < self.t_start else self.final
-        if k == "ramp":
-            s = min(max((t - self.t_start) / (self.t_end - self.t_start), 0.0), 1.0)
-            return self.value + s * (self.final - self.value)
-        if k == "sine":
-            return self.value + self.amplitude * math.sin(2 * math.pi * self.frequency * t + self.phase)
-        ts, vs = zip(*self.table)
-        return float(np.interp(t, ts, vs))
+        return law_value(_KIND_CODE[self.kind], self.value, self.final, self.t_start, self.t_end, self.amplitude,
+                         self.frequency, self.phase, self._times, self._values, t)
 
     def derivative(self, t: float) -> float:
         """d value / dt at time t [1/s] (0 at the jumps of a step or a table's corners)."""
-        k = self.kind
-        if k == "ramp" and self.t_start < t < self.t_end:
-            return (self.final - self.value) / (self.t_end - self.t_start)
-        if k == "sine":
-            w = 2 * math.pi * self.frequency
-            return self.amplitude * w * math.cos(w * t + self.phase)
-        if k == "table" and len(self.table) > 1:
-            ts, vs = zip(*self.table)
-            i = int(np.searchsorted(ts, t, side="right")) - 1
-            if 0 <= i < len(ts) - 1:
-                return (vs[i + 1] - vs[i]) / (ts[i + 1] - ts[i])
-        return 0.0
+        return law_rate(_KIND_CODE[self.kind], self.value, self.final, self.t_start, self.t_end, self.amplitude,
+                        self.frequency, self.phase, self._times, self._values, t)
+
+    @property
+    def _times(self) -> np.ndarray:
+        return _table_column(self.table, 0)
+
+    @property
+    def _values(self) -> np.ndarray:
+        return _table_column(self.table, 1)
+
+
+_KIND_CODE = {kind: code for code, kind in enumerate(TimeLaw.KINDS)}
+_NO_TABLE = np.zeros(0)
+
+
+def _table_column(table, column: int) -> np.ndarray:
+    return np.array([row[column] for row in table], dtype=float) if table else _NO_TABLE
+
+
+# The formulas of a TimeLaw on plain numbers and arrays (kind: its index in TimeLaw.KINDS; times and values: the
+# table's columns), so that the compiled joint fast path (core.dynamics.fast_path_kernel) runs the same code.
+
+def law_value(kind, value, final, t_start, t_end, amplitude, frequency, phase, times, values, t):
+    """A TimeLaw's value at time t [s]."""
+    if kind == 0:  # constant
+        return value
+    if kind == 1:  # step
+        return value if t < t_start else final
+    if kind == 2:  # ramp
+        s = min(max((t - t_start) / (t_end - t_start), 0.0), 1.0)
+        return value + s * (final - value)
+    if kind == 3:  # sine
+        return value + amplitude * math.sin(2 * math.pi * frequency * t + phase)
+    return float(np.interp(t, times, values))
+
+
+def law_rate(kind, value, final, t_start, t_end, amplitude, frequency, phase, times, values, t):
+    """A TimeLaw's d value / dt at time t [1/s] (0 at the jumps of a step or a table's corners)."""
+    if kind == 2 and t_start < t < t_end:
+        return (final - value) / (t_end - t_start)
+    if kind == 3:
+        w = 2 * math.pi * frequency
+        return amplitude * w * math.cos(w * t + phase)
+    if kind == 4 and times.shape[0] > 1:
+        i = int(np.searchsorted(times, t, side="right")) - 1
+        if 0 <= i < times.shape[0] - 1:
+            return (values[i + 1] - values[i]) / (times[i + 1] - times[i])
+    return 0.0
 
 
 def _law_problems(law: TimeLaw, name: str = "law") -> list[tuple[str, str]]:

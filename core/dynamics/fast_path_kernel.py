@@ -1,0 +1,381 @@
+"""The joint fast path compiled: its rate, its projection and whole RK4 steps in machine code (numba).
+
+JointFastPath (core.dynamics.joint_fast_path) reduces a parallel-axis gear train to constant matrices, so an
+evaluation is a few element laws and one matrix-vector product: some 30 floating-point operations per
+coordinate. In Python each of them is an interpreter round trip and an evaluation costs 15-30 us; an RK4
+step with its bookkeeping about 100 us. Here the same arithmetic runs compiled: the rate, the projection of
+the speeds onto the rows, and an RK4 step (four rates) in one call each.
+
+Why numba: the kernel is the fast path's own arithmetic on arrays the fast path already holds, so it is
+written in Python over numpy arrays and compiled with the same formulas the Python paths run
+(`law_value`/`law_rate` of core.model.entities, `spring_torque` of core.dynamics.force_elements,
+`mesh_state` of core.gearing.mesh_model are compiled from their Python source, not rewritten). It is a
+wheel on every platform we ship, keeps compiled code in an on-disk cache (`cache=True`: a process after the
+first loads it instead of compiling), and this module is imported only when a run asks for it, so neither
+the CLI's nor the app's start pays for it (tests/core/test_layering.py holds that). The first use in a
+process costs the import and the cache's load, about 0.7 s here (compiling, on the very first use after
+an install, some seconds more); `use_compiled` decides when a run is long enough to gain from it.
+
+What is compiled, and what stays in Python: the large trains' KKT form (sparse LU) and the output samples
+(channels, multipliers) stay in JointFastPath; so does each new set of flanks' matrix K, which is made in
+Python on the first evaluation that meets it (the kernel returns MISSING and the flanks it needs) and kept
+in the store the kernel reads. tests/core/dynamics/test_fast_path_kernel.py holds the kernel to the
+general joint-coordinate path to 1e-12 on random states of every example it covers and of variants with
+every kind of time law, and a compiled run to the Python one.
+"""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+from numba import njit
+
+from core.dynamics.force_elements import JointTorque, TorsionalSpring, spring_torque
+from core.gearing.mesh_model import mesh_state
+from core.model.entities import TimeLaw, law_rate, law_value
+
+OK, MISSING = 0, 1  # a kernel's status: done, or a set of flanks without its matrices (in `flanks`)
+TORQUE, SPRING = 0, 1  # the kinds of joint elements
+
+
+
+def _compiled(func):
+    """`func` compiled, with the functions of ours it calls compiled first and put in its globals' place (the
+    Python source is the one formula; numba needs every callee compiled)."""
+    callees = {}
+    for name in func.__code__.co_names:
+        value = func.__globals__.get(name)
+        if isinstance(value, types.FunctionType) and value.__module__.startswith("core."):
+            callees[name] = _compiled(value)
+    if callees:
+        func = types.FunctionType(func.__code__, {**func.__globals__, **callees}, func.__name__, func.__defaults__,
+                                  func.__closure__)
+    return njit(cache=True)(func)
+
+
+_law_value = _compiled(law_value)
+_law_rate = _compiled(law_rate)
+_spring_torque = _compiled(spring_torque)
+_mesh_state = _compiled(mesh_state)
+
+
+# The kernel's data lives in two flat buffers, one of floats and one of ints (a numba call pays about 0.1 us
+# per argument it types; a tuple of 17 arrays cost 2.5 us a call, two buffers 1 us). The int buffer starts
+# with the sizes, then one (offset, rows, columns) entry per array; the names below are the entries.
+NQ, ROWS, EXTRA, WORK, DISSIPATED, N_F, N_U, N_MOTORS, HEADER = range(9)
+F_ARRAYS = ("spin_rows", "springs", "laws", "times", "values", "mesh_par", "profiles", "minv_c", "projector", "jq")
+I_ARRAYS = ("elements", "tables", "mesh_ix", "motors", "phi_index", "gear_rows")
+(SPIN_ROWS, SPRINGS, LAWS, TIMES, VALUES, MESH_PAR, PROFILES, MINV_C, PROJECTOR, JQ) = range(len(F_ARRAYS))
+(ELEMENTS, TABLES, MESH_IX, MOTORS, PHI_INDEX, GEAR_ROWS) = range(len(F_ARRAYS), len(F_ARRAYS) + len(I_ARRAYS))
+
+
+def pack(sizes: list[int], floats: dict, ints: dict) -> tuple[np.ndarray, np.ndarray]:
+    """The two buffers from the sizes (NQ .. N_MOTORS) and the arrays named in F_ARRAYS and I_ARRAYS (1-D or 2-D)."""
+    header = list(sizes) + [0] * (3 * (len(F_ARRAYS) + len(I_ARRAYS)))
+    fparts, iparts, f_at, i_at = [], [], 0, len(header)
+    for k, (names, source, parts) in enumerate(((F_ARRAYS, floats, fparts), (I_ARRAYS, ints, iparts))):
+        for j, name in enumerate(names):
+            a = np.asarray(source[name], dtype=np.int64 if k else float)
+            a = a.reshape(-1, 1) if a.ndim == 1 else a
+            slot = HEADER + 3 * (j + (len(F_ARRAYS) if k else 0))
+            header[slot:slot + 3] = [i_at if k else f_at, a.shape[0], a.shape[1]]
+            parts.append(a.ravel())
+            if k:
+                i_at += a.size
+            else:
+                f_at += a.size
+    fbuf = np.concatenate(fparts) if fparts else np.zeros(0)
+    ibuf = np.concatenate([np.array(header, np.int64)] + iparts)
+    return np.ascontiguousarray(fbuf), np.ascontiguousarray(ibuf)
+
+
+@njit(cache=True)
+def _floats(fb, ib, name):
+    """The float array `name` (2-D; a 1-D one has one column)."""
+    at = HEADER + 3 * name
+    o, r, c = ib[at], ib[at + 1], ib[at + 2]
+    return np.lib.stride_tricks.as_strided(fb[o:], shape=(r, c), strides=(8 * c, 8))  # a reshape costs 45 ns
+
+
+@njit(cache=True)
+def _ints(ib, name):
+    at = HEADER + 3 * name
+    o, r, c = ib[at], ib[at + 1], ib[at + 2]
+    return np.lib.stride_tricks.as_strided(ib[o:], shape=(r, c), strides=(8 * c, 8))
+
+
+@njit(cache=True)
+def _law(fb, ib, i, t, rate):
+    """Law i of the law table (kind, value, final, t_start, t_end, amplitude, frequency, phase) at t [s]; its
+    rate when `rate`."""
+    p = _floats(fb, ib, LAWS)[i]
+    tab = _ints(ib, TABLES)[i]
+    ts = _floats(fb, ib, TIMES)[tab[0]:tab[0] + tab[1], 0]
+    vs = _floats(fb, ib, VALUES)[tab[0]:tab[0] + tab[1], 0]
+    if rate:
+        return _law_rate(int(p[0]), p[1], p[2], p[3], p[4], p[5], p[6], p[7], ts, vs, t)
+    return _law_value(int(p[0]), p[1], p[2], p[3], p[4], p[5], p[6], p[7], ts, vs, t)
+
+
+@njit(cache=True)
+def _find(keys, flip):
+    """The store's index of the flanks `flip` (int8, 1: Ft < 0), or -1."""
+    for i in range(keys.shape[0]):
+        if _same(keys[i], flip):
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _same(a, b):
+    for r in range(a.shape[0]):
+        if a[r] != b[r]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _times_vector(mat, u, out):
+    for r in range(mat.shape[0]):
+        s = 0.0
+        for c in range(mat.shape[1]):
+            s += mat[r, c] * u[c]
+        out[r] = s
+
+
+@njit(cache=True)
+def _rate(t, y, rate, fb, ib, keys, store, flanks):
+    """The fast path's rate of y at t into `rate`, as JointFastPath.solve gives it, and the flanks its gear rows'
+    forces act on in `flanks` (1: Ft < 0); MISSING with the flanks it lacks in `flanks` when the store has not
+    got them. store[i] holds K and M^-1 G^T of the flanks keys[i], one after the other."""
+    nq, rows, n_f, n_u, n_m = ib[NQ], ib[ROWS], ib[N_F], ib[N_U], ib[N_MOTORS]
+    size = rows + nq + ib[EXTRA]
+    qd = y[nq:2 * nq]
+    extra = y[2 * nq:]
+    spin_rows = _floats(fb, ib, SPIN_ROWS)
+    spins = np.empty(spin_rows.shape[0])
+    _times_vector(spin_rows, qd, spins)
+    u = np.zeros(n_u)
+    work = 0.0
+    dissipation = 0.0
+    elements, springs = _ints(ib, ELEMENTS), _floats(fb, ib, SPRINGS)
+    k = 0
+    for e in range(elements.shape[0]):
+        if elements[e, 0] == TORQUE:
+            tau = _law(fb, ib, elements[e, 1], t, False)
+            work += tau * spins[k]
+        else:
+            s = springs[elements[e, 1]]
+            tau, _, lost = _spring_torque(s[0], s[1], s[2], extra[elements[e, 2]], spins[k])
+            dissipation += lost
+        u[k] = tau
+        k += 1
+    j = k
+    mesh_ix, mesh_par, profiles = _ints(ib, MESH_IX), _floats(fb, ib, MESH_PAR), _floats(fb, ib, PROFILES)[:, 0]
+    for m in range(mesh_ix.shape[0]):
+        ix, p = mesh_ix[m], mesh_par[m]
+        state = _mesh_state(extra[ix[0]], spins[j], extra[ix[1]], p[0], p[1], p[2], p[3] != 0.0, p[4],
+                            profiles[ix[2]:ix[2] + ix[3]], p[5], p[6])
+        ft = state[6]
+        if ft >= 0:
+            u[k] = ft
+        else:
+            u[k + 1] = ft
+        u[k + 2] = state[7]
+        dissipation += state[8]
+        k += 3
+        j += 1
+    u[n_f:n_f + nq] = qd
+    phi_index = _ints(ib, PHI_INDEX)[:, 0]
+    for r in range(rows):
+        u[n_f + nq + r] = extra[phi_index[r]]
+    motors = _ints(ib, MOTORS)
+    for m in range(n_m):
+        u[n_f + nq + rows + m] = _law(fb, ib, motors[m, 0], t, False)
+        u[n_f + nq + rows + n_m + m] = _law(fb, ib, motors[m, 0], t, True)
+    gear_rows = _ints(ib, GEAR_ROWS)[:, 0]
+    n_g = gear_rows.shape[0]
+    flip = np.zeros(n_g, dtype=np.int8)  # the drive flanks first, as System._multipliers
+    new = np.empty(n_g, dtype=np.int8)
+    i = _find(keys, flip)
+    if i < 0:
+        flanks[:] = flip
+        return MISSING
+    out = np.empty(size)
+    last = np.empty(size)
+    _times_vector(np.lib.stride_tricks.as_strided(store[i], shape=(size, n_u), strides=(8 * n_u, 8)), u, out)
+    settled = rows == 0
+    for _ in range(4 if rows else 0):
+        for g in range(n_g):
+            new[g] = 1 if out[gear_rows[g]] < 0 else 0
+        if _same(new, flip):
+            settled = True
+            break
+        flip[:] = new
+        i = _find(keys, flip)
+        if i < 0:
+            flanks[:] = flip
+            return MISSING
+        last[:] = out
+        _times_vector(np.lib.stride_tricks.as_strided(store[i], shape=(size, n_u), strides=(8 * n_u, 8)), u, out)
+    if not settled:  # no settled flanks: the last multipliers with the last flanks, as the Python path
+        out[:] = last
+        minv_c = _floats(fb, ib, MINV_C)
+        kg = np.lib.stride_tricks.as_strided(store[i, size * n_u:], shape=(nq, rows), strides=(8 * rows, 8))
+        for c in range(nq):
+            s = 0.0
+            for f in range(n_f):
+                s += minv_c[c, f] * u[f]
+            for r in range(rows):
+                s += kg[c, r] * last[r]
+            out[rows + c] = s
+    for m in range(n_m):
+        work += out[motors[m, 1]] * spins[j + m]
+    rate[:nq] = qd
+    rate[nq:] = out[rows:]
+    rate[2 * nq + ib[WORK]] = work
+    rate[2 * nq + ib[DISSIPATED]] = dissipation
+    flanks[:] = flip
+    return OK
+
+
+@njit(cache=True)
+def _project(t, y, out, fb, ib):
+    """y with the coordinate rates projected onto the rows at t, as JointFastPath.consistent_rates."""
+    nq, rows = ib[NQ], ib[ROWS]
+    out[:] = y
+    if rows == 0:
+        return
+    residual = np.empty(rows)
+    _times_vector(_floats(fb, ib, JQ), y[nq:2 * nq], residual)
+    motors = _ints(ib, MOTORS)
+    for m in range(motors.shape[0]):
+        residual[motors[m, 1]] -= _law(fb, ib, motors[m, 0], t, False)
+    projector = _floats(fb, ib, PROJECTOR)
+    for c in range(nq):
+        s = 0.0
+        for r in range(rows):
+            s += projector[c, r] * residual[r]
+        out[nq + c] -= s
+
+
+@njit(cache=True)
+def _rk4_step(t, y, h, k1, have_k1, y_new, fb, ib, keys, store, flanks):
+    """One classical RK4 step of size h from (t, y) into y_new; k1 is the rate at the start (computed here
+    unless have_k1). MISSING as _rate."""
+    if not have_k1 and _rate(t, y, k1, fb, ib, keys, store, flanks) != OK:
+        return MISSING
+    n = y.shape[0]
+    k2, k3, k4, z = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    for i in range(n):
+        z[i] = y[i] + 0.5 * h * k1[i]
+    if _rate(t + 0.5 * h, z, k2, fb, ib, keys, store, flanks) != OK:
+        return MISSING
+    for i in range(n):
+        z[i] = y[i] + 0.5 * h * k2[i]
+    if _rate(t + 0.5 * h, z, k3, fb, ib, keys, store, flanks) != OK:
+        return MISSING
+    for i in range(n):
+        z[i] = y[i] + h * k3[i]
+    if _rate(t + h, z, k4, fb, ib, keys, store, flanks) != OK:
+        return MISSING
+    for i in range(n):
+        y_new[i] = y[i] + (h / 6.0) * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i])
+    return OK
+
+
+def _laws_table(laws: list[TimeLaw]):
+    """The law table the kernel reads: (n, 8) parameters, (n, 2) table offsets and lengths, the tables' columns."""
+    rows, tables, times, values = [], [], [], []
+    for law in laws:
+        rows.append([TimeLaw.KINDS.index(law.kind), law.value, law.final, law.t_start, law.t_end, law.amplitude,
+                     law.frequency, law.phase])
+        tables.append([len(times), len(law.table)])
+        times += [r[0] for r in law.table]
+        values += [r[1] for r in law.table]
+    return (np.array(rows, float).reshape(-1, 8), np.array(tables, np.int64).reshape(-1, 2),
+            np.array(times, float), np.array(values, float))
+
+
+class CompiledFastPath:
+    """A JointFastPath's rate, projection and RK4 step, compiled. `fast` must not be a KKT (large train) one."""
+
+    def __init__(self, fast):
+        if fast.kkt:
+            raise ValueError("the compiled kernel takes the dense fast path only (not a large train's KKT form)")
+        self.fast = fast
+        sy = fast.system
+        laws, elements, springs = [], [], []
+        for fe in fast.joint_elements:
+            if type(fe) is JointTorque:
+                elements.append([TORQUE, len(laws), -1])
+                laws.append(fe.law)
+            elif type(fe) is TorsionalSpring:
+                elements.append([SPRING, len(springs), fe.ia])
+                springs.append([fe.k, fe.c, fe.angle0])
+            else:  # JointFastPath takes no other joint elements
+                raise ValueError(f"no compiled form of {type(fe).__name__}")
+        mesh_ix, mesh_par, profiles = [], [], []
+        for fe in fast.meshes:
+            m = fe.mesh
+            mesh_ix.append([fe.gear.error_index, fe.ia, len(profiles), len(m.profile)])
+            profiles += [float(v) for v in m.profile]
+            mesh_par.append([fe.cos, float(fe.gear.pair.z1), m.k_mean, float(m.cosine is not None), m.cosine or 0.0,
+                             m.damping, m.backlash])
+        motors = []
+        for row, c in zip(fast.motor_rows, fast.motors):
+            motors.append([len(laws), row, c.error_index])
+            laws.append(c.law)
+        law_rows, tables, times, values = _laws_table(laws)
+        nq, rows = fast.nq, fast.rows
+        floats = {"spin_rows": np.reshape(fast.spin_rows, (-1, nq)), "springs": np.reshape(springs, (-1, 3)),
+                  "laws": law_rows, "times": times, "values": values, "mesh_par": np.reshape(mesh_par, (-1, 7)),
+                  "profiles": profiles, "minv_c": np.reshape(fast.minv_c, (nq, -1)),
+                  "projector": fast._projector if rows else np.zeros((nq, 0)), "jq": np.reshape(fast.jq, (-1, nq))}
+        ints = {"elements": np.reshape(elements, (-1, 3)), "tables": tables, "mesh_ix": np.reshape(mesh_ix, (-1, 4)),
+                "motors": np.reshape(motors, (-1, 3)), "phi_index": fast.phi_index, "gear_rows": fast.gear_rows}
+        self.fb, self.ib = pack([nq, rows, sy.extra, fast.work_index, fast.dissipated_index, fast.n_f, fast.n_u,
+                                 len(motors)], floats, ints)
+        self.n = 2 * nq + sy.extra
+        n_g = len(fast.gear_rows)
+        self.flanks = np.zeros(n_g, np.int8)  # of the last evaluation (1: Ft < 0), or those the store lacks
+        self._entry = (rows + nq + sy.extra) * fast.n_u + nq * rows  # K, then M^-1 G^T
+        self._keys = np.zeros((0, n_g), np.int8)
+        self._store = np.zeros((0, self._entry))
+        self._add(np.zeros(n_g, np.int8))  # the drive flanks, the first every evaluation tries
+        # numba loads (or compiles) each kernel at its first call: here, so that a run's steps go at full speed
+        y0 = sy.initial_state()
+        self.rk4_step(0.0, y0, 1e-9, self.rate(0.0, y0))
+        self.rk4_step(0.0, y0, 1e-9, None)
+        self.project(0.0, y0)
+
+    def _add(self, flip: np.ndarray) -> None:
+        """The matrices of the flanks `flip` (from the Python fast path), appended to the store."""
+        k, kg = self.fast._flank_matrices(tuple(bool(v) for v in flip))
+        entry = np.concatenate([k.ravel(), np.zeros(0) if kg is None else kg.ravel()])
+        self._keys = np.ascontiguousarray(np.vstack([self._keys, flip[None, :]]))
+        self._store = np.ascontiguousarray(np.vstack([self._store, entry[None, :]]))
+
+    def rate(self, t: float, y: np.ndarray) -> np.ndarray:
+        """The tangent rate of y at t [SI], as JointFastPath.rate."""
+        out = np.empty(self.n)
+        while _rate(float(t), y, out, self.fb, self.ib, self._keys, self._store, self.flanks) != OK:
+            self._add(self.flanks.copy())
+        return out
+
+    def project(self, t: float, y: np.ndarray) -> np.ndarray:
+        """y with the coordinate rates projected onto the rows at t [s], as JointFastPath.consistent_rates."""
+        out = np.empty(self.n)
+        _project(float(t), y, out, self.fb, self.ib)
+        return out
+
+    def rk4_step(self, t: float, y: np.ndarray, h: float, k1: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """One classical RK4 step of size h [s] from (t, y): the new state and the rate at the start."""
+        have = k1 is not None
+        k1 = k1 if have else np.empty(self.n)
+        y_new = np.empty(self.n)
+        while _rk4_step(float(t), y, float(h), k1, have, y_new, self.fb, self.ib, self._keys, self._store,
+                        self.flanks) != OK:
+            self._add(self.flanks.copy())
+        return y_new, k1

@@ -1,10 +1,11 @@
-"""The joint fast path compiled: its rate, its projection and whole RK4 steps in machine code (numba).
+"""The joint fast path compiled: its rate, its projection and the stages of explicit Runge-Kutta steps (numba).
 
 JointFastPath (core.dynamics.joint_fast_path) reduces a parallel-axis gear train to constant matrices, so an
 evaluation is a few element laws and one matrix-vector product: some 30 floating-point operations per
 coordinate. In Python each of them is an interpreter round trip and an evaluation costs 15-30 us; an RK4
 step with its bookkeeping about 100 us. Here the same arithmetic runs compiled: the rate, the projection of
-the speeds onto the rows, and an RK4 step (four rates) in one call each.
+the speeds onto the rows, and the stages of an explicit Runge-Kutta step (RK4's three after the first,
+dop853's twelve) in one call each.
 
 Why numba: the kernel is the fast path's own arithmetic on arrays the fast path already holds, so it is
 written in Python over numpy arrays and compiled with the same formulas the Python paths run
@@ -261,27 +262,43 @@ def _project(t, y, out, fb, ib):
 
 
 @njit(cache=True)
-def _rk4_step(t, y, h, k1, have_k1, y_new, fb, ib, keys, store, flanks):
-    """One classical RK4 step of size h from (t, y) into y_new; k1 is the rate at the start (computed here
-    unless have_k1). MISSING as _rate."""
-    if not have_k1 and _rate(t, y, k1, fb, ib, keys, store, flanks) != OK:
+def _stages(t, y, h, a, c, k, first, stop, fb, ib, keys, store, flanks):
+    """Stages first .. stop - 1 of an explicit Runge-Kutta tableau (a, c) from (t, y) with step h, into the
+    rows of k (the earlier rows given): k_i = f(t + c_i h, y + h sum_j a_ij k_j). MISSING as _rate."""
+    n = y.shape[0]
+    z = np.empty(n)
+    for i in range(first, stop):
+        for m in range(n):
+            s = 0.0
+            for j in range(i):
+                s += a[i, j] * k[j, m]
+            z[m] = y[m] + h * s
+        if _rate(t + c[i] * h, z, k[i], fb, ib, keys, store, flanks) != OK:
+            return MISSING
+    return OK
+
+
+@njit(cache=True)
+def _step(t, y, h, a, c, b, errors, k, first, stop, rtol, atol, d, norms, fb, ib, keys, store, flanks):
+    """Stages first .. stop - 1 (as _stages), then the step's increment d = h sum_j b_j k_j and, per row E of
+    `errors`, sum_m ((h sum_j E_j k_jm) / (atol + rtol |d_m|))^2 into `norms`. MISSING as _rate."""
+    if _stages(t, y, h, a, c, k, first, stop, fb, ib, keys, store, flanks) != OK:
         return MISSING
     n = y.shape[0]
-    k2, k3, k4, z = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
-    for i in range(n):
-        z[i] = y[i] + 0.5 * h * k1[i]
-    if _rate(t + 0.5 * h, z, k2, fb, ib, keys, store, flanks) != OK:
-        return MISSING
-    for i in range(n):
-        z[i] = y[i] + 0.5 * h * k2[i]
-    if _rate(t + 0.5 * h, z, k3, fb, ib, keys, store, flanks) != OK:
-        return MISSING
-    for i in range(n):
-        z[i] = y[i] + h * k3[i]
-    if _rate(t + h, z, k4, fb, ib, keys, store, flanks) != OK:
-        return MISSING
-    for i in range(n):
-        y_new[i] = y[i] + (h / 6.0) * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i])
+    for m in range(n):
+        s = 0.0
+        for j in range(b.shape[0]):
+            s += b[j] * k[j, m]
+        d[m] = h * s
+    for e in range(errors.shape[0]):
+        total = 0.0
+        for m in range(n):
+            s = 0.0
+            for j in range(errors.shape[1]):
+                s += errors[e, j] * k[j, m]
+            r = h * s / (atol + rtol * abs(d[m]))
+            total += r * r
+        norms[e] = total
     return OK
 
 
@@ -299,7 +316,8 @@ def _laws_table(laws: list[TimeLaw]):
 
 
 class CompiledFastPath:
-    """A JointFastPath's rate, projection and RK4 step, compiled. `fast` must not be a KKT (large train) one."""
+    """A JointFastPath's rate, projection and Runge-Kutta stages, compiled. `fast` must not be a KKT (large
+    train) one."""
 
     def __init__(self, fast):
         if fast.kkt:
@@ -346,8 +364,10 @@ class CompiledFastPath:
         self._add(np.zeros(n_g, np.int8))  # the drive flanks, the first every evaluation tries
         # numba loads (or compiles) each kernel at its first call: here, so that a run's steps go at full speed
         y0 = sy.initial_state()
-        self.rk4_step(0.0, y0, 1e-9, self.rate(0.0, y0))
-        self.rk4_step(0.0, y0, 1e-9, None)
+        k = np.zeros((2, self.n))
+        k[0] = self.rate(0.0, y0)
+        self.stages(0.0, y0, 1e-9, np.ones((2, 2)), np.ones(2), k, 1, 2)
+        self.step(0.0, y0, 1e-9, np.ones((2, 2)), np.ones(2), np.ones(2), np.ones((1, 2)), k, 1, 2)
         self.project(0.0, y0)
 
     def _add(self, flip: np.ndarray) -> None:
@@ -370,12 +390,44 @@ class CompiledFastPath:
         _project(float(t), y, out, self.fb, self.ib)
         return out
 
-    def rk4_step(self, t: float, y: np.ndarray, h: float, k1: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-        """One classical RK4 step of size h [s] from (t, y): the new state and the rate at the start."""
-        have = k1 is not None
-        k1 = k1 if have else np.empty(self.n)
-        y_new = np.empty(self.n)
-        while _rk4_step(float(t), y, float(h), k1, have, y_new, self.fb, self.ib, self._keys, self._store,
-                        self.flanks) != OK:
+    def stages(self, t: float, y: np.ndarray, h: float, a: np.ndarray, c: np.ndarray, k: np.ndarray, first: int,
+               stop: int) -> None:
+        """Stages first .. stop - 1 of the explicit Runge-Kutta tableau (a, c) [-] from (t, y) with step h [s]
+        into the rows of k (the earlier rows given): k_i = f(t + c_i h, y + h sum_j a_ij k_j), in one call."""
+        while _stages(float(t), y, float(h), a, c, k, first, stop, self.fb, self.ib, self._keys, self._store,
+                      self.flanks) != OK:
             self._add(self.flanks.copy())
-        return y_new, k1
+
+    def step(self, t: float, y: np.ndarray, h: float, a: np.ndarray, c: np.ndarray, b: np.ndarray,
+             errors: np.ndarray, k: np.ndarray, first: int, stop: int, rtol: float = 0.0,
+             atol: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+        """An explicit Runge-Kutta step of the tableau (a, b, c) [-] from (t, y) with step h [s] in one call:
+        stages first .. stop - 1 into k (as `stages`), the increment d = h sum_j b_j k_j, and per row E of
+        `errors` the squared norm sum_m ((h sum_j E_j k_jm) / (atol + rtol |d_m|))^2. Returns (d, norms)."""
+        d, norms = np.empty(self.n), np.empty(errors.shape[0])
+        while _step(float(t), y, float(h), a, c, b, errors, k, first, stop, float(rtol), float(atol), d, norms,
+                    self.fb, self.ib, self._keys, self._store, self.flanks) != OK:
+            self._add(self.flanks.copy())
+        return d, norms
+
+
+def warm_cache() -> str:
+    """Compile every kernel into numba's on-disk cache (`python -m core.dynamics.fast_path_kernel`; `make venv`
+    does it once), so that a long run's first use in a process loads them instead of compiling them."""
+    import time
+    from pathlib import Path
+
+    from core.dynamics.joint_coordinates import JointCoordinateSystem
+    from core.model.files import load
+
+    t0 = time.perf_counter()
+    # any model the fast path covers compiles every kernel: numba types the calls, not the branches taken
+    system = JointCoordinateSystem(load(Path(__file__).parents[2] / "resources" / "examples" / "planetary.gdyn"))
+    note = system.compile()
+    if note is not None:
+        raise RuntimeError(f"the kernels did not compile: {note}")
+    return f"the compiled joint fast path is in numba's cache ({time.perf_counter() - t0:.1f} s)"
+
+
+if __name__ == "__main__":
+    print(warm_cache())

@@ -38,14 +38,16 @@ The contract of a method (a subclass of `Integrator`), after scipy's OdeSolver:
    a step (also inside a method's rejection loop), so a cancel is seen within
    one attempt.
 6. `kernel`, when set, is `fun` compiled for a vector space (a
-   core.dynamics.fast_path_kernel.CompiledFastPath): a method may take its
-   steps through it (`kernel.rk4_step`) instead of calling `fun` stage by
-   stage, giving the same states to round-off. A method that does not use it
-   keeps calling `fun`.
+   core.dynamics.fast_path_kernel.CompiledFastPath): an explicit method may
+   compute its stages through it (`kernel.stages(t, y, h, a, c, k, first,
+   stop)` for its tableau) instead of calling `fun` stage by stage, giving
+   the same states to round-off; it counts them in `nfev`. A method that does
+   not use it keeps calling `fun`.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -185,7 +187,7 @@ class Integrator:
             self.t, self.y = t_old, y_old
             self.status, self.message = "failed", message
             return message
-        if not np.all(np.isfinite(self.y)):
+        if not math.isfinite(float(np.add.reduce(self.y))):  # NaN or inf anywhere (6 us less than isfinite-all)
             self.t, self.y = t_old, y_old
             self.status = "failed"
             self.message = f"the state became NaN or infinite in the step from t = {t_old:.9g} s (divergence)"
@@ -223,14 +225,23 @@ class RK4(Integrator):
 
     name, order, evaluations = "rk4", 4, 4
     OPTIONS: dict = {}
+    A = np.array([[0.0, 0.0, 0.0, 0.0], [0.5, 0.0, 0.0, 0.0], [0.0, 0.5, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0]])
+    C = np.array([0.0, 0.5, 0.5, 1.0])  # the tableau, for a compiled kernel's stages
+    B = np.array([1.0, 2.0, 2.0, 1.0]) / 6.0
+    NO_ERRORS = np.zeros((0, 4))  # no error estimate
 
     def _step_impl(self):
         sp, t, y = self.space, self.t, self.y
         h = self._step_to(self.h)
-        if self.kernel is not None:  # the four stages in one compiled call
-            self.nfev += 4 if self._f is None else 3
-            self.y, self._f = self.kernel.rk4_step(t, y, h, self._f)
-            self.t = t + h
+        if self.kernel is not None:  # the stages (the first unless known) and the increment in one compiled call
+            k = np.empty((4, y.shape[0]))
+            first = 0 if self._f is None else 1
+            if first:
+                k[0] = self._f
+            d, _ = self.kernel.step(t, y, h, self.A, self.C, self.B, self.NO_ERRORS, k, first, 4)
+            self.nfev += 4 - first
+            self._f = k[0]
+            self.t, self.y = t + h, y + d
             return True, ""
         k1 = self.current_rate()
         d2 = 0.5 * h * k1
@@ -267,6 +278,7 @@ class DormandPrince(Integrator):
     ]
     B = np.array([35 / 384, 0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84, 0])
     E = np.array([71 / 57600, 0, -71 / 16695, 71 / 1920, -17253 / 339200, 22 / 525, -1 / 40])
+    TABLEAU = np.array([row + [0.0] * (7 - len(row)) for row in A])  # A as a square array, for a compiled kernel
 
     def __init__(self, *args, **kw):
         super().__init__(*args, **kw)
@@ -285,6 +297,16 @@ class DormandPrince(Integrator):
     def _try(self, h):
         """A step of size h from (t, y): its tangent increment and the error's ratio to the tolerance."""
         sp, t, y = self.space, self.t, self.y
+        if self.kernel is not None:  # the stages (the first unless known), the increment and the error norm
+            k = np.empty((7, sp.tangent_size))
+            first = 0 if self._f is None else 1
+            if first:
+                k[0] = self._f
+            d5, (norm,) = self.kernel.step(t, y, h, self.TABLEAU, self.C, self.B, self.E[None, :], k, first, 7,
+                                           self.rtol, self.atol)
+            self.nfev += 7 - first
+            self._f = k[0]
+            return d5, (math.sqrt(norm / d5.size) if self.adaptive else 0.0)
         ks = [self.current_rate()]
         for i in range(1, 7):
             d = h * sum(a * k for a, k in zip(self.A[i], ks))
@@ -304,7 +326,7 @@ class DormandPrince(Integrator):
             if not self.adaptive:
                 self.t, self.y = self.t + h, self.space.retract(self.y, d5)
                 return True, ""
-            if not np.isfinite(ratio):
+            if not math.isfinite(ratio):
                 return False, (f"the error estimate is not finite at t = {self.t:.9g} s (step {h:.3g} s): "
                                "the state or its rate became NaN or infinite")
             factor = 0.9 * ratio ** (-1.0 / self.ERROR_ORDER) if ratio > 0 else 5.0
@@ -350,6 +372,18 @@ class DormandPrince853(DormandPrince):
     def _try(self, h):
         sp, t, y, tb = self.space, self.t, self.y, self.tableau
         k = np.empty((tb.N_STAGES_EXTENDED, sp.tangent_size))
+        if self.kernel is not None:  # the stages (the first unless known; the last at the step's end: A[12, :12]
+            n = tb.N_STAGES          # = B, C[12] = 1), the increment and the two error norms in one compiled call
+            if self._errors is None:
+                self._errors = np.ascontiguousarray(np.vstack([tb.E5, tb.E3]))
+            first = 0 if self._f is None else 1
+            if first:
+                k[0] = self._f
+            d8, (e5, e3) = self.kernel.step(t, y, h, tb.A, tb.C, tb.B, self._errors, k, first, n + 1, self.rtol,
+                                            self.atol)
+            self.nfev += n + 1 - first
+            self._f = k[0]
+            return self._ratio(h, d8, k, e5, e3)
         k[0] = self.current_rate()
         for i in range(1, tb.N_STAGES):
             d = h * (tb.A[i, :i] @ k[:i])
@@ -357,24 +391,40 @@ class DormandPrince853(DormandPrince):
         d8 = h * (tb.B @ k[:tb.N_STAGES])
         n = tb.N_STAGES
         k[n] = sp.correct(d8, self.eval(t + h, sp.retract(y, d8)))  # the end's rate, in the start's tangent
+        return self._ratio(h, d8, k)
+
+    _errors = None  # E5 and E3 as the rows of one array, for the compiled kernel
+
+    def _ratio(self, h, d8, k, e5=None, e3=None):
+        """The step's tangent increment and its error's ratio to the tolerance, from the stages k (and the
+        squared norms of the fifth- and third-order error estimates, when the kernel gave them)."""
+        tb = self.tableau
+        n = tb.N_STAGES
         self._stages, self._poly = (h, d8, k), None
         if not self.adaptive:
             return d8, 0.0
-        scale = self._scale(d8)
-        e5 = float(np.sum((tb.E5 @ k[:n + 1] / scale) ** 2))
-        e3 = float(np.sum((tb.E3 @ k[:n + 1] / scale) ** 2))
+        if e5 is None:
+            scale = self._scale(d8)
+            e5 = float(np.sum((tb.E5 @ k[:n + 1] / scale) ** 2))
+            e3 = float(np.sum((tb.E3 @ k[:n + 1] / scale) ** 2))
+        else:  # the kernel's are of h E k: the formula below takes them of E k
+            e5, e3 = e5 / (h * h), e3 / (h * h)
         if e5 == 0.0 and e3 == 0.0:
             return d8, 0.0
-        return d8, abs(h) * e5 / np.sqrt((e5 + 0.01 * e3) * scale.size)
+        return d8, abs(h) * e5 / math.sqrt((e5 + 0.01 * e3) * d8.size)
 
     def _dense_output_impl(self):
         t_old, y_old, _ = self._last
         if self._poly is None:  # the three extra stages of the interpolant, once per step
             sp, tb = self.space, self.tableau
             h, d, k = self._stages
-            for i in range(tb.N_STAGES + 1, tb.N_STAGES_EXTENDED):
-                di = h * (tb.A[i, :i] @ k[:i])
-                k[i] = sp.correct(di, self.eval(t_old + tb.C[i] * h, sp.retract(y_old, di)))
+            if self.kernel is not None:
+                self.kernel.stages(t_old, y_old, h, tb.A, tb.C, k, tb.N_STAGES + 1, tb.N_STAGES_EXTENDED)
+                self.nfev += tb.N_STAGES_EXTENDED - tb.N_STAGES - 1
+            else:
+                for i in range(tb.N_STAGES + 1, tb.N_STAGES_EXTENDED):
+                    di = h * (tb.A[i, :i] @ k[:i])
+                    k[i] = sp.correct(di, self.eval(t_old + tb.C[i] * h, sp.retract(y_old, di)))
             f_old, f_new = k[0], k[tb.N_STAGES]
             poly = np.empty((tb.INTERPOLATOR_POWER, k.shape[1]))
             poly[0] = d

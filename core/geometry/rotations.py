@@ -70,32 +70,29 @@ def matrix_quats(rot) -> np.ndarray:
     """Unit quaternion(s) with w >= 0 of rotation matrix (3, 3) or matrices (k, 3, 3).
 
     Shepperd's method: the largest of the four squared components is taken
-    from the trace or a diagonal entry, so no division by a small number.
+    from the trace or a diagonal entry, so no division by a small number. All
+    matrices at once: P = 4 q q^T from R's diagonal and its off-diagonal sums
+    and differences, then q = P's row of the largest diagonal entry over that
+    entry's square root.
     """
     rot = np.asarray(rot, float)
     single = rot.ndim == 2
     r = rot.reshape(-1, 3, 3)
-    t = np.stack([r[:, 0, 0] + r[:, 1, 1] + r[:, 2, 2], r[:, 0, 0], r[:, 1, 1], r[:, 2, 2]], axis=1)
-    pick = np.argmax(t, axis=1)
-    q = np.empty((len(r), 4))
-    for k in range(4):
-        m = pick == k
-        if not m.any():
-            continue
-        rr = r[m]
-        if k == 0:
-            s = 2.0 * np.sqrt(1.0 + t[m, 0])
-            q[m] = np.stack([0.25 * s, (rr[:, 2, 1] - rr[:, 1, 2]) / s, (rr[:, 0, 2] - rr[:, 2, 0]) / s,
-                             (rr[:, 1, 0] - rr[:, 0, 1]) / s], 1)
-        else:
-            i, j, l = k - 1, k % 3, (k + 1) % 3
-            s = 2.0 * np.sqrt(np.maximum(1.0 + rr[:, i, i] - rr[:, j, j] - rr[:, l, l], 1e-300))
-            out = np.empty((len(rr), 4))
-            out[:, 0] = (rr[:, l, j] - rr[:, j, l]) / s
-            out[:, 1 + i] = 0.25 * s
-            out[:, 1 + j] = (rr[:, j, i] + rr[:, i, j]) / s
-            out[:, 1 + l] = (rr[:, l, i] + rr[:, i, l]) / s
-            q[m] = out
+    r00, r11, r22 = r[:, 0, 0], r[:, 1, 1], r[:, 2, 2]
+    p = np.empty((len(r), 4, 4))
+    p[:, 0, 0] = 1.0 + r00 + r11 + r22
+    p[:, 1, 1] = 1.0 + r00 - r11 - r22
+    p[:, 2, 2] = 1.0 - r00 + r11 - r22
+    p[:, 3, 3] = 1.0 - r00 - r11 + r22
+    p[:, 0, 1] = p[:, 1, 0] = r[:, 2, 1] - r[:, 1, 2]  # 4 w x
+    p[:, 0, 2] = p[:, 2, 0] = r[:, 0, 2] - r[:, 2, 0]  # 4 w y
+    p[:, 0, 3] = p[:, 3, 0] = r[:, 1, 0] - r[:, 0, 1]  # 4 w z
+    p[:, 1, 2] = p[:, 2, 1] = r[:, 1, 0] + r[:, 0, 1]  # 4 x y
+    p[:, 1, 3] = p[:, 3, 1] = r[:, 0, 2] + r[:, 2, 0]  # 4 x z
+    p[:, 2, 3] = p[:, 3, 2] = r[:, 2, 1] + r[:, 1, 2]  # 4 y z
+    rows = np.arange(len(r))
+    pick = np.argmax(p[:, [0, 1, 2, 3], [0, 1, 2, 3]], axis=1)
+    q = p[rows, pick] / (2.0 * np.sqrt(np.maximum(p[rows, pick, pick], 1e-300)))[:, None]
     q *= np.where(q[:, :1] < 0, -1.0, 1.0)
     q /= np.linalg.norm(q, axis=1, keepdims=True)
     return q[0] if single else q

@@ -235,3 +235,19 @@ def test_a_cancelled_video_leaves_no_file(tmp_path):
     path = tmp_path / "cancelled.mp4"
     assert write_video(path, frames, 10, progress=lambda k: k < 3) is False
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_app_starts_and_runs_an_example_without_importing_numba():
+    """numba (the compiled fast path) is imported only by a run long enough to repay it (core.dynamics.run
+    AUTO_EVALUATIONS), so the app's start and its example runs pay nothing for it."""
+    import subprocess
+    import sys
+
+    from tests.conftest import EXAMPLES, ROOT
+
+    code = ("import sys; import app.main_window, core.dynamics.run as r, core.model.files as f; "
+            f"r.prepare(f.load({str(EXAMPLES / 'planetary.gdyn')!r}), t_end=0.05).run(); "
+            "print('numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "False"

@@ -181,11 +181,11 @@ def main() -> int:
             label = f"GearDyn {formulation} {integrator}" + (" python" if formulation == "joint" and compiled == "off"
                                                             else "")
             rows.append((label, h, wall, err))
-            print(f"{rows[-1][0]:40s} h {h:<7g} {wall:8.4f} s  error {err:.2e}   (set-up {setup:.3f} s)", flush=True)
+            print(f"{rows[-1][0]:40s} h {h:<7g} {wall:9.5f} s  error {err:.2e}   (set-up {setup:.3f} s)", flush=True)
     for rtol in (1e-2, 1e-3, 1e-5, 1e-7):  # adaptive, eighth order: the first step 1e-2 s, then as rtol asks
         wall, setup, err = geardyn("joint", "dop853", 1e-2, 3, rtol=rtol, atol=1e-12)
         rows.append((f"GearDyn joint dop853 rtol {rtol:g}", 1e-2, wall, err))
-        print(f"{rows[-1][0]:40s} h {1e-2:<7g} {wall:8.4f} s  error {err:.2e}   (set-up {setup:.3f} s)", flush=True)
+        print(f"{rows[-1][0]:40s} h {1e-2:<7g} {wall:9.5f} s  error {err:.2e}   (set-up {setup:.3f} s)", flush=True)
     try:
         import exudyn  # noqa: F401
     except ImportError:
@@ -197,7 +197,7 @@ def main() -> int:
                 got = exudyn_best(h, which)
                 if got is not None:
                     rows.append((label, h, got[0], got[1]))
-                    print(f"{rows[-1][0]:40s} h {h:<7g} {got[0]:8.3f} s  error {got[1]:.2e}", flush=True)
+                    print(f"{rows[-1][0]:40s} h {h:<7g} {got[0]:9.5f} s  error {got[1]:.2e}", flush=True)
     print(f"\n{'error level':>11s} {'GearDyn fastest':>36s} {'Exudyn fastest':>44s} {'GearDyn slower by':>18s}")
     for level in LEVELS:
         best = {}
@@ -207,8 +207,8 @@ def main() -> int:
                 best[key] = (wall, f"{who.split(' ', 1)[1]} h {h:g}")
         g, e = best.get("GearDyn"), best.get("Exudyn")
         ratio = f"{g[0] / e[0]:.1f}x" if g and e else "-"
-        gs = f"{g[1]} {g[0]:.3f} s" if g else "none"
-        es = f"{e[1]} {e[0]:.4f} s" if e else "none"
+        gs = f"{g[1]} {g[0]:.5f} s" if g else "none"
+        es = f"{e[1]} {e[0]:.5f} s" if e else "none"
         print(f"{level:11.0e} {gs:>36s} {es:>44s} {ratio:>18s}")
     print("goal: GearDyn no slower than Exudyn's minimal-coordinate model at every level (dashboard goal: 5x faster)")
     return 0

@@ -102,9 +102,13 @@ def test_a_compiled_rk4_run_gives_the_python_run_to_round_off():
     assert runs["on"].settings["compiled"].startswith("on")
 
 
-def test_dop853_takes_the_compiled_rates_and_agrees():
+@pytest.mark.parametrize("integrator", ["dopri5", "dop853"])
+def test_adaptive_steps_through_the_kernel_agree(integrator):
+    """Stages, increment and error norm in one compiled call: the same steps (accepted and rejected) and the
+    same transmission error as the Python stages."""
     model = load(EXAMPLES / "compliant_mesh_pair.gdyn")
-    res = {c: prepare(model, t_end=0.01, integrator="dop853", rtol=1e-8, compiled=c).run() for c in ("on", "off")}
+    res = {c: prepare(model, t_end=0.01, integrator=integrator, rtol=1e-8, compiled=c).run() for c in ("on", "off")}
+    assert res["on"].evaluations == res["off"].evaluations
     te = {c: r["mesh.TE [m]"] for c, r in res.items()}
     assert res["on"].steps == res["off"].steps
     # the TE integrates the slip r1 w1 + r2 w2, a difference of two 6 m/s pitch-line speeds: its round-off is

@@ -205,8 +205,9 @@ class Document(QObject):
 
     @property
     def stale(self) -> bool:
-        """Whether the current run was made from a different version of the model."""
-        return self.current is not None and self.current.model != self.model
+        """Whether the current run was made from a version of the model that simulates differently (a
+        changed telemetry layout or model name leaves its results current)."""
+        return self.current is not None and not self.current.model.simulates_like(self.model)
 
     def refresh_stale(self) -> None:
         stale = self.stale

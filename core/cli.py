@@ -405,7 +405,7 @@ def _cmd_simulate(ns) -> int:
     ok = _write_or_fallback(res.to_csv, ns.out, "the results CSV")
     if ok:
         print(f"wrote {ns.out}: {len(res.time)} samples of {len(res.channels)} channels to t = {res.time[-1]:.6g} s "
-              f"({res.steps} steps, {res.evaluations} evaluations)")
+              f"({res.steps} steps, {res.evaluations} evaluations; compiled {run.compiled_note})")
     if ns.results and _write_or_fallback(res.save, ns.results, "the results file"):
         print(f"wrote {ns.results}: results file (channels, poses, model and settings)")
     elif ns.results:

@@ -118,6 +118,7 @@ class TelemetryWindow(QMainWindow):
         document.run_updated.connect(self._run_updated)
         document.runs_changed.connect(self._runs_changed)
         document.items_changed.connect(self._model_changed)
+        document.stale_changed.connect(self._title)  # the title says when the run is from an earlier model
         self._dirty = False
         self._restoring = False
         self.timer = QTimer(self)

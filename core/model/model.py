@@ -96,6 +96,12 @@ class Model:
         return Model(self.name, self.description, dict(self.bodies), dict(self.joints),
                      dict(self.gear_pairs), dict(self.forces), self.settings, self.views)
 
+    def simulates_like(self, other: "Model") -> bool:
+        """Whether a run of `other` is a run of this model: the same items and settings (the name, the
+        description and how results are looked at, `views`, do not enter a simulation)."""
+        return (self.bodies, self.joints, self.gear_pairs, self.forces, self.settings) == \
+            (other.bodies, other.joints, other.gear_pairs, other.forces, other.settings)
+
     def is_empty(self) -> bool:
         return not any(True for _ in self.items())
 

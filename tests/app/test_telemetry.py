@@ -13,9 +13,10 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtWidgets import QFileDialog, QToolBar
 
-from core.commands import SetSettings
+from core.commands import SetSettings, replace_fields
 from core.dynamics.results import Results
 from core.dynamics.simulate import simulate
+from core.model.entities import TimeLaw
 from core.model.files import load
 from tests.app.conftest import fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES, ROOT
@@ -67,6 +68,20 @@ def test_a_channel_added_by_double_click_shows_the_solvers_values(window, qtbot)
     assert curve.envelope.values[-1] == res["sun_joint.speed"][-1] == reference["sun_joint.speed"][-1]
     assert np.array_equal(curve.envelope.time, reference.time)
     assert curve.yData[-1] == reference["sun_joint.speed"][-1]  # and it is drawn
+
+
+def test_adding_a_channel_keeps_the_layout_but_leaves_the_run_current(window, qtbot):
+    """The layout is kept with the model (an undoable edit), but it does not enter a simulation: the run's
+    results stay current (no 'earlier version of the model' in the telemetry's title or the playback bar)."""
+    _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.05)
+    qtbot.mouseClick(toolbar_button(window, "telemetry"), Qt.LeftButton)
+    tw = window.telemetry
+    _double_click(qtbot, tw.browser, "sun_joint.speed")
+    assert window.doc.model.views.telemetry.plots == (("sun_joint.speed",),) and window.doc.dirty
+    assert not window.doc.stale
+    assert "earlier version" not in tw.windowTitle() and "earlier version" not in window.playback.state.text()
+    window.doc.apply(replace_fields(window.doc.model, "sun_torque", law=TimeLaw(value=7.0)))  # this one does
+    assert window.doc.stale and "earlier version" in tw.windowTitle()
 
 
 def test_csv_export_through_the_dialog_equals_geardyn_simulate(window, qtbot, tmp_path):

@@ -147,3 +147,19 @@ def test_replacing_a_body_by_a_joint_is_refused():
     model = load(EXAMPLES / "planetary.gdyn")
     with pytest.raises(ModelError, match="cannot become"):
         ReplaceItem(model, "sun", RevoluteJoint("sun", GROUND, "ring"))
+
+
+def test_only_edits_that_enter_a_simulation_make_a_run_stale():
+    from core.commands import SetViews
+    from core.model.views import TelemetryLayout
+
+    model = load(EXAMPLES / "planetary.gdyn")
+    run_of = model.copy()
+    SetViews(model, dataclasses.replace(model.views, telemetry=TelemetryLayout((("sun_joint.speed",),)))).do(model)
+    SetModelInfo(model, "renamed", "a description").do(model)
+    assert model.simulates_like(run_of) and model != run_of
+    SetSettings(model, dataclasses.replace(model.settings, t_end=2.0)).do(model)
+    assert not model.simulates_like(run_of)
+    other = load(EXAMPLES / "planetary.gdyn")
+    replace_fields(other, "sun_torque", law=TimeLaw(value=7.0)).do(other)
+    assert not other.simulates_like(run_of)

@@ -39,10 +39,11 @@ The contract of a method (a subclass of `Integrator`), after scipy's OdeSolver:
    one attempt.
 6. `kernel`, when set, is `fun` compiled for a vector space (a
    core.dynamics.fast_path_kernel.CompiledFastPath): an explicit method may
-   compute its stages through it (`kernel.stages(t, y, h, a, c, k, first,
-   stop)` for its tableau) instead of calling `fun` stage by stage, giving
-   the same states to round-off; it counts them in `nfev`. A method that does
-   not use it keeps calling `fun`.
+   take its stages through it for its tableau (`kernel.stages` for stages
+   alone, `kernel.step` for the stages, the increment and the error norms)
+   instead of calling `fun` stage by stage, giving the same states to
+   round-off; it counts them in `nfev` and keeps the first stage as the
+   cached `current_rate()`. A method that does not use it keeps calling `fun`.
 """
 
 from __future__ import annotations

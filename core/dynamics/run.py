@@ -106,6 +106,8 @@ class Run:
 
     def __init__(self, model: Model, settings: SimulationSettings, options: dict | None = None, check: bool = True,
                  keep: bool = True, progress=None, compiled: str = "auto"):
+        if compiled not in COMPILED:  # before any work
+            raise ValueError(f"compiled: must be one of {', '.join(COMPILED)}, got {compiled!r}")
         self.model = model.copy()
         self.model.settings = settings
         self.settings = settings

@@ -182,7 +182,7 @@ def main() -> int:
                                                             else "")
             rows.append((label, h, wall, err))
             print(f"{rows[-1][0]:40s} h {h:<7g} {wall:9.5f} s  error {err:.2e}   (set-up {setup:.3f} s)", flush=True)
-    for rtol in (1e-2, 1e-3, 1e-5, 1e-7):  # adaptive, eighth order: the first step 1e-2 s, then as rtol asks
+    for rtol in (5e-2, 1e-2, 1e-3, 1e-5, 1e-7):  # adaptive, eighth order: the first step 1e-2 s, then as rtol asks
         wall, setup, err = geardyn("joint", "dop853", 1e-2, 3, rtol=rtol, atol=1e-12)
         rows.append((f"GearDyn joint dop853 rtol {rtol:g}", 1e-2, wall, err))
         print(f"{rows[-1][0]:40s} h {1e-2:<7g} {wall:9.5f} s  error {err:.2e}   (set-up {setup:.3f} s)", flush=True)
@@ -191,7 +191,7 @@ def main() -> int:
     except ImportError:
         print("exudyn not installed (pip install '.[bench]'): GearDyn only")
     else:
-        for which, label, steps in (("tree", "Exudyn tree generalised-alpha", (1e-2, 2e-3, 1e-3, 2e-4)),
+        for which, label, steps in (("tree", "Exudyn tree generalised-alpha", (2e-2, 1.5e-2, 1e-2, 2e-3, 1e-3, 2e-4)),
                                     ("cartesian", "Exudyn Cartesian Newmark", (1e-3, 2e-4, 5e-5, 2e-5))):
             for h in steps:
                 got = exudyn_best(h, which)

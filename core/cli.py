@@ -650,7 +650,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--formulation", choices=FORMULATIONS, help=FORMULATION_HELP)
     m.add_argument("--compiled", choices=("auto", "on", "off"), default="auto",
                    help="take the rates of a parallel-axis train in joint coordinates from compiled code (numba; "
-                        "the same results to round-off): auto does it for runs of 30,000 evaluations or more, "
+                        "each step the same to round-off): auto does it for runs of 30,000 evaluations or more, "
                         "where it repays the 0.7 s its first use in a process costs (default: auto)")
     m.add_argument("--out", required=True, help="results CSV")
     m.add_argument("--results", metavar="FILE.gdres", help="also write the results file (HDF5: channels, poses, model, settings)")

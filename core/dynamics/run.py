@@ -98,8 +98,9 @@ class Run:
     progress : callable(fraction, message), optional
         Called at most every `progress_interval` seconds of wall time, and at the end.
     compiled : {'auto', 'on', 'off'}
-        Take the rates from the compiled joint fast path (see `compile_decision`); the results are the same to
-        round-off. `compiled_note` says what was done and why.
+        Take the rates from the compiled joint fast path (see `compile_decision`): each step the same to
+        round-off (an adaptive method's steps can part where a step's error is within round-off of its bound;
+        the results then agree to the tolerance). `compiled_note` says what was done and why.
     """
 
     progress_interval = 0.1  # s of wall time

@@ -42,9 +42,19 @@ class Snapshot:
         self.frames = {}  # the gear pairs' contact frames at this instant (GearConstraint.frame), made once
 
     def pose(self, b: int):
+        """COM position, rotation, COM velocity and angular velocity of body b (the ground's for b < 0:
+        shared read-only arrays, so a caller cannot change them)."""
         if b < 0:
-            return np.zeros(3), np.eye(3), np.zeros(3), np.zeros(3)
+            return _GROUND_POSE
         return self.x[b], self.rot[b], self.v[b], self.w[b]
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+_GROUND_POSE = (_read_only(np.zeros(3)), _read_only(np.eye(3)), _read_only(np.zeros(3)), _read_only(np.zeros(3)))
 
 
 def _perpendiculars(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -74,6 +74,8 @@ class TreeError(ValueError):
     """The model's bodies do not all hang from the ground on revolute and fixed joints."""
 
 
+_EYE3 = np.eye(3)  # read, never written
+
 class JointSpace(EuclideanSpace):
     """y = [q (nq), q' (nq), extra]: joint angles [rad], their rates [rad/s], the extra states."""
 
@@ -239,14 +241,14 @@ class JointCoordinateSystem(System):
         """
         n = self.n
         disp_r = np.empty((n + 1, 3, 3))
-        disp_r[n] = np.eye(3)
+        disp_r[n] = _EYE3
         disp_t, x, v, w, acc, alpha = (np.zeros((n + 1, 3)) for _ in range(6))
         rot = np.empty((n, 3, 3))
         axis_of, point_of = np.zeros((self.nq, 3)), np.zeros((self.nq, 3))
         for lv in self._levels:
             p, k, c, sign = lv["parent"], lv["child"], lv["coordinate"], lv["sign"]
             th, thd = sign * q[c], sign * qd[c]  # fixed edges have sign 0
-            turn = np.eye(3) + np.sin(th)[:, None, None] * lv["k1"] + (1.0 - np.cos(th))[:, None, None] * lv["k2"]
+            turn = _EYE3 + np.sin(th)[:, None, None] * lv["k1"] + (1.0 - np.cos(th))[:, None, None] * lv["k2"]
             rp, tp = disp_r[p], disp_t[p]
             rd = rp @ turn
             a = np.einsum("kab,kb->ka", rp, lv["axis"])

@@ -66,30 +66,35 @@ def quat_matrices(q) -> np.ndarray:
 quat_matrix = quat_matrices  # one quaternion gives one matrix
 
 
+def _quat_products() -> tuple[np.ndarray, np.ndarray]:
+    """P = 4 q q^T of a rotation matrix R as one affine map of R's entries: P.ravel() = c + R.ravel() @ m."""
+    c, m = np.zeros(16), np.zeros((9, 16))
+    c[[0, 5, 10, 15]] = 1.0
+    for col, signs in zip((0, 5, 10, 15), ((1, 1, 1), (1, -1, -1), (-1, 1, -1), (-1, -1, 1))):
+        m[[0, 4, 8], col] = signs  # the diagonal: 4 w^2, 4 x^2, 4 y^2, 4 z^2 from r00, r11, r22
+    for (a, b), (plus, minus) in {(0, 1): (7, 5), (0, 2): (2, 6), (0, 3): (3, 1),  # 4 w x, 4 w y, 4 w z
+                                  (1, 2): (3, 1), (1, 3): (2, 6), (2, 3): (7, 5)}.items():  # 4 x y, x z, y z
+        sign = -1.0 if a == 0 else 1.0
+        for col in (4 * a + b, 4 * b + a):
+            m[plus, col], m[minus, col] = 1.0, sign
+    return c, m
+
+
+_P_CONST, _P_MAP = _quat_products()
+
+
 def matrix_quats(rot) -> np.ndarray:
     """Unit quaternion(s) with w >= 0 of rotation matrix (3, 3) or matrices (k, 3, 3).
 
     Shepperd's method: the largest of the four squared components is taken
     from the trace or a diagonal entry, so no division by a small number. All
-    matrices at once: P = 4 q q^T from R's diagonal and its off-diagonal sums
-    and differences, then q = P's row of the largest diagonal entry over that
-    entry's square root.
+    matrices at once: P = 4 q q^T from R's entries (one affine map), then q =
+    P's row of the largest diagonal entry over twice that entry's square root.
     """
     rot = np.asarray(rot, float)
     single = rot.ndim == 2
-    r = rot.reshape(-1, 3, 3)
-    r00, r11, r22 = r[:, 0, 0], r[:, 1, 1], r[:, 2, 2]
-    p = np.empty((len(r), 4, 4))
-    p[:, 0, 0] = 1.0 + r00 + r11 + r22
-    p[:, 1, 1] = 1.0 + r00 - r11 - r22
-    p[:, 2, 2] = 1.0 - r00 + r11 - r22
-    p[:, 3, 3] = 1.0 - r00 - r11 + r22
-    p[:, 0, 1] = p[:, 1, 0] = r[:, 2, 1] - r[:, 1, 2]  # 4 w x
-    p[:, 0, 2] = p[:, 2, 0] = r[:, 0, 2] - r[:, 2, 0]  # 4 w y
-    p[:, 0, 3] = p[:, 3, 0] = r[:, 1, 0] - r[:, 0, 1]  # 4 w z
-    p[:, 1, 2] = p[:, 2, 1] = r[:, 1, 0] + r[:, 0, 1]  # 4 x y
-    p[:, 1, 3] = p[:, 3, 1] = r[:, 0, 2] + r[:, 2, 0]  # 4 x z
-    p[:, 2, 3] = p[:, 3, 2] = r[:, 2, 1] + r[:, 1, 2]  # 4 y z
+    r = rot.reshape(-1, 9)
+    p = (r @ _P_MAP + _P_CONST).reshape(-1, 4, 4)
     rows = np.arange(len(r))
     pick = np.argmax(p[:, [0, 1, 2, 3], [0, 1, 2, 3]], axis=1)
     q = p[rows, pick] / (2.0 * np.sqrt(np.maximum(p[rows, pick, pick], 1e-300)))[:, None]

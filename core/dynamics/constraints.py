@@ -175,7 +175,7 @@ class RevoluteRows:
         arm_i, arm_j = np.einsum("kab,kb->ka", ri, self.si), np.einsum("kab,kb->ka", rj, self.sj)
         jac_i, jac_j = np.zeros((k, 5, 6)), np.zeros((k, 5, 6))
         jac_i[:, :3, :3], jac_j[:, :3, :3] = np.eye(3), -np.eye(3)
-        jac_i[:, :3, 3:], jac_j[:, :3, 3:] = -_skews(arm_i), _skews(arm_j)
+        jac_i[:, :3, 3:], jac_j[:, :3, 3:] = -skew(arm_i), skew(arm_j)
         gamma, phi = np.empty((k, 5)), np.empty((k, 5))
         gamma[:, :3] = -cross_rows(wi, cross_rows(wi, arm_i)) + cross_rows(wj, cross_rows(wj, arm_j))
         phi[:, :3] = (x[i] + arm_i) - (x[j] + arm_j)
@@ -190,14 +190,6 @@ class RevoluteRows:
                                 + np.sum(b * cross_rows(wj, wa), axis=1))
             phi[:, 3 + m] = np.sum(b * a, axis=1)
         return self.bi, self.bj, jac_i, jac_j, gamma, phi
-
-
-def _skews(r: np.ndarray) -> np.ndarray:
-    """Cross-product matrices (k, 3, 3) of the rows of r (k, 3): skew(r) @ v = r x v."""
-    out = np.zeros((len(r), 3, 3))
-    out[:, 0, 1], out[:, 0, 2], out[:, 1, 2] = -r[:, 2], r[:, 1], -r[:, 0]
-    out[:, 1, 0], out[:, 2, 0], out[:, 2, 1] = r[:, 2], -r[:, 1], r[:, 0]
-    return out
 
 
 class FixedConstraint(JointConstraint):

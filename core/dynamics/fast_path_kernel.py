@@ -34,11 +34,10 @@ from numba import njit
 
 from core.dynamics.force_elements import JointTorque, TorsionalSpring, spring_torque
 from core.gearing.mesh_model import mesh_state
-from core.model.entities import TimeLaw, law_rate, law_value
+from core.model.entities import LAW_CODES, TimeLaw, law_rate, law_value
 
 OK, MISSING = 0, 1  # a kernel's status: done, or a set of flanks without its matrices (in `flanks`)
 TORQUE, SPRING = 0, 1  # the kinds of joint elements
-
 
 
 def _compiled(func):
@@ -306,11 +305,11 @@ def _laws_table(laws: list[TimeLaw]):
     """The law table the kernel reads: (n, 8) parameters, (n, 2) table offsets and lengths, the tables' columns."""
     rows, tables, times, values = [], [], [], []
     for law in laws:
-        rows.append([TimeLaw.KINDS.index(law.kind), law.value, law.final, law.t_start, law.t_end, law.amplitude,
+        rows.append([LAW_CODES[law.kind], law.value, law.final, law.t_start, law.t_end, law.amplitude,
                      law.frequency, law.phase])
         tables.append([len(times), len(law.table)])
-        times += [r[0] for r in law.table]
-        values += [r[1] for r in law.table]
+        times += law.columns[0].tolist()
+        values += law.columns[1].tolist()
     return (np.array(rows, float).reshape(-1, 8), np.array(tables, np.int64).reshape(-1, 2),
             np.array(times, float), np.array(values, float))
 
@@ -358,9 +357,8 @@ class CompiledFastPath:
         self.n = 2 * nq + sy.extra
         n_g = len(fast.gear_rows)
         self.flanks = np.zeros(n_g, np.int8)  # of the last evaluation (1: Ft < 0), or those the store lacks
-        self._entry = (rows + nq + sy.extra) * fast.n_u + nq * rows  # K, then M^-1 G^T
         self._keys = np.zeros((0, n_g), np.int8)
-        self._store = np.zeros((0, self._entry))
+        self._store = np.zeros((0, (rows + nq + sy.extra) * fast.n_u + nq * rows))  # per flanks: K, M^-1 G^T
         self._add(np.zeros(n_g, np.int8))  # the drive flanks, the first every evaluation tries
         # numba loads (or compiles) each kernel at its first call: here, so that a run's steps go at full speed
         y0 = sy.initial_state()

@@ -220,6 +220,31 @@ class Integrator:
     def _step_impl(self) -> tuple[bool, str]:
         raise NotImplementedError
 
+    def _explicit_step(self, h, a, c, b, errors, stop, rtol=0.0, atol=1.0):
+        """Stages 0 .. stop - 1 of the explicit Runge-Kutta tableau (a, c) from (t, y) with step h, in the
+        tangent space (Munthe-Kaas: k_i = dexp^-1 correction of f at retract(y, h sum_j a_ij k_j)); the first is
+        the cached `current_rate()`. Returns the increment d = h sum_j b_j k_j, per row E of `errors` the
+        squared norm sum_m ((h sum_j E_j k_jm) / (atol + rtol |d_m|))^2, and the stages k (rows of a).
+        Through the compiled kernel when one is set (contract item 6)."""
+        sp, t, y = self.space, self.t, self.y
+        k = np.empty((len(a), sp.tangent_size))
+        if self.kernel is not None:
+            first = 0 if self._f is None else 1
+            if first:
+                k[0] = self._f
+            d, norms = self.kernel.step(t, y, h, a, c, b, errors, k, first, stop, rtol, atol)
+            self.nfev += stop - first
+            self._f = k[0]
+            return d, norms, k
+        k[0] = self.current_rate()
+        for i in range(1, stop):
+            di = h * (a[i, :i] @ k[:i])
+            k[i] = sp.correct(di, self.eval(t + c[i] * h, sp.retract(y, di)))
+        d = h * (b @ k[:len(b)])
+        scale = atol + rtol * np.abs(d)
+        norms = np.array([float(np.sum((h * (e @ k[:len(e)]) / scale) ** 2)) for e in errors])
+        return d, norms, k
+
 
 class RK4(Integrator):
     """Classical Runge-Kutta 4 (Munthe-Kaas: stage rates corrected by dexp^-1)."""
@@ -227,31 +252,15 @@ class RK4(Integrator):
     name, order, evaluations = "rk4", 4, 4
     OPTIONS: dict = {}
     A = np.array([[0.0, 0.0, 0.0, 0.0], [0.5, 0.0, 0.0, 0.0], [0.0, 0.5, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0]])
-    C = np.array([0.0, 0.5, 0.5, 1.0])  # the tableau, for a compiled kernel's stages
+    C = np.array([0.0, 0.5, 0.5, 1.0])
     B = np.array([1.0, 2.0, 2.0, 1.0]) / 6.0
     NO_ERRORS = np.zeros((0, 4))  # no error estimate
 
     def _step_impl(self):
-        sp, t, y = self.space, self.t, self.y
+        t, y = self.t, self.y
         h = self._step_to(self.h)
-        if self.kernel is not None:  # the stages (the first unless known) and the increment in one compiled call
-            k = np.empty((4, y.shape[0]))
-            first = 0 if self._f is None else 1
-            if first:
-                k[0] = self._f
-            d, _ = self.kernel.step(t, y, h, self.A, self.C, self.B, self.NO_ERRORS, k, first, 4)
-            self.nfev += 4 - first
-            self._f = k[0]
-            self.t, self.y = t + h, y + d
-            return True, ""
-        k1 = self.current_rate()
-        d2 = 0.5 * h * k1
-        k2 = sp.correct(d2, self.eval(t + 0.5 * h, sp.retract(y, d2)))
-        d3 = 0.5 * h * k2
-        k3 = sp.correct(d3, self.eval(t + 0.5 * h, sp.retract(y, d3)))
-        d4 = h * k3
-        k4 = sp.correct(d4, self.eval(t + h, sp.retract(y, d4)))
-        self.t, self.y = t + h, sp.retract(y, (h / 6.0) * (k1 + 2 * k2 + 2 * k3 + k4))
+        d, _, _ = self._explicit_step(h, self.A, self.C, self.B, self.NO_ERRORS, 4)
+        self.t, self.y = t + h, self.space.retract(y, d)
         return True, ""
 
 
@@ -268,18 +277,17 @@ class DormandPrince(Integrator):
     name, order, evaluations = "dopri5", 5, 6
     OPTIONS = {"rtol": 1e-8, "atol": 1e-10, "adaptive": True, "max_rejections": 60, "max_step": np.inf}
     C = np.array([0, 1 / 5, 3 / 10, 4 / 5, 8 / 9, 1, 1])
-    A = [
-        [],
-        [1 / 5],
-        [3 / 40, 9 / 40],
-        [44 / 45, -56 / 15, 32 / 9],
-        [19372 / 6561, -25360 / 2187, 64448 / 6561, -212 / 729],
-        [9017 / 3168, -355 / 33, 46732 / 5247, 49 / 176, -5103 / 18656],
-        [35 / 384, 0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84],
-    ]
+    A = np.array([
+        [0, 0, 0, 0, 0, 0, 0],
+        [1 / 5, 0, 0, 0, 0, 0, 0],
+        [3 / 40, 9 / 40, 0, 0, 0, 0, 0],
+        [44 / 45, -56 / 15, 32 / 9, 0, 0, 0, 0],
+        [19372 / 6561, -25360 / 2187, 64448 / 6561, -212 / 729, 0, 0, 0],
+        [9017 / 3168, -355 / 33, 46732 / 5247, 49 / 176, -5103 / 18656, 0, 0],
+        [35 / 384, 0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84, 0],
+    ])
     B = np.array([35 / 384, 0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84, 0])
-    E = np.array([71 / 57600, 0, -71 / 16695, 71 / 1920, -17253 / 339200, 22 / 525, -1 / 40])
-    TABLEAU = np.array([row + [0.0] * (7 - len(row)) for row in A])  # A as a square array, for a compiled kernel
+    E = np.array([[71 / 57600, 0, -71 / 16695, 71 / 1920, -17253 / 339200, 22 / 525, -1 / 40]])  # one estimate
 
     def __init__(self, *args, **kw):
         super().__init__(*args, **kw)
@@ -292,31 +300,11 @@ class DormandPrince(Integrator):
     #: The error estimate is O(h^ERROR_ORDER): a step grows or shrinks by 0.9 ratio^(-1 / ERROR_ORDER).
     ERROR_ORDER = 5
 
-    def _scale(self, increment: np.ndarray) -> np.ndarray:
-        return self.atol + self.rtol * np.abs(increment)  # error relative to the step's own increment
-
     def _try(self, h):
-        """A step of size h from (t, y): its tangent increment and the error's ratio to the tolerance."""
-        sp, t, y = self.space, self.t, self.y
-        if self.kernel is not None:  # the stages (the first unless known), the increment and the error norm
-            k = np.empty((7, sp.tangent_size))
-            first = 0 if self._f is None else 1
-            if first:
-                k[0] = self._f
-            d5, (norm,) = self.kernel.step(t, y, h, self.TABLEAU, self.C, self.B, self.E[None, :], k, first, 7,
-                                           self.rtol, self.atol)
-            self.nfev += 7 - first
-            self._f = k[0]
-            return d5, (math.sqrt(norm / d5.size) if self.adaptive else 0.0)
-        ks = [self.current_rate()]
-        for i in range(1, 7):
-            d = h * sum(a * k for a, k in zip(self.A[i], ks))
-            ks.append(sp.correct(d, self.eval(t + self.C[i] * h, sp.retract(y, d))))
-        d5 = h * sum(b * k for b, k in zip(self.B, ks))
-        if not self.adaptive:
-            return d5, 0.0
-        err = h * sum(e * k for e, k in zip(self.E, ks))
-        return d5, float(np.sqrt(np.mean((err / self._scale(d5)) ** 2)))
+        """A step of size h from (t, y): its tangent increment and the error's ratio to the tolerance (the
+        error relative to the step's own increment, atol + rtol |d|)."""
+        d5, (norm,), _ = self._explicit_step(h, self.A, self.C, self.B, self.E, 7, self.rtol, self.atol)
+        return d5, (math.sqrt(norm / d5.size) if self.adaptive else 0.0)
 
     def _step_impl(self):
         h = self._step_to(min(self.h, self.max_step))
@@ -371,48 +359,21 @@ class DormandPrince853(DormandPrince):
         self._poly = None  # the interpolant's coefficients over the last step, once asked for
 
     def _try(self, h):
-        sp, t, y, tb = self.space, self.t, self.y, self.tableau
-        k = np.empty((tb.N_STAGES_EXTENDED, sp.tangent_size))
-        if self.kernel is not None:  # the stages (the first unless known; the last at the step's end: A[12, :12]
-            n = tb.N_STAGES          # = B, C[12] = 1), the increment and the two error norms in one compiled call
-            if self._errors is None:
-                self._errors = np.ascontiguousarray(np.vstack([tb.E5, tb.E3]))
-            first = 0 if self._f is None else 1
-            if first:
-                k[0] = self._f
-            d8, (e5, e3) = self.kernel.step(t, y, h, tb.A, tb.C, tb.B, self._errors, k, first, n + 1, self.rtol,
-                                            self.atol)
-            self.nfev += n + 1 - first
-            self._f = k[0]
-            return self._ratio(h, d8, k, e5, e3)
-        k[0] = self.current_rate()
-        for i in range(1, tb.N_STAGES):
-            d = h * (tb.A[i, :i] @ k[:i])
-            k[i] = sp.correct(d, self.eval(t + tb.C[i] * h, sp.retract(y, d)))
-        d8 = h * (tb.B @ k[:tb.N_STAGES])
-        n = tb.N_STAGES
-        k[n] = sp.correct(d8, self.eval(t + h, sp.retract(y, d8)))  # the end's rate, in the start's tangent
-        return self._ratio(h, d8, k)
-
-    _errors = None  # E5 and E3 as the rows of one array, for the compiled kernel
-
-    def _ratio(self, h, d8, k, e5=None, e3=None):
-        """The step's tangent increment and its error's ratio to the tolerance, from the stages k (and the
-        squared norms of the fifth- and third-order error estimates, when the kernel gave them)."""
         tb = self.tableau
         n = tb.N_STAGES
+        if self._errors is None:
+            self._errors = np.ascontiguousarray(np.vstack([tb.E5, tb.E3]))
+        # stages 0 .. 12; the last is the rate at the step's end (A[12, :12] = B, C[12] = 1)
+        d8, norms, k = self._explicit_step(h, tb.A, tb.C, tb.B, self._errors, n + 1, self.rtol, self.atol)
         self._stages, self._poly = (h, d8, k), None
         if not self.adaptive:
             return d8, 0.0
-        if e5 is None:
-            scale = self._scale(d8)
-            e5 = float(np.sum((tb.E5 @ k[:n + 1] / scale) ** 2))
-            e3 = float(np.sum((tb.E3 @ k[:n + 1] / scale) ** 2))
-        else:  # the kernel's are of h E k: the formula below takes them of E k
-            e5, e3 = e5 / (h * h), e3 / (h * h)
+        e5, e3 = norms / (h * h)  # of E k, as Hairer's formula takes them
         if e5 == 0.0 and e3 == 0.0:
             return d8, 0.0
         return d8, abs(h) * e5 / math.sqrt((e5 + 0.01 * e3) * d8.size)
+
+    _errors = None  # E5 and E3 as the rows of one array
 
     def _dense_output_impl(self):
         t_old, y_old, _ = self._last

@@ -76,6 +76,7 @@ class TreeError(ValueError):
 
 _EYE3 = np.eye(3)  # read, never written
 
+
 class JointSpace(EuclideanSpace):
     """y = [q (nq), q' (nq), extra]: joint angles [rad], their rates [rad/s], the extra states."""
 

@@ -215,7 +215,10 @@ class LossyGear:
         if held < low or breaks == BACKWARD:
             self.mode = BACKWARD
             return f"starts backwards: {held:.6g} N m to hold, below {low:.6g} N m"
-        return f"stuck: it holds {held:.6g} N m (losses hold {low:.6g} to {high:.6g} N m at rest)"
+        # held is a difference of torques: shown to their resolution (a round-off residue of 1e-31 N m is 0)
+        scale = max(abs(tau_a), abs(tq["tau_b"] / tq["ratio"]), abs(low), abs(high))
+        shown = held if abs(held) > 1e-12 * scale else 0.0
+        return f"stuck: it holds {shown:.6g} N m (losses hold {low:.6g} to {high:.6g} N m at rest)"
 
     def events(self, margins) -> list[Event]:
         """The pair's two event functions; `margins(t, y)` gives this pair's (stop, flow) at a state."""

@@ -107,7 +107,11 @@ def penetration(delta: float, backlash: float) -> float:
 def mesh_force(delta: float, rate: float, k: float, damping: float, backlash: float) -> tuple[float, float]:
     """(F [N] along the line of action, elastic energy [J]) at deflection delta [m], its rate [m/s] and stiffness k
     [N/m]: no force inside the backlash (neither spring nor damper)."""
-    pen = penetration(delta, backlash)
+    return _force_at(penetration(delta, backlash), rate, k, damping, backlash)
+
+
+def _force_at(pen: float, rate: float, k: float, damping: float, backlash: float) -> tuple[float, float]:
+    """mesh_force at the flank penetration pen [m]."""
     if pen == 0.0 and backlash > 0.0:
         return 0.0, 0.0
     return k * pen + damping * rate, 0.5 * k * pen * pen
@@ -121,8 +125,8 @@ def mesh_state(e: float, slip_rate: float, angle: float, cos: float, z1: float, 
     (-dV/dtheta1 = -(dk/dphi) z1 p^2 / 2) and the dissipated power [W]."""
     delta, delta_rate = e * cos, slip_rate * cos
     k, dk = mesh_stiffness_at(k_mean, is_cosine, cosine, profile, z1 * angle / (2 * math.pi))
-    f_loa, energy = mesh_force(delta, delta_rate, k, damping, backlash)  # one stiffness for force and torque
     pen = penetration(delta, backlash)
+    f_loa, energy = _force_at(pen, delta_rate, k, damping, backlash)  # one stiffness for force and torque
     tau = -0.5 * dk * z1 * pen * pen if dk != 0.0 and pen != 0.0 else 0.0
     dissipation = damping * delta_rate * delta_rate if pen != 0.0 or backlash == 0.0 else 0.0
     return delta, delta_rate, k, dk, f_loa, energy, -f_loa * cos, tau, dissipation

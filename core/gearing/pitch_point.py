@@ -109,7 +109,7 @@ def contact_frame(g: PairGeometryData, c1: np.ndarray, a1: np.ndarray, c2: np.nd
             u = -u  # the pinion's pitch point faces away from the ring's centre
         point = c1 + g.r1 * u
         s1, s = a1, 0.0
-    t = np.array((a1[1] * u[2] - a1[2] * u[1], a1[2] * u[0] - a1[0] * u[2], a1[0] * u[1] - a1[1] * u[0]))
+    t = np.array(cross(a1, u))
     return ContactFrame(point, t, u, a1, s1, s)
 
 
@@ -178,7 +178,8 @@ def _bevel_frame_rate(g: PairGeometryData, f: ContactFrame, c1, c2, c1_dot, a1_d
     along = dot(a1, d)
     d_perp = sub(d, scale(along, a1))
     perp_d = sub(sub(d_d, scale(along, a1_dot)), scale(dot(a1_dot, d) + dot(a1, d_d), a1))
-    u_d = scale(1.0 / math.sqrt(dot(d_perp, d_perp)), sub(perp_d, scale(dot(u, perp_d), u)))
+    size = math.sqrt(dot(d_perp, d_perp))  # 0: gear 2's centre on gear 1's axis, where contact_frame's u is NaN
+    u_d = scale(1.0 / size if size > 0.0 else math.nan, sub(perp_d, scale(dot(u, perp_d), u)))
     rm = g.mesh_radius_1
     point_d = add(add(apex_d, scale(rm / math.tan(g.pitch_angle), s1_d)), scale(rm, u_d))
     return point_d, add(cross(a1_dot, u), cross(a1, u_d))

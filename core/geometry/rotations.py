@@ -104,8 +104,13 @@ def matrix_quats(rot) -> np.ndarray:
 
 
 def skew(r) -> np.ndarray:
-    """Cross-product matrix [r]x of a 3-vector, so that skew(r) @ v = r x v."""
-    return np.array([[0.0, -r[2], r[1]], [r[2], 0.0, -r[0]], [-r[1], r[0], 0.0]])
+    """Cross-product matrix [r]x of a 3-vector (3, 3), or of each row of r (k, 3) -> (k, 3, 3), so that
+    skew(r) @ v = r x v."""
+    r = np.asarray(r, float)
+    out = np.zeros(r.shape + (3,))
+    out[..., 0, 1], out[..., 0, 2], out[..., 1, 2] = -r[..., 2], r[..., 1], -r[..., 0]
+    out[..., 1, 0], out[..., 2, 0], out[..., 2, 1] = r[..., 2], -r[..., 1], r[..., 0]
+    return out
 
 
 def axis_angle_matrix(theta) -> np.ndarray:

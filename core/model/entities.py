@@ -9,6 +9,7 @@ depends on and `renamed()` follows a rename.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass
 from typing import ClassVar, Union
@@ -454,29 +455,24 @@ class TimeLaw:
 
     def __call__(self, t: float) -> float:
         """The value at time t [s]."""
-        return law_value(_KIND_CODE[self.kind], self.value, self.final, self.t_start, self.t_end, self.amplitude,
-                         self.frequency, self.phase, self._times, self._values, t)
+        times, values = self.columns
+        return law_value(LAW_CODES[self.kind], self.value, self.final, self.t_start, self.t_end, self.amplitude,
+                         self.frequency, self.phase, times, values, t)
 
     def derivative(self, t: float) -> float:
         """d value / dt at time t [1/s] (0 at the jumps of a step or a table's corners)."""
-        return law_rate(_KIND_CODE[self.kind], self.value, self.final, self.t_start, self.t_end, self.amplitude,
-                        self.frequency, self.phase, self._times, self._values, t)
+        times, values = self.columns
+        return law_rate(LAW_CODES[self.kind], self.value, self.final, self.t_start, self.t_end, self.amplitude,
+                        self.frequency, self.phase, times, values, t)
 
-    @property
-    def _times(self) -> np.ndarray:
-        return _table_column(self.table, 0)
-
-    @property
-    def _values(self) -> np.ndarray:
-        return _table_column(self.table, 1)
-
-
-_KIND_CODE = {kind: code for code, kind in enumerate(TimeLaw.KINDS)}
-_NO_TABLE = np.zeros(0)
+    @functools.cached_property
+    def columns(self) -> tuple[np.ndarray, np.ndarray]:
+        """The table's times [s] and values as arrays (made once: a law is frozen)."""
+        table = np.array(self.table, dtype=float).reshape(-1, 2)
+        return table[:, 0].copy(), table[:, 1].copy()
 
 
-def _table_column(table, column: int) -> np.ndarray:
-    return np.array([row[column] for row in table], dtype=float) if table else _NO_TABLE
+LAW_CODES = {kind: code for code, kind in enumerate(TimeLaw.KINDS)}  # the kind as law_value and law_rate take it
 
 
 # The formulas of a TimeLaw on plain numbers and arrays (kind: its index in TimeLaw.KINDS; times and values: the

@@ -66,3 +66,20 @@ def test_bevel_jdot_v_is_the_limit_of_central_differences_of_the_frame():
         errors = [abs((slip(eps) - slip(-eps)) / (2 * eps) - written) for eps in (1e-4, 1e-5)]
         assert errors[1] < 1e-5 * abs(written)
         assert errors[0] / errors[1] == pytest.approx(100.0, rel=0.1)  # second order in eps
+
+
+def test_a_bevel_frame_without_a_radial_direction_gives_nan_not_an_exception():
+    # gear 2's centre on gear 1's axis: contact_frame's u is 0/0 (NaN), so the rate is NaN too and a run fails
+    # as divergent with its samples kept (a fuzzed model found a ZeroDivisionError, an internal error, here)
+    import warnings
+
+    from core.gearing.pitch_point import contact_frame, contact_frame_rate
+
+    pair = next(iter(assemble(load(EXAMPLES / "bevel_pair.gdyn"), "cartesian").gears.values())).pair
+    c1, a1, c2, a2 = np.zeros(3), np.array([1.0, 0.0, 0.0]), np.array([0.05, 0.0, 0.0]), np.array([0.0, 0.0, 1.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        f = contact_frame(pair, c1, a1, c2, a2)
+    point_d, t_d = contact_frame_rate(pair, f, c1, c2, (0.0, 1.0, 0.0), (0.0, 0.0, 1.0), (0.0, 0.0, 0.0), a2,
+                                      (0.0, 0.0, 0.0))
+    assert np.isnan(f.u).all() and np.isnan(point_d).any() and np.isnan(t_d).any()

@@ -57,28 +57,38 @@ class Outputs:
 
     With ``records=False`` only the values are kept: a run makes the records
     once, at its first sample, and every later sample only needs the values.
+    With ``samples=m`` each value is a column of m samples (a number is the
+    same at every sample), and `array` is (m, channels).
     """
 
-    def __init__(self, records: bool = True):
-        self.records = records
+    def __init__(self, records: bool = True, samples: int | None = None):
+        self.records, self.samples = records, samples
         self.channels: list[Channel] = []
-        self.values: list[float] = []
+        self.values: list = []
 
-    def add(self, item: str, quantity: str, unit: str, value: float, group: str, description: str = "") -> None:
+    def add(self, item: str, quantity: str, unit: str, value, group: str, description: str = "") -> None:
         if self.records:
             self.channels.append(Channel(item, quantity, unit, group, description))
-        self.values.append(float(value))
+        self.values.append(float(value) if self.samples is None else value)
 
     def add_vector(self, item: str, prefix: str, unit: str, vector, group: str, description: str = "") -> None:
-        """Three channels ``prefix``x, y, z."""
+        """Three channels ``prefix``x, y, z (vector (3,), or (m, 3) for m samples)."""
         if not self.records:
-            self.values.extend(map(float, vector))
+            if self.samples is None:
+                self.values.extend(map(float, vector))
+            else:
+                self.values.extend((vector[:, 0], vector[:, 1], vector[:, 2]))
             return
-        for axis, v in zip("xyz", vector):
-            self.add(item, f"{prefix}{axis}", unit, v, group, description)
+        for k, axis in enumerate("xyz"):
+            self.add(item, f"{prefix}{axis}", unit, vector[..., k], group, description)
 
     def array(self) -> np.ndarray:
-        return np.array(self.values)
+        if self.samples is None:
+            return np.array(self.values)
+        out = np.empty((self.samples, len(self.values)))
+        for k, v in enumerate(self.values):
+            out[:, k] = v
+        return out
 
 
 def tooth_forces_first(channels: list[Channel]) -> np.ndarray:

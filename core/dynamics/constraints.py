@@ -35,7 +35,11 @@ def cross_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 class Snapshot:
-    """Positions, rotations and velocities of all bodies at one instant (ground: identity, at rest)."""
+    """Positions, rotations and velocities of all bodies at one instant (ground: identity, at rest).
+
+    For output samples a snapshot may hold many instants: every array then has a leading sample axis, and
+    `pose` and the formulas that read only it work on all at once.
+    """
 
     def __init__(self, x, rot, v, w, extra):
         self.x, self.rot, self.v, self.w, self.extra = x, rot, v, w, extra
@@ -46,7 +50,7 @@ class Snapshot:
         shared read-only arrays, so a caller cannot change them)."""
         if b < 0:
             return _GROUND_POSE
-        return self.x[b], self.rot[b], self.v[b], self.w[b]
+        return self.x[..., b, :], self.rot[..., b, :, :], self.v[..., b, :], self.w[..., b, :]
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:
@@ -86,7 +90,8 @@ class JointGeometry:
         """Spin of body j relative to body i about the axis [rad/s]."""
         _, ri, _, wi = s.pose(self.bi)
         _, _, _, wj = s.pose(self.bj)
-        return float((ri @ self.ai) @ (wj - wi))
+        a, dw = ri @ self.ai, wj - wi
+        return float(a @ dw) if dw.ndim == 1 else np.einsum("...a,...a->...", a, dw)  # many samples: (m,)
 
 
 class Constraint:

@@ -33,6 +33,15 @@ class Loads:
         self.work_rate = 0.0
         self.dissipation = 0.0
 
+    @classmethod
+    def stack(cls, many: list[Loads]) -> Loads:
+        """The loads of many samples as one, each field with a leading sample axis (for output samples)."""
+        out = cls(0)
+        out.f, out.tau = np.array([x.f for x in many]), np.array([x.tau for x in many])
+        for name in ("potential", "work_rate", "dissipation"):
+            setattr(out, name, np.array([getattr(x, name) for x in many]))
+        return out
+
     def force_at(self, b: int, force: np.ndarray, arm: np.ndarray) -> None:
         if b >= 0:
             self.f[b] += force

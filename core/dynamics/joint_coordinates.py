@@ -26,7 +26,9 @@ from scipy import sparse
 from scipy.sparse import csgraph
 from scipy.sparse import linalg as splinalg
 
+from core.dynamics.channels import Outputs
 from core.dynamics.constraints import JointConstraint, Snapshot, cross_rows
+from core.dynamics.force_elements import Loads
 from core.dynamics.joint_fast_path import JointFastPath, NotCovered
 from core.geometry.rotations import skew
 from core.dynamics.state_space import EuclideanSpace
@@ -239,56 +241,59 @@ class JointCoordinateSystem(System):
         velocity v_p, and the joint axis a and point p carried by the parent:
             w = w_p + a th',  v = v_p + w_p x (x - x_p) + th' a x (x - p),
         and their rates at th'' = 0 give the bias accelerations.
+        q and qd may have leading axes (many states at once, for output samples): every result then has them
+        too, and T is dense.
         """
-        n = self.n
-        disp_r = np.empty((n + 1, 3, 3))
-        disp_r[n] = _EYE3
-        disp_t, x, v, w, acc, alpha = (np.zeros((n + 1, 3)) for _ in range(6))
-        rot = np.empty((n, 3, 3))
-        axis_of, point_of = np.zeros((self.nq, 3)), np.zeros((self.nq, 3))
+        n, lead = self.n, q.shape[:-1]
+        disp_r = np.empty(lead + (n + 1, 3, 3))
+        disp_r[..., n, :, :] = _EYE3
+        disp_t, x, v, w, acc, alpha = (np.zeros(lead + (n + 1, 3)) for _ in range(6))
+        rot = np.empty(lead + (n, 3, 3))
+        axis_of, point_of = np.zeros(lead + (self.nq, 3)), np.zeros(lead + (self.nq, 3))
         for lv in self._levels:
             p, k, c, sign = lv["parent"], lv["child"], lv["coordinate"], lv["sign"]
-            th, thd = sign * q[c], sign * qd[c]  # fixed edges have sign 0
-            turn = _EYE3 + np.sin(th)[:, None, None] * lv["k1"] + (1.0 - np.cos(th))[:, None, None] * lv["k2"]
-            rp, tp = disp_r[p], disp_t[p]
+            th, thd = sign * q[..., c], sign * qd[..., c]  # fixed edges have sign 0
+            turn = _EYE3 + np.sin(th)[..., None, None] * lv["k1"] + (1.0 - np.cos(th))[..., None, None] * lv["k2"]
+            rp, tp = disp_r[..., p, :, :], disp_t[..., p, :]
             rd = rp @ turn
-            a = np.einsum("kab,kb->ka", rp, lv["axis"])
-            pt = np.einsum("kab,kb->ka", rp, lv["point"]) + tp
-            td = pt - np.einsum("kab,kb->ka", rd, lv["point"])
-            disp_r[k], disp_t[k] = rd, td
-            x[k] = np.einsum("kab,kb->ka", rd, self.x0[k]) + td
-            rot[k] = rd @ self.rot0[k]
-            wp, vp, ap, alp = w[p], v[p], acc[p], alpha[p]
-            r, rc = x[k] - pt, x[k] - x[p]
-            th_a = thd[:, None] * a
-            w[k] = wp + th_a
-            v[k] = vp + cross_rows(wp, rc) + cross_rows(th_a, r)
+            a = np.einsum("...kab,kb->...ka", rp, lv["axis"])
+            pt = np.einsum("...kab,kb->...ka", rp, lv["point"]) + tp
+            td = pt - np.einsum("...kab,kb->...ka", rd, lv["point"])
+            disp_r[..., k, :, :], disp_t[..., k, :] = rd, td
+            xk = x[..., k, :] = np.einsum("...kab,kb->...ka", rd, self.x0[k]) + td
+            rot[..., k, :, :] = rd @ self.rot0[k]
+            wp, vp, ap, alp = w[..., p, :], v[..., p, :], acc[..., p, :], alpha[..., p, :]
+            r, rc = xk - pt, xk - x[..., p, :]
+            th_a = thd[..., None] * a
+            wk = w[..., k, :] = wp + th_a
+            vk = v[..., k, :] = vp + cross_rows(wp, rc) + cross_rows(th_a, r)
             wa = cross_rows(wp, a)
-            alpha[k] = alp + thd[:, None] * wa
-            acc[k] = (ap + cross_rows(alp, rc) + cross_rows(wp, v[k] - vp)
-                      + thd[:, None] * cross_rows(wa, r) + cross_rows(th_a, cross_rows(w[k], r)))
+            alpha[..., k, :] = alp + thd[..., None] * wa
+            acc[..., k, :] = (ap + cross_rows(alp, rc) + cross_rows(wp, vk - vp)
+                              + thd[..., None] * cross_rows(wa, r) + cross_rows(th_a, cross_rows(wk, r)))
             moving = c >= 0
-            axis_of[c[moving]] = sign[moving, None] * a[moving]
-            point_of[c[moving]] = pt[moving]
-        ax = axis_of[self._pair_coordinate]
-        vals = np.hstack([cross_rows(ax, x[self._pair_body] - point_of[self._pair_coordinate]), ax]).ravel()
+            axis_of[..., c[moving], :] = sign[moving, None] * a[..., moving, :]
+            point_of[..., c[moving], :] = pt[..., moving, :]
+        ax = axis_of[..., self._pair_coordinate, :]
+        arm = x[..., self._pair_body, :] - point_of[..., self._pair_coordinate, :]
+        vals = np.concatenate([cross_rows(ax, arm), ax], axis=-1).reshape(lead + (-1,))
         rows, cols = self._t_pattern
         shape = (6 * n, self.nq)
-        if self.sparse:
+        if self.sparse and not lead:
             t_mat = sparse.csr_matrix((vals, (rows, cols)), shape=shape)
         else:
-            t_mat = np.zeros(shape)
-            t_mat[rows, cols] = vals
-        bias = np.hstack([acc[:n], alpha[:n]]).ravel()
-        return (x[:n], rot, v[:n], w[:n]), t_mat, bias
+            t_mat = np.zeros(lead + shape)
+            t_mat[..., rows, cols] = vals
+        bias = np.concatenate([acc[..., :n, :], alpha[..., :n, :]], axis=-1).reshape(lead + (6 * n,))
+        return (x[..., :n, :], rot, v[..., :n, :], w[..., :n, :]), t_mat, bias
 
     def snapshot(self, y: np.ndarray) -> Snapshot:
         return self._snapshot_and_transform(y)[0]
 
     def _snapshot_and_transform(self, y: np.ndarray):
         sp = self.space
-        (x, rot, v, w), t_mat, bias = self.kinematics(y[sp.q], y[sp.qd])
-        return Snapshot(x, rot, v, w, y[sp.e]), t_mat, bias
+        (x, rot, v, w), t_mat, bias = self.kinematics(y[..., sp.q], y[..., sp.qd])
+        return Snapshot(x, rot, v, w, y[..., sp.e]), t_mat, bias
 
     def initial_state(self) -> np.ndarray:
         """Zero angles; rates that best reproduce the bodies' given velocities (mass metric)."""
@@ -370,15 +375,41 @@ class JointCoordinateSystem(System):
                       "acceleration": np.asarray(t_mat @ qdd).ravel() + bias, "generalised_force": qvec,
                       "constraint_force": constraint_force}
 
-    def _evaluate_fast(self, t: float, y: np.ndarray, out, fast):
+    def _evaluate_fast(self, t, y: np.ndarray, out, fast):
         """The general path's details with the rate, multipliers and flanks from the fast path, and the
-        constraints' forces on the bodies from its turned tooth forces (output samples: about half the cost)."""
+        constraints' forces on the bodies from its turned tooth forces (output samples: about half the cost).
+
+        t (m,) and y (m, size) give the details of m samples at once, each part with a leading sample axis:
+        the kinematics, inertia, energy and reactions as arrays over all of them, and only the force
+        elements (into `out`, an Outputs of m samples) and the fast path's solve one sample at a time.
+        """
         s, t_mat, bias = self._snapshot_and_transform(y)
-        loads, qvec, jw = self._applied(t, s, out)
-        rate, lam, flip = fast.solve(t, y)
+        if y.ndim == 1:
+            loads = self._loads(t, s, out)
+            rate, lam, flip = fast.solve(t, y)
+        else:
+            each = []
+            for k, (tk, yk) in enumerate(zip(t, y)):
+                mine = Outputs(records=False)
+                sk = Snapshot(s.x[k], s.rot[k], s.v[k], s.w[k], s.extra[k])
+                each.append((self._loads(tk, sk, mine), mine.values, *fast.solve(tk, yk)))
+            many, values, rate, lam, flip = zip(*each)
+            loads, rate, lam, flip = Loads.stack(many), np.array(rate), np.array(lam), np.array(flip, dtype=bool)
+            out.values.extend(np.array(values).T)
+        qvec, jw = self._inertial(s, loads)
+        qdd = rate[..., self.space.qd]
         return rate, {"lambda": lam, "loads": loads, "out": out, "kinetic": self._kinetic(s, jw), "snapshot": s,
-                      "acceleration": np.asarray(t_mat @ rate[self.space.qd]).ravel() + bias,
+                      "acceleration": np.einsum("...ij,...j->...i", t_mat, qdd) + bias,
                       "generalised_force": qvec, "constraint_force": fast.constraint_forces(s.rot, lam, flip)}
+
+    def samples(self, t: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        fast = self.fast_path
+        if fast is None or not fast.outputs_covered or len(t) < 2:  # one sample: the single path is cheaper
+            return super().samples(t, y)
+        t, y = np.asarray(t, float), np.asarray(y, float)
+        _, d = self._evaluate_fast(t, y, Outputs(records=False, samples=len(t)), fast)
+        self._add_channels(d, y)
+        return (d["out"].array(), *self._poses(d["snapshot"]))
 
     def accelerations(self, t: float, y: np.ndarray) -> np.ndarray:
         return self.evaluate_details(t, y, channels=False)[1]["acceleration"].reshape(self.n, 6)
@@ -392,24 +423,25 @@ class JointCoordinateSystem(System):
         """
         out = super()._reactions(d)
         s = d["snapshot"]
-        acc = d["acceleration"].reshape(self.n, 6)
-        jw = np.einsum("kab,kbc,kdc->kad", s.rot, self.inertia, s.rot)
-        need_f = self.mass[:, None] * acc[:, :3]
-        need_t = np.einsum("kab,kb->ka", jw, acc[:, 3:])
+        lead = s.x.shape[:-2]  # many samples: a leading axis on every part
+        acc = d["acceleration"].reshape(lead + (self.n, 6))
+        jw = np.einsum("...kab,kbc,...kdc->...kad", s.rot, self.inertia, s.rot)
+        need_f = self.mass[:, None] * acc[..., :3]
+        need_t = np.einsum("...kab,...kb->...ka", jw, acc[..., 3:])
         # the generalised force holds the gyroscopic term on the torque side
-        applied = (d["generalised_force"] + d["constraint_force"]).reshape(self.n, 6)
-        need_f, need_t = need_f - applied[:, :3], need_t - applied[:, 3:]
+        applied = (d["generalised_force"] + d["constraint_force"]).reshape(lead + (self.n, 6))
+        need_f, need_t = need_f - applied[..., :3], need_t - applied[..., 3:]
         if not self.edges:
             return out
         child = self._edge_child
-        point = s.x[child] + np.einsum("kab,kb->ka", s.rot[child], self._edge_point)
+        point = s.x[..., child, :] + np.einsum("...kab,kb->...ka", s.rot[..., child, :, :], self._edge_point)
         # over each subtree: the sum of the forces, and of the moments about the joint point,
         # sum (x_b - p) x f_b = sum x_b x f_b - p x sum f_b
         force = self._subtree @ need_f
         torque = self._subtree @ (need_t + cross_rows(s.x, need_f)) - cross_rows(point, force)
         force, torque = self._edge_sign[:, None] * force, self._edge_sign[:, None] * torque
         for k, e in enumerate(self.edges):
-            out[e.joint] = (force[k], torque[k])
+            out[e.joint] = (force[..., k, :], torque[..., k, :])
         return out
 
     # ------------------------------------------------------------------ projections

@@ -183,24 +183,27 @@ class JointFastPath:
         return out
 
     def _turns(self, rot: np.ndarray) -> np.ndarray:
-        """Each row's carrier's rotation since the start (rows, 3, 3), from the bodies' rotations (n, 3, 3)."""
+        """Each row's carrier's rotation since the start (rows, 3, 3), from the bodies' rotations (n, 3, 3)
+        (with a leading sample axis on both for many samples)."""
         sy = self.system
-        turns = np.zeros((self.rows, 3, 3))
+        turns = np.zeros(rot.shape[:-3] + (self.rows, 3, 3))
         turns[:] = np.eye(3)
         c = self._row_carriers
-        turns[self._turned_rows] = rot[c] @ sy.rot0[c].transpose(0, 2, 1)
+        turns[..., self._turned_rows, :, :] = rot[..., c, :, :] @ sy.rot0[c].transpose(0, 2, 1)
         return turns
 
-    def constraint_forces(self, rot: np.ndarray, lam: np.ndarray, flip: tuple) -> np.ndarray:
+    def constraint_forces(self, rot: np.ndarray, lam: np.ndarray, flip) -> np.ndarray:
         """G^T lambda (6 n,): the rows' forces and moments on the bodies [N, N m] (world, about the mass
-        centres) for the flanks `flip`, from the bodies' rotations (n, 3, 3); as System._multipliers gives them."""
+        centres) for the flanks `flip`, from the bodies' rotations (n, 3, 3); as System._multipliers gives them.
+        Many samples: rot (m, n, 3, 3), lam (m, rows) and flip (m, gear rows) give (m, 6 n)."""
         sy = self.system
+        lead = rot.shape[:-3]
         if not self.rows:
-            return np.zeros(6 * sy.n)
-        f = np.zeros(self.rows)
-        f[self.gear_rows] = np.array(flip, dtype=float)
-        g_body = self._body_plus - 2.0 * f[:, None, None, None] * self._body_sep
-        return np.einsum("r,rab,rnkb->nka", lam, self._turns(rot), g_body).ravel()
+            return np.zeros(lead + (6 * sy.n,))
+        f = np.zeros(lead + (self.rows,))
+        f[..., self.gear_rows] = np.asarray(flip, dtype=float)
+        g_body = self._body_plus - 2.0 * f[..., None, None, None] * self._body_sep
+        return np.einsum("...r,...rab,...rnkb->...nka", lam, self._turns(rot), g_body).reshape(lead + (-1,))
 
     def _assemble(self, m: dict) -> None:
         sy, nq, rows = self.system, self.nq, self.rows

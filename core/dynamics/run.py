@@ -41,6 +41,9 @@ COMPILED = ("auto", "on", "off")
 #: Python fast path spends on some 20,000-40,000 evaluations (15-30 us each here). A run's choice depends on the
 #: run alone, never on what the process did before, so the same run always takes the same path.
 AUTO_EVALUATIONS = 30_000
+# output samples worked out in one call at most (System.samples); a run also works out what it has at the end
+# of each advance()
+SAMPLE_BATCH = 256
 
 
 def compile_decision(system, settings: SimulationSettings, compiled: str) -> str:
@@ -152,7 +155,8 @@ class Run:
         self.results = Results([first.channels[i] for i in self._order], system.names, model_to_dict(self.model),
                                effective)
         self.results.findings = findings
-        self._pending: list = []
+        self._pending: list = []  # samples worked out, not yet taken
+        self._states: list = []  # samples kept as (t, y), their channels not yet worked out
         self._record(0.0, y0, first.array())
         self.n_grid = int(math.floor(settings.t_end / settings.output_step * (1 + 1e-12) + 1e-9)) + 1
         self._k = 1  # next output sample on the grid
@@ -195,11 +199,19 @@ class Run:
     # ------------------------------------------------------------------ samples
 
     def _record(self, t: float, y: np.ndarray, values: np.ndarray | None = None) -> None:
-        if values is None:
+        """Keep a sample at (t, y): its channels are worked out later, many at once (`_work_out`), unless
+        `values` are given."""
+        if values is None and self.system.pure_samples:
+            self._states.append((t, np.array(y)))  # a copy: a solver may reuse its state array
+            if len(self._states) >= SAMPLE_BATCH:
+                self._work_out()
+        elif values is None:
+            self._work_out()
             values, pos, quat = self.system.sample(t, y)
+            self._pending.append((t, values[self._order], pos, quat))
         else:
-            pos, quat = self.system.poses(y)
-        self._pending.append((t, values[self._order], pos, quat))
+            self._work_out()
+            self._pending.append((t, values[self._order], *self.system.poses(y)))
         if t > 0 and self._violation is None:
             worst = worst_violation(self.system, y, *self._tolerances[:2])
             if worst is not None:
@@ -214,8 +226,26 @@ class Run:
                                f"{self._tolerances[2]}) ({self._kept()})")
         return True
 
+    def _work_out(self) -> None:
+        """The channels of the samples kept as states, all in one call (a fast-path train's cost per sample is
+        then a tenth). Should it fail, they are worked out one by one, so that every sample before the
+        failing one is kept."""
+        if not self._states:
+            return
+        states, self._states = self._states, []
+        t = np.array([tk for tk, _ in states])
+        try:
+            values, pos, quat = self.system.samples(t, np.array([yk for _, yk in states]))
+        except Exception:
+            for tk, yk in states:
+                values, pos, quat = self.system.sample(tk, yk)
+                self._pending.append((tk, values[self._order], pos, quat))
+            raise  # a defect in the batch that the single samples do not have: say so
+        self._pending.extend(zip(t.tolist(), values[:, self._order], pos, quat))
+
     def take(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
         """The samples recorded since the last take: time (m,), data (m, c), positions (m, b, 3), orientations (m, b, 4)."""
+        self._work_out()
         if not self._pending:
             return None
         t, data, pos, quat = zip(*self._pending)
@@ -253,8 +283,13 @@ class Run:
         res.steps, res.evaluations = self.solver.nsteps, self.solver.nfev
 
     def _kept(self) -> str:
+        lost = ""
+        try:
+            self._work_out()
+        except Exception as exc:  # the run has failed already: say what this loses too
+            lost = f"; the samples after it failed: {type(exc).__name__}: {exc}"
         last = self._pending[-1][0] if self._pending else (self.results.time[-1] if len(self.results) else 0.0)
-        return f"results kept up to t = {last:.6g} s"
+        return f"results kept up to t = {last:.6g} s{lost}"
 
     def advance(self, max_seconds: float | None = None, max_steps: int | None = None) -> bool:
         """Take steps until the run ends, `max_seconds` of wall time or `max_steps` steps; True while it goes on."""
@@ -264,6 +299,7 @@ class Run:
         try:
             with np.errstate(over="ignore", invalid="ignore"):  # a diverging step is caught by the finite check
                 self._steps(start, max_seconds, max_steps)
+            self._work_out()  # here, so that a failure is the run's, with its time
         except np.linalg.LinAlgError as exc:
             self._finish("failed", f"singular system at t = {self.solver.t:.9g} s: {exc} ({self._kept()})")
         except Exception as exc:  # a defect must not lose the run: say what and where, keep the samples

@@ -386,23 +386,32 @@ class System(Equations):
 
     def _applied(self, t: float, s: Snapshot, out: Outputs | None = None):
         """Loads, the generalised force (6 n,) with the gyroscopic term, and world inertias; element outputs into `out`."""
-        n = self.n
-        loads = Loads(n)
-        if n:
+        loads = self._loads(t, s, out)
+        return (loads, *self._inertial(s, loads))
+
+    def _loads(self, t: float, s: Snapshot, out: Outputs | None = None) -> Loads:
+        """Gravity and the force elements' loads at one instant; the elements' outputs into `out`."""
+        loads = Loads(self.n)
+        if self.n:
             loads.f += self.mass[:, None] * self.gravity[None, :]
             loads.potential -= float(np.sum(self.mass * (s.x @ self.gravity)))
         for fe in self.forces:
             fe.apply(t, s, loads, out)
         for lossy in self.lossy.values():
             lossy.apply(t, s, loads)
-        jw = np.einsum("kab,kbc,kdc->kad", s.rot, self.inertia, s.rot) if n else np.zeros((0, 3, 3))
-        gyro = cross_rows(s.w, np.einsum("kab,kb->ka", jw, s.w)) if n else np.zeros((0, 3))
-        return loads, np.hstack([loads.f, loads.tau - gyro]).ravel(), jw
+        return loads
 
-    def _kinetic(self, s: Snapshot, jw: np.ndarray) -> float:
-        if not self.n:
-            return 0.0
-        return 0.5 * float(np.sum(self.mass * np.sum(s.v**2, axis=1)) + np.einsum("ka,kab,kb->", s.w, jw, s.w))
+    def _inertial(self, s: Snapshot, loads: Loads) -> tuple[np.ndarray, np.ndarray]:
+        """The generalised force (6 n,) from the loads with the gyroscopic term, and the world inertias
+        (n, 3, 3); s and the loads may hold many samples (leading axes)."""
+        jw = np.einsum("...kab,kbc,...kdc->...kad", s.rot, self.inertia, s.rot)
+        gyro = cross_rows(s.w, np.einsum("...kab,...kb->...ka", jw, s.w))
+        return np.concatenate([loads.f, loads.tau - gyro], axis=-1).reshape(loads.f.shape[:-2] + (-1,)), jw
+
+    def _kinetic(self, s: Snapshot, jw: np.ndarray):
+        """Kinetic energy [J] (one per sample for a snapshot of many)."""
+        return 0.5 * (np.sum(self.mass * np.sum(s.v**2, axis=-1), axis=-1)
+                      + np.einsum("...ka,...kab,...kb->...", s.w, jw, s.w))
 
     def _extra_rates(self, t: float, s: Snapshot, lam: np.ndarray, loads: Loads) -> np.ndarray:
         """Rates of the extra states: joint angles, gear phase errors, motor errors, work, dissipation."""
@@ -561,16 +570,35 @@ class System(Equations):
         out, s = self._outputs(t, y, Outputs(records=False))
         return (out.array(), *self._poses(s))
 
+    def samples(self, t: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Output samples at times t (m,) [s] and states y (m, size): the channels' values (m, c), body origins
+        (m, n, 3) [m] and orientations (m, n, 4), as `sample` gives each. Here one by one; a formulation that
+        can work them out together overrides it (output samples are most of a long run's cost)."""
+        rows = [self.sample(tk, yk) for tk, yk in zip(t, y)]
+        return tuple(np.array(part) for part in zip(*rows))
+
+    @property
+    def pure_samples(self) -> bool:
+        """Whether a sample depends on (t, y) alone, so that a run may work its samples out later, many at
+        once. A lossy pair's mode is a state outside y: its samples are taken as they come."""
+        return not self.lossy
+
     def _outputs(self, t: float, y: np.ndarray, out: Outputs | None = None) -> tuple[Outputs, Snapshot]:
         _, d = self._evaluate(t, y, Outputs() if out is None else out)
+        self._add_channels(d, y)
+        return d["out"], d["snapshot"]
+
+    def _add_channels(self, d: dict, y: np.ndarray) -> None:
+        """Every channel after the force elements' into d["out"], from the details of one evaluation (one
+        sample), or of many (arrays with a leading sample axis, y (m, size); no lossy pairs then)."""
         s, lam, loads, out = d["snapshot"], d["lambda"], d["loads"], d["out"]
         sp = self.space
         rows_of = self._rows_of()
         for name, gc in self.gears.items():
             if name in rows_of:
-                for label, v in zip(TOOTH_FORCES, force_components(gc.pair, float(lam[rows_of[name][0]]))):
+                for label, v in zip(TOOTH_FORCES, force_components(gc.pair, lam[..., rows_of[name][0]])):
                     out.add(name, label, "N", v, "gear pair", TOOTH_FORCE_TEXT[label])
-            out.add(name, "drift", "m", s.extra[gc.error_index], "gear pair",
+            out.add(name, "drift", "m", s.extra[..., gc.error_index], "gear pair",
                     "accumulated phase error at the pitch circle")
             if name in self.lossy:
                 g = self.lossy[name]
@@ -587,22 +615,23 @@ class System(Equations):
                 out.add(name, "w_a", "rad/s", tq["w_a"], "gear pair", "speed of gear 1 relative to the carrier")
         origin = self._origins(s)
         for k, name in enumerate(self.names):
-            out.add_vector(name, "", "m", origin[k], "body", "position of the body frame's origin, world")
-            out.add_vector(name, "w", "rad/s", s.w[k], "body", "angular velocity, world")
+            out.add_vector(name, "", "m", origin[..., k, :], "body", "position of the body frame's origin, world")
+            out.add_vector(name, "w", "rad/s", s.w[..., k, :], "body", "angular velocity, world")
         reactions = self._reactions(d)
         for jname in self.joint_names:
             if jname in self.angle_index:
-                out.add(jname, "angle", "rad", s.extra[self.angle_index[jname]], "joint", "relative angle about the axis")
+                out.add(jname, "angle", "rad", s.extra[..., self.angle_index[jname]], "joint",
+                        "relative angle about the axis")
                 out.add(jname, "speed", "rad/s", self.geometry[jname].relative_speed(s), "joint",
                         "relative speed about the axis")
             force, torque = reactions[jname]
             out.add_vector(jname, "F", "N", force, "joint", "reaction force on body j, world")
             out.add_vector(jname, "T", "N m", torque, "joint", "reaction torque on body j about the joint point, world")
+        extra = y[..., sp.e]
         out.add("energy", "kinetic", "J", d["kinetic"], "energy")
         out.add("energy", "potential", "J", loads.potential, "energy")
-        out.add("energy", "work", "J", y[sp.e][self.work_index], "energy", "work of the loads and motors")
-        out.add("energy", "dissipated", "J", y[sp.e][self.dissipated_index], "energy", "energy taken by the dampers")
-        return out, s
+        out.add("energy", "work", "J", extra[..., self.work_index], "energy", "work of the loads and motors")
+        out.add("energy", "dissipated", "J", extra[..., self.dissipated_index], "energy", "energy taken by the dampers")
 
     def channels(self, t: float, y: np.ndarray) -> dict[str, float]:
         """Every result channel at (t, y) by its label ``name [unit]`` (for tests and scripts)."""
@@ -614,13 +643,14 @@ class System(Equations):
         return self._poses(self.snapshot(y))
 
     def _poses(self, s: Snapshot) -> tuple[np.ndarray, np.ndarray]:
+        lead = s.rot.shape[:-3]
         if not self.n:
-            return np.zeros((0, 3)), np.zeros((0, 4))
-        return self._origins(s), matrix_quats(s.rot)
+            return np.zeros(lead + (0, 3)), np.zeros(lead + (0, 4))
+        return self._origins(s), matrix_quats(s.rot.reshape(-1, 3, 3)).reshape(lead + (self.n, 4))
 
     def _origins(self, s: Snapshot) -> np.ndarray:
         """The body frames' origins (n, 3) [m]: the mass centres less the rotated COM offsets."""
-        return s.x - np.einsum("kab,kb->ka", s.rot, self.com) if self.n else s.x
+        return s.x - np.einsum("...kab,kb->...ka", s.rot, self.com)
 
     def _rows_of(self) -> dict:
         """Constraint name -> (first row, constraint)."""

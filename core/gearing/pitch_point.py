@@ -201,7 +201,7 @@ def force_direction(g: PairGeometryData, f: ContactFrame, sign: float) -> np.nda
 
 
 def force_components(g: PairGeometryData, ft: float) -> tuple[float, float, float, float]:
-    """(Ft, Fr, Fa, Fc) [N] from the tangential force by the gear formulas."""
+    """(Ft, Fr, Fa, Fc) [N] from the tangential force by the gear formulas (ft a number, or an array of them)."""
     if g.kind == "bevel":
         ta = math.tan(g.pressure_angle)
         fr = abs(ft) * ta * math.cos(g.pitch_angle)
@@ -209,4 +209,4 @@ def force_components(g: PairGeometryData, ft: float) -> tuple[float, float, floa
     else:
         fr = abs(ft) * math.tan(g.working_pressure_angle)
         fa = ft * math.tan(g.working_helix_angle)
-    return ft, fr, fa, math.sqrt(ft * ft + fr * fr + fa * fa)
+    return ft, fr, fa, (ft * ft + fr * fr + fa * fa) ** 0.5

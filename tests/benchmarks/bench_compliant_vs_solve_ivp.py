@@ -110,8 +110,9 @@ def main() -> int:
             best[who] = (took, label)
     if len(best) == 2:
         ratio = best["GearDyn"][0] / best["by hand"][0]
+        verdict = f"GearDyn slower by {ratio:.2f}x" if ratio > 1 else f"GearDyn faster by {1 / ratio:.2f}x"
         print(f"fastest within 1e-6: GearDyn {best['GearDyn'][1]} {best['GearDyn'][0]:.3f} s, by hand "
-              f"{best['by hand'][1]} {best['by hand'][0]:.3f} s: GearDyn slower by {ratio:.1f}x (goal <= 1)")
+              f"{best['by hand'][1]} {best['by hand'][0]:.3f} s: {verdict} (time ratio {ratio:.2f}, goal <= 1)")
     else:
         print(f"within 1e-6 of the reference: {', '.join(f'{w}: {v[1]}' for w, v in best.items()) or 'no run'}; "
               "the ratio needs a run of each")

@@ -122,6 +122,47 @@ def test_a_run_advances_in_chunks_and_a_cancel_keeps_what_it_computed():
     assert np.all(np.isfinite(res.data)) and res.positions.shape == (len(res.time), 6, 3)
 
 
+@pytest.mark.parametrize("name", ["compliant_mesh_pair", "planetary"])
+def test_samples_worked_out_in_batches_equal_those_taken_one_by_one(monkeypatch, name):
+    # a run keeps its samples as states and works out their channels many at once (System.samples); with
+    # batches of 7 and in chunks of 13 steps, every boundary falls somewhere: the results are those of samples
+    # taken one by one as the run goes (a system that says its samples are not pure functions of (t, y))
+    from core.dynamics import run as run_module
+    from core.dynamics.system import System
+
+    model = load(EXAMPLES / f"{name}.gdyn")
+    settings = dict(t_end=0.02, step=2e-4, output_step=5e-4)
+    monkeypatch.setattr(System, "pure_samples", property(lambda self: False))
+    one_by_one = simulate(model, **settings)
+    monkeypatch.undo()
+    monkeypatch.setattr(run_module, "SAMPLE_BATCH", 7)
+    run = prepare(model, **settings)
+    while run.advance(max_steps=13):
+        pass
+    batched = run.results
+    assert batched.status == one_by_one.status == "finished"
+    assert len(batched.time) == len(one_by_one.time) == 41
+    assert np.array_equal(batched.time, one_by_one.time)
+    scale = np.abs(one_by_one.data).max(axis=0) + 1e-300  # each channel by its largest value
+    assert (np.abs(batched.data - one_by_one.data) / scale).max() < 1e-12
+    assert np.allclose(batched.positions, one_by_one.positions, rtol=0, atol=1e-15)
+    assert np.allclose(batched.orientations, one_by_one.orientations, rtol=0, atol=1e-15)
+
+
+def test_a_batch_of_samples_that_fails_keeps_the_samples_before_it_and_says_why(monkeypatch):
+    from core.dynamics.joint_coordinates import JointCoordinateSystem
+
+    def broken(self, t, y):
+        raise RuntimeError("a defect in the batch")
+
+    monkeypatch.setattr(JointCoordinateSystem, "samples", broken)
+    res = simulate(load(EXAMPLES / "planetary.gdyn"), t_end=0.02, step=1e-3, output_step=1e-3)
+    assert res.status == "failed"
+    assert "internal error" in res.message and "a defect in the batch" in res.message
+    # the samples of the failing batch are worked out one by one, so none is lost
+    assert len(res.time) == 21 and np.all(np.isfinite(res.data))
+
+
 def test_progress_is_reported_by_solver_time_at_a_throttled_rate():
     calls = []
     run = prepare(load(EXAMPLES / "planetary.gdyn"), t_end=0.2, step=1e-3, output_step=1e-2,

@@ -5,7 +5,8 @@ evaluation is a few element laws and one matrix-vector product: some 30 floating
 coordinate. In Python each of them is an interpreter round trip and an evaluation costs 15-30 us; an RK4
 step with its bookkeeping about 100 us. Here the same arithmetic runs compiled: the rate, the projection of
 the speeds onto the rows, and the stages of an explicit Runge-Kutta step (RK4's three after the first,
-dop853's twelve) in one call each.
+dop853's twelve) in one call each; and (`leap`) the fixed steps between two output samples, projection
+included, in one call for all of them (Integrator.leap).
 
 Why numba: the kernel is the fast path's own arithmetic on arrays the fast path already holds, so it is
 written in Python over numpy arrays and compiled with the same formulas the Python paths run
@@ -15,10 +16,11 @@ wheel on every platform we ship, keeps compiled code in an on-disk cache (`cache
 first loads it instead of compiling), and this module is imported only when a run asks for it, so neither
 the CLI's nor the app's start pays for it (tests/core/test_layering.py holds that). The first use in a
 process costs the import and the cache's load, about 0.7 s here (compiling, on the very first use after
-an install, some seconds more); `use_compiled` decides when a run is long enough to gain from it.
+an install, some seconds more); `compile_decision` (core.dynamics.run) decides when a run is long enough to gain from it.
 
 What is compiled, and what stays in Python: the large trains' KKT form (sparse LU) and the output samples
-(channels, multipliers) stay in JointFastPath; so does each new set of flanks' matrix K, which is made in
+(channels, multipliers: JointCoordinateSystem.samples works out many at once with arrays) stay in Python; so
+does each new set of flanks' matrix K, which is made in
 Python on the first evaluation that meets it (the kernel returns MISSING and the flanks it needs) and kept
 in the store the kernel reads. tests/core/dynamics/test_fast_path_kernel.py holds the kernel to the
 general joint-coordinate path to 1e-12 on random states of every example it covers and of variants with
@@ -36,7 +38,9 @@ from core.dynamics.force_elements import JointTorque, TorsionalSpring, spring_to
 from core.gearing.mesh_model import mesh_state
 from core.model.entities import LAW_CODES, TimeLaw, law_rate, law_value
 
-OK, MISSING = 0, 1  # a kernel's status: done, or a set of flanks without its matrices (in `flanks`)
+# a kernel's status: done, a set of flanks without its matrices (in `flanks`), or a step whose state would not
+# be finite (left to the Python step, which says so)
+OK, MISSING, NOT_FINITE = 0, 1, 2
 TORQUE, SPRING = 0, 1  # the kinds of joint elements
 
 
@@ -301,6 +305,34 @@ def _step(t, y, h, a, c, b, errors, k, first, stop, rtol, atol, d, norms, fb, ib
     return OK
 
 
+@njit(cache=True)
+def _leap(t, y, h, steps, a, c, b, k, first, y_old, fb, ib, keys, store, flanks):
+    """Up to `steps` steps of the explicit tableau (a, b, c) with step h from (t, y), each as Integrator.step
+    takes it on a vector space with the fast path's projection: y <- project(t + h, y + d). y is updated in
+    place, y_old is the state before the last step and k its stages (k[0] given for the first step when
+    `first` is 1). Returns (status, steps taken, t, t before the last step); a status other than OK stops
+    before the step it met."""
+    n = y.shape[0]
+    d, z = np.empty(n), np.empty(n)
+    norms, errors = np.empty(0), np.empty((0, b.shape[0]))
+    t_old = t
+    for i in range(steps):
+        if _step(t, y, h, a, c, b, errors, k, first if i == 0 else 0, a.shape[0], 0.0, 1.0, d, norms, fb, ib,
+                 keys, store, flanks) != OK:
+            return MISSING, i, t, t_old
+        total = 0.0
+        for m in range(n):
+            z[m] = y[m] + d[m]
+            total += z[m]
+        if not np.isfinite(total):
+            return NOT_FINITE, i, t, t_old
+        y_old[:] = y
+        t_old = t
+        t = t + h
+        _project(t, z, y, fb, ib)
+    return OK, steps, t, t_old
+
+
 def _laws_table(laws: list[TimeLaw]):
     """The law table the kernel reads: (n, 8) parameters, (n, 2) table offsets and lengths, the tables' columns."""
     rows, tables, times, values = [], [], [], []
@@ -366,6 +398,7 @@ class CompiledFastPath:
         k[0] = self.rate(0.0, y0)
         self.stages(0.0, y0, 1e-9, np.ones((2, 2)), np.ones(2), k, 1, 2)
         self.step(0.0, y0, 1e-9, np.ones((2, 2)), np.ones(2), np.ones(2), np.ones((1, 2)), k, 1, 2)
+        self.leap(0.0, y0, 1e-9, 1, np.zeros((2, 2)), np.zeros(2), np.ones(2), k, 0)
         self.project(0.0, y0)
 
     def _add(self, flip: np.ndarray) -> None:
@@ -407,6 +440,27 @@ class CompiledFastPath:
                     self.fb, self.ib, self._keys, self._store, self.flanks) != OK:
             self._add(self.flanks.copy())
         return d, norms
+
+
+    def leap(self, t: float, y: np.ndarray, h: float, steps: int, a: np.ndarray, c: np.ndarray, b: np.ndarray,
+             k: np.ndarray, first: int) -> tuple[int, float, np.ndarray, np.ndarray]:
+        """Up to `steps` steps of the explicit tableau (a, b, c) [-] with step h [s] from (t, y) in one call, each
+        y <- project(t + h, y + d) as Integrator.step takes it with this kernel's projection; k[0] is given for
+        the first step when `first` is 1. It stops early before a step whose state would not be finite.
+        Returns (steps taken, t, y, t and y before the last step), the last step's stages in k."""
+        y, y_old = np.array(y, dtype=float), np.empty(self.n)
+        t, t_old, taken = float(t), float(t), 0
+        while taken < steps:
+            status, done, t, last = _leap(t, y, float(h), steps - taken, a, c, b, k, first if taken == 0 else 0, y_old,
+                                    self.fb, self.ib, self._keys, self._store, self.flanks)
+            if done:
+                first, t_old = 0, last
+            taken += done
+            if status == MISSING:
+                self._add(self.flanks.copy())
+            elif status == NOT_FINITE:
+                break
+        return taken, t, y, t_old, y_old
 
 
 def warm_cache() -> str:

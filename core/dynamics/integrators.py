@@ -44,6 +44,14 @@ The contract of a method (a subclass of `Integrator`), after scipy's OdeSolver:
    instead of calling `fun` stage by stage, giving the same states to
    round-off; it counts them in `nfev` and keeps the first stage as the
    cached `current_rate()`. A method that does not use it keeps calling `fun`.
+   The kernel's `project` is the same map as `project`.
+7. `leap(t_stop, max_steps)` takes whole steps that end before t_stop, where
+   nothing between them is looked at (no output sample, no event), in one
+   call: the same states as as many `step()` calls, the counters and the
+   dense output over the last one as after them. It never takes the step
+   that reaches t_stop or t_bound, and returns how many it took. The default
+   `_leap_impl` takes none; a fixed-step method with a kernel
+   (`kernel.leap`) takes them compiled, without a return to Python per step.
 """
 
 from __future__ import annotations
@@ -204,6 +212,16 @@ class Integrator:
             self.status = "finished"
         return None
 
+    def leap(self, t_stop: float, max_steps: int) -> int:
+        """At most max_steps whole steps that end before t_stop [s], in one call where the method can (contract
+        item 7); the number taken (0 where it cannot)."""
+        if self.status != "running" or max_steps < 1 or self._stopped():
+            return 0
+        return self._leap_impl(min(float(t_stop), self.t_bound), int(max_steps))
+
+    def _leap_impl(self, t_stop: float, max_steps: int) -> int:
+        return 0
+
     def dense_output(self) -> DenseOutput:
         """The interpolant over the last step [t_old, t]."""
         if self.t_old is None:
@@ -262,6 +280,27 @@ class RK4(Integrator):
         d, _, _ = self._explicit_step(h, self.A, self.C, self.B, self.NO_ERRORS, 4)
         self.t, self.y = t + h, self.space.retract(y, d)
         return True, ""
+
+    def _leap_impl(self, t_stop, max_steps):
+        # the kernel's steps are a vector space's (y + d) with the kernel's projection (contract item 6)
+        if self.kernel is None:
+            return 0
+        # whole steps of h, leaving at least one before t_stop to step() (which shortens the last one to t_bound)
+        steps = min(max_steps, int((t_stop - self.t) / self.h) - 1)
+        if steps < 1:
+            return 0
+        k = np.empty((4, self.space.tangent_size))
+        first = 0 if self._f is None else 1
+        if first:
+            k[0] = self._f
+        taken, t, y, t_old, y_old = self.kernel.leap(self.t, self.y, self.h, steps, self.A, self.C, self.B, k,
+                                                     first)
+        if taken:
+            self.nfev += 4 * taken - first
+            self.nsteps += taken
+            self._last = (t_old, y_old, None)  # the dense output evaluates f_old if it is asked for
+            self.t_old, self.t, self.y, self._f = t_old, t, y, None
+        return taken
 
 
 class DormandPrince(Integrator):

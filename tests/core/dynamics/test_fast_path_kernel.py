@@ -102,6 +102,51 @@ def test_a_compiled_rk4_run_gives_the_python_run_to_round_off():
     assert runs["on"].settings["compiled"].startswith("on")
 
 
+def test_a_leap_gives_the_states_of_as_many_steps():
+    """Integrator.leap takes RK4's steps in one compiled call: the same states, time, counters and dense
+    output as step() called as many times, and never the step that reaches t_stop."""
+    model = planetary_with_every_law()
+    a, b = (prepare(model, t_end=0.4, step=1e-3, output_step=0.4, integrator="rk4", compiled="on").solver
+            for _ in range(2))
+    assert a.kernel is not None
+    for _ in range(37):
+        assert a.step() is None
+    assert b.leap(0.0375, 100) == 36  # 37.5 steps to t_stop: the 37th is left to step()
+    assert b.t < 0.0375 - 1e-3 / 2
+    assert b.step() is None
+    assert (b.t, b.nsteps, b.nfev) == (a.t, a.nsteps, a.nfev)
+    assert np.array_equal(b.y, a.y)
+    tm = a.t - 0.3e-3
+    assert np.array_equal(b.dense_output()(tm), a.dense_output()(tm))
+    # a leap's own last step has its dense output too (f_old evaluated when asked for)
+    assert b.leap(0.06, 5) == 5 and b.nsteps == 42
+    assert a.step() is None and a.step() is None and a.step() is None and a.step() is None and a.step() is None
+    assert np.allclose(b.dense_output()(b.t - 0.5e-3), a.dense_output()(a.t - 0.5e-3), rtol=1e-14, atol=0)
+    assert b.leap(0.06, 0) == 0 and b.leap(b.t + 1.5e-3, 10) == 0  # no budget; the next step reaches t_stop
+
+
+def test_runs_leap_between_samples_with_the_same_results_and_step_budget(monkeypatch):
+    from core.dynamics import run as run_module
+
+    model = planetary_with_every_law()
+    settings = dict(t_end=0.2, step=1e-3, output_step=2.5e-2, integrator="rk4", compiled="on")
+    monkeypatch.setattr(run_module, "LEAP_STEPS", 0)  # every step through step()
+    plain = prepare(model, **settings).run()
+    monkeypatch.undo()
+    run = prepare(model, **settings)
+    leap, taken = run.solver.leap, []
+    run.solver.leap = lambda *args: taken.append(leap(*args)) or taken[-1]
+    chunks = 0
+    while run.advance(max_steps=30):
+        chunks += 1
+        assert run.solver.nsteps <= 30 * chunks  # advance()'s budget holds with the leaps inside it
+    leapt = run.results
+    assert sum(taken) > 150  # most steps were leaps
+    assert chunks >= 6 and leapt.status == plain.status == "finished"
+    assert (leapt.steps, leapt.evaluations) == (plain.steps, plain.evaluations) == (200, 800)
+    assert np.array_equal(leapt.time, plain.time) and np.array_equal(leapt.data, plain.data)
+
+
 @pytest.mark.parametrize("integrator", ["dopri5", "dop853"])
 def test_adaptive_steps_through_the_kernel_agree(integrator):
     """Stages, increment and error norm in one compiled call: the same steps (accepted and rejected) and the

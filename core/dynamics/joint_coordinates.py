@@ -216,6 +216,11 @@ class JointCoordinateSystem(System):
                 "axis": np.array([e.axis0 for e in es]), "point": np.array([e.point0 for e in es]),
                 "k1": np.array([e.k1 for e in es]), "k2": np.array([e.k2 for e in es]),
             })
+            # as columns (k, 3, 2), so that one matrix product turns both
+            lv = self._levels[-1]
+            lv["grounded"] = bool(np.all(lv["parent"] < 0))
+            lv["axis_point"] = np.stack([lv["axis"], lv["point"]], axis=-1)
+            lv["point_x0"] = np.stack([lv["point"], self.x0[lv["child"]]], axis=-1)
         # T's nonzeros: for a coordinate's edge, six rows of every body in its subtree
         pairs = [(e, b) for e in self.edges if e.coordinate is not None for b in e.subtree]
         self._pair_body = np.array([b for _, b in pairs], dtype=int)
@@ -254,23 +259,31 @@ class JointCoordinateSystem(System):
             p, k, c, sign = lv["parent"], lv["child"], lv["coordinate"], lv["sign"]
             th, thd = sign * q[..., c], sign * qd[..., c]  # fixed edges have sign 0
             turn = _EYE3 + np.sin(th)[..., None, None] * lv["k1"] + (1.0 - np.cos(th))[..., None, None] * lv["k2"]
-            rp, tp = disp_r[..., p, :, :], disp_t[..., p, :]
-            rd = rp @ turn
-            a = np.einsum("...kab,kb->...ka", rp, lv["axis"])
-            pt = np.einsum("...kab,kb->...ka", rp, lv["point"]) + tp
-            td = pt - np.einsum("...kab,kb->...ka", rd, lv["point"])
+            grounded = lv["grounded"]  # every parent the ground: undisplaced and at rest, its terms zero
+            rp, tp = (None, 0.0) if grounded else (disp_r[..., p, :, :], disp_t[..., p, :])
+            rd = turn if grounded else rp @ turn
+            carried = lv["axis_point"] if grounded else rp @ lv["axis_point"]  # the parent's axis and point
+            a, pt = carried[..., 0], carried[..., 1] + tp
+            moved = rd @ lv["point_x0"]  # the child's rotation of the point and the mass centre
+            td = pt - moved[..., 0]
             disp_r[..., k, :, :], disp_t[..., k, :] = rd, td
-            xk = x[..., k, :] = np.einsum("...kab,kb->...ka", rd, self.x0[k]) + td
+            xk = x[..., k, :] = moved[..., 1] + td
             rot[..., k, :, :] = rd @ self.rot0[k]
-            wp, vp, ap, alp = w[..., p, :], v[..., p, :], acc[..., p, :], alpha[..., p, :]
-            r, rc = xk - pt, xk - x[..., p, :]
+            r = xk - pt
             th_a = thd[..., None] * a
-            wk = w[..., k, :] = wp + th_a
-            vk = v[..., k, :] = vp + cross_rows(wp, rc) + cross_rows(th_a, r)
-            wa = cross_rows(wp, a)
-            alpha[..., k, :] = alp + thd[..., None] * wa
-            acc[..., k, :] = (ap + cross_rows(alp, rc) + cross_rows(wp, vk - vp)
-                              + thd[..., None] * cross_rows(wa, r) + cross_rows(th_a, cross_rows(wk, r)))
+            if grounded:
+                w[..., k, :] = th_a
+                v[..., k, :] = cross_rows(th_a, r)
+                acc[..., k, :] = cross_rows(th_a, cross_rows(th_a, r))
+            else:
+                wp, vp, ap, alp = w[..., p, :], v[..., p, :], acc[..., p, :], alpha[..., p, :]
+                rc = xk - x[..., p, :]
+                wk = w[..., k, :] = wp + th_a
+                vk = v[..., k, :] = vp + cross_rows(wp, rc) + cross_rows(th_a, r)
+                wa = cross_rows(wp, a)
+                alpha[..., k, :] = alp + thd[..., None] * wa
+                acc[..., k, :] = (ap + cross_rows(alp, rc) + cross_rows(wp, vk - vp)
+                                  + thd[..., None] * cross_rows(wa, r) + cross_rows(th_a, cross_rows(wk, r)))
             moving = c >= 0
             axis_of[..., c[moving], :] = sign[moving, None] * a[..., moving, :]
             point_of[..., c[moving], :] = pt[..., moving, :]

@@ -226,7 +226,8 @@ def main() -> int:
         gs = f"{g[1]} {g[0]:.5f} s" if g else "none"
         es = f"{e[1]} {e[0]:.5f} s" if e else "none"
         print(f"{level:11.0e} {gs:>36s} {es:>44s} {verdict:>18s}")
-    print("(the fastest run of each at a level timed again, alternately with the other side's, best of three)")
+    print("(the fastest run of each at a level in the grid above, timed again alternately with the other side's: "
+          "three rounds, each side best of two per round)")
     print("goal: GearDyn no slower than Exudyn's minimal-coordinate model at every level (dashboard goal: 5x faster)")
     return 0
 

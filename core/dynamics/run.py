@@ -12,6 +12,12 @@ reports progress by solver time at a throttled rate, samples the outputs on
 the output grid by interpolating each step's dense output, locates events on
 the same interpolant, and keeps every sample computed when it fails or is
 cancelled, with the reason and the time in `results.message`.
+
+A sample is kept as its state and its channels are worked out many at once
+(`System.samples`) when the batch is full and at the end of every `advance()`,
+so `take()` always has them. Where nothing is looked at between steps (no
+sample due, no event), the solver may take them in one call
+(`Integrator.leap`).
 """
 
 from __future__ import annotations

@@ -441,20 +441,19 @@ class CompiledFastPath:
             self._add(self.flanks.copy())
         return d, norms
 
-
     def leap(self, t: float, y: np.ndarray, h: float, steps: int, a: np.ndarray, c: np.ndarray, b: np.ndarray,
-             k: np.ndarray, first: int) -> tuple[int, float, np.ndarray, np.ndarray]:
+             k: np.ndarray, first: int) -> tuple[int, float, np.ndarray, float, np.ndarray]:
         """Up to `steps` steps of the explicit tableau (a, b, c) [-] with step h [s] from (t, y) in one call, each
-        y <- project(t + h, y + d) as Integrator.step takes it with this kernel's projection; k[0] is given for
-        the first step when `first` is 1. It stops early before a step whose state would not be finite.
-        Returns (steps taken, t, y, t and y before the last step), the last step's stages in k."""
+        y <- project(t + h, y + d) as Integrator.step takes it with this kernel's projection; k is the stages'
+        work space, its row 0 given for the first step when `first` is 1. It stops early before a step whose
+        state would not be finite. Returns (steps taken, t, y, and t and y before the last step)."""
         y, y_old = np.array(y, dtype=float), np.empty(self.n)
         t, t_old, taken = float(t), float(t), 0
         while taken < steps:
-            status, done, t, last = _leap(t, y, float(h), steps - taken, a, c, b, k, first if taken == 0 else 0, y_old,
-                                    self.fb, self.ib, self._keys, self._store, self.flanks)
+            status, done, t, last = _leap(t, y, float(h), steps - taken, a, c, b, k, first if taken == 0 else 0,
+                                          y_old, self.fb, self.ib, self._keys, self._store, self.flanks)
             if done:
-                first, t_old = 0, last
+                t_old = last
             taken += done
             if status == MISSING:
                 self._add(self.flanks.copy())

@@ -238,26 +238,42 @@ class Integrator:
     def _step_impl(self) -> tuple[bool, str]:
         raise NotImplementedError
 
+    def _cached_first_stage(self, k: np.ndarray) -> int:
+        """k[0] from the cached rate at the start when there is one: how many stages are given (1 or 0)."""
+        if self._f is None:
+            return 0
+        k[0] = self._f
+        return 1
+
+    def _stages(self, t, y, h, a, c, k, first, stop) -> None:
+        """Stages first .. stop - 1 of the explicit Runge-Kutta tableau (a, c) from (t, y) with step h into the
+        rows of k (the earlier rows given), in the tangent space (Munthe-Kaas: k_i = dexp^-1 correction of f at
+        retract(y, h sum_j a_ij k_j)); through the compiled kernel when one is set (contract item 6)."""
+        if self.kernel is not None:
+            self.kernel.stages(t, y, h, a, c, k, first, stop)
+            self.nfev += stop - first
+            return
+        sp = self.space
+        for i in range(first, stop):
+            di = h * (a[i, :i] @ k[:i])
+            k[i] = sp.correct(di, self.eval(t + c[i] * h, sp.retract(y, di)))
+
     def _explicit_step(self, h, a, c, b, errors, stop, rtol=0.0, atol=1.0):
         """Stages 0 .. stop - 1 of the explicit Runge-Kutta tableau (a, c) from (t, y) with step h, in the
         tangent space (Munthe-Kaas: k_i = dexp^-1 correction of f at retract(y, h sum_j a_ij k_j)); the first is
         the cached `current_rate()`. Returns the increment d = h sum_j b_j k_j, per row E of `errors` the
         squared norm sum_m ((h sum_j E_j k_jm) / (atol + rtol |d_m|))^2, and the stages k (rows of a).
         Through the compiled kernel when one is set (contract item 6)."""
-        sp, t, y = self.space, self.t, self.y
-        k = np.empty((len(a), sp.tangent_size))
+        t, y = self.t, self.y
+        k = np.empty((len(a), self.space.tangent_size))
         if self.kernel is not None:
-            first = 0 if self._f is None else 1
-            if first:
-                k[0] = self._f
+            first = self._cached_first_stage(k)
             d, norms = self.kernel.step(t, y, h, a, c, b, errors, k, first, stop, rtol, atol)
             self.nfev += stop - first
             self._f = k[0]
             return d, norms, k
         k[0] = self.current_rate()
-        for i in range(1, stop):
-            di = h * (a[i, :i] @ k[:i])
-            k[i] = sp.correct(di, self.eval(t + c[i] * h, sp.retract(y, di)))
+        self._stages(t, y, h, a, c, k, 1, stop)
         d = h * (b @ k[:len(b)])
         scale = atol + rtol * np.abs(d)
         norms = np.array([float(np.sum((h * (e @ k[:len(e)]) / scale) ** 2)) for e in errors])
@@ -290,9 +306,7 @@ class RK4(Integrator):
         if steps < 1:
             return 0
         k = np.empty((4, self.space.tangent_size))
-        first = 0 if self._f is None else 1
-        if first:
-            k[0] = self._f
+        first = self._cached_first_stage(k)
         taken, t, y, t_old, y_old = self.kernel.leap(self.t, self.y, self.h, steps, self.A, self.C, self.B, k,
                                                      first)
         if taken:
@@ -394,7 +408,7 @@ class DormandPrince853(DormandPrince):
         super().__init__(*args, **kw)
 
     def _reset(self):
-        self._stages = None  # (h, tangent increment, stages) of the last step tried, for the dense output
+        self._last_stages = None  # (h, tangent increment, stages) of the last step tried, for the dense output
         self._poly = None  # the interpolant's coefficients over the last step, once asked for
 
     def _try(self, h):
@@ -404,7 +418,7 @@ class DormandPrince853(DormandPrince):
             self._errors = np.ascontiguousarray(np.vstack([tb.E5, tb.E3]))
         # stages 0 .. 12; the last is the rate at the step's end (A[12, :12] = B, C[12] = 1)
         d8, norms, k = self._explicit_step(h, tb.A, tb.C, tb.B, self._errors, n + 1, self.rtol, self.atol)
-        self._stages, self._poly = (h, d8, k), None
+        self._last_stages, self._poly = (h, d8, k), None
         if not self.adaptive:
             return d8, 0.0
         e5, e3 = norms / (h * h)  # of E k, as Hairer's formula takes them
@@ -417,15 +431,9 @@ class DormandPrince853(DormandPrince):
     def _dense_output_impl(self):
         t_old, y_old, _ = self._last
         if self._poly is None:  # the three extra stages of the interpolant, once per step
-            sp, tb = self.space, self.tableau
-            h, d, k = self._stages
-            if self.kernel is not None:
-                self.kernel.stages(t_old, y_old, h, tb.A, tb.C, k, tb.N_STAGES + 1, tb.N_STAGES_EXTENDED)
-                self.nfev += tb.N_STAGES_EXTENDED - tb.N_STAGES - 1
-            else:
-                for i in range(tb.N_STAGES + 1, tb.N_STAGES_EXTENDED):
-                    di = h * (tb.A[i, :i] @ k[:i])
-                    k[i] = sp.correct(di, self.eval(t_old + tb.C[i] * h, sp.retract(y_old, di)))
+            tb = self.tableau
+            h, d, k = self._last_stages
+            self._stages(t_old, y_old, h, tb.A, tb.C, k, tb.N_STAGES + 1, tb.N_STAGES_EXTENDED)
             f_old, f_new = k[0], k[tb.N_STAGES]
             poly = np.empty((tb.INTERPOLATOR_POWER, k.shape[1]))
             poly[0] = d

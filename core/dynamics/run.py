@@ -209,15 +209,11 @@ class Run:
 
     def _record(self, t: float, y: np.ndarray, values: np.ndarray | None = None) -> None:
         """Keep a sample at (t, y): its channels are worked out later, many at once (`_work_out`), unless
-        `values` are given."""
-        if values is None and self.system.pure_samples:
+        `values` are given or the system's samples depend on more than (t, y) (then at once)."""
+        if values is None:
             self._states.append((t, np.array(y)))  # a copy: a solver may reuse its state array
-            if len(self._states) >= SAMPLE_BATCH:
+            if len(self._states) >= SAMPLE_BATCH or not self.system.pure_samples:
                 self._work_out()
-        elif values is None:
-            self._work_out()
-            values, pos, quat = self.system.sample(t, y)
-            self._pending.append((t, values[self._order], pos, quat))
         else:
             self._work_out()
             self._pending.append((t, values[self._order], *self.system.poses(y)))

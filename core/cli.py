@@ -649,9 +649,11 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--rho-inf", type=_number(float), help="spectral radius at infinity of generalized_alpha, 0 to 1 (default: the model's)")
     m.add_argument("--formulation", choices=FORMULATIONS, help=FORMULATION_HELP)
     m.add_argument("--compiled", choices=("auto", "on", "off"), default="auto",
-                   help="take the rates of a parallel-axis train in joint coordinates from compiled code (numba; "
-                        "each step the same to round-off): auto does it for runs of 30,000 evaluations or more, "
-                        "where it repays the 0.7 s its first use in a process costs (default: auto)")
+                   help="take the rates from compiled code (numba; each step the same to round-off): a "
+                        "parallel-axis train in joint coordinates, or a Cartesian model of revolute joints, rigid "
+                        "cylindrical pairs, motors, torques and springs; auto does it for runs long enough to repay "
+                        "the 0.7 s its first use in a process costs (joint: 30,000 evaluations or more; Cartesian: "
+                        "2,000) (default: auto)")
     m.add_argument("--out", required=True, help="results CSV")
     m.add_argument("--results", metavar="FILE.gdres", help="also write the results file (HDF5: channels, poses, model, settings)")
     m.set_defaults(run=_cmd_simulate)

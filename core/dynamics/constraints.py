@@ -16,7 +16,8 @@ from core.dynamics.elements import builds
 from core.geometry import vec3
 from core.geometry.rotations import axis_angle_matrix, skew
 from core.gearing.gear_bodies import mesh_centre
-from core.gearing.pitch_point import PairGeometryData, contact_frame, contact_frame_rate, force_parts
+from core.gearing.pitch_point import (PairGeometryData, contact_frame, contact_frame_rate, force_parts, pitch_jdot_v,
+                                      pitch_slip_rate)
 from core.model import entities as E
 
 
@@ -90,8 +91,18 @@ class JointGeometry:
         """Spin of body j relative to body i about the axis [rad/s]."""
         _, ri, _, wi = s.pose(self.bi)
         _, _, _, wj = s.pose(self.bj)
-        a, dw = ri @ self.ai, wj - wi
-        return float(a @ dw) if dw.ndim == 1 else np.einsum("...a,...a->...", a, dw)  # many samples: (m,)
+        if wi.ndim == wj.ndim == 1:
+            return float(joint_spin(ri, self.ai, wi, wj)[1])
+        # many samples: components first, (3, m) vectors and (3, 3, m) matrices; the result (m,)
+        return joint_spin(np.moveaxis(ri, (-2, -1), (0, 1)), self.ai, np.moveaxis(wi, -1, 0), np.moveaxis(wj, -1, 0))[1]
+
+
+def joint_spin(ri, ai, wi, wj):
+    """A revolute joint's axis a = R_i a_i (world) and the spin a . (w_j - w_i) [rad/s] of body j relative to body
+    i about it, from body i's rotation ri, the axis ai in body i's axes and both bodies' spins (3-sequences,
+    core.geometry.vec3; the compiled Cartesian evaluation runs it too)."""
+    a = vec3.rotate(ri, ai)
+    return a, vec3.dot(a, vec3.sub(wj, wi))
 
 
 class Constraint:
@@ -176,25 +187,44 @@ class RevoluteRows:
         x, w = np.vstack([s.x, ground]), np.vstack([s.w, ground])  # row n: the ground
         rot = np.concatenate([s.rot, np.eye(3)[None]])
         i, j = np.where(self.bi < 0, n, self.bi), np.where(self.bj < 0, n, self.bj)
-        ri, rj, wi, wj = rot[i], rot[j], w[i], w[j]
-        arm_i, arm_j = np.einsum("kab,kb->ka", ri, self.si), np.einsum("kab,kb->ka", rj, self.sj)
+        # one component of all k joints per entry: (3, k) vectors, (3, 3, k) matrices
+        arm_i, arm_j, gam, ph, c1, c2 = revolute_terms(x[i].T, rot[i].transpose(1, 2, 0), w[i].T, x[j].T,
+                                                       rot[j].transpose(1, 2, 0), w[j].T, self.si.T, self.sj.T,
+                                                       self.aj.T, self.b1.T, self.b2.T)
         jac_i, jac_j = np.zeros((k, 5, 6)), np.zeros((k, 5, 6))
         jac_i[:, :3, :3], jac_j[:, :3, :3] = np.eye(3), -np.eye(3)
-        jac_i[:, :3, 3:], jac_j[:, :3, 3:] = -skew(arm_i), skew(arm_j)
-        gamma, phi = np.empty((k, 5)), np.empty((k, 5))
-        gamma[:, :3] = -cross_rows(wi, cross_rows(wi, arm_i)) + cross_rows(wj, cross_rows(wj, arm_j))
-        phi[:, :3] = (x[i] + arm_i) - (x[j] + arm_j)
-        a = np.einsum("kab,kb->ka", rj, self.aj)
-        wa = cross_rows(wj, a)
-        for m, bb in enumerate((self.b1, self.b2)):
-            b = np.einsum("kab,kb->ka", ri, bb)
-            c = cross_rows(b, a)
-            jac_i[:, 3 + m, 3:], jac_j[:, 3 + m, 3:] = c, -c
-            wb = cross_rows(wi, b)
-            gamma[:, 3 + m] = -(np.sum(cross_rows(wi, wb) * a, axis=1) + 2.0 * np.sum(wb * wa, axis=1)
-                                + np.sum(b * cross_rows(wj, wa), axis=1))
-            phi[:, 3 + m] = np.sum(b * a, axis=1)
-        return self.bi, self.bj, jac_i, jac_j, gamma, phi
+        jac_i[:, :3, 3:], jac_j[:, :3, 3:] = -skew(np.array(arm_i).T), skew(np.array(arm_j).T)
+        for m, c in enumerate((c1, c2)):
+            jac_i[:, 3 + m, 3:] = np.array(c).T
+            jac_j[:, 3 + m, 3:] = -jac_i[:, 3 + m, 3:]
+        return self.bi, self.bj, jac_i, jac_j, np.array(gam).T, np.array(ph).T
+
+
+def revolute_terms(xi, ri, wi, xj, rj, wj, si, sj, aj, b1, b2):
+    """A revolute joint's rows at one instant, from body i's and j's COM x, rotation r and spin w (world) and
+    the joint's point from each COM s, body j's axis aj and body i's two normals b1, b2 (body axes): the arms
+    R s of both bodies, gamma (5,) (-(dJ/dt) v), phi (5,) (the point's gap, then b . a for each normal) and
+    the angular J entries b x a of the two axis rows on body i (body j's are their negatives).
+
+    Vectors are 3-sequences and matrices r[row, column] (core.geometry.vec3): numbers for one joint, arrays
+    for many at once. The linear J entries are the identity (body i) and its negative; the angular ones of
+    the point rows -[arm_i]x and [arm_j]x. One formula for RevoluteRows and the compiled Cartesian
+    evaluation (core.dynamics.cartesian_kernel).
+    """
+    arm_i, arm_j = vec3.rotate(ri, si), vec3.rotate(rj, sj)
+    gp = vec3.sub(vec3.cross(wj, vec3.cross(wj, arm_j)), vec3.cross(wi, vec3.cross(wi, arm_i)))
+    pp = vec3.sub(vec3.add(xi, arm_i), vec3.add(xj, arm_j))
+    a = vec3.rotate(rj, aj)
+    wa = vec3.cross(wj, a)
+    b = vec3.rotate(ri, b1)
+    wb = vec3.cross(wi, b)
+    gam1 = -(vec3.dot(vec3.cross(wi, wb), a) + 2.0 * vec3.dot(wb, wa) + vec3.dot(b, vec3.cross(wj, wa)))
+    c1, phi1 = vec3.cross(b, a), vec3.dot(b, a)
+    b = vec3.rotate(ri, b2)
+    wb = vec3.cross(wi, b)
+    gam2 = -(vec3.dot(vec3.cross(wi, wb), a) + 2.0 * vec3.dot(wb, wa) + vec3.dot(b, vec3.cross(wj, wa)))
+    c2, phi2 = vec3.cross(b, a), vec3.dot(b, a)
+    return arm_i, arm_j, (gp[0], gp[1], gp[2], gam1, gam2), (pp[0], pp[1], pp[2], phi1, phi2), c1, c2
 
 
 class FixedConstraint(JointConstraint):
@@ -225,11 +255,19 @@ class SpeedConstraint(Constraint):
         g = self.g
         _, ri, _, wi = s.pose(g.bi)
         _, _, _, wj = s.pose(g.bj)
-        a = ri @ g.ai
+        a, coriolis = speed_row(ri, g.ai, wi, wj)
+        a = np.array(a)
         ji = np.concatenate([np.zeros(3), -a])[None]
         jj = np.concatenate([np.zeros(3), a])[None]
-        gamma = np.array([self.law.derivative(t) - cross(wi, a) @ (wj - wi)])
+        gamma = np.array([self.law.derivative(t) - coriolis])
         return [(g.bi, ji, ji), (g.bj, jj, jj)], gamma, np.array([s.extra[self.error_index]])
+
+
+def speed_row(ri, ai, wi, wj):
+    """A speed row a . (w_j - w_i) = s(t): its axis a = R_i a_i (the angular J entries, -a on body i and a on body
+    j) and (dJ/dt) v = (w_i x a) . (w_j - w_i) (3-sequences, core.geometry.vec3; compiled too)."""
+    a = vec3.rotate(ri, ai)
+    return a, vec3.dot(vec3.cross(wi, a), vec3.sub(wj, wi))
 
 
 class GearConstraint(Constraint):
@@ -262,7 +300,7 @@ class GearConstraint(Constraint):
     def slip_rate(self, s: Snapshot) -> float:
         """t . (v1(P) - v2(P)) [m/s]: the rate of the pair's phase error at the pitch circle."""
         f, (x1, v1, w1), (x2, v2, w2) = self.frame(s)
-        return float(f.t @ ((v1 + cross(w1, f.point - x1)) - (v2 + cross(w2, f.point - x2))))
+        return float(pitch_slip_rate(f.point, f.t, x1, v1, w1, x2, v2, w2))
 
     def blocks(self, s: Snapshot):
         """Jacobian blocks, force-direction blocks without and with only the separating part, and gamma.
@@ -284,11 +322,8 @@ class GearConstraint(Constraint):
         return blocks, gamma, f
 
     def _jdot_v(self, s: Snapshot, f, v1, w1, v2, w2) -> float:
-        """(dJ/dt) v: the change of J (the pitch point P and the tangent t) along the motion, v held.
-
-        With vP_k = v_k + w_k x (P - x_k): (dJ/dt) v = t' . (vP1 - vP2) + t . (w1 x (P' - v1) - w2 x (P' - v2)),
-        P' and t' from `contact_frame_rate` (bevel pairs too: their apex differentiated).
-        """
+        """(dJ/dt) v: the change of J (the pitch point P and the tangent t) along the motion, v held
+        (`pitch_jdot_v`, with P' and t' from `contact_frame_rate`; bevel pairs too: their apex differentiated)."""
         x1, r1, _, _ = s.pose(self.j1.bj)
         x2, r2, _, _ = s.pose(self.j2.bj)
         c1, c2 = (x1 + r1 @ self.c1).tolist(), (x2 + r2 @ self.c2).tolist()
@@ -300,12 +335,7 @@ class GearConstraint(Constraint):
             a2_dot = vec3.cross(w2l, a2)
         p_dot, t_dot = contact_frame_rate(self.pair, f, c1, c2, vec3.add(v1l, vec3.cross(w1l, vec3.sub(c1, x1))), vec3.cross(w1l, a1),
                                           vec3.add(v2l, vec3.cross(w2l, vec3.sub(c2, x2))), a2, a2_dot)
-        p = f.point.tolist()
-        vp1 = vec3.add(v1l, vec3.cross(w1l, vec3.sub(p, x1)))
-        vp2 = vec3.add(v2l, vec3.cross(w2l, vec3.sub(p, x2)))
-        k1, k2 = vec3.cross(w1l, vec3.sub(p_dot, v1l)), vec3.cross(w2l, vec3.sub(p_dot, v2l))
-        t = f.t.tolist()
-        return sum(td * (a - b) for td, a, b in zip(t_dot, vp1, vp2)) + sum(tt * (a - b) for tt, a, b in zip(t, k1, k2))
+        return pitch_jdot_v(f.point.tolist(), f.t.tolist(), p_dot, t_dot, x1, v1l, w1l, x2, v2l, w2l)
 
     def _jdot_v_numeric(self, s: Snapshot, v1, w1, v2, w2) -> float:
         """(dJ/dt) v by central differences of the pitch-point frame (the reference in tests).

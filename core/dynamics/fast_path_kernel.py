@@ -29,6 +29,7 @@ every kind of time law, and a compiled run to the Python one.
 
 from __future__ import annotations
 
+import dis
 import types
 
 import numpy as np
@@ -44,24 +45,44 @@ OK, MISSING, NOT_FINITE = 0, 1, 2
 TORQUE, SPRING = 0, 1  # the kinds of joint elements
 
 
-def _compiled(func):
+_COMPILED: dict = {}  # a function of ours -> its compiled form (each compiled once per process)
+
+
+def compiled_from_source(func):
     """`func` compiled, with the functions of ours it calls compiled first and put in its globals' place (the
-    Python source is the one formula; numba needs every callee compiled)."""
-    callees = {}
-    for name in func.__code__.co_names:
-        value = func.__globals__.get(name)
-        if isinstance(value, types.FunctionType) and value.__module__.startswith("core."):
-            callees[name] = _compiled(value)
+    Python source is the one formula; numba needs every callee compiled). A module of ours it reads functions
+    from (``vec3.cross``) is replaced by one holding their compiled forms."""
+    if func in _COMPILED:
+        return _COMPILED[func]
+    callees, modules = {}, {}
+    last = None  # a module of ours just loaded: the next attribute is read from it
+    for ins in dis.get_instructions(func):
+        if ins.opname == "LOAD_GLOBAL":
+            value, last = func.__globals__.get(ins.argval), None
+            if isinstance(value, types.FunctionType) and value.__module__.startswith("core."):
+                callees[ins.argval] = compiled_from_source(value)
+            elif isinstance(value, types.ModuleType) and value.__name__.startswith("core."):
+                last = modules.setdefault(ins.argval, (value, types.ModuleType(value.__name__)))
+        elif ins.opname in ("LOAD_ATTR", "LOAD_METHOD") and last is not None:
+            member = getattr(last[0], ins.argval)
+            if isinstance(member, types.FunctionType):
+                setattr(last[1], ins.argval, compiled_from_source(member))
+            last = None
+        else:
+            last = None
+    callees.update({name: module for name, (_, module) in modules.items()})
+    source = func
     if callees:
         func = types.FunctionType(func.__code__, {**func.__globals__, **callees}, func.__name__, func.__defaults__,
                                   func.__closure__)
-    return njit(cache=True)(func)
+    _COMPILED[source] = compiled = njit(cache=True)(func)
+    return compiled
 
 
-_law_value = _compiled(law_value)
-_law_rate = _compiled(law_rate)
-_spring_torque = _compiled(spring_torque)
-_mesh_state = _compiled(mesh_state)
+_law_value = compiled_from_source(law_value)
+_law_rate = compiled_from_source(law_rate)
+_spring_torque = compiled_from_source(spring_torque)
+_mesh_state = compiled_from_source(mesh_state)
 
 
 # The kernel's data lives in two flat buffers, one of floats and one of ints (a numba call pays about 0.1 us
@@ -464,20 +485,23 @@ class CompiledFastPath:
 
 def warm_cache() -> str:
     """Compile every kernel into numba's on-disk cache (`python -m core.dynamics.fast_path_kernel`; `make venv`
-    does it once), so that a long run's first use in a process loads them instead of compiling them."""
+    does it once): the joint fast path's and the Cartesian evaluation's (core.dynamics.cartesian_kernel), so
+    that a long run's first use in a process loads them instead of compiling them."""
     import time
     from pathlib import Path
 
     from core.dynamics.joint_coordinates import JointCoordinateSystem
+    from core.dynamics.system import System
     from core.model.files import load
 
     t0 = time.perf_counter()
-    # any model the fast path covers compiles every kernel: numba types the calls, not the branches taken
-    system = JointCoordinateSystem(load(Path(__file__).parents[2] / "resources" / "examples" / "planetary.gdyn"))
-    note = system.compile()
-    if note is not None:
-        raise RuntimeError(f"the kernels did not compile: {note}")
-    return f"the compiled joint fast path is in numba's cache ({time.perf_counter() - t0:.1f} s)"
+    # any model a kernel covers compiles all of it: numba types the calls, not the branches taken
+    model = load(Path(__file__).parents[2] / "resources" / "examples" / "planetary.gdyn")
+    for system in (JointCoordinateSystem(model), System(model)):
+        note = system.compile()
+        if note is not None:
+            raise RuntimeError(f"the {system.formulation} kernel did not compile: {note}")
+    return f"the compiled kernels are in numba's cache ({time.perf_counter() - t0:.1f} s)"
 
 
 if __name__ == "__main__":

@@ -165,6 +165,9 @@ class JointCoordinateSystem(System):
         self.fast_path  # sets the note
         return self._fast_note
 
+    compiled_form = "the joint fast path, compiled (numba)"
+    compile_pays_from = 30_000  # numba's 0.7 s is some 20,000-40,000 of the Python fast path's evaluations
+
     def compile(self) -> str | None:
         """Take the rates from the fast path compiled (core.dynamics.fast_path_kernel); None when done, else why
         it cannot be (no fast path, a large train's KKT form, numba not installed)."""

@@ -42,11 +42,6 @@ from core.model.validation import validate
 
 SETTINGS_FIELDS = {f.name for f in dataclasses.fields(SimulationSettings)}
 COMPILED = ("auto", "on", "off")
-#: Evaluations (the integrator's typical count per step times t_end / step) from which "auto" compiles the joint
-#: fast path: the first use in a process costs about 0.7 s (numba's import and its cache's load), which the
-#: Python fast path spends on some 20,000-40,000 evaluations (15-30 us each here). A run's choice depends on the
-#: run alone, never on what the process did before, so the same run always takes the same path.
-AUTO_EVALUATIONS = 30_000
 # output samples worked out in one call at most (System.samples); a run also works out what it has at the end
 # of each advance()
 SAMPLE_BATCH = 256
@@ -56,18 +51,21 @@ LEAP_STEPS = 256
 
 
 def compile_decision(system, settings: SimulationSettings, compiled: str) -> str:
-    """Whether a run's rates are compiled (core.dynamics.fast_path_kernel), in words ('on: ...' or 'off: ...'),
-    after doing it. compiled: 'on' whenever the model allows it, 'off', or 'auto': when the run is long enough
-    to repay loading numba (AUTO_EVALUATIONS). Run checks that `compiled` is one of COMPILED."""
-    if compiled == "off" or not hasattr(system, "compile"):
-        return "off: not asked for" if compiled == "off" else f"off: the {system.formulation} formulation"
+    """Whether a run's rates are compiled (the system's `compile`: core.dynamics.fast_path_kernel for joint
+    coordinates, core.dynamics.cartesian_kernel for Cartesian ones), in words ('on: ...' or 'off: ...'), after
+    doing it. compiled: 'on' whenever the model allows it, 'off', or 'auto': when the run is long enough to
+    repay loading numba (the formulation's `compile_pays_from` evaluations: the integrator's typical count
+    per step times t_end / step). A run's choice depends on the run alone, never on what the process did
+    before, so the same run always takes the same path. Run checks that `compiled` is one of COMPILED."""
+    if compiled == "off":
+        return "off: not asked for"
     if compiled == "auto":
         evaluations = METHODS[settings.integrator].evaluations * settings.t_end / settings.step
-        if evaluations < AUTO_EVALUATIONS:
+        if evaluations < system.compile_pays_from:
             return (f"off: a short run (about {evaluations:.3g} evaluations; compiling pays from "
-                    f"{AUTO_EVALUATIONS:,})")
+                    f"{system.compile_pays_from:,})")
     why = system.compile()
-    return f"off: {why}" if why else "on: the joint fast path, compiled (numba)"
+    return f"off: {why}" if why else f"on: {system.compiled_form}"
 
 
 def effective_settings(model: Model, **overrides) -> tuple[SimulationSettings, dict]:
@@ -108,7 +106,8 @@ class Run:
     progress : callable(fraction, message), optional
         Called at most every `progress_interval` seconds of wall time, and at the end.
     compiled : {'auto', 'on', 'off'}
-        Take the rates from the compiled joint fast path (see `compile_decision`): each step the same to
+        Take the rates from compiled code (the joint fast path's, or the Cartesian evaluation's: see
+        `compile_decision`): each step the same to
         round-off (an adaptive method's steps can part where a step's error is within round-off of its bound;
         the results then agree to the tolerance). `compiled_note` says what was done and why.
     """

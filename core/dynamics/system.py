@@ -246,7 +246,7 @@ class System(Equations):
         if not self.rows:
             return y, 0.0
         s = self.snapshot(y)
-        jac, _, _, _, target, _, _ = self._jacobian(t, s)
+        jac, target, _ = self._rows(t, y, s)
         minv = self._mass_inverse(s)
         vel = np.hstack([s.v, s.w]).ravel()
         a = dense(jac @ minv @ jac.T)
@@ -317,7 +317,7 @@ class System(Equations):
                                     for c in self.constraints])
         for _ in range(iterations):
             s = self.snapshot(y)
-            jac, _, _, _, _, phi, _ = self._jacobian(0.0, s)
+            jac, _, phi = self._rows(0.0, y, s)
             jh, ph = jac[np.flatnonzero(holonomic)], phi[holonomic]
             if not ph.size or np.abs(ph).max() < tol:
                 break
@@ -329,6 +329,14 @@ class System(Equations):
             d[sp.dth] = dq6[:, 3:].ravel()
             y = sp.retract(y, d)
         return y
+
+    def _rows(self, t: float, y: np.ndarray, s: Snapshot):
+        """J, the velocity targets and the position errors at (t, y) (s its snapshot): compiled once `compile`
+        made the evaluation so, else from `_jacobian`."""
+        if self.compiled_rate is not None:
+            return self.compiled_rate.rows(t, y)
+        jac, _, _, _, target, phi, _ = self._jacobian(t, s)
+        return jac, target, phi
 
     def _mass_inverse(self, s: Snapshot):
         """M^-1 (6 n, 6 n), world axes, block-diagonal: dense where the KKT algebra is (at most SPARSE_ROWS
@@ -348,7 +356,30 @@ class System(Equations):
 
     def evaluate(self, t: float, y: np.ndarray) -> np.ndarray:
         """Tangent rate of y at t (what the integrators call): a pure function of (t, y)."""
+        if self.compiled_rate is not None:
+            return self.compiled_rate.rate(t, y)
         return self._evaluate(t, y, None)
+
+    compiled_rate = None  # the evaluation compiled (core.dynamics.cartesian_kernel), once `compile` made it
+    #: what `compile` compiles, in words, and the evaluations from which a run's "auto" compiles it: numba's first
+    #: use in a process costs about 0.7 s, which this Python evaluation (1.5-3 ms) spends in some 300-500
+    compiled_form = "the Cartesian evaluation, compiled (numba)"
+    compile_pays_from = 2_000
+
+    def compile(self) -> str | None:
+        """Take the rates from the compiled evaluation (core.dynamics.cartesian_kernel); None when done, else why
+        it cannot be (an element it does not cover, numba not installed, compiling failed)."""
+        try:
+            from core.dynamics.cartesian_kernel import CompiledCartesian
+        except ImportError as exc:
+            return f"numba cannot be imported ({exc})"
+        try:
+            self.compiled_rate = CompiledCartesian(self)
+        except ValueError as exc:
+            return str(exc)
+        except Exception as exc:  # e.g. no writable cache for a frozen app: the Python evaluation gives the same
+            return f"compiling failed ({type(exc).__name__}: {exc})"
+        return None
 
     def evaluate_details(self, t: float, y: np.ndarray, channels: bool = True) -> tuple[np.ndarray, dict]:
         """The rate and what went into it: multipliers, loads, energies, snapshot, and (with `channels`) the

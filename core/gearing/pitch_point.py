@@ -101,16 +101,24 @@ def contact_frame(g: PairGeometryData, c1: np.ndarray, a1: np.ndarray, c2: np.nd
         u = d_perp / np.linalg.norm(d_perp)
         rm = g.mesh_radius_1
         point = apex + s1 * (rm / math.tan(g.pitch_angle)) + rm * u
+        t = np.array(cross(a1, u))
     else:
-        d = c2 - c1
-        d_perp = d - a1 * (a1 @ d)
-        u = d_perp / np.linalg.norm(d_perp)
-        if g.kind == "internal":
-            u = -u  # the pinion's pitch point faces away from the ring's centre
-        point = c1 + g.r1 * u
+        point, t, u = (np.array(v) for v in cylinder_frame(-1.0 if g.kind == "internal" else 1.0, g.r1, c1, a1, c2))
         s1, s = a1, 0.0
-    t = np.array(cross(a1, u))
     return ContactFrame(point, t, u, a1, s1, s)
+
+
+def cylinder_frame(sign: float, r1: float, c1, a1, c2):
+    """A cylindrical pair's pitch point P, tangent t and radial direction u (world), from gear 1's centre c1 and
+    axis a1 and gear 2's centre c2 [m]: u is the unit part of c2 - c1 normal to a1, turned round (sign -1)
+    for an internal pair, whose pinion's pitch point faces away from the ring's centre; P = c1 + r1 u and
+    t = a1 x u. Vectors are 3-sequences (core.geometry.vec3); the compiled Cartesian evaluation runs it too."""
+    d = sub(c2, c1)
+    along = dot(a1, d)
+    p = sub(d, scale(along, a1))
+    length = math.sqrt(dot(p, p))
+    u = (sign * (p[0] / length), sign * (p[1] / length), sign * (p[2] / length))
+    return add(c1, scale(r1, u)), cross(a1, u), u
 
 
 def _apex_offset(c1, a1, c2, a2) -> float:
@@ -133,9 +141,16 @@ def contact_frame_rate(g: PairGeometryData, f: ContactFrame, c1, c2, c1_dot, a1_
     """
     if g.kind == "bevel":
         return _bevel_frame_rate(g, f, c1, c2, c1_dot, a1_dot, c2_dot, a2, a2_dot)
-    ax, ay, az = f.a1.tolist()
-    ux, uy, uz = f.u.tolist()
-    bx, by, bz = a1_dot
+    return cylinder_frame_rate(-1.0 if g.kind == "internal" else 1.0, g.r1, f.a1, f.u, c1, c2, c1_dot, a1_dot,
+                               c2_dot)
+
+
+def cylinder_frame_rate(sign: float, r1: float, a1, u, c1, c2, c1_dot, a1_dot, c2_dot):
+    """(dP/dt, dt/dt) of a cylindrical pair's frame (`cylinder_frame`: sign, r1 [m], a1 and u) for centres c
+    moving at c_dot [m/s] and gear 1's axis turning at a1_dot [1/s] (3-sequences, core.geometry.vec3)."""
+    ax, ay, az = a1[0], a1[1], a1[2]
+    ux, uy, uz = u[0], u[1], u[2]
+    bx, by, bz = a1_dot[0], a1_dot[1], a1_dot[2]
     dx, dy, dz = c2[0] - c1[0], c2[1] - c1[1], c2[2] - c1[2]
     ex, ey, ez = c2_dot[0] - c1_dot[0], c2_dot[1] - c1_dot[1], c2_dot[2] - c1_dot[2]
     along = ax * dx + ay * dy + az * dz
@@ -145,9 +160,7 @@ def contact_frame_rate(g: PairGeometryData, f: ContactFrame, c1, c2, c1_dot, a1_
     along_dot = bx * dx + by * dy + bz * dz + ax * ex + ay * ey + az * ez
     qx, qy, qz = ex - bx * along - ax * along_dot, ey - by * along - ay * along_dot, ez - bz * along - az * along_dot
     nq = nx * qx + ny * qy + nz * qz
-    sign = -1.0 if g.kind == "internal" else 1.0  # the pinion's pitch point faces away from the ring's centre
     vx, vy, vz = (sign * (qx - nx * nq) / length, sign * (qy - ny * nq) / length, sign * (qz - nz * nq) / length)
-    r1 = g.r1
     point_dot = (c1_dot[0] + r1 * vx, c1_dot[1] + r1 * vy, c1_dot[2] + r1 * vz)
     t_dot = (by * uz - bz * uy + ay * vz - az * vy,
              bz * ux - bx * uz + az * vx - ax * vz,
@@ -155,6 +168,23 @@ def contact_frame_rate(g: PairGeometryData, f: ContactFrame, c1, c2, c1_dot, a1_
     return point_dot, t_dot
 
 
+def pitch_slip_rate(point, t, x1, v1, w1, x2, v2, w2) -> float:
+    """t . (v1(P) - v2(P)) [m/s]: the rate of a pair's phase error at the pitch point P, from each gear's COM x,
+    its velocity v and spin w (world; 3-sequences, core.geometry.vec3)."""
+    vp1 = add(v1, cross(w1, sub(point, x1)))
+    vp2 = add(v2, cross(w2, sub(point, x2)))
+    return dot(t, sub(vp1, vp2))
+
+
+def pitch_jdot_v(point, t, point_dot, t_dot, x1, v1, w1, x2, v2, w2) -> float:
+    """(dJ/dt) v of a gear pair's row t . (v1(P) - v2(P)) = 0 along the motion, v held: with vP_k = v_k +
+    w_k x (P - x_k), t' . (vP1 - vP2) + t . (w1 x (P' - v1) - w2 x (P' - v2)), P' and t' the frame's rates
+    (`contact_frame_rate`). 3-sequences (core.geometry.vec3)."""
+    vp1 = add(v1, cross(w1, sub(point, x1)))
+    vp2 = add(v2, cross(w2, sub(point, x2)))
+    k1, k2 = cross(w1, sub(point_dot, v1)), cross(w2, sub(point_dot, v2))
+    return (t_dot[0] * (vp1[0] - vp2[0]) + t_dot[1] * (vp1[1] - vp2[1]) + t_dot[2] * (vp1[2] - vp2[2])
+            + t[0] * (k1[0] - k2[0]) + t[1] * (k1[1] - k2[1]) + t[2] * (k1[2] - k2[2]))
 def _bevel_frame_rate(g: PairGeometryData, f: ContactFrame, c1, c2, c1_dot, a1_dot, c2_dot, a2, a2_dot):
     """(dP/dt, dt/dt) of a bevel pair's frame: `contact_frame`'s apex construction differentiated.
 
@@ -190,8 +220,16 @@ def force_parts(g: PairGeometryData, f: ContactFrame) -> tuple[np.ndarray, np.nd
     if g.kind == "bevel":
         ta = math.tan(g.pressure_angle)
         return f.t, ta * (-math.cos(g.pitch_angle) * f.u + math.sin(g.pitch_angle) * f.s1)
-    # tooth trace on gear 1: cos(beta_w) a1 + sin(beta_w) t; the force is normal to it in the pitch plane
-    return f.t - math.tan(g.working_helix_angle) * f.a1, -math.tan(g.working_pressure_angle) * f.u
+    base, sep = cylinder_force_parts(math.tan(g.working_helix_angle), math.tan(g.working_pressure_angle), f.t,
+                                     f.a1, f.u)
+    return np.array(base), np.array(sep)
+
+
+def cylinder_force_parts(tan_helix: float, tan_pressure: float, t, a1, u):
+    """A cylindrical pair's tooth force on gear 1 per unit Ft (`force_parts`): base t - tan(beta_w) a1 (the
+    tooth trace on gear 1 is cos(beta_w) a1 + sin(beta_w) t; the force is normal to it in the pitch plane)
+    and separating -tan(alpha_wt) u, from the working helix and transverse pressure angles' tangents."""
+    return sub(t, scale(tan_helix, a1)), scale(-tan_pressure, u)
 
 
 def force_direction(g: PairGeometryData, f: ContactFrame, sign: float) -> np.ndarray:

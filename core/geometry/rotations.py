@@ -55,12 +55,16 @@ def quat_conj(q) -> np.ndarray:
 def quat_matrices(q) -> np.ndarray:
     """Rotation matrix (3, 3) of a unit quaternion, or matrices (k, 3, 3) of a stack (k, 4)."""
     q = np.asarray(q, float)
-    w, x, y, z = np.moveaxis(q, -1, 0)
-    return np.stack([
-        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], -1),
-        np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], -1),
-        np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], -1),
-    ], -2)
+    rows = quat_rotation(*np.moveaxis(q, -1, 0))
+    return np.stack([np.stack(rows[0:3], -1), np.stack(rows[3:6], -1), np.stack(rows[6:9], -1)], -2)
+
+
+def quat_rotation(w, x, y, z):
+    """The rotation matrix's entries r00, r01, .. r22 of the unit quaternion (w, x, y, z) (numbers, or arrays
+    for many at once; the compiled Cartesian evaluation runs it on numbers)."""
+    return (1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
+            2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+            2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y))
 
 
 quat_matrix = quat_matrices  # one quaternion gives one matrix

@@ -239,7 +239,7 @@ def test_a_cancelled_video_leaves_no_file(tmp_path):
 
 def test_the_app_starts_and_runs_an_example_without_importing_numba():
     """numba (the compiled fast path) is imported only by a run long enough to repay it (core.dynamics.run
-    AUTO_EVALUATIONS), so the app's start and its example runs pay nothing for it."""
+    the formulation's compile_pays_from), so the app's start and its example runs pay nothing for it."""
     import subprocess
     import sys
 

@@ -18,7 +18,7 @@ import pytest
 
 from core.commands import AddItem, replace_fields
 from core.dynamics.joint_coordinates import JointCoordinateSystem
-from core.dynamics.run import AUTO_EVALUATIONS, prepare
+from core.dynamics.run import prepare
 from core.model.entities import TimeLaw, TorsionalSpringDamper
 from core.model.files import load
 from tests.conftest import EXAMPLES, ROOT
@@ -165,11 +165,15 @@ def test_auto_compiles_long_runs_only_and_says_why_not():
     model = load(EXAMPLES / "planetary.gdyn")
     short = prepare(model, t_end=0.01, step=1e-3, integrator="rk4")  # 40 evaluations
     assert short.compiled_note.startswith("off: a short run") and short.system.kernel is None
-    steps = AUTO_EVALUATIONS / 4  # rk4: 4 evaluations a step
+    steps = JointCoordinateSystem.compile_pays_from / 4  # rk4: 4 evaluations a step
     long = prepare(model, t_end=0.1, step=0.1 / steps, integrator="rk4")
     assert long.compiled_note.startswith("on") and long.solver.kernel is long.system.kernel is not None
     cartesian = prepare(model, t_end=0.01, formulation="cartesian", compiled="on")
-    assert cartesian.compiled_note == "off: the cartesian formulation"
+    assert cartesian.compiled_note == "on: the Cartesian evaluation, compiled (numba)"
+    assert cartesian.solver.kernel is None  # its steps stay Python's: the kernel is the rate alone
+    compliant = prepare(load(EXAMPLES / "compliant_mesh_pair.gdyn"), t_end=0.01, formulation="cartesian",
+                        compiled="on")
+    assert compliant.compiled_note == "off: mesh: a CompliantMesh is not compiled"
     lossy = prepare(load(EXAMPLES / "lossy_gear_demo1.gdyn"), t_end=0.01, compiled="on")
     assert lossy.compiled_note == "off: the fast path does not cover the model"
     with pytest.raises(ValueError, match="compiled: must be one of auto, on, off"):

@@ -1,0 +1,580 @@
+"""The Cartesian evaluation compiled: System.evaluate's rate in one numba call.
+
+System (core.dynamics.system) evaluates the equations of motion in body coordinates with a few dozen small
+numpy operations per constraint: at the planetary's 6 bodies and 37 rows that is some 1.5-3 ms an
+evaluation, nearly all of it the interpreter's and numpy's cost per call. Here the same evaluation runs
+compiled, in the same order: the rotation matrices, the loads (gravity, joint torques, torsional springs),
+the world inertias and gyroscopic terms, the rows (revolute, cylindrical gear pairs, speed motors) with their
+Baumgarte terms, the multipliers with the gear flanks settled (the same solve: LAPACK's LU, or its
+least-squares solve of minimum norm for a redundant set), the accelerations, and the rates of the extra
+states (joint angles, phase errors, motor errors, work, dissipation).
+
+One formula: each row's terms come from the functions the Python path calls, compiled from their source
+(`revolute_terms`, `speed_row` and `joint_spin` of core.dynamics.constraints; `cylinder_frame`,
+`cylinder_frame_rate`, `cylinder_force_parts`, `pitch_slip_rate` and `pitch_jdot_v` of
+core.gearing.pitch_point; `quat_rotation`; `law_value`, `law_rate`, `spring_torque`). What is written here is
+the assembly: where each block goes, and the linear algebra.
+
+What it covers (`CompiledCartesian` says why not otherwise, and the Python path stays): revolute joints,
+rigid spur, helical and internal pairs, speed motors, joint torques and torsional springs, gravity, and at
+most SPARSE_ROWS rows (the dense algebra). Lossy pairs (their modes change at events), compliant meshes, bevel
+pairs, fixed joints, bearings and linear springs are not compiled. tests/core/dynamics/test_cartesian_kernel.py
+holds it to the Python evaluation to 1e-12 on random states of every example it covers and of variants with
+every kind of time law and a spring.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from core.dynamics.constraints import (GearConstraint, RevoluteConstraint, SpeedConstraint, joint_spin,
+                                       revolute_terms, speed_row)
+from core.dynamics.fast_path_kernel import SPRING, TORQUE, _laws_table, compiled_from_source
+from core.dynamics.force_elements import JointTorque, TorsionalSpring, spring_torque
+from core.gearing.pitch_point import (cylinder_force_parts, cylinder_frame, cylinder_frame_rate, pitch_jdot_v,
+                                      pitch_slip_rate)
+from core.geometry.rotations import quat_rotation
+from core.model.entities import law_rate, law_value
+
+_revolute_terms = compiled_from_source(revolute_terms)
+_speed_row = compiled_from_source(speed_row)
+_joint_spin = compiled_from_source(joint_spin)
+_cylinder_frame = compiled_from_source(cylinder_frame)
+_cylinder_frame_rate = compiled_from_source(cylinder_frame_rate)
+_cylinder_force_parts = compiled_from_source(cylinder_force_parts)
+_pitch_slip_rate = compiled_from_source(pitch_slip_rate)
+_pitch_jdot_v = compiled_from_source(pitch_jdot_v)
+_quat_rotation = compiled_from_source(quat_rotation)
+_law_value = compiled_from_source(law_value)
+_law_rate = compiled_from_source(law_rate)
+_spring_torque = compiled_from_source(spring_torque)
+
+# sizes: bodies, extra states, rows, redundant rows (rows less J's rank), the work's and the dissipation's extra index
+N, EXTRA, ROWS, REDUNDANT, WORK, DISSIPATED = range(6)
+
+
+@njit(cache=True)
+def _law(laws, tables, times, values, i, t, rate):
+    """Law i of the law table (core.dynamics.fast_path_kernel._laws_table) at t [s]; its rate when `rate`."""
+    p, tab = laws[i], tables[i]
+    ts, vs = times[tab[0]:tab[0] + tab[1]], values[tab[0]:tab[0] + tab[1]]
+    if rate:
+        return _law_rate(int(p[0]), p[1], p[2], p[3], p[4], p[5], p[6], p[7], ts, vs, t)
+    return _law_value(int(p[0]), p[1], p[2], p[3], p[4], p[5], p[6], p[7], ts, vs, t)
+
+
+@njit(cache=True)
+def _put(mat, row, b, linear, angular, sign):
+    """sign * (linear, angular) into row `row`, body b's six columns of mat (nothing for the ground, b < 0)."""
+    if b < 0:
+        return
+    for c in range(3):
+        mat[row, 6 * b + c] += sign * linear[c]
+        mat[row, 6 * b + 3 + c] += sign * angular[c]
+
+
+@njit(cache=True)
+def _rotated(r, tensor):
+    """R T R^T: a tensor in body axes (3, 3) in world axes."""
+    out = np.zeros((3, 3))
+    for a in range(3):
+        for d in range(3):
+            s = 0.0
+            for b in range(3):
+                for c in range(3):
+                    s += r[a, b] * tensor[b, c] * r[d, c]
+            out[a, d] = s
+    return out
+
+
+@njit(cache=True)
+def _sparse_times(mat, touched, vec):
+    """mat @ vec for a matrix whose row r is zero but for the six columns of the bodies touched[r]."""
+    out = np.zeros(mat.shape[0])
+    for r in range(mat.shape[0]):
+        for e in range(2):
+            k = touched[r, e]
+            if k >= 0 and (e == 0 or k != touched[r, 0]):
+                for c in range(6 * k, 6 * k + 6):
+                    out[r] += mat[r, c] * vec[c]
+    return out
+
+
+@njit(cache=True)
+def _cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+@njit(cache=True)
+def _assemble(t, y, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i, gear_f, motor_i,
+              motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values):
+    """Everything of an evaluation before the multipliers: the poses (body index n, one past the last, is the
+    ground; -1 in the index tables), the generalised force, M^-1's blocks, the rows (J, G for Ft > 0, G's
+    separating part, gamma, velocity targets, position errors, stabilise flags, the bodies each row
+    touches), the pairs' pitch points and tangents, and the loads' work and dissipation rates."""
+    n, m = sizes[N], sizes[ROWS]
+    gravity = params[2:5]
+    x = y[0:3 * n].reshape(n, 3)
+    q = y[3 * n:7 * n].reshape(n, 4)
+    v = y[7 * n:10 * n].reshape(n, 3)
+    extra = y[13 * n:]
+    pos, rot, vel, spin = np.zeros((n + 1, 3)), np.zeros((n + 1, 3, 3)), np.zeros((n + 1, 3)), np.zeros((n + 1, 3))
+    rot[n] = np.eye(3)
+    for k in range(n):
+        e = _quat_rotation(q[k, 0], q[k, 1], q[k, 2], q[k, 3])
+        for a in range(3):
+            for b in range(3):
+                rot[k, a, b] = e[3 * a + b]
+            pos[k, a], vel[k, a], spin[k, a] = x[k, a], v[k, a], y[10 * n + 3 * k + a]
+
+    # the loads: gravity, then the joint elements in the system's order
+    force, torque = np.zeros((n, 3)), np.zeros((n, 3))
+    for k in range(n):
+        for a in range(3):
+            force[k, a] += mass[k] * gravity[a]
+    work, dissipation = 0.0, 0.0
+    for el in range(element_i.shape[0]):
+        kind, bi, bj, ix, ia = element_i[el]
+        gi, gj = bi if bi >= 0 else n, bj if bj >= 0 else n
+        axis, rel = _joint_spin(rot[gi], element_f[el, 0:3], spin[gi], spin[gj])
+        if kind == TORQUE:
+            tau = _law(laws, tables, times, values, ix, t, False)
+            work += tau * rel
+        else:
+            s = element_f[el]
+            tau, _, lost = _spring_torque(s[3], s[4], s[5], extra[ia], rel)
+            dissipation += lost
+        for a in range(3):
+            if bj >= 0:
+                torque[bj, a] += tau * axis[a]
+            if bi >= 0:
+                torque[bi, a] += -tau * axis[a]
+
+    # generalised force with the gyroscopic term, and M^-1 (block-diagonal, world axes)
+    qvec = np.empty(6 * n)
+    minv = np.zeros((n, 6, 6))
+    for k in range(n):
+        r = rot[k]
+        jw, ji = _rotated(r, inertia[k]), _rotated(r, inertia_inv[k])
+        h = (jw[0, 0] * spin[k, 0] + jw[0, 1] * spin[k, 1] + jw[0, 2] * spin[k, 2],
+             jw[1, 0] * spin[k, 0] + jw[1, 1] * spin[k, 1] + jw[1, 2] * spin[k, 2],
+             jw[2, 0] * spin[k, 0] + jw[2, 1] * spin[k, 1] + jw[2, 2] * spin[k, 2])
+        gyro = _cross(spin[k], h)
+        for a in range(3):
+            qvec[6 * k + a] = force[k, a]
+            qvec[6 * k + 3 + a] = torque[k, a] - gyro[a]
+            minv[k, a, a] = 1.0 / mass[k]
+            for b in range(3):
+                minv[k, 3 + a, 3 + b] = ji[a, b]
+
+    # the rows: J, G for Ft > 0 and G's separating part, gamma, velocity targets, position errors
+    jac, gplus, gsep = np.zeros((m, 6 * n)), np.zeros((m, 6 * n)), np.zeros((m, 6 * n))
+    gamma, target, phi = np.zeros(m), np.zeros(m), np.zeros(m)
+    stab = np.ones(m, dtype=np.bool_)
+    touched = np.full((m, 2), -1)  # the bodies each row touches (-1: none, the ground): J's sparsity
+    zero = (0.0, 0.0, 0.0)
+    for c in range(revolute_i.shape[0]):
+        bi, bj, r0 = revolute_i[c]
+        gi, gj = bi if bi >= 0 else n, bj if bj >= 0 else n
+        f = revolute_f[c]
+        arm_i, arm_j, gam, ph, c1, c2 = _revolute_terms(pos[gi], rot[gi], spin[gi], pos[gj], rot[gj], spin[gj],
+                                                        f[0:3], f[3:6], f[6:9], f[9:12], f[12:15])
+        for a in range(3):
+            unit = (1.0 if a == 0 else 0.0, 1.0 if a == 1 else 0.0, 1.0 if a == 2 else 0.0)
+            # the angular part of -[arm_i]x and [arm_j]x, row a: (arm x e_a), (e_a x arm)
+            _put(jac, r0 + a, bi, unit, _cross(arm_i, unit), 1.0)
+            _put(jac, r0 + a, bj, (-unit[0], -unit[1], -unit[2]), _cross(unit, arm_j), 1.0)
+        _put(jac, r0 + 3, bi, zero, c1, 1.0)
+        _put(jac, r0 + 3, bj, zero, c1, -1.0)
+        _put(jac, r0 + 4, bi, zero, c2, 1.0)
+        _put(jac, r0 + 4, bj, zero, c2, -1.0)
+        for a in range(5):
+            gamma[r0 + a], phi[r0 + a] = gam[a], ph[a]
+            touched[r0 + a, 0], touched[r0 + a, 1] = bi, bj
+    for c in range(revolute_i.shape[0]):  # G = J for joints
+        r0 = revolute_i[c, 2]
+        gplus[r0:r0 + 5] = jac[r0:r0 + 5]
+    n_g = gear_i.shape[0]
+    points, tangents = np.empty((n_g, 3)), np.empty((n_g, 3))
+    for g in range(n_g):
+        b1, b2, row, err, stabilised = gear_i[g]
+        g1, g2 = b1 if b1 >= 0 else n, b2 if b2 >= 0 else n
+        f = gear_f[g]
+        x1, r1, v1, w1 = pos[g1], rot[g1], vel[g1], spin[g1]
+        x2, r2, v2, w2 = pos[g2], rot[g2], vel[g2], spin[g2]
+        arm1, arm2 = r1 @ f[0:3], r2 @ f[3:6]
+        cen1, cen2 = (x1[0] + arm1[0], x1[1] + arm1[1], x1[2] + arm1[2]), (x2[0] + arm2[0], x2[1] + arm2[1],
+                                                                           x2[2] + arm2[2])
+        ax1 = r1 @ f[6:9]
+        axis1 = (ax1[0], ax1[1], ax1[2])
+        point, tan, u = _cylinder_frame(f[9], f[10], cen1, axis1, cen2)
+        rho1 = (point[0] - x1[0], point[1] - x1[1], point[2] - x1[2])
+        rho2 = (point[0] - x2[0], point[1] - x2[1], point[2] - x2[2])
+        _put(jac, row, b1, tan, _cross(rho1, tan), 1.0)
+        _put(jac, row, b2, tan, _cross(rho2, tan), -1.0)
+        base, sep = _cylinder_force_parts(f[11], f[12], tan, axis1, u)
+        # G's blocks as the Python path sums them: (base + sep) linear, rho x base + rho x sep angular
+        for b, rho, sign in ((b1, rho1, 1.0), (b2, rho2, -1.0)):
+            rb, rs = _cross(rho, base), _cross(rho, sep)
+            _put(gplus, row, b, (sign * base[0] + sign * sep[0], sign * base[1] + sign * sep[1],
+                                 sign * base[2] + sign * sep[2]),
+                 (sign * rb[0] + sign * rs[0], sign * rb[1] + sign * rs[1], sign * rb[2] + sign * rs[2]), 1.0)
+            _put(gsep, row, b, sep, rs, sign)
+        c1_dot = (v1[0], v1[1], v1[2])
+        c1_dot = _add(c1_dot, _cross(w1, (cen1[0] - x1[0], cen1[1] - x1[1], cen1[2] - x1[2])))
+        c2_dot = _add((v2[0], v2[1], v2[2]), _cross(w2, (cen2[0] - x2[0], cen2[1] - x2[1], cen2[2] - x2[2])))
+        p_dot, t_dot = _cylinder_frame_rate(f[9], f[10], axis1, u, cen1, cen2, c1_dot, _cross(w1, axis1), c2_dot)
+        gamma[row] = -_pitch_jdot_v(point, tan, p_dot, t_dot, x1, v1, w1, x2, v2, w2)
+        phi[row] = extra[err]
+        stab[row] = stabilised != 0
+        touched[row, 0], touched[row, 1] = b1, b2
+        for a in range(3):
+            points[g, a], tangents[g, a] = point[a], tan[a]
+    for mo in range(motor_i.shape[0]):
+        bi, bj, row, err, law = motor_i[mo]
+        gi, gj = bi if bi >= 0 else n, bj if bj >= 0 else n
+        axis, coriolis = _speed_row(rot[gi], motor_f[mo], spin[gi], spin[gj])
+        _put(jac, row, bi, zero, axis, -1.0)
+        _put(jac, row, bj, zero, axis, 1.0)
+        gplus[row] = jac[row]
+        gamma[row] = _law(laws, tables, times, values, law, t, True) - coriolis
+        target[row] = _law(laws, tables, times, values, law, t, False)
+        phi[row] = extra[err]
+        touched[row, 0], touched[row, 1] = bi, bj
+
+    return (pos, rot, vel, spin, qvec, minv, jac, gplus, gsep, gamma, target, phi, stab, touched, points, tangents,
+            work, dissipation)
+
+
+@njit(cache=True)
+def _rows(t, y, jac_out, target_out, phi_out, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f,
+          gear_i, gear_f, motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values):
+    """J, the velocity targets and the position errors of the rows at (t, y) into the given arrays, as
+    System._jacobian gives them (for the projections onto the constraints)."""
+    parts = _assemble(t, y, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i, gear_f,
+                      motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values)
+    jac_out[:, :] = parts[6]
+    target_out[:] = parts[10]
+    phi_out[:] = parts[11]
+
+
+@njit(cache=True)
+def _rate(t, y, out, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i, gear_f, motor_i,
+          motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values):
+    """The tangent rate of y at t into `out`, as System.evaluate gives it (see the module's docstring)."""
+    n, m = sizes[N], sizes[ROWS]
+    alpha, beta = params[0], params[1]
+    (pos, rot, vel, spin, qvec, minv, jac, gplus, gsep, gamma, target, phi, stab, touched, points, tangents, work,
+     dissipation) = _assemble(t, y, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i,
+                              gear_f, motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times,
+                              values)
+    n_g = gear_i.shape[0]
+
+    # the multipliers, the gear flanks settled as System._multipliers settles them
+    velocity = np.empty(6 * n)
+    for k in range(n):
+        for a in range(3):
+            velocity[6 * k + a], velocity[6 * k + 3 + a] = vel[k, a], spin[k, a]
+    jv, jmq = _sparse_times(jac, touched, velocity), np.empty(m)
+    minv_q = np.zeros(6 * n)
+    jm = np.zeros((m, 6 * n))
+    for k in range(n):  # M^-1 Q by M^-1's blocks
+        for a in range(6):
+            for b in range(6):
+                minv_q[6 * k + a] += minv[k, a, b] * qvec[6 * k + b]
+    for r in range(m):  # J M^-1 on the blocks each row touches
+        for e in range(2):
+            k = touched[r, e]
+            if k >= 0 and (e == 0 or k != touched[r, 0]):
+                for a in range(6):
+                    for b in range(6):
+                        jm[r, 6 * k + b] += jac[r, 6 * k + a] * minv[k, a, b]
+    jmq = _sparse_times(jac, touched, minv_q)
+    rhs = np.empty(m)
+    for r in range(m):
+        baumgarte = 2 * alpha * (jv[r] - target[r]) + beta * beta * phi[r] if stab[r] else 0.0
+        rhs[r] = gamma[r] - baumgarte - jmq[r]
+    lam = np.zeros(m)
+    signs = np.ones(m)
+    gmat = gplus.copy()
+    for _ in range(4 if m else 0):
+        for r in range(m):
+            gmat[r] = gplus[r] - 2.0 * gsep[r] if signs[r] < 0 else gplus[r]
+        a = np.zeros((m, m))  # J M^-1 G^T: rows r and s meet only at a body both touch
+        for r in range(m):
+            for s in range(m):
+                total = 0.0
+                for e in range(2):
+                    k = touched[r, e]
+                    if k >= 0 and (e == 0 or k != touched[r, 0]) and (touched[s, 0] == k or touched[s, 1] == k):
+                        for c in range(6 * k, 6 * k + 6):
+                            total += jm[r, c] * gmat[s, c]
+                a[r, s] = total
+        if sizes[REDUNDANT]:
+            lam = _minimum_norm(a, rhs, sizes[REDUNDANT])
+        else:
+            lam = np.linalg.solve(a, rhs)
+        settled = True
+        for g in range(n_g):
+            row = gear_i[g, 2]
+            new = -1.0 if lam[row] < 0 else 1.0
+            if new != signs[row]:
+                settled = False
+            signs[row] = new
+        if settled:
+            break
+    for r in range(m):
+        gmat[r] = gplus[r] - 2.0 * gsep[r] if signs[r] < 0 else gplus[r]
+    total = qvec.copy()  # Q + G^T lambda, on the blocks each row touches
+    for r in range(m):
+        for e in range(2):
+            k = touched[r, e]
+            if k >= 0 and (e == 0 or k != touched[r, 0]):
+                for c in range(6 * k, 6 * k + 6):
+                    total[c] += gmat[r, c] * lam[r]
+    for k in range(n):
+        acc = np.zeros(6)
+        for a in range(6):
+            for b in range(6):
+                acc[a] += minv[k, a, b] * total[6 * k + b]
+        for a in range(3):
+            out[3 * k + a] = vel[k, a]
+            out[3 * n + 3 * k + a] = spin[k, a]
+            out[6 * n + 3 * k + a] = acc[a]
+            out[9 * n + 3 * k + a] = acc[3 + a]
+
+    # the extra states' rates
+    rates = out[12 * n:]
+    rates[:] = 0.0
+    for j in range(angle_i.shape[0]):
+        bi, bj, ia = angle_i[j]
+        gi, gj = bi if bi >= 0 else n, bj if bj >= 0 else n
+        rates[ia] = _joint_spin(rot[gi], angle_f[j], spin[gi], spin[gj])[1]
+    for g in range(n_g):
+        b1, b2, _, err, _ = gear_i[g]
+        g1, g2 = b1 if b1 >= 0 else n, b2 if b2 >= 0 else n
+        rates[err] = _pitch_slip_rate(points[g], tangents[g], pos[g1], vel[g1], spin[g1], pos[g2], vel[g2], spin[g2])
+    motor_power = 0.0
+    for mo in range(motor_i.shape[0]):
+        bi, bj, row, err, law = motor_i[mo]
+        gi, gj = bi if bi >= 0 else n, bj if bj >= 0 else n
+        speed = _joint_spin(rot[gi], motor_f[mo], spin[gi], spin[gj])[1]
+        rates[err] = speed - _law(laws, tables, times, values, law, t, False)
+        motor_power += lam[row] * speed
+    rates[sizes[WORK]] = work + motor_power
+    rates[sizes[DISSIPATED]] = dissipation
+
+
+@njit(cache=True)
+def _add(a, b):
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+@njit(cache=True)
+def _minimum_norm(a, b, d):
+    """The least-squares solution of minimum norm of a x = b for a square a of rank m - d, as
+    ``np.linalg.lstsq(a, b, rcond=1e-10)`` gives it (System._multipliers) at a fraction of its cost.
+
+    LU with rook pivoting (each pivot the largest of its row and of its column), stopped after m - d pivots:
+    P a Q = L U with U = [U11 U12; 0 0]. It gives a's left null space N_l and right null space N_r (d vectors
+    each, made orthonormal). Then b less its part along N_l is in a's range, a particular solution follows
+    by the two triangular solves, and less its part along N_r it is the solution of least norm. When the
+    pivots do not show rank m - d (a pivot at or below 1e-10 of the first, or a remainder above it) it takes
+    lstsq itself.
+    """
+    m = a.shape[0]
+    r = m - d
+    lu = a.copy()
+    rows, cols = np.arange(m), np.arange(m)
+    first = 0.0
+    for k in range(r):
+        p, q = k, k
+        big = abs(lu[k, k])
+        for i in range(k, m):  # the largest of column k to start, then alternately along rows and columns
+            if abs(lu[i, k]) > big:
+                p, big = i, abs(lu[i, k])
+        moved = True
+        while moved:
+            moved = False
+            for j in range(k, m):
+                if abs(lu[p, j]) > big:
+                    q, big, moved = j, abs(lu[p, j]), True
+            if moved:
+                moved = False
+                for i in range(k, m):
+                    if abs(lu[i, q]) > big:
+                        p, big, moved = i, abs(lu[i, q]), True
+        if k == 0:
+            first = big
+        if big <= 1e-10 * first or big == 0.0:
+            return np.linalg.lstsq(a, b, rcond=1e-10)[0]
+        if p != k:
+            for j in range(m):
+                lu[k, j], lu[p, j] = lu[p, j], lu[k, j]
+            rows[k], rows[p] = rows[p], rows[k]
+        if q != k:
+            for i in range(m):
+                lu[i, k], lu[i, q] = lu[i, q], lu[i, k]
+            cols[k], cols[q] = cols[q], cols[k]
+        for i in range(k + 1, m):
+            lu[i, k] /= lu[k, k]
+            f = lu[i, k]
+            for j in range(k + 1, m):
+                lu[i, j] -= f * lu[k, j]
+    for i in range(r, m):
+        for j in range(r, m):
+            if abs(lu[i, j]) > 1e-10 * first:
+                return np.linalg.lstsq(a, b, rcond=1e-10)[0]
+    right, left = np.zeros((m, d)), np.zeros((m, d))
+    x = np.empty(m)
+    for e in range(d):
+        # right: U11 x1 = -U12 e (back substitution), x2 = e, in a's column order
+        for i in range(r - 1, -1, -1):
+            s = -lu[i, r + e]
+            for j in range(i + 1, r):
+                s -= lu[i, j] * x[j]
+            x[i] = s / lu[i, i]
+        for i in range(r, m):
+            x[i] = 1.0 if i == r + e else 0.0
+        for i in range(m):
+            right[cols[i], e] = x[i]
+        # left: L11^T w1 = -L21^T e (L unit lower), w2 = e, in a's row order
+        for i in range(r - 1, -1, -1):
+            s = -lu[r + e, i]
+            for j in range(i + 1, r):
+                s -= lu[j, i] * x[j]
+            x[i] = s
+        for i in range(r, m):
+            x[i] = 1.0 if i == r + e else 0.0
+        for i in range(m):
+            left[rows[i], e] = x[i]
+    _orthonormal(right)
+    _orthonormal(left)
+    reach = b.copy()  # b in a's range: less its parts along the left null space
+    for e in range(d):
+        s = 0.0
+        for i in range(m):
+            s += left[i, e] * reach[i]
+        for i in range(m):
+            reach[i] -= s * left[i, e]
+    z = np.empty(r)  # L11 z = (P reach)[:r], then U11 x1 = z
+    for i in range(r):
+        s = reach[rows[i]]
+        for j in range(i):
+            s -= lu[i, j] * z[j]
+        z[i] = s
+    for i in range(r - 1, -1, -1):
+        s = z[i]
+        for j in range(i + 1, r):
+            s -= lu[i, j] * x[j]
+        x[i] = s / lu[i, i]
+    out = np.zeros(m)
+    for i in range(r):
+        out[cols[i]] = x[i]
+    for e in range(d):  # the least norm: less its parts along the right null space
+        s = 0.0
+        for i in range(m):
+            s += right[i, e] * out[i]
+        for i in range(m):
+            out[i] -= s * right[i, e]
+    return out
+
+
+@njit(cache=True)
+def _orthonormal(basis):
+    """The columns of basis made orthonormal in place (modified Gram-Schmidt)."""
+    for e in range(basis.shape[1]):
+        for f in range(e):
+            s = 0.0
+            for i in range(basis.shape[0]):
+                s += basis[i, f] * basis[i, e]
+            for i in range(basis.shape[0]):
+                basis[i, e] -= s * basis[i, f]
+        s = 0.0
+        for i in range(basis.shape[0]):
+            s += basis[i, e] * basis[i, e]
+        s = np.sqrt(s)
+        for i in range(basis.shape[0]):
+            basis[i, e] /= s
+
+
+class CompiledCartesian:
+    """A System's rate (System.evaluate), compiled. ValueError (its message says why) for a system it does
+    not cover (see the module's docstring)."""
+
+    def __init__(self, system):
+        from core.dynamics.system import SPARSE_ROWS
+
+        sy = self.system = system
+        if sy.lossy:
+            raise ValueError("lossy pairs are not compiled (their modes change at events)")
+        if sy.rows > SPARSE_ROWS:
+            raise ValueError(f"more than {SPARSE_ROWS} rows (the sparse algebra is not compiled)")
+        laws = []
+        revolute_i, revolute_f, gear_i, gear_f, motor_i, motor_f = [], [], [], [], [], []
+        for name, (row, c) in sy._rows_of().items():
+            if type(c) is RevoluteConstraint:
+                g = c.g
+                revolute_i.append([g.bi, g.bj, row])
+                revolute_f.append([*g.si, *g.sj, *g.aj, *g.bi1, *g.bi2])
+            elif type(c) is GearConstraint and c.pair.kind in ("external", "internal"):
+                p = c.pair
+                gear_i.append([c.j1.bj, c.j2.bj, row, c.error_index, int(c.stabilised)])
+                gear_f.append([*c.c1, *c.c2, *c.j1.aj, -1.0 if p.kind == "internal" else 1.0, p.r1,
+                               np.tan(p.working_helix_angle), np.tan(p.working_pressure_angle)])
+            elif type(c) is SpeedConstraint:
+                motor_i.append([c.g.bi, c.g.bj, row, c.error_index, len(laws)])
+                motor_f.append(list(c.g.ai))
+                laws.append(c.law)
+            else:
+                what = f"a {c.pair.kind} pair" if isinstance(c, GearConstraint) else f"a {type(c).__name__}"
+                raise ValueError(f"{name}: {what} is not compiled")
+        element_i, element_f = [], []
+        for fe in sy.forces:
+            g = getattr(fe, "g", None)
+            if type(fe) is JointTorque:
+                element_i.append([TORQUE, g.bi, g.bj, len(laws), -1])
+                element_f.append([*g.ai, 0.0, 0.0, 0.0])
+                laws.append(fe.law)
+            elif type(fe) is TorsionalSpring:
+                element_i.append([SPRING, g.bi, g.bj, -1, fe.ia])
+                element_f.append([*g.ai, fe.k, fe.c, fe.angle0])
+            else:
+                raise ValueError(f"{fe.name}: a {type(fe).__name__} is not compiled")
+        angle_i, angle_f = [], []
+        for name, ia in sy.angle_index.items():
+            g = sy.geometry[name]
+            angle_i.append([g.bi, g.bj, ia])
+            angle_f.append(list(g.ai))
+        law_rows, tables, times, values = _laws_table(laws)
+
+        def ints(rows, width):
+            return np.ascontiguousarray(np.reshape(np.array(rows, np.int64), (-1, width)))
+
+        def floats(rows, width):
+            return np.ascontiguousarray(np.reshape(np.array(rows, float), (-1, width)))
+
+        self._args = (np.array([sy.n, sy.extra, sy.rows, sy.redundant, sy.work_index,
+                                sy.dissipated_index], np.int64),
+                      np.array([sy.alpha, sy.beta, *sy.gravity], float), np.ascontiguousarray(sy.mass, float),
+                      np.ascontiguousarray(sy.inertia, float), np.ascontiguousarray(sy.inertia_inv, float),
+                      ints(revolute_i, 3), floats(revolute_f, 15), ints(gear_i, 5), floats(gear_f, 13),
+                      ints(motor_i, 5), floats(motor_f, 3), ints(element_i, 5), floats(element_f, 6),
+                      ints(angle_i, 3), floats(angle_f, 3), np.ascontiguousarray(law_rows), tables,
+                      np.ascontiguousarray(times), np.ascontiguousarray(values))
+        self.size = sy.space.tangent_size
+        self.rate(0.0, sy.initial_state())  # numba loads (or compiles) the kernel at its first call: here
+
+    def rows(self, t: float, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """J (rows, 6 n), the velocity targets and the position errors at (t, y) [SI], as System._jacobian."""
+        m = self.system.rows
+        jac, target, phi = np.empty((m, 6 * self.system.n)), np.empty(m), np.empty(m)
+        _rows(float(t), np.ascontiguousarray(y, dtype=float), jac, target, phi, *self._args)
+        return jac, target, phi
+
+    def rate(self, t: float, y: np.ndarray) -> np.ndarray:
+        """The tangent rate of y at t [SI], as System.evaluate."""
+        out = np.empty(self.size)
+        _rate(float(t), np.ascontiguousarray(y, dtype=float), out, *self._args)
+        return out

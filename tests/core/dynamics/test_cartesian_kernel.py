@@ -1,0 +1,133 @@
+"""The compiled Cartesian evaluation (core.dynamics.cartesian_kernel) against System's Python evaluation, and
+its use in runs."""
+
+import numpy as np
+import pytest
+
+from core.commands import AddItem, replace_fields
+from core.dynamics.run import prepare
+from core.dynamics.system import System
+from core.model.entities import TimeLaw, TorsionalSpringDamper
+from core.model.files import load
+from tests.conftest import EXAMPLES
+
+pytest.importorskip("numba")
+
+COVERED = ["planetary", "helical_pair", "inner_pair"]
+
+
+def states_along_a_run(model, count=12, steps=240, h=5e-4):
+    """(t, y) along a Python RK4 run of `model` in Cartesian coordinates: on the constraints, as a run meets
+    them (a planetary set's redundant rows make its multipliers ill-conditioned far from them: there a
+    change of 1e-15 in y moves the Python evaluation's own rate by up to 1e-7)."""
+    run = prepare(model, t_end=steps * h, step=h, output_step=steps * h, integrator="rk4", formulation="cartesian",
+                  compiled="off")
+    found = []
+    for k in range(steps):
+        run.solver.step()
+        if k % (steps // count) == 0:
+            found.append((run.solver.t, run.solver.y.copy()))
+    return found
+
+
+def compiled_against_python(model, states=None):
+    compiled, plain = System(model), System(model)
+    assert compiled.compile() is None
+    worst = 0.0
+    for t, y in states if states is not None else states_along_a_run(model):
+        a, b = compiled.evaluate(t, y), plain.evaluate(t, y)
+        worst = max(worst, float(np.abs(a - b).max() / np.abs(b).max()))
+        # the rows the projections onto the constraints use: J, the velocity targets, the position errors
+        jac, _, _, _, target, phi, _ = plain._jacobian(t, plain.snapshot(y))
+        for mine, theirs in zip(compiled.compiled_rate.rows(t, y), (jac, target, phi)):
+            worst = max(worst, float(np.abs(mine - theirs).max() / max(np.abs(theirs).max(), 1e-300)))
+        pa, pb = compiled.onto_constraints(t, y), plain.onto_constraints(t, y)
+        worst = max(worst, float(np.abs(pa - pb).max() / np.abs(pb).max()))
+    return worst
+
+
+@pytest.mark.parametrize("name", COVERED)
+def test_compiled_rates_agree_with_the_python_evaluation_along_a_run(name):
+    assert compiled_against_python(load(EXAMPLES / f"{name}.gdyn")) < 1e-12
+
+
+@pytest.mark.parametrize("name", ["helical_pair", "inner_pair"])
+def test_compiled_rates_agree_on_random_states_without_redundant_rows(name):
+    """Off the constraints too (positions, speeds and phase errors moved at random), where no row is
+    redundant and the multipliers are well-conditioned."""
+    model = load(EXAMPLES / f"{name}.gdyn")
+    system = System(model)
+    sp = system.space
+    rng = np.random.default_rng(3)
+    y0 = system.consistent_initial_state()[0]
+    states = []
+    for _ in range(20):
+        y = y0.copy()
+        y[sp.v] += 0.1 * rng.normal(size=3 * system.n)
+        y[sp.w] += 50.0 * rng.normal(size=3 * system.n)
+        y[sp.e] += 1e-4 * rng.normal(size=system.extra)
+        states.append((float(rng.uniform(0, 1)), sp.retract(y, 1e-3 * rng.normal(size=sp.tangent_size))))
+    assert compiled_against_python(model, states) < 1e-12
+
+
+def test_every_time_law_a_spring_and_a_motor_agree():
+    model = load(EXAMPLES / "planetary.gdyn")
+    table = ((0.0, 1.0), (0.03, 2.5), (0.07, -0.5), (1.0, 0.0))
+    replace_fields(model, "sun_torque", law=TimeLaw(kind="table", table=table)).do(model)
+    replace_fields(model, "ring_hold", law=TimeLaw(kind="ramp", value=0.0, final=10.0, t_start=0.01,
+                                                   t_end=0.06)).do(model)
+    AddItem(TorsionalSpringDamper("carrier_load", "carrier_joint", stiffness=3.0, damping=0.002, angle0=0.2)).do(model)
+    assert compiled_against_python(model) < 1e-12
+    model = load(EXAMPLES / "planetary.gdyn")
+    replace_fields(model, "sun_torque", law=TimeLaw(kind="step", value=1.0, final=3.0, t_start=0.05)).do(model)
+    replace_fields(model, "ring_hold", law=TimeLaw(kind="sine", value=1.0, amplitude=2.0, frequency=5.0,
+                                                   phase=0.3)).do(model)
+    assert compiled_against_python(model) < 1e-12
+
+
+def test_the_minimum_norm_solve_is_lstsqs():
+    """_minimum_norm against numpy's SVD least squares (rcond 1e-10) on square matrices of rank m - d, with
+    right-hand sides out of their range: the least-squares solution of least norm, to round-off."""
+    from core.dynamics.cartesian_kernel import _minimum_norm
+
+    rng = np.random.default_rng(5)
+    for m, d in ((8, 1), (12, 2), (37, 2), (20, 3)):
+        for _ in range(5):
+            a = rng.normal(size=(m, m - d)) @ rng.normal(size=(m - d, m))
+            b = rng.normal(size=m)
+            ref = np.linalg.lstsq(a, b, rcond=1e-10)[0]
+            assert np.abs(_minimum_norm(a, b, d) - ref).max() < 1e-10 * np.abs(ref).max()
+    # fewer pivots than m - d: lstsq itself
+    a = rng.normal(size=(10, 6)) @ rng.normal(size=(6, 10))
+    b = rng.normal(size=10)
+    assert np.allclose(_minimum_norm(a, b, 1), np.linalg.lstsq(a, b, rcond=1e-10)[0], rtol=0, atol=1e-12)
+
+
+def test_a_compiled_cartesian_run_gives_the_python_run():
+    """RK4 over 0.05 s of the planetary in Cartesian coordinates, compiled and not: every channel within 1e-9
+    of its peak (the redundant rows' conditioning, 1e4-1e5, on round-off over 100 steps)."""
+    model = load(EXAMPLES / "planetary.gdyn")
+    res = {}
+    for compiled in ("on", "off"):
+        run = prepare(model, t_end=0.05, step=5e-4, output_step=5e-3, integrator="rk4", formulation="cartesian",
+                      compiled=compiled)
+        assert run.compiled_note.startswith(compiled)
+        res[compiled] = run.run()
+        assert res[compiled].status == "finished", res[compiled].message
+    on, off = res["on"].data, res["off"].data
+    assert on.shape == off.shape == (11, off.shape[1])
+    peak = np.abs(off).max(axis=0)
+    units = [name.rsplit("[", 1)[1] for name in res["off"].names]
+    of_unit = {u: max(p for p, v in zip(peak, units) if v == u) for u in units}
+    # a channel that is zero but for round-off (a reaction along the axes, 1e-11 N beside 20 N) within 1e-10
+    # of the largest channel in its unit: round-off of 1e-15 through the redundant rows' conditioning
+    allowed = 1e-9 * peak + 1e-10 * np.array([of_unit[u] for u in units])
+    assert np.all(np.abs(on - off).max(axis=0) <= allowed)
+
+
+def test_what_is_not_compiled_says_why():
+    for name, why in (("lossy_gear_demo1", "lossy pairs are not compiled"),
+                      ("bevel_pair", "a bevel pair is not compiled"),
+                      ("compliant_mesh_pair", "a CompliantMesh is not compiled")):
+        note = System(load(EXAMPLES / f"{name}.gdyn")).compile()
+        assert note is not None and why in note, note

@@ -178,7 +178,7 @@ def main() -> int:
             ("joint", "rk4", (4e-2, 3.5e-2, 3e-2, 2e-2, 1e-2, 5e-3, 2e-3), 3, "on"),
             ("joint", "rk4", (2e-2, 1e-2, 5e-3), 3, "off"),
             ("joint", "generalized_alpha", (1e-2, 1e-3, 1e-4), 2, "on"),
-            ("cartesian", "rk4", (5e-4, 1e-4), 1, "off")):
+            ("cartesian", "rk4", (5e-4, 1e-4), 1, "on")):
         for h in steps:
             wall, setup, err = geardyn(formulation, integrator, h, repeats, compiled)
             label = f"GearDyn {formulation} {integrator}" + (" python" if formulation == "joint" and compiled == "off"

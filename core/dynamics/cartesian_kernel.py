@@ -5,9 +5,15 @@ numpy operations per constraint: at the planetary's 6 bodies and 37 rows that is
 evaluation, nearly all of it the interpreter's and numpy's cost per call. Here the same evaluation runs
 compiled, in the same order: the rotation matrices, the loads (gravity, joint torques, torsional springs),
 the world inertias and gyroscopic terms, the rows (revolute, cylindrical gear pairs, speed motors) with their
-Baumgarte terms, the multipliers with the gear flanks settled (the same solve: LAPACK's LU, or its
-least-squares solve of minimum norm for a redundant set), the accelerations, and the rates of the extra
+Baumgarte terms, the multipliers with the gear flanks settled, the accelerations, and the rates of the extra
 states (joint angles, phase errors, motor errors, work, dissipation).
+
+The multipliers: J M^-1 G^T is built body by body (two rows meet only at a body both touch). Without
+redundant rows it is LAPACK's LU solve, as in Python. A planetary set's redundant rows make it singular,
+and Python takes numpy's lstsq (an SVD: 170 us a call at 37 rows); here the same least-squares solution of
+least norm comes from an LU with rook pivoting stopped at the rank and the two null spaces it gives
+(`_minimum_norm`). The flanks change only the gear rows' columns, so the other rows' columns are factored
+first, once per evaluation (`_factor_fixed`), and each set of flanks finishes the factorisation (`_finish`).
 
 One formula: each row's terms come from the functions the Python path calls, compiled from their source
 (`revolute_terms`, `speed_row` and `joint_spin` of core.dynamics.constraints; `cylinder_frame`,
@@ -19,8 +25,9 @@ What it covers (`CompiledCartesian` says why not otherwise, and the Python path 
 rigid spur, helical and internal pairs, speed motors, joint torques and torsional springs, gravity, and at
 most SPARSE_ROWS rows (the dense algebra). Lossy pairs (their modes change at events), compliant meshes, bevel
 pairs, fixed joints, bearings and linear springs are not compiled. tests/core/dynamics/test_cartesian_kernel.py
-holds it to the Python evaluation to 1e-12 on random states of every example it covers and of variants with
-every kind of time law and a spring.
+holds its rates, rows and projections to the Python evaluation's to 1e-12 at states along runs of every
+example it covers and of variants with every kind of time law and a spring, and off the constraints where no
+row is redundant.
 """
 
 from __future__ import annotations
@@ -86,6 +93,62 @@ def _rotated(r, tensor):
                     s += r[a, b] * tensor[b, c] * r[d, c]
             out[a, d] = s
     return out
+
+
+@njit(cache=True)
+def _is_gear_row(gear_i, r):
+    for g in range(gear_i.shape[0]):
+        if gear_i[g, 2] == r:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _rows_by_body(touched, n):
+    """The rows that touch each body, as (starts (n + 1,), rows): body k's are rows[starts[k]:starts[k + 1]]."""
+    count = np.zeros(n + 1, np.int64)
+    for r in range(touched.shape[0]):
+        for e in range(2):
+            k = touched[r, e]
+            if k >= 0 and (e == 0 or k != touched[r, 0]):
+                count[k + 1] += 1
+    starts = np.cumsum(count)
+    rows, at = np.empty(starts[n], np.int64), starts[:n].copy()
+    for r in range(touched.shape[0]):
+        for e in range(2):
+            k = touched[r, e]
+            if k >= 0 and (e == 0 or k != touched[r, 0]):
+                rows[at[k]] = r
+                at[k] += 1
+    return starts, rows
+
+
+@njit(cache=True)
+def _kkt(jm, gmat, touched, starts, by_body, a, column):
+    """J M^-1 G^T into a: rows r and s meet only at a body both touch, so each body adds the products of its
+    rows' six columns. All of a for column < 0, else column `column` alone."""
+    if column < 0:
+        a[:, :] = 0.0
+        for k in range(starts.shape[0] - 1):
+            for i in range(starts[k], starts[k + 1]):
+                r = by_body[i]
+                for j in range(starts[k], starts[k + 1]):
+                    s = by_body[j]
+                    total = 0.0
+                    for c in range(6 * k, 6 * k + 6):
+                        total += jm[r, c] * gmat[s, c]
+                    a[r, s] += total
+        return
+    a[:, column] = 0.0
+    for e in range(2):
+        k = touched[column, e]
+        if k >= 0 and (e == 0 or k != touched[column, 0]):
+            for i in range(starts[k], starts[k + 1]):
+                r = by_body[i]
+                total = 0.0
+                for c in range(6 * k, 6 * k + 6):
+                    total += jm[r, c] * gmat[column, c]
+                a[r, column] += total
 
 
 @njit(cache=True)
@@ -298,20 +361,36 @@ def _rate(t, y, out, sizes, params, mass, inertia, inertia_inv, revolute_i, revo
     lam = np.zeros(m)
     signs = np.ones(m)
     gmat = gplus.copy()
-    for _ in range(4 if m else 0):
+    starts, by_body = _rows_by_body(touched, n)
+    a = np.zeros((m, m))
+    order = np.empty(m, np.int64)  # the columns of the rows other than the gears' first, then the gears'
+    fixed = 0
+    for r in range(m):
+        if not _is_gear_row(gear_i, r):
+            order[fixed] = r
+            fixed += 1
+    at = fixed
+    for g in range(n_g):
+        order[at] = gear_i[g, 2]
+        at += 1
+    fixed = min(fixed, m - sizes[REDUNDANT])
+    factored = _factor_fixed(a, order, 0)
+    for it in range(4 if m else 0):
         for r in range(m):
             gmat[r] = gplus[r] - 2.0 * gsep[r] if signs[r] < 0 else gplus[r]
-        a = np.zeros((m, m))  # J M^-1 G^T: rows r and s meet only at a body both touch
-        for r in range(m):
-            for s in range(m):
-                total = 0.0
-                for e in range(2):
-                    k = touched[r, e]
-                    if k >= 0 and (e == 0 or k != touched[r, 0]) and (touched[s, 0] == k or touched[s, 1] == k):
-                        for c in range(6 * k, 6 * k + 6):
-                            total += jm[r, c] * gmat[s, c]
-                a[r, s] = total
-        if sizes[REDUNDANT]:
+        if it == 0:
+            _kkt(jm, gmat, touched, starts, by_body, a, -1)
+        else:  # the flanks change only the gear rows' columns of J M^-1 G^T
+            for g in range(n_g):
+                _kkt(jm, gmat, touched, starts, by_body, a, gear_i[g, 2])
+        if sizes[REDUNDANT] and fixed > 0:
+            if it == 0:  # the rows other than the gears' first: their columns do not change with the flanks
+                factored = _factor_fixed(a, order, fixed)
+            if factored[3] > 0.0:
+                lam = _finish(a, rhs, sizes[REDUNDANT], factored, fixed)
+            else:
+                lam = _minimum_norm(a, rhs, sizes[REDUNDANT])
+        elif sizes[REDUNDANT]:
             lam = _minimum_norm(a, rhs, sizes[REDUNDANT])
         else:
             lam = np.linalg.solve(a, rhs)
@@ -377,18 +456,25 @@ def _minimum_norm(a, b, d):
     ``np.linalg.lstsq(a, b, rcond=1e-10)`` gives it (System._multipliers) at a fraction of its cost.
 
     LU with rook pivoting (each pivot the largest of its row and of its column), stopped after m - d pivots:
-    P a Q = L U with U = [U11 U12; 0 0]. It gives a's left null space N_l and right null space N_r (d vectors
-    each, made orthonormal). Then b less its part along N_l is in a's range, a particular solution follows
-    by the two triangular solves, and less its part along N_r it is the solution of least norm. When the
-    pivots do not show rank m - d (a pivot at or below 1e-10 of the first, or a remainder above it) it takes
-    lstsq itself.
+    P a Q = L U with U = [U11 U12; 0 0] (`_eliminate`); then `_solve_factored`. When the pivots do not show
+    rank m - d (a pivot at or below 1e-10 of the first, or a remainder above it) it takes lstsq itself.
     """
     m = a.shape[0]
-    r = m - d
-    lu = a.copy()
-    rows, cols = np.arange(m), np.arange(m)
-    first = 0.0
-    for k in range(r):
+    lu, rows, cols = a.copy(), np.arange(m), np.arange(m)
+    first = _eliminate(lu, rows, cols, 0, m - d, m, 0.0)
+    if first < 0.0:
+        return np.linalg.lstsq(a, b, rcond=1e-10)[0]
+    return _solve_factored(a, b, d, lu, rows, cols, first)
+
+
+@njit(cache=True)
+def _eliminate(lu, rows, cols, start, stop, last_column, first):
+    """Steps start .. stop - 1 of an LU with rook pivoting on lu in place (rows and cols: the orders so far),
+    each pivot's column taken from positions k .. last_column - 1, and only those columns eliminated (the
+    later ones are left for `_finish`). Returns the first pivot's size (given as `first` when start > 0), or
+    -1 when a pivot is at or below 1e-10 of it."""
+    m = lu.shape[0]
+    for k in range(start, stop):
         p, q = k, k
         big = abs(lu[k, k])
         for i in range(k, m):  # the largest of column k to start, then alternately along rows and columns
@@ -397,7 +483,7 @@ def _minimum_norm(a, b, d):
         moved = True
         while moved:
             moved = False
-            for j in range(k, m):
+            for j in range(k, last_column):
                 if abs(lu[p, j]) > big:
                     q, big, moved = j, abs(lu[p, j]), True
             if moved:
@@ -408,7 +494,7 @@ def _minimum_norm(a, b, d):
         if k == 0:
             first = big
         if big <= 1e-10 * first or big == 0.0:
-            return np.linalg.lstsq(a, b, rcond=1e-10)[0]
+            return -1.0
         if p != k:
             for j in range(m):
                 lu[k, j], lu[p, j] = lu[p, j], lu[k, j]
@@ -420,8 +506,56 @@ def _minimum_norm(a, b, d):
         for i in range(k + 1, m):
             lu[i, k] /= lu[k, k]
             f = lu[i, k]
-            for j in range(k + 1, m):
+            for j in range(k + 1, last_column):
                 lu[i, j] -= f * lu[k, j]
+    return first
+
+
+@njit(cache=True)
+def _factor_fixed(a, order, fixed):
+    """The first `fixed` steps of `_eliminate` on a with its columns in `order`, the pivots taken from the
+    first `fixed` of them: (lu, rows, cols, first pivot or -1). Those columns (the rows whose multipliers act
+    along J) do not change with the flanks, so `_finish` reuses this for every set of flanks."""
+    m = a.shape[0]
+    lu = np.empty((m, m))
+    for i in range(m):
+        for j in range(m):
+            lu[i, j] = a[i, order[j]]
+    rows, cols = np.arange(m), order.copy()
+    first = _eliminate(lu, rows, cols, 0, fixed, fixed, 0.0)
+    return lu, rows, cols, first
+
+
+@njit(cache=True)
+def _finish(a, b, d, factored, fixed):
+    """_minimum_norm's solution from the `_factor_fixed` of an earlier a that differs from this one only in the
+    columns after the first `fixed` of its order: those columns brought through the fixed steps (the row order
+    and L's columns so far), then the remaining steps and `_solve_factored`; lstsq itself as _minimum_norm."""
+    lu0, rows0, cols0, first = factored
+    m = a.shape[0]
+    lu, rows, cols = lu0.copy(), rows0.copy(), cols0.copy()
+    for j in range(fixed, m):
+        for i in range(m):
+            lu[i, j] = a[rows[i], cols[j]]
+        for k in range(fixed):
+            f = lu[k, j]
+            for i in range(k + 1, m):
+                lu[i, j] -= lu[i, k] * f
+    first = _eliminate(lu, rows, cols, fixed, m - d, m, first)
+    if first < 0.0:
+        return np.linalg.lstsq(a, b, rcond=1e-10)[0]
+    return _solve_factored(a, b, d, lu, rows, cols, first)
+
+
+@njit(cache=True)
+def _solve_factored(a, b, d, lu, rows, cols, first):
+    """The least-squares solution of least norm from an LU stopped at rank r = m - d (P a Q = L U, U = [U11 U12;
+    0 0]; rows and cols: P and Q as orders). It gives a's left null space N_l and right null space N_r (d
+    vectors each, made orthonormal); b less its part along N_l is in a's range, a particular solution follows
+    by the two triangular solves, and less its part along N_r it is the solution of least norm. lstsq itself
+    when the remainder is above 1e-10 of the first pivot."""
+    m = a.shape[0]
+    r = m - d
     for i in range(r, m):
         for j in range(r, m):
             if abs(lu[i, j]) > 1e-10 * first:
@@ -452,12 +586,7 @@ def _minimum_norm(a, b, d):
     _orthonormal(right)
     _orthonormal(left)
     reach = b.copy()  # b in a's range: less its parts along the left null space
-    for e in range(d):
-        s = 0.0
-        for i in range(m):
-            s += left[i, e] * reach[i]
-        for i in range(m):
-            reach[i] -= s * left[i, e]
+    _remove(left, reach)
     z = np.empty(r)  # L11 z = (P reach)[:r], then U11 x1 = z
     for i in range(r):
         s = reach[rows[i]]
@@ -472,13 +601,19 @@ def _minimum_norm(a, b, d):
     out = np.zeros(m)
     for i in range(r):
         out[cols[i]] = x[i]
-    for e in range(d):  # the least norm: less its parts along the right null space
-        s = 0.0
-        for i in range(m):
-            s += right[i, e] * out[i]
-        for i in range(m):
-            out[i] -= s * right[i, e]
+    _remove(right, out)  # the least norm: less its parts along the right null space
     return out
+
+
+@njit(cache=True)
+def _remove(basis, x):
+    """x less its parts along the orthonormal columns of basis, in place."""
+    for e in range(basis.shape[1]):
+        s = 0.0
+        for i in range(x.shape[0]):
+            s += basis[i, e] * x[i]
+        for i in range(x.shape[0]):
+            x[i] -= s * basis[i, e]
 
 
 @njit(cache=True)

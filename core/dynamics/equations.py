@@ -33,6 +33,14 @@ interchangeable; core.dynamics.formulations.FORMULATIONS maps their names.
 7. ``ready()``: sets up what the rates need once per run (the joint fast
    path's constant matrices); a run calls it after assembly. A system made
    only for checks need not call it, and evaluate() works without it.
+8. ``compile()``: take the rates from compiled code from now on (the same
+   rates to round-off); None when done, else why not, in words (the model
+   has an element the kernel does not cover, numba is missing). With it,
+   ``compiled_form`` names what is compiled and ``compile_pays_from`` the
+   evaluations from which a run's ``compiled='auto'`` compiles (numba's
+   first use in a process costs about 0.7 s). ``kernel``, when not None, is a
+   compiled rate on a vector space that the integrators may take whole steps
+   through (core.dynamics.integrators, contract item 6).
 """
 
 from __future__ import annotations
@@ -58,8 +66,16 @@ class Equations:
         """Channel values, body origins (n, 3) [m] and quaternions (n, 4) at (t, y); a formulation may share work."""
         return (self.outputs(t, y).array(), *self.poses(y))
 
+    kernel = None
+    compiled_form = ""
+    compile_pays_from = 0
+
     def ready(self) -> None:
         """Set up what the rates need once per run (nothing here)."""
+
+    def compile(self) -> str | None:
+        """Take the rates from compiled code; None when done, else why not."""
+        return "no compiled form"
 
     def onto_constraints(self, t: float, y: np.ndarray) -> np.ndarray:
         """y after a step at time t [s], moved back onto the constraints: positions, then speeds."""

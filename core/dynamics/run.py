@@ -154,7 +154,7 @@ class Run:
                                       system.space, project=system.onto_constraints,
                                       **opts)
         self.solver.stop_requested = self.cancel_requested
-        self.solver.kernel = getattr(system, "kernel", None)
+        self.solver.kernel = system.kernel
         first = system.outputs(0.0, y0)
         self._order = tooth_forces_first(first.channels)
         effective = encode(settings)

@@ -37,25 +37,18 @@ from numba import njit
 
 from core.dynamics.constraints import (GearConstraint, RevoluteConstraint, SpeedConstraint, joint_spin,
                                        revolute_terms, speed_row)
-from core.dynamics.fast_path_kernel import SPRING, TORQUE, _laws_table, compiled_from_source
-from core.dynamics.force_elements import JointTorque, TorsionalSpring, spring_torque
+from core.dynamics.fast_path_kernel import (SPRING, TORQUE, _law_rate, _law_value, _laws_table, _spring_torque,
+                                            compiled_from_source)
+from core.dynamics.force_elements import JointTorque, TorsionalSpring
 from core.gearing.pitch_point import (cylinder_force_parts, cylinder_frame, cylinder_frame_rate, pitch_jdot_v,
                                       pitch_slip_rate)
 from core.geometry.rotations import quat_rotation
-from core.model.entities import law_rate, law_value
 
-_revolute_terms = compiled_from_source(revolute_terms)
-_speed_row = compiled_from_source(speed_row)
-_joint_spin = compiled_from_source(joint_spin)
-_cylinder_frame = compiled_from_source(cylinder_frame)
-_cylinder_frame_rate = compiled_from_source(cylinder_frame_rate)
-_cylinder_force_parts = compiled_from_source(cylinder_force_parts)
-_pitch_slip_rate = compiled_from_source(pitch_slip_rate)
-_pitch_jdot_v = compiled_from_source(pitch_jdot_v)
-_quat_rotation = compiled_from_source(quat_rotation)
-_law_value = compiled_from_source(law_value)
-_law_rate = compiled_from_source(law_rate)
-_spring_torque = compiled_from_source(spring_torque)
+# the rows' formulas, compiled from the source the Python path runs
+(_revolute_terms, _speed_row, _joint_spin, _cylinder_frame, _cylinder_frame_rate, _cylinder_force_parts,
+ _pitch_slip_rate, _pitch_jdot_v, _quat_rotation) = (
+    compiled_from_source(f) for f in (revolute_terms, speed_row, joint_spin, cylinder_frame, cylinder_frame_rate,
+                                      cylinder_force_parts, pitch_slip_rate, pitch_jdot_v, quat_rotation))
 
 # sizes: bodies, extra states, rows, redundant rows (rows less J's rank), the work's and the dissipation's extra index
 N, EXTRA, ROWS, REDUNDANT, WORK, DISSIPATED = range(6)
@@ -124,21 +117,9 @@ def _rows_by_body(touched, n):
 
 
 @njit(cache=True)
-def _kkt(jm, gmat, touched, starts, by_body, a, column):
-    """J M^-1 G^T into a: rows r and s meet only at a body both touch, so each body adds the products of its
-    rows' six columns. All of a for column < 0, else column `column` alone."""
-    if column < 0:
-        a[:, :] = 0.0
-        for k in range(starts.shape[0] - 1):
-            for i in range(starts[k], starts[k + 1]):
-                r = by_body[i]
-                for j in range(starts[k], starts[k + 1]):
-                    s = by_body[j]
-                    total = 0.0
-                    for c in range(6 * k, 6 * k + 6):
-                        total += jm[r, c] * gmat[s, c]
-                    a[r, s] += total
-        return
+def _kkt_column(jm, gmat, touched, starts, by_body, a, column):
+    """Column `column` of J M^-1 G^T into a: rows r and s meet only at a body both touch, so each body that row
+    `column` touches adds the products of its rows' six columns."""
     a[:, column] = 0.0
     for e in range(2):
         k = touched[column, e]
@@ -379,10 +360,11 @@ def _rate(t, y, out, sizes, params, mass, inertia, inertia_inv, revolute_i, revo
         for r in range(m):
             gmat[r] = gplus[r] - 2.0 * gsep[r] if signs[r] < 0 else gplus[r]
         if it == 0:
-            _kkt(jm, gmat, touched, starts, by_body, a, -1)
+            for c in range(m):
+                _kkt_column(jm, gmat, touched, starts, by_body, a, c)
         else:  # the flanks change only the gear rows' columns of J M^-1 G^T
             for g in range(n_g):
-                _kkt(jm, gmat, touched, starts, by_body, a, gear_i[g, 2])
+                _kkt_column(jm, gmat, touched, starts, by_body, a, gear_i[g, 2])
         if sizes[REDUNDANT] and fixed > 0:
             if it == 0:  # the rows other than the gears' first: their columns do not change with the flanks
                 factored = _factor_fixed(a, order, fixed)

@@ -1,4 +1,5 @@
-"""The Cartesian evaluation compiled: System.evaluate's rate in one numba call.
+"""The Cartesian evaluation compiled: System.evaluate's rate in one numba call, and the projections onto the
+constraints after each step (System.consistent_velocities, and the move of System.project).
 
 System (core.dynamics.system) evaluates the equations of motion in body coordinates with a few dozen small
 numpy operations per constraint: at the planetary's 6 bodies and 37 rows that is some 1.5-3 ms an
@@ -35,8 +36,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from core.dynamics.constraints import (GearConstraint, RevoluteConstraint, SpeedConstraint, joint_spin,
-                                       revolute_terms, speed_row)
+from core.dynamics.constraints import (GearConstraint, JointConstraint, RevoluteConstraint, SpeedConstraint,
+                                       joint_spin, revolute_terms, speed_row)
 from core.dynamics.fast_path_kernel import (SPRING, TORQUE, _law_rate, _law_value, _laws_table, _spring_torque,
                                             compiled_from_source)
 from core.dynamics.force_elements import JointTorque, TorsionalSpring
@@ -304,6 +305,99 @@ def _rows(t, y, jac_out, target_out, phi_out, sizes, params, mass, inertia, iner
 
 
 @njit(cache=True)
+def _times_minv(jac, touched, minv, jm):
+    """J M^-1 into jm, on the blocks each row touches (M^-1 block-diagonal: minv (n, 6, 6))."""
+    jm[:, :] = 0.0
+    for r in range(jac.shape[0]):
+        for e in range(2):
+            k = touched[r, e]
+            if k >= 0 and (e == 0 or k != touched[r, 0]):
+                for a in range(6):
+                    for b in range(6):
+                        jm[r, 6 * k + b] += jac[r, 6 * k + a] * minv[k, a, b]
+
+
+@njit(cache=True)
+def _consistent(t, y, out, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i, gear_f,
+                motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values):
+    """y with its speeds projected onto the rows at t into `out`, as System.consistent_velocities: the least
+    change in the kinetic energy metric, v - M^-1 J^T (J M^-1 J^T)^+ (J v - s(t)). Returns the largest
+    change [m/s, rad/s]."""
+    n, m = sizes[N], sizes[ROWS]
+    parts = _assemble(t, y, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i, gear_f,
+                      motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values)
+    vel, spin, minv, jac, target, touched = parts[2], parts[3], parts[5], parts[6], parts[10], parts[13]
+    velocity = np.empty(6 * n)
+    for k in range(n):
+        for a in range(3):
+            velocity[6 * k + a], velocity[6 * k + 3 + a] = vel[k, a], spin[k, a]
+    jm = np.empty((m, 6 * n))
+    _times_minv(jac, touched, minv, jm)
+    starts, by_body = _rows_by_body(touched, n)
+    a = np.empty((m, m))
+    for c in range(m):
+        _kkt_column(jm, jac, touched, starts, by_body, a, c)
+    rhs = _sparse_times(jac, touched, velocity) - target
+    lam = _minimum_norm(a, rhs, sizes[REDUNDANT]) if sizes[REDUNDANT] else np.linalg.solve(a, rhs)
+    force = np.zeros(6 * n)  # J^T lambda, on the blocks each row touches
+    for r in range(m):
+        for e in range(2):
+            k = touched[r, e]
+            if k >= 0 and (e == 0 or k != touched[r, 0]):
+                for c in range(6 * k, 6 * k + 6):
+                    force[c] += jac[r, c] * lam[r]
+    out[:] = y
+    change = 0.0
+    for k in range(n):
+        for i in range(6):
+            corr = 0.0
+            for j in range(6):
+                corr += minv[k, i, j] * force[6 * k + j]
+            change = max(change, abs(corr))
+            if i < 3:
+                out[7 * n + 3 * k + i] = vel[k, i] - corr
+            else:
+                out[10 * n + 3 * k + i - 3] = spin[k, i - 3] - corr
+    return change
+
+
+@njit(cache=True)
+def _position_step(t, y, dq, holonomic, redundant, sizes, params, mass, inertia, inertia_inv, revolute_i,
+                   revolute_f, gear_i, gear_f, motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables,
+                   times, values):
+    """One step of System.project at y: the move dq (6 n) back onto the rows `holonomic` (their indices; of
+    rank len - redundant) of least change in the kinetic energy metric, dq = -M^-1 J^T (J M^-1 J^T)^+ Phi,
+    into `dq`. Returns the largest position error |Phi| before the move [m, rad]."""
+    n = sizes[N]
+    parts = _assemble(t, y, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i, gear_f,
+                      motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values)
+    minv, jac_all, phi_all, touched_all = parts[5], parts[6], parts[11], parts[13]
+    mh = holonomic.shape[0]
+    jac, phi, touched = np.empty((mh, 6 * n)), np.empty(mh), np.empty((mh, 2), np.int64)
+    size = 0.0
+    for i in range(mh):
+        jac[i] = jac_all[holonomic[i]]
+        phi[i] = phi_all[holonomic[i]]
+        touched[i] = touched_all[holonomic[i]]
+        size = max(size, abs(phi[i]))
+    jm = np.empty((mh, 6 * n))
+    _times_minv(jac, touched, minv, jm)
+    starts, by_body = _rows_by_body(touched, n)
+    a = np.empty((mh, mh))
+    for c in range(mh):
+        _kkt_column(jm, jac, touched, starts, by_body, a, c)
+    lam = _minimum_norm(a, phi, redundant) if redundant else np.linalg.solve(a, phi)
+    dq[:] = 0.0
+    for r in range(mh):  # -M^-1 J^T lambda = -(J M^-1)^T lambda
+        for e in range(2):
+            k = touched[r, e]
+            if k >= 0 and (e == 0 or k != touched[r, 0]):
+                for c in range(6 * k, 6 * k + 6):
+                    dq[c] -= jm[r, c] * lam[r]
+    return size
+
+
+@njit(cache=True)
 def _rate(t, y, out, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i, gear_f, motor_i,
           motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values):
     """The tangent rate of y at t into `out`, as System.evaluate gives it (see the module's docstring)."""
@@ -322,18 +416,12 @@ def _rate(t, y, out, sizes, params, mass, inertia, inertia_inv, revolute_i, revo
             velocity[6 * k + a], velocity[6 * k + 3 + a] = vel[k, a], spin[k, a]
     jv, jmq = _sparse_times(jac, touched, velocity), np.empty(m)
     minv_q = np.zeros(6 * n)
-    jm = np.zeros((m, 6 * n))
+    jm = np.empty((m, 6 * n))
     for k in range(n):  # M^-1 Q by M^-1's blocks
         for a in range(6):
             for b in range(6):
                 minv_q[6 * k + a] += minv[k, a, b] * qvec[6 * k + b]
-    for r in range(m):  # J M^-1 on the blocks each row touches
-        for e in range(2):
-            k = touched[r, e]
-            if k >= 0 and (e == 0 or k != touched[r, 0]):
-                for a in range(6):
-                    for b in range(6):
-                        jm[r, 6 * k + b] += jac[r, 6 * k + a] * minv[k, a, b]
+    _times_minv(jac, touched, minv, jm)
     jmq = _sparse_times(jac, touched, minv_q)
     rhs = np.empty(m)
     for r in range(m):
@@ -681,7 +769,21 @@ class CompiledCartesian:
                       ints(angle_i, 3), floats(angle_f, 3), np.ascontiguousarray(law_rows), tables,
                       np.ascontiguousarray(times), np.ascontiguousarray(values))
         self.size = sy.space.tangent_size
-        self.rate(0.0, sy.initial_state())  # numba loads (or compiles) the kernel at its first call: here
+        # the joints' rows, which System.project moves the positions back onto, and how many are redundant
+        self._holonomic = np.array([row + i for row, c in sy._rows_of().values() if isinstance(c, JointConstraint)
+                                    for i in range(c.rows)], np.int64)
+        if len(self._holonomic):
+            jac, _, _ = sy._rows(0.0, sy.initial_state(), sy.snapshot(sy.initial_state()))
+            sv = np.linalg.svd(np.asarray(jac)[self._holonomic], compute_uv=False)
+            self._holonomic_redundant = len(self._holonomic) - int(np.sum(sv > 1e-9 * sv.max()))
+        else:
+            self._holonomic_redundant = 0
+        # numba loads (or compiles) each kernel at its first call: here, so that a run goes at full speed
+        y0 = sy.initial_state()
+        self.rate(0.0, y0)
+        self.rows(0.0, y0)
+        self.consistent_velocities(0.0, y0)
+        self.position_step(y0)
 
     def rows(self, t: float, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """J (rows, 6 n), the velocity targets and the position errors at (t, y) [SI], as System._jacobian."""
@@ -689,6 +791,21 @@ class CompiledCartesian:
         jac, target, phi = np.empty((m, 6 * self.system.n)), np.empty(m), np.empty(m)
         _rows(float(t), np.ascontiguousarray(y, dtype=float), jac, target, phi, *self._args)
         return jac, target, phi
+
+    def position_step(self, y: np.ndarray) -> tuple[np.ndarray, float]:
+        """One step of System.project at y: the move dq (6 n) [m, rad] back onto the joints' rows, and the
+        largest position error before it [m, rad]."""
+        dq = np.empty(6 * self.system.n)
+        size = _position_step(0.0, np.ascontiguousarray(y, dtype=float), dq, self._holonomic,
+                              self._holonomic_redundant, *self._args)
+        return dq, float(size)
+
+    def consistent_velocities(self, t: float, y: np.ndarray) -> tuple[np.ndarray, float]:
+        """y with its speeds projected onto the rows at t [s] and the largest change [m/s, rad/s], as
+        System.consistent_velocities."""
+        out = np.empty(self.system.space.size)
+        change = _consistent(float(t), np.ascontiguousarray(y, dtype=float), out, *self._args)
+        return out, float(change)
 
     def rate(self, t: float, y: np.ndarray) -> np.ndarray:
         """The tangent rate of y at t [SI], as System.evaluate."""

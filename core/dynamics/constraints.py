@@ -26,15 +26,6 @@ def cross(a, b) -> np.ndarray:
     return np.array(vec3.cross(a, b))
 
 
-_NEXT, _AFTER = np.array([1, 2, 0]), np.array([2, 0, 1])
-
-
-def cross_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row-wise cross products of (k, 3) arrays, either may be one (3,) row (four takes: np.cross and
-    per-component slicing cost two to five times more at small k)."""
-    return a.take(_NEXT, axis=-1) * b.take(_AFTER, axis=-1) - a.take(_AFTER, axis=-1) * b.take(_NEXT, axis=-1)
-
-
 class Snapshot:
     """Positions, rotations and velocities of all bodies at one instant (ground: identity, at rest).
 

@@ -27,10 +27,11 @@ from scipy.sparse import csgraph
 from scipy.sparse import linalg as splinalg
 
 from core.dynamics.channels import Outputs
-from core.dynamics.constraints import JointConstraint, Snapshot, cross_rows
+from core.dynamics.constraints import JointConstraint, Snapshot
 from core.dynamics.force_elements import Loads
 from core.dynamics.joint_fast_path import JointFastPath, NotCovered
 from core.geometry.rotations import skew
+from core.geometry.vec3 import cross_rows
 from core.dynamics.state_space import EuclideanSpace
 from core.dynamics.system import SPARSE_ROWS, System, dense
 from core.model import entities as E

@@ -14,14 +14,15 @@ from __future__ import annotations
 import numpy as np
 
 from core.geometry.rotations import quat_conj, quat_exp, quat_log, quat_matrices, quat_mul
+from core.geometry.vec3 import cross_rows
 
 rotation_matrices = quat_matrices  # the name the engine reads best with
 
 
 def dexp_inv(theta: np.ndarray, omega: np.ndarray) -> np.ndarray:
     """dexp^-1_theta(omega) to fourth order: omega - theta x omega / 2 + theta x (theta x omega) / 12."""
-    c = np.cross(theta, omega)
-    return omega - 0.5 * c + np.cross(theta, c) / 12.0
+    c = cross_rows(theta, omega)
+    return omega - 0.5 * c + cross_rows(theta, c) / 12.0
 
 
 class StateSpace:

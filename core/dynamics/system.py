@@ -21,7 +21,7 @@ from scipy.sparse import linalg as splinalg
 
 from core.dynamics.channels import TOOTH_FORCES, Outputs
 from core.dynamics.constraints import (Constraint, GearConstraint, JointConstraint, JointGeometry, RevoluteConstraint,
-                                       RevoluteRows, Snapshot, SpeedConstraint, cross_rows)
+                                       RevoluteRows, Snapshot, SpeedConstraint)
 from core.dynamics.elements import build
 from core.dynamics.equations import Equations
 from core.dynamics.force_elements import CompliantMesh, Loads
@@ -30,6 +30,7 @@ from core.dynamics.lossy_gear import LossyGear
 from core.gearing.losses import BACKWARD, FORWARD, STUCK, LossTable
 from core.gearing.pitch_point import TOOTH_FORCE_TEXT, force_components
 from core.geometry.rotations import matrix_quats
+from core.geometry.vec3 import cross_rows
 from core.dynamics.state_space import StateSpace, rotation_matrices
 from core.model import entities as E
 from core.model.model import Model
@@ -245,6 +246,8 @@ class System(Equations):
         motor's speed is its law's at t) and the change [m/s, rad/s]."""
         if not self.rows:
             return y, 0.0
+        if self.compiled_rate is not None:
+            return self.compiled_rate.consistent_velocities(t, y)
         s = self.snapshot(y)
         jac, target, _ = self._rows(t, y, s)
         minv = self._mass_inverse(s)
@@ -315,14 +318,21 @@ class System(Equations):
         sp = self.space
         holonomic = np.concatenate([np.full(c.rows, isinstance(c, JointConstraint))
                                     for c in self.constraints])
+        if not holonomic.any():
+            return y
         for _ in range(iterations):
-            s = self.snapshot(y)
-            jac, _, phi = self._rows(0.0, y, s)
-            jh, ph = jac[np.flatnonzero(holonomic)], phi[holonomic]
-            if not ph.size or np.abs(ph).max() < tol:
-                break
-            minv = self._mass_inverse(s)
-            dq = -minv @ (jh.T @ np.linalg.lstsq(dense(jh @ minv @ jh.T), ph, rcond=1e-10)[0])
+            if self.compiled_rate is not None:
+                dq, size = self.compiled_rate.position_step(y)
+                if size < tol:
+                    break
+            else:
+                s = self.snapshot(y)
+                jac, _, phi = self._rows(0.0, y, s)
+                jh, ph = jac[np.flatnonzero(holonomic)], phi[holonomic]
+                if np.abs(ph).max() < tol:
+                    break
+                minv = self._mass_inverse(s)
+                dq = -minv @ (jh.T @ np.linalg.lstsq(dense(jh @ minv @ jh.T), ph, rcond=1e-10)[0])
             d = np.zeros(sp.tangent_size)
             dq6 = dq.reshape(self.n, 6)
             d[sp.dx] = dq6[:, :3].ravel()

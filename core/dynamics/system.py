@@ -341,10 +341,8 @@ class System(Equations):
         return y
 
     def _rows(self, t: float, y: np.ndarray, s: Snapshot):
-        """J, the velocity targets and the position errors at (t, y) (s its snapshot): compiled once `compile`
-        made the evaluation so, else from `_jacobian`."""
-        if self.compiled_rate is not None:
-            return self.compiled_rate.rows(t, y)
+        """J, the velocity targets and the position errors at (t, y) (s its snapshot), from `_jacobian` (the
+        compiled evaluation has its own: CompiledCartesian.rows)."""
         jac, _, _, _, target, phi, _ = self._jacobian(t, s)
         return jac, target, phi
 

@@ -43,16 +43,19 @@ from core.dynamics.fast_path_kernel import (SPRING, TORQUE, _law_rate, _law_valu
 from core.dynamics.force_elements import JointTorque, TorsionalSpring
 from core.gearing.pitch_point import (cylinder_force_parts, cylinder_frame, cylinder_frame_rate, pitch_jdot_v,
                                       pitch_slip_rate)
+from core.geometry import vec3
 from core.geometry.rotations import quat_rotation
 
 # the rows' formulas, compiled from the source the Python path runs
 (_revolute_terms, _speed_row, _joint_spin, _cylinder_frame, _cylinder_frame_rate, _cylinder_force_parts,
- _pitch_slip_rate, _pitch_jdot_v, _quat_rotation) = (
+ _pitch_slip_rate, _pitch_jdot_v, _quat_rotation, _cross, _add) = (
     compiled_from_source(f) for f in (revolute_terms, speed_row, joint_spin, cylinder_frame, cylinder_frame_rate,
-                                      cylinder_force_parts, pitch_slip_rate, pitch_jdot_v, quat_rotation))
+                                      cylinder_force_parts, pitch_slip_rate, pitch_jdot_v, quat_rotation,
+                                      vec3.cross, vec3.add))
 
-# sizes: bodies, extra states, rows, redundant rows (rows less J's rank), the work's and the dissipation's extra index
-N, EXTRA, ROWS, REDUNDANT, WORK, DISSIPATED = range(6)
+# sizes: bodies, extra states, rows, redundant rows (rows less J's rank), the work's and the dissipation's extra
+# index, and how many columns of J M^-1 G^T no flank changes (the rows other than the gears', at most the rank)
+N, EXTRA, ROWS, REDUNDANT, WORK, DISSIPATED, FIXED = range(7)
 
 
 @njit(cache=True)
@@ -77,7 +80,7 @@ def _put(mat, row, b, linear, angular, sign):
 
 @njit(cache=True)
 def _rotated(r, tensor):
-    """R T R^T: a tensor in body axes (3, 3) in world axes."""
+    """R T R^T: a tensor in body axes (3, 3) in world axes (core.geometry.rotations.world_tensors, in loops)."""
     out = np.zeros((3, 3))
     for a in range(3):
         for d in range(3):
@@ -87,14 +90,6 @@ def _rotated(r, tensor):
                     s += r[a, b] * tensor[b, c] * r[d, c]
             out[a, d] = s
     return out
-
-
-@njit(cache=True)
-def _is_gear_row(gear_i, r):
-    for g in range(gear_i.shape[0]):
-        if gear_i[g, 2] == r:
-            return True
-    return False
 
 
 @njit(cache=True)
@@ -147,17 +142,12 @@ def _sparse_times(mat, touched, vec):
 
 
 @njit(cache=True)
-def _cross(a, b):
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
-
-
-@njit(cache=True)
 def _assemble(t, y, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i, gear_f, motor_i,
               motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values):
     """Everything of an evaluation before the multipliers: the poses (body index n, one past the last, is the
     ground; -1 in the index tables), the generalised force, M^-1's blocks, the rows (J, G for Ft > 0, G's
-    separating part, gamma, velocity targets, position errors, stabilise flags, the bodies each row
-    touches), the pairs' pitch points and tangents, and the loads' work and dissipation rates."""
+    separating part, gamma, velocity targets, position errors, stabilise flags), the pairs' pitch points and
+    tangents, and the loads' work and dissipation rates."""
     n, m = sizes[N], sizes[ROWS]
     gravity = params[2:5]
     x = y[0:3 * n].reshape(n, 3)
@@ -217,7 +207,6 @@ def _assemble(t, y, sizes, params, mass, inertia, inertia_inv, revolute_i, revol
     jac, gplus, gsep = np.zeros((m, 6 * n)), np.zeros((m, 6 * n)), np.zeros((m, 6 * n))
     gamma, target, phi = np.zeros(m), np.zeros(m), np.zeros(m)
     stab = np.ones(m, dtype=np.bool_)
-    touched = np.full((m, 2), -1)  # the bodies each row touches (-1: none, the ground): J's sparsity
     zero = (0.0, 0.0, 0.0)
     for c in range(revolute_i.shape[0]):
         bi, bj, r0 = revolute_i[c]
@@ -236,7 +225,6 @@ def _assemble(t, y, sizes, params, mass, inertia, inertia_inv, revolute_i, revol
         _put(jac, r0 + 4, bj, zero, c2, -1.0)
         for a in range(5):
             gamma[r0 + a], phi[r0 + a] = gam[a], ph[a]
-            touched[r0 + a, 0], touched[r0 + a, 1] = bi, bj
     for c in range(revolute_i.shape[0]):  # G = J for joints
         r0 = revolute_i[c, 2]
         gplus[r0:r0 + 5] = jac[r0:r0 + 5]
@@ -273,7 +261,6 @@ def _assemble(t, y, sizes, params, mass, inertia, inertia_inv, revolute_i, revol
         gamma[row] = -_pitch_jdot_v(point, tan, p_dot, t_dot, x1, v1, w1, x2, v2, w2)
         phi[row] = extra[err]
         stab[row] = stabilised != 0
-        touched[row, 0], touched[row, 1] = b1, b2
         for a in range(3):
             points[g, a], tangents[g, a] = point[a], tan[a]
     for mo in range(motor_i.shape[0]):
@@ -286,17 +273,17 @@ def _assemble(t, y, sizes, params, mass, inertia, inertia_inv, revolute_i, revol
         gamma[row] = _law(laws, tables, times, values, law, t, True) - coriolis
         target[row] = _law(laws, tables, times, values, law, t, False)
         phi[row] = extra[err]
-        touched[row, 0], touched[row, 1] = bi, bj
 
-    return (pos, rot, vel, spin, qvec, minv, jac, gplus, gsep, gamma, target, phi, stab, touched, points, tangents,
-            work, dissipation)
+    return (pos, rot, vel, spin, qvec, minv, jac, gplus, gsep, gamma, target, phi, stab, points, tangents, work,
+            dissipation)
 
 
 @njit(cache=True)
 def _rows(t, y, jac_out, target_out, phi_out, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f,
-          gear_i, gear_f, motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values):
+          gear_i, gear_f, motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values,
+          touched, starts, by_body, order):
     """J, the velocity targets and the position errors of the rows at (t, y) into the given arrays, as
-    System._jacobian gives them (for the projections onto the constraints)."""
+    System._jacobian gives them."""
     parts = _assemble(t, y, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i, gear_f,
                       motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values)
     jac_out[:, :] = parts[6]
@@ -318,109 +305,101 @@ def _times_minv(jac, touched, minv, jm):
 
 
 @njit(cache=True)
-def _consistent(t, y, out, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i, gear_f,
-                motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values):
-    """y with its speeds projected onto the rows at t into `out`, as System.consistent_velocities: the least
-    change in the kinetic energy metric, v - M^-1 J^T (J M^-1 J^T)^+ (J v - s(t)). Returns the largest
-    change [m/s, rad/s]."""
-    n, m = sizes[N], sizes[ROWS]
-    parts = _assemble(t, y, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i, gear_f,
-                      motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values)
-    vel, spin, minv, jac, target, touched = parts[2], parts[3], parts[5], parts[6], parts[10], parts[13]
+def _add_transposed(mat, touched, lam, out, sign):
+    """out += sign mat^T lam, on the blocks each row of mat touches."""
+    for r in range(mat.shape[0]):
+        for e in range(2):
+            k = touched[r, e]
+            if k >= 0 and (e == 0 or k != touched[r, 0]):
+                for c in range(6 * k, 6 * k + 6):
+                    out[c] += sign * mat[r, c] * lam[r]
+
+
+@njit(cache=True)
+def _body_velocity(vel, spin, n):
+    """The bodies' velocities (6 n,): COM velocity then spin of each."""
     velocity = np.empty(6 * n)
     for k in range(n):
         for a in range(3):
             velocity[6 * k + a], velocity[6 * k + 3 + a] = vel[k, a], spin[k, a]
-    jm = np.empty((m, 6 * n))
-    _times_minv(jac, touched, minv, jm)
-    starts, by_body = _rows_by_body(touched, n)
-    a = np.empty((m, m))
-    for c in range(m):
-        _kkt_column(jm, jac, touched, starts, by_body, a, c)
-    rhs = _sparse_times(jac, touched, velocity) - target
-    lam = _minimum_norm(a, rhs, sizes[REDUNDANT]) if sizes[REDUNDANT] else np.linalg.solve(a, rhs)
-    force = np.zeros(6 * n)  # J^T lambda, on the blocks each row touches
-    for r in range(m):
-        for e in range(2):
-            k = touched[r, e]
-            if k >= 0 and (e == 0 or k != touched[r, 0]):
-                for c in range(6 * k, 6 * k + 6):
-                    force[c] += jac[r, c] * lam[r]
-    out[:] = y
-    change = 0.0
-    for k in range(n):
-        for i in range(6):
-            corr = 0.0
-            for j in range(6):
-                corr += minv[k, i, j] * force[6 * k + j]
-            change = max(change, abs(corr))
-            if i < 3:
-                out[7 * n + 3 * k + i] = vel[k, i] - corr
-            else:
-                out[10 * n + 3 * k + i - 3] = spin[k, i - 3] - corr
-    return change
+    return velocity
 
 
 @njit(cache=True)
-def _position_step(t, y, dq, holonomic, redundant, sizes, params, mass, inertia, inertia_inv, revolute_i,
-                   revolute_f, gear_i, gear_f, motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables,
-                   times, values):
-    """One step of System.project at y: the move dq (6 n) back onto the rows `holonomic` (their indices; of
-    rank len - redundant) of least change in the kinetic energy metric, dq = -M^-1 J^T (J M^-1 J^T)^+ Phi,
-    into `dq`. Returns the largest position error |Phi| before the move [m, rad]."""
+def _least_norm_rows(jac, touched, starts, by_body, minv, rhs, redundant):
+    """(J M^-1, lambda) with (J M^-1 J^T) lambda = rhs, of least norm when `redundant` rows make it singular:
+    the solve of both projections onto the rows (System.project and consistent_velocities)."""
+    m = jac.shape[0]
+    jm = np.empty((m, jac.shape[1]))
+    _times_minv(jac, touched, minv, jm)
+    a = np.empty((m, m))
+    for c in range(m):
+        _kkt_column(jm, jac, touched, starts, by_body, a, c)
+    return jm, _minimum_norm(a, rhs, redundant) if redundant else np.linalg.solve(a, rhs)
+
+
+@njit(cache=True)
+def _consistent(t, y, out, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i, gear_f,
+                motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values, touched,
+                starts, by_body, order):
+    """y with its speeds projected onto the rows at t into `out`, as System.consistent_velocities: the least
+    change in the kinetic energy metric, v - M^-1 J^T (J M^-1 J^T)^+ (J v - s(t)). Returns the largest
+    change [m/s, rad/s]."""
     n = sizes[N]
     parts = _assemble(t, y, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i, gear_f,
                       motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values)
-    minv, jac_all, phi_all, touched_all = parts[5], parts[6], parts[11], parts[13]
-    mh = holonomic.shape[0]
-    jac, phi, touched = np.empty((mh, 6 * n)), np.empty(mh), np.empty((mh, 2), np.int64)
-    size = 0.0
-    for i in range(mh):
-        jac[i] = jac_all[holonomic[i]]
-        phi[i] = phi_all[holonomic[i]]
-        touched[i] = touched_all[holonomic[i]]
-        size = max(size, abs(phi[i]))
-    jm = np.empty((mh, 6 * n))
-    _times_minv(jac, touched, minv, jm)
-    starts, by_body = _rows_by_body(touched, n)
-    a = np.empty((mh, mh))
-    for c in range(mh):
-        _kkt_column(jm, jac, touched, starts, by_body, a, c)
-    lam = _minimum_norm(a, phi, redundant) if redundant else np.linalg.solve(a, phi)
+    vel, spin, minv, jac, target = parts[2], parts[3], parts[5], parts[6], parts[10]
+    rhs = _sparse_times(jac, touched, _body_velocity(vel, spin, n)) - target
+    jm, lam = _least_norm_rows(jac, touched, starts, by_body, minv, rhs, sizes[REDUNDANT])
+    corr = np.zeros(6 * n)  # M^-1 J^T lambda = (J M^-1)^T lambda
+    _add_transposed(jm, touched, lam, corr, 1.0)
+    out[:] = y
+    for k in range(n):
+        for a in range(3):
+            out[7 * n + 3 * k + a] = vel[k, a] - corr[6 * k + a]
+            out[10 * n + 3 * k + a] = spin[k, a] - corr[6 * k + 3 + a]
+    return np.abs(corr).max() if n else 0.0
+
+
+@njit(cache=True)
+def _position_step(t, y, dq, holonomic, redundant, touched, starts, by_body, sizes, params, mass, inertia,
+                   inertia_inv, revolute_i, revolute_f, gear_i, gear_f, motor_i, motor_f, element_i, element_f,
+                   angle_i, angle_f, laws, tables, times, values):
+    """One step of System.project at y: the move dq (6 n) back onto the rows `holonomic` (their indices, of
+    rank len - redundant; touched, starts and by_body their sparsity) of least change in the kinetic energy
+    metric, dq = -M^-1 J^T (J M^-1 J^T)^+ Phi, into `dq`. Returns the largest position error |Phi| before the
+    move [m, rad]."""
+    parts = _assemble(t, y, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i, gear_f,
+                      motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values)
+    minv, jac_all, phi_all = parts[5], parts[6], parts[11]
+    jac, phi = jac_all[holonomic], phi_all[holonomic]
+    jm, lam = _least_norm_rows(jac, touched, starts, by_body, minv, phi, redundant)
     dq[:] = 0.0
-    for r in range(mh):  # -M^-1 J^T lambda = -(J M^-1)^T lambda
-        for e in range(2):
-            k = touched[r, e]
-            if k >= 0 and (e == 0 or k != touched[r, 0]):
-                for c in range(6 * k, 6 * k + 6):
-                    dq[c] -= jm[r, c] * lam[r]
-    return size
+    _add_transposed(jm, touched, lam, dq, -1.0)
+    return np.abs(phi).max() if phi.shape[0] else 0.0
 
 
 @njit(cache=True)
 def _rate(t, y, out, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i, gear_f, motor_i,
-          motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values):
+          motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values, touched, starts, by_body,
+          order):
     """The tangent rate of y at t into `out`, as System.evaluate gives it (see the module's docstring)."""
     n, m = sizes[N], sizes[ROWS]
     alpha, beta = params[0], params[1]
-    (pos, rot, vel, spin, qvec, minv, jac, gplus, gsep, gamma, target, phi, stab, touched, points, tangents, work,
+    (pos, rot, vel, spin, qvec, minv, jac, gplus, gsep, gamma, target, phi, stab, points, tangents, work,
      dissipation) = _assemble(t, y, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i,
                               gear_f, motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times,
                               values)
     n_g = gear_i.shape[0]
 
     # the multipliers, the gear flanks settled as System._multipliers settles them
-    velocity = np.empty(6 * n)
-    for k in range(n):
-        for a in range(3):
-            velocity[6 * k + a], velocity[6 * k + 3 + a] = vel[k, a], spin[k, a]
-    jv, jmq = _sparse_times(jac, touched, velocity), np.empty(m)
+    jv = _sparse_times(jac, touched, _body_velocity(vel, spin, n))
     minv_q = np.zeros(6 * n)
-    jm = np.empty((m, 6 * n))
     for k in range(n):  # M^-1 Q by M^-1's blocks
         for a in range(6):
             for b in range(6):
                 minv_q[6 * k + a] += minv[k, a, b] * qvec[6 * k + b]
+    jm = np.empty((m, 6 * n))
     _times_minv(jac, touched, minv, jm)
     jmq = _sparse_times(jac, touched, minv_q)
     rhs = np.empty(m)
@@ -430,40 +409,26 @@ def _rate(t, y, out, sizes, params, mass, inertia, inertia_inv, revolute_i, revo
     lam = np.zeros(m)
     signs = np.ones(m)
     gmat = gplus.copy()
-    starts, by_body = _rows_by_body(touched, n)
-    a = np.zeros((m, m))
-    order = np.empty(m, np.int64)  # the columns of the rows other than the gears' first, then the gears'
-    fixed = 0
-    for r in range(m):
-        if not _is_gear_row(gear_i, r):
-            order[fixed] = r
-            fixed += 1
-    at = fixed
-    for g in range(n_g):
-        order[at] = gear_i[g, 2]
-        at += 1
-    fixed = min(fixed, m - sizes[REDUNDANT])
-    factored = _factor_fixed(a, order, 0)
+    a = np.empty((m, m))
+    redundant, fixed = sizes[REDUNDANT], sizes[FIXED]
+    lu, lu_rows, lu_cols, first = np.empty((m, m)), np.empty(m, np.int64), np.empty(m, np.int64), -1.0
     for it in range(4 if m else 0):
         for r in range(m):
             gmat[r] = gplus[r] - 2.0 * gsep[r] if signs[r] < 0 else gplus[r]
         if it == 0:
             for c in range(m):
                 _kkt_column(jm, gmat, touched, starts, by_body, a, c)
+            if redundant and fixed > 0:  # the columns no flank changes, factored once
+                first = _factor_fixed(a, order, fixed, lu, lu_rows, lu_cols)
         else:  # the flanks change only the gear rows' columns of J M^-1 G^T
             for g in range(n_g):
                 _kkt_column(jm, gmat, touched, starts, by_body, a, gear_i[g, 2])
-        if sizes[REDUNDANT] and fixed > 0:
-            if it == 0:  # the rows other than the gears' first: their columns do not change with the flanks
-                factored = _factor_fixed(a, order, fixed)
-            if factored[3] > 0.0:
-                lam = _finish(a, rhs, sizes[REDUNDANT], factored, fixed)
-            else:
-                lam = _minimum_norm(a, rhs, sizes[REDUNDANT])
-        elif sizes[REDUNDANT]:
-            lam = _minimum_norm(a, rhs, sizes[REDUNDANT])
-        else:
+        if not redundant:
             lam = np.linalg.solve(a, rhs)
+        elif first > 0.0:
+            lam = _finish(a, rhs, redundant, lu, lu_rows, lu_cols, first, fixed)
+        else:
+            lam = _minimum_norm(a, rhs, redundant)
         settled = True
         for g in range(n_g):
             row = gear_i[g, 2]
@@ -475,13 +440,8 @@ def _rate(t, y, out, sizes, params, mass, inertia, inertia_inv, revolute_i, revo
             break
     for r in range(m):
         gmat[r] = gplus[r] - 2.0 * gsep[r] if signs[r] < 0 else gplus[r]
-    total = qvec.copy()  # Q + G^T lambda, on the blocks each row touches
-    for r in range(m):
-        for e in range(2):
-            k = touched[r, e]
-            if k >= 0 and (e == 0 or k != touched[r, 0]):
-                for c in range(6 * k, 6 * k + 6):
-                    total[c] += gmat[r, c] * lam[r]
+    total = qvec.copy()  # Q + G^T lambda
+    _add_transposed(gmat, touched, lam, total, 1.0)
     for k in range(n):
         acc = np.zeros(6)
         for a in range(6):
@@ -513,11 +473,6 @@ def _rate(t, y, out, sizes, params, mass, inertia, inertia_inv, revolute_i, revo
         motor_power += lam[row] * speed
     rates[sizes[WORK]] = work + motor_power
     rates[sizes[DISSIPATED]] = dissipation
-
-
-@njit(cache=True)
-def _add(a, b):
-    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 
 
 @njit(cache=True)
@@ -582,26 +537,25 @@ def _eliminate(lu, rows, cols, start, stop, last_column, first):
 
 
 @njit(cache=True)
-def _factor_fixed(a, order, fixed):
+def _factor_fixed(a, order, fixed, lu, rows, cols):
     """The first `fixed` steps of `_eliminate` on a with its columns in `order`, the pivots taken from the
-    first `fixed` of them: (lu, rows, cols, first pivot or -1). Those columns (the rows whose multipliers act
-    along J) do not change with the flanks, so `_finish` reuses this for every set of flanks."""
+    first `fixed` of them, into lu, rows and cols; returns the first pivot's size, or -1. Those columns (the
+    rows whose multipliers act along J) do not change with the flanks, so `_finish` reuses this for every set
+    of flanks."""
     m = a.shape[0]
-    lu = np.empty((m, m))
     for i in range(m):
         for j in range(m):
             lu[i, j] = a[i, order[j]]
-    rows, cols = np.arange(m), order.copy()
-    first = _eliminate(lu, rows, cols, 0, fixed, fixed, 0.0)
-    return lu, rows, cols, first
+        rows[i], cols[i] = i, order[i]
+    return _eliminate(lu, rows, cols, 0, fixed, fixed, 0.0)
 
 
 @njit(cache=True)
-def _finish(a, b, d, factored, fixed):
-    """_minimum_norm's solution from the `_factor_fixed` of an earlier a that differs from this one only in the
-    columns after the first `fixed` of its order: those columns brought through the fixed steps (the row order
-    and L's columns so far), then the remaining steps and `_solve_factored`; lstsq itself as _minimum_norm."""
-    lu0, rows0, cols0, first = factored
+def _finish(a, b, d, lu0, rows0, cols0, first, fixed):
+    """_minimum_norm's solution from the `_factor_fixed` (lu0, rows0, cols0, first) of an earlier a that differs
+    from this one only in the columns after the first `fixed` of its order: those columns brought through the
+    fixed steps (the row order and L's columns so far), then the remaining steps and `_solve_factored`; lstsq
+    itself as _minimum_norm."""
     m = a.shape[0]
     lu, rows, cols = lu0.copy(), rows0.copy(), cols0.copy()
     for j in range(fixed, m):
@@ -760,26 +714,38 @@ class CompiledCartesian:
         def floats(rows, width):
             return np.ascontiguousarray(np.reshape(np.array(rows, float), (-1, width)))
 
-        self._args = (np.array([sy.n, sy.extra, sy.rows, sy.redundant, sy.work_index,
-                                sy.dissipated_index], np.int64),
+        # the bodies each row touches (-1: none, the ground): J's sparsity, fixed at assembly
+        touched = np.full((sy.rows, 2), -1, np.int64)
+        for bi, bj, r0 in revolute_i:
+            touched[r0:r0 + 5] = (bi, bj)
+        for bi, bj, row, *_ in (*gear_i, *motor_i):
+            touched[row] = (bi, bj)
+        # the columns of J M^-1 G^T: the rows other than the gears' first (no flank changes them), then the gears'
+        gear_rows = [g[2] for g in gear_i]
+        order = np.array([r for r in range(sy.rows) if r not in gear_rows] + gear_rows, np.int64)
+        fixed = min(sy.rows - len(gear_rows), sy.rows - sy.redundant)
+        self._data = (np.array([sy.n, sy.extra, sy.rows, sy.redundant, sy.work_index, sy.dissipated_index, fixed],
+                               np.int64),
                       np.array([sy.alpha, sy.beta, *sy.gravity], float), np.ascontiguousarray(sy.mass, float),
                       np.ascontiguousarray(sy.inertia, float), np.ascontiguousarray(sy.inertia_inv, float),
                       ints(revolute_i, 3), floats(revolute_f, 15), ints(gear_i, 5), floats(gear_f, 13),
                       ints(motor_i, 5), floats(motor_f, 3), ints(element_i, 5), floats(element_f, 6),
                       ints(angle_i, 3), floats(angle_f, 3), np.ascontiguousarray(law_rows), tables,
                       np.ascontiguousarray(times), np.ascontiguousarray(values))
+        self._args = (*self._data, touched, *_rows_by_body(touched, sy.n), order)
         self.size = sy.space.tangent_size
-        # the joints' rows, which System.project moves the positions back onto, and how many are redundant
-        self._holonomic = np.array([row + i for row, c in sy._rows_of().values() if isinstance(c, JointConstraint)
-                                    for i in range(c.rows)], np.int64)
-        if len(self._holonomic):
-            jac, _, _ = sy._rows(0.0, sy.initial_state(), sy.snapshot(sy.initial_state()))
-            sv = np.linalg.svd(np.asarray(jac)[self._holonomic], compute_uv=False)
-            self._holonomic_redundant = len(self._holonomic) - int(np.sum(sv > 1e-9 * sv.max()))
-        else:
-            self._holonomic_redundant = 0
-        # numba loads (or compiles) each kernel at its first call: here, so that a run goes at full speed
+        # the joints' rows, which System.project moves the positions back onto: their sparsity, and how many
+        # are redundant
         y0 = sy.initial_state()
+        holonomic = np.array([row + i for row, c in sy._rows_of().values() if isinstance(c, JointConstraint)
+                              for i in range(c.rows)], np.int64)
+        redundant = 0
+        if len(holonomic):
+            jac, _, _ = sy._rows(0.0, y0, sy.snapshot(y0))
+            sv = np.linalg.svd(np.asarray(jac)[holonomic], compute_uv=False)
+            redundant = len(holonomic) - int(np.sum(sv > 1e-9 * sv.max()))
+        self._holonomic = (holonomic, redundant, touched[holonomic], *_rows_by_body(touched[holonomic], sy.n))
+        # numba loads (or compiles) each kernel at its first call: here, so that a run goes at full speed
         self.rate(0.0, y0)
         self.rows(0.0, y0)
         self.consistent_velocities(0.0, y0)
@@ -796,8 +762,7 @@ class CompiledCartesian:
         """One step of System.project at y: the move dq (6 n) [m, rad] back onto the joints' rows, and the
         largest position error before it [m, rad]."""
         dq = np.empty(6 * self.system.n)
-        size = _position_step(0.0, np.ascontiguousarray(y, dtype=float), dq, self._holonomic,
-                              self._holonomic_redundant, *self._args)
+        size = _position_step(0.0, np.ascontiguousarray(y, dtype=float), dq, *self._holonomic, *self._data)
         return dq, float(size)
 
     def consistent_velocities(self, t: float, y: np.ndarray) -> tuple[np.ndarray, float]:

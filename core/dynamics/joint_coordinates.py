@@ -30,7 +30,7 @@ from core.dynamics.channels import Outputs
 from core.dynamics.constraints import JointConstraint, Snapshot
 from core.dynamics.force_elements import Loads
 from core.dynamics.joint_fast_path import JointFastPath, NotCovered
-from core.geometry.rotations import skew
+from core.geometry.rotations import skew, world_tensors
 from core.geometry.vec3 import cross_rows
 from core.dynamics.state_space import EuclideanSpace
 from core.dynamics.system import SPARSE_ROWS, System, dense
@@ -335,7 +335,7 @@ class JointCoordinateSystem(System):
         """M (6 n, 6 n): a sparse matrix for large systems, else its (n, 6, 6) blocks."""
         blocks = np.zeros((self.n, 6, 6))
         blocks[:, :3, :3] = np.eye(3)[None] * self.mass[:, None, None]
-        blocks[:, 3:, 3:] = np.einsum("kab,kbc,kdc->kad", s.rot, self.inertia, s.rot)
+        blocks[:, 3:, 3:] = world_tensors(s.rot, self.inertia)
         return sparse.block_diag(list(blocks), format="csr") if self.sparse else blocks
 
     def _times_mass(self, mc, mat):
@@ -442,7 +442,7 @@ class JointCoordinateSystem(System):
         s = d["snapshot"]
         lead = s.x.shape[:-2]  # many samples: a leading axis on every part
         acc = d["acceleration"].reshape(lead + (self.n, 6))
-        jw = np.einsum("...kab,kbc,...kdc->...kad", s.rot, self.inertia, s.rot)
+        jw = world_tensors(s.rot, self.inertia)
         need_f = self.mass[:, None] * acc[..., :3]
         need_t = np.einsum("...kab,...kb->...ka", jw, acc[..., 3:])
         # the generalised force holds the gyroscopic term on the torque side

@@ -53,6 +53,7 @@ from scipy.sparse import linalg as splinalg
 from core.dynamics.constraints import GearConstraint, Snapshot, SpeedConstraint
 from core.dynamics.force_elements import CompliantMesh, JointTorque, TorsionalSpring
 from core.dynamics.system import dense
+from core.geometry.rotations import world_tensors
 
 CHECKS = 3  # random configurations the constant matrices are checked at
 TOLERANCE = 1e-11  # relative change allowed at them (round-off of the general path is about 1e-15)
@@ -172,7 +173,7 @@ class JointFastPath:
         else:
             out["rows"] = np.zeros((0, self.nq))
             drift = np.zeros(0)
-        jw = np.einsum("kab,kbc,kdc->kad", rot, sy.inertia, rot)
+        jw = world_tensors(rot, sy.inertia)
         gyro = np.cross(w, np.einsum("kab,kb->ka", jw, w))
         inertial = np.hstack([np.zeros_like(gyro), -gyro]).ravel() - sy._times_mass(mc, bias)
         out["work"] = np.concatenate([np.asarray(t_mat.T @ inertial).ravel(), drift])

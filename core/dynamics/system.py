@@ -29,7 +29,7 @@ from core.dynamics.events import Event
 from core.dynamics.lossy_gear import LossyGear
 from core.gearing.losses import BACKWARD, FORWARD, STUCK, LossTable
 from core.gearing.pitch_point import TOOTH_FORCE_TEXT, force_components
-from core.geometry.rotations import matrix_quats
+from core.geometry.rotations import matrix_quats, world_tensors
 from core.geometry.vec3 import cross_rows
 from core.dynamics.state_space import StateSpace, rotation_matrices
 from core.model import entities as E
@@ -352,7 +352,7 @@ class System(Equations):
         blocks = np.zeros((self.n, 6, 6))
         blocks[:, :3, :3] = np.eye(3)[None] / self.mass[:, None, None]
         if self.n:
-            blocks[:, 3:, 3:] = np.einsum("kab,kbc,kdc->kad", s.rot, self.inertia_inv, s.rot)
+            blocks[:, 3:, 3:] = world_tensors(s.rot, self.inertia_inv)
         if self.rows <= SPARSE_ROWS:
             out = np.zeros((6 * self.n, 6 * self.n))
             at = 6 * np.arange(self.n)[:, None] + np.arange(6)
@@ -443,7 +443,7 @@ class System(Equations):
     def _inertial(self, s: Snapshot, loads: Loads) -> tuple[np.ndarray, np.ndarray]:
         """The generalised force (6 n,) from the loads with the gyroscopic term, and the world inertias
         (n, 3, 3); s and the loads may hold many samples (leading axes)."""
-        jw = np.einsum("...kab,kbc,...kdc->...kad", s.rot, self.inertia, s.rot)
+        jw = world_tensors(s.rot, self.inertia)
         gyro = cross_rows(s.w, np.einsum("...kab,...kb->...ka", jw, s.w))
         return np.concatenate([loads.f, loads.tau - gyro], axis=-1).reshape(loads.f.shape[:-2] + (-1,)), jw
 

@@ -70,6 +70,13 @@ def quat_rotation(w, x, y, z):
 quat_matrix = quat_matrices  # one quaternion gives one matrix
 
 
+def world_tensors(rot, tensor) -> np.ndarray:
+    """R T R^T: tensors in body axes (k, 3, 3) (an inertia, or its inverse) in world axes, for rotations (..., k,
+    3, 3) with any leading axes (many samples at once). The compiled Cartesian evaluation has its loop form
+    (core.dynamics.cartesian_kernel._rotated)."""
+    return np.einsum("...kab,kbc,...kdc->...kad", rot, tensor, rot)
+
+
 def _quat_products() -> tuple[np.ndarray, np.ndarray]:
     """P = 4 q q^T of a rotation matrix R as one affine map of R's entries: P.ravel() = c + R.ravel() @ m."""
     c, m = np.zeros(16), np.zeros((9, 16))

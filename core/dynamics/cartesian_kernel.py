@@ -1,5 +1,6 @@
-"""The Cartesian evaluation compiled: System.evaluate's rate in one numba call, and the projections onto the
-constraints after each step (System.consistent_velocities, and the move of System.project).
+"""The Cartesian evaluation compiled: System.evaluate's rate in one numba call, the projections onto the
+constraints after each step (System.onto_constraints), and the explicit Runge-Kutta steps on the bodies' Lie
+group (Integrator contract item 6: the stages, and `leap`'s whole steps between output samples).
 
 System (core.dynamics.system) evaluates the equations of motion in body coordinates with a few dozen small
 numpy operations per constraint: at the planetary's 6 bodies and 37 rows that is some 1.5-3 ms an
@@ -19,8 +20,9 @@ first, once per evaluation (`_factor_fixed`), and each set of flanks finishes th
 One formula: each row's terms come from the functions the Python path calls, compiled from their source
 (`revolute_terms`, `speed_row` and `joint_spin` of core.dynamics.constraints; `cylinder_frame`,
 `cylinder_frame_rate`, `cylinder_force_parts`, `pitch_slip_rate` and `pitch_jdot_v` of
-core.gearing.pitch_point; `quat_rotation`; `law_value`, `law_rate`, `spring_torque`). What is written here is
-the assembly: where each block goes, and the linear algebra.
+core.gearing.pitch_point; `quat_rotation`; `law_value`, `law_rate`, `spring_torque`). The steps' update
+is StateSpace's: `turned` (exp(theta) q, from `quat_product` and `rotation_vector_quat`) and `dexp_inv`. What
+is written here is the assembly: where each block goes, and the linear algebra.
 
 What it covers (`CompiledCartesian` says why not otherwise, and the Python path stays): revolute joints,
 rigid spur, helical and internal pairs, speed motors, joint torques and torsional springs, gravity, and at
@@ -38,20 +40,22 @@ from numba import njit
 
 from core.dynamics.constraints import (GearConstraint, JointConstraint, RevoluteConstraint, SpeedConstraint,
                                        joint_spin, revolute_terms, speed_row)
-from core.dynamics.fast_path_kernel import (SPRING, TORQUE, _law_rate, _law_value, _laws_table, _spring_torque,
-                                            compiled_from_source)
+from core.dynamics.fast_path_kernel import (NOT_FINITE, OK, SPRING, TORQUE, _law_rate, _law_value,
+                                            _laws_table, _spring_torque, compiled_from_source, increment)
 from core.dynamics.force_elements import JointTorque, TorsionalSpring
+from core.dynamics.state_space import dexp_inv, turned
+from core.dynamics.system import PROJECT_ITERATIONS, PROJECT_TOL, SPARSE_ROWS
 from core.gearing.pitch_point import (cylinder_force_parts, cylinder_frame, cylinder_frame_rate, pitch_jdot_v,
                                       pitch_slip_rate)
 from core.geometry import vec3
 from core.geometry.rotations import quat_rotation
 
-# the rows' formulas, compiled from the source the Python path runs
+# the rows' formulas and the Lie-group update's, compiled from the source the Python path runs
 (_revolute_terms, _speed_row, _joint_spin, _cylinder_frame, _cylinder_frame_rate, _cylinder_force_parts,
- _pitch_slip_rate, _pitch_jdot_v, _quat_rotation, _cross, _add) = (
+ _pitch_slip_rate, _pitch_jdot_v, _quat_rotation, _cross, _add, _turned, _dexp_inv) = (
     compiled_from_source(f) for f in (revolute_terms, speed_row, joint_spin, cylinder_frame, cylinder_frame_rate,
                                       cylinder_force_parts, pitch_slip_rate, pitch_jdot_v, quat_rotation,
-                                      vec3.cross, vec3.add))
+                                      vec3.cross, vec3.add, turned, dexp_inv))
 
 # sizes: bodies, extra states, rows, redundant rows (rows less J's rank), the work's and the dissipation's extra
 # index, and how many columns of J M^-1 G^T no flank changes (the rows other than the gears', at most the rank)
@@ -362,21 +366,23 @@ def _consistent(t, y, out, sizes, params, mass, inertia, inertia_inv, revolute_i
 
 
 @njit(cache=True)
-def _position_step(t, y, dq, holonomic, redundant, touched, starts, by_body, sizes, params, mass, inertia,
+def _position_step(t, y, dq, tol, holonomic, redundant, touched, starts, by_body, sizes, params, mass, inertia,
                    inertia_inv, revolute_i, revolute_f, gear_i, gear_f, motor_i, motor_f, element_i, element_f,
                    angle_i, angle_f, laws, tables, times, values):
     """One step of System.project at y: the move dq (6 n) back onto the rows `holonomic` (their indices, of
     rank len - redundant; touched, starts and by_body their sparsity) of least change in the kinetic energy
-    metric, dq = -M^-1 J^T (J M^-1 J^T)^+ Phi, into `dq`. Returns the largest position error |Phi| before the
-    move [m, rad]."""
+    metric, dq = -M^-1 J^T (J M^-1 J^T)^+ Phi, into `dq`; none (and no solve) when the largest error is below
+    `tol` [m, rad], where System.project stops. Returns the largest position error |Phi| before the move."""
     parts = _assemble(t, y, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i, gear_f,
                       motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values)
     minv, jac_all, phi_all = parts[5], parts[6], parts[11]
     jac, phi = jac_all[holonomic], phi_all[holonomic]
-    jm, lam = _least_norm_rows(jac, touched, starts, by_body, minv, phi, redundant)
+    size = np.abs(phi).max() if phi.shape[0] else 0.0
     dq[:] = 0.0
-    _add_transposed(jm, touched, lam, dq, -1.0)
-    return np.abs(phi).max() if phi.shape[0] else 0.0
+    if size >= tol:
+        jm, lam = _least_norm_rows(jac, touched, starts, by_body, minv, phi, redundant)
+        _add_transposed(jm, touched, lam, dq, -1.0)
+    return size
 
 
 @njit(cache=True)
@@ -658,13 +664,104 @@ def _orthonormal(basis):
             basis[i, e] /= s
 
 
+@njit(cache=True)
+def _retract(y, d, out, n):
+    """y moved along the tangent increment d into `out`, as StateSpace.retract: the orientations turned by the
+    exponential map (`turned`), the rest added."""
+    for i in range(3 * n):
+        out[i] = y[i] + d[i]
+    for k in range(n):
+        q, th = 3 * n + 4 * k, 3 * n + 3 * k
+        out[q], out[q + 1], out[q + 2], out[q + 3] = _turned((y[q], y[q + 1], y[q + 2], y[q + 3]),
+                                                             (d[th], d[th + 1], d[th + 2]))
+    for i in range(y.shape[0] - 7 * n):  # speeds, spins and extra states: after the quaternions in y
+        out[7 * n + i] = y[7 * n + i] + d[6 * n + i]
+
+
+@njit(cache=True)
+def _correct(inc, rate, n):
+    """A stage's rate corrected in place for the stage's rotation increment `inc`, as StateSpace.correct
+    (Munthe-Kaas: the spins by dexp^-1)."""
+    for k in range(n):
+        th = 3 * n + 3 * k
+        rate[th], rate[th + 1], rate[th + 2] = _dexp_inv((inc[th], inc[th + 1], inc[th + 2]),
+                                                         (rate[th], rate[th + 1], rate[th + 2]))
+
+
+@njit(cache=True)
+def _stages(t, y, h, a, c, k, first, stop, args):
+    """Stages first .. stop - 1 of an explicit Runge-Kutta tableau (a, c) from (t, y) with step h into the rows
+    of k (the earlier rows given), as Integrator._stages takes them on the bodies' Lie group: k_i = the rate at
+    retract(y, d_i), d_i = h sum_j a_ij k_j, corrected for d_i. `args` are _rate's after `out`."""
+    n = args[0][N]
+    size = k.shape[1]
+    d, z = np.empty(size), np.empty(y.shape[0])
+    for i in range(first, stop):
+        for m in range(size):
+            s = 0.0
+            for j in range(i):
+                s += a[i, j] * k[j, m]
+            d[m] = h * s
+        if i == 0:  # no increment: the rate at y itself
+            z[:] = y
+        else:
+            _retract(y, d, z, n)
+        _rate(t + c[i] * h, z, k[i], *args)
+        if i:
+            _correct(d, k[i], n)
+
+
+@njit(cache=True)
+def _onto_constraints(t, y, out, holonomic, args, data, iterations, tol):
+    """y after a step at t [s] moved back onto the constraints into `out`, as System.onto_constraints: the
+    positions onto the joints' rows (`holonomic`: _position_step's arguments before the model's `data`), at
+    most `iterations` moves until the error is below `tol`, then the speeds onto every row (_consistent with
+    `args`)."""
+    n = data[0][N]
+    z, moved = y.copy(), np.empty(y.shape[0])
+    if holonomic[0].shape[0]:
+        dq, d = np.empty(6 * n), np.zeros(12 * n + y.shape[0] - 13 * n)
+        for _ in range(iterations):
+            if _position_step(0.0, z, dq, tol, *holonomic, *data) < tol:
+                break
+            for b in range(n):
+                for e in range(3):
+                    d[3 * b + e] = dq[6 * b + e]
+                    d[3 * n + 3 * b + e] = dq[6 * b + 3 + e]
+            _retract(z, d, moved, n)
+            z[:] = moved
+    return _consistent(t, z, out, *args)
+
+
+@njit(cache=True)
+def _leap(t, y, h, steps, a, c, b, k, first, y_old, holonomic, args, data, iterations, tol):
+    """Up to `steps` steps of the explicit tableau (a, b, c) with step h from (t, y), each as Integrator.step
+    takes it: y <- onto_constraints(t + h, retract(y, d)). y is updated in place, y_old is the state before the
+    last step and k its stages (k[0] given for the first step when `first` is 1). Returns (status, steps
+    taken, t, t before the last step); NOT_FINITE stops before a step whose state would not be finite."""
+    size = k.shape[1]
+    d, z = np.empty(size), np.empty(y.shape[0])
+    norms, errors = np.empty(0), np.empty((0, b.shape[0]))
+    n = data[0][N]
+    t_old = t
+    for i in range(steps):
+        _stages(t, y, h, a, c, k, first if i == 0 else 0, a.shape[0], args)
+        increment(h, b, errors, k, 0.0, 1.0, d, norms)
+        _retract(y, d, z, n)
+        if not np.isfinite(z.sum()):
+            return NOT_FINITE, i, t, t_old
+        y_old[:] = y
+        t_old = t
+        t = t + h
+        _onto_constraints(t, z, y, holonomic, args, data, iterations, tol)
+    return OK, steps, t, t_old
+
+
 class CompiledCartesian:
     """A System's rate (System.evaluate), compiled. ValueError (its message says why) for a system it does
     not cover (see the module's docstring)."""
 
     def __init__(self, system):
-        from core.dynamics.system import SPARSE_ROWS
-
         sy = self.system = system
         if sy.lossy:
             raise ValueError("lossy pairs are not compiled (their modes change at events)")
@@ -750,6 +847,10 @@ class CompiledCartesian:
         self.rows(0.0, y0)
         self.consistent_velocities(0.0, y0)
         self.position_step(y0)
+        self.project(0.0, y0)
+        tableau = np.zeros((1, 1)), np.zeros(1), np.ones(1)
+        self.step(0.0, y0, 0.0, *tableau, np.zeros((0, 1)), np.empty((1, self.size)), 0, 1)
+        self.leap(0.0, y0, 0.0, 0, *tableau, np.empty((1, self.size)), 0)
 
     def rows(self, t: float, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """J (rows, 6 n), the velocity targets and the position errors at (t, y) [SI], as System._jacobian."""
@@ -758,11 +859,12 @@ class CompiledCartesian:
         _rows(float(t), np.ascontiguousarray(y, dtype=float), jac, target, phi, *self._args)
         return jac, target, phi
 
-    def position_step(self, y: np.ndarray) -> tuple[np.ndarray, float]:
-        """One step of System.project at y: the move dq (6 n) [m, rad] back onto the joints' rows, and the
-        largest position error before it [m, rad]."""
+    def position_step(self, y: np.ndarray, tol: float = 0.0) -> tuple[np.ndarray, float]:
+        """One step of System.project at y: the move dq (6 n) [m, rad] back onto the joints' rows (none when
+        the largest position error is below `tol` [m, rad]), and the largest position error before it."""
         dq = np.empty(6 * self.system.n)
-        size = _position_step(0.0, np.ascontiguousarray(y, dtype=float), dq, *self._holonomic, *self._data)
+        size = _position_step(0.0, np.ascontiguousarray(y, dtype=float), dq, float(tol), *self._holonomic,
+                              *self._data)
         return dq, float(size)
 
     def consistent_velocities(self, t: float, y: np.ndarray) -> tuple[np.ndarray, float]:
@@ -777,3 +879,40 @@ class CompiledCartesian:
         out = np.empty(self.size)
         _rate(float(t), np.ascontiguousarray(y, dtype=float), out, *self._args)
         return out
+
+    def project(self, t: float, y: np.ndarray) -> np.ndarray:
+        """y after a step at t [s] moved back onto the constraints, as System.onto_constraints: positions, then
+        speeds."""
+        out = np.empty(self.system.space.size)
+        _onto_constraints(float(t), np.ascontiguousarray(y, dtype=float), out, self._holonomic, self._args,
+                          self._data, PROJECT_ITERATIONS, PROJECT_TOL)
+        return out
+
+    def stages(self, t: float, y: np.ndarray, h: float, a: np.ndarray, c: np.ndarray, k: np.ndarray, first: int,
+               stop: int) -> None:
+        """Stages first .. stop - 1 of the explicit Runge-Kutta tableau (a, c) [-] from (t, y) with step h [s]
+        into the rows of k (the earlier rows given), on the bodies' Lie group as Integrator._stages takes them
+        (Munthe-Kaas), in one call."""
+        _stages(float(t), np.ascontiguousarray(y, dtype=float), float(h), a, c, k, first, stop, self._args)
+
+    def step(self, t: float, y: np.ndarray, h: float, a: np.ndarray, c: np.ndarray, b: np.ndarray,
+             errors: np.ndarray, k: np.ndarray, first: int, stop: int, rtol: float = 0.0,
+             atol: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+        """An explicit Runge-Kutta step of the tableau (a, b, c) [-] from (t, y) with step h [s] in one call:
+        the stages (as `stages`), the increment d = h sum_j b_j k_j and per row E of `errors` the squared norm
+        sum_m ((h sum_j E_j k_jm) / (atol + rtol |d_m|))^2. Returns (d, norms)."""
+        self.stages(t, y, h, a, c, k, first, stop)
+        d, norms = np.empty(self.size), np.empty(errors.shape[0])
+        increment(float(h), b, errors, k, float(rtol), float(atol), d, norms)
+        return d, norms
+
+    def leap(self, t: float, y: np.ndarray, h: float, steps: int, a: np.ndarray, c: np.ndarray, b: np.ndarray,
+             k: np.ndarray, first: int) -> tuple[int, float, np.ndarray, float, np.ndarray]:
+        """Up to `steps` steps of the explicit tableau (a, b, c) [-] with step h [s] from (t, y) in one call,
+        each y <- project(t + h, retract(y, d)) as Integrator.step takes it; k is the stages' work space, its row
+        0 given for the first step when `first` is 1. It stops early before a step whose state would not be
+        finite. Returns (steps taken, t, y, and t and y before the last step)."""
+        y, y_old = np.array(y, dtype=float), np.empty(self.system.space.size)
+        status, taken, t, t_old = _leap(float(t), y, float(h), steps, a, c, b, k, first, y_old, self._holonomic,
+                                        self._args, self._data, PROJECT_ITERATIONS, PROJECT_TOL)
+        return taken, t, y, (t_old if taken else float(t)), y_old

@@ -38,9 +38,9 @@ interchangeable; core.dynamics.formulations.FORMULATIONS maps their names.
    has an element the kernel does not cover, numba is missing). With it,
    ``compiled_form`` names what is compiled and ``compile_pays_from`` the
    evaluations from which a run's ``compiled='auto'`` compiles (numba's
-   first use in a process costs about 0.7 s). ``kernel``, when not None, is a
-   compiled rate on a vector space that the integrators may take whole steps
-   through (core.dynamics.integrators, contract item 6).
+   first use in a process costs about 0.7 s). ``kernel``, when not None, is
+   the compiled rate with the state space's update, which the integrators may
+   take whole steps through (core.dynamics.integrators, contract item 6).
 """
 
 from __future__ import annotations

@@ -308,7 +308,16 @@ def _step(t, y, h, a, c, b, errors, k, first, stop, rtol, atol, d, norms, fb, ib
     `errors`, sum_m ((h sum_j E_j k_jm) / (atol + rtol |d_m|))^2 into `norms`. MISSING as _rate."""
     if _stages(t, y, h, a, c, k, first, stop, fb, ib, keys, store, flanks) != OK:
         return MISSING
-    n = y.shape[0]
+    increment(h, b, errors, k, rtol, atol, d, norms)
+    return OK
+
+
+@njit(cache=True)
+def increment(h, b, errors, k, rtol, atol, d, norms):
+    """An explicit Runge-Kutta step's increment from its stages k (rows): d = h sum_j b_j k_j, and per row E of
+    `errors` the squared norm sum_m ((h sum_j E_j k_jm) / (atol + rtol |d_m|))^2 into `norms` (both kernels'
+    steps, as Integrator._explicit_step in Python)."""
+    n = k.shape[1]
     for m in range(n):
         s = 0.0
         for j in range(b.shape[0]):
@@ -323,7 +332,6 @@ def _step(t, y, h, a, c, b, errors, k, first, stop, rtol, atol, d, norms, fb, ib
             r = h * s / (atol + rtol * abs(d[m]))
             total += r * r
         norms[e] = total
-    return OK
 
 
 @njit(cache=True)

@@ -37,14 +37,16 @@ The contract of a method (a subclass of `Integrator`), after scipy's OdeSolver:
 5. `stop_requested`, when set, is a callable checked before every attempt of
    a step (also inside a method's rejection loop), so a cancel is seen within
    one attempt.
-6. `kernel`, when set, is `fun` compiled for a vector space (a
-   core.dynamics.fast_path_kernel.CompiledFastPath): an explicit method may
-   take its stages through it for its tableau (`kernel.stages` for stages
-   alone, `kernel.step` for the stages, the increment and the error norms)
-   instead of calling `fun` stage by stage, giving the same states to
-   round-off; it counts them in `nfev` and keeps the first stage as the
-   cached `current_rate()`. A method that does not use it keeps calling `fun`.
-   The kernel's `project` is the same map as `project`.
+6. `kernel`, when set, is `fun` compiled with the space's `retract` and
+   `correct` (core.dynamics.fast_path_kernel.CompiledFastPath on a vector
+   space, core.dynamics.cartesian_kernel.CompiledCartesian on the bodies'
+   Lie group): an explicit method may take its stages through it for its
+   tableau (`kernel.stages` for stages alone, `kernel.step` for the stages,
+   the increment and the error norms) instead of calling `fun` stage by
+   stage, giving the same states to round-off; it counts them in `nfev` and
+   keeps the first stage as the cached `current_rate()`. A method that does
+   not use it keeps calling `fun`. The kernel's `project` is the same map as
+   `project`.
 7. `leap(t_stop, max_steps)` takes whole steps that end before t_stop, where
    nothing between them is looked at (no output sample, no event), in one
    call: the same states as as many `step()` calls, the counters and the
@@ -298,7 +300,7 @@ class RK4(Integrator):
         return True, ""
 
     def _leap_impl(self, t_stop, max_steps):
-        # the kernel's steps are a vector space's (y + d) with the kernel's projection (contract item 6)
+        # the kernel's steps are the space's (retract(y, d)) with the kernel's projection (contract item 6)
         if self.kernel is None:
             return 0
         # whole steps of h, leaving at least one before t_stop to step() (which shortens the last one to t_bound)

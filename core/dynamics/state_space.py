@@ -13,16 +13,25 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.geometry.rotations import quat_conj, quat_exp, quat_log, quat_matrices, quat_mul
-from core.geometry.vec3 import cross_rows
+from core.geometry import vec3
+from core.geometry.rotations import quat_conj, quat_log, quat_matrices, quat_mul, quat_product, rotation_vector_quat
 
 rotation_matrices = quat_matrices  # the name the engine reads best with
 
 
-def dexp_inv(theta: np.ndarray, omega: np.ndarray) -> np.ndarray:
-    """dexp^-1_theta(omega) to fourth order: omega - theta x omega / 2 + theta x (theta x omega) / 12."""
-    c = cross_rows(theta, omega)
-    return omega - 0.5 * c + cross_rows(theta, c) / 12.0
+def dexp_inv(theta, omega):
+    """dexp^-1_theta(omega) to fourth order: omega - theta x omega / 2 + theta x (theta x omega) / 12, for
+    3-sequences (numbers, or arrays for many at once; the compiled Cartesian steps run it on numbers)."""
+    c = vec3.cross(theta, omega)
+    return vec3.add(vec3.add(omega, vec3.scale(-0.5, c)), vec3.scale(1.0 / 12.0, vec3.cross(theta, c)))
+
+
+def turned(q, theta):
+    """The unit quaternion q (a 4-sequence) turned by the rotation vector theta [rad] (a 3-sequence) in world
+    axes, exp(theta) q, normalised against round-off (numbers, or arrays for many at once)."""
+    w, x, y, z = quat_product(*rotation_vector_quat(theta[0], theta[1], theta[2]), q[0], q[1], q[2], q[3])
+    norm = np.sqrt(w * w + x * x + y * y + z * z)
+    return w / norm, x / norm, y / norm, z / norm
 
 
 class StateSpace:
@@ -49,10 +58,9 @@ class StateSpace:
         """y moved along tangent increment d."""
         out = np.empty_like(y)
         out[self.x] = y[self.x] + d[self.dx]
-        q = y[self.q].reshape(-1, 4)
         if self.n:
-            qn = quat_mul(quat_exp(d[self.dth].reshape(-1, 3)), q)
-            out[self.q] = (qn / np.linalg.norm(qn, axis=1, keepdims=True)).ravel()
+            turn = turned(y[self.q].reshape(-1, 4).T, d[self.dth].reshape(-1, 3).T)
+            out[self.q] = np.stack(turn, axis=-1).ravel()
         out[self.v] = y[self.v] + d[self.dv]
         out[self.w] = y[self.w] + d[self.dw]
         out[self.e] = y[self.e] + d[self.de]
@@ -62,8 +70,8 @@ class StateSpace:
         """Munthe-Kaas correction of a stage rate for the stage's rotation increment."""
         out = rate.copy()
         if self.n:
-            th = increment[self.dth].reshape(-1, 3)
-            out[self.dth] = dexp_inv(th, rate[self.dth].reshape(-1, 3)).ravel()
+            th = increment[self.dth].reshape(-1, 3).T
+            out[self.dth] = np.stack(dexp_inv(th, rate[self.dth].reshape(-1, 3).T), axis=-1).ravel()
         return out
 
     def difference(self, y1: np.ndarray, y0: np.ndarray) -> np.ndarray:

@@ -36,6 +36,9 @@ from core.model import entities as E
 from core.model.model import Model
 
 SPARSE_ROWS = 80  # above this many constraint rows the KKT algebra goes sparse
+#: The moves of System.project back onto the joints' rows after a step: at most this many, until the largest
+#: position error [m, rad] is below the tolerance (the compiled steps take the same).
+PROJECT_ITERATIONS, PROJECT_TOL = 3, 1e-13
 
 
 def dense(m) -> np.ndarray:
@@ -246,8 +249,8 @@ class System(Equations):
         motor's speed is its law's at t) and the change [m/s, rad/s]."""
         if not self.rows:
             return y, 0.0
-        if self.compiled_rate is not None:
-            return self.compiled_rate.consistent_velocities(t, y)
+        if self.kernel is not None:
+            return self.kernel.consistent_velocities(t, y)
         s = self.snapshot(y)
         jac, target, _ = self._rows(t, y, s)
         minv = self._mass_inverse(s)
@@ -305,12 +308,17 @@ class System(Equations):
         return y, "static equilibrium: transmission error " + ", ".join(
             f"{f.name} {y[i]:.6g} m" for f, i in zip(meshes, idx))
 
-    def project(self, y: np.ndarray, iterations: int = 3, tol: float = 1e-13) -> np.ndarray:
-        """y moved back onto the joint constraints (positions) and all velocity constraints.
+    def onto_constraints(self, t: float, y: np.ndarray) -> np.ndarray:
+        if self.kernel is not None:  # the same two projections in one compiled call
+            return self.kernel.project(t, y)
+        return super().onto_constraints(t, y)
+
+    def project(self, y: np.ndarray, iterations: int = PROJECT_ITERATIONS, tol: float = PROJECT_TOL) -> np.ndarray:
+        """y moved back onto the joint constraints (positions).
 
         Coordinate projection after each step: the least change in the kinetic
-        energy metric, dq = -M^-1 J^T (J M^-1 J^T)^+ Phi, then the same for the
-        velocities. Explicit steps move orbiting bodies (planets) along chords;
+        energy metric, dq = -M^-1 J^T (J M^-1 J^T)^+ Phi (`onto_constraints` then
+        moves the velocities the same way). Explicit steps move orbiting bodies (planets) along chords;
         the projection puts them back on their circles, so the step can be large.
         """
         if not self.rows:
@@ -321,8 +329,8 @@ class System(Equations):
         if not holonomic.any():
             return y
         for _ in range(iterations):
-            if self.compiled_rate is not None:
-                dq, size = self.compiled_rate.position_step(y)
+            if self.kernel is not None:
+                dq, size = self.kernel.position_step(y, tol)
                 if size < tol:
                     break
             else:
@@ -364,14 +372,15 @@ class System(Equations):
 
     def evaluate(self, t: float, y: np.ndarray) -> np.ndarray:
         """Tangent rate of y at t (what the integrators call): a pure function of (t, y)."""
-        if self.compiled_rate is not None:
-            return self.compiled_rate.rate(t, y)
+        if self.kernel is not None:
+            return self.kernel.rate(t, y)
         return self._evaluate(t, y, None)
 
-    compiled_rate = None  # the evaluation compiled (core.dynamics.cartesian_kernel), once `compile` made it
-    #: what `compile` compiles, in words, and the evaluations from which a run's "auto" compiles it: numba's first
-    #: use in a process costs about 0.7 s, which this Python evaluation (1.5-3 ms) spends in some 300-500
-    compiled_form = "the Cartesian evaluation, compiled (numba)"
+    kernel = None  # the evaluation and the steps compiled (core.dynamics.cartesian_kernel), once `compile` made it
+    #: what `compile` compiles, in words, and the evaluations from which a run's "auto" compiles it: loading this
+    #: kernel from numba's cache costs about 1.1 s in a new process (numba's import included), which this Python
+    #: evaluation (1.5-3 ms) and its steps spend in some 400-700
+    compiled_form = "the Cartesian evaluation and steps, compiled (numba)"
     compile_pays_from = 2_000
 
     def compile(self) -> str | None:
@@ -382,7 +391,7 @@ class System(Equations):
         except ImportError as exc:
             return f"numba cannot be imported ({exc})"
         try:
-            self.compiled_rate = CompiledCartesian(self)
+            self.kernel = CompiledCartesian(self)
         except ValueError as exc:
             return str(exc)
         except Exception as exc:  # e.g. no writable cache for a frozen app: the Python evaluation gives the same

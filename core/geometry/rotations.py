@@ -12,27 +12,33 @@ import math
 import numpy as np
 
 
+def quat_product(w1, x1, y1, z1, w2, x2, y2, z2):
+    """The Hamilton product's components (w, x, y, z) of the quaternions (w1, x1, y1, z1) * (w2, x2, y2, z2)
+    (numbers, or arrays for many at once; the compiled Cartesian steps run it on numbers)."""
+    return (w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
+            w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+            w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+            w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2)
+
+
 def quat_mul(a, b) -> np.ndarray:
     """Hamilton product a * b of quaternions (4,) or row-wise of stacks (k, 4)."""
     a, b = np.asarray(a, float), np.asarray(b, float)
-    w1, x1, y1, z1 = np.moveaxis(a, -1, 0)
-    w2, x2, y2, z2 = np.moveaxis(b, -1, 0)
-    return np.stack([
-        w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
-        w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
-        w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
-        w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
-    ], axis=-1)
+    return np.stack(quat_product(*np.moveaxis(a, -1, 0), *np.moveaxis(b, -1, 0)), axis=-1)
+
+
+def rotation_vector_quat(tx, ty, tz):
+    """The components (w, x, y, z) of the unit quaternion of the rotation vector (tx, ty, tz) [rad]: the
+    exponential map (numbers, or arrays for many at once; the compiled Cartesian steps run it on numbers)."""
+    angle = np.sqrt(tx * tx + ty * ty + tz * tz)
+    s = 0.5 * np.sinc(0.5 * angle / np.pi)  # sin(angle / 2) / angle, 1/2 at 0 without a division by 0
+    return np.cos(0.5 * angle), s * tx, s * ty, s * tz
 
 
 def quat_exp(theta) -> np.ndarray:
     """Unit quaternion(s) of rotation vector(s) theta [rad] (the exponential map)."""
     theta = np.asarray(theta, float)
-    angle = np.linalg.norm(theta, axis=-1)
-    half = 0.5 * angle
-    small = angle < 1e-8
-    s = np.where(small, 0.5 - angle**2 / 48.0, np.sin(half) / np.where(small, 1.0, angle))
-    return np.concatenate([np.cos(half)[..., None], s[..., None] * theta], axis=-1)
+    return np.stack(rotation_vector_quat(*np.moveaxis(theta, -1, 0)), axis=-1)
 
 
 def quat_log(q) -> np.ndarray:

@@ -10,6 +10,7 @@ from core.dynamics.system import System
 from core.model.entities import TimeLaw, TorsionalSpringDamper
 from core.model.files import load
 from tests.conftest import EXAMPLES
+from tests.core.dynamics.test_generalized_alpha import time_varying_planetary
 
 pytest.importorskip("numba")
 
@@ -39,7 +40,7 @@ def compiled_against_python(model, states=None):
         worst = max(worst, float(np.abs(a - b).max() / np.abs(b).max()))
         # the rows the projections onto the constraints use: J, the velocity targets, the position errors
         jac, _, _, _, target, phi, _ = plain._jacobian(t, plain.snapshot(y))
-        for mine, theirs in zip(compiled.compiled_rate.rows(t, y), (jac, target, phi)):
+        for mine, theirs in zip(compiled.kernel.rows(t, y), (jac, target, phi)):
             worst = max(worst, float(np.abs(mine - theirs).max() / max(np.abs(theirs).max(), 1e-300)))
         pa, pb = compiled.onto_constraints(t, y), plain.onto_constraints(t, y)
         worst = max(worst, float(np.abs(pa - pb).max() / np.abs(pb).max()))
@@ -123,6 +124,64 @@ def test_a_compiled_cartesian_run_gives_the_python_run():
     # of the largest channel in its unit: round-off of 1e-15 through the redundant rows' conditioning
     allowed = 1e-9 * peak + 1e-10 * np.array([of_unit[u] for u in units])
     assert np.all(np.abs(on - off).max(axis=0) <= allowed)
+
+
+def test_compiled_stages_on_random_states_are_the_python_stages():
+    """The Lie-group update in the compiled stages (retract by the exponential map, the dexp^-1 correction)
+    against StateSpace's, on states with spins of some 100 rad/s in every direction (off the constraints, the
+    helical pair: no redundant rows), where leaving the correction out would be seen. DOP853's 12 stages."""
+    from scipy.integrate._ivp import dop853_coefficients as tb
+
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    compiled, plain = System(model), System(model)
+    assert compiled.compile() is None
+    sp = plain.space
+    rng = np.random.default_rng(5)
+    y0 = plain.consistent_initial_state()[0]
+    a, c, h = np.ascontiguousarray(tb.A[:12, :12]), np.ascontiguousarray(tb.C[:12]), 1e-4
+    for _ in range(5):
+        y = y0.copy()
+        y[sp.w] += 100.0 * rng.normal(size=3 * plain.n)
+        t = float(rng.uniform(0, 1))
+        k_c, k_p, k_u = (np.zeros((12, sp.tangent_size)) for _ in range(3))
+        k_c[0] = k_p[0] = k_u[0] = plain.evaluate(t, y)
+        compiled.kernel.stages(t, y, h, a, c, k_c, 1, 12)
+        for i in range(1, 12):
+            d = h * (a[i, :i] @ k_p[:i])
+            k_p[i] = sp.correct(d, plain.evaluate(t + c[i] * h, sp.retract(y, d)))
+            d = h * (a[i, :i] @ k_u[:i])
+            k_u[i] = plain.evaluate(t + c[i] * h, sp.retract(y, d))  # without the correction
+        tolerance = 1e-12 * np.abs(k_p).max()
+        assert np.abs(k_c - k_p).max() < tolerance
+        assert np.abs(k_u - k_p).max() > 1e3 * tolerance
+
+
+def test_compiled_steps_and_leaps_give_the_python_steps():
+    """RK4's and DOP853's steps through the kernel (stages on the Lie group, the projections) against the Python
+    stages on the planetary, and RK4's leap (whole steps in one call) against as many step() calls: the same
+    states to round-off through the redundant rows, the same counters, and never the step that reaches t_stop.
+    DOP853 in fixed steps: from rest its first error estimates are a thousandth of the tolerance and
+    round-off moves them by 1e-5, and so the next step size (the norms are `increment`'s, held to the Python
+    ones in test_fast_path_kernel)."""
+    model = time_varying_planetary()
+    for integrator, h, options in (("rk4", 5e-4, {}), ("dop853", 2e-3, {"adaptive": False})):
+        on, off = (prepare(model, t_end=0.1, step=h, integrator=integrator, formulation="cartesian",
+                           compiled=c, **options).solver for c in ("on", "off"))
+        assert on.kernel is not None and off.kernel is None
+        for _ in range(30):
+            assert on.step() is None and off.step() is None
+            scale = np.abs(off.y).max()
+            assert (on.t, on.nsteps, on.nfev) == (off.t, off.nsteps, off.nfev)
+            assert np.abs(on.y - off.y).max() < 1e-12 * scale
+    a, b = (prepare(model, t_end=0.1, step=5e-4, integrator="rk4", formulation="cartesian", compiled="on").solver
+            for _ in range(2))
+    for _ in range(25):
+        assert a.step() is None
+    assert b.leap(0.01225, 100) == 23  # 24.5 steps to t_stop: the 24th is left to step()
+    assert b.step() is None and b.step() is None
+    assert (b.t, b.nsteps, b.nfev) == (a.t, a.nsteps, a.nfev)
+    assert np.abs(b.y - a.y).max() < 1e-13 * np.abs(a.y).max()
+    assert np.abs(b.dense_output()(a.t - 2e-4) - a.dense_output()(a.t - 2e-4)).max() < 1e-13 * np.abs(a.y).max()
 
 
 def test_what_is_not_compiled_says_why():

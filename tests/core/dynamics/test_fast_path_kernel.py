@@ -169,8 +169,8 @@ def test_auto_compiles_long_runs_only_and_says_why_not():
     long = prepare(model, t_end=0.1, step=0.1 / steps, integrator="rk4")
     assert long.compiled_note.startswith("on") and long.solver.kernel is long.system.kernel is not None
     cartesian = prepare(model, t_end=0.01, formulation="cartesian", compiled="on")
-    assert cartesian.compiled_note == "on: the Cartesian evaluation, compiled (numba)"
-    assert cartesian.solver.kernel is None  # its steps stay Python's: the kernel is the rate alone
+    assert cartesian.compiled_note == "on: the Cartesian evaluation and steps, compiled (numba)"
+    assert cartesian.solver.kernel is cartesian.system.kernel is not None  # its steps compiled too
     compliant = prepare(load(EXAMPLES / "compliant_mesh_pair.gdyn"), t_end=0.01, formulation="cartesian",
                         compiled="on")
     assert compliant.compiled_note == "off: mesh: a CompliantMesh is not compiled"

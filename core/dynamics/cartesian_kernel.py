@@ -1,6 +1,7 @@
 """The Cartesian evaluation compiled: System.evaluate's rate in one numba call, the projections onto the
 constraints after each step (System.onto_constraints), and the explicit Runge-Kutta steps on the bodies' Lie
-group (Integrator contract item 6: the stages, and `leap`'s whole steps between output samples).
+group (Integrator contract item 6: the stages, and `leap`'s whole steps between output samples). An output
+sample takes its multipliers and rows from here too (`details`, `rows`), and so does the drift check.
 
 System (core.dynamics.system) evaluates the equations of motion in body coordinates with a few dozen small
 numpy operations per constraint: at the planetary's 6 bodies and 37 rows that is some 1.5-3 ms an
@@ -386,10 +387,12 @@ def _position_step(t, y, dq, tol, holonomic, redundant, touched, starts, by_body
 
 
 @njit(cache=True)
-def _rate(t, y, out, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i, gear_f, motor_i,
-          motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values, touched, starts, by_body,
-          order):
-    """The tangent rate of y at t into `out`, as System.evaluate gives it (see the module's docstring)."""
+def _rate(t, y, out, lam_out, force_out, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i,
+          gear_f, motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values, touched,
+          starts, by_body, order):
+    """The tangent rate of y at t into `out`, as System.evaluate gives it (see the module's docstring), and the
+    multipliers into `lam_out` (rows,) and the rows' forces on the bodies G^T lambda into `force_out` (6 n,),
+    as System._multipliers gives them."""
     n, m = sizes[N], sizes[ROWS]
     alpha, beta = params[0], params[1]
     (pos, rot, vel, spin, qvec, minv, jac, gplus, gsep, gamma, target, phi, stab, points, tangents, work,
@@ -446,8 +449,10 @@ def _rate(t, y, out, sizes, params, mass, inertia, inertia_inv, revolute_i, revo
             break
     for r in range(m):
         gmat[r] = gplus[r] - 2.0 * gsep[r] if signs[r] < 0 else gplus[r]
-    total = qvec.copy()  # Q + G^T lambda
-    _add_transposed(gmat, touched, lam, total, 1.0)
+    force_out[:] = 0.0
+    _add_transposed(gmat, touched, lam, force_out, 1.0)
+    lam_out[:] = lam
+    total = qvec + force_out  # Q + G^T lambda
     for k in range(n):
         acc = np.zeros(6)
         for a in range(6):
@@ -696,6 +701,7 @@ def _stages(t, y, h, a, c, k, first, stop, args):
     n = args[0][N]
     size = k.shape[1]
     d, z = np.empty(size), np.empty(y.shape[0])
+    lam, force = np.empty(args[0][ROWS]), np.empty(6 * n)
     for i in range(first, stop):
         for m in range(size):
             s = 0.0
@@ -706,7 +712,7 @@ def _stages(t, y, h, a, c, k, first, stop, args):
             z[:] = y
         else:
             _retract(y, d, z, n)
-        _rate(t + c[i] * h, z, k[i], *args)
+        _rate(t + c[i] * h, z, k[i], lam, force, *args)
         if i:
             _correct(d, k[i], n)
 
@@ -876,9 +882,14 @@ class CompiledCartesian:
 
     def rate(self, t: float, y: np.ndarray) -> np.ndarray:
         """The tangent rate of y at t [SI], as System.evaluate."""
-        out = np.empty(self.size)
-        _rate(float(t), np.ascontiguousarray(y, dtype=float), out, *self._args)
-        return out
+        return self.details(t, y)[0]
+
+    def details(self, t: float, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The tangent rate of y at t [SI], the multipliers (rows,) and the rows' forces on the bodies G^T lambda
+        (6 n,) [N, N m], as System._evaluate and System._multipliers give them."""
+        out, lam, force = np.empty(self.size), np.empty(self.system.rows), np.empty(6 * self.system.n)
+        _rate(float(t), np.ascontiguousarray(y, dtype=float), out, lam, force, *self._args)
+        return out, lam, force
 
     def project(self, t: float, y: np.ndarray) -> np.ndarray:
         """y after a step at t [s] moved back onto the constraints, as System.onto_constraints: positions, then

@@ -410,10 +410,18 @@ class System(Equations):
         s = self.snapshot(y)
         n = self.n
         loads, qvec, jw = self._applied(t, s, out)
+        if self.kernel is not None:  # e.g. an output sample of a compiled run: the rate and multipliers compiled
+            rate, lam, _ = self.kernel.details(t, y)
+            if not details:
+                return rate
+            return rate, {"lambda": lam, "loads": loads, "out": out, "kinetic": self._kinetic(s, jw), "snapshot": s,
+                          "jacobian": self.kernel.rows(t, y)[0]}
         minv = self._mass_inverse(s)
-        lam, constraint_force = np.zeros(self.rows), np.zeros(6 * n)
+        lam, constraint_force, jac = np.zeros(self.rows), np.zeros(6 * n), None
         if self.rows:
-            lam, constraint_force = self._multipliers(t, s, minv, qvec)
+            rows = self._jacobian(t, s)
+            jac = rows[0]
+            lam, constraint_force = self._multipliers(t, s, minv, qvec, rows=rows)
         acc = minv @ (qvec + constraint_force)
         sp = self.space
         rate = np.zeros(sp.tangent_size)
@@ -425,7 +433,8 @@ class System(Equations):
         rate[sp.de] = self._extra_rates(t, s, lam, loads)
         if not details:
             return rate
-        return rate, {"lambda": lam, "loads": loads, "out": out, "kinetic": self._kinetic(s, jw), "snapshot": s}
+        return rate, {"lambda": lam, "loads": loads, "out": out, "kinetic": self._kinetic(s, jw), "snapshot": s,
+                      "jacobian": jac}
 
     def accelerations(self, t: float, y: np.ndarray) -> np.ndarray:
         """COM and angular accelerations of the bodies (n, 6) [m/s^2, rad/s^2], world axes."""
@@ -565,18 +574,19 @@ class System(Equations):
             self._choose_side(g, 0.0, y)
         return y, notes
 
-    def _multipliers(self, t, s, minv, qvec, transform=None, bias=None):
+    def _multipliers(self, t, s, minv, qvec, transform=None, bias=None, rows=None):
         """Multipliers with the gear flanks settled: a gear row's force direction depends on the sign of Ft.
 
         `minv` and `qvec` are in body velocities, or with `transform` (body
         velocities = transform @ coordinate rates) and `bias` (the body
-        accelerations at zero coordinate accelerations) in other coordinates.
+        accelerations at zero coordinate accelerations) in other coordinates;
+        `rows` is `_jacobian(t, s)` when the caller has it already.
         Returns lambda and the constraint forces G^T lambda on the bodies (6 n,).
         Large systems go through sparse matrices (each row touches at most two
         bodies, so a gear train's matrix is banded and the cost grows linearly
         with its length); redundant ones through a dense minimum-norm solve.
         """
-        jac, gplus, gsep, gamma, target, phi, stab = self._jacobian(t, s)
+        jac, gplus, gsep, gamma, target, phi, stab = self._jacobian(t, s) if rows is None else rows
         body_g = (gplus, gsep)
         vel = np.hstack([s.v, s.w]).ravel()
         baumgarte = np.where(stab, 2 * self.alpha * (jac @ vel - target) + self.beta**2 * phi, 0.0)
@@ -709,20 +719,25 @@ class System(Equations):
         return rows_of
 
     def _reactions(self, d: dict) -> dict:
-        """Joint name -> (force [N], torque about the joint point [N m]) on body j, world axes, from the multipliers."""
-        s, lam = d["snapshot"], d["lambda"]
+        """Joint name -> (force [N], torque about the joint point [N m]) on body j, world axes, from the multipliers:
+        G_j^T lambda of the joint's rows, G_j body j's block (a joint's G is its J), from the evaluation's
+        Jacobian when it kept one (``d["jacobian"]``), else from the joint's own rows."""
+        s, lam, jac = d["snapshot"], d["lambda"], d.get("jacobian")
         out = {}
         for name, (r0, c) in self._rows_of().items():
             if name not in self.joint_constraints:
                 continue
-            blocks, _, _ = c.evaluate(s)
-            force, torque = np.zeros(3), np.zeros(3)
-            for b, _, gb in blocks:
-                if b == c.g.bj:
-                    force = gb[:, :3].T @ lam[r0:r0 + c.rows]
-                    arm = s.rot[b] @ c.g.sj if b >= 0 else np.zeros(3)
-                    torque = gb[:, 3:].T @ lam[r0:r0 + c.rows] - np.cross(arm, force)
-            out[name] = (force, torque)
+            b, mine = c.g.bj, lam[r0:r0 + c.rows]
+            if jac is not None and b >= 0:
+                block = dense(jac[r0:r0 + c.rows, 6 * b:6 * b + 6])
+            else:  # body j the ground (no columns in J), or no Jacobian kept
+                block = next((gb for bb, _, gb in c.evaluate(s)[0] if bb == b), None)
+            if block is None:
+                out[name] = (np.zeros(3), np.zeros(3))
+                continue
+            force = block[:, :3].T @ mine
+            arm = s.rot[b] @ c.g.sj if b >= 0 else np.zeros(3)
+            out[name] = (force, block[:, 3:].T @ mine - cross_rows(arm, force))
         return out
 
     def describe(self) -> dict:

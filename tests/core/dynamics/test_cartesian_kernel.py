@@ -184,6 +184,34 @@ def test_compiled_steps_and_leaps_give_the_python_steps():
     assert np.abs(b.dense_output()(a.t - 2e-4) - a.dense_output()(a.t - 2e-4)).max() < 1e-13 * np.abs(a.y).max()
 
 
+def test_a_compiled_systems_samples_and_drift_checks_are_the_python_ones():
+    """An output sample of a compiled system (the rate, multipliers and Jacobian from the kernel, the reactions
+    from that Jacobian) against the Python one, channel by channel, and the drift check from the kernel's
+    position errors against the joints' own: on the constraints, and with every joint moved off them."""
+    from core.dynamics.soundness import worst_violation
+
+    model = load(EXAMPLES / "planetary.gdyn")
+    compiled, plain = System(model), System(model)
+    assert compiled.compile() is None
+    sp = plain.space
+    rng = np.random.default_rng(7)
+    units = [c.unit for c in plain.outputs(0.0, plain.initial_state()).channels]
+    for t, y in states_along_a_run(model, count=4):
+        mine, theirs = compiled.sample(t, y), plain.sample(t, y)
+        # each channel within 1e-9 of itself and 1e-10 of the largest channel in its unit (as the runs' test)
+        of_unit = {u: max(abs(v) for v, w in zip(theirs[0], units) if w == u) for u in units}
+        allowed = 1e-9 * np.abs(theirs[0]) + 1e-10 * np.array([of_unit[u] for u in units])
+        assert np.all(np.abs(mine[0] - theirs[0]) <= allowed)
+        assert all(np.array_equal(a, b) for a, b in zip(mine[1:], theirs[1:]))  # poses: from y alone
+        moved = sp.retract(y, 1e-5 * rng.normal(size=sp.tangent_size))
+        for tol in ((1e-9, 1e-9), (1e-3, 1e-3)):
+            a, b = worst_violation(compiled, moved, *tol), worst_violation(plain, moved, *tol)
+            assert (a is None) == (b is None)
+            if a is not None:
+                assert (a.item, a.kind) == (b.item, b.kind) and abs(a.value - b.value) < 1e-12 * abs(b.value)
+    assert worst_violation(plain, moved, 1e-9, 1e-9).kind.startswith("joint")  # the joints' errors were tested
+
+
 def test_what_is_not_compiled_says_why():
     for name, why in (("lossy_gear_demo1", "lossy pairs are not compiled"),
                       ("bevel_pair", "a bevel pair is not compiled"),

@@ -387,12 +387,15 @@ def _position_step(t, y, dq, tol, holonomic, redundant, touched, starts, by_body
 
 
 @njit(cache=True)
-def _rate(t, y, out, lam_out, force_out, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i,
+def _rate(t, y, out, lam_out, force_out, flanks, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i,
           gear_f, motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values, touched,
           starts, by_body, order):
     """The tangent rate of y at t into `out`, as System.evaluate gives it (see the module's docstring), and the
     multipliers into `lam_out` (rows,) and the rows' forces on the bodies G^T lambda into `force_out` (6 n,),
-    as System._multipliers gives them."""
+    as System._multipliers gives them. The flanks are settled from `flanks` (+1 or -1 per row; the last
+    evaluation's, which it updates): they change only when a tooth force changes sign, so the first set tried
+    is nearly always the settled one (from all +1, as Python starts, a planetary's ring rows take a second
+    factorisation at every evaluation)."""
     n, m = sizes[N], sizes[ROWS]
     alpha, beta = params[0], params[1]
     (pos, rot, vel, spin, qvec, minv, jac, gplus, gsep, gamma, target, phi, stab, points, tangents, work,
@@ -416,7 +419,7 @@ def _rate(t, y, out, lam_out, force_out, sizes, params, mass, inertia, inertia_i
         baumgarte = 2 * alpha * (jv[r] - target[r]) + beta * beta * phi[r] if stab[r] else 0.0
         rhs[r] = gamma[r] - baumgarte - jmq[r]
     lam = np.zeros(m)
-    signs = np.ones(m)
+    signs = flanks.copy()
     gmat = gplus.copy()
     a = np.empty((m, m))
     redundant, fixed = sizes[REDUNDANT], sizes[FIXED]
@@ -452,6 +455,7 @@ def _rate(t, y, out, lam_out, force_out, sizes, params, mass, inertia, inertia_i
     force_out[:] = 0.0
     _add_transposed(gmat, touched, lam, force_out, 1.0)
     lam_out[:] = lam
+    flanks[:] = signs
     total = qvec + force_out  # Q + G^T lambda
     for k in range(n):
         acc = np.zeros(6)
@@ -694,10 +698,10 @@ def _correct(inc, rate, n):
 
 
 @njit(cache=True)
-def _stages(t, y, h, a, c, k, first, stop, args):
+def _stages(t, y, h, a, c, k, first, stop, flanks, args):
     """Stages first .. stop - 1 of an explicit Runge-Kutta tableau (a, c) from (t, y) with step h into the rows
     of k (the earlier rows given), as Integrator._stages takes them on the bodies' Lie group: k_i = the rate at
-    retract(y, d_i), d_i = h sum_j a_ij k_j, corrected for d_i. `args` are _rate's after `out`."""
+    retract(y, d_i), d_i = h sum_j a_ij k_j, corrected for d_i. `flanks` and `args` are _rate's."""
     n = args[0][N]
     size = k.shape[1]
     d, z = np.empty(size), np.empty(y.shape[0])
@@ -712,7 +716,7 @@ def _stages(t, y, h, a, c, k, first, stop, args):
             z[:] = y
         else:
             _retract(y, d, z, n)
-        _rate(t + c[i] * h, z, k[i], lam, force, *args)
+        _rate(t + c[i] * h, z, k[i], lam, force, flanks, *args)
         if i:
             _correct(d, k[i], n)
 
@@ -740,7 +744,7 @@ def _onto_constraints(t, y, out, holonomic, args, data, iterations, tol):
 
 
 @njit(cache=True)
-def _leap(t, y, h, steps, a, c, b, k, first, y_old, holonomic, args, data, iterations, tol):
+def _leap(t, y, h, steps, a, c, b, k, first, y_old, flanks, holonomic, args, data, iterations, tol):
     """Up to `steps` steps of the explicit tableau (a, b, c) with step h from (t, y), each as Integrator.step
     takes it: y <- onto_constraints(t + h, retract(y, d)). y is updated in place, y_old is the state before the
     last step and k its stages (k[0] given for the first step when `first` is 1). Returns (status, steps
@@ -751,7 +755,7 @@ def _leap(t, y, h, steps, a, c, b, k, first, y_old, holonomic, args, data, itera
     n = data[0][N]
     t_old = t
     for i in range(steps):
-        _stages(t, y, h, a, c, k, first if i == 0 else 0, a.shape[0], args)
+        _stages(t, y, h, a, c, k, first if i == 0 else 0, a.shape[0], flanks, args)
         increment(h, b, errors, k, 0.0, 1.0, d, norms)
         _retract(y, d, z, n)
         if not np.isfinite(z.sum()):
@@ -836,6 +840,7 @@ class CompiledCartesian:
                       ints(angle_i, 3), floats(angle_f, 3), np.ascontiguousarray(law_rows), tables,
                       np.ascontiguousarray(times), np.ascontiguousarray(values))
         self._args = (*self._data, touched, *_rows_by_body(touched, sy.n), order)
+        self._flanks = np.ones(sy.rows)  # the flanks the last evaluation settled (see _rate)
         self.size = sy.space.tangent_size
         # the joints' rows, which System.project moves the positions back onto: their sparsity, and how many
         # are redundant
@@ -888,7 +893,7 @@ class CompiledCartesian:
         """The tangent rate of y at t [SI], the multipliers (rows,) and the rows' forces on the bodies G^T lambda
         (6 n,) [N, N m], as System._evaluate and System._multipliers give them."""
         out, lam, force = np.empty(self.size), np.empty(self.system.rows), np.empty(6 * self.system.n)
-        _rate(float(t), np.ascontiguousarray(y, dtype=float), out, lam, force, *self._args)
+        _rate(float(t), np.ascontiguousarray(y, dtype=float), out, lam, force, self._flanks, *self._args)
         return out, lam, force
 
     def project(self, t: float, y: np.ndarray) -> np.ndarray:
@@ -904,7 +909,8 @@ class CompiledCartesian:
         """Stages first .. stop - 1 of the explicit Runge-Kutta tableau (a, c) [-] from (t, y) with step h [s]
         into the rows of k (the earlier rows given), on the bodies' Lie group as Integrator._stages takes them
         (Munthe-Kaas), in one call."""
-        _stages(float(t), np.ascontiguousarray(y, dtype=float), float(h), a, c, k, first, stop, self._args)
+        _stages(float(t), np.ascontiguousarray(y, dtype=float), float(h), a, c, k, first, stop, self._flanks,
+                self._args)
 
     def step(self, t: float, y: np.ndarray, h: float, a: np.ndarray, c: np.ndarray, b: np.ndarray,
              errors: np.ndarray, k: np.ndarray, first: int, stop: int, rtol: float = 0.0,
@@ -924,6 +930,6 @@ class CompiledCartesian:
         0 given for the first step when `first` is 1. It stops early before a step whose state would not be
         finite. Returns (steps taken, t, y, and t and y before the last step)."""
         y, y_old = np.array(y, dtype=float), np.empty(self.system.space.size)
-        status, taken, t, t_old = _leap(float(t), y, float(h), steps, a, c, b, k, first, y_old, self._holonomic,
-                                        self._args, self._data, PROJECT_ITERATIONS, PROJECT_TOL)
+        status, taken, t, t_old = _leap(float(t), y, float(h), steps, a, c, b, k, first, y_old, self._flanks,
+                                        self._holonomic, self._args, self._data, PROJECT_ITERATIONS, PROJECT_TOL)
         return taken, t, y, (t_old if taken else float(t)), y_old

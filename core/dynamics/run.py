@@ -226,8 +226,10 @@ class Run:
         if self._violation is None:
             return False
         t, worst = self._violation
+        # the drift is the integration's error along the constraints: a closer integration is the remedy
         self._finish("failed", f"constraint drift at t = {t:.6g} s: {worst.describe()} (settings.drift_tolerance: "
-                               f"{self._tolerances[2]}) ({self._kept()})")
+                               f"{self._tolerances[2]}); a smaller settings.step, or an adaptive integrator (dop853) "
+                               f"with its rtol, integrates closer to the constraints ({self._kept()})")
         return True
 
     def _work_out(self) -> None:

@@ -137,6 +137,7 @@ def test_run_stops_as_failed_when_a_constraint_drifts_past_the_tolerance():
     assert res.status == "failed"
     assert res.message.startswith("constraint drift at t = ")
     assert "above the tolerance" in res.message and "settings.drift_tolerance" in res.message
+    assert "a smaller settings.step" in res.message  # and what to do about it
     assert len(res.time) >= 2  # the samples up to the failure are kept
 
 

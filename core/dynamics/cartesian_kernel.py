@@ -387,9 +387,9 @@ def _position_step(t, y, dq, tol, holonomic, redundant, touched, starts, by_body
 
 
 @njit(cache=True)
-def _rate(t, y, out, lam_out, force_out, flanks, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i,
-          gear_f, motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values, touched,
-          starts, by_body, order):
+def _rate(t, y, out, lam_out, force_out, flanks, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f,
+          gear_i, gear_f, motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values,
+          touched, starts, by_body, order):
     """The tangent rate of y at t into `out`, as System.evaluate gives it (see the module's docstring), and the
     multipliers into `lam_out` (rows,) and the rows' forces on the bodies G^T lambda into `force_out` (6 n,),
     as System._multipliers gives them. The flanks are settled from `flanks` (+1 or -1 per row; the last

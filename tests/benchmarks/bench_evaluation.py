@@ -98,8 +98,8 @@ def main() -> None:
             t2 = time.perf_counter()
             by["step()"], by["leap()"] = min(by["step()"], (t1 - t0) / 100), min(by["leap()"], (t2 - t1) / taken)
         for how, value in by.items():
-            print(f"  {name:9s} by {how:6s} {value * 1e6:8.1f} us a step, four evaluations {4 * evaluation * 1e6:8.1f} us:"
-                  f" {value / (4 * evaluation):5.2f}x them")
+            print(f"  {name:9s} by {how:6s} {value * 1e6:8.1f} us a step, four evaluations "
+                  f"{4 * evaluation * 1e6:8.1f} us: {value / (4 * evaluation):5.2f}x them")
     print("  (an evaluation timed from Python includes the call's own cost, about 1 us: a leap's stages inside the "
           "kernel do not pay it)")
 

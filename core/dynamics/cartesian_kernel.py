@@ -350,12 +350,18 @@ def _consistent(t, y, out, sizes, params, mass, inertia, inertia_inv, revolute_i
     """y with its speeds projected onto the rows at t into `out`, as System.consistent_velocities: the least
     change in the kinetic energy metric, v - M^-1 J^T (J M^-1 J^T)^+ (J v - s(t)). Returns the largest
     change [m/s, rad/s]."""
-    n = sizes[N]
     parts = _assemble(t, y, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i, gear_f,
                       motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values)
+    return _speeds_onto_rows(y, out, parts, sizes[N], sizes[REDUNDANT], touched, starts, by_body)
+
+
+@njit(cache=True)
+def _speeds_onto_rows(y, out, parts, n, redundant, touched, starts, by_body):
+    """_consistent's projection from the parts _assemble gave at y (of rank rows - redundant; touched, starts and
+    by_body the rows' sparsity)."""
     vel, spin, minv, jac, target = parts[2], parts[3], parts[5], parts[6], parts[10]
     rhs = _sparse_times(jac, touched, _body_velocity(vel, spin, n)) - target
-    jm, lam = _least_norm_rows(jac, touched, starts, by_body, minv, rhs, sizes[REDUNDANT])
+    jm, lam = _least_norm_rows(jac, touched, starts, by_body, minv, rhs, redundant)
     corr = np.zeros(6 * n)  # M^-1 J^T lambda = (J M^-1)^T lambda
     _add_transposed(jm, touched, lam, corr, 1.0)
     out[:] = y
@@ -376,6 +382,12 @@ def _position_step(t, y, dq, tol, holonomic, redundant, touched, starts, by_body
     `tol` [m, rad], where System.project stops. Returns the largest position error |Phi| before the move."""
     parts = _assemble(t, y, sizes, params, mass, inertia, inertia_inv, revolute_i, revolute_f, gear_i, gear_f,
                       motor_i, motor_f, element_i, element_f, angle_i, angle_f, laws, tables, times, values)
+    return _move_onto_joints(parts, dq, tol, holonomic, redundant, touched, starts, by_body)
+
+
+@njit(cache=True)
+def _move_onto_joints(parts, dq, tol, holonomic, redundant, touched, starts, by_body):
+    """_position_step's move from the parts _assemble gave at y."""
     minv, jac_all, phi_all = parts[5], parts[6], parts[11]
     jac, phi = jac_all[holonomic], phi_all[holonomic]
     size = np.abs(phi).max() if phi.shape[0] else 0.0
@@ -725,14 +737,16 @@ def _stages(t, y, h, a, c, k, first, stop, flanks, args):
 def _onto_constraints(t, y, out, holonomic, args, data, iterations, tol):
     """y after a step at t [s] moved back onto the constraints into `out`, as System.onto_constraints: the
     positions onto the joints' rows (`holonomic`: _position_step's arguments before the model's `data`), at
-    most `iterations` moves until the error is below `tol`, then the speeds onto every row (_consistent with
-    `args`)."""
+    most `iterations` moves until the error is below `tol`, then the speeds onto every row (`args`: _rate's
+    rows' sparsity at args[-4:-1]). Each state is assembled once: the check after a move and the speeds'
+    projection share it (the joints' rows do not depend on t)."""
     n = data[0][N]
     z, moved = y.copy(), np.empty(y.shape[0])
+    parts = _assemble(t, z, *data)
     if holonomic[0].shape[0]:
         dq, d = np.empty(6 * n), np.zeros(12 * n + y.shape[0] - 13 * n)
         for _ in range(iterations):
-            if _position_step(0.0, z, dq, tol, *holonomic, *data) < tol:
+            if _move_onto_joints(parts, dq, tol, *holonomic) < tol:
                 break
             for b in range(n):
                 for e in range(3):
@@ -740,7 +754,8 @@ def _onto_constraints(t, y, out, holonomic, args, data, iterations, tol):
                     d[3 * n + 3 * b + e] = dq[6 * b + 3 + e]
             _retract(z, d, moved, n)
             z[:] = moved
-    return _consistent(t, z, out, *args)
+            parts = _assemble(t, z, *data)
+    return _speeds_onto_rows(z, out, parts, n, data[0][REDUNDANT], args[-4], args[-3], args[-2])
 
 
 @njit(cache=True)

@@ -653,7 +653,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "parallel-axis train in joint coordinates, or a Cartesian model of revolute joints, rigid "
                         "cylindrical pairs, motors, torques and springs; auto does it for runs long enough to repay "
                         "the 0.7-1.1 s its first use in a process costs (joint: 30,000 evaluations or more; Cartesian: "
-                        "2,000) (default: auto)")
+                        "800) (default: auto)")
     m.add_argument("--out", required=True, help="results CSV")
     m.add_argument("--results", metavar="FILE.gdres", help="also write the results file (HDF5: channels, poses, model, settings)")
     m.set_defaults(run=_cmd_simulate)

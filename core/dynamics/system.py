@@ -378,10 +378,12 @@ class System(Equations):
 
     kernel = None  # the evaluation and the steps compiled (core.dynamics.cartesian_kernel), once `compile` made it
     #: what `compile` compiles, in words, and the evaluations from which a run's "auto" compiles it: loading this
-    #: kernel from numba's cache costs about 1.1 s in a new process (numba's import included), which this Python
-    #: evaluation (1.5-3 ms) and its steps spend in some 400-700
+    #: kernel from numba's cache costs about 1.1 s in a new process (numba's import included), which the Python
+    #: evaluation with its steps and samples spends in some 300-400 evaluations (RK4 runs of the planetary in new
+    #: processes, compiled and not: 200 evaluations 1.39 against 0.94 s, 400 1.43-1.50 against 1.75-2.25 s, 800
+    #: 1.54 against 4.14 s); twice that, for the machine's phases
     compiled_form = "the Cartesian evaluation and steps, compiled (numba)"
-    compile_pays_from = 2_000
+    compile_pays_from = 800
 
     def compile(self) -> str | None:
         """Take the rates from the compiled evaluation (core.dynamics.cartesian_kernel); None when done, else why

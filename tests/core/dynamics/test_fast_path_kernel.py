@@ -19,6 +19,7 @@ import pytest
 from core.commands import AddItem, replace_fields
 from core.dynamics.joint_coordinates import JointCoordinateSystem
 from core.dynamics.run import prepare
+from core.dynamics.system import System
 from core.model.entities import TimeLaw, TorsionalSpringDamper
 from core.model.files import load
 from tests.conftest import EXAMPLES, ROOT
@@ -170,6 +171,11 @@ def test_auto_compiles_long_runs_only_and_says_why_not():
     assert long.compiled_note.startswith("on") and long.solver.kernel is long.system.kernel is not None
     cartesian = prepare(model, t_end=0.01, formulation="cartesian", compiled="on")
     assert cartesian.compiled_note == "on: the Cartesian evaluation and steps, compiled (numba)"
+    steps = System.compile_pays_from / 4  # the Cartesian threshold: a run of that many evaluations compiles
+    assert prepare(model, t_end=0.1, step=0.1 / steps, integrator="rk4", formulation="cartesian").compiled_note == (
+        cartesian.compiled_note)
+    assert prepare(model, t_end=0.01, step=1e-3, integrator="rk4",
+                   formulation="cartesian").compiled_note.startswith("off: a short run")
     assert cartesian.solver.kernel is cartesian.system.kernel is not None  # its steps compiled too
     compliant = prepare(load(EXAMPLES / "compliant_mesh_pair.gdyn"), t_end=0.01, formulation="cartesian",
                         compiled="on")

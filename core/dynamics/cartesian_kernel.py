@@ -734,11 +734,11 @@ def _stages(t, y, h, a, c, k, first, stop, flanks, args):
 
 
 @njit(cache=True)
-def _onto_constraints(t, y, out, holonomic, args, data, iterations, tol):
+def _onto_constraints(t, y, out, holonomic, sparsity, data, iterations, tol):
     """y after a step at t [s] moved back onto the constraints into `out`, as System.onto_constraints: the
     positions onto the joints' rows (`holonomic`: _position_step's arguments before the model's `data`), at
-    most `iterations` moves until the error is below `tol`, then the speeds onto every row (`args`: _rate's
-    rows' sparsity at args[-4:-1]). Each state is assembled once: the check after a move and the speeds'
+    most `iterations` moves until the error is below `tol`, then the speeds onto every row (`sparsity`: their
+    touched, starts and by_body). Each state is assembled once: the check after a move and the speeds'
     projection share it (the joints' rows do not depend on t)."""
     n = data[0][N]
     z, moved = y.copy(), np.empty(y.shape[0])
@@ -755,11 +755,11 @@ def _onto_constraints(t, y, out, holonomic, args, data, iterations, tol):
             _retract(z, d, moved, n)
             z[:] = moved
             parts = _assemble(t, z, *data)
-    return _speeds_onto_rows(z, out, parts, n, data[0][REDUNDANT], args[-4], args[-3], args[-2])
+    return _speeds_onto_rows(z, out, parts, n, data[0][REDUNDANT], *sparsity)
 
 
 @njit(cache=True)
-def _leap(t, y, h, steps, a, c, b, k, first, y_old, flanks, holonomic, args, data, iterations, tol):
+def _leap(t, y, h, steps, a, c, b, k, first, y_old, flanks, holonomic, sparsity, args, data, iterations, tol):
     """Up to `steps` steps of the explicit tableau (a, b, c) with step h from (t, y), each as Integrator.step
     takes it: y <- onto_constraints(t + h, retract(y, d)). y is updated in place, y_old is the state before the
     last step and k its stages (k[0] given for the first step when `first` is 1). Returns (status, steps
@@ -778,7 +778,7 @@ def _leap(t, y, h, steps, a, c, b, k, first, y_old, flanks, holonomic, args, dat
         y_old[:] = y
         t_old = t
         t = t + h
-        _onto_constraints(t, z, y, holonomic, args, data, iterations, tol)
+        _onto_constraints(t, z, y, holonomic, sparsity, data, iterations, tol)
     return OK, steps, t, t_old
 
 
@@ -854,7 +854,8 @@ class CompiledCartesian:
                       ints(motor_i, 5), floats(motor_f, 3), ints(element_i, 5), floats(element_f, 6),
                       ints(angle_i, 3), floats(angle_f, 3), np.ascontiguousarray(law_rows), tables,
                       np.ascontiguousarray(times), np.ascontiguousarray(values))
-        self._args = (*self._data, touched, *_rows_by_body(touched, sy.n), order)
+        self._sparsity = (touched, *_rows_by_body(touched, sy.n))  # the rows' bodies, and the rows by body
+        self._args = (*self._data, *self._sparsity, order)
         self._flanks = np.ones(sy.rows)  # the flanks the last evaluation settled (see _rate)
         self.size = sy.space.tangent_size
         # the joints' rows, which System.project moves the positions back onto: their sparsity, and how many
@@ -915,7 +916,7 @@ class CompiledCartesian:
         """y after a step at t [s] moved back onto the constraints, as System.onto_constraints: positions, then
         speeds."""
         out = np.empty(self.system.space.size)
-        _onto_constraints(float(t), np.ascontiguousarray(y, dtype=float), out, self._holonomic, self._args,
+        _onto_constraints(float(t), np.ascontiguousarray(y, dtype=float), out, self._holonomic, self._sparsity,
                           self._data, PROJECT_ITERATIONS, PROJECT_TOL)
         return out
 
@@ -946,5 +947,6 @@ class CompiledCartesian:
         finite. Returns (steps taken, t, y, and t and y before the last step)."""
         y, y_old = np.array(y, dtype=float), np.empty(self.system.space.size)
         status, taken, t, t_old = _leap(float(t), y, float(h), steps, a, c, b, k, first, y_old, self._flanks,
-                                        self._holonomic, self._args, self._data, PROJECT_ITERATIONS, PROJECT_TOL)
+                                        self._holonomic, self._sparsity, self._args, self._data,
+                                        PROJECT_ITERATIONS, PROJECT_TOL)
         return taken, t, y, (t_old if taken else float(t)), y_old

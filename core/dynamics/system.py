@@ -409,13 +409,13 @@ class System(Equations):
         """The rate; with `out` an Outputs collector (or False: details without channels) also the details."""
         details = out is not None
         out = out or None
+        if self.kernel is not None and not details:
+            return self.kernel.rate(t, y)
         s = self.snapshot(y)
         n = self.n
         loads, qvec, jw = self._applied(t, s, out)
         if self.kernel is not None:  # e.g. an output sample of a compiled run: the rate and multipliers compiled
             rate, lam, _ = self.kernel.details(t, y)
-            if not details:
-                return rate
             return rate, {"lambda": lam, "loads": loads, "out": out, "kinetic": self._kinetic(s, jw), "snapshot": s,
                           "jacobian": self.kernel.rows(t, y)[0]}
         minv = self._mass_inverse(s)

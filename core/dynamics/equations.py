@@ -41,6 +41,8 @@ interchangeable; core.dynamics.formulations.FORMULATIONS maps their names.
    first use in a process costs about 0.7 s). ``kernel``, when not None, is
    the compiled rate with the state space's update, which the integrators may
    take whole steps through (core.dynamics.integrators, contract item 6).
+   It may compile the output samples too (``sample``: the same values to
+   round-off; compiled_form says whether it did).
 """
 
 from __future__ import annotations

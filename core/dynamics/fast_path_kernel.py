@@ -18,9 +18,10 @@ the CLI's nor the app's start pays for it (tests/core/test_layering.py holds tha
 process costs the import and the cache's load, about 0.7 s here (compiling, on the very first use after
 an install, some seconds more); `compile_decision` (core.dynamics.run) decides when a run is long enough to gain from it.
 
-What is compiled, and what stays in Python: the large trains' KKT form (sparse LU) and the output samples
-(channels, multipliers: JointCoordinateSystem.samples works out many at once with arrays) stay in Python; so
-does each new set of flanks' matrix K, which is made in
+What is compiled, and what stays in Python: a single output sample has its own kernel
+(core.dynamics.fast_path_sample), which takes its multipliers from here (`solve`); many samples at once stay in
+numpy (JointCoordinateSystem.samples), and so do the large trains' KKT form (sparse LU) and each new set of
+flanks' matrix K, which is made in
 Python on the first evaluation that meets it (the kernel returns MISSING and the flanks it needs) and kept
 in the store the kernel reads. tests/core/dynamics/test_fast_path_kernel.py holds the kernel to the
 general joint-coordinate path to 1e-12 on random states of every example it covers and of variants with
@@ -170,10 +171,11 @@ def _times_vector(mat, u, out):
 
 
 @njit(cache=True)
-def _rate(t, y, rate, fb, ib, keys, store, flanks):
-    """The fast path's rate of y at t into `rate`, as JointFastPath.solve gives it, and the flanks its gear rows'
-    forces act on in `flanks` (1: Ft < 0); MISSING with the flanks it lacks in `flanks` when the store has not
-    got them. store[i] holds K and M^-1 G^T of the flanks keys[i], one after the other."""
+def _rate(t, y, rate, lam, fb, ib, keys, store, flanks):
+    """The fast path's rate of y at t into `rate` and its multipliers into `lam` (rows,; or of size 0 when not
+    needed), as JointFastPath.solve gives them, and the flanks its gear rows' forces act on in `flanks` (1:
+    Ft < 0); MISSING with the flanks it lacks in `flanks` when the store has not got them. store[i] holds K
+    and M^-1 G^T of the flanks keys[i], one after the other."""
     nq, rows, n_f, n_u, n_m = ib[NQ], ib[ROWS], ib[N_F], ib[N_U], ib[N_MOTORS]
     size = rows + nq + ib[EXTRA]
     qd = y[nq:2 * nq]
@@ -261,6 +263,8 @@ def _rate(t, y, rate, fb, ib, keys, store, flanks):
     rate[nq:] = out[rows:]
     rate[2 * nq + ib[WORK]] = work
     rate[2 * nq + ib[DISSIPATED]] = dissipation
+    if lam.shape[0] == rows:
+        lam[:] = out[:rows]
     flanks[:] = flip
     return OK
 
@@ -291,13 +295,14 @@ def _stages(t, y, h, a, c, k, first, stop, fb, ib, keys, store, flanks):
     rows of k (the earlier rows given): k_i = f(t + c_i h, y + h sum_j a_ij k_j). MISSING as _rate."""
     n = y.shape[0]
     z = np.empty(n)
+    unwanted = np.empty(0)  # the multipliers
     for i in range(first, stop):
         for m in range(n):
             s = 0.0
             for j in range(i):
                 s += a[i, j] * k[j, m]
             z[m] = y[m] + h * s
-        if _rate(t + c[i] * h, z, k[i], fb, ib, keys, store, flanks) != OK:
+        if _rate(t + c[i] * h, z, k[i], unwanted, fb, ib, keys, store, flanks) != OK:
             return MISSING
     return OK
 
@@ -416,6 +421,7 @@ class CompiledFastPath:
         self.fb, self.ib = pack([nq, rows, sy.extra, fast.work_index, fast.dissipated_index, fast.n_f, fast.n_u,
                                  len(motors)], floats, ints)
         self.n = 2 * nq + sy.extra
+        self._unwanted = np.empty(0)  # the multipliers, where only the rate is asked for
         n_g = len(fast.gear_rows)
         self.flanks = np.zeros(n_g, np.int8)  # of the last evaluation (1: Ft < 0), or those the store lacks
         self._keys = np.zeros((0, n_g), np.int8)
@@ -440,9 +446,17 @@ class CompiledFastPath:
     def rate(self, t: float, y: np.ndarray) -> np.ndarray:
         """The tangent rate of y at t [SI], as JointFastPath.rate."""
         out = np.empty(self.n)
-        while _rate(float(t), y, out, self.fb, self.ib, self._keys, self._store, self.flanks) != OK:
+        while _rate(float(t), y, out, self._unwanted, self.fb, self.ib, self._keys, self._store, self.flanks) != OK:
             self._add(self.flanks.copy())
         return out
+
+    def solve(self, t: float, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple]:
+        """The rate, the multipliers and the flanks their forces act on (True: Ft < 0) at (t, y), as
+        JointFastPath.solve."""
+        out, lam = np.empty(self.n), np.empty(self.fast.rows)
+        while _rate(float(t), y, out, lam, self.fb, self.ib, self._keys, self._store, self.flanks) != OK:
+            self._add(self.flanks.copy())
+        return out, lam, self.flanks.astype(bool)
 
     def project(self, t: float, y: np.ndarray) -> np.ndarray:
         """y with the coordinate rates projected onto the rows at t [s], as JointFastPath.consistent_rates."""

@@ -242,9 +242,17 @@ def force_components(g: PairGeometryData, ft: float) -> tuple[float, float, floa
     """(Ft, Fr, Fa, Fc) [N] from the tangential force by the gear formulas (ft a number, or an array of them)."""
     if g.kind == "bevel":
         ta = math.tan(g.pressure_angle)
-        fr = abs(ft) * ta * math.cos(g.pitch_angle)
-        fa = abs(ft) * ta * math.sin(g.pitch_angle)
-    else:
-        fr = abs(ft) * math.tan(g.working_pressure_angle)
-        fa = ft * math.tan(g.working_helix_angle)
+        return with_resultant(ft, abs(ft) * ta * math.cos(g.pitch_angle), abs(ft) * ta * math.sin(g.pitch_angle))
+    return cylinder_force_components(ft, math.tan(g.working_pressure_angle), math.tan(g.working_helix_angle))
+
+
+def cylinder_force_components(ft, tan_pressure: float, tan_helix: float):
+    """(Ft, Fr, Fa, Fc) [N] of a cylindrical pair from the tangential force and the tangents of its working
+    transverse pressure and helix angles (ft a number, or an array of them; the compiled sample runs it on
+    numbers)."""
+    return with_resultant(ft, abs(ft) * tan_pressure, ft * tan_helix)
+
+
+def with_resultant(ft, fr, fa):
+    """(Ft, Fr, Fa, Fc) [N]: the three components and their resultant Fc."""
     return ft, fr, fa, (ft * ft + fr * fr + fa * fa) ** 0.5

@@ -145,7 +145,12 @@ def test_runs_leap_between_samples_with_the_same_results_and_step_budget(monkeyp
     assert sum(taken) > 150  # most steps were leaps
     assert chunks >= 6 and leapt.status == plain.status == "finished"
     assert (leapt.steps, leapt.evaluations) == (plain.steps, plain.evaluations) == (200, 800)
-    assert np.array_equal(leapt.time, plain.time) and np.array_equal(leapt.data, plain.data)
+    assert np.array_equal(leapt.time, plain.time)
+    # the samples to round-off: a sample worked out alone is the compiled one (core.dynamics.fast_path_sample),
+    # many at once numpy's, and advance()'s chunks group them differently
+    assert np.abs(leapt.positions - plain.positions).max() <= 1e-15
+    scale = np.abs(plain.data).max(axis=0)
+    assert np.all(np.abs(leapt.data - plain.data) <= 1e-12 * scale + 1e-13)
 
 
 @pytest.mark.parametrize("integrator", ["dopri5", "dop853"])

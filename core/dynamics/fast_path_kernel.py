@@ -223,7 +223,11 @@ def _rate(t, y, rate, lam, fb, ib, keys, store, flanks):
         u[n_f + nq + rows + n_m + m] = _law(fb, ib, motors[m, 0], t, True)
     gear_rows = _ints(ib, GEAR_ROWS)[:, 0]
     n_g = gear_rows.shape[0]
-    flip = np.zeros(n_g, dtype=np.int8)  # the drive flanks first, as System._multipliers
+    # the flanks the last evaluation settled first (the Python fast path starts from the drive flanks, as
+    # System._multipliers): on a parallel-axis train the flanks move no coordinate, so the multipliers and
+    # the settled flanks are the same from any start, and a planetary's ring rows, whose tooth forces are
+    # negative, then settle at the first product instead of the second
+    flip = flanks.copy()
     new = np.empty(n_g, dtype=np.int8)
     i = _find(keys, flip)
     if i < 0:

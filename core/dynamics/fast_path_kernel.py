@@ -6,7 +6,9 @@ coordinate. In Python each of them is an interpreter round trip and an evaluatio
 step with its bookkeeping about 100 us. Here the same arithmetic runs compiled: the rate, the projection of
 the speeds onto the rows, and the stages of an explicit Runge-Kutta step (RK4's three after the first,
 dop853's twelve) in one call each; and (`leap`) the fixed steps between two output samples, projection
-included, in one call for all of them (Integrator.leap).
+included, in one call for all of them (Integrator.leap); and (`leap_adaptive`) dopri5's and dop853's accepted
+steps with their step control (`next_step` and the error ratios of core.dynamics.integrators, compiled from
+their source) in one call.
 
 Why numba: the kernel is the fast path's own arithmetic on arrays the fast path already holds, so it is
 written in Python over numpy arrays and compiled with the same formulas the Python paths run
@@ -18,10 +20,9 @@ the CLI's nor the app's start pays for it (tests/core/test_layering.py holds tha
 process costs the import and the cache's load, about 0.7 s here (compiling, on the very first use after
 an install, some seconds more); `compile_decision` (core.dynamics.run) decides when a run is long enough to gain from it.
 
-What is compiled, and what stays in Python: a single output sample has its own kernel
-(core.dynamics.fast_path_sample), which takes its multipliers from here (`solve`); many samples at once stay in
-numpy (JointCoordinateSystem.samples), and so do the large trains' KKT form (sparse LU) and each new set of
-flanks' matrix K, which is made in
+What is compiled, and what stays in Python: the output samples have their own kernel
+(core.dynamics.fast_path_sample), which takes its multipliers from here (`solve`); the large trains' KKT form
+(sparse LU) stays in Python, and so does each new set of flanks' matrix K, which is made in
 Python on the first evaluation that meets it (the kernel returns MISSING and the flanks it needs) and kept
 in the store the kernel reads. tests/core/dynamics/test_fast_path_kernel.py holds the kernel to the
 general joint-coordinate path to 1e-12 on random states of every example it covers and of variants with
@@ -37,12 +38,14 @@ import numpy as np
 from numba import njit
 
 from core.dynamics.force_elements import JointTorque, TorsionalSpring, spring_torque
+from core.dynamics.integrators import dop853_ratio, dopri5_ratio, next_step
 from core.gearing.mesh_model import mesh_state
 from core.model.entities import LAW_CODES, TimeLaw, law_rate, law_value
 
 # a kernel's status: done, a set of flanks without its matrices (in `flanks`), or a step whose state would not
 # be finite (left to the Python step, which says so)
 OK, MISSING, NOT_FINITE = 0, 1, 2
+LEFT = 3  # an adaptive leap met a step it leaves to Python's step() (too many rejections, below the least step)
 TORQUE, SPRING = 0, 1  # the kinds of joint elements
 
 
@@ -84,6 +87,9 @@ _law_value = compiled_from_source(law_value)
 _law_rate = compiled_from_source(law_rate)
 _spring_torque = compiled_from_source(spring_torque)
 _mesh_state = compiled_from_source(mesh_state)
+_next_step = compiled_from_source(next_step)
+_dopri5_ratio = compiled_from_source(dopri5_ratio)
+_dop853_ratio = compiled_from_source(dop853_ratio)
 
 
 # The kernel's data lives in two flat buffers, one of floats and one of ints (a numba call pays about 0.1 us
@@ -371,6 +377,65 @@ def _leap(t, y, h, steps, a, c, b, k, first, y_old, fb, ib, keys, store, flanks)
     return OK, steps, t, t_old
 
 
+@njit(cache=True)
+def _leap_adaptive(t, y, h, t_stop, steps, a, c, b, errors, k, stop, first, method, order, rtol, atol, max_step,
+                   h_min, max_rejections, y_old, d_last, k_last, fb, ib, keys, store, flanks):
+    """Up to `steps` steps of an adaptive explicit method (tableau a, b, c, error rows `errors`, stages 0 .. stop
+    - 1; `method` 0 dopri5, 1 dop853, whose error ratio it is; `order` its controller's) from (t, y) with the
+    next step size h, each as DormandPrince.step takes it with the fast path's projection: attempts of
+    min(h, max_step), shrunk by `next_step` until one is accepted, then y <- project(t + h, y + d) and h the
+    controller's next. It stops before a step that would reach or pass t_stop, and before one that would
+    take more than max_rejections retries or fall below h_min (LEFT: Python's step() takes it and says why).
+    y is updated in place; y_old is the state before the last step, d_last and k_last its increment and
+    stages. Returns (status, steps taken, t, next h, t before the last step, the last step's size, the
+    evaluations and the rejections of the steps taken); a status other than OK stops at the start of the step
+    it met."""
+    n = y.shape[0]
+    z, d = np.empty(n), np.empty(n)
+    norms = np.empty(errors.shape[0])
+    t_old, h_last = t, 0.0
+    taken, evaluations, failed = 0, 0, 0
+    while taken < steps:
+        hh = min(h, max_step)
+        if hh >= (t_stop - t) * (1.0 - 1e-9):  # it reaches t_stop (as Integrator._step_to sees it) or passes it
+            return OK, taken, t, h, t_old, h_last, evaluations, failed
+        given, tries, spent = first, 0, 0
+        while True:
+            if _step(t, y, hh, a, c, b, errors, k, given, stop, rtol, atol, d, norms, fb, ib, keys, store,
+                     flanks) != OK:
+                return MISSING, taken, t, h, t_old, h_last, evaluations, failed
+            spent += stop - given
+            given = 1  # a retry reuses the first stage
+            ratio = _dopri5_ratio(hh, norms, n) if method == 0 else _dop853_ratio(hh, norms, n)
+            if not np.isfinite(ratio):
+                return NOT_FINITE, taken, t, h, t_old, h_last, evaluations, failed
+            accepted, h_next = _next_step(hh, ratio, order)
+            if accepted:
+                break
+            tries += 1
+            hh = h_next
+            if hh < h_min or tries >= max_rejections:
+                return LEFT, taken, t, h, t_old, h_last, evaluations, failed
+        total = 0.0
+        for m in range(n):
+            z[m] = y[m] + d[m]
+            total += z[m]
+        if not np.isfinite(total):
+            return NOT_FINITE, taken, t, h, t_old, h_last, evaluations, failed
+        y_old[:] = y
+        d_last[:] = d
+        k_last[:] = k
+        t_old, h_last = t, hh
+        t = t + hh
+        h = h_next
+        _project(t, z, y, fb, ib)
+        taken += 1
+        evaluations += spent
+        failed += tries
+        first = 0
+    return OK, taken, t, h, t_old, h_last, evaluations, failed
+
+
 def _laws_table(laws: list[TimeLaw]):
     """The law table the kernel reads: (n, 8) parameters, (n, 2) table offsets and lengths, the tables' columns."""
     rows, tables, times, values = [], [], [], []
@@ -438,6 +503,8 @@ class CompiledFastPath:
         self.stages(0.0, y0, 1e-9, np.ones((2, 2)), np.ones(2), k, 1, 2)
         self.step(0.0, y0, 1e-9, np.ones((2, 2)), np.ones(2), np.ones(2), np.ones((1, 2)), k, 1, 2)
         self.leap(0.0, y0, 1e-9, 1, np.zeros((2, 2)), np.zeros(2), np.ones(2), k, 0)
+        self.leap_adaptive(0.0, y0, 1e-9, 0.0, 1, np.zeros((2, 2)), np.zeros(2), np.ones(2), np.ones((1, 2)), k, 2, 0,
+                           0, 5, 1e-6, 1e-9, np.inf, 1e-14, 1)
         self.project(0.0, y0)
 
     def _add(self, flip: np.ndarray) -> None:
@@ -507,6 +574,35 @@ class CompiledFastPath:
             elif status == NOT_FINITE:
                 break
         return taken, t, y, t_old, y_old
+
+
+    def leap_adaptive(self, t: float, y: np.ndarray, h: float, t_stop: float, steps: int, a: np.ndarray,
+                      c: np.ndarray, b: np.ndarray, errors: np.ndarray, k: np.ndarray, stop: int, first: int,
+                      method: int, order: int, rtol: float, atol: float, max_step: float, h_min: float,
+                      max_rejections: int) -> tuple:
+        """Up to `steps` accepted steps of an adaptive explicit method (dopri5: method 0, dop853: 1) from (t, y)
+        with the next step size h [s], in one call, each as DormandPrince.step takes it (see `_leap_adaptive`;
+        k is the stages' work space, its row 0 given when `first` is 1). It stops before a step that reaches
+        t_stop, and before one Python's step() must take (too many rejections, below h_min, a state that
+        would not be finite). Returns (steps taken, t, y, next h, t and y before the last step, the last
+        step's size, increment and stages, evaluations, rejections)."""
+        y, y_old = np.array(y, dtype=float), np.empty(self.n)
+        d_last, k_last = np.empty(self.n), np.empty_like(k)
+        t, h, t_old, h_last = float(t), float(h), float(t), 0.0
+        taken = evaluations = failed = 0
+        while taken < steps:
+            status, done, t, h, last, size, spent, tries = _leap_adaptive(
+                t, y, h, float(t_stop), steps - taken, a, c, b, errors, k, stop, first if taken == 0 else 0,
+                method, order, float(rtol), float(atol), float(max_step), float(h_min), max_rejections, y_old,
+                d_last, k_last, self.fb, self.ib, self._keys, self._store, self.flanks)
+            if done:
+                t_old, h_last = last, size
+            taken, evaluations, failed = taken + done, evaluations + spent, failed + tries
+            if status == MISSING:
+                self._add(self.flanks.copy())
+            else:
+                break
+        return taken, t, y, h, t_old, y_old, h_last, d_last, k_last, evaluations, failed
 
 
 def warm_cache() -> str:

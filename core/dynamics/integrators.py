@@ -52,8 +52,14 @@ The contract of a method (a subclass of `Integrator`), after scipy's OdeSolver:
    call: the same states as as many `step()` calls, the counters and the
    dense output over the last one as after them. It never takes the step
    that reaches t_stop or t_bound, and returns how many it took. The default
-   `_leap_impl` takes none; a fixed-step method with a kernel
-   (`kernel.leap`) takes them compiled, without a return to Python per step.
+   `_leap_impl` takes none; with a kernel, RK4 takes them compiled
+   (`kernel.leap`), and dopri5 and dop853, when adaptive, their accepted
+   steps with the rejected attempts between them (`kernel.leap_adaptive`,
+   where the kernel has it: the controller `next_step` and the error ratios
+   are compiled from this module's source), without a return to Python per
+   step. An adaptive leap leaves to `step()` a step that would need more
+   retries than max_rejections or fall below the least step size, so that
+   step() fails it and says why.
 """
 
 from __future__ import annotations
@@ -282,6 +288,31 @@ class Integrator:
         return d, norms, k
 
 
+def next_step(h: float, ratio: float, order: int) -> tuple[bool, float]:
+    """The step controller of the adaptive methods: whether a step of size h [s] whose error is `ratio` times
+    its tolerance is accepted, and the size to take next (after it, or for its retry): grown or shrunk by
+    0.9 ratio^(-1 / order), by a factor of at most 5 and at least 0.2 (the kernels' leaps compile it)."""
+    factor = 0.9 * ratio ** (-1.0 / order) if ratio > 0 else 5.0
+    if ratio <= 1.0:
+        return True, h * min(5.0, max(0.2, factor))
+    return False, h * max(0.2, factor)
+
+
+def dopri5_ratio(h: float, norms, size: int) -> float:
+    """Dormand-Prince 5(4)'s error as a ratio to the tolerance: the RMS of its one estimate (norms: the squared
+    norms of the error rows, as `Integrator._explicit_step` gives them; h unused)."""
+    return math.sqrt(norms[0] / size)
+
+
+def dop853_ratio(h: float, norms, size: int) -> float:
+    """DOP853's error as a ratio to the tolerance, from the squared norms of its fifth- and third-order
+    estimates combined as Hairer's DOP853 combines them."""
+    e5, e3 = norms[0] / (h * h), norms[1] / (h * h)  # of E k, as Hairer's formula takes them
+    if e5 == 0.0 and e3 == 0.0:
+        return 0.0
+    return abs(h) * e5 / math.sqrt((e5 + 0.01 * e3) * size)
+
+
 class RK4(Integrator):
     """Classical Runge-Kutta 4 (Munthe-Kaas: stage rates corrected by dexp^-1)."""
 
@@ -356,11 +387,43 @@ class DormandPrince(Integrator):
     #: The error estimate is O(h^ERROR_ORDER): a step grows or shrinks by 0.9 ratio^(-1 / ERROR_ORDER).
     ERROR_ORDER = 5
 
+    ratio = staticmethod(dopri5_ratio)  # the error's ratio to the tolerance from the error rows' norms
+    KERNEL_METHOD = 0  # which ratio a kernel's adaptive leap takes (0 dopri5_ratio, 1 dop853_ratio)
+
+    def _tableau(self):
+        """(a, c, b, error rows, stages per attempt) of a step."""
+        return self.A, self.C, self.B, self.E, 7
+
+    def _leap_impl(self, t_stop, max_steps):
+        # accepted steps in one compiled call, each as _step_impl takes it (contract item 7)
+        leap = getattr(self.kernel, "leap_adaptive", None)
+        if leap is None or not self.adaptive:
+            return 0
+        a, c, b, errors, stop = self._tableau()
+        k = np.empty((len(a), self.space.tangent_size))
+        first = self._cached_first_stage(k)
+        taken, t, y, h, t_old, y_old, h_last, d_last, k_last, evaluations, failed = leap(
+            self.t, self.y, self.h, t_stop, max_steps, a, c, b, errors, k, stop, first, self.KERNEL_METHOD,
+            self.ERROR_ORDER, self.rtol, self.atol, self.max_step, self.h_min, self.max_rejections)
+        self.nfev += evaluations
+        self.nfailed += failed
+        if taken:
+            self.nsteps += taken
+            self._last = (t_old, y_old, k_last[0].copy())
+            self.t_old, self.t, self.y, self.h, self._f = t_old, t, y, h, None
+            self._remember(h_last, d_last, k_last)
+        return taken
+
+    def _remember(self, h, d, k) -> None:
+        """A method's memory of the last step it tried (size h [s], increment d, stages k)."""
+
     def _try(self, h):
         """A step of size h from (t, y): its tangent increment and the error's ratio to the tolerance (the
         error relative to the step's own increment, atol + rtol |d|)."""
-        d5, (norm,), _ = self._explicit_step(h, self.A, self.C, self.B, self.E, 7, self.rtol, self.atol)
-        return d5, (math.sqrt(norm / d5.size) if self.adaptive else 0.0)
+        a, c, b, errors, stop = self._tableau()
+        d, norms, k = self._explicit_step(h, a, c, b, errors, stop, self.rtol, self.atol)
+        self._remember(h, d, k)
+        return d, (self.ratio(h, norms, d.size) if self.adaptive else 0.0)
 
     def _step_impl(self):
         h = self._step_to(min(self.h, self.max_step))
@@ -374,13 +437,13 @@ class DormandPrince(Integrator):
             if not math.isfinite(ratio):
                 return False, (f"the error estimate is not finite at t = {self.t:.9g} s (step {h:.3g} s): "
                                "the state or its rate became NaN or infinite")
-            factor = 0.9 * ratio ** (-1.0 / self.ERROR_ORDER) if ratio > 0 else 5.0
-            if ratio <= 1.0:
-                self.h = h * min(5.0, max(0.2, factor))
+            accepted, h_next = next_step(h, ratio, self.ERROR_ORDER)
+            if accepted:
+                self.h = h_next
                 self.t, self.y = self.t + h, self.space.retract(self.y, d5)
                 return True, ""
             self.nfailed += 1
-            h *= max(0.2, factor)
+            h = h_next
             if h < self.h_min:
                 return False, f"step size fell below {self.h_min:.3g} s at t = {self.t:.9g} s"
         return False, f"{self.max_rejections} rejected steps in a row at t = {self.t:.9g} s (last step {h:.3g} s)"
@@ -414,20 +477,18 @@ class DormandPrince853(DormandPrince):
         self._last_stages = None  # (h, tangent increment, stages) of the last step tried, for the dense output
         self._poly = None  # the interpolant's coefficients over the last step, once asked for
 
-    def _try(self, h):
+    ratio = staticmethod(dop853_ratio)
+    KERNEL_METHOD = 1
+
+    def _tableau(self):
+        # stages 0 .. 12; the last is the rate at the step's end (A[12, :12] = B, C[12] = 1)
         tb = self.tableau
-        n = tb.N_STAGES
         if self._errors is None:
             self._errors = np.ascontiguousarray(np.vstack([tb.E5, tb.E3]))
-        # stages 0 .. 12; the last is the rate at the step's end (A[12, :12] = B, C[12] = 1)
-        d8, norms, k = self._explicit_step(h, tb.A, tb.C, tb.B, self._errors, n + 1, self.rtol, self.atol)
-        self._last_stages, self._poly = (h, d8, k), None
-        if not self.adaptive:
-            return d8, 0.0
-        e5, e3 = norms / (h * h)  # of E k, as Hairer's formula takes them
-        if e5 == 0.0 and e3 == 0.0:
-            return d8, 0.0
-        return d8, abs(h) * e5 / math.sqrt((e5 + 0.01 * e3) * d8.size)
+        return tb.A, tb.C, tb.B, self._errors, tb.N_STAGES + 1
+
+    def _remember(self, h, d, k) -> None:
+        self._last_stages, self._poly = (h, d, k), None
 
     _errors = None  # E5 and E3 as the rows of one array
 

@@ -558,8 +558,9 @@ def _eliminate(lu, rows, cols, start, stop, last_column, first):
         for i in range(k + 1, m):
             lu[i, k] /= lu[k, k]
             f = lu[i, k]
-            for j in range(k + 1, last_column):
-                lu[i, j] -= f * lu[k, j]
+            if f != 0.0:  # J M^-1 G^T is sparse: most rows below a pivot have nothing to eliminate
+                for j in range(k + 1, last_column):
+                    lu[i, j] -= f * lu[k, j]
     return first
 
 
@@ -590,8 +591,9 @@ def _finish(a, b, d, lu0, rows0, cols0, first, fixed):
             lu[i, j] = a[rows[i], cols[j]]
         for k in range(fixed):
             f = lu[k, j]
-            for i in range(k + 1, m):
-                lu[i, j] -= lu[i, k] * f
+            if f != 0.0:  # as in _eliminate: a sparse column has nothing to bring through most steps
+                for i in range(k + 1, m):
+                    lu[i, j] -= lu[i, k] * f
     first = _eliminate(lu, rows, cols, fixed, m - d, m, first)
     if first < 0.0:
         return np.linalg.lstsq(a, b, rcond=1e-10)[0]

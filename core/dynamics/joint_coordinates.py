@@ -168,7 +168,7 @@ class JointCoordinateSystem(System):
 
     @property
     def compiled_form(self) -> str:
-        return f"the joint fast path, compiled (numba); its single output samples {self.sampler_note}"
+        return f"the joint fast path, compiled (numba); its output samples {self.sampler_note}"
     compile_pays_from = 30_000  # numba's 0.7 s is some 20,000-40,000 of the Python fast path's evaluations
 
     def compile(self) -> str | None:

@@ -107,6 +107,11 @@ def _rank(mat: np.ndarray) -> int:
     return int(np.sum(sv > 1e-9 * sv.max())) if sv.max() > 0 else 0
 
 
+def over(value: float, tolerance: float) -> float:
+    """|value| / tolerance; infinite for a NaN or infinite value (a state that blew up)."""
+    return abs(value) / tolerance if math.isfinite(value) else math.inf
+
+
 @dataclass(frozen=True)
 class Violation:
     """The worst constraint error at one state, against its tolerance."""
@@ -120,7 +125,7 @@ class Violation:
     @property
     def ratio(self) -> float:
         """|value| / tolerance; infinite for a NaN or infinite value (a state that blew up)."""
-        return abs(self.value) / self.tolerance if math.isfinite(self.value) else math.inf
+        return over(self.value, self.tolerance)
 
     def describe(self) -> str:
         return (f"{self.kind} of {self.item!r} is {abs(self.value):.3g} {self.unit}, above the tolerance "
@@ -157,25 +162,27 @@ def worst_violation(system: System, y: np.ndarray, length_tol: float, angle_tol:
     errors = system.kernel.rows(0.0, y)[2] if hasattr(system.kernel, "rows") else None
     worst: Violation | None = None
 
-    def consider(v: Violation) -> None:
+    def consider(item: str, kind: str, value: float, unit: str, tolerance: float) -> None:
+        # a Violation is made only for an error over its tolerance: a run checks every output sample
         nonlocal worst
-        if v.ratio > 1.0 and (worst is None or v.ratio > worst.ratio):
-            worst = v
+        ratio = over(value, tolerance)
+        if ratio > 1.0 and (worst is None or ratio > worst.ratio):
+            worst = Violation(item, kind, value, unit, tolerance)
 
     row = 0
     for c in system.constraints:
         row += c.rows
         if isinstance(c, GearConstraint):
-            consider(Violation(c.name, "gear phase drift", float(extra[c.error_index]), "m", length_tol))
+            consider(c.name, "gear phase drift", float(extra[c.error_index]), "m", length_tol)
         elif isinstance(c, SpeedConstraint):
-            consider(Violation(c.name, "motor angle error", float(extra[c.error_index]), "rad", angle_tol))
+            consider(c.name, "motor angle error", float(extra[c.error_index]), "rad", angle_tol)
         elif isinstance(c, JointConstraint):
             if errors is not None:
                 phi = errors[row - c.rows:row]
             else:
                 s = system.snapshot(y) if s is None else s
                 _, _, phi = c.evaluate(s)
-            consider(Violation(c.name, "joint position error", float(np.linalg.norm(phi[:3])), "m", length_tol))
+            consider(c.name, "joint position error", float(np.linalg.norm(phi[:3])), "m", length_tol)
             if len(phi) > 3:
-                consider(Violation(c.name, "joint axis error", float(np.abs(phi[3:]).max()), "rad", angle_tol))
+                consider(c.name, "joint axis error", float(np.abs(phi[3:]).max()), "rad", angle_tol)
     return worst

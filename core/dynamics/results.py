@@ -96,10 +96,9 @@ class Results:
                  else np.array(orientations, float).reshape(m, b, 4))
         if b:  # keep consecutive quaternions on one hemisphere so interpolation takes the short way
             prev = self._quat[self._n - 1] if self._n else quats[0]
-            for k in range(m):
-                flip = np.sum(quats[k] * prev, axis=1) < 0
-                quats[k, flip] *= -1
-                prev = quats[k]
+            # each sample's sign against the one before it as given, times that one's: a running product
+            dots = np.sum(quats * np.concatenate([prev[None], quats[:-1]]), axis=2)
+            quats *= np.cumprod(np.where(dots < 0, -1.0, 1.0), axis=0)[..., None]
         need = self._n + m
         if need > len(self._time):
             self._alloc(max(need, 2 * len(self._time)))

@@ -271,3 +271,22 @@ def test_consistent_velocities_take_the_motor_speed_at_the_given_time(formulatio
     y, _ = system.consistent_velocities(system.initial_state(), 0.25)
     ring = system.joint_constraints["ring_joint"].g if formulation == "cartesian" else system.geometry["ring_joint"]
     assert ring.relative_speed(system.snapshot(y)) == pytest.approx(5.0, abs=1e-12)
+
+
+def test_orientations_keep_to_one_hemisphere_across_appends():
+    """Results.append flips each quaternion onto the hemisphere of the sample before it (across appends too),
+    against the definition sample by sample: the same rotations, every consecutive pair at a positive dot."""
+    rng = np.random.default_rng(3)
+    raw = rng.normal(size=(40, 3, 4))
+    raw /= np.linalg.norm(raw, axis=2, keepdims=True)
+    raw[1::2] *= -1.0  # a run of sign flips, as matrix_quats' w >= 0 makes them near w = 0
+    res = Results([], bodies=["a", "b", "c"])
+    for chunk in np.split(np.arange(40), [1, 7, 8, 25]):
+        res.append(np.asarray(chunk, float), np.zeros((len(chunk), 0)), np.zeros((len(chunk), 3, 3)), raw[chunk])
+    expected, prev = raw.copy(), raw[0].copy()
+    for k in range(40):
+        flip = np.sum(expected[k] * prev, axis=1) < 0
+        expected[k, flip] *= -1.0
+        prev = expected[k]
+    assert np.array_equal(res.orientations, expected)
+    assert np.all(np.sum(res.orientations[1:] * res.orientations[:-1], axis=2) >= 0)

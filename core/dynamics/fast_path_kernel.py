@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from core.dynamics.force_elements import JointTorque, TorsionalSpring, spring_torque
-from core.dynamics.integrators import dop853_ratio, dopri5_ratio, next_step
+from core.dynamics.integrators import dop853_ratio, dopri5_ratio, next_step, reaches
 from core.gearing.mesh_model import mesh_state
 from core.model.entities import LAW_CODES, TimeLaw, law_rate, law_value
 
@@ -88,6 +88,7 @@ _law_rate = compiled_from_source(law_rate)
 _spring_torque = compiled_from_source(spring_torque)
 _mesh_state = compiled_from_source(mesh_state)
 _next_step = compiled_from_source(next_step)
+_reaches = compiled_from_source(reaches)
 _dopri5_ratio = compiled_from_source(dopri5_ratio)
 _dop853_ratio = compiled_from_source(dop853_ratio)
 
@@ -350,6 +351,21 @@ def increment(h, b, errors, k, rtol, atol, d, norms):
 
 
 @njit(cache=True)
+def _commit(t, h, y, d, z, y_old, fb, ib):
+    """A step's end as Integrator.step takes it on a vector space with the fast path's projection: y_old <- y,
+    y <- project(t + h, y + d) (z: work space); False, with nothing changed, when y + d would not be finite."""
+    total = 0.0
+    for m in range(y.shape[0]):
+        z[m] = y[m] + d[m]
+        total += z[m]
+    if not np.isfinite(total):
+        return False
+    y_old[:] = y
+    _project(t + h, z, y, fb, ib)
+    return True
+
+
+@njit(cache=True)
 def _leap(t, y, h, steps, a, c, b, k, first, y_old, fb, ib, keys, store, flanks):
     """Up to `steps` steps of the explicit tableau (a, b, c) with step h from (t, y), each as Integrator.step
     takes it on a vector space with the fast path's projection: y <- project(t + h, y + d). y is updated in
@@ -364,16 +380,10 @@ def _leap(t, y, h, steps, a, c, b, k, first, y_old, fb, ib, keys, store, flanks)
         if _step(t, y, h, a, c, b, errors, k, first if i == 0 else 0, a.shape[0], 0.0, 1.0, d, norms, fb, ib,
                  keys, store, flanks) != OK:
             return MISSING, i, t, t_old
-        total = 0.0
-        for m in range(n):
-            z[m] = y[m] + d[m]
-            total += z[m]
-        if not np.isfinite(total):
+        if not _commit(t, h, y, d, z, y_old, fb, ib):
             return NOT_FINITE, i, t, t_old
-        y_old[:] = y
         t_old = t
         t = t + h
-        _project(t, z, y, fb, ib)
     return OK, steps, t, t_old
 
 
@@ -397,7 +407,7 @@ def _leap_adaptive(t, y, h, t_stop, steps, a, c, b, errors, k, stop, first, meth
     taken, evaluations, failed = 0, 0, 0
     while taken < steps:
         hh = min(h, max_step)
-        if hh >= (t_stop - t) * (1.0 - 1e-9):  # it reaches t_stop (as Integrator._step_to sees it) or passes it
+        if _reaches(hh, t_stop - t):  # it reaches t_stop (as Integrator._step_to sees it) or passes it
             return OK, taken, t, h, t_old, h_last, evaluations, failed
         given, tries, spent = first, 0, 0
         while True:
@@ -416,19 +426,13 @@ def _leap_adaptive(t, y, h, t_stop, steps, a, c, b, errors, k, stop, first, meth
             hh = h_next
             if hh < h_min or tries >= max_rejections:
                 return LEFT, taken, t, h, t_old, h_last, evaluations, failed
-        total = 0.0
-        for m in range(n):
-            z[m] = y[m] + d[m]
-            total += z[m]
-        if not np.isfinite(total):
+        if not _commit(t, hh, y, d, z, y_old, fb, ib):
             return NOT_FINITE, taken, t, h, t_old, h_last, evaluations, failed
-        y_old[:] = y
         d_last[:] = d
         k_last[:] = k
         t_old, h_last = t, hh
         t = t + hh
         h = h_next
-        _project(t, z, y, fb, ib)
         taken += 1
         evaluations += spent
         failed += tries

@@ -93,22 +93,18 @@ def _kinematics(q, qd, qdd, axis, phi_rows, order, parent, hinge0, x0, origin0, 
             rate[k] += phi_rows[k, c] * qd[c]
             accel[k] += phi_rows[k, c] * qdd[c]
     c0, c1, c2 = np.zeros((n, 3)), np.zeros((n, 3)), np.zeros((n, 3))  # c_k and its two rates
-    turn_k, turn_p = np.empty((3, 3)), np.empty((3, 3))
+    turns = np.empty((n, 3, 3))  # R(phi_k), each made once (a parent's before its children's)
     zero = np.zeros(3)
     for k in order:
         p = parent[k]
-        e = _about(ang[k] * axis[0], ang[k] * axis[1], ang[k] * axis[2])
-        _entries(e, turn_k)
-        if p >= 0:
-            _entries(_about(ang[p] * axis[0], ang[p] * axis[1], ang[p] * axis[2]), turn_p)
+        turn_k = turns[k]
+        _entries(_about(ang[k] * axis[0], ang[k] * axis[1], ang[k] * axis[2]), turn_k)
+        if p >= 0:  # c_p + R(phi_p) p_k, with its rates: also the point of the joint k hangs on
             c0[k], c1[k], c2[k] = c0[p], c1[p], c2[p]
-            hinge[k] = c0[p]
-            _moved(turn_p, axis, rate[p], accel[p], hinge0[k], hinge[k], zero.copy(), zero.copy())
-            _moved(turn_p, axis, rate[p], accel[p], hinge0[k], c0[k], c1[k], c2[k])
+            _moved(turns[p], axis, rate[p], accel[p], hinge0[k], c0[k], c1[k], c2[k])
         else:
-            hinge[k] = hinge0[k]
-            for i in range(3):
-                c0[k, i] += hinge0[k, i]
+            c0[k] = hinge0[k]
+        hinge[k] = c0[k]
         # minus R(phi_k) p_k, with its rates
         back0, back1, back2 = np.zeros(3), np.zeros(3), np.zeros(3)
         _moved(turn_k, axis, rate[k], accel[k], hinge0[k], back0, back1, back2)
@@ -273,7 +269,8 @@ class SampleKernel:
         self._bodies = (sy.mass, np.ascontiguousarray(sy.inertia), np.ascontiguousarray(sy.rot0))
         # where each channel goes in the Python sample's order: the elements' own first, then these
         y0 = sy.initial_state()
-        everything = [c.name for c in sy.outputs(0.0, y0).channels]
+        channels = sy.outputs(0.0, y0).channels
+        everything = [c.name for c in channels]
         mine = Outputs()
         sy._loads(0.0, sy.snapshot(y0), mine)
         first = [c.name for c in mine.channels]
@@ -285,10 +282,11 @@ class SampleKernel:
         self.size, self._first = len(everything), len(first)
         self._dest = np.array([where[name] for name in self.names], np.int64)
         self._potential = where["energy.potential"]
-        self._check(y0)
+        self._check(y0, np.array([c.unit for c in channels]))
 
-    def _check(self, y0: np.ndarray) -> None:
-        """One sample at a random state against the Python sample (System.sample); ValueError if they differ."""
+    def _check(self, y0: np.ndarray, units: np.ndarray) -> None:
+        """One sample at a random state against the Python sample (System.sample), each channel within CHECK_TOL
+        of the largest of its unit (`units`, one per channel) or ZERO; ValueError if they differ."""
         sy = self.system
         rng = np.random.default_rng(20261203)
         y = y0.copy()
@@ -297,9 +295,10 @@ class SampleKernel:
         y[nq:2 * nq] += rng.normal(size=nq)
         y = self.fast.consistent_rates(0.5, y)
         mine, theirs = self.sample(0.5, y), System.sample(sy, 0.5, y)
-        units = [c.unit for c in sy.outputs(0.0, y0).channels]
-        scale = {u: max(np.abs(theirs[0][[k for k, x in enumerate(units) if x == u]]).max(), 1e-300) for u in units}
-        bound = CHECK_TOL * np.array([scale[u] for u in units]) + ZERO
+        bound = np.full(len(units), ZERO)
+        for u in set(units):
+            of = units == u
+            bound[of] += CHECK_TOL * np.abs(theirs[0][of]).max()
         off = np.abs(mine[0] - theirs[0]) > bound
         if off.any() or not np.allclose(mine[1], theirs[1], rtol=0, atol=CHECK_TOL * max(1.0, np.abs(theirs[1]).max())):
             k = int(np.flatnonzero(off)[0]) if off.any() else -1

@@ -124,6 +124,12 @@ class HermiteOutput(DenseOutput):
         return self.space.retract(self.y_old, d)
 
 
+def reaches(h: float, remaining: float) -> bool:
+    """Whether a step of h [s] reaches a point `remaining` [s] ahead, to round-off (a step that does is ended
+    there; the kernels' adaptive leaps compile it)."""
+    return h >= remaining * (1.0 - 1e-9)
+
+
 class Integrator:
     """Base: advance y from t0 towards t_bound. See the module docstring for the contract."""
 
@@ -182,7 +188,7 @@ class Integrator:
     def _step_to(self, h: float) -> float:
         """The step actually taken from t: at most h, ending exactly on t_bound near the end."""
         remaining = self.t_bound - self.t
-        return remaining if h >= remaining * (1.0 - 1e-9) else h
+        return remaining if reaches(h, remaining) else h
 
     # ------------------------------------------------------------------ public
 

@@ -124,7 +124,7 @@ class Violation:
 
     @property
     def ratio(self) -> float:
-        """|value| / tolerance; infinite for a NaN or infinite value (a state that blew up)."""
+        """`over` its tolerance."""
         return over(self.value, self.tolerance)
 
     def describe(self) -> str:

@@ -16,7 +16,7 @@ written in Python over numpy arrays and compiled with the same formulas the Pyth
 `mesh_state` of core.gearing.mesh_model are compiled from their Python source, not rewritten). It is a
 wheel on every platform we ship, keeps compiled code in an on-disk cache (`cache=True`: a process after the
 first loads it instead of compiling), and this module is imported only when a run asks for it, so neither
-the CLI's nor the app's start pays for it (tests/core/test_layering.py holds that). The first use in a
+the CLI's nor the app's start pays for it (tests/app/test_runs.py holds that for the app). The first use in a
 process costs the import and the cache's load, about 0.7 s here (compiling, on the very first use after
 an install, some seconds more); `compile_decision` (core.dynamics.run) decides when a run is long enough to gain from it.
 
@@ -47,6 +47,7 @@ from core.model.entities import LAW_CODES, TimeLaw, law_rate, law_value
 OK, MISSING, NOT_FINITE = 0, 1, 2
 LEFT = 3  # an adaptive leap met a step it leaves to Python's step() (too many rejections, below the least step)
 TORQUE, SPRING = 0, 1  # the kinds of joint elements
+STATE_SIZE = 9  # an element's state as _element_forces keeps it (a mesh's mesh_state has the most values)
 
 
 _COMPILED: dict = {}  # a function of ours -> its compiled form (each compiled once per process)
@@ -177,33 +178,30 @@ def _times_vector(mat, u, out):
         out[r] = s
 
 
-@njit(cache=True)
-def _rate(t, y, rate, lam, fb, ib, keys, store, flanks):
-    """The fast path's rate of y at t into `rate` and its multipliers into `lam` (rows,; or of size 0 when not
-    needed), as JointFastPath.solve gives them, and the flanks its gear rows' forces act on in `flanks` (1:
-    Ft < 0); MISSING with the flanks it lacks in `flanks` when the store has not got them. store[i] holds K
-    and M^-1 G^T of the flanks keys[i], one after the other."""
-    nq, rows, n_f, n_u, n_m = ib[NQ], ib[ROWS], ib[N_F], ib[N_U], ib[N_MOTORS]
-    size = rows + nq + ib[EXTRA]
-    qd = y[nq:2 * nq]
-    extra = y[2 * nq:]
-    spin_rows = _floats(fb, ib, SPIN_ROWS)
-    spins = np.empty(spin_rows.shape[0])
-    _times_vector(spin_rows, qd, spins)
-    u = np.zeros(n_u)
+@njit(cache=True, inline="always")  # inlined in numba's IR: as a call, it cost an RK4 step 10-20 %
+def _element_forces(t, extra, spins, u, fb, ib, states):
+    """The force elements' inputs (the joint elements' torques [N m], each mesh's Ft [N] on the flank it acts
+    on and its potential torque [N m]) into u[:n_f], from the extra states and the elements' spins and slips
+    (`spins`, as spin_rows gives them); returns the power fed in by the joint torques and that dissipated [W].
+    Where `states` has a row per element (the joint elements', then the meshes'), each gets its state: a joint
+    element's (torque [N m], energy [J], dissipated power [W]), a mesh's `mesh_state` (9 values)."""
     work = 0.0
     dissipation = 0.0
+    keep = states.shape[0] > 0
     elements, springs = _ints(ib, ELEMENTS), _floats(fb, ib, SPRINGS)
     k = 0
     for e in range(elements.shape[0]):
+        energy = lost = 0.0
         if elements[e, 0] == TORQUE:
             tau = _law(fb, ib, elements[e, 1], t, False)
             work += tau * spins[k]
         else:
             s = springs[elements[e, 1]]
-            tau, _, lost = _spring_torque(s[0], s[1], s[2], extra[elements[e, 2]], spins[k])
+            tau, energy, lost = _spring_torque(s[0], s[1], s[2], extra[elements[e, 2]], spins[k])
             dissipation += lost
         u[k] = tau
+        if keep:
+            states[e, 0], states[e, 1], states[e, 2] = tau, energy, lost
         k += 1
     j = k
     mesh_ix, mesh_par, profiles = _ints(ib, MESH_IX), _floats(fb, ib, MESH_PAR), _floats(fb, ib, PROFILES)[:, 0]
@@ -218,8 +216,31 @@ def _rate(t, y, rate, lam, fb, ib, keys, store, flanks):
             u[k + 1] = ft
         u[k + 2] = state[7]
         dissipation += state[8]
+        if keep:
+            for i in range(STATE_SIZE):
+                states[j, i] = state[i]
         k += 3
         j += 1
+    return work, dissipation
+
+
+@njit(cache=True)
+def _rate(t, y, rate, lam, states, fb, ib, keys, store, flanks):
+    """The fast path's rate of y at t into `rate`, its multipliers into `lam` (rows,) and the force elements'
+    states into `states` (as `_element_forces`; either of size 0 when not needed), as JointFastPath.solve
+    gives them, and the flanks its gear rows' forces act on in `flanks` (1:
+    Ft < 0); MISSING with the flanks it lacks in `flanks` when the store has not got them. store[i] holds K
+    and M^-1 G^T of the flanks keys[i], one after the other."""
+    nq, rows, n_f, n_u, n_m = ib[NQ], ib[ROWS], ib[N_F], ib[N_U], ib[N_MOTORS]
+    size = rows + nq + ib[EXTRA]
+    qd = y[nq:2 * nq]
+    extra = y[2 * nq:]
+    spin_rows = _floats(fb, ib, SPIN_ROWS)
+    spins = np.empty(spin_rows.shape[0])
+    _times_vector(spin_rows, qd, spins)
+    u = np.zeros(n_u)
+    work, dissipation = _element_forces(t, extra, spins, u, fb, ib, states)
+    j = spins.shape[0] - n_m  # the motors' spins follow the elements'
     u[n_f:n_f + nq] = qd
     phi_index = _ints(ib, PHI_INDEX)[:, 0]
     for r in range(rows):
@@ -306,14 +327,14 @@ def _stages(t, y, h, a, c, k, first, stop, fb, ib, keys, store, flanks):
     rows of k (the earlier rows given): k_i = f(t + c_i h, y + h sum_j a_ij k_j). MISSING as _rate."""
     n = y.shape[0]
     z = np.empty(n)
-    unwanted = np.empty(0)  # the multipliers
+    unwanted, no_states = np.empty(0), np.empty((0, STATE_SIZE))  # the multipliers, the elements' states
     for i in range(first, stop):
         for m in range(n):
             s = 0.0
             for j in range(i):
                 s += a[i, j] * k[j, m]
             z[m] = y[m] + h * s
-        if _rate(t + c[i] * h, z, k[i], unwanted, fb, ib, keys, store, flanks) != OK:
+        if _rate(t + c[i] * h, z, k[i], unwanted, no_states, fb, ib, keys, store, flanks) != OK:
             return MISSING
     return OK
 
@@ -495,6 +516,7 @@ class CompiledFastPath:
                                  len(motors)], floats, ints)
         self.n = 2 * nq + sy.extra
         self._unwanted = np.empty(0)  # the multipliers, where only the rate is asked for
+        self._no_states = np.empty((0, STATE_SIZE))  # the elements' states, which only a sample asks for
         n_g = len(fast.gear_rows)
         self.flanks = np.zeros(n_g, np.int8)  # of the last evaluation (1: Ft < 0), or those the store lacks
         self._keys = np.zeros((0, n_g), np.int8)
@@ -521,7 +543,7 @@ class CompiledFastPath:
     def rate(self, t: float, y: np.ndarray) -> np.ndarray:
         """The tangent rate of y at t [SI], as JointFastPath.rate."""
         out = np.empty(self.n)
-        while _rate(float(t), y, out, self._unwanted, self.fb, self.ib, self._keys, self._store, self.flanks) != OK:
+        while _rate(float(t), y, out, self._unwanted, self._no_states, self.fb, self.ib, self._keys, self._store, self.flanks) != OK:
             self._add(self.flanks.copy())
         return out
 
@@ -529,7 +551,7 @@ class CompiledFastPath:
         """The rate, the multipliers and the flanks their forces act on (True: Ft < 0) at (t, y), as
         JointFastPath.solve."""
         out, lam = np.empty(self.n), np.empty(self.fast.rows)
-        while _rate(float(t), y, out, lam, self.fb, self.ib, self._keys, self._store, self.flanks) != OK:
+        while _rate(float(t), y, out, lam, self._no_states, self.fb, self.ib, self._keys, self._store, self.flanks) != OK:
             self._add(self.flanks.copy())
         return out, lam, self.flanks.astype(bool)
 

@@ -1,5 +1,6 @@
 """An output sample of a parallel-axis train in joint coordinates, compiled (numba): the bodies' poses and
-motion, the joints' reactions, the tooth forces and the energy, in two calls.
+motion, the force elements' loads and channels, the joints' reactions, the tooth forces and the energy, in
+three calls after the kernel's solve.
 
 Why. With the steps compiled, a short run's output samples cost more than its steps: the time-varying
 planetary's 1 s in 34 RK4 steps took 0.40 ms, and its one sample at 1 s 0.7-0.9 ms, most of it numpy's cost
@@ -21,8 +22,14 @@ carriers (JointFastPath.constraint_forces), the world inertias and the gyroscopi
 `_rotated` of core.dynamics.cartesian_kernel), Newton-Euler on each joint's subtree
 (JointCoordinateSystem._reactions) and the kinetic energy (System._kinetic). The rotations and the tooth
 forces are compiled from their one source (`turned`, `rotation_vector_quat`, `quat_rotation`,
-`cylinder_force_components`). The multipliers and flanks stay in Python (JointFastPath.solve), and so do the
-force elements' loads with their own channels (System._loads: each element's formula is its own).
+`cylinder_force_components`). The multipliers and flanks come from the compiled kernel's solve.
+
+The force elements (`_loads`). Their states are the kernel's own (`_element_forces` of
+core.dynamics.fast_path_kernel, which runs the elements' formulas compiled from their source), their loads
+on the bodies their inputs times the loads per unit input at the start turned with their carriers
+(JointFastPath.body_elements, checked constant in the carriers' axes as the rows' are), and their channels
+picks from their states (`_element_layout`, by channel name). In Python (System._loads) the loads of the
+time-varying planetary's torque and damper took 29 us of a 60 us sample, a compliant mesh and two torques 84 us.
 
 `SampleKernel` lays its channels out against the Python sample's, by name, and checks one sample against it
 at a random state when it is made; a model whose channels it does not lay out, or whose check fails, keeps
@@ -37,8 +44,16 @@ from numba import njit
 
 from core.dynamics.cartesian_kernel import _rotated
 from core.dynamics.channels import TOOTH_FORCES, Outputs
-from core.dynamics.constraints import Snapshot
-from core.dynamics.fast_path_kernel import compiled_from_source
+from core.dynamics.fast_path_kernel import (
+    N_U,
+    NQ,
+    SPIN_ROWS,
+    STATE_SIZE,
+    _element_forces,
+    _floats,
+    _times_vector,
+    compiled_from_source,
+)
 from core.dynamics.state_space import turned
 from core.dynamics.system import System
 from core.gearing.pitch_point import cylinder_force_components
@@ -125,7 +140,68 @@ def _kinematics(q, qd, qdd, axis, phi_rows, order, parent, hinge0, x0, origin0, 
 
 
 @njit(cache=True)
-def _channels(y, qd, lam, flip, x, v, acc, rot, w, alpha, hinge, origin, load_f, load_tau,
+def _add_turned(weight, c, col, rot, rot0, out):
+    """weight times the loads `col` (n, 2, 3) of the start, turned with body c (-1: not turned), added into out
+    (n, 2, 3): c's rotation since the start is rot[c] rot0[c]^T."""
+    turn = np.empty((3, 3))
+    for a in range(3):
+        for b in range(3):
+            if c < 0:
+                turn[a, b] = 1.0 if a == b else 0.0
+            else:
+                turn[a, b] = rot[c, a, 0] * rot0[c, b, 0] + rot[c, a, 1] * rot0[c, b, 1] + rot[c, a, 2] * rot0[c, b, 2]
+    for k in range(col.shape[0]):
+        for part in range(2):
+            for a in range(3):
+                out[k, part, a] += weight * (turn[a, 0] * col[k, part, 0] + turn[a, 1] * col[k, part, 1]
+                                             + turn[a, 2] * col[k, part, 2])
+
+
+# where an element's channel comes from (SampleKernel._element_layout): its state's entry, an extra state, or
+# a tooth force component of a mesh's Ft
+FROM_STATE, FROM_EXTRA, FROM_TOOTH = 0, 1, 2
+
+
+@njit(cache=True)
+def _loads(t, y, fb, ib, x, rot, rot0, mass, gravity, carriers, cols, n_joint, spec, tans, loads, values):
+    """Gravity's and the force elements' loads on the bodies into `loads` (n, 2, 3: forces [N] and moments [N m]
+    about the mass centres, world), as System._loads gives them, and the elements' channels into `values` (one
+    per row of `spec`: where it comes from, the element's state row, the entry); returns the potential energy
+    [J]. The elements' formulas are the kernel's (`_element_forces`); their loads are their inputs times their
+    loads per unit input at the start (`cols`, JointFastPath.body_elements) turned with their carriers."""
+    n = x.shape[0]
+    nq = ib[NQ]
+    extra, qd = y[2 * nq:], y[nq:2 * nq]
+    spin_rows = _floats(fb, ib, SPIN_ROWS)
+    spins = np.empty(spin_rows.shape[0])
+    _times_vector(spin_rows, qd, spins)
+    u = np.zeros(ib[N_U])
+    states = np.zeros((tans.shape[0], STATE_SIZE))
+    _element_forces(t, extra, spins, u, fb, ib, states)
+    potential = 0.0
+    for k in range(n):
+        for a in range(3):
+            loads[k, 0, a] = mass[k] * gravity[a]
+            loads[k, 1, a] = 0.0
+            potential -= mass[k] * x[k, a] * gravity[a]
+    for f in range(cols.shape[0]):
+        if u[f] != 0.0:
+            _add_turned(u[f], carriers[f], cols[f], rot, rot0, loads)
+    for e in range(states.shape[0]):
+        potential += states[e, 1] if e < n_joint else states[e, 5]
+    for c in range(spec.shape[0]):
+        kind, row, entry = spec[c, 0], spec[c, 1], spec[c, 2]
+        if kind == FROM_STATE:
+            values[c] = states[row, entry]
+        elif kind == FROM_EXTRA:
+            values[c] = extra[entry]
+        else:
+            values[c] = _components(states[row, 6], tans[row, 0], tans[row, 1])[entry]
+    return potential
+
+
+@njit(cache=True)
+def _channels(y, qd, lam, flip, x, v, acc, rot, w, alpha, hinge, origin, loads,
               mass, inertia, rot0, row_carrier, gear_rows, body_plus, body_sep, edge_child, edge_sign, subtree,
               tooth_rows, tooth_tan, drift_index, angle_index, speed_rows, energy_index, out):
     """The channels the kernel lays out, into out: the tooth forces (Ft, Fr, Fa, Fc) [N] of each rigid pair,
@@ -140,23 +216,8 @@ def _channels(y, qd, lam, flip, x, v, acc, rot, w, alpha, hinge, origin, load_f,
     for g in range(gear_rows.shape[0]):
         flank[gear_rows[g]] = flip[g]
     applied = np.zeros((n, 2, 3))
-    turn = np.empty((3, 3))
     for r in range(rows):
-        c = row_carrier[r]
-        for a in range(3):
-            for b in range(3):
-                if c < 0:
-                    turn[a, b] = 1.0 if a == b else 0.0
-                else:
-                    turn[a, b] = (rot[c, a, 0] * rot0[c, b, 0] + rot[c, a, 1] * rot0[c, b, 1]
-                                  + rot[c, a, 2] * rot0[c, b, 2])
-        for k in range(n):
-            for part in range(2):
-                for a in range(3):
-                    s = 0.0
-                    for b in range(3):
-                        s += turn[a, b] * (body_plus[r, k, part, b] - 2.0 * flank[r] * body_sep[r, k, part, b])
-                    applied[k, part, a] += lam[r] * s
+        _add_turned(lam[r], row_carrier[r], body_plus[r] - 2.0 * flank[r] * body_sep[r], rot, rot0, applied)
     # what each body needs beyond its applied loads: m a - f, and J alpha + w x J w - tau (System._inertial)
     need_f, need_t = np.empty((n, 3)), np.empty((n, 3))
     kinetic = 0.0
@@ -167,9 +228,9 @@ def _channels(y, qd, lam, flip, x, v, acc, rot, w, alpha, hinge, origin, load_f,
              jw[2, 0] * w[k, 0] + jw[2, 1] * w[k, 1] + jw[2, 2] * w[k, 2])
         gyro = _cross(w[k], h)
         for a in range(3):
-            need_f[k, a] = mass[k] * acc[k, a] - load_f[k, a] - applied[k, 0, a]
+            need_f[k, a] = mass[k] * acc[k, a] - loads[k, 0, a] - applied[k, 0, a]
             need_t[k, a] = (jw[a, 0] * alpha[k, 0] + jw[a, 1] * alpha[k, 1] + jw[a, 2] * alpha[k, 2]
-                            + gyro[a] - load_tau[k, a] - applied[k, 1, a])
+                            + gyro[a] - loads[k, 1, a] - applied[k, 1, a])
             kinetic += 0.5 * (mass[k] * v[k, a] * v[k, a] + w[k, a] * h[a])
     at = 0
     for p in range(tooth_rows.shape[0]):
@@ -216,11 +277,11 @@ class SampleKernel:
     """The compiled output samples of a JointCoordinateSystem with a (dense) fast path; raises ValueError with
     the reason when it does not lay the system's channels out or its check fails."""
 
-    def __init__(self, system, fast, solve=None):
-        """`solve`: the rate, multipliers and flanks at (t, y) (CompiledFastPath.solve); the fast path's own
-        (JointFastPath.solve) when None."""
-        sy, self.system, self.fast = system, system, fast
-        self.solve = fast.solve if solve is None else solve
+    def __init__(self, system, kernel):
+        """`kernel`: the system's fast path compiled (CompiledFastPath): its `solve` gives the rate, multipliers
+        and flanks, and its element tables the force elements' states."""
+        fast = kernel.fast
+        sy, self.system, self.fast, self.kernel = system, system, fast, kernel
         if fast.kkt or not fast.outputs_covered:
             raise ValueError("the fast path's samples take the general path (a large train, or tooth forces that "
                              "do not turn with their carriers)")
@@ -267,6 +328,14 @@ class SampleKernel:
                         np.array([sy.angle_index[j] for j in joints], np.int64).reshape(-1), speed_rows,
                         np.array([sy.work_index, sy.dissipated_index], np.int64))
         self._bodies = (sy.mass, np.ascontiguousarray(sy.inertia), np.ascontiguousarray(sy.rot0))
+        # the force elements: their loads per unit input, and where each of their channels comes from
+        self._elements = (np.asarray(fast._col_carriers, np.int64), np.ascontiguousarray(fast.body_elements),
+                          len(fast.joint_elements))
+        layout = self._element_layout(fast)
+        tans = np.zeros((len(fast.joint_elements) + len(fast.meshes), 2))
+        for m, fe in enumerate(fast.meshes):
+            pair = fe.gear.pair
+            tans[len(fast.joint_elements) + m] = np.tan(pair.working_pressure_angle), np.tan(pair.working_helix_angle)
         # where each channel goes in the Python sample's order: the elements' own first, then these
         y0 = sy.initial_state()
         channels = sy.outputs(0.0, y0).channels
@@ -275,14 +344,33 @@ class SampleKernel:
         sy._loads(0.0, sy.snapshot(y0), mine)
         first = [c.name for c in mine.channels]
         where = {name: k for k, name in enumerate(everything)}
-        laid = first + self.names + ["energy.potential"]
-        if len(where) != len(everything) or sorted(laid) != sorted(everything) or everything[:len(first)] != first:
+        laid = list(layout) + self.names + ["energy.potential"]
+        if (len(where) != len(everything) or sorted(laid) != sorted(everything)
+                or everything[:len(first)] != first or sorted(first) != sorted(layout)):
             missing = sorted(set(everything) - set(laid)) or sorted(set(laid) - set(everything)) or ["a repeated name"]
             raise ValueError(f"its channels are not the Python sample's ({missing[0]})")
-        self.size, self._first = len(everything), len(first)
+        self._spec = (np.array([layout[name] for name in first], np.int64).reshape(-1, 3), tans)
+        self.size = len(everything)
         self._dest = np.array([where[name] for name in self.names], np.int64)
         self._potential = where["energy.potential"]
+        self._gravity = np.asarray(sy.gravity, float)
         self._check(y0, np.array([c.unit for c in channels]))
+
+    @staticmethod
+    def _element_layout(fast) -> dict:
+        """Each force element's channel, by name, as (where it comes from, the element's state row, the entry):
+        the state rows of `_element_forces` (the joint elements', then the meshes'), each channel as the
+        element's `apply` writes it (core.dynamics.force_elements); the set-up check holds the two together."""
+        layout = {}
+        for e, fe in enumerate(fast.joint_elements):  # JointTorque, TorsionalSpring: the torque on body j
+            layout[f"{fe.name}.torque"] = (FROM_STATE, e, 0)
+        for m, fe in enumerate(fast.meshes):  # CompliantMesh
+            row = len(fast.joint_elements) + m
+            layout.update({f"{fe.gear.name}.{label}": (FROM_TOOTH, row, i) for i, label in enumerate(TOOTH_FORCES)})
+            layout.update({f"{fe.name}.TE": (FROM_EXTRA, row, fe.gear.error_index),
+                           f"{fe.name}.deflection": (FROM_STATE, row, 0), f"{fe.name}.force": (FROM_STATE, row, 4),
+                           f"{fe.name}.stiffness": (FROM_STATE, row, 2)})
+        return layout
 
     def _check(self, y0: np.ndarray, units: np.ndarray) -> None:
         """One sample at a random state against the Python sample (System.sample), each channel within CHECK_TOL
@@ -293,6 +381,7 @@ class SampleKernel:
         nq = sy.nq
         y[:nq] = rng.uniform(-np.pi, np.pi, nq)
         y[nq:2 * nq] += rng.normal(size=nq)
+        y[2 * nq:] += rng.normal(scale=1e-5, size=sy.extra)  # a mesh's TE [m] loads it (2 kN at 2e8 N/m)
         y = self.fast.consistent_rates(0.5, y)
         mine, theirs = self.sample(0.5, y), System.sample(sy, 0.5, y)
         bound = np.full(len(units), ZERO)
@@ -311,18 +400,15 @@ class SampleKernel:
     def sample(self, t: float, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """One output sample at (t, y), as System.sample gives it: the channels' values, the body origins (n, 3)
         [m] and orientations (n, 4)."""
-        sy, nq, n = self.system, self.system.nq, self.system.n
-        rate, lam, flip = self.solve(t, y)
+        nq, n, kernel = self.system.nq, self.system.n, self.kernel
+        rate, lam, flip = kernel.solve(t, y)
         x, v, acc, w, alpha, hinge, origin = (np.empty((n, 3)) for _ in range(7))
         rot, quat = np.empty((n, 3, 3)), np.empty((n, 4))
         _kinematics(y[:nq], y[nq:2 * nq], rate[nq:2 * nq], *self._kin, x, v, acc, rot, w, alpha, hinge, origin, quat)
-        out = Outputs(records=False)
-        loads = sy._loads(t, Snapshot(x, rot, v, w, y[2 * nq:]), out)
-        laid = np.empty(len(self.names))
-        _channels(y, y[nq:2 * nq], lam, np.asarray(flip, float), x, v, acc, rot, w, alpha, hinge, origin, loads.f,
-                  loads.tau, *self._bodies, *self._rows, *self._tree, *self._layout, laid)
-        values = np.empty(self.size)
-        values[:self._first] = out.values
+        loads, values, laid = np.empty((n, 2, 3)), np.empty(self.size), np.empty(len(self.names))
+        values[self._potential] = _loads(float(t), y, kernel.fb, kernel.ib, x, rot, self._bodies[2], self._bodies[0],
+                                         self._gravity, *self._elements, *self._spec, loads, values)
+        _channels(y, y[nq:2 * nq], lam, np.asarray(flip, float), x, v, acc, rot, w, alpha, hinge, origin, loads,
+                  *self._bodies, *self._rows, *self._tree, *self._layout, laid)
         values[self._dest] = laid
-        values[self._potential] = loads.potential
         return values, origin, quat

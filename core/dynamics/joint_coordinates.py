@@ -188,7 +188,7 @@ class JointCoordinateSystem(System):
         from core.dynamics.fast_path_sample import SampleKernel
 
         try:  # the output samples too, where it lays out every channel and its check holds
-            self.sampler, self.sampler_note = SampleKernel(self, fast, self.kernel.solve), "compiled"
+            self.sampler, self.sampler_note = SampleKernel(self, self.kernel), "compiled"
         except ValueError as exc:
             self.sampler_note = f"in Python: {exc}"
         return None
@@ -437,8 +437,9 @@ class JointCoordinateSystem(System):
 
     def samples(self, t: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         fast = self.fast_path
-        # compiled one by one (`sampler`) when the run is compiled (47-62 us a sample of the planetary against
-        # 90-125 us in numpy's batch of 100); else numpy's batch, except for one sample
+        # compiled one by one (`sampler`) when the run is compiled (29-31 us a sample of the planetary against
+        # 116-119 us in numpy's batch of 100; the compliant pair 26 against 179 us); else numpy's batch, except
+        # for one sample
         if self.sampler is not None or fast is None or not fast.outputs_covered or len(t) < 2:
             return super().samples(t, y)
         t, y = np.asarray(t, float), np.asarray(y, float)

@@ -34,7 +34,8 @@ The output samples take the multipliers and accelerations from here too
 (`solve`); the tooth forces on the bodies, which the joint reactions need in
 world axes, are those at the start turned with each pair's carrier
 (`constraint_forces`): a pair's contact frame and its gears' mass centres are
-fixed in the carrier's frame. That too is checked at the random configurations;
+fixed in the carrier's frame. So are the force elements' loads per unit input
+(`body_elements`, for the compiled samples). That too is checked at the random configurations;
 where it does not hold, `outputs_covered` is False and the samples take the
 general path (the rates stay here).
 
@@ -63,24 +64,27 @@ class NotCovered(Exception):
     """The model is outside what the fast path covers; the message says why."""
 
 
-def _rel_row(system, geometry, s, t_mat) -> np.ndarray:
-    """The joint's relative spin a . (w_j - w_i) as a row in the coordinate rates."""
+def _rel_row(system, geometry, s) -> np.ndarray:
+    """The joint's relative spin a . (w_j - w_i) as a row in the bodies' velocities (6 n,): also the loads of a
+    unit torque about its axis on body j, with its reaction on body i."""
     rot = s.rot[geometry.bi] if geometry.bi >= 0 else np.eye(3)
     a = rot @ geometry.ai
-    row = a @ t_mat[6 * geometry.bj + 3:6 * geometry.bj + 6]
+    row = np.zeros(6 * system.n)
+    row[6 * geometry.bj + 3:6 * geometry.bj + 6] = a
     if geometry.bi >= 0:
-        row = row - a @ t_mat[6 * geometry.bi + 3:6 * geometry.bi + 6]
+        row[6 * geometry.bi + 3:6 * geometry.bi + 6] -= a
     return row
 
 
-def _gear_rows(system, gear: GearConstraint, s, t_mat):
-    """A gear pair's slip row J T, its tooth force per unit Ft for Ft > 0 (G T) and G's separating part."""
+def _gear_rows(system, gear: GearConstraint, s):
+    """A gear pair's slip row J, its tooth force per unit Ft for Ft > 0 (G: the forces and moments on the
+    bodies) and G's separating part, each in the bodies' velocities (6 n,)."""
     parts = [p for p in gear.blocks(s)[0] if p[0] >= 0]
     shape = (1, 6 * system.n)
     rows = (system._matrix([(0, b, jb) for b, jb, _, _ in parts], shape),
             system._matrix([(0, b, gb + sb) for b, _, gb, sb in parts], shape),
             system._matrix([(0, b, sb) for b, _, _, sb in parts], shape))
-    return tuple(dense(m)[0] @ t_mat for m in rows)
+    return tuple(dense(m)[0] for m in rows)
 
 
 class JointFastPath:
@@ -123,6 +127,11 @@ class JointFastPath:
             carrier.append(sy.index.get(pair.carrier, -1) if pair is not None and pair.carrier else -1)
         carrier = np.array(carrier, dtype=int)
         self._turned_rows, self._row_carriers = np.flatnonzero(carrier >= 0), carrier[carrier >= 0]
+        # each element input's carrier (-1: none): a compliant mesh's tooth force on either flank turns with its pair's
+        pairs = [sy.model.gear_pairs[fe.gear.name] for fe in self.meshes]
+        self._col_carriers = np.array([-1] * len(self.joint_elements)
+                                      + [c for p in pairs for c in 2 * [sy.index.get(p.carrier, -1) if p.carrier else -1]
+                                         + [-1]], dtype=int)
         mats = self._matrices(np.zeros(self.nq), np.zeros(self.nq))
         self.outputs_covered = not sy.sparse  # the large trains' KKT form keeps the general path for samples
         rng = np.random.default_rng(20261202)
@@ -177,10 +186,20 @@ class JointFastPath:
         gyro = np.cross(w, np.einsum("kab,kb->ka", jw, w))
         inertial = np.hstack([np.zeros_like(gyro), -gyro]).ravel() - sy._times_mass(mc, bias)
         out["work"] = np.concatenate([np.asarray(t_mat.T @ inertial).ravel(), drift])
-        out["spins"] = np.array([_rel_row(sy, geo, s, t_mat)
-                                 for geo in self._spin_geometries.values()]).reshape(-1, self.nq)
-        mesh_rows = [_gear_rows(sy, fe.gear, s, t_mat) for fe in self.meshes]
-        out["meshes"] = np.array(mesh_rows).reshape(-1, 3, self.nq)
+        spins = {key: _rel_row(sy, geo, s) for key, geo in self._spin_geometries.items()}
+        out["spins"] = np.array([row @ t_mat for row in spins.values()]).reshape(-1, self.nq)
+        mesh_rows = [_gear_rows(sy, fe.gear, s) for fe in self.meshes]
+        out["meshes"] = np.array([row @ t_mat for rows in mesh_rows for row in rows]).reshape(-1, 3, self.nq)
+        # the element inputs' loads on the bodies, per unit input (the columns C before T, in the inputs' order
+        # of _assemble), each turned back with its carrier: a tooth force turns with its pair's, a torque about
+        # the common axis with nothing
+        cols = [spins["element", fe.name] for fe in self.joint_elements]
+        for fe, (_, gp, gs) in zip(self.meshes, mesh_rows):
+            cols += [gp, gp - 2.0 * gs, spins["mesh", fe.name]]
+        cols = np.array(cols).reshape(-1, sy.n, 2, 3)
+        turns = rot[self._col_carriers] @ sy.rot0[self._col_carriers].transpose(0, 2, 1)
+        turns[self._col_carriers < 0] = np.eye(3)
+        out["body_elements"] = np.einsum("fba,fnkb->fnka", turns, cols)
         return out
 
     def _turns(self, rot: np.ndarray) -> np.ndarray:
@@ -209,6 +228,7 @@ class JointFastPath:
     def _assemble(self, m: dict) -> None:
         sy, nq, rows = self.system, self.nq, self.rows
         self._body_plus, self._body_sep = m.get("body_plus"), m.get("body_sep")
+        self.body_elements = m["body_elements"]  # (n_f, n, 2, 3): per unit element input, in its carrier's axes
         spin = dict(zip(self._spin_geometries, m["spins"]))
         self.minv = np.linalg.inv(m["mass"])
         # element inputs f and their columns C: a joint torque, a spring, a mesh's Ft on each flank and its

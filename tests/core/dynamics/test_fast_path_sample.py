@@ -9,11 +9,15 @@ origin and orientation must agree to round-off.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
+from core.commands import AddItem, SetSettings
 from core.dynamics.joint_coordinates import JointCoordinateSystem
 from core.dynamics.run import prepare
+from core.model.entities import CompliantMesh
 from core.model.files import load
 from tests.conftest import EXAMPLES
 from tests.core.dynamics.test_fast_path_kernel import planetary_with_every_law
@@ -57,6 +61,20 @@ def test_compiled_samples_are_the_general_paths_on_random_states(name):
 
 def test_every_time_law_a_spring_and_a_motor():
     channel, origin, turn = worst_against_general(planetary_with_every_law(), seed=9)
+    assert channel < 1e-12 and origin < 1e-12 and turn < 1e-14, (channel, origin, turn)
+
+
+def test_a_compliant_mesh_on_a_carrier_under_gravity_along_the_axes():
+    """The force elements' loads in the compiled sample turn with their carriers: a planetary whose first
+    sun-planet pair is a compliant mesh (its tooth force moves round with the carrier), with a spring-damper
+    and gravity along the axes (their loads and potential energy), against the general path."""
+    model = planetary_with_every_law()
+    AddItem(CompliantMesh("soft", "sun_planet1", stiffness="given", k_mean=2e8, k_amplitude=5e7,
+                          waveform="cosine", damping_model="constant", damping=300.0)).do(model)
+    SetSettings(model, dataclasses.replace(model.settings, gravity=(0.0, 0.0, -9.81))).do(model)
+    system = JointCoordinateSystem(model)
+    assert system.fast_path is not None and any(type(f).__name__ == "CompliantMesh" for f in system.forces)
+    channel, origin, turn = worst_against_general(model, seed=17)
     assert channel < 1e-12 and origin < 1e-12 and turn < 1e-14, (channel, origin, turn)
 
 

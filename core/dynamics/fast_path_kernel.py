@@ -1,6 +1,6 @@
 """The joint fast path compiled: its rate, its projection and the stages of explicit Runge-Kutta steps (numba).
 
-JointFastPath (core.dynamics.joint_fast_path) reduces a parallel-axis gear train to constant matrices, so an
+JointFastPath (core.dynamics.joint_fast_path) reduces a gear train to constant matrices, so an
 evaluation is a few element laws and one matrix-vector product: some 30 floating-point operations per
 coordinate. In Python each of them is an interpreter round trip and an evaluation costs 15-30 us; an RK4
 step with its bookkeeping about 100 us. Here the same arithmetic runs compiled: the rate, the projection of
@@ -252,9 +252,10 @@ def _rate(t, y, rate, lam, states, fb, ib, keys, store, flanks):
     gear_rows = _ints(ib, GEAR_ROWS)[:, 0]
     n_g = gear_rows.shape[0]
     # the flanks the last evaluation settled first (the Python fast path starts from the drive flanks, as
-    # System._multipliers): on a parallel-axis train the flanks move no coordinate, so the multipliers and
-    # the settled flanks are the same from any start, and a planetary's ring rows, whose tooth forces are
-    # negative, then settle at the first product instead of the second
+    # System._multipliers): on a train the fast path covers the flanks move no coordinate (JointFastPath
+    # checks that the separating parts do no work on them), so the multipliers and the settled flanks are
+    # the same from any start, and a planetary's ring rows, whose tooth forces are negative, then settle at
+    # the first product instead of the second
     flip = flanks.copy()
     new = np.empty(n_g, dtype=np.int8)
     i = _find(keys, flip)
@@ -543,7 +544,8 @@ class CompiledFastPath:
     def rate(self, t: float, y: np.ndarray) -> np.ndarray:
         """The tangent rate of y at t [SI], as JointFastPath.rate."""
         out = np.empty(self.n)
-        while _rate(float(t), y, out, self._unwanted, self._no_states, self.fb, self.ib, self._keys, self._store, self.flanks) != OK:
+        while _rate(float(t), y, out, self._unwanted, self._no_states, self.fb, self.ib, self._keys, self._store,
+                    self.flanks) != OK:
             self._add(self.flanks.copy())
         return out
 
@@ -551,7 +553,8 @@ class CompiledFastPath:
         """The rate, the multipliers and the flanks their forces act on (True: Ft < 0) at (t, y), as
         JointFastPath.solve."""
         out, lam = np.empty(self.n), np.empty(self.fast.rows)
-        while _rate(float(t), y, out, lam, self._no_states, self.fb, self.ib, self._keys, self._store, self.flanks) != OK:
+        while _rate(float(t), y, out, lam, self._no_states, self.fb, self.ib, self._keys, self._store,
+                    self.flanks) != OK:
             self._add(self.flanks.copy())
         return out, lam, self.flanks.astype(bool)
 

@@ -286,7 +286,10 @@ class SampleKernel:
             raise ValueError("the fast path's samples take the general path (a large train, or tooth forces that "
                              "do not turn with their carriers)")
         edges = sy.edges
-        axis = next(e.axis0 for e in edges if e.coordinate is not None)
+        axes = [e.axis0 for e in edges if e.coordinate is not None]
+        axis = axes[0]
+        if any(np.linalg.norm(np.cross(a, axis)) > 1e-12 for a in axes):
+            raise ValueError("revolute axes not all parallel (its picture turns every body about one axis)")
         n, nq = sy.n, sy.nq
         phi_rows, parent, hinge0 = np.zeros((n, nq)), np.full(n, -1, np.int64), np.zeros((n, 3))
         for e in edges:  # parents first (breadth first from the ground)
@@ -302,7 +305,7 @@ class SampleKernel:
         rigid = [name for name in sy.gears if name in rows_of]
         pairs = [sy.gears[name].pair for name in rigid]
         if any(g.kind == "bevel" for g in pairs):
-            raise ValueError("a bevel pair (the fast path takes none)")
+            raise ValueError("a bevel pair (its tooth forces are not the cylindrical ones laid out here)")
         joints = list(sy.angle_index)
         reacting = [e.joint for e in edges]
         self.names = ([f"{name}.{f}" for name in rigid for f in TOOTH_FORCES] + [f"{name}.drift" for name in sy.gears]

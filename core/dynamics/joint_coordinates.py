@@ -140,8 +140,8 @@ class JointCoordinateSystem(System):
     formulation = "joint"
 
     def __init__(self, model: Model, fast_path: bool = True):
-        """`fast_path`: evaluate a parallel-axis gear train by its constant matrices (core.dynamics.joint_fast_path)
-        when it qualifies; False keeps the general path (the reference the fast path is tested against)."""
+        """`fast_path`: evaluate a gear train by its constant matrices (core.dynamics.joint_fast_path) when it
+        qualifies; False keeps the general path (the reference the fast path is tested against)."""
         super().__init__(model)
         self._fast, self._fast_note = None, None if fast_path else "off (not asked for)"
         self.kernel = None  # the fast path compiled (core.dynamics.fast_path_kernel), once `compile` made it
@@ -152,7 +152,7 @@ class JointCoordinateSystem(System):
         if self._fast_note is None:
             try:
                 self._fast = JointFastPath(self)
-                self._fast_note = "on: constant matrices of a parallel-axis train"
+                self._fast_note = "on: constant matrices (gears on parallel axes or on fixed shafts)"
             except NotCovered as exc:
                 self._fast_note = f"off: {exc}"
         return self._fast

@@ -23,7 +23,7 @@ from core.dynamics.system import System
 from core.model.entities import TimeLaw, TorsionalSpringDamper
 from core.model.files import load
 from tests.conftest import EXAMPLES, ROOT
-from tests.core.dynamics.test_joint_fast_path import COVERED, random_states
+from tests.core.dynamics.test_joint_fast_path import COVERED, loaded_bevel_pair, random_states
 
 pytest.importorskip("numba")
 
@@ -37,7 +37,7 @@ def compiled_against_general(model, count=40, seed=7):
     for t, y in random_states(kernel, count, seed):
         a, b = kernel.evaluate(t, y), plain.evaluate(t, y)
         worst = max(worst, float(np.abs(a - b).max() / np.abs(b).max()))
-        # the flanks: on a parallel-axis train only the tooth forces' separating parts depend on them, which
+        # the flanks: on a train the fast path covers only the tooth forces' separating parts depend on them, which
         # move no coordinate here, so the rates cannot show them; the Python fast path's flanks are tied to
         # the general path's tooth forces by test_joint_fast_path's sample tests
         flip = kernel.fast_path.solve(t, y)[2]
@@ -80,6 +80,11 @@ def test_a_compliant_mesh_with_backlash_and_a_sampled_waveform_agrees(waveform):
     model = load(EXAMPLES / "compliant_mesh_pair.gdyn")
     replace_fields(model, "mesh", waveform=waveform, backlash=2e-5, damping_model="ratio").do(model)
     worst, _ = compiled_against_general(model, seed=13)
+    assert worst < 1e-12, worst
+
+
+def test_a_loaded_bevel_pair_agrees():
+    worst, _ = compiled_against_general(loaded_bevel_pair(), seed=14)
     assert worst < 1e-12, worst
 
 

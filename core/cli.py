@@ -651,8 +651,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--compiled", choices=("auto", "on", "off"), default="auto",
                    help="take the rates from compiled code (numba; each step the same to round-off): a "
                         "gear train on parallel axes or fixed shafts in joint coordinates, or a Cartesian model of "
-                        "revolute joints, rigid "
-                        "cylindrical pairs, motors, torques and springs; auto does it for runs long enough to repay "
+                        "revolute joints, rigid cylindrical pairs, motors, torques and springs; auto does it for "
+                        "runs long enough to repay "
                         "the 0.7-1.1 s its first use in a process costs (joint: 30,000 evaluations or more; Cartesian: "
                         "800) (default: auto)")
     m.add_argument("--out", required=True, help="results CSV")

@@ -10,9 +10,10 @@ joint-coordinate picture of a gear train stops depending on where the gears are:
 - so are the gear pairs' rows J T and tooth-force directions G T (a pair's
   geometry is fixed in its carrier's frame), the motors' rows and the joints'
   relative spins,
-- the gyroscopic and centripetal forces and gravity along the axes do no work
-  on the coordinates, and gamma - J b is zero for a gear row and the law's rate
-  for a motor row.
+- the gyroscopic and centripetal forces and gravity (along the axes, or on
+  mass centres that stay put) do no work on the coordinates, the tooth forces'
+  separating parts move none, and gamma - J b is zero for a gear row and the
+  law's rate for a motor row.
 
 The rate is then affine in a handful of inputs (the elements' torques and
 tooth forces, the coordinate rates, the stabilised errors, the motors' targets
@@ -26,7 +27,7 @@ Assembly computes these matrices from the general path (System._jacobian and
 JointCoordinateSystem.kinematics at the start) and checks at random
 configurations and speeds that they do not change, so a model the argument does
 not cover (bodies whose mass centres are off their axes on a moving carrier,
-gravity across the axes, gears on a swinging arm) keeps the general path; the
+gravity that works on the coordinates, gears on a swinging arm) keeps the general path; the
 reason is kept in `reason`. Flanks, the minimum-norm multipliers of redundant
 sets and every element's formula are the general path's own
 (tests/core/dynamics/test_joint_fast_path.py holds the two paths to 1e-12 on
@@ -36,9 +37,9 @@ The output samples take the multipliers and accelerations from here too
 (`solve`); the tooth forces on the bodies, which the joint reactions need in
 world axes, are those at the start turned with each pair's carrier
 (`constraint_forces`): a pair's contact frame and its gears' mass centres are
-fixed in the carrier's frame. So are the force elements' loads per unit input
-(`body_elements`, for the compiled samples). That too is checked at the random configurations;
-where it does not hold, `outputs_covered` is False and the samples take the
+fixed in the carrier's frame. So are the force elements' loads per unit
+input (`body_elements`, for the compiled samples). That too is checked at the
+random configurations; where it does not hold, `outputs_covered` is False and the samples take the
 general path (the rates stay here).
 
 Covered: rigid gear pairs, speed motors, joint torques, torsional
@@ -201,7 +202,7 @@ class JointFastPath:
         out["meshes"] = np.array([row @ t_mat for rows in mesh_rows for row in rows]).reshape(-1, 3, self.nq)
         # the element inputs' loads on the bodies, per unit input (the columns C before T, in the inputs' order
         # of _assemble), each turned back with its carrier: a tooth force turns with its pair's, a torque about
-        # the common axis with nothing
+        # its joint's axis with nothing (the check at random configurations holds them to it)
         cols = [spins["element", fe.name] for fe in self.joint_elements]
         for fe, (_, gp, gs) in zip(self.meshes, mesh_rows):
             cols += [gp, gp - 2.0 * gs, spins["mesh", fe.name]]

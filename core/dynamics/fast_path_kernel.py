@@ -39,7 +39,7 @@ from numba import njit
 
 from core.dynamics.force_elements import JointTorque, TorsionalSpring, spring_torque
 from core.dynamics.integrators import dop853_ratio, dopri5_ratio, next_step, reaches
-from core.gearing.mesh_model import mesh_state
+from core.gearing.mesh_model import MESH_STATE, mesh_state
 from core.model.entities import LAW_CODES, TimeLaw, law_rate, law_value
 
 # a kernel's status: done, a set of flanks without its matrices (in `flanks`), or a step whose state would not
@@ -47,7 +47,8 @@ from core.model.entities import LAW_CODES, TimeLaw, law_rate, law_value
 OK, MISSING, NOT_FINITE = 0, 1, 2
 LEFT = 3  # an adaptive leap met a step it leaves to Python's step() (too many rejections, below the least step)
 TORQUE, SPRING = 0, 1  # the kinds of joint elements
-STATE_SIZE = 9  # an element's state as _element_forces keeps it (a mesh's mesh_state has the most values)
+STATE_SIZE = len(MESH_STATE)  # an element's state as _element_forces keeps it (a mesh's has the most values)
+MESH_FT, MESH_TORQUE, MESH_DISSIPATION = (MESH_STATE.index(name) for name in ("ft", "torque", "dissipation"))
 
 
 _COMPILED: dict = {}  # a function of ours -> its compiled form (each compiled once per process)
@@ -183,8 +184,9 @@ def _element_forces(t, extra, spins, u, fb, ib, states):
     """The force elements' inputs (the joint elements' torques [N m], each mesh's Ft [N] on the flank it acts
     on and its potential torque [N m]) into u[:n_f], from the extra states and the elements' spins and slips
     (`spins`, as spin_rows gives them); returns the power fed in by the joint torques and that dissipated [W].
-    Where `states` has a row per element (the joint elements', then the meshes'), each gets its state: a joint
-    element's (torque [N m], energy [J], dissipated power [W]), a mesh's `mesh_state` (9 values)."""
+    Where `states` has STATE_SIZE entries per element (the joint elements', then the meshes'; or none), each
+    gets its state: a joint element's (torque [N m], energy [J], dissipated power [W]), a mesh's `mesh_state`
+    (MESH_STATE)."""
     work = 0.0
     dissipation = 0.0
     keep = states.shape[0] > 0
@@ -201,7 +203,8 @@ def _element_forces(t, extra, spins, u, fb, ib, states):
             dissipation += lost
         u[k] = tau
         if keep:
-            states[e, 0], states[e, 1], states[e, 2] = tau, energy, lost
+            at = e * STATE_SIZE
+            states[at], states[at + 1], states[at + 2] = tau, energy, lost
         k += 1
     j = k
     mesh_ix, mesh_par, profiles = _ints(ib, MESH_IX), _floats(fb, ib, MESH_PAR), _floats(fb, ib, PROFILES)[:, 0]
@@ -209,26 +212,25 @@ def _element_forces(t, extra, spins, u, fb, ib, states):
         ix, p = mesh_ix[m], mesh_par[m]
         state = _mesh_state(extra[ix[0]], spins[j], extra[ix[1]], p[0], p[1], p[2], p[3] != 0.0, p[4],
                             profiles[ix[2]:ix[2] + ix[3]], p[5], p[6])
-        ft = state[6]
+        ft = state[MESH_FT]
         if ft >= 0:
             u[k] = ft
         else:
             u[k + 1] = ft
-        u[k + 2] = state[7]
-        dissipation += state[8]
+        u[k + 2] = state[MESH_TORQUE]
+        dissipation += state[MESH_DISSIPATION]
         if keep:
             for i in range(STATE_SIZE):
-                states[j, i] = state[i]
+                states[j * STATE_SIZE + i] = state[i]
         k += 3
         j += 1
     return work, dissipation
 
 
 @njit(cache=True)
-def _rate(t, y, rate, lam, states, fb, ib, keys, store, flanks):
-    """The fast path's rate of y at t into `rate`, its multipliers into `lam` (rows,) and the force elements'
-    states into `states` (as `_element_forces`; either of size 0 when not needed), as JointFastPath.solve
-    gives them, and the flanks its gear rows' forces act on in `flanks` (1:
+def _rate(t, y, rate, lam, fb, ib, keys, store, flanks):
+    """The fast path's rate of y at t into `rate` and its multipliers into `lam` (rows,; or of size 0 when not
+    needed), as JointFastPath.solve gives them, and the flanks its gear rows' forces act on in `flanks` (1:
     Ft < 0); MISSING with the flanks it lacks in `flanks` when the store has not got them. store[i] holds K
     and M^-1 G^T of the flanks keys[i], one after the other."""
     nq, rows, n_f, n_u, n_m = ib[NQ], ib[ROWS], ib[N_F], ib[N_U], ib[N_MOTORS]
@@ -239,7 +241,7 @@ def _rate(t, y, rate, lam, states, fb, ib, keys, store, flanks):
     spins = np.empty(spin_rows.shape[0])
     _times_vector(spin_rows, qd, spins)
     u = np.zeros(n_u)
-    work, dissipation = _element_forces(t, extra, spins, u, fb, ib, states)
+    work, dissipation = _element_forces(t, extra, spins, u, fb, ib, u[:0])  # no states kept (a view: no allocation)
     j = spins.shape[0] - n_m  # the motors' spins follow the elements'
     u[n_f:n_f + nq] = qd
     phi_index = _ints(ib, PHI_INDEX)[:, 0]
@@ -328,14 +330,14 @@ def _stages(t, y, h, a, c, k, first, stop, fb, ib, keys, store, flanks):
     rows of k (the earlier rows given): k_i = f(t + c_i h, y + h sum_j a_ij k_j). MISSING as _rate."""
     n = y.shape[0]
     z = np.empty(n)
-    unwanted, no_states = np.empty(0), np.empty((0, STATE_SIZE))  # the multipliers, the elements' states
+    unwanted = np.empty(0)  # the multipliers
     for i in range(first, stop):
         for m in range(n):
             s = 0.0
             for j in range(i):
                 s += a[i, j] * k[j, m]
             z[m] = y[m] + h * s
-        if _rate(t + c[i] * h, z, k[i], unwanted, no_states, fb, ib, keys, store, flanks) != OK:
+        if _rate(t + c[i] * h, z, k[i], unwanted, fb, ib, keys, store, flanks) != OK:
             return MISSING
     return OK
 
@@ -517,7 +519,6 @@ class CompiledFastPath:
                                  len(motors)], floats, ints)
         self.n = 2 * nq + sy.extra
         self._unwanted = np.empty(0)  # the multipliers, where only the rate is asked for
-        self._no_states = np.empty((0, STATE_SIZE))  # the elements' states, which only a sample asks for
         n_g = len(fast.gear_rows)
         self.flanks = np.zeros(n_g, np.int8)  # of the last evaluation (1: Ft < 0), or those the store lacks
         self._keys = np.zeros((0, n_g), np.int8)
@@ -544,8 +545,7 @@ class CompiledFastPath:
     def rate(self, t: float, y: np.ndarray) -> np.ndarray:
         """The tangent rate of y at t [SI], as JointFastPath.rate."""
         out = np.empty(self.n)
-        while _rate(float(t), y, out, self._unwanted, self._no_states, self.fb, self.ib, self._keys, self._store,
-                    self.flanks) != OK:
+        while _rate(float(t), y, out, self._unwanted, self.fb, self.ib, self._keys, self._store, self.flanks) != OK:
             self._add(self.flanks.copy())
         return out
 
@@ -553,8 +553,7 @@ class CompiledFastPath:
         """The rate, the multipliers and the flanks their forces act on (True: Ft < 0) at (t, y), as
         JointFastPath.solve."""
         out, lam = np.empty(self.n), np.empty(self.fast.rows)
-        while _rate(float(t), y, out, lam, self._no_states, self.fb, self.ib, self._keys, self._store,
-                    self.flanks) != OK:
+        while _rate(float(t), y, out, lam, self.fb, self.ib, self._keys, self._store, self.flanks) != OK:
             self._add(self.flanks.copy())
         return out, lam, self.flanks.astype(bool)
 

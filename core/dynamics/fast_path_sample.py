@@ -56,6 +56,7 @@ from core.dynamics.fast_path_kernel import (
 )
 from core.dynamics.state_space import turned
 from core.dynamics.system import System
+from core.gearing.mesh_model import MESH_STATE
 from core.gearing.pitch_point import cylinder_force_components
 from core.geometry import vec3
 from core.geometry.rotations import matrix_quats, quat_rotation, rotation_vector_quat
@@ -160,14 +161,16 @@ def _add_turned(weight, c, col, rot, rot0, out):
 # where an element's channel comes from (SampleKernel._element_layout): its state's entry, an extra state, or
 # a tooth force component of a mesh's Ft
 FROM_STATE, FROM_EXTRA, FROM_TOOTH = 0, 1, 2
+JOINT_ENERGY = 1  # a joint element's state: torque, energy, dissipated power (`_element_forces`)
+MESH_ENERGY, MESH_FT = MESH_STATE.index("energy"), MESH_STATE.index("ft")
 
 
 @njit(cache=True)
 def _loads(t, y, fb, ib, x, rot, rot0, mass, gravity, carriers, cols, n_joint, spec, tans, loads, values):
     """Gravity's and the force elements' loads on the bodies into `loads` (n, 2, 3: forces [N] and moments [N m]
     about the mass centres, world), as System._loads gives them, and the elements' channels into `values` (one
-    per row of `spec`: where it comes from, the element's state row, the entry); returns the potential energy
-    [J]. The elements' formulas are the kernel's (`_element_forces`); their loads are their inputs times their
+    per row of `spec`: where it comes from, the element's state row, the entry; `tans` has a row per element,
+    its pair's tangents for a mesh); returns the potential energy [J]. The elements' formulas are the kernel's (`_element_forces`); their loads are their inputs times their
     loads per unit input at the start (`cols`, JointFastPath.body_elements) turned with their carriers."""
     n = x.shape[0]
     nq = ib[NQ]
@@ -176,8 +179,9 @@ def _loads(t, y, fb, ib, x, rot, rot0, mass, gravity, carriers, cols, n_joint, s
     spins = np.empty(spin_rows.shape[0])
     _times_vector(spin_rows, qd, spins)
     u = np.zeros(ib[N_U])
-    states = np.zeros((tans.shape[0], STATE_SIZE))
+    states = np.zeros(tans.shape[0] * STATE_SIZE)
     _element_forces(t, extra, spins, u, fb, ib, states)
+    states = states.reshape(tans.shape[0], STATE_SIZE)
     potential = 0.0
     for k in range(n):
         for a in range(3):
@@ -188,7 +192,7 @@ def _loads(t, y, fb, ib, x, rot, rot0, mass, gravity, carriers, cols, n_joint, s
         if u[f] != 0.0:
             _add_turned(u[f], carriers[f], cols[f], rot, rot0, loads)
     for e in range(states.shape[0]):
-        potential += states[e, 1] if e < n_joint else states[e, 5]
+        potential += states[e, JOINT_ENERGY] if e < n_joint else states[e, MESH_ENERGY]
     for c in range(spec.shape[0]):
         kind, row, entry = spec[c, 0], spec[c, 1], spec[c, 2]
         if kind == FROM_STATE:
@@ -196,7 +200,7 @@ def _loads(t, y, fb, ib, x, rot, rot0, mass, gravity, carriers, cols, n_joint, s
         elif kind == FROM_EXTRA:
             values[c] = extra[entry]
         else:
-            values[c] = _components(states[row, 6], tans[row, 0], tans[row, 1])[entry]
+            values[c] = _components(states[row, MESH_FT], tans[row, 0], tans[row, 1])[entry]
     return potential
 
 
@@ -273,6 +277,12 @@ def _channels(y, qd, lam, flip, x, v, acc, rot, w, alpha, hinge, origin, loads,
     out[at + 2] = extra[energy_index[1]]
 
 
+def _tangents(pair) -> tuple[float, float]:
+    """The tangents of a cylindrical pair's working transverse pressure and helix angles, as
+    `cylinder_force_components` takes them."""
+    return np.tan(pair.working_pressure_angle), np.tan(pair.working_helix_angle)
+
+
 class SampleKernel:
     """The compiled output samples of a JointCoordinateSystem with a (dense) fast path; raises ValueError with
     the reason when it does not lay the system's channels out or its check fails."""
@@ -325,8 +335,7 @@ class SampleKernel:
         self._tree = (np.array([e.child for e in edges], np.int64), np.array(sy._edge_sign, float),
                       np.ascontiguousarray(sy._subtree, float))
         self._layout = (np.array([rows_of[name][0] for name in rigid], np.int64).reshape(-1),
-                        np.array([[np.tan(g.working_pressure_angle), np.tan(g.working_helix_angle)] for g in pairs],
-                                 float).reshape(-1, 2),
+                        np.array([_tangents(g) for g in pairs], float).reshape(-1, 2),
                         np.array([gc.error_index for gc in sy.gears.values()], np.int64).reshape(-1),
                         np.array([sy.angle_index[j] for j in joints], np.int64).reshape(-1), speed_rows,
                         np.array([sy.work_index, sy.dissipated_index], np.int64))
@@ -337,8 +346,7 @@ class SampleKernel:
         layout = self._element_layout(fast)
         tans = np.zeros((len(fast.joint_elements) + len(fast.meshes), 2))
         for m, fe in enumerate(fast.meshes):
-            pair = fe.gear.pair
-            tans[len(fast.joint_elements) + m] = np.tan(pair.working_pressure_angle), np.tan(pair.working_helix_angle)
+            tans[len(fast.joint_elements) + m] = _tangents(fe.gear.pair)
         # where each channel goes in the Python sample's order: the elements' own first, then these
         y0 = sy.initial_state()
         channels = sy.outputs(0.0, y0).channels
@@ -370,9 +378,9 @@ class SampleKernel:
         for m, fe in enumerate(fast.meshes):  # CompliantMesh
             row = len(fast.joint_elements) + m
             layout.update({f"{fe.gear.name}.{label}": (FROM_TOOTH, row, i) for i, label in enumerate(TOOTH_FORCES)})
-            layout.update({f"{fe.name}.TE": (FROM_EXTRA, row, fe.gear.error_index),
-                           f"{fe.name}.deflection": (FROM_STATE, row, 0), f"{fe.name}.force": (FROM_STATE, row, 4),
-                           f"{fe.name}.stiffness": (FROM_STATE, row, 2)})
+            layout[f"{fe.name}.TE"] = (FROM_EXTRA, row, fe.gear.error_index)
+            layout.update({f"{fe.name}.{name}": (FROM_STATE, row, MESH_STATE.index(name))
+                           for name in ("deflection", "force", "stiffness")})
         return layout
 
     def _check(self, y0: np.ndarray, units: np.ndarray) -> None:

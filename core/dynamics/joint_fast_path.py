@@ -116,18 +116,18 @@ class JointFastPath:
             **{("joint", name): sy.geometry[name] for name in sy.angle_index},
             **{("motor", c.name): c.g for c in sy.constraints if isinstance(c, SpeedConstraint)},
             **{("mesh", fe.name): fe.gear.j1 for fe in self.meshes}}
+        def turned_with(name: str) -> int:  # gear pair `name`'s carrier body (-1: the ground)
+            pair = sy.model.gear_pairs.get(name)
+            return sy.index.get(pair.carrier, -1) if pair is not None and pair.carrier else -1
+
         # each row's carrier (-1: the ground): a gear row's contact frame turns with it, a motor row's with nothing
-        carrier = []
-        for c in sy.constraints:
-            pair = sy.model.gear_pairs.get(c.name) if isinstance(c, GearConstraint) else None
-            carrier.append(sy.index.get(pair.carrier, -1) if pair is not None and pair.carrier else -1)
-        carrier = np.array(carrier, dtype=int)
+        carrier = np.array([turned_with(c.name) if isinstance(c, GearConstraint) else -1 for c in sy.constraints],
+                           dtype=int)
         self._turned_rows, self._row_carriers = np.flatnonzero(carrier >= 0), carrier[carrier >= 0]
-        # each element input's carrier (-1: none): a compliant mesh's tooth force on either flank turns with its pair's
-        pairs = [sy.model.gear_pairs[fe.gear.name] for fe in self.meshes]
+        # each element input's carrier (-1: none): a compliant mesh's Ft on either flank turns with its pair's
         self._col_carriers = np.array([-1] * len(self.joint_elements)
-                                      + [c for p in pairs for c in 2 * [sy.index.get(p.carrier, -1) if p.carrier else -1]
-                                         + [-1]], dtype=int)
+                                      + [c for fe in self.meshes for c in (2 * [turned_with(fe.gear.name)] + [-1])],
+                                      dtype=int)
         mats = self._matrices(np.zeros(self.nq), np.zeros(self.nq))
         # the flanks then move no coordinate, so the multipliers and the settled flanks are the same from any
         # start (the compiled kernel starts from the last evaluation's); so on parallel axes and fixed shafts

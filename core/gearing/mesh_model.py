@@ -117,6 +117,11 @@ def _force_at(pen: float, rate: float, k: float, damping: float, backlash: float
     return k * pen + damping * rate, 0.5 * k * pen * pen
 
 
+# mesh_state's values, in order (the compiled kernels pick them by position)
+MESH_STATE = ("deflection", "deflection_rate", "stiffness", "stiffness_slope", "force", "energy", "ft", "torque",
+              "dissipation")
+
+
 def mesh_state(e: float, slip_rate: float, angle: float, cos: float, z1: float, k_mean: float, is_cosine: bool,
                cosine: float, profile: np.ndarray, damping: float, backlash: float):
     """A compliant mesh at TE e [m], its rate [m/s] and gear 1's joint angle [rad]; cos = cos(alpha_wt), z1 gear

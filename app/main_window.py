@@ -42,21 +42,15 @@ from core.dynamics.results_file import SUFFIX as RESULTS_SUFFIX
 from core.gearing.placement import fix_command
 from core.model import entities as E
 from core.model.files import SUFFIX, save
+from core.model.kinds import KINDS, tools
 from core.model.model import ModelError
 
-# the Loads tools: (action name, text, entity class, tip)
-LOAD_TOOLS = (
-    ("torque", "Torque", E.Torque, "A torque about a revolute joint, as a function of time"),
-    ("speed_motor", "Speed Motor", E.SpeedMotor, "Prescribe a revolute joint's speed as a function of time (0 holds it)"),
-    ("spring_damper", "Spring-Damper", E.SpringDamper, "A linear spring-damper between points of two bodies"),
-    ("torsional_spring_damper", "Torsional Spring-Damper", E.TorsionalSpringDamper,
-     "A torsional spring-damper on a revolute joint's angle"),
-    ("bearing", "Bearing Spring-Damper", E.BearingSpringDamper,
-     "Radial, axial and tilt spring-dampers between a housing and a shaft"),
-    ("compliant_mesh", "Compliant Mesh", E.CompliantMesh, "Make a gear pair soft: mesh stiffness and damping"),
-    ("fixed_joint", "Fixed Joint", E.FixedJoint, "Weld body J to body I"),
-)
-STEMS = {E.FixedJoint: "weld", E.CompliantMesh: "mesh", E.BearingSpringDamper: "bearing"}
+
+def load_tools() -> list:
+    """The Loads tools: every registered kind of force element with a tool, then the joints' (the fixed joint; the
+    revolute joint has its own toolbar), as core.model.kinds lists them."""
+    return tools("forces") + tools("joints")
+
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "resources" / "examples"
 ICON = Path(__file__).resolve().parents[1] / "resources" / "icons" / "geardyn.svg"
@@ -168,8 +162,8 @@ class MainWindow(QMainWindow):
         self.act_box = a("Box", lambda: self.add_primitive("box"), None, "A box body, e.g. a housing", "box")
         self.act_move = a("&Move / Rotate...", lambda: self.move_body(self.tree.current()), "Ctrl+M",
                           "Move or turn the selected body (and the joints on it), or snap it onto a joint axis", "move")
-        self.load_actions = [a(text, lambda _=False, c=cls, t=text: self.add_load(c, t), None, tip, name)
-                             for name, text, cls, tip in LOAD_TOOLS]
+        self.load_actions = [a(k.label, lambda _=False, c=k.cls, t=k.label: self.add_load(c, t), None, k.tip, k.tag)
+                             for k in load_tools()]
         self.act_settings = a("Simulation &Settings...", self.edit_settings, "Ctrl+E",
                               "End time, steps, integrator and its options, formulation", "simulation_settings")
         self.act_run = a("&Run", self.run_simulation, "F5", "Simulate the model (in the background)", "run")
@@ -358,7 +352,7 @@ class MainWindow(QMainWindow):
             if not have:
                 self.report(f"{title}: add {need[kind]} first")
                 return
-        dlg = ItemDialog(cls, model, self._unique(STEMS.get(cls, cls.__name__.lower())), title,
+        dlg = ItemDialog(cls, model, self._unique(KINDS[cls].stem or cls.__name__.lower()), title,
                          t_span=model.settings.t_end, parent=self)
         if dlg.exec() and dlg.item is not None:
             self.apply(AddItem(dlg.item))

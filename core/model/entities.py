@@ -17,6 +17,7 @@ from typing import ClassVar, Union
 import numpy as np
 
 from core.geometry.macro import PAIR_KINDS, GearSpec, PairSpec, pair_field
+from core.model.kinds import KINDS, item_kind
 from core.ranges import DEG, MM, choice, range_problems, ranged, vector
 
 Vec3 = tuple[float, float, float]
@@ -134,6 +135,7 @@ class Frame:
     orientation: Quat = IDENTITY_Q
 
 
+@item_kind("bodies")
 @dataclass(frozen=True)
 class RigidBody(_Entity):
     """A rigid body.
@@ -219,6 +221,7 @@ class RigidBody(_Entity):
 # --------------------------------------------------------------------------- joints
 
 
+@item_kind("joints", "revolute")
 @dataclass(frozen=True)
 class RevoluteJoint(_Entity):
     """Revolute joint: body_j (the gear) turns about `axis` relative to body_i (the carrier).
@@ -250,6 +253,7 @@ class RevoluteJoint(_Entity):
         return a / np.linalg.norm(a)
 
 
+@item_kind("joints", "fixed", "Fixed Joint", "Weld body J to body I", "weld")
 @dataclass(frozen=True)
 class FixedJoint(_Entity):
     """Fixed joint: body_j is welded to body_i at `position` (world, initial) [m]."""
@@ -274,6 +278,7 @@ Joint = Union[RevoluteJoint, FixedJoint]
 # --------------------------------------------------------------------------- gear pairs
 
 
+@item_kind("gear_pairs")
 @dataclass(frozen=True)
 class GearPair(_Entity):
     """Gear-pair constraint between two revolute joints (Willis equation).
@@ -524,16 +529,19 @@ class _JointLaw(_Entity):
         return _law_problems(self.law)
 
 
+@item_kind("forces", "torque", "Torque", "A torque about a revolute joint, as a function of time")
 @dataclass(frozen=True)
 class Torque(_JointLaw):
     """Torque [N m] about a revolute joint's axis on body_j, reaction on body_i."""
 
 
+@item_kind("forces", "speed_motor", "Speed Motor", "Prescribe a revolute joint's speed as a function of time (0 holds it)")
 @dataclass(frozen=True)
 class SpeedMotor(_JointLaw):
     """Prescribes the relative speed [rad/s] of a revolute joint (0 holds it still)."""
 
 
+@item_kind("forces", "spring_damper", "Spring-Damper", "A linear spring-damper between points of two bodies")
 @dataclass(frozen=True)
 class SpringDamper(_Entity):
     """Linear spring-damper between a point on body_i and a point on body_j (body axes) [m]."""
@@ -556,6 +564,8 @@ class SpringDamper(_Entity):
         return found
 
 
+@item_kind("forces", "torsional_spring_damper", "Torsional Spring-Damper",
+           "A torsional spring-damper on a revolute joint's angle")
 @dataclass(frozen=True)
 class TorsionalSpringDamper(_Entity):
     """Torsional spring-damper acting on a revolute joint's relative angle."""
@@ -569,6 +579,8 @@ class TorsionalSpringDamper(_Entity):
     REFERENCE_FIELDS: ClassVar[dict[str, str]] = {"joint": "revolute"}
 
 
+@item_kind("forces", "bearing", "Bearing Spring-Damper",
+           "Radial, axial and tilt spring-dampers between a housing and a shaft", "bearing")
 @dataclass(frozen=True)
 class BearingSpringDamper(_Entity):
     """Bearing between body_i (housing) and body_j (shaft) at `position` (world) [m].
@@ -598,6 +610,8 @@ class BearingSpringDamper(_Entity):
         return found
 
 
+@item_kind("forces", "compliant_mesh", "Compliant Mesh", "Make a gear pair soft: mesh stiffness and damping",
+           "mesh")
 @dataclass(frozen=True)
 class CompliantMesh(_Entity):
     """Makes a gear pair soft: a spring-damper along the transverse line of action (core.gearing.mesh_model).
@@ -790,18 +804,10 @@ def short_repr(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-ITEM_TYPES = {
-    "bodies": (RigidBody,),
-    "joints": (RevoluteJoint, FixedJoint),
-    "gear_pairs": (GearPair,),
-    "forces": (Torque, SpeedMotor, SpringDamper, TorsionalSpringDamper, BearingSpringDamper, CompliantMesh),
-}
-
-
 def collection_of(item) -> str:
-    """Name of the model collection an entity belongs in."""
-    for coll, types in ITEM_TYPES.items():
-        if isinstance(item, types):
-            return coll
-    raise TypeError(f"not a model item: {type(item).__name__}")
+    """Name of the model collection an entity belongs in (core.model.kinds)."""
+    kind = KINDS.get(type(item))
+    if kind is None:
+        raise TypeError(f"not a model item: {type(item).__name__}")
+    return kind.collection
 

@@ -23,21 +23,13 @@ from core.atomic import atomic_write_text
 from core.model.entities import (
     short_repr,
     shown_key,
-    ITEM_TYPES,
-    BearingSpringDamper,
-    CompliantMesh,
-    FixedJoint,
     GearSource,
     MeshFileSource,
     PrimitiveSource,
-    RevoluteJoint,
     SimulationSettings,
-    SpeedMotor,
-    SpringDamper,
-    Torque,
-    TorsionalSpringDamper,
 )
-from core.model.model import COLLECTIONS, Model, ModelError
+from core.model.kinds import COLLECTIONS, ITEM_TYPES, KINDS
+from core.model.model import Model, ModelError
 from core.model.views import Views
 
 FORMAT_VERSION = 1
@@ -45,19 +37,14 @@ SUFFIX = ".gdyn"
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_MESSAGE = 400  # characters of an error message
 
-TAGS: dict[type, str] = {
-    GearSource: "gear",
-    PrimitiveSource: "primitive",
-    MeshFileSource: "mesh_file",
-    RevoluteJoint: "revolute",
-    FixedJoint: "fixed",
-    Torque: "torque",
-    SpeedMotor: "speed_motor",
-    SpringDamper: "spring_damper",
-    TorsionalSpringDamper: "torsional_spring_damper",
-    BearingSpringDamper: "bearing",
-    CompliantMesh: "compliant_mesh",
-}
+#: the tags of a body's visual sources; an item's tag is its kind's (core.model.kinds)
+VISUAL_TAGS: dict[type, str] = {GearSource: "gear", PrimitiveSource: "primitive", MeshFileSource: "mesh_file"}
+
+
+def tag_of(cls: type) -> str:
+    """The ``type`` of a tagged dataclass in a model file; empty for an untagged one."""
+    kind = KINDS.get(cls)
+    return kind.tag if kind is not None else VISUAL_TAGS.get(cls, "")
 
 
 # ------------------------------------------------------------------ encoding
@@ -66,7 +53,8 @@ TAGS: dict[type, str] = {
 def encode(obj: Any) -> Any:
     """JSON-ready data of an entity, tuple or plain value (tagged where a union needs it)."""
     if dataclasses.is_dataclass(obj):
-        out = {"type": TAGS[type(obj)]} if type(obj) in TAGS else {}
+        tag = tag_of(type(obj))
+        out = {"type": tag} if tag else {}
         for f in dataclasses.fields(obj):
             out[f.name] = encode(getattr(obj, f.name))
         return out
@@ -145,7 +133,7 @@ def _decode(value: Any, hint: Any, path: str) -> Any:
 def _decode_tagged(value: Any, classes: list[type], path: str) -> Any:
     if not isinstance(value, dict):
         _fail(path, f"must be an object, got {type(value).__name__}")
-    by_tag = {TAGS[c]: c for c in classes}
+    by_tag = {tag_of(c): c for c in classes}
     tag = value.get("type")
     if not isinstance(tag, str) or tag not in by_tag:
         _fail(f"{path}.type", f"must be one of {', '.join(sorted(by_tag))}, got {short_repr(tag)}")
@@ -157,7 +145,7 @@ def _decode_dataclass(value: Any, cls: type, path: str) -> Any:
         _fail(path, f"must be an object, got {type(value).__name__}")
     hints = typing.get_type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls)}
-    allowed = set(fields) | ({"type"} if cls in TAGS else set())
+    allowed = set(fields) | ({"type"} if tag_of(cls) else set())
     unknown = sorted(set(value) - allowed)
     if unknown:
         _fail(f"{path}.{shown_key(unknown[0])}", f"is not a field of {cls.__name__} (fields: {', '.join(fields)})")
@@ -201,7 +189,7 @@ def model_from_dict(data: Any) -> Model:
         target = model.collection(coll)
         for i, raw in enumerate(items):
             path = f"{coll}[{i}]"
-            item = _decode_tagged(raw, classes, path) if classes[0] in TAGS else _decode_dataclass(raw, classes[0], path)
+            item = _decode_tagged(raw, classes, path) if tag_of(classes[0]) else _decode_dataclass(raw, classes[0], path)
             if item.name in target:
                 _fail(f"{path}.name", f"duplicates the name {item.name!r}")
             target[item.name] = item

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
+from core.model.kinds import COLLECTIONS
 from core.model.views import Views
 from core.model.entities import (
     GROUND,
-    ITEM_TYPES,
     GearPair,
     RevoluteJoint,
     RigidBody,
@@ -17,7 +17,6 @@ from core.model.entities import (
     name_problem,
 )
 
-COLLECTIONS = tuple(ITEM_TYPES)
 
 
 def cached(item, key: str, compute):

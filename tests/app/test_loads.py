@@ -76,7 +76,7 @@ def test_every_load_tool_adds_its_item(window, qtbot):
              ("bearing", {"Name": "brg", "Position x": 60}, {"body_i": "ground", "body_j": "gear2"},
               E.BearingSpringDamper),
              ("compliant_mesh", {"Name": "mesh"}, {"pair": "pair"}, E.CompliantMesh),
-             ("fixed_joint", {"Name": "weld"}, {"body_i": "ground", "body_j": "gear1"}, E.FixedJoint)]
+             ("fixed", {"Name": "weld"}, {"body_i": "ground", "body_j": "gear1"}, E.FixedJoint)]
     for tool, fields, combos, cls in tools:
         fill_and_ok(qtbot, fields, combos)
         qtbot.mouseClick(toolbar_button(window, tool), Qt.LeftButton)

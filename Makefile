@@ -15,8 +15,8 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[gui,test]'
-	@# numba's cache of the compiled fast path: a long run's first use then loads it (0.7 s), not compiles it (13 s)
-	$(PY) -m core.dynamics.fast_path_kernel
+	@# the compiled kernels into their cache: a run then loads them (about 1 s), not compiles them (minutes)
+	$(PY) -m core.dynamics.program.warm
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 

@@ -21,10 +21,11 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.undo import CommandAdapter
-from core.dynamics.results import Results
+from core.dynamics.results import Results, open_results
 from core.model.files import load, model_from_dict, save
-from core.model.model import COLLECTIONS, Model, ModelError
-from core.model.validation import validate
+from core.errors import ModelError
+from core.model.model import COLLECTIONS, Model
+from core.dynamics.checks import check
 
 
 @dataclass
@@ -135,7 +136,7 @@ class Document(QObject):
 
     def _after_change(self, change: ModelChange) -> None:
         self._order = {c: list(self.model.collection(c)) for c in COLLECTIONS}
-        self.findings = validate(self.model)
+        self.findings = check(self.model)
         self.items_changed.emit(change)
         self.changed.emit()
         self.refresh_stale()
@@ -189,7 +190,7 @@ class Document(QObject):
 
         Raises ModelError (and changes nothing) when the file or its model cannot be read.
         """
-        results = Results.open(path)
+        results = open_results(path)
         if results.model is None:
             raise ModelError(f"{Path(path).name}: holds no model snapshot")
         snapshot = model_from_dict(results.model)

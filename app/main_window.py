@@ -38,12 +38,13 @@ from app.run.playback_bar import PlaybackBar
 from app.run.video import export_animation
 from app.viewport import ViewportWidget
 from core.commands import AddItem, RemoveItem, SetSettings
-from core.dynamics.results_file import SUFFIX as RESULTS_SUFFIX
+from core.dynamics.results import SUFFIX as RESULTS_SUFFIX
+from core.dynamics.results import save_results
 from core.gearing.placement import fix_command
 from core.model import entities as E
 from core.model.files import SUFFIX, save
 from core.model.kinds import KINDS, tools
-from core.model.model import ModelError
+from core.errors import ModelError
 
 
 def load_tools() -> list:
@@ -453,7 +454,7 @@ class MainWindow(QMainWindow):
         if not path.endswith(RESULTS_SUFFIX):
             path += RESULTS_SUFFIX
         try:
-            record.results.save(path)
+            save_results(record.results, path)
         except OSError as exc:
             self.report(f"Cannot save the results: {exc}")
             return

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from core.errors import GearDynError
 from core.gearing.mesh_stiffness import iso6336_stiffness
 from core.geometry.macro import (
     GearSpec,
@@ -57,7 +58,7 @@ def _cut(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-class UsageError(Exception):
+class UsageError(GearDynError):
     """A bad argument: the message names it and says the allowed range."""
 
 
@@ -221,15 +222,15 @@ def _cmd_pair(ns) -> int:
 
 def _cmd_validate(ns) -> int:
     from core.model.files import load
-    from core.model.model import ModelError
-    from core.model.validation import validate
+    from core.errors import ModelError
+    from core.dynamics.checks import check
 
     try:
         model = load(ns.file)
     except ModelError as exc:
         print(f"error: {exc}")
         return 1
-    findings = validate(model)
+    findings = check(model)
     for f in findings:
         print(f)
     errors = sum(f.severity == "error" for f in findings)
@@ -268,7 +269,7 @@ def _cmd_chbm(ns) -> int:
     )
     from core.model.files import load
     from core.tables import write_csv
-    from core.model.model import ModelError
+    from core.errors import ModelError
 
     if not 0 < ns.f_min < ns.f_max:
         raise UsageError(f"--f-min, --f-max: need 0 < f-min < f-max Hz, got {ns.f_min:g} and {ns.f_max:g}")
@@ -320,6 +321,7 @@ def _cmd_chbm(ns) -> int:
     cancel = threading.Event()
     try:
         with CancelOnSignal(cancel.set) as sig:
+            print(f"computing the curve for {len(ns.torque)} torque(s)", file=sys.stderr, flush=True)
             results = run_study(build, ns.torque, ns.f_min, ns.f_max, ns.harmonics, dti, progress=bar,
                                 cancel=cancel.is_set, df_max=ns.df_max)
     except (ContinuationError, np.linalg.LinAlgError) as exc:
@@ -360,9 +362,11 @@ SIMULATE_FLAGS = {"t_end": "--t-end", "step": "--step", "output_step": "--output
 
 
 def _cmd_simulate(ns) -> int:
+    from core.dynamics.program.linker import CompileError
+    from core.dynamics.results import save_results
     from core.dynamics.run import effective_settings, prepare
     from core.model.files import load
-    from core.model.model import ModelError
+    from core.errors import ModelError
 
     for name, value in (("--t-end", ns.t_end), ("--step", ns.step), ("--output-step", ns.output_step)):
         if value is not None and not value > 0:
@@ -379,22 +383,28 @@ def _cmd_simulate(ns) -> int:
     try:
         effective_settings(model, **overrides)
     except ModelError as exc:  # a flag out of range: name the flag, not the settings field
-        field, _, msg = str(exc).partition(": ")
-        flag = SIMULATE_FLAGS.get(field.removeprefix("settings."))
-        if flag and overrides.get(field.removeprefix("settings.")) is not None:
-            raise UsageError(f"{flag}: {msg}") from None
+        field = exc.path.removeprefix("settings.")
+        flag = SIMULATE_FLAGS.get(field)
+        if flag and overrides.get(field) is not None:
+            raise UsageError(f"{flag}: {exc.detail}") from None
         print(f"error: {exc}", file=sys.stderr)
         return 1
     bar = TerminalProgress()
-    try:
-        run = prepare(model, progress=bar, compiled=ns.compiled, **overrides)
-        with CancelOnSignal(run.cancel) as sig:
+    # a signal while the run is prepared (the kernels may compile) ends the command; one while it runs ends the
+    # run at its next step, with what it computed
+    with CancelOnSignal(None) as sig:
+        sig.cancel = lambda: _end_unprepared(sig.received)
+        try:
+            print("preparing the run", file=sys.stderr, flush=True)
+            run = prepare(model, progress=bar, compiled=ns.compiled, **overrides)
+            sig.cancel = run.cancel
+            print(f"plan: {run.plan.line()}", flush=True)
             res = run.run()
-    except ModelError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        bar.close()
+        except (ModelError, CompileError) as exc:
+            bar.close()
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+    bar.close()
     for note in res.findings:
         print(f"note: {note}")
     shown = 20  # the first mode changes of lossy gears; all of them are in the results file
@@ -405,8 +415,8 @@ def _cmd_simulate(ns) -> int:
     ok = _write_or_fallback(res.to_csv, ns.out, "the results CSV")
     if ok:
         print(f"wrote {ns.out}: {len(res.time)} samples of {len(res.channels)} channels to t = {res.time[-1]:.6g} s "
-              f"({res.steps} steps, {res.evaluations} evaluations; compiled {run.compiled_note})")
-    if ns.results and _write_or_fallback(res.save, ns.results, "the results file"):
+              f"({res.steps} steps, {res.evaluations} evaluations)")
+    if ns.results and _write_or_fallback(lambda p: save_results(res, p), ns.results, "the results file"):
         print(f"wrote {ns.results}: results file (channels, poses, model and settings)")
     elif ns.results:
         ok = False
@@ -465,11 +475,23 @@ def _write_or_fallback(write, path: str, what: str) -> bool:
     return False
 
 
+def _end_unprepared(signal_name: str) -> None:
+    """A signal while a run is prepared: nothing is computed and nothing written yet, so the command ends here.
+
+    Raising instead would not do: the signal may land in a callback of numba's compiler, which drops it.
+    """
+    print(f"cancelled by {signal_name} while the run was prepared: nothing was computed", file=sys.stderr, flush=True)
+    sys.stdout.flush()
+    os._exit(1)
+
+
 class CancelOnSignal:
     """Within the block, SIGINT (Ctrl-C) and SIGTERM ask `cancel()` to stop the computation instead of killing it.
 
     The computation then ends at its next step with what it computed, which the
     command writes. A second signal while the first is handled kills as usual.
+    `cancel` may be changed within the block (a command's phases: ending the
+    command while nothing is computed yet, then the run's cancel).
     """
 
     SIGNALS = tuple(s for s in (getattr(signal, "SIGINT", None), getattr(signal, "SIGTERM", None)) if s is not None)
@@ -498,7 +520,7 @@ class CancelOnSignal:
 
 
 def _cmd_study(ns) -> int:
-    from core.model.model import ModelError
+    from core.errors import ModelError
     from core.studies.runner import run_study, write_results
     from core.studies.study_file import load_study
 
@@ -539,7 +561,7 @@ def _cmd_study(ns) -> int:
 def _cmd_inspect(ns) -> int:
     from core.dynamics.formulations import assemble
     from core.model.files import load
-    from core.model.model import ModelError
+    from core.errors import ModelError
 
     try:
         info = assemble(load(ns.file), ns.formulation).describe()
@@ -553,8 +575,8 @@ def _cmd_inspect(ns) -> int:
         print(f"{sysinfo['bodies']} bodies in {sysinfo['formulation']} coordinates ({sysinfo['coordinates']}), "
               f"{sysinfo['constraint_rows']} constraint rows, "
               f"{sysinfo['redundant_constraints']} redundant, {sysinfo['degrees_of_freedom']} degrees of freedom")
-        if "fast_path" in sysinfo:
-            print(f"fast path: {sysinfo['fast_path']}")
+        if "rates" in sysinfo:
+            print(f"rates: {sysinfo['rates']}")
         for name, b in info["bodies"].items():
             print(f"body {name}: mass {b['mass']:.6g} kg")
         for name, p in info["gear_pairs"].items():
@@ -649,12 +671,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--rho-inf", type=_number(float), help="spectral radius at infinity of generalized_alpha, 0 to 1 (default: the model's)")
     m.add_argument("--formulation", choices=FORMULATIONS, help=FORMULATION_HELP)
     m.add_argument("--compiled", choices=("auto", "on", "off"), default="auto",
-                   help="take the rates from compiled code (numba; each step the same to round-off): a "
-                        "gear train on parallel axes or fixed shafts in joint coordinates, or a Cartesian model of "
-                        "revolute joints, rigid cylindrical pairs, motors, torques and springs; auto does it for "
-                        "runs long enough to repay "
-                        "the 0.7-1.1 s its first use in a process costs (joint: 30,000 evaluations or more; Cartesian: "
-                        "800) (default: auto)")
+                   help="run the kernels compiled (numba; the same code, each step the same to round-off): on, off, "
+                        "or auto (compiled when the compiled kernels are in the cache, or for a run long enough to "
+                        "repay compiling them); the plan line says what was chosen and why")
     m.add_argument("--out", required=True, help="results CSV")
     m.add_argument("--results", metavar="FILE.gdres", help="also write the results file (HDF5: channels, poses, model, settings)")
     m.set_defaults(run=_cmd_simulate)

@@ -22,7 +22,8 @@ from core.model.entities import (
     RevoluteJoint,
     collection_of,
 )
-from core.model.model import COLLECTIONS, Model, ModelError
+from core.errors import ModelError
+from core.model.model import COLLECTIONS, Model
 
 
 def _insert_at(mapping: dict, index: int, key: str, value) -> None:
@@ -61,10 +62,10 @@ class AddItem(Command):
 
     def do(self, model: Model) -> None:
         if self.item.name in model.names() or self.item.name == "ground":
-            raise ModelError(f"name: {self.item.name!r} is already used; choose another name")
+            raise ModelError("name", f"{self.item.name!r} is already used; choose another name")
         problems = model.item_problems(self.item)
         if problems:
-            raise ModelError(f"{problems[0][0]}: {problems[0][1]}")
+            raise ModelError(*problems[0])
         model.collection(self.coll)[self.item.name] = self.item
 
     def undo(self, model: Model) -> None:
@@ -76,7 +77,7 @@ class RemoveItem(Command):
 
     def __init__(self, model: Model, name: str):
         if model.find(name) is None:
-            raise ModelError(f"name: there is no item called {name!r}")
+            raise ModelError("name", f"there is no item called {name!r}")
         self.name = name
         self.removed: list[tuple[str, int, object]] = []
         dependents = model.dependents(name)
@@ -103,7 +104,7 @@ class ReplaceItem(Command):
     def __init__(self, model: Model, name: str, new_item):
         old = model.find(name)
         if old is None:
-            raise ModelError(f"name: there is no item called {name!r}")
+            raise ModelError("name", f"there is no item called {name!r}")
         if type(new_item) is not type(old) and collection_of(new_item) != collection_of(old):
             raise ModelError(f"{name}: a {type(old).__name__} cannot become a {type(new_item).__name__}")
         self.old, self.new = old, new_item
@@ -114,12 +115,12 @@ class ReplaceItem(Command):
     def do(self, model: Model) -> None:
         old, new = self.old, self.new
         if self.renames and (new.name in model.names() or new.name == "ground"):
-            raise ModelError(f"name: {new.name!r} is already used; choose another name")
+            raise ModelError("name", f"{new.name!r} is already used; choose another name")
         trial = model.copy()
         self._apply(trial, old, new)
         problems = trial.item_problems(new)
         if problems:
-            raise ModelError(f"{problems[0][0]}: {problems[0][1]}")
+            raise ModelError(*problems[0])
         for _, item in trial.items():
             if item is not new and any(r == new.name for r in item.references()):
                 bad = trial.item_problems(item)
@@ -156,7 +157,7 @@ class SetSettings(Command):
     def __init__(self, model: Model, settings):
         problems = settings.problems()
         if problems:
-            raise ModelError(f"settings.{problems[0][0]}: {problems[0][1]}")
+            raise ModelError(f"settings.{problems[0][0]}", problems[0][1])
         self.old, self.new = model.settings, settings
 
     def do(self, model: Model) -> None:
@@ -173,9 +174,9 @@ class SetViews(Command):
 
     def __init__(self, model: Model, views):
         for path, msg in views.telemetry.problems():
-            raise ModelError(f"views.telemetry.{path}: {msg}")
+            raise ModelError(f"views.telemetry.{path}", f"{msg}")
         for path, msg in views.chbm.problems():
-            raise ModelError(f"views.chbm.{path}: {msg}")
+            raise ModelError(f"views.chbm.{path}", f"{msg}")
         self.old, self.new = model.views, views
         if views.chbm != model.views.chbm and views.telemetry == model.views.telemetry:
             self.text = "Change the CHBM study"
@@ -232,7 +233,7 @@ def replace_fields(model: Model, item_name: str, /, **changes) -> ReplaceItem:
     """A ReplaceItem that changes some fields of item `item_name` (``name=`` renames it)."""
     item = model.find(item_name)
     if item is None:
-        raise ModelError(f"name: there is no item called {item_name!r}")
+        raise ModelError("name", f"there is no item called {item_name!r}")
     try:
         new = dataclasses.replace(item, **changes)
     except TypeError as exc:
@@ -245,7 +246,7 @@ def set_gear_spec(model: Model, body_name: str, /, **changes) -> ReplaceItem:
     regenerates it, so its mass and inertia follow the new mesh."""
     body = model.bodies.get(body_name)
     if body is None or not isinstance(body.visual, GearSource):
-        raise ModelError(f"name: {body_name!r} is not a generated gear")
+        raise ModelError("name", f"{body_name!r} is not a generated gear")
     try:
         spec = dataclasses.replace(body.visual.spec, **changes)
     except TypeError as exc:
@@ -269,7 +270,7 @@ def move_body(model: Model, body_name: str, /, translation=(0.0, 0.0, 0.0), rota
     """
     body = model.bodies.get(body_name)
     if body is None:
-        raise ModelError(f"name: there is no body called {body_name!r}")
+        raise ModelError("name", f"there is no body called {body_name!r}")
     rot = quat_matrices(rotation)
     origin = np.asarray(body.position, float)
     centre = origin if pivot is None else np.asarray(pivot, float)
@@ -295,7 +296,7 @@ def snap_onto_joint(model: Model, body_name: str, joint_name: str) -> Macro:
     """Put a body's origin on a revolute joint's point and its z axis along the joint's axis (the least turn)."""
     joint = model.joints.get(joint_name)
     if not isinstance(joint, RevoluteJoint):
-        raise ModelError(f"joint: {joint_name!r} is not a revolute joint")
+        raise ModelError("joint", f"{joint_name!r} is not a revolute joint")
     body = model.bodies[body_name]
     z = quat_matrices(body.orientation)[:, 2]
     a = joint.unit_axis()

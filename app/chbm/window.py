@@ -44,7 +44,7 @@ from core.chbm.study import CURVE_HEADER, curve_rows, period_comparison
 from core.commands import SetViews
 from core.gearing.gear_bodies import polar_inertia
 from core.geometry.macro import pair_geometry
-from core.model.model import ModelError
+from core.errors import ModelError
 from core.model.views import MAX_TORQUES, PAPER_SOURCE, ChbmStudy
 from core.ranges import Range
 from core.tables import write_csv

@@ -23,8 +23,8 @@ from app.dialogs.gear_dialog import AXIS, POSITION
 from core.geometry.mesh_import import MeshImportError, NotWatertightError, import_mesh
 from core.model import builders
 from core.model.entities import MeshFileSource, PrimitiveSource, RigidBody
-from core.model.model import ModelError
-from core.model.validation import mass_remark
+from core.errors import ModelError
+from core.validation import mass_remark
 from core.geometry.rotations import quat_about, quat_mul
 from core.ranges import DEG, MM, Range, field_range
 

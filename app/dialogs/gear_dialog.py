@@ -15,7 +15,7 @@ from app.dialogs.fields import (
 )
 from core.geometry.macro import GearSpec
 from core.model import builders
-from core.model.model import ModelError
+from core.errors import ModelError
 from core.ranges import MM, Range, field_range
 
 LABELS = {

@@ -11,7 +11,7 @@ from app.dialogs.gear_dialog import AXIS, POSITION
 from core.commands import move_body, snap_onto_joint
 from core.geometry.rotations import quat_about
 from core.model.entities import RevoluteJoint
-from core.model.model import ModelError
+from core.errors import ModelError
 from core.ranges import DEG, Range
 
 TURN = Range(lo=-2 * np.pi, hi=2 * np.pi, **DEG)

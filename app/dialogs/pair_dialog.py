@@ -20,8 +20,8 @@ from core.commands import AddItem, Macro
 from core.gearing.placement import place_gear2
 from core.geometry.macro import pair_geometry
 from core.model.entities import GROUND, GearPair, GearSource, RevoluteJoint
-from core.model.model import ModelError
-from core.model.validation import validate
+from core.errors import ModelError
+from core.dynamics.checks import check
 from core.ranges import field_range
 
 
@@ -147,7 +147,7 @@ class GearPairDialog(QDialog):
             self.checks.setStyleSheet(ERROR_STYLE)
             return
         trial.gear_pairs[pair.name] = pair
-        findings = [f for f in validate(trial) if f.item in (pair.name, pair.joint1, pair.joint2) and f.severity != "info"]
+        findings = [f for f in check(trial) if f.item in (pair.name, pair.joint1, pair.joint2) and f.severity != "info"]
         self.checks.setText("\n".join(f"{f.severity}: {f.message}" for f in findings) or "All gear rules hold.")
         self.checks.setStyleSheet(ERROR_STYLE if findings else OK_STYLE)
 

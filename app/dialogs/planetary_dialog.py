@@ -10,7 +10,7 @@ from app.dialogs.fields import FieldError, QuantityField, finish_form
 from core.commands import AddItem, Macro
 from core.geometry.macro import GearSpec
 from core.model import builders
-from core.model.model import ModelError
+from core.errors import ModelError
 from core.ranges import Range, field_range
 
 PLANETS = Range(lo=1, hi=12, integer=True)

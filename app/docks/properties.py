@@ -20,7 +20,7 @@ from app.dialogs.loss_table_editor import LossTableEditor
 from core.commands import replace_fields, set_gear_spec
 from core.geometry.macro import GearSpec
 from core.model.entities import GearPair, GearSource, RigidBody
-from core.model.model import ModelError
+from core.errors import ModelError
 
 BODY_FIELDS = ("name", "mass", "com", "position", "orientation", "velocity", "angular_velocity")
 GENERATED_BODY_FIELDS = ("name", "position", "orientation", "velocity", "angular_velocity")

@@ -12,7 +12,7 @@ import time
 from PySide6.QtCore import QObject, Signal, Slot
 
 from core.dynamics.run import prepare
-from core.model.model import ModelError
+from core.errors import ModelError
 
 
 class RunWorker(QObject):

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 
 from core.atomic import atomic_write_text
 from core.model.files import model_to_dict
-from core.model.model import ModelError
+from core.errors import ModelError
 from core.studies.parameters import numeric_paths
 from core.studies.reductions import REDUCTIONS
 from core.studies.runner import header, run_study, write_results

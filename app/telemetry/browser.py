@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.dynamics.channels import GROUPS
+from core.dynamics.results import GROUPS
 
 MIME = "application/x-geardyn-channels"
 GROUP_TITLES = {"gear pair": "Gear pairs", "body": "Bodies", "joint": "Joints", "force": "Forces", "mesh": "Meshes",

@@ -39,7 +39,7 @@ from app.telemetry.readout import ReadoutTable
 from app.telemetry.spectrum import SpectrumWindow
 from core.commands import SetViews
 from core.model.files import model_from_dict
-from core.model.model import ModelError
+from core.errors import ModelError
 from core.model.views import TelemetryLayout
 
 REDRAW_MS = 100  # live runs redraw at about 10 Hz

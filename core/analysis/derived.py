@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.dynamics.channels import Channel
+from core.dynamics.results import Channel
 from core.model.entities import Torque
 from core.model.model import Model
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from core.errors import GearDynError
 from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.stability import hill_stable
 
@@ -35,7 +36,7 @@ class CurvePoint:
         return (self.frequency, self.mean, self.half_p2p, self.rms, int(self.stable), self.segment, self.iterations)
 
 
-class ContinuationError(RuntimeError):
+class ContinuationError(GearDynError, RuntimeError):
     """The path could not be followed; `points` holds what was computed."""
 
     def __init__(self, message: str, points: list[CurvePoint]):

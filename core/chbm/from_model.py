@@ -10,7 +10,8 @@ from core.geometry.macro import pair_geometry
 from core.gearing.gear_bodies import polar_inertia
 from core.gearing.mesh_model import mesh_model_for
 from core.model.entities import CompliantMesh
-from core.model.model import Model, ModelError
+from core.errors import ModelError
+from core.model.model import Model
 
 # ISO 6336-1:2019, 9.3: theoretical single-pair stiffness of solid steel spur
 # gears of standard basic rack, c'_th about 14 N/(mm um) per mm of face width

@@ -13,11 +13,9 @@ the output grid by interpolating each step's dense output, locates events on
 the same interpolant, and keeps every sample computed when it fails or is
 cancelled, with the reason and the time in `results.message`.
 
-A sample is kept as its state and its channels are worked out many at once
-(`System.samples`) when the batch is full and at the end of every `advance()`,
-so `take()` always has them. Where nothing is looked at between steps (no
-sample due, no event), the solver may take them in one call
-(`Integrator.leap`).
+A sample's channels and poses are worked out as it is recorded (one kernel
+call), so `take()` always has them. Where nothing is looked at between steps
+(no sample due, no event), the solver takes them in one call (`Integrator.leap`).
 """
 
 from __future__ import annotations
@@ -29,43 +27,59 @@ import traceback
 
 import numpy as np
 
-from core.dynamics.channels import tooth_forces_first
+from core.dynamics.checks import (
+    Violation,
+    drift_tolerances,
+    system_findings,
+    worst_violation,
+)
 from core.dynamics.events import locate
 from core.dynamics.formulations import assemble
 from core.dynamics.integrators import METHODS, make_integrator
-from core.dynamics.results import Results
-from core.dynamics.soundness import Violation, drift_tolerances, worst_violation
+from core.dynamics.plan import Plan, step_plan
+from core.dynamics.program.linker import CompileError, program
+from core.dynamics.results.channels import tooth_forces_first
+from core.dynamics.results.results import Results
+from core.errors import ModelError
 from core.model.entities import SimulationSettings
 from core.model.files import encode, model_to_dict
-from core.model.model import Model, ModelError
-from core.model.validation import validate
+from core.model.model import Model
+from core.validation import validate
 
 SETTINGS_FIELDS = {f.name for f in dataclasses.fields(SimulationSettings)}
 COMPILED = ("auto", "on", "off")
-# output samples worked out in one call at most (System.samples); a run also works out what it has at the end
-# of each advance()
-SAMPLE_BATCH = 256
 # steps a solver may take in one call between two looks at the cancel flag and the clock (Integrator.leap):
 # some 2 ms compiled
 LEAP_STEPS = 256
 
 
-def compile_decision(system, settings: SimulationSettings, compiled: str) -> str:
-    """Whether a run's rates are compiled (the system's `compile`: core.dynamics.fast_path_kernel for joint
-    coordinates, core.dynamics.cartesian_kernel for Cartesian ones), in words ('on: ...' or 'off: ...'), after
-    doing it. compiled: 'on' whenever the model allows it, 'off', or 'auto': when the run is long enough to
-    repay loading numba (the formulation's `compile_pays_from` evaluations: the integrator's typical count
-    per step times t_end / step). A run's choice depends on the run alone, never on what the process did
-    before, so the same run always takes the same path. Run checks that `compiled` is one of COMPILED."""
+#: a run of at least this many evaluations repays compiling the kernels when they are not in the cache (about a
+#: minute, once): at some 0.2-10 ms an evaluation in Python
+COMPILE_COLD = 100_000
+
+
+def choose_program(settings: SimulationSettings, compiled: str):
+    """The kernels' program for a run (compiled or not) and why, in words. compiled: 'on' (CompileError when it
+    cannot be done), 'off', or 'auto': compiled when the compiled kernels are in the cache, or when the run is
+    long enough to repay compiling them (COMPILE_COLD evaluations: the integrator's typical count per step times
+    t_end / step). A run's choice depends on the run and the cache alone, never on what the process did before."""
     if compiled == "off":
-        return "off: not asked for"
-    if compiled == "auto":
+        return program(False), "not asked for"
+    python = program(False)
+    if compiled == "auto" and not python.cached():
         evaluations = METHODS[settings.integrator].evaluations * settings.t_end / settings.step
-        if evaluations < system.compile_pays_from:
-            return (f"off: a short run (about {evaluations:.3g} evaluations; compiling pays from "
-                    f"{system.compile_pays_from:,})")
-    why = system.compile()
-    return f"off: {why}" if why else f"on: {system.compiled_form}"
+        if evaluations < COMPILE_COLD:
+            return python, (f"the compiled kernels are not in the cache yet ('make venv' builds them), and a run of "
+                            f"about {evaluations:.3g} evaluations does not repay compiling them")
+    try:
+        code = program(True)
+    except ImportError as exc:
+        if compiled == "on":
+            raise CompileError(f"compiled: numba cannot be imported ({exc})") from None
+        return python, f"numba cannot be imported ({exc})"
+    if compiled == "on":
+        return code, "asked for"
+    return code, "the compiled kernels are in the cache" if python.cached() else "a long run repays compiling them"
 
 
 def effective_settings(model: Model, **overrides) -> tuple[SimulationSettings, dict]:
@@ -83,8 +97,15 @@ def effective_settings(model: Model, **overrides) -> tuple[SimulationSettings, d
     problems = settings.problems()
     if problems:
         name, msg = problems[0]
-        raise ModelError(f"settings.{name}: {msg}")
+        raise ModelError(f"settings.{name}", msg)
     return settings, extra
+
+
+def refuse(errors: list) -> None:
+    """A ModelError for validation's errors (core.validation.Finding), if any: each item and its message."""
+    if errors:
+        raise ModelError.of([(f.item, f.message) for f in errors],
+                            f"the model has {len(errors)} error(s); first: {errors[0].severity}: ")
 
 
 class Run:
@@ -106,10 +127,10 @@ class Run:
     progress : callable(fraction, message), optional
         Called at most every `progress_interval` seconds of wall time, and at the end.
     compiled : {'auto', 'on', 'off'}
-        Take the rates from compiled code (the joint fast path's, or the Cartesian evaluation's: see
-        `compile_decision`): each step the same to
-        round-off (an adaptive method's steps can part where a step's error is within round-off of its bound;
-        the results then agree to the tolerance). `compiled_note` says what was done and why.
+        Run the kernels compiled (numba) or as Python (see `choose_program`): the same code, each step the same
+        to round-off (an adaptive method's steps can part where a step's error is within round-off of its
+        bound; the results then agree to the tolerance). `plan` (core.dynamics.plan.Plan) says what was chosen
+        and why; it goes into the results' settings.
     """
 
     progress_interval = 0.1  # s of wall time
@@ -125,22 +146,31 @@ class Run:
         self._cancel = False
         self._cancel_check = None
         self.traceback = ""
-        if check:
-            errors = [f for f in validate(self.model) if f.severity == "error"]
-            if errors:
-                raise ModelError(f"the model has {len(errors)} error(s); first: {errors[0]}")
-        system = self.system = assemble(self.model)
-        system.ready()  # what the rates need once per run (the joint fast path), before the first step is timed
-        self.compiled_note = compile_decision(system, settings, compiled)
-        y0, change = system.consistent_initial_state()
         findings = []
+        if check:
+            refuse([f for f in validate(self.model) if f.severity == "error"])
+        code, why = choose_program(settings, compiled)
+        try:
+            system = self.system = assemble(self.model, compiled=code)
+        except CompileError:
+            raise
+        except Exception as exc:  # compiling failed (numba's errors): 'on' says so, 'auto' runs in Python
+            if not code.compiled or type(exc).__module__.split(".")[0] != "numba":
+                raise
+            if compiled == "on":
+                raise CompileError(f"compiled: {code.culprit(exc)}") from None
+            why = f"compiling failed: {code.culprit(exc)}"
+            system = self.system = assemble(self.model, compiled=program(False))
+        if check:
+            refuse([f for f in system_findings(system) if f.severity == "error"])
+        y0, change = system.consistent_initial_state()
         if change > 1e-9:
             findings.append(f"initial speeds were projected onto the constraints (largest change {change:.3g})")
         if settings.static_equilibrium:
             y0, note = system.mesh_equilibrium(y0)
             if note:
                 findings.append(note)
-        y0, notes = system.start(y0)  # the first mode of each lossy pair
+        y0, notes = system.start(y0)  # the first mode of each element with modes
         findings += notes
         unused = settings.unused_options()
         if unused:
@@ -155,17 +185,20 @@ class Run:
                                       **opts)
         self.solver.stop_requested = self.cancel_requested
         self.solver.kernel = system.kernel
-        first = system.outputs(0.0, y0)
-        self._order = tooth_forces_first(first.channels)
+        self._order = tooth_forces_first(system.channel_records)
+        self.plan = Plan(system.formulation, self.formulation_why(settings.formulation), code.compiled, why,
+                         getattr(system, "constant_note", "the general path"),
+                         step_plan(settings.integrator, code.compiled, bool(self.events),
+                                   bool(self.solver.options.get("adaptive", True))),
+                         "compiled" if code.compiled else "Python")
         effective = encode(settings)
         effective.update(formulation=system.formulation, integrator_options=self.solver.options,
-                         compiled=self.compiled_note)
-        self.results = Results([first.channels[i] for i in self._order], system.names, model_to_dict(self.model),
-                               effective)
+                         plan=self.plan.as_dict())
+        self.results = Results([system.channel_records[i] for i in self._order], system.names,
+                               model_to_dict(self.model), effective)
         self.results.findings = findings
-        self._pending: list = []  # samples worked out, not yet taken
-        self._states: list = []  # samples kept as (t, y), their channels not yet worked out
-        self._record(0.0, y0, first.array())
+        self._pending: list = []  # samples recorded, not yet taken
+        self._record(0.0, y0)
         self.n_grid = int(math.floor(settings.t_end / settings.output_step * (1 + 1e-12) + 1e-9)) + 1
         self._k = 1  # next output sample on the grid
         self._g = [ev.fun(0.0, y0) for ev in self.events]
@@ -177,6 +210,14 @@ class Run:
             self._flush()
 
     # ------------------------------------------------------------------ control
+
+    def formulation_why(self, setting: str) -> str:
+        """Why the run has its formulation: the setting, or what 'auto' found."""
+        if setting != "auto":
+            return "the model's setting"
+        if self.system.formulation == "joint":
+            return "auto: every body hangs from the ground on revolute and fixed joints"
+        return "auto: a body is not joined to the ground by revolute and fixed joints"
 
     def cancel(self) -> None:
         """Ask the run to stop; it stops before its next step (thread-safe: it only sets a flag)."""
@@ -206,16 +247,10 @@ class Run:
 
     # ------------------------------------------------------------------ samples
 
-    def _record(self, t: float, y: np.ndarray, values: np.ndarray | None = None) -> None:
-        """Keep a sample at (t, y): its channels are worked out later, many at once (`_work_out`), unless
-        `values` are given or the system's samples depend on more than (t, y) (then at once)."""
-        if values is None:
-            self._states.append((t, np.array(y)))  # a copy: a solver may reuse its state array
-            if len(self._states) >= SAMPLE_BATCH or not self.system.pure_samples:
-                self._work_out()
-        else:
-            self._work_out()
-            self._pending.append((t, values[self._order], *self.system.poses(y)))
+    def _record(self, t: float, y: np.ndarray) -> None:
+        """Record the output sample at (t, y): its channels and poses, and the worst constraint drift there."""
+        values, origins, quats = self.system.sample(t, y)
+        self._pending.append((t, values[self._order], origins, quats))
         if t > 0 and self._violation is None:
             worst = worst_violation(self.system, y, *self._tolerances[:2])
             if worst is not None:
@@ -232,26 +267,8 @@ class Run:
                                f"with its rtol, integrates closer to the constraints ({self._kept()})")
         return True
 
-    def _work_out(self) -> None:
-        """The channels of the samples kept as states, all in one call (a fast-path train's cost per sample is
-        then a tenth). Should it fail, they are worked out one by one, so that every sample before the
-        failing one is kept."""
-        if not self._states:
-            return
-        states, self._states = self._states, []
-        t = np.array([tk for tk, _ in states])
-        try:
-            values, pos, quat = self.system.samples(t, np.array([yk for _, yk in states]))
-        except Exception:
-            for tk, yk in states:
-                values, pos, quat = self.system.sample(tk, yk)
-                self._pending.append((tk, values[self._order], pos, quat))
-            raise  # a defect in the batch that the single samples do not have: say so
-        self._pending.extend(zip(t.tolist(), values[:, self._order], pos, quat))
-
     def take(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
         """The samples recorded since the last take: time (m,), data (m, c), positions (m, b, 3), orientations (m, b, 4)."""
-        self._work_out()
         if not self._pending:
             return None
         t, data, pos, quat = zip(*self._pending)
@@ -289,13 +306,8 @@ class Run:
         res.steps, res.evaluations = self.solver.nsteps, self.solver.nfev
 
     def _kept(self) -> str:
-        lost = ""
-        try:
-            self._work_out()
-        except Exception as exc:  # the run has failed already: say what this loses too
-            lost = f"; the samples after it failed: {type(exc).__name__}: {exc}"
         last = self._pending[-1][0] if self._pending else (self.results.time[-1] if len(self.results) else 0.0)
-        return f"results kept up to t = {last:.6g} s{lost}"
+        return f"results kept up to t = {last:.6g} s"
 
     def advance(self, max_seconds: float | None = None, max_steps: int | None = None) -> bool:
         """Take steps until the run ends, `max_seconds` of wall time or `max_steps` steps; True while it goes on."""
@@ -305,7 +317,6 @@ class Run:
         try:
             with np.errstate(over="ignore", invalid="ignore"):  # a diverging step is caught by the finite check
                 self._steps(start, max_seconds, max_steps)
-            self._work_out()  # here, so that a failure is the run's, with its time
         except np.linalg.LinAlgError as exc:
             self._finish("failed", f"singular system at t = {self.solver.t:.9g} s: {exc} ({self._kept()})")
         except Exception as exc:  # a defect must not lose the run: say what and where, keep the samples

@@ -14,7 +14,14 @@ from __future__ import annotations
 import numpy as np
 
 from core.geometry import vec3
-from core.geometry.rotations import quat_conj, quat_log, quat_matrices, quat_mul, quat_product, rotation_vector_quat
+from core.geometry.rotations import (
+    quat_conj,
+    quat_log,
+    quat_matrices,
+    quat_mul,
+    quat_product,
+    rotation_vector_quat,
+)
 
 rotation_matrices = quat_matrices  # the name the engine reads best with
 
@@ -32,6 +39,29 @@ def turned(q, theta):
     w, x, y, z = quat_product(*rotation_vector_quat(theta[0], theta[1], theta[2]), q[0], q[1], q[2], q[3])
     norm = np.sqrt(w * w + x * x + y * y + z * z)
     return w / norm, x / norm, y / norm, z / norm
+
+
+def retract_bodies(y, d, out, n):
+    """y moved along the tangent increment d into `out`, for n bodies (n = 0: a vector space): the orientations
+    turned by the exponential map (`turned`), the rest added. The loop form of StateSpace.retract that the
+    kernels run (core.dynamics.kernels.steps)."""
+    for i in range(3 * n):
+        out[i] = y[i] + d[i]
+    for k in range(n):
+        q, th = 3 * n + 4 * k, 3 * n + 3 * k
+        out[q], out[q + 1], out[q + 2], out[q + 3] = turned((y[q], y[q + 1], y[q + 2], y[q + 3]),
+                                                             (d[th], d[th + 1], d[th + 2]))
+    for i in range(y.shape[0] - 7 * n):  # speeds, spins and extra states: after the quaternions in y
+        out[7 * n + i] = y[7 * n + i] + d[6 * n + i]
+
+
+def correct_bodies(inc, rate, n):
+    """A stage's rate corrected in place for the stage's rotation increment `inc` (Munthe-Kaas: the spins by
+    dexp^-1), for n bodies: the loop form of StateSpace.correct."""
+    for k in range(n):
+        th = 3 * n + 3 * k
+        rate[th], rate[th + 1], rate[th + 2] = dexp_inv((inc[th], inc[th + 1], inc[th + 2]),
+                                                        (rate[th], rate[th + 1], rate[th + 2]))
 
 
 class StateSpace:

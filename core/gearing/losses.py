@@ -33,6 +33,65 @@ import numpy as np
 FORWARD, STUCK, BACKWARD = 1, 0, -1
 
 
+# The formulas on plain numbers (values: the 4-tuple eta_mf1, eta_mf2, tau_bf1, tau_bf2), so that the lossy pair's
+# kernel code (core.engine.elements.lossy_gear_pair) and the Python below run the same ones.
+
+
+def loss_values(table, speed: float) -> tuple[float, float, float, float]:
+    """The table's (eta_mf1, eta_mf2, tau_bf1 [N m], tau_bf2 [N m]) at |speed| [rad/s]: linear between rows, extended
+    linearly beyond the first and last rows (table: rows (|w_a|, eta_mf1, eta_mf2, tau_bf1, tau_bf2))."""
+    w = abs(speed)
+    n = table.shape[0]
+    if n == 1:
+        return table[0, 1], table[0, 2], abs(table[0, 3]), abs(table[0, 4])
+    k = int(np.searchsorted(table[:, 0], w, side="right")) - 1
+    k = min(max(k, 0), n - 2)
+    frac = (w - table[k, 0]) / (table[k + 1, 0] - table[k, 0])
+    return (table[k, 1] + frac * (table[k + 1, 1] - table[k, 1]), table[k, 2] + frac * (table[k + 1, 2] - table[k, 2]),
+            abs(table[k, 3] + frac * (table[k + 1, 3] - table[k, 3])),
+            abs(table[k, 4] + frac * (table[k + 1, 4] - table[k, 4])))
+
+
+def bearing_on_a(values) -> float:
+    """tau_bf_a [N m]: the part of the bearing friction on shaft a (half of tau_bf1 when both efficiencies are 1)."""
+    eta1, eta2, bf1, bf2 = values
+    den = eta1 - 1.0 / eta2
+    if abs(den) < 1e-12:
+        return 0.5 * bf1
+    return (bf1 - bf2) / den
+
+
+def driving_torque(values, tau_a: float, direction: float) -> float:
+    """tau_eta [N m]: tau_a less the bearing friction on shaft a in the direction of motion (+1 or -1)."""
+    return tau_a - direction * bearing_on_a(values)
+
+
+def mesh_factor(values, a_drives: bool) -> float:
+    """k [-] in tau_b = -r (k tau_a - sign(w_a) tau_bf): eta_mf1 when a drives, 1 / eta_mf2 when b drives."""
+    return values[0] if a_drives else 1.0 / values[1]
+
+
+def bearing_friction(values, a_drives: bool) -> float:
+    """tau_bf [N m] referred to shaft a for the driving side."""
+    return values[2] if a_drives else values[3]
+
+
+def loss_torque(values, tau_a: float, direction: float, a_drives: bool) -> float:
+    """tau_loss [N m] in the quadrant of the direction of motion (+1, -1) and the driving side."""
+    return (1.0 - mesh_factor(values, a_drives)) * tau_a + direction * bearing_friction(values, a_drives)
+
+
+def holding_range(values, tau_a: float) -> tuple[float, float]:
+    """(low, high) [N m]: at rest the gear stays stuck while tau_a + tau_b / r lies between them.
+
+    high is the loss torque at w_a = 0+ (the torque needed to start forwards), low the one at w_a = 0- (to start
+    backwards), each with the driving side those motions would have under tau_a.
+    """
+    high = loss_torque(values, tau_a, FORWARD, driving_torque(values, tau_a, FORWARD) > 0.0)
+    low = loss_torque(values, tau_a, BACKWARD, not driving_torque(values, tau_a, BACKWARD) > 0.0)
+    return low, high
+
+
 @dataclass(frozen=True)
 class LossValues:
     """The table's values at one speed: efficiencies [-] and bearing friction referred to shaft a [N m]."""
@@ -43,43 +102,32 @@ class LossValues:
     tau_bf2: float
 
     @property
+    def values(self) -> tuple[float, float, float, float]:
+        return self.eta_mf1, self.eta_mf2, self.tau_bf1, self.tau_bf2
+
+    @property
     def bearing_a(self) -> float:
-        """tau_bf_a [N m]: the part of the bearing friction on shaft a (half of tau_bf1 when both efficiencies are 1)."""
-        den = self.eta_mf1 - 1.0 / self.eta_mf2
-        if abs(den) < 1e-12:
-            return 0.5 * self.tau_bf1
-        return (self.tau_bf1 - self.tau_bf2) / den
+        """tau_bf_a [N m] (`bearing_on_a`)."""
+        return bearing_on_a(self.values)
 
     def driving_torque(self, tau_a: float, direction: int) -> float:
-        """tau_eta [N m]: tau_a less the bearing friction on shaft a in the direction of motion (+1 or -1)."""
-        return tau_a - direction * self.bearing_a
+        return driving_torque(self.values, tau_a, direction)
 
     def factor(self, a_drives: bool) -> float:
-        """k [-] in tau_b = -r (k tau_a - sign(w_a) tau_bf): eta_mf1 when a drives, 1 / eta_mf2 when b drives."""
-        return self.eta_mf1 if a_drives else 1.0 / self.eta_mf2
+        return mesh_factor(self.values, a_drives)
 
     def friction(self, a_drives: bool) -> float:
-        """tau_bf [N m] referred to shaft a for the driving side."""
-        return self.tau_bf1 if a_drives else self.tau_bf2
+        return bearing_friction(self.values, a_drives)
 
     def loss_torque(self, tau_a: float, direction: int, a_drives: bool) -> float:
-        """tau_loss [N m] in the quadrant of the direction of motion (+1, -1) and the driving side."""
-        return (1.0 - self.factor(a_drives)) * tau_a + direction * self.friction(a_drives)
+        return loss_torque(self.values, tau_a, direction, a_drives)
 
     def a_drives(self, tau_a: float, direction: int) -> bool:
         """Whether shaft a drives when moving in `direction` under tau_a (tau_eta = 0 counts as a driving)."""
         return direction * self.driving_torque(tau_a, direction) >= 0.0
 
     def holding_range(self, tau_a: float) -> tuple[float, float]:
-        """(low, high) [N m]: at rest the gear stays stuck while tau_a + tau_b / r lies between them.
-
-        high is the loss torque at w_a = 0+ (the torque needed to start forwards),
-        low the one at w_a = 0- (to start backwards), each with the driving side
-        those motions would have under tau_a.
-        """
-        high = self.loss_torque(tau_a, FORWARD, self.driving_torque(tau_a, FORWARD) > 0.0)
-        low = self.loss_torque(tau_a, BACKWARD, not self.driving_torque(tau_a, BACKWARD) > 0.0)
-        return low, high
+        return holding_range(self.values, tau_a)
 
 
 class LossTable:
@@ -94,14 +142,5 @@ class LossTable:
         self.at_rest = self.at(0.0)
 
     def at(self, speed: float) -> LossValues:
-        """The values at |speed| [rad/s]: linear between rows, extended linearly beyond the first and last rows."""
-        w = abs(float(speed))
-        table, s = self.rows, self.speeds
-        if len(s) == 1:
-            vals = table[0, 1:]
-        else:
-            k = int(np.clip(np.searchsorted(s, w, side="right") - 1, 0, len(s) - 2))
-            frac = (w - s[k]) / (s[k + 1] - s[k])
-            vals = table[k, 1:] + frac * (table[k + 1, 1:] - table[k, 1:])
-        eta1, eta2, bf1, bf2 = (float(v) for v in vals)
-        return LossValues(eta1, eta2, abs(bf1), abs(bf2))
+        """The values at |speed| [rad/s] (`loss_values`)."""
+        return LossValues(*(float(v) for v in loss_values(self.rows, float(speed))))

@@ -85,8 +85,8 @@ class MeshModel:
         return penetration(delta, self.backlash)
 
 
-# A MeshModel's formulas on plain numbers and arrays, so that the compiled joint fast path
-# (core.dynamics.fast_path_kernel) runs the same code as the Python paths.
+# A MeshModel's formulas on plain numbers and arrays, so that the compliant mesh's kernel code
+# (core.dynamics.elements.compliant_mesh) runs the same formulas, compiled or not.
 
 def mesh_stiffness_at(k_mean: float, is_cosine: bool, cosine: float, profile: np.ndarray, fraction: float):
     """k [N/m] and dk/dphi [N/m per rad of mesh phase] at one mesh-period fraction: k_mean (1 + a cos(phi))

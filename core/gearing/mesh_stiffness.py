@@ -115,7 +115,7 @@ def periodic_interp(profile: np.ndarray, fraction) -> tuple[np.ndarray, np.ndarr
 
 
 def periodic_value(profile: np.ndarray, fraction: float) -> tuple[float, float]:
-    """periodic_interp at one fraction, on plain numbers (also compiled by core.dynamics.fast_path_kernel)."""
+    """periodic_interp at one fraction, on plain numbers (the compliant mesh's kernel code runs it too)."""
     n = profile.shape[0]
     f = (fraction % 1.0) * n
     i = int(f) % n

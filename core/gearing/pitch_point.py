@@ -34,7 +34,6 @@ import numpy as np
 from core.geometry.macro import pair_geometry
 from core.geometry.vec3 import add, cross, dot, scale, sub
 
-
 TOOTH_FORCE_TEXT = {"Ft": "tangential tooth force (the constraint multiplier)", "Fr": "radial tooth force",
                     "Fa": "axial tooth force", "Fc": "total tooth force"}
 
@@ -91,21 +90,29 @@ class ContactFrame:
 def contact_frame(g: PairGeometryData, c1: np.ndarray, a1: np.ndarray, c2: np.ndarray, a2: np.ndarray) -> ContactFrame:
     """Pitch point and directions from the joint points c and axes a of both gears (world)."""
     if g.kind == "bevel":
-        # apex: the point of gear 1's axis closest to gear 2's axis (they intersect when valid)
-        s = _apex_offset(c1, a1, c2, a2)
-        apex = c1 + s * a1
-        side = c1 - apex
-        s1 = side / np.linalg.norm(side) if np.linalg.norm(side) > 1e-12 else -a1
-        d = c2 - apex
-        d_perp = d - a1 * (a1 @ d)
-        u = d_perp / np.linalg.norm(d_perp)
-        rm = g.mesh_radius_1
-        point = apex + s1 * (rm / math.tan(g.pitch_angle)) + rm * u
-        t = np.array(cross(a1, u))
-    else:
-        point, t, u = (np.array(v) for v in cylinder_frame(-1.0 if g.kind == "internal" else 1.0, g.r1, c1, a1, c2))
-        s1, s = a1, 0.0
-    return ContactFrame(point, t, u, a1, s1, s)
+        point, t, u, s1, s = bevel_frame(g.mesh_radius_1, g.pitch_angle, tuple(c1), tuple(a1), tuple(c2), tuple(a2))
+        return ContactFrame(np.array(point), np.array(t), np.array(u), a1, np.array(s1), s)
+    point, t, u = (np.array(v) for v in cylinder_frame(-1.0 if g.kind == "internal" else 1.0, g.r1, c1, a1, c2))
+    return ContactFrame(point, t, u, a1, a1, 0.0)
+
+
+def bevel_frame(rm: float, pitch_angle: float, c1, a1, c2, a2):
+    """A bevel pair's pitch point P, tangent t, radial direction u, gear 1's thrust direction s1 (from the apex
+    towards gear 1) and the apex's offset s along a1 (the apex is c1 + s a1, the point of gear 1's axis closest
+    to gear 2's: they intersect on a valid pair), from the gears' centres c and axes a (world) and gear 1's mean
+    cone radius rm [m] and pitch angle [rad]: u is the unit part of c2 - apex normal to a1, P = apex + s1 rm /
+    tan(gamma1) + rm u, t = a1 x u. 3-sequences (core.geometry.vec3)."""
+    s = apex_offset(c1, a1, c2, a2)
+    apex = add(c1, scale(s, a1))
+    side = sub(c1, apex)
+    size = math.sqrt(dot(side, side))
+    s1 = scale(1.0 / size, side) if size > 1e-12 else scale(-1.0, a1)
+    d = sub(c2, apex)
+    d_perp = sub(d, scale(dot(a1, d), a1))
+    size = math.sqrt(dot(d_perp, d_perp))  # 0: gear 2's centre on gear 1's axis, no radial direction (NaN)
+    u = scale(1.0 / size if size > 0.0 else math.nan, d_perp)
+    point = add(add(apex, scale(rm / math.tan(pitch_angle), s1)), scale(rm, u))
+    return point, cross(a1, u), u, s1, s
 
 
 def cylinder_frame(sign: float, r1: float, c1, a1, c2):
@@ -121,7 +128,7 @@ def cylinder_frame(sign: float, r1: float, c1, a1, c2):
     return add(c1, scale(r1, u)), cross(a1, u), u
 
 
-def _apex_offset(c1, a1, c2, a2) -> float:
+def apex_offset(c1, a1, c2, a2) -> float:
     """s [m] with c1 + s a1 the point of gear 1's axis closest to gear 2's axis: with w0 = c1 - c2 and
     b = a1 . a2, s = (b a2.w0 - a1.w0) / (1 - b^2); 0 for parallel axes."""
     w0 = sub(c1, c2)
@@ -131,16 +138,11 @@ def _apex_offset(c1, a1, c2, a2) -> float:
 
 
 def contact_frame_rate(g: PairGeometryData, f: ContactFrame, c1, c2, c1_dot, a1_dot, c2_dot, a2=None, a2_dot=None):
-    """(dP/dt, dt/dt) of a pair's frame `f` for moving centres and axes (world) [m/s, 1/s].
-
-    The derivative of `contact_frame` along the motion, written out: d = c2 - c1,
-    its part normal to a1 gives u, P = c1 + r1 u, t = a1 x u. Vectors are
-    3-sequences; the result is two 3-tuples of floats (plain arithmetic: at
-    this size numpy's per-call cost is most of the time). A bevel pair also
-    needs gear 2's axis a2 and its rate (see `_bevel_frame_rate`).
-    """
+    """(dP/dt, dt/dt) of a pair's frame `f` for moving centres and axes (world) [m/s, 1/s]: `cylinder_frame_rate`
+    or `bevel_frame_rate` (a bevel pair also needs gear 2's axis a2 and its rate)."""
     if g.kind == "bevel":
-        return _bevel_frame_rate(g, f, c1, c2, c1_dot, a1_dot, c2_dot, a2, a2_dot)
+        return bevel_frame_rate(g.mesh_radius_1, g.pitch_angle, tuple(f.a1), tuple(f.u), f.apex, c1, c2, c1_dot,
+                                a1_dot, c2_dot, a2, a2_dot)
     return cylinder_frame_rate(-1.0 if g.kind == "internal" else 1.0, g.r1, f.a1, f.u, c1, c2, c1_dot, a1_dot,
                                c2_dot)
 
@@ -185,20 +187,16 @@ def pitch_jdot_v(point, t, point_dot, t_dot, x1, v1, w1, x2, v2, w2) -> float:
     k1, k2 = cross(w1, sub(point_dot, v1)), cross(w2, sub(point_dot, v2))
     return (t_dot[0] * (vp1[0] - vp2[0]) + t_dot[1] * (vp1[1] - vp2[1]) + t_dot[2] * (vp1[2] - vp2[2])
             + t[0] * (k1[0] - k2[0]) + t[1] * (k1[1] - k2[1]) + t[2] * (k1[2] - k2[2]))
-def _bevel_frame_rate(g: PairGeometryData, f: ContactFrame, c1, c2, c1_dot, a1_dot, c2_dot, a2, a2_dot):
-    """(dP/dt, dt/dt) of a bevel pair's frame: `contact_frame`'s apex construction differentiated.
-
-    The apex is c1 + s a1 (s from `_apex_offset`, kept in the frame); u is the unit part of d = c2 - apex
-    normal to a1, s1 = -sign(s) a1, and P = apex + s1 rm / tan(gamma) + rm u, t = a1 x u. Each rate follows
-    by the product and quotient rules.
-    """
-    a1, u, s = f.a1.tolist(), f.u.tolist(), f.apex
+def bevel_frame_rate(rm: float, pitch_angle: float, a1, u, s: float, c1, c2, c1_dot, a1_dot, c2_dot, a2, a2_dot):
+    """(dP/dt, dt/dt) of a bevel pair's frame (`bevel_frame`: rm, pitch angle, a1, u and the apex offset s) for
+    centres c moving at c_dot [m/s] and axes turning at a_dot [1/s]: the apex construction differentiated by
+    the product and quotient rules. 3-sequences (core.geometry.vec3)."""
     w0, w0d = sub(c1, c2), sub(c1_dot, c2_dot)
     b = dot(a1, a2)
     bd = dot(a1_dot, a2) + dot(a1, a2_dot)
     den = 1.0 - b * b
     s_d = 0.0
-    if den > 1e-12:  # as _apex_offset: parallel axes leave the apex at c1
+    if den > 1e-12:  # as apex_offset: parallel axes leave the apex at c1
         num_d = bd * dot(a2, w0) + b * (dot(a2_dot, w0) + dot(a2, w0d)) - dot(a1_dot, w0) - dot(a1, w0d)
         s_d = (num_d + s * 2.0 * b * bd) / den
     apex = add(c1, scale(s, a1))
@@ -208,21 +206,26 @@ def _bevel_frame_rate(g: PairGeometryData, f: ContactFrame, c1, c2, c1_dot, a1_d
     along = dot(a1, d)
     d_perp = sub(d, scale(along, a1))
     perp_d = sub(sub(d_d, scale(along, a1_dot)), scale(dot(a1_dot, d) + dot(a1, d_d), a1))
-    size = math.sqrt(dot(d_perp, d_perp))  # 0: gear 2's centre on gear 1's axis, where contact_frame's u is NaN
+    size = math.sqrt(dot(d_perp, d_perp))  # 0: gear 2's centre on gear 1's axis, where bevel_frame's u is NaN
     u_d = scale(1.0 / size if size > 0.0 else math.nan, sub(perp_d, scale(dot(u, perp_d), u)))
-    rm = g.mesh_radius_1
-    point_d = add(add(apex_d, scale(rm / math.tan(g.pitch_angle), s1_d)), scale(rm, u_d))
+    point_d = add(add(apex_d, scale(rm / math.tan(pitch_angle), s1_d)), scale(rm, u_d))
     return point_d, add(cross(a1_dot, u), cross(a1, u_d))
 
 
 def force_parts(g: PairGeometryData, f: ContactFrame) -> tuple[np.ndarray, np.ndarray]:
     """Tooth force on gear 1 per unit Ft: base + sign(Ft) * separating."""
     if g.kind == "bevel":
-        ta = math.tan(g.pressure_angle)
-        return f.t, ta * (-math.cos(g.pitch_angle) * f.u + math.sin(g.pitch_angle) * f.s1)
-    base, sep = cylinder_force_parts(math.tan(g.working_helix_angle), math.tan(g.working_pressure_angle), f.t,
-                                     f.a1, f.u)
+        base, sep = bevel_force_parts(math.tan(g.pressure_angle), g.pitch_angle, f.t, f.u, f.s1)
+    else:
+        base, sep = cylinder_force_parts(math.tan(g.working_helix_angle), math.tan(g.working_pressure_angle), f.t,
+                                         f.a1, f.u)
     return np.array(base), np.array(sep)
+
+
+def bevel_force_parts(tan_pressure: float, pitch_angle: float, t, u, s1):
+    """A bevel pair's tooth force on gear 1 per unit Ft: base t and separating tan(alpha) (-cos(gamma1) u +
+    sin(gamma1) s1), the radial force pushing the gears apart and the thrust pushing gear 1 from the apex."""
+    return t, scale(tan_pressure, add(scale(-math.cos(pitch_angle), u), scale(math.sin(pitch_angle), s1)))
 
 
 def cylinder_force_parts(tan_helix: float, tan_pressure: float, t, a1, u):

@@ -27,7 +27,8 @@ from core.commands import Command, Macro, replace_fields
 from core.gearing.pitch_point import PairGeometryData, contact_frame
 from core.geometry.rotations import quat_about, quat_matrices, quat_mul
 from core.model.entities import GearPair, GearSource, RevoluteJoint
-from core.model.model import Model, ModelError
+from core.errors import ModelError
+from core.model.model import Model
 
 
 def _gear(model: Model, joint_name: str):
@@ -80,7 +81,7 @@ def _phase(body, point, teeth: int, pitch_radius: float, tangent) -> tuple[float
 
 def mesh_turn(model: Model, pair: GearPair) -> float:
     """The turn [rad] of gear 2 about its own axis that puts its teeth into mesh with gear 1's (0 if not both generated)."""
-    (j1, b1), (j2, b2) = _gear(model, pair.joint1), _gear(model, pair.joint2)
+    (_, b1), (_, b2) = _gear(model, pair.joint1), _gear(model, pair.joint2)
     if not all(b is not None and isinstance(b.visual, GearSource) for b in (b1, b2)):
         return 0.0
     c = [np.asarray(b.position, float) for b in (b1, b2)]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from core.errors import GearDynError
 from core.geometry.mass_properties import MassProperties, mesh_mass_properties
 
 UNIT_SCALE = {"m": 1.0, "mm": 1e-3}
@@ -20,7 +21,7 @@ FALLBACKS = ("none", "convex_hull", "manual")
 SUFFIXES = (".obj", ".stl")
 
 
-class MeshImportError(ValueError):
+class MeshImportError(GearDynError, ValueError):
     """The file cannot be used; the message says which file and why."""
 
 

@@ -5,7 +5,7 @@ product: about 1 us here against 5 to 20 us through numpy), so the pitch-point
 rates and J-dot-v use these. Arguments are any 3-sequences: of floats, or of
 arrays (one component of many vectors each, e.g. a (3, k) array), which gives
 the k results at once. The same functions compile with numba (the compiled
-Cartesian evaluation, core.dynamics.cartesian_kernel, runs them on floats).
+kernels, core.dynamics.kernels and core.dynamics.elements, run them on floats).
 """
 
 from __future__ import annotations

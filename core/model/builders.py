@@ -26,7 +26,7 @@ from core.model.entities import (
     Torque,
     Vec3,
 )
-from core.model.model import ModelError
+from core.errors import ModelError
 
 
 def body_from_source(name: str, source, position: Vec3 = (0.0, 0.0, 0.0), axis=(0.0, 0.0, 1.0),
@@ -57,7 +57,7 @@ def gear_body(name: str, spec: GearSpec, position: Vec3 = (0.0, 0.0, 0.0), axis=
     """A generated gear as a rigid body; raises ModelError naming a bad parameter."""
     problems = spec.problems()
     if problems:
-        raise ModelError(f"{problems[0][0]}: {problems[0][1]}")
+        raise ModelError(*problems[0])
     return body_from_source(name, GearSource(spec), position, axis, spin, angular_velocity)
 
 
@@ -66,7 +66,7 @@ def regenerated(body: RigidBody, spec: GearSpec) -> RigidBody:
     the pose, speeds and frames are kept. Raises ModelError naming a bad parameter."""
     problems = spec.problems()
     if problems:
-        raise ModelError(f"{problems[0][0]}: {problems[0][1]}")
+        raise ModelError(*problems[0])
     source = GearSource(spec)
     mp = mesh_mass_properties(source_mesh(source), spec.density)
     return dataclasses.replace(body, mass=mp.mass, com=mp.com, inertia=mp.inertia, visual=source)
@@ -97,10 +97,10 @@ def planetary_set(sun_teeth: int, planet_teeth: int, ring_teeth: int, planets: i
         whole number (assembly condition for equally spaced planets).
     """
     if ring_teeth != sun_teeth + 2 * planet_teeth:
-        raise ModelError(f"ring_teeth: must be z_s + 2 z_p = {sun_teeth + 2 * planet_teeth} so the planets sit "
+        raise ModelError("ring_teeth", f"must be z_s + 2 z_p = {sun_teeth + 2 * planet_teeth} so the planets sit "
                          f"between sun and ring, got {ring_teeth}")
     if planets < 1 or (sun_teeth + ring_teeth) % planets:
-        raise ModelError(f"planets: (z_s + z_r) / N must be a whole number for equally spaced planets; "
+        raise ModelError("planets", "(z_s + z_r) / N must be a whole number for equally spaced planets; "
                          f"{sun_teeth + ring_teeth} / {planets} is not")
     a = module * (sun_teeth + planet_teeth) / 2
     common = dict(module=module, pressure_angle=pressure_angle, face_width=face_width, density=density)

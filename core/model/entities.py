@@ -65,7 +65,7 @@ def name_problem(name) -> str | None:
 
 
 @dataclass(frozen=True)
-class _Entity:
+class Entity:
     """Common behaviour: range checks, references and renaming."""
 
     REFERENCE_FIELDS: ClassVar[dict[str, str]] = {}
@@ -137,7 +137,7 @@ class Frame:
 
 @item_kind("bodies")
 @dataclass(frozen=True)
-class RigidBody(_Entity):
+class RigidBody(Entity):
     """A rigid body.
 
     Parameters
@@ -223,7 +223,7 @@ class RigidBody(_Entity):
 
 @item_kind("joints", "revolute")
 @dataclass(frozen=True)
-class RevoluteJoint(_Entity):
+class RevoluteJoint(Entity):
     """Revolute joint: body_j (the gear) turns about `axis` relative to body_i (the carrier).
 
     Parameters
@@ -255,7 +255,7 @@ class RevoluteJoint(_Entity):
 
 @item_kind("joints", "fixed", "Fixed Joint", "Weld body J to body I", "weld")
 @dataclass(frozen=True)
-class FixedJoint(_Entity):
+class FixedJoint(Entity):
     """Fixed joint: body_j is welded to body_i at `position` (world, initial) [m]."""
 
     name: str
@@ -280,7 +280,7 @@ Joint = Union[RevoluteJoint, FixedJoint]
 
 @item_kind("gear_pairs")
 @dataclass(frozen=True)
-class GearPair(_Entity):
+class GearPair(Entity):
     """Gear-pair constraint between two revolute joints (Willis equation).
 
     Parameters
@@ -481,7 +481,7 @@ LAW_CODES = {kind: code for code, kind in enumerate(TimeLaw.KINDS)}  # the kind 
 
 
 # The formulas of a TimeLaw on plain numbers and arrays (kind: its index in TimeLaw.KINDS; times and values: the
-# table's columns), so that the compiled joint fast path (core.dynamics.fast_path_kernel) runs the same code.
+# table's columns), so that the kernels (core.dynamics.buffers.tables) run the same code, compiled or not.
 
 def law_value(kind, value, final, t_start, t_end, amplitude, frequency, phase, times, values, t):
     """A TimeLaw's value at time t [s]."""
@@ -516,7 +516,7 @@ def _law_problems(law: TimeLaw, name: str = "law") -> list[tuple[str, str]]:
 
 
 @dataclass(frozen=True)
-class _JointLaw(_Entity):
+class _JointLaw(Entity):
     """A time law acting on a revolute joint."""
 
     name: str
@@ -543,7 +543,7 @@ class SpeedMotor(_JointLaw):
 
 @item_kind("forces", "spring_damper", "Spring-Damper", "A linear spring-damper between points of two bodies")
 @dataclass(frozen=True)
-class SpringDamper(_Entity):
+class SpringDamper(Entity):
     """Linear spring-damper between a point on body_i and a point on body_j (body axes) [m]."""
 
     name: str
@@ -567,7 +567,7 @@ class SpringDamper(_Entity):
 @item_kind("forces", "torsional_spring_damper", "Torsional Spring-Damper",
            "A torsional spring-damper on a revolute joint's angle")
 @dataclass(frozen=True)
-class TorsionalSpringDamper(_Entity):
+class TorsionalSpringDamper(Entity):
     """Torsional spring-damper acting on a revolute joint's relative angle."""
 
     name: str
@@ -582,7 +582,7 @@ class TorsionalSpringDamper(_Entity):
 @item_kind("forces", "bearing", "Bearing Spring-Damper",
            "Radial, axial and tilt spring-dampers between a housing and a shaft", "bearing")
 @dataclass(frozen=True)
-class BearingSpringDamper(_Entity):
+class BearingSpringDamper(Entity):
     """Bearing between body_i (housing) and body_j (shaft) at `position` (world) [m].
 
     Radial and axial spring-dampers; rotation about `axis` stays free, so it
@@ -613,7 +613,7 @@ class BearingSpringDamper(_Entity):
 @item_kind("forces", "compliant_mesh", "Compliant Mesh", "Make a gear pair soft: mesh stiffness and damping",
            "mesh")
 @dataclass(frozen=True)
-class CompliantMesh(_Entity):
+class CompliantMesh(Entity):
     """Makes a gear pair soft: a spring-damper along the transverse line of action (core.gearing.mesh_model).
 
     Parameters
@@ -736,7 +736,7 @@ class SimulationSettings:
         module of the gear pairs (of 1 mm without pairs) for gear phase drift
         and joint position errors, and in rad for joint axis and motor angle
         errors. A run whose error grows past it stops as failed, keeping its
-        results (core.dynamics.soundness).
+        results (core.dynamics.checks).
     """
 
     t_end: float = ranged(1.0, lo=0.0, hi=1e6, lo_open=True, unit="s")

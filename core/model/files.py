@@ -29,7 +29,8 @@ from core.model.entities import (
     SimulationSettings,
 )
 from core.model.kinds import COLLECTIONS, ITEM_TYPES, KINDS
-from core.model.model import Model, ModelError
+from core.errors import ModelError
+from core.model.model import Model
 from core.model.views import Views
 
 FORMAT_VERSION = 1
@@ -80,8 +81,8 @@ def model_to_dict(model: Model) -> dict:
 
 def _fail(path: str, message: str):
     # values are cut where they are shown; this keeps any message to one readable line as well
-    text = f"{path}: {message}"
-    raise ModelError(text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 3] + "...")
+    room = max(MAX_MESSAGE - len(path) - 2, 40)
+    raise ModelError(path, message if len(message) <= room else message[:room - 3] + "...")
 
 
 def _decode(value: Any, hint: Any, path: str) -> Any:

@@ -37,10 +37,6 @@ def own_problems(item) -> list[tuple[str, str]]:
     return list(cached(item, "problems", lambda it: tuple(it.problems())))
 
 
-class ModelError(ValueError):
-    """An edit or a file would make the model inconsistent; the message names the field."""
-
-
 @dataclass
 class Model:
     """A gear-train model. Item names are unique across all collections.

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from core.model.model import ModelError
+from core.errors import ModelError
 from core.studies.parameters import apply
 from core.studies.reductions import reduce
 from core.studies.study_file import CHBM_BASE, Study

@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 
 from core.commands import SetSettings, replace_fields, set_gear_spec
-from core.model.model import ModelError
+from core.errors import ModelError
 
 MODEL_ROOTS = ("gears", "bodies", "joints", "pairs", "forces", "settings")
 CHBM_FIELDS = ("torque", "inertia", "base_radius", "damping", "contact_stiffness", "contact_ratio")

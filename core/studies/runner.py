@@ -8,7 +8,7 @@ import math
 import time
 
 from core.atomic import atomic_write_text
-from core.model.model import ModelError
+from core.errors import ModelError
 from core.studies.cases import output_columns, run_case
 from core.studies.study_file import CHBM_BASE, Study
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from core.model.entities import shown_key
 from core.model.files import MAX_FILE_BYTES, MAX_NESTING, nesting, read_regular_file
-from core.model.model import ModelError
+from core.errors import ModelError
 from core.studies.parameters import check_path
 from core.studies.reductions import REDUCTIONS
 

@@ -106,10 +106,8 @@ def test_a_failing_run_shows_when_and_keeps_what_it_computed(window, qtbot):
 
 def test_the_window_stays_responsive_and_an_edit_during_a_run_does_not_reach_it(window, qtbot):
     window.open_file(EXAMPLES / "planetary.gdyn")
-    # long enough to outlast the clicks below (they took 1.5 s; the output samples are most of a run, about
-    # 0.5 ms each on the joint-coordinate fast path since its samples take its multipliers, so 1 s of 1001
-    # samples, which took 3.9 s before that, became too short)
-    _settings(window, t_end=3.0, step=1e-3, output_step=1e-3)
+    # long enough to outlast the clicks below (they take about 1.5 s): 200,000 compiled steps take about 3 s
+    _settings(window, t_end=20.0, step=1e-4, output_step=1e-2)
     reference = simulate(window.doc.model)
     qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
     qtbot.waitUntil(lambda: window.doc.current.results is not None and len(window.doc.current.results) > 1, timeout=30_000)
@@ -237,17 +235,23 @@ def test_a_cancelled_video_leaves_no_file(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_the_app_starts_and_runs_an_example_without_importing_numba():
-    """numba (the compiled fast path) is imported only by a run long enough to repay it (core.dynamics.run
-    the formulation's compile_pays_from), so the app's start and its example runs pay nothing for it."""
+def test_the_app_starts_without_importing_numba_and_a_short_run_without_the_kernels_cached_runs_in_python(tmp_path):
+    """numba is imported by a run that takes the compiled kernels (from their cache, or long enough to repay
+    compiling them: core.dynamics.run.choose_program), never by the app's start; a short run with nothing
+    cached runs in Python and its plan says why."""
+    import os
     import subprocess
     import sys
 
     from tests.conftest import EXAMPLES, ROOT
 
     code = ("import sys; import app.main_window, core.dynamics.run as r, core.model.files as f; "
-            f"r.prepare(f.load({str(EXAMPLES / 'planetary.gdyn')!r}), t_end=0.05).run(); "
-            "print('numba' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+            "print('numba' in sys.modules); "
+            f"run = r.prepare(f.load({str(EXAMPLES / 'planetary.gdyn')!r}), t_end=0.05); run.run(); "
+            "print(run.plan.compiled_why); print('numba' in sys.modules)")
+    env = {**os.environ, "GEARDYN_KERNEL_CACHE": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip().splitlines()[-1] == "False"
+    started, why, after = out.stdout.strip().splitlines()[-3:]
+    assert started == "False" and after == "False"
+    assert why.startswith("the compiled kernels are not in the cache yet") and "does not repay compiling" in why

@@ -14,7 +14,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtWidgets import QFileDialog, QToolBar
 
 from core.commands import SetSettings, replace_fields
-from core.dynamics.results import Results
+from core.dynamics.results import open_results
 from core.dynamics.simulate import simulate
 from core.model.entities import TimeLaw
 from core.model.files import load
@@ -221,7 +221,7 @@ def test_derived_channels_are_kept_in_the_results_and_the_file(window, qtbot, tm
     path = tmp_path / "derived.gdres"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
     window.act_save_results.trigger()
-    back = Results.open(path)
+    back = open_results(path)
     assert np.array_equal(back["sun_joint.d(speed)/dt"], acc)
     assert "sun_planet1.dynamic_factor" in [c.name for c in back.channels]
 

@@ -3,10 +3,9 @@
 Stage k is a pair between shafts k and k + 1 (z 20 / 40 alternating with 40 / 20,
 so the speeds stay bounded), every shaft on a revolute joint to the ground,
 1 N m on the first shaft. Printed for both formulations (joint coordinates by the
-general path and by the fast path of core.dynamics.joint_fast_path: dense constant
-matrices up to 80 bodies, one sparse LU of the KKT matrix above): wall time per
-RK4 step and per step and stage, and the growth from N = 16 to N = 64 and from
-N = 64 to N = 256.
+general path and by the constant matrices, core.dynamics.formulations.joint), all
+compiled: wall time per RK4 step and per step and stage, and the growth from
+N = 16 to N = 64 and from N = 64 to N = 256.
 """
 
 from __future__ import annotations
@@ -19,9 +18,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from core.commands import AddItem, Macro  # noqa: E402
-from core.dynamics.integrators import make_integrator  # noqa: E402
 from core.dynamics.formulations import assemble  # noqa: E402
-from core.dynamics.joint_coordinates import JointCoordinateSystem  # noqa: E402
+from core.dynamics.formulations.joint import JointSystem  # noqa: E402
+from core.dynamics.integrators import make_integrator  # noqa: E402
+from core.dynamics.program.linker import program  # noqa: E402
 from core.model import builders  # noqa: E402
 from core.model.entities import (  # noqa: E402
     GROUND,
@@ -58,20 +58,21 @@ def gear_train(stages: int) -> Model:
 
 def system_of(stages: int, formulation: str):
     if formulation == "joint, general path":
-        return JointCoordinateSystem(gear_train(stages), fast_path=False)
-    system = assemble(gear_train(stages), formulation.split(",")[0])
-    if formulation.endswith("fast path") and system.fast_path is None:
-        raise SystemExit(f"the fast path does not cover the {stages}-stage train: {system.fast_path_note}")
+        return JointSystem(gear_train(stages), program(True), constant=False)
+    system = assemble(gear_train(stages), formulation.split(",")[0], compiled=True)
+    if formulation.endswith("constant matrices") and system.constant_note != "constant matrices":
+        raise SystemExit(f"the {stages}-stage train does not take the constant matrices: {system.constant_note}")
     return system
 
 
 def cost_per_step(stages: int, formulation: str, steps: int = 40) -> float:
     steps = max(5, steps * 64 // max(stages, 64))  # the long trains take fewer timed steps, not less of each
-    if formulation.endswith("fast path"):
+    if formulation.endswith("constant matrices"):
         steps *= 20  # a step costs microseconds there
     system = system_of(stages, formulation)
     y0 = system.initial_state()
     integ = make_integrator("rk4", system.evaluate, 0.0, y0, 1.0, 1e-4, system.space)
+    integ.kernel = system.kernel
     integ.step()
     t0 = time.perf_counter()
     for _ in range(steps):
@@ -80,7 +81,7 @@ def cost_per_step(stages: int, formulation: str, steps: int = 40) -> float:
 
 
 def main() -> int:
-    for formulation in ("cartesian", "joint, general path", "joint, fast path"):
+    for formulation in ("cartesian", "joint, general path", "joint, constant matrices"):
         print(f"{formulation} coordinates" if formulation == "cartesian" else f"joint coordinates, {formulation[7:]}")
         print(f"{'stages N':>8s} {'rows':>6s} {'per step [ms]':>14s} {'per step and stage [ms]':>24s}")
         costs = {}

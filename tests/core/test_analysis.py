@@ -7,7 +7,7 @@ import pytest
 
 from core.analysis import derived
 from core.analysis.spectra import WINDOWS, amplitude_spectrum, mesh_frequencies, mesh_orders, order_map
-from core.dynamics.channels import Channel
+from core.dynamics.results import Channel
 from core.dynamics.results import Results
 from core.dynamics.simulate import simulate
 from core.model.files import load

@@ -25,7 +25,7 @@ from core.model.entities import (
     Torque,
 )
 from core.model.files import dumps, load, model_to_dict
-from core.model.model import ModelError
+from core.errors import ModelError
 from tests.conftest import EXAMPLES
 from tests.core.strategies import models
 

@@ -5,7 +5,7 @@ import math
 import pytest
 
 from core.model.files import load
-from core.model.validation import validate
+from core.validation import validate
 from tests.conftest import EXAMPLES
 
 ALL = sorted(EXAMPLES.glob("*.gdyn"))

@@ -21,11 +21,11 @@ from hypothesis import strategies as st
 
 from core.cli import main
 from core.dynamics.run import prepare
-from core.dynamics.soundness import drift_tolerances, worst_violation
+from core.dynamics.checks import drift_tolerances, worst_violation
 from core.geometry.mesh_import import MeshImportError, import_mesh
 from core.model.files import loads
-from core.model.model import ModelError
-from core.model.validation import validate
+from core.errors import ModelError
+from core.validation import validate
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 MODELS = sorted(p.stem for p in EXAMPLES.glob("*.gdyn"))

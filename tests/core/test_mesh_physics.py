@@ -19,7 +19,7 @@ from core.geometry.macro import PairSpec, center_distance, pair_geometry
 from core.model import builders
 from core.model.entities import CompliantMesh, SimulationSettings
 from core.model.files import load
-from core.model.validation import validate
+from core.validation import validate
 from tests.conftest import EXAMPLES
 
 TR_EXAMPLE = dict(z1=17, z2=103, module=0.008 / math.cos(math.radians(15.8)), pressure_angle=math.radians(20),

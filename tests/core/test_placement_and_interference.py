@@ -17,7 +17,7 @@ from core.model.body_shapes import source_mesh
 from core.model.entities import GROUND, GearPair, MeshFileSource, PrimitiveSource, RevoluteJoint
 from core.model.files import load
 from core.model.model import Model
-from core.model.validation import validate
+from core.validation import validate
 from tests.conftest import EXAMPLES
 
 DEG = math.pi / 180

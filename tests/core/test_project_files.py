@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from core import atomic
 from core.model import files
 from core.model.files import dumps, load, loads, model_to_dict, save
-from core.model.model import ModelError
+from core.errors import ModelError
 from tests.conftest import EXAMPLES
 from tests.core.strategies import models
 

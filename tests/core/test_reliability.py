@@ -14,6 +14,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -24,6 +25,7 @@ import core.atomic
 from core.atomic import atomic_target
 from core.cli import main
 from core.dynamics.integrators import make_integrator
+from core.dynamics.checks import check
 from core.dynamics.run import prepare
 from core.dynamics.state_space import EuclideanSpace
 from core.geometry.macro import GearSpec
@@ -31,8 +33,8 @@ from core.geometry.mesh_import import MeshImportError, import_mesh
 from core.model import builders, files
 from core.model.entities import GROUND, GearPair, RevoluteJoint
 from core.model.files import load, loads
-from core.model.model import ModelError
-from core.model.validation import validate
+from core.errors import ModelError
+from core.validation import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "resources" / "examples"
@@ -48,7 +50,7 @@ def _load_data(data: dict):
 
 
 def _errors(model):
-    return [f for f in validate(model) if f.severity == "error"]
+    return [f for f in check(model) if f.severity == "error"]
 
 
 # ------------------------------------------------------------------ guards against wrong answers
@@ -280,9 +282,20 @@ def test_a_write_that_fails_after_the_run_goes_to_a_fallback_file(tmp_path, monk
     assert len(saved[0].read_text().splitlines()) == 1 + 4  # header and the samples at 0, 1, 2, 3 ms
 
 
-def _wait_for_start(proc, seconds: float) -> None:
-    time.sleep(seconds)
-    assert proc.poll() is None, proc.communicate()
+def _wait_for_line(stream, start: str, seconds: float = 600.0) -> None:
+    """Read `stream` until a line that starts with `start` (or fail after `seconds`): a moment the command has
+    reached, rather than a guess of how long it takes to get there."""
+    found = threading.Event()
+
+    def read():
+        for line in stream:
+            if line.startswith(start):
+                found.set()
+                return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    assert found.wait(seconds), f"no line starting {start!r} within {seconds} s"
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
@@ -291,7 +304,8 @@ def test_simulate_cancelled_by_a_signal_writes_what_it_computed(tmp_path, sig):
     proc = subprocess.Popen([sys.executable, "-m", "core.cli", "simulate", str(PLANETARY), "--t-end", "1000",
                              "--output-step", "0.01", "--out", str(out)], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    _wait_for_start(proc, 8.0)
+    _wait_for_line(proc.stdout, "plan: ")  # prepared: the run has started
+    time.sleep(0.5)  # some steps into it
     proc.send_signal(sig)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 1, stderr
@@ -302,12 +316,30 @@ def test_simulate_cancelled_by_a_signal_writes_what_it_computed(tmp_path, sig):
     assert "Traceback" not in stderr
 
 
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_the_run_is_prepared_ends_the_command_cleanly(tmp_path, sig):
+    # an empty kernel cache and compiled runs asked for: the kernels compile while the run is prepared (minutes),
+    # and the signal lands there; the command must end at once, say so, and leave no traceback
+    env = {**os.environ, "GEARDYN_KERNEL_CACHE": str(tmp_path / "cache")}
+    proc = subprocess.Popen([sys.executable, "-m", "core.cli", "simulate", str(PLANETARY), "--compiled", "on",
+                             "--out", str(tmp_path / "r.csv")], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    _wait_for_line(proc.stderr, "preparing the run", 60.0)
+    time.sleep(1.0)  # numba imported, compiling
+    proc.send_signal(sig)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 1, stderr
+    assert f"cancelled by {sig.name} while the run was prepared: nothing was computed" in stderr
+    assert "Traceback" not in stderr and not (tmp_path / "r.csv").exists()
+
+
 def test_chbm_cancelled_by_a_signal_writes_the_points_computed(tmp_path):
     out = tmp_path / "c.csv"
     proc = subprocess.Popen([sys.executable, "-m", "core.cli", "chbm", "--torque", "100", "200", "300", "--dti",
                              "--dti-points", "2000", "--out", str(out)], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    _wait_for_start(proc, 8.0)
+    _wait_for_line(proc.stderr, "computing the curve", 60.0)
+    time.sleep(2.0)  # some points into it
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 1, stderr

@@ -12,7 +12,7 @@ from core.chbm.continuation import follow
 from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.lumped_model import paper_model
 from core.model.files import load
-from core.model.model import ModelError
+from core.errors import ModelError
 from core.studies.parameters import apply
 from core.studies.runner import run_study, write_results
 from core.studies.study_file import load_study, study_from_dict

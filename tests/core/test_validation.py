@@ -9,7 +9,7 @@ import pytest
 from core.commands import AddItem, replace_fields
 from core.model.entities import GROUND, FixedJoint, RevoluteJoint, RigidBody
 from core.model.files import load
-from core.model.validation import validate
+from core.validation import validate
 from tests.conftest import EXAMPLES
 
 
@@ -145,7 +145,7 @@ def test_bevel_gears_must_share_their_pitch_apex():
     (((0.0, 0.9, 0.9, 0.0),), "loss_table[0]", "row 1 has 4 values; a row holds 5"),
 ])
 def test_bad_loss_tables_name_the_row_and_column(table, field, message):
-    from core.model.model import ModelError
+    from core.errors import ModelError
 
     model = _model("helical_pair")
     with pytest.raises(ModelError, match=re.escape(field) + ".*" + re.escape(message)):

@@ -18,7 +18,7 @@ from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.lumped_model import paper_model
 from core.geometry.macro import pair_geometry
 from core.model.files import load
-from core.model.model import ModelError
+from core.errors import ModelError
 from tests.conftest import EXAMPLES, ROOT
 
 PROBES = [600.0, 900.0, 1000.0, 1400.0, 2500.0, 2800.0, 3250.0, 3700.0, 4000.0]  # single-valued stretches

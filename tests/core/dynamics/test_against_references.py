@@ -14,7 +14,7 @@ from core.dynamics.state_space import EuclideanSpace
 from core.dynamics.formulations import FORMULATIONS, assemble
 from core.model.entities import SimulationSettings, TimeLaw, TorsionalSpringDamper
 from core.model.files import load
-from core.model.validation import validate
+from core.validation import validate
 from tests.conftest import EXAMPLES
 
 

@@ -9,7 +9,8 @@ from core.dynamics.simulate import simulate
 from core.model import builders
 from core.model.entities import GROUND, BearingSpringDamper, FixedJoint, PrimitiveSource, RevoluteJoint, RigidBody
 from core.model.files import load
-from core.model.model import Model, ModelError
+from core.errors import ModelError
+from core.model.model import Model
 from tests.conftest import EXAMPLES
 
 
@@ -72,22 +73,3 @@ def test_planetary_reactions_and_tooth_forces_agree_with_cartesian_while_spinnin
     for name in cart:
         if name.endswith(("[N]", "[N m]", "[rad/s]")):
             assert joint[name] == pytest.approx(cart[name], rel=1e-6, abs=1e-6 * max(1.0, centripetal)), name
-
-
-def test_block_inverse_against_numpy():
-    """The sparse inverse by independent blocks (large shallow trees) against numpy's dense inverse."""
-    from scipy import sparse
-
-    from core.dynamics.joint_coordinates import block_inverse
-
-    rng = np.random.default_rng(7)
-    blocks = []
-    for s in (1, 3, 1, 2, 5, 3, 1, 1):
-        a = rng.standard_normal((s, s))
-        blocks.append(a @ a.T + s * np.eye(s))
-    m = sparse.block_diag(blocks).toarray()
-    p = rng.permutation(len(m))
-    m = m[p][:, p]  # the blocks' coordinates interleaved, as a tree's numbering may leave them
-    inv = block_inverse(sparse.csc_matrix(m))
-    assert sparse.issparse(inv) and inv.nnz == sum(b.size for b in blocks)
-    np.testing.assert_allclose(inv.toarray(), np.linalg.inv(m), rtol=0, atol=1e-14)

@@ -17,7 +17,7 @@ from core.geometry.macro import GearSpec
 from core.model import builders
 from core.model.entities import FixedJoint, GearPair, RevoluteJoint
 from core.model.model import Model
-from core.model.validation import validate
+from core.validation import validate
 
 M, B, OFFSET = 0.002, 0.02, 0.04
 A = M * (20 + 40) / 2  # 60 mm

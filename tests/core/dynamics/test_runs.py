@@ -9,13 +9,13 @@ import pytest
 from core.commands import replace_fields
 from core.dynamics.events import Event, locate
 from core.dynamics.integrators import METHODS, make_integrator
-from core.dynamics.results import Results
+from core.dynamics.results import Results, open_results, save_results
 from core.dynamics.run import prepare
 from core.dynamics.simulate import simulate
 from core.dynamics.state_space import EuclideanSpace
 from core.model.entities import INTEGRATOR_OPTIONS, SimulationSettings, TimeLaw
 from core.model.files import load, loads, model_from_dict
-from core.model.model import ModelError
+from core.errors import ModelError
 from tests.conftest import EXAMPLES
 
 
@@ -122,45 +122,22 @@ def test_a_run_advances_in_chunks_and_a_cancel_keeps_what_it_computed():
     assert np.all(np.isfinite(res.data)) and res.positions.shape == (len(res.time), 6, 3)
 
 
-@pytest.mark.parametrize("name", ["compliant_mesh_pair", "planetary"])
-def test_samples_worked_out_in_batches_equal_those_taken_one_by_one(monkeypatch, name):
-    # a run keeps its samples as states and works out their channels many at once (System.samples); with
-    # batches of 7 and in chunks of 13 steps, every boundary falls somewhere: the results are those of samples
-    # taken one by one as the run goes (a system that says its samples are not pure functions of (t, y))
-    from core.dynamics import run as run_module
-    from core.dynamics.system import System
+def test_a_sample_that_fails_keeps_the_samples_before_it_and_says_why(monkeypatch):
+    from core.dynamics.formulations.system import System
 
-    model = load(EXAMPLES / f"{name}.gdyn")
-    settings = dict(t_end=0.02, step=2e-4, output_step=5e-4)
-    monkeypatch.setattr(System, "pure_samples", property(lambda self: False))
-    one_by_one = simulate(model, **settings)
-    monkeypatch.undo()
-    monkeypatch.setattr(run_module, "SAMPLE_BATCH", 7)
-    run = prepare(model, **settings)
-    while run.advance(max_steps=13):
-        pass
-    batched = run.results
-    assert batched.status == one_by_one.status == "finished"
-    assert len(batched.time) == len(one_by_one.time) == 41
-    assert np.array_equal(batched.time, one_by_one.time)
-    scale = np.abs(one_by_one.data).max(axis=0) + 1e-300  # each channel by its largest value
-    assert (np.abs(batched.data - one_by_one.data) / scale).max() < 1e-12
-    assert np.allclose(batched.positions, one_by_one.positions, rtol=0, atol=1e-15)
-    assert np.allclose(batched.orientations, one_by_one.orientations, rtol=0, atol=1e-15)
-
-
-def test_a_batch_of_samples_that_fails_keeps_the_samples_before_it_and_says_why(monkeypatch):
-    from core.dynamics.joint_coordinates import JointCoordinateSystem
+    sample = System.sample
 
     def broken(self, t, y):
-        raise RuntimeError("a defect in the batch")
+        if t > 0.0105:
+            raise RuntimeError("a defect in a sample")
+        return sample(self, t, y)
 
-    monkeypatch.setattr(JointCoordinateSystem, "samples", broken)
+    monkeypatch.setattr(System, "sample", broken)
     res = simulate(load(EXAMPLES / "planetary.gdyn"), t_end=0.02, step=1e-3, output_step=1e-3)
     assert res.status == "failed"
-    assert "internal error" in res.message and "a defect in the batch" in res.message
-    # the samples of the failing batch are worked out one by one, so none is lost
-    assert len(res.time) == 21 and np.all(np.isfinite(res.data))
+    assert "internal error" in res.message and "a defect in a sample" in res.message
+    assert "results kept up to t = 0.01 s" in res.message
+    assert len(res.time) == 11 and np.all(np.isfinite(res.data))
 
 
 def test_progress_is_reported_by_solver_time_at_a_throttled_rate():
@@ -204,8 +181,8 @@ def test_results_file_round_trip(tmp_path):
     res = simulate(model, t_end=2e-3)
     res.events.append((1e-3, "example", "an event kept in the file"))
     path = tmp_path / "run.gdres"
-    res.save(path)
-    back = Results.open(path)
+    save_results(res, path)
+    back = open_results(path)
     assert back.channels == res.channels and back.bodies == res.bodies
     assert np.array_equal(back.time, res.time) and np.array_equal(back.data, res.data)
     assert np.array_equal(back.positions, res.positions) and np.array_equal(back.orientations, res.orientations)
@@ -219,7 +196,7 @@ def test_a_file_that_is_not_results_is_refused(tmp_path):
     bad = tmp_path / "x.gdres"
     bad.write_text("not hdf5")
     with pytest.raises(ModelError, match="x.gdres: cannot be read as a results file"):
-        Results.open(bad)
+        open_results(bad)
 
 
 def test_settings_overrides_are_checked_like_the_file():
@@ -235,7 +212,7 @@ def test_settings_overrides_are_checked_like_the_file():
 def test_options_for_another_integrator_are_reported():
     model = load(EXAMPLES / "planetary.gdyn")
     model.settings = SimulationSettings(t_end=0.01, step=1e-3, output_step=1e-3, rho_inf=0.2)
-    from core.model.validation import validate
+    from core.validation import validate
 
     assert any(f.item == "settings" and "rho_inf is set but only generalized_alpha or generalized_alpha_adaptive uses it" in f.message
                for f in validate(model))
@@ -269,8 +246,7 @@ def test_consistent_velocities_take_the_motor_speed_at_the_given_time(formulatio
     model = ring_ramp_planetary()
     system = assemble(model, formulation)
     y, _ = system.consistent_velocities(system.initial_state(), 0.25)
-    ring = system.joint_constraints["ring_joint"].g if formulation == "cartesian" else system.geometry["ring_joint"]
-    assert ring.relative_speed(system.snapshot(y)) == pytest.approx(5.0, abs=1e-12)
+    assert system.channels(0.25, y)["ring_joint.speed [rad/s]"] == pytest.approx(5.0, abs=1e-12)
 
 
 def test_orientations_keep_to_one_hemisphere_across_appends():

@@ -1,0 +1,172 @@
+"""Whether an assembled system's equations can be trusted: conditioning, locked gear loops, drift during a run.
+
+Three ways a model runs to the end and still gives a wrong answer, each found on the assembly a run uses, so
+that preparing the run (core.dynamics.run) or the run itself can say so instead of reporting success:
+
+- an effective mass matrix so ill-conditioned that its solves lose every digit (a body with an absurdly small
+  inertia beside normal ones);
+- a loop of gear pairs whose ratios cannot close (three external gears in a ring): the solver would read the
+  extra row as redundant and hold every speed at zero;
+- constraints that drift apart during the run (a gear's phase, a joint's point or axis, a motor's angle
+  growing past a tolerance tied to the module).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.dynamics.buffers.layout import WORK_POWER
+from core.dynamics.formulations import assemble
+from core.dynamics.formulations.system import RANK_TOLERANCE, System
+from core.dynamics.program.linker import loaded
+from core.errors import ModelError
+from core.model.model import Model
+from core.validation import SEVERITIES, Finding, closing_pairs, validate
+
+#: Condition number of the effective mass matrix above which double precision keeps fewer than ~4 digits.
+CONDITION_LIMIT = 1e12
+#: Length that scales the drift tolerance when a model has no gear pair [m].
+REFERENCE_LENGTH = 1e-3
+
+
+def mass_conditioning(system: System) -> tuple[float, str] | None:
+    """(condition number, body most involved in the softest direction) of the effective mass matrix, or None.
+
+    In joint coordinates the joint mass matrix T^T M T at the start (every coordinate an angle of one tree
+    joint); else the block-diagonal matrix of the bodies' rotational inertias (translations would mix kg with
+    kg m^2). The body named is the one whose coordinate dominates the eigenvector of the smallest eigenvalue.
+    """
+    if getattr(system, "nq", 0):
+        mq = system.matrices(np.zeros(system.nq), np.zeros(system.nq))["mass"]
+        owner = {e.coordinate: system.names[e.child] for e in system.edges if e.coordinate is not None}
+        names = [owner[k] for k in range(system.nq)]
+    elif system.n:
+        mq = np.zeros((3 * system.n, 3 * system.n))
+        for k in range(system.n):
+            mq[3 * k:3 * k + 3, 3 * k:3 * k + 3] = system.asm.inertia[k]
+        names = [name for name in system.names for _ in range(3)]
+    else:
+        return None
+    mq = 0.5 * (mq + mq.T)
+    if not np.all(np.isfinite(mq)):
+        return math.inf, names[0]
+    ev, vec = np.linalg.eigh(mq)
+    cond = math.inf if ev[0] <= 0 else float(ev[-1] / ev[0])
+    return cond, names[int(np.argmax(np.abs(vec[:, 0])))]
+
+
+def locked_loops(system: System, pairs: list[str]) -> list[str]:
+    """The gear pairs of `pairs` whose rows are not implied by the other rows (motors left out: a motor holding
+    a gear does not make a loop consistent). In a loop of gears whose ratios close (a planetary set with
+    several planets) the closing pair's row is a combination of the others; when it is not, the loop adds a
+    constraint the teeth cannot meet while turning, and the train locks.
+
+    One decomposition serves every pair: a row is implied by the others exactly when some combination of the
+    rows that vanishes (a left null vector of J) uses it.
+    """
+    if not pairs or not system.rows:
+        return []
+    flags = system.asm.row_flags
+    keep = [r for r in range(system.rows) if flags[r][2] != WORK_POWER]
+    jac = system.jacobian(0.0, system.initial_state())[keep]
+    jac = jac / max(float(np.abs(jac).max(initial=0.0)), 1e-300)
+    u, sv, _ = np.linalg.svd(jac, full_matrices=True)
+    rank = int(np.sum(sv > RANK_TOLERANCE * sv.max())) if sv.size and sv.max() > 0 else 0
+    null = u[:, rank:]  # left null space: the combinations of rows that vanish
+    where = {r: i for i, r in enumerate(keep)}
+    locked = []
+    for name in pairs:
+        element = system.asm.element_of(name)
+        if element.nrows and np.abs(null[where[element.row0]]).max(initial=0.0) < 1e-8:
+            locked.append(name)
+    return locked
+
+
+def system_findings(system: System) -> list[Finding]:
+    """The checks that need the assembled equations: locked loops and the mass matrix's conditioning."""
+    found = []
+    closing = closing_pairs(system.model)
+    locked = set(locked_loops(system, [name for name, _ in closing]))
+    for name, path in closing:
+        if name in locked:
+            pairs = [pn for _, pn in path] + [name]
+            found.append(Finding("error", name, f"the gear pairs {', '.join(repr(pn) for pn in pairs)} close a loop "
+                                 "whose ratios cannot agree: the loop locks the train (every speed would be held at "
+                                 "zero). Remove one pair of the loop, or mount one of its gears on a moving carrier"))
+    conditioning = mass_conditioning(system)
+    if conditioning is not None and not conditioning[0] <= CONDITION_LIMIT:
+        cond, body = conditioning
+        found.append(Finding("error", body, f"the effective mass matrix has a condition number of {cond:.3g} (at most "
+                             f"{CONDITION_LIMIT:.0e} can be integrated in double precision); its softest direction is "
+                             f"mostly {body!r}: check that body's mass and inertia"))
+    return found
+
+
+def check(model: Model) -> list[Finding]:
+    """Every finding on `model`, errors first: the model's rules (core.validation) and, when it can be assembled,
+    the checks of its equations (`system_findings`), on the compiled program when this process has loaded it
+    (the findings are the same either way)."""
+    found = validate(model)
+    if model.structural_problems():  # a model that cannot be assembled: its structural errors are the findings
+        return found
+    try:
+        system = assemble(model, compiled=loaded())
+    except ModelError as exc:
+        return [Finding("error", exc.path or "model", exc.detail)] + found
+    order = {s: i for i, s in enumerate(SEVERITIES)}
+    return sorted(system_findings(system) + found, key=lambda f: order[f.severity])
+
+
+def over(value: float, tolerance: float) -> float:
+    """|value| / tolerance; infinite for a NaN or infinite value (a state that blew up)."""
+    return abs(value) / tolerance if math.isfinite(value) else math.inf
+
+
+@dataclass(frozen=True)
+class Violation:
+    """The worst constraint error at one state, against its tolerance."""
+
+    item: str
+    kind: str  # "gear phase drift", "joint position error", "joint axis error", "motor angle error"
+    value: float
+    unit: str
+    tolerance: float
+
+    @property
+    def ratio(self) -> float:
+        """`over` its tolerance."""
+        return over(self.value, self.tolerance)
+
+    def describe(self) -> str:
+        return (f"{self.kind} of {self.item!r} is {abs(self.value):.3g} {self.unit}, above the tolerance "
+                f"{self.tolerance:.3g} {self.unit}")
+
+
+def drift_tolerances(model: Model) -> tuple[float, float, str]:
+    """(length tolerance [m], angle tolerance [rad], how the length one was set) from settings.drift_tolerance:
+    drift_tolerance times the smallest module of the model's gear pairs (1 mm without pairs), and drift_tolerance
+    in radians."""
+    frac = model.settings.drift_tolerance
+    modules = [p.module for p in model.gear_pairs.values()]
+    ref = min(modules) if modules else REFERENCE_LENGTH
+    why = (f"{frac:g} of the smallest module, {ref * 1e3:.4g} mm" if modules
+           else f"{frac:g} of {REFERENCE_LENGTH * 1e3:g} mm (no gear pairs)")
+    return frac * ref, frac, why
+
+
+def worst_violation(system: System, y: np.ndarray, length_tol: float, angle_tol: float) -> Violation | None:
+    """The constraint error at state y furthest over its tolerance, or None when all hold: each element's own
+    (`errors`: a rigid pair's phase error [m], a joint's point [m] and axis [rad] errors, a motor's angle [rad];
+    a compliant mesh deflects by design)."""
+    extra = y[system.space.e]
+    phi = system.rows_at(0.0, y)[1] if system.asm.holonomic_rows() else None
+    worst: Violation | None = None
+    for e in system.elements:
+        for kind, value, unit in e.errors(phi, extra) if hasattr(e, "errors") else ():
+            tolerance = length_tol if unit == "m" else angle_tol
+            if over(value, tolerance) > 1.0 and (worst is None or over(value, tolerance) > worst.ratio):
+                worst = Violation(e.name, kind, value, unit, tolerance)
+    return worst

@@ -1,0 +1,117 @@
+"""A compliant mesh: a gear pair made soft by a spring-damper along the line of action (core.gearing.mesh_model).
+
+The pair's phase error e at the working pitch circle is the transmission error; the mesh deflects by
+delta = e cos(alpha_wt) and pushes back with F = k(phi) (delta -+ j/2) + c delta' while a flank is in contact
+(none across the backlash j), its stiffness varying with the mesh phase phi = z1 theta1 (gear 1's angle on its
+joint). Three ports: the tooth force on gear 1 (and its reaction on gear 2) for Ft = -F cos(alpha_wt) on the
+drive flank and on the coast flank, and the torque -dV/dtheta1 about gear 1's axis that the stiffness's change
+with the phase gives.
+"""
+
+from __future__ import annotations
+
+import math
+
+from core.dynamics.buffers.tables import table
+from core.dynamics.elements.base import OUT0, PORT0, Element, element
+from core.dynamics.elements.blocks import put_spin, vector
+from core.dynamics.elements.gear_geometry import (
+    PAIR_FLOATS,
+    pair_floats,
+    pair_frame,
+    put_tooth_force,
+    tooth_forces,
+)
+from core.dynamics.elements.gear_pair import tooth_force_channels
+from core.dynamics.results.channels import Channel
+from core.gearing.gear_bodies import polar_inertia
+from core.gearing.mesh_model import MESH_STATE, mesh_model_for, mesh_state
+from core.geometry import vec3
+from core.model.entities import CompliantMesh
+
+COS, Z1, K_MEAN, IS_COSINE, COSINE, DAMPING, BACKLASH = range(PAIR_FLOATS, PAIR_FLOATS + 7)
+AJ1, AI1 = PAIR_FLOATS + 7, PAIR_FLOATS + 10  # gear 1's joint axis in body j's and body i's axes
+G1, G2, BI1, PROFILE, ERROR, ANGLE, SLIP = 10, 11, 12, 13, 14, 15, 16
+FT, TORQUE, DISSIPATION, ENERGY = (MESH_STATE.index(k) for k in ("ft", "torque", "dissipation", "energy"))
+DEFLECTION, FORCE, STIFFNESS = (MESH_STATE.index(k) for k in ("deflection", "force", "stiffness"))
+
+
+def geometry(fb, ib, fp, ip, disc, bodies, rows, ports):
+    point, _, base, sep, _ = pair_frame(fp, bodies, ip[G1], ip[G2])
+    pr, p = ports[0], ip[PORT0]
+    put_tooth_force(pr, p, point, vec3.add(base, sep), bodies, ip[G1], ip[G2], 1.0)
+    put_tooth_force(pr, p + 1, point, vec3.sub(base, sep), bodies, ip[G1], ip[G2], 1.0)
+    rot = bodies[1]
+    put_spin(pr, p + 2, 0, 1, vec3.rotate(rot[ip[G1]], vector(fp, AJ1)))
+    # the reaction on gear 1's carrier about its own axis (the joint's axis seen from body i)
+    ai = vec3.rotate(rot[ip[BI1]], vector(fp, AI1))
+    for a in range(3):
+        pr[p + 2, 1, 3 + a] = -ai[a]
+
+
+def state_of(fb, ib, fp, ip, state):
+    """The mesh at the state: core.gearing.mesh_model.mesh_state's values (MESH_STATE)."""
+    extra = state[3]
+    return mesh_state(extra[ip[ERROR]], state[1][ip[SLIP]], extra[ip[ANGLE]], fp[COS], fp[Z1], fp[K_MEAN],
+                      fp[IS_COSINE] != 0.0, fp[COSINE], table(fb, ib, ip[PROFILE])[:, 0], fp[DAMPING], fp[BACKLASH])
+
+
+def law(t, fb, ib, fp, ip, disc, state, forces):
+    s = state_of(fb, ib, fp, ip, state)
+    u, p = forces[0], ip[PORT0]
+    ft = s[FT]
+    u[p], u[p + 1], u[p + 2] = (ft, 0.0, s[TORQUE]) if ft >= 0 else (0.0, ft, s[TORQUE])
+    forces[5][0] += s[ENERGY]
+    forces[5][2] += s[DISSIPATION]
+
+
+def outputs(t, fb, ib, fp, ip, disc, bodies, rows, ports, state, forces, lam, react, out):
+    s = state_of(fb, ib, fp, ip, state)
+    at = ip[OUT0]
+    f = tooth_forces(fp, s[FT])
+    for i in range(4):
+        out[at + i] = f[i]
+    out[at + 4] = state[3][ip[ERROR]]
+    out[at + 5], out[at + 6], out[at + 7] = s[DEFLECTION], s[FORCE], s[STIFFNESS]
+
+
+@element(CompliantMesh)
+class CompliantMeshElement(Element):
+    FLOATS, INTS = PAIR_FLOATS + 13, 7
+
+    def __init__(self, mesh, asm):
+        super().__init__(mesh, asm)
+        model = asm.model
+        pair = model.gear_pairs[mesh.pair]
+        self.model = m = mesh_model_for(pair, mesh, polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2))
+        self.pair_name, self.z1 = pair.name, pair.z1
+        joint1 = asm.element_of(pair.joint1)
+        self.frame, self.angle = joint1.frame, joint1.x0
+        self.g1, self.g2 = joint1.frame.bj, asm.element_of(pair.joint2).frame.bj
+        self.pair_geometry = pair_floats(asm, pair)
+        self.profile = asm.tables.add_table(m.profile)
+        asm.ports(self, 2, (self.g1, self.g2))
+        asm.ports(self, 1, (self.g1, self.frame.bi))
+
+    def link(self, asm):
+        pair = asm.element_of(self.pair_name)
+        self.error, self.slip = pair.x0, pair.port0
+
+    def params(self):
+        m, f = self.model, self.frame
+        floats = [*self.pair_geometry, math.cos(m.pressure_angle), float(self.z1), m.k_mean,
+                  float(m.cosine is not None), m.cosine or 0.0, m.damping, m.backlash, *f.aj, *f.ai]
+        return floats, [self.g1, self.g2, f.bi, self.profile, self.error, self.angle, self.slip]
+
+    def deflection_state(self) -> tuple[int, float]:
+        """The extra state of its deflection (the pair's transmission error) and, for a static equilibrium's start,
+        its value just past the backlash on the drive flank [m] (inside the backlash the mesh has no stiffness)."""
+        return self.error, 0.5 * self.model.backlash / math.cos(self.model.pressure_angle) * (1.0 + 1e-6)
+
+    def channels(self):
+        n = self.name
+        return tooth_force_channels(self.pair_name) + [
+            Channel(n, "TE", "m", "mesh", "transmission error at the working pitch circle"),
+            Channel(n, "deflection", "m", "mesh", "deflection along the line of action"),
+            Channel(n, "force", "N", "mesh", "mesh force along the line of action"),
+            Channel(n, "stiffness", "N/m", "mesh", "mesh stiffness along the line of action")]

@@ -1,0 +1,94 @@
+"""A gear pair without losses: the Willis equation as the no-slip row at the pitch point, whose multiplier is the
+tangential tooth force Ft; its force on the gears is the whole tooth force (Ft, and the radial and axial parts
+that follow from it by the gear formulas: core.gearing.pitch_point), at the pitch point.
+
+A compliant mesh on the pair (core.dynamics.elements.compliant_mesh) makes it soft: no row, and a port that
+measures the slip the mesh deflects by. Either way an extra state integrates the slip: the pair's phase error
+at the pitch circle, held by Baumgarte's terms when the pair is rigid and the mesh's deflection when soft.
+"""
+
+from __future__ import annotations
+
+from core.dynamics.elements.base import NROWS, OUT0, PORT0, ROW0, X0, Element, element
+from core.dynamics.elements.gear_geometry import (
+    PAIR_FLOATS,
+    pair_floats,
+    pair_frame,
+    put_pair_row,
+    put_slip,
+    tooth_forces,
+)
+from core.dynamics.results.channels import TOOTH_FORCES, Channel
+from core.gearing.pitch_point import TOOTH_FORCE_TEXT
+from core.model.entities import CompliantMesh, GearPair
+
+G1, G2 = 10, 11  # the bodies that carry the gears
+
+
+def geometry(fb, ib, fp, ip, disc, bodies, rows, ports):
+    if ip[NROWS]:
+        put_pair_row(rows, ip[ROW0], fp, bodies, ip[G1], ip[G2], 1.0)
+    else:
+        point, t, _, _, _ = pair_frame(fp, bodies, ip[G1], ip[G2])
+        put_slip(ports[0], ip[PORT0], point, t, bodies, ip[G1], ip[G2])
+
+
+def law(t, fb, ib, fp, ip, disc, state, forces):
+    x = ip[X0]
+    if ip[NROWS]:
+        r = ip[ROW0]
+        forces[3][r] += state[3][x]  # the phase error, held by Baumgarte's terms
+        forces[4][x] = state[0][r]
+    else:
+        forces[4][x] = state[1][ip[PORT0]]
+
+
+def outputs(t, fb, ib, fp, ip, disc, bodies, rows, ports, state, forces, lam, react, out):
+    at = ip[OUT0]
+    if ip[NROWS]:
+        f = tooth_forces(fp, lam[ip[ROW0]])
+        for i in range(4):
+            out[at + i] = f[i]
+        at += 4
+    out[at] = state[3][ip[X0]]
+
+
+def soft(model, pair) -> bool:
+    """Whether a compliant mesh makes the pair soft."""
+    return any(isinstance(f, CompliantMesh) and f.pair == pair.name for f in model.forces.values())
+
+
+def tooth_force_channels(name: str) -> list[Channel]:
+    """A pair's tooth force channels (Ft the tangential force, Fr, Fa and Fc by the gear formulas)."""
+    return [Channel(name, label, "N", "gear pair", TOOTH_FORCE_TEXT[label]) for label in TOOTH_FORCES]
+
+
+@element(GearPair)
+class GearPairElement(Element):
+    FLOATS, INTS = PAIR_FLOATS, 2
+
+    @classmethod
+    def accepts(cls, pair) -> bool:
+        return not pair.loss_rows()
+
+    def __init__(self, pair, asm):
+        super().__init__(pair, asm)
+        self.pair_geometry = pair_floats(asm, pair)
+        self.g1, self.g2 = asm.element_of(pair.joint1).frame.bj, asm.element_of(pair.joint2).frame.bj
+        self.rigid = not soft(asm.model, pair)
+        if self.rigid:
+            asm.rows(self, 1, (self.g1, self.g2), stabilised=pair.stabilise, gear=True)
+        else:
+            asm.ports(self, 1, (self.g1, self.g2))
+        asm.extras(self, 1)
+
+    def params(self):
+        return self.pair_geometry, [self.g1, self.g2]
+
+    def channels(self):
+        drift = Channel(self.name, "drift", "m", "gear pair", "accumulated phase error at the pitch circle")
+        return (tooth_force_channels(self.name) if self.rigid else []) + [drift]
+
+    def errors(self, phi, extra) -> list[tuple[str, float, str]]:
+        """A rigid pair's accumulated phase error at the pitch circle [m] (a compliant mesh deflects by design)."""
+        return [("gear phase drift", float(extra[self.x0]), "m")] if self.rigid else []

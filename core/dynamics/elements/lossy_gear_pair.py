@@ -1,0 +1,353 @@
+"""A gear pair with losses after Modelica's LossyGear: mesh efficiency and bearing friction from a loss table,
+stuck phases at rest (the physics of the losses: core.gearing.losses).
+
+Shaft a is gear 1 and shaft b gear 2, each measured relative to the pair's carrier about its own axis
+(w_a = a1 . (w_1 - w_c)), so a planetary set has its losses in the carrier's frame. While the pair rolls, the
+tooth force on gear 2 is k times the lossless one (k = eta_mf1 when gear 1 drives, 1 / eta_mf2 when gear 2
+drives) and the rest, (1 - k) times it, acts on the carrier at the pitch point, so forces and moments still
+balance; the bearing friction referred to gear 1 acts as a couple -r sign(w_a) tau_bf about gear 2's axis
+between gear 2 and the carrier. That is tau_b = -r (k tau_a - sign(w_a) tau_bf), as in the massless gear of
+Modelica's LossyGear, and the power lost is tau_loss w_a. When the pair is stuck, a lock row holds w_a = 0.
+
+Rows: the pair's no-slip row (rigid pairs; its power is the mesh's loss) and the lock (off while the pair
+rolls). Ports: w_a, the friction couple (its rate w_b), and for a compliant pair the slip the mesh deflects by
+and the share (1 - k) of the mesh's force that moves from gear 2 to the carrier (its power is the mesh loss).
+Discrete states: the mode (forward, stuck, backward) and the driving side, held within a step; two events
+watch them: 'stop' (rolling: the shaft reaches rest; stuck: the torque to hold passes what the losses hold
+forwards) and 'flow' (rolling: the driving side's margin; stuck: backwards).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.dynamics.buffers.layout import LOSS_POWER
+from core.dynamics.buffers.tables import table
+from core.dynamics.elements.base import (
+    DISC0,
+    EVENT0,
+    NROWS,
+    OUT0,
+    PORT0,
+    ROW0,
+    X0,
+    Element,
+    element,
+)
+from core.dynamics.elements.blocks import pose, put_force, put_spin, vector
+from core.dynamics.elements.gear_geometry import (
+    PAIR_FLOATS,
+    pair_floats,
+    pair_frame,
+    put_pair_row,
+    put_slip,
+    tooth_forces,
+)
+from core.dynamics.elements.gear_pair import soft, tooth_force_channels
+from core.dynamics.results.channels import Channel
+from core.gearing.losses import (
+    BACKWARD,
+    FORWARD,
+    STUCK,
+    LossTable,
+    bearing_friction,
+    driving_torque,
+    holding_range,
+    loss_values,
+    mesh_factor,
+)
+from core.gearing.pitch_point import PairGeometryData, contact_frame
+from core.geometry import vec3
+from core.model.entities import GearPair
+
+ARM, RATIO, AJ1, AJ2 = PAIR_FLOATS, PAIR_FLOATS + 1, PAIR_FLOATS + 2, PAIR_FLOATS + 5
+G1, G2, CARRIER, TABLE, MESH = 10, 11, 12, 13, 14  # MESH: the compliant mesh's first port (-1: a rigid pair)
+MODE, DRIVES = 0, 1  # its discrete states (from DISC0): the mode, and 1 when gear 1 drives
+#: Share of the torques' scale by which the driving side may be wrong before it is switched (round-off at
+#: tau_eta = 0, the balanced case of Modelica issue #108, must not chatter).
+FLOW_TOLERANCE = 1e-9
+# its ports after the slip port of a compliant pair: w_a, the friction couple, the mesh force's shares
+W_A, FRICTION, SHARE = 0, 1, 2
+
+
+def ports_from(ip):
+    """The first of its own ports after the slip port (a compliant pair's)."""
+    return ip[PORT0] + (1 if ip[MESH] >= 0 else 0)
+
+
+def factor(fb, ib, fp, ip, disc, w_a):
+    """k: the share of the lossless tooth force that reaches gear 2 (1 when stuck)."""
+    mode = disc[ip[DISC0] + MODE]
+    if mode == STUCK:
+        return 1.0
+    return mesh_factor(loss_values(table(fb, ib, ip[TABLE]), w_a), disc[ip[DISC0] + DRIVES] != 0)
+
+
+def geometry(fb, ib, fp, ip, disc, bodies, rows, ports):
+    g1, g2, c = ip[G1], ip[G2], ip[CARRIER]
+    _, r1, _, w1 = pose(bodies, g1)
+    xc, _, _, wc = pose(bodies, c)
+    _, r2, _, _ = pose(bodies, g2)
+    a1, a2 = vec3.rotate(r1, vector(fp, AJ1)), vec3.rotate(r2, vector(fp, AJ2))
+    w_a = vec3.dot(a1, vec3.sub(w1, wc))
+    k = factor(fb, ib, fp, ip, disc, w_a)
+    pr, p = ports[0], ports_from(ip)
+    put_spin(pr, p + W_A, 0, 1, a1)
+    put_spin(pr, p + FRICTION, 0, 1, a2)
+    rj, rgp, rgs, gam, phi, off = rows
+    lock = ip[ROW0] + ip[NROWS] - 1
+    if ip[MESH] < 0:
+        point, base, sep = put_pair_row(rows, ip[ROW0], fp, bodies, g1, g2, k)
+        arm_c = vec3.sub(point, xc)  # the rest of gear 2's share, on the carrier at the pitch point
+        put_force(rgp, ip[ROW0], 2, vec3.add(base, sep), arm_c, -(1.0 - k))
+        put_force(rgs, ip[ROW0], 2, sep, arm_c, -(1.0 - k))
+    else:
+        point, t, base, sep, _ = pair_frame(fp, bodies, g1, g2)
+        put_slip(pr, ip[PORT0], point, t, bodies, g1, g2)
+        x2 = pose(bodies, g2)[0]
+        for s, side in enumerate((1.0, -1.0)):  # the mesh's force on the drive flank and on the coast flank
+            d = vec3.add(base, vec3.scale(side, sep))
+            put_force(pr, p + SHARE + s, 0, d, vec3.sub(point, x2), 1.0 - k)
+            put_force(pr, p + SHARE + s, 1, d, vec3.sub(point, xc), -(1.0 - k))
+    stuck = disc[ip[DISC0] + MODE] == STUCK
+    put_spin(rj, lock, 1, 0, vec3.scale(1.0 if stuck else 0.0, a1))
+    rgp[lock] = rj[lock]
+    gam[lock] = -vec3.dot(vec3.cross(w1, a1), vec3.sub(w1, wc)) if stuck else 0.0
+    phi[lock] = 0.0
+    off[lock] = 0 if stuck else 1
+
+
+def bearing_couple(fb, ib, ip, disc, fp, w_a):
+    """The couple about gear 2's axis from the bearing friction, -r sign(w_a) tau_bf [N m] (0 when stuck)."""
+    mode = disc[ip[DISC0] + MODE]
+    if mode == STUCK:
+        return 0.0
+    values = loss_values(table(fb, ib, ip[TABLE]), w_a)
+    return -fp[RATIO] * mode * bearing_friction(values, disc[ip[DISC0] + DRIVES] != 0)
+
+
+def law(t, fb, ib, fp, ip, disc, state, forces):
+    jv, pv = state[0], state[1]
+    u, xdot, acc = forces[0], forces[4], forces[5]
+    p = ports_from(ip)
+    if ip[MESH] < 0:
+        forces[3][ip[ROW0]] += state[3][ip[X0]]
+        xdot[ip[X0]] = jv[ip[ROW0]]
+    else:
+        xdot[ip[X0]] = pv[ip[PORT0]]
+        for s in range(2):
+            u[p + SHARE + s] = u[ip[MESH] + s]
+            acc[2] -= u[p + SHARE + s] * pv[p + SHARE + s]
+    couple = bearing_couple(fb, ib, ip, disc, fp, pv[p + W_A])
+    u[p + FRICTION] = couple
+    acc[2] -= couple * pv[p + FRICTION]
+
+
+def torques(fb, ib, fp, ip, disc, state, forces, lam):
+    """tau_a, tau_b [N m] (what the gears put into the pair), the lossless torque on gear 2, the bearing couple,
+    w_a, w_b [rad/s] and k: from the tooth force (a rigid pair's multiplier, a compliant pair's mesh force with
+    the mesh's torque on gear 1) and the lock's multiplier."""
+    pv, u = state[1], forces[0]
+    p = ports_from(ip)
+    w_a, w_b = pv[p + W_A], pv[p + FRICTION]
+    if ip[MESH] < 0:
+        t1 = lam[ip[ROW0]] * fp[ARM]
+        t2 = -fp[RATIO] * t1
+    else:
+        ft = u[ip[MESH]] + u[ip[MESH] + 1]
+        t1 = ft * fp[ARM] + u[ip[MESH] + 2]
+        t2 = -fp[RATIO] * ft * fp[ARM]
+    lock = lam[ip[ROW0] + ip[NROWS] - 1]
+    k = factor(fb, ib, fp, ip, disc, w_a)
+    couple = bearing_couple(fb, ib, ip, disc, fp, w_a)
+    return -(t1 + lock), -(k * t2 + couple), t2, couple, w_a, w_b, k
+
+
+def outputs(t, fb, ib, fp, ip, disc, bodies, rows, ports, state, forces, lam, react, out):
+    at = ip[OUT0]
+    if ip[MESH] < 0:
+        f = tooth_forces(fp, lam[ip[ROW0]])
+        for i in range(4):
+            out[at + i] = f[i]
+        at += 4
+    tau_a, tau_b, lossless, couple, w_a, w_b, k = torques(fb, ib, fp, ip, disc, state, forces, lam)
+    mode = disc[ip[DISC0] + MODE]
+    out[at] = state[3][ip[X0]]
+    out[at + 1] = mode
+    out[at + 2] = 0.0 if mode == STUCK else (1.0 if disc[ip[DISC0] + DRIVES] else 2.0)
+    out[at + 3] = 0.0 if mode == STUCK else w_b * ((1.0 - k) * lossless - couple)
+    out[at + 4], out[at + 5], out[at + 6] = tau_a, tau_b, w_a
+
+
+def events(t, fb, ib, fp, ip, disc, state, forces, lam, g):
+    tau_a, tau_b, _, _, w_a, _, _ = torques(fb, ib, fp, ip, disc, state, forces, lam)
+    mode = disc[ip[DISC0] + MODE]
+    held = tau_a + tau_b / fp[RATIO]
+    e = ip[EVENT0]
+    tab = table(fb, ib, ip[TABLE])
+    if mode == STUCK:
+        low, high = holding_range(loss_values(tab, 0.0), tau_a)
+        g[e], g[e + 1] = high - held, held - low
+        return
+    values = loss_values(tab, w_a)
+    scale = abs(tau_a) + values[2] + values[3]
+    side = 1.0 if disc[ip[DISC0] + DRIVES] else -1.0
+    if mode == BACKWARD:
+        side = -side
+    g[e] = mode * w_a
+    g[e + 1] = side * driving_torque(values, tau_a, mode) + FLOW_TOLERANCE * scale
+
+
+@element(GearPair)
+class LossyGearPairElement(Element):
+    FLOATS, INTS = PAIR_FLOATS + 8, 5
+    LAW_ORDER = 1  # after the compliant meshes: it moves a share of their force
+    MODES = True
+
+    @classmethod
+    def accepts(cls, pair) -> bool:
+        return bool(pair.loss_rows())
+
+    def __init__(self, pair, asm):
+        super().__init__(pair, asm)
+        j1, j2 = asm.element_of(pair.joint1).frame, asm.element_of(pair.joint2).frame
+        self.g1, self.g2, self.carrier = j1.bj, j2.bj, asm.index[pair.carrier]
+        self.pair_geometry = pair_floats(asm, pair)
+        self.axes = (j1.aj, j2.aj)
+        self.table = LossTable(pair.loss_rows())
+        self.table_index = asm.tables.add_table(self.table.rows)
+        self.rigid = not soft(asm.model, pair)
+        self.arm, self.ratio = self.lever(asm, pair, j1, j2)
+        if self.rigid:
+            asm.rows(self, 1, (self.g1, self.g2, self.carrier), stabilised=pair.stabilise, gear=True, power=LOSS_POWER)
+        else:
+            asm.ports(self, 1, (self.g1, self.g2))  # the slip the mesh deflects by
+        asm.rows(self, 1, (self.carrier, self.g1))  # the lock
+        asm.ports(self, 2, [(self.g1, self.carrier), (self.g2, self.carrier)])
+        if not self.rigid:
+            asm.ports(self, 2, (self.g2, self.carrier))
+        asm.extras(self, 1)
+        asm.discrete(self, [FORWARD, 1])
+        asm.events(self, 2)
+        self.mesh_port = -1
+
+    def lever(self, asm, pair, j1, j2) -> tuple[float, float]:
+        """(the moment arm of the tooth force about gear 1's axis [m], r = w_a / w_b) from the start poses: both
+        fixed by the geometry (the axes do not move in the carrier). The no-slip row's blocks (t, rho x t) on
+        each gear against the gear's twist about its own axis (a x (x - p), a)."""
+        packed = np.asarray(self.pair_geometry)
+        gears = []
+        for frame, centre, axis in ((j1, packed[0:3], packed[6:9]), (j2, packed[3:6], packed[9:12])):
+            x, rot = asm.pose0(frame.bj)
+            gears.append((x, x + rot @ centre, rot @ axis, x + rot @ frame.sj))
+        f = contact_frame(PairGeometryData.of(pair), gears[0][1], gears[0][2], gears[1][1], gears[1][2])
+        moments = [sign * float(np.concatenate([f.t, np.cross(f.point - x, f.t)]) @ np.concatenate([np.cross(a, x - p), a]))
+                   for (x, _, a, p), sign in zip(gears, (1.0, -1.0))]
+        return moments[0], -moments[1] / moments[0]
+
+    def link(self, asm):
+        if not self.rigid:
+            mesh = next(e for e in asm.elements if getattr(e, "pair_name", None) == self.name)
+            self.mesh_port = mesh.port0
+
+    def params(self):
+        return ([*self.pair_geometry, self.arm, self.ratio, *self.axes[0], *self.axes[1]],
+                [self.g1, self.g2, self.carrier, self.table_index, self.mesh_port])
+
+    def channels(self):
+        n = self.name
+        return (tooth_force_channels(n) if self.rigid else []) + [
+            Channel(n, "drift", "m", "gear pair", "accumulated phase error at the pitch circle"),
+            Channel(n, "mode", "1", "gear pair", "1 rolling forwards, 0 stuck, -1 rolling backwards"),
+            Channel(n, "driving", "1", "gear pair", "the gear that drives (power flows from it): 1 or 2; 0 when stuck"),
+            Channel(n, "loss_power", "W", "gear pair", "power taken by the mesh and bearing losses"),
+            Channel(n, "tau_a", "N m", "gear pair", "torque gear 1 puts into the pair, about its axis relative to the "
+                    "carrier"),
+            Channel(n, "tau_b", "N m", "gear pair", "torque gear 2 puts into the pair, about its axis relative to the "
+                    "carrier"),
+            Channel(n, "w_a", "rad/s", "gear pair", "speed of gear 1 relative to the carrier")]
+
+    def errors(self, phi, extra) -> list[tuple[str, float, str]]:
+        """A rigid pair's accumulated phase error at the pitch circle [m] (a compliant mesh deflects by design)."""
+        return [("gear phase drift", float(extra[self.x0]), "m")] if self.rigid else []
+
+    # ------------------------------------------------------------------ modes (between steps)
+
+    def states(self) -> list[tuple[int, int]]:
+        """Its discrete states (mode, 1 when gear 1 drives): each mode with either side driving."""
+        return [(mode, drives) for mode in (FORWARD, STUCK, BACKWARD) for drives in (1, 0)]
+
+    def event_names(self) -> list[str]:
+        return [f"{self.name}: stop", f"{self.name}: flow"]
+
+    def mode(self, system) -> int:
+        return int(system.kernel.disc[self.disc0 + MODE])
+
+    def _set(self, system, mode: int | None = None, a_drives: bool | None = None) -> None:
+        disc = system.kernel.disc
+        if mode is not None:
+            disc[self.disc0 + MODE] = mode
+        if a_drives is not None:
+            disc[self.disc0 + DRIVES] = int(a_drives)
+        system.rows_changed(0.0, None)
+
+    def torques_at(self, system, t: float, y) -> tuple[float, float, float]:
+        """tau_a, tau_b [N m] and w_a [rad/s] at (t, y), from its channels."""
+        values = system.sample(t, y)[0]
+        at = self.out0 + (4 if self.rigid else 0) + 4
+        return float(values[at]), float(values[at + 1]), float(values[at + 2])
+
+    def start(self, system, y) -> tuple:
+        """The first mode at the start: rolling the way gear 1 turns relative to the carrier, or settled at rest."""
+        w_a = self.torques_at(system, 0.0, y)[2]
+        if abs(w_a) < 1e-12:
+            y, note = self._settle(system, 0.0, y)
+            if self.mode(system) == STUCK:
+                return y, [f"{self.name} starts stuck: the torque it must hold at rest is within what its losses hold "
+                           f"there; {note}"]
+            return y, []
+        self._set(system, mode=FORWARD if w_a > 0 else BACKWARD)
+        self._choose_side(system, 0.0, y)
+        return y, []
+
+    def on_event(self, system, i: int, t: float, y) -> tuple:
+        """Event i ('stop' 0, 'flow' 1) at (t, y): the new mode, the state and what changed."""
+        if self.mode(system) != STUCK:
+            return (y, self._choose_side(system, t, y)) if i == 1 else self._settle(system, t, y)
+        # stuck: the torque to hold has reached what the losses hold forwards ('stop') or backwards ('flow')
+        return self._settle(system, t, y, FORWARD if i == 0 else BACKWARD)
+
+    def _choose_side(self, system, t: float, y) -> str:
+        """The driving side of a rolling pair that is consistent with the torques it gives (the larger margin if
+        both or neither are: they differ only by round-off there)."""
+        margins = {}
+        for side in (True, False):
+            self._set(system, a_drives=side)
+            margins[side] = float(system.kernel.events(t, y)[self.event0 + 1])
+        a_drives = margins[True] >= margins[False]
+        self._set(system, a_drives=a_drives)
+        return f"gear {1 if a_drives else 2} drives"
+
+    def _settle(self, system, t: float, y, breaks: int = 0) -> tuple:
+        """Hold the pair at rest, then let it stay stuck or start rolling from what it has to hold. `breaks`
+        (FORWARD or BACKWARD) when an event found the torque at a limit of what the losses hold: it starts
+        rolling that way."""
+        self._set(system, mode=STUCK)
+        system.rows_changed(t, y)
+        y = system.consistent_velocities(y, t)[0]
+        tau_a, tau_b, _ = self.torques_at(system, t, y)
+        held = tau_a + tau_b / self.ratio + 0.0  # + 0.0: no '-0' in messages
+        low, high = (v + 0.0 for v in self.table.at_rest.holding_range(tau_a))
+        if held > high or breaks == FORWARD:
+            self._set(system, mode=FORWARD)
+            note = f"starts forwards: {held:.6g} N m to hold, above {high:.6g} N m"
+        elif held < low or breaks == BACKWARD:
+            self._set(system, mode=BACKWARD)
+            note = f"starts backwards: {held:.6g} N m to hold, below {low:.6g} N m"
+        else:
+            # held is a difference of torques: shown to their resolution (a round-off residue of 1e-31 N m is 0)
+            scale = max(abs(tau_a), abs(tau_b / self.ratio), abs(low), abs(high))
+            shown = held if abs(held) > 1e-12 * scale else 0.0
+            return y, f"stuck: it holds {shown:.6g} N m (losses hold {low:.6g} to {high:.6g} N m at rest)"
+        system.rows_changed(t, y)
+        return y, f"{note}, {self._choose_side(system, t, y)}"

@@ -1,0 +1,57 @@
+"""A motor that prescribes a revolute joint's relative speed as a function of time (0 holds the joint still).
+
+One row, a . (w_j - w_i) = s(t); its multiplier is the motor's torque, and its power is work fed in. An extra
+state integrates the speed error, so the angle the motor lags by is held by Baumgarte's terms too.
+"""
+
+from __future__ import annotations
+
+from core.dynamics.buffers.layout import WORK_POWER
+from core.dynamics.buffers.tables import time_law, time_law_rate
+from core.dynamics.elements.base import ROW0, X0, Element, element
+from core.dynamics.elements.blocks import pose, put_spin, vector
+from core.geometry import vec3
+from core.model.entities import SpeedMotor
+
+AI = 0  # the joint's axis in body i's axes
+BI, BJ, LAW = 10, 11, 12
+
+
+def geometry(fb, ib, fp, ip, disc, bodies, rows, ports):
+    rj, rgp, _, gam, phi, _ = rows
+    r = ip[ROW0]
+    _, ri, _, wi = pose(bodies, ip[BI])
+    _, _, _, wj = pose(bodies, ip[BJ])
+    a = vec3.rotate(ri, vector(fp, AI))
+    put_spin(rj, r, 1, 0, a)
+    rgp[r] = rj[r]
+    gam[r] = -vec3.dot(vec3.cross(wi, a), vec3.sub(wj, wi))  # -(dJ/dt) v: the axis turns with body i
+    phi[r] = 0.0
+
+
+def law(t, fb, ib, fp, ip, disc, state, forces):
+    r = ip[ROW0]
+    u, tgt, tgtr, phi, xdot, acc = forces
+    tgt[r] = time_law(fb, ib, ip[LAW], t)
+    tgtr[r] = time_law_rate(fb, ib, ip[LAW], t)
+    phi[r] += state[3][ip[X0]]
+    xdot[ip[X0]] = state[0][r] - tgt[r]
+
+
+@element(SpeedMotor)
+class SpeedMotorElement(Element):
+    FLOATS, INTS = 3, 3
+
+    def __init__(self, motor, asm):
+        super().__init__(motor, asm)
+        self.frame = f = asm.element_of(motor.joint).frame
+        asm.rows(self, 1, (f.bi, f.bj), power=WORK_POWER)
+        asm.extras(self, 1)
+        self.law_index = asm.tables.add_law(motor.law)
+
+    def params(self):
+        return list(self.frame.ai), [self.frame.bi, self.frame.bj, self.law_index]
+
+    def errors(self, phi, extra) -> list[tuple[str, float, str]]:
+        """The angle the motor lags its law by [rad]."""
+        return [("motor angle error", float(extra[self.x0]), "rad")]

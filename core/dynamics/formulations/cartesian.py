@@ -1,0 +1,36 @@
+"""Cartesian coordinates: every body's COM position, orientation (a unit quaternion), velocity and spin.
+
+The joints are rows like every other constraint (core.dynamics.kernels.cartesian); the state is
+y = [x (3 n), q (4 n), v (3 n), w (3 n), extra] on the bodies' Lie group (core.dynamics.state_space).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.dynamics.buffers.layout import CARTESIAN
+from core.dynamics.formulations.system import System
+from core.dynamics.state_space import StateSpace
+
+
+class CartesianSystem(System):
+    """A model in Cartesian coordinates."""
+
+    formulation, FORM = "cartesian", CARTESIAN
+
+    def make_space(self) -> StateSpace:
+        return StateSpace(self.n, self.extra)
+
+    @property
+    def coordinates(self) -> int:
+        return 7 * self.n
+
+    @property
+    def velocities(self) -> int:
+        return 6 * self.n
+
+    def initial_state(self) -> np.ndarray:
+        sp, asm = self.space, self.asm
+        y = np.zeros(sp.size)
+        y[sp.x], y[sp.q], y[sp.v], y[sp.w] = asm.x0.ravel(), asm.q0.ravel(), asm.v0.ravel(), asm.w0.ravel()
+        return y

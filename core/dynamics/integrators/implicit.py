@@ -1,0 +1,175 @@
+"""The implicit methods for stiff compliant meshes: generalised-alpha (Jansen, Whiting and Hulbert 2000), fixed
+step or with its step controlled by an estimate of the local error, on the system's rate (compiled or not).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.dynamics.integrators.base import NEWTON_FLOOR, NONFINITE_ATTEMPTS, Integrator
+
+
+class GeneralizedAlpha(Integrator):
+    """First-order generalised-alpha (implicit, second order); rho_inf in [0, 1].
+
+    Options: rho_inf (1 keeps every mode undamped, 0 damps the unresolved ones
+    in one step); newton_tol, the change of each rate component relative to
+    its own size at which Newton's iterations stop (relative, so that a state
+    that grows, a planetary at 3000 rad/s, is not held to an absolute
+    tolerance below its round-off), and max_newton.
+    """
+
+    name, order, evaluations = "generalized_alpha", 2, 3
+    OPTIONS = {"rho_inf": 0.5, "newton_tol": 1e-8, "max_newton": 25}
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        r = float(self.options["rho_inf"])
+        self.am = 0.5 * (3 - r) / (1 + r)
+        self.af = 1.0 / (1 + r)
+        self.gamma = 0.5 + self.am - self.af
+        self.newton_tol, self.max_newton = float(self.options["newton_tol"]), int(self.options["max_newton"])
+
+    def _reset(self):
+        self.rate = None  # the method's own rate variable, carried from step to step
+        self.jac = None
+        self.jac_h = None
+
+    def _jacobian(self, t, y, f0):
+        sp = self.space
+        n = sp.tangent_size
+        jac = np.empty((n, n))
+        for i in range(n):
+            e = np.zeros(n)
+            eps = 1e-7 * max(1.0, float(np.abs(f0[i])) * 1e-3)
+            e[i] = eps
+            jac[:, i] = (self.eval(t, sp.retract(y, e)) - f0) / eps
+        return jac
+
+    def _implicit(self, h):
+        """(increment, rate variable) of one generalised-alpha step of size h from the current state, or None
+        when Newton does not converge (the Jacobian is reused from earlier steps; None asks for a fresh one)."""
+        sp, t, y, r0 = self.space, self.t, self.y, self.rate
+        t_af = t + self.af * h
+        if self.jac is None:
+            y_mid = sp.retract(y, self.af * h * r0)
+            self.jac = self._jacobian(t_af, y_mid, self.eval(t_af, y_mid))
+            self.jac_h = None
+        if self.jac_h != h:
+            self.lu_matrix = self.am * np.eye(sp.tangent_size) - self.af * self.gamma * h * self.jac
+            self.jac_h = h
+        k = r0.copy()
+        for _ in range(self.max_newton):
+            inc = h * (r0 + self.gamma * (k - r0))
+            res = r0 + self.am * (k - r0) - self.eval(t_af, sp.retract(y, self.af * inc))
+            dk = np.linalg.solve(self.lu_matrix, -res)
+            k += dk
+            if not np.all(np.isfinite(dk)):
+                self.nonfinite = True
+                return None
+            # converged when every component's change is newton_tol of its own size (a floor of 1e-3 of the
+            # largest keeps resting components from asking for more than round-off can give)
+            scale = np.abs(k) + NEWTON_FLOOR * float(np.abs(k).max()) + 1e-12
+            if np.all(np.abs(dk) <= self.newton_tol * scale):
+                return h * (r0 + self.gamma * (k - r0)), k
+        return None
+
+    def _step_impl(self):
+        t = self.t
+        h = self._step_to(self.h)
+        if self.rate is None:
+            self.rate = self.current_rate()
+        for attempt in range(2):
+            if attempt:
+                if self._stopped():
+                    return False, f"stopped at t = {t:.9g} s"
+                self.jac = None  # the second attempt takes a fresh Jacobian
+            done = self._implicit(h)
+            if done is not None:
+                inc, self.rate = done
+                self.t, self.y = t + h, self.space.retract(self.y, inc)
+                return True, ""
+        return False, f"Newton iterations did not converge at t = {t:.9g} s (step {h:.3g} s)"
+
+
+class AdaptiveGeneralizedAlpha(GeneralizedAlpha):
+    """Generalised-alpha with its step size controlled by an estimate of the local error.
+
+    The estimate is Milne's device: the difference between the implicit step
+    and an explicit second-order (Adams-Bashforth) step from the same state,
+    both O(h^3) away from the exact solution with different constants; for
+    the trapezoidal limit (rho_inf = 1) the error of the implicit step is
+    1/6 of that difference, which is the factor used for every rho_inf. The
+    error is measured against the step's own increment (atol + rtol |dy|),
+    as dopri5 does; the step grows or shrinks by 0.9 (1 / ratio)^(1/3),
+    between 0.2 and 2 times, and never beyond the settings' step (the first
+    step, which has no history, takes the settings' step / 10).
+
+    Options: rho_inf, rtol, atol, newton_tol, max_newton, max_rejections.
+    """
+
+    name, order, evaluations = "generalized_alpha_adaptive", 2, 3
+    OPTIONS = {"rho_inf": 1.0, "rtol": 1e-4, "atol": 1e-12, "newton_tol": 1e-8, "max_newton": 25,
+               "max_rejections": 40}
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.rtol, self.atol = float(self.options["rtol"]), float(self.options["atol"])
+        self.max_rejections = int(self.options["max_rejections"])
+        self.h_max = self.h
+        self.h = 0.1 * self.h_max
+        self.h_min = 1e-14 * max(1.0, abs(self.t_bound))
+
+    def _reset(self):
+        super()._reset()
+        self.history = None  # (f at the previous step's start, that step's size)
+        if hasattr(self, "h_max"):  # a restart (after an event) starts small again
+            self.h = 0.1 * self.h_max
+
+    def _step_impl(self):
+        if self.rate is None:
+            self.rate = self.current_rate()
+        f_now = self.current_rate()
+        if not np.all(np.isfinite(f_now)):
+            return False, f"the rate is NaN or infinite at t = {self.t:.9g} s"
+        h = self._step_to(min(self.h, self.h_max))
+        nonfinite = 0
+        for attempt in range(self.max_rejections + 1):
+            if attempt and self._stopped():
+                return False, f"stopped at t = {self.t:.9g} s"
+            self.nonfinite = False
+            done = self._implicit(h)
+            nonfinite = nonfinite + 1 if self.nonfinite else 0
+            if nonfinite >= NONFINITE_ATTEMPTS:
+                return False, (f"the rate became NaN or infinite in Newton's iterations at {nonfinite} step sizes in "
+                               f"a row, down to {h:.3g} s, at t = {self.t:.9g} s")
+            if done is None:  # Newton failed: a fresh Jacobian, then a smaller step
+                self.nfailed += 1
+                if self.jac is not None and attempt % 2 == 0:
+                    self.jac = None
+                    continue
+                h *= 0.25
+            else:
+                inc, k = done
+                if self.history is None:
+                    ratio = 0.0
+                else:
+                    f_prev, h_prev = self.history
+                    w = h / (2.0 * h_prev)
+                    explicit = h * ((1.0 + w) * f_now - w * f_prev)
+                    err = (inc - explicit) / 6.0
+                    ratio = float(np.sqrt(np.mean((err / (self.atol + self.rtol * np.abs(inc))) ** 2)))
+                    if not np.isfinite(ratio):
+                        return False, f"the error estimate is not finite at t = {self.t:.9g} s (step {h:.3g} s)"
+                if ratio <= 1.0:
+                    factor = 2.0 if ratio == 0.0 else min(2.0, max(0.2, 0.9 * ratio ** (-1.0 / 3.0)))
+                    self.history = (f_now, h)
+                    self.rate = k
+                    self.t, self.y = self.t + h, self.space.retract(self.y, inc)
+                    self.h = min(self.h_max, h * factor)
+                    return True, ""
+                self.nfailed += 1
+                h *= max(0.2, 0.9 * ratio ** (-1.0 / 3.0))
+            if h < self.h_min:
+                return False, f"step size fell below {self.h_min:.3g} s at t = {self.t:.9g} s"
+        return False, f"{self.max_rejections} rejected steps in a row at t = {self.t:.9g} s (last step {h:.3g} s)"

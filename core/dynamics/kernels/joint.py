@@ -1,0 +1,468 @@
+"""The equations of motion in joint coordinates: one angle per revolute joint of a spanning tree.
+
+The tree's joints hold by construction; the bodies' motion is v = T q', a = T q'' + b
+(core.dynamics.kernels.bodies), so with the bodies' mass M and loads Q
+
+    (T^T M T) q'' = T^T (Q - M b) + G_q^T lambda,   J_q q'' = gamma + s'(t) - J b - Baumgarte,
+
+with J_q = J T and G_q = G T for the rows the tree does not hold (gear pairs, motors, loop-closing joints).
+The rows and ports are the elements' own, as in Cartesian coordinates; only their mapping differs.
+
+Constant matrices: on a gear train whose axes are parallel, or fixed in the ground, T^T M T, J_q and G_q and
+the ports in the coordinates do not change as the train turns, and the velocity terms and gravity do no work
+on the coordinates. Assembly checks that at random configurations (core.dynamics.formulations.joint); the rate
+is then the elements' laws and a few products with matrices made once (`evaluate_constant`): the multipliers'
+matrix inverted once per set of flanks, kept in a store the kernel fills.
+
+`elements` is bound by the program's linker (core.dynamics.program.linker). Plain Python that numba compiles.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.dynamics.buffers.layout import (
+    CONSTANT_C,
+    CONSTANT_GP,
+    CONSTANT_GS,
+    CONSTANT_J,
+    CONSTANT_MINV,
+    CONSTANT_OFF,
+    CONSTANT_POSITIONS,
+    CONSTANT_PROJECTOR,
+    COORD_PATH,
+    DISSIPATED,
+    EXTRA,
+    GEAR_ROW_INDEX,
+    GRAVITY_BAUMGARTE,
+    HOLONOMIC_REDUNDANT,
+    HOLONOMIC_ROWS,
+    INERTIA,
+    LOSS_POWER,
+    MASS,
+    NQ,
+    PORT_BODIES,
+    REDUNDANT,
+    ROW_BODIES,
+    ROW_FLAGS,
+    ROWS,
+    WORK,
+    WORK_POWER,
+    N,
+    floats,
+    ints,
+)
+from core.dynamics.kernels.bodies import applied_loads, tree_bodies, world_inertia
+from core.dynamics.kernels.flanks import FLANK_ITERATIONS, settle
+from core.dynamics.kernels.linear import cholesky, cholesky_solve, inverse_rows, solve_rows
+from core.dynamics.kernels.rows import baumgarte, block_rates, clear_forces, switch_off
+
+elements = None  # the registry's element loops: bound by the program's linker
+
+# a constant-matrix evaluation's status: done, or the store of flank sets is full (the caller grows it)
+OK, FULL = 0, 1
+
+
+def coordinate_rows(ib, pos, axes, points, blocks, table, out):
+    """out = blocks T: rows or ports (k, 3, 6) on the bodies, in the coordinates (k, nq)."""
+    path = ints(ib, COORD_PATH)
+    out[:, :] = 0.0
+    for r in range(blocks.shape[0]):
+        for s in range(3):
+            b = table[r, s]
+            if b < 0:
+                continue
+            for i in range(path.shape[1]):
+                c = path[b, i]
+                if c < 0:
+                    break
+                lx, ly, lz = pos[b, 0] - points[c, 0], pos[b, 1] - points[c, 1], pos[b, 2] - points[c, 2]
+                ax, ay, az = axes[c, 0], axes[c, 1], axes[c, 2]
+                out[r, c] += (blocks[r, s, 0] * (ay * lz - az * ly) + blocks[r, s, 1] * (az * lx - ax * lz)
+                              + blocks[r, s, 2] * (ax * ly - ay * lx)
+                              + blocks[r, s, 3] * ax + blocks[r, s, 4] * ay + blocks[r, s, 5] * az)
+
+
+def joint_mass_and_forces(fb, ib, bodies, bias, axes, points, force, torque, mq, qq):
+    """mq = T^T M T and qq = T^T (Q - M b), from the bodies' loads Q (force, torque: gravity, ports and the
+    gyroscopic term) and bias accelerations b."""
+    pos, rot = bodies[0], bodies[1]
+    path = ints(ib, COORD_PATH)
+    mass, inertia = floats(fb, ib, MASS)[:, 0], floats(fb, ib, INERTIA)
+    mq[:, :] = 0.0
+    qq[:] = 0.0
+    lin = np.zeros((path.shape[1], 3))
+    jw = np.empty((3, 3))
+    for b in range(ib[N]):
+        world_inertia(rot[b], inertia, b, jw)
+        m = mass[b]
+        fx, fy, fz = force[b, 0] - m * bias[b, 0], force[b, 1] - m * bias[b, 1], force[b, 2] - m * bias[b, 2]
+        tx = torque[b, 0] - (jw[0, 0] * bias[b, 3] + jw[0, 1] * bias[b, 4] + jw[0, 2] * bias[b, 5])
+        ty = torque[b, 1] - (jw[1, 0] * bias[b, 3] + jw[1, 1] * bias[b, 4] + jw[1, 2] * bias[b, 5])
+        tz = torque[b, 2] - (jw[2, 0] * bias[b, 3] + jw[2, 1] * bias[b, 4] + jw[2, 2] * bias[b, 5])
+        count = 0
+        for i in range(path.shape[1]):
+            c = path[b, i]
+            if c < 0:
+                break
+            lx, ly, lz = pos[b, 0] - points[c, 0], pos[b, 1] - points[c, 1], pos[b, 2] - points[c, 2]
+            ax, ay, az = axes[c, 0], axes[c, 1], axes[c, 2]
+            lin[i, 0], lin[i, 1], lin[i, 2] = ay * lz - az * ly, az * lx - ax * lz, ax * ly - ay * lx
+            qq[c] += fx * lin[i, 0] + fy * lin[i, 1] + fz * lin[i, 2] + tx * ax + ty * ay + tz * az
+            count += 1
+        for i in range(count):
+            ci = path[b, i]
+            for j in range(count):
+                cj = path[b, j]
+                total = m * (lin[i, 0] * lin[j, 0] + lin[i, 1] * lin[j, 1] + lin[i, 2] * lin[j, 2])
+                for a in range(3):
+                    for d in range(3):
+                        total += axes[ci, a] * jw[a, d] * axes[cj, d]
+                mq[ci, cj] += total
+
+
+def geometry_and_laws(t, y, fb, ib, disc, w):
+    """The bodies from the coordinates, the elements' rows and ports, their rates and the laws."""
+    bodies, rows, ports, rates, forces, _, joint = w
+    nq, nx = ib[NQ], ib[EXTRA]
+    tree_bodies(y[:nq], y[nq:2 * nq], fb, ib, bodies, joint[0], joint[1], joint[2])
+    elements.geometry(fb, ib, disc, bodies, rows, ports)
+    block_rates(rows[0], ints(ib, ROW_BODIES), bodies[2], bodies[3], rates[0])
+    block_rates(ports[0], ints(ib, PORT_BODIES), bodies[2], bodies[3], rates[1])
+    clear_forces(forces)
+    elements.law(t, fb, ib, disc, (rates[0], rates[1], ports[1], y[2 * nq:2 * nq + nx]), forces)
+
+
+def coordinate_system(fb, ib, w, gamma):
+    """The rows and the mass matrix in the coordinates into the work space (jq, gq, sq, mq, qq) after
+    `geometry_and_laws`, and gamma_q = gamma - J b + s'(t) into `gamma`."""
+    bodies, rows, _, _, forces, solve, joint = w
+    bias, axes, points, mq, qq, jq, gq, sq = joint[:8]
+    pos = bodies[0]
+    table = ints(ib, ROW_BODIES)
+    applied_loads(fb, ib, w)
+    joint_mass_and_forces(fb, ib, bodies, bias, axes, points, solve[1], solve[2], mq, qq)
+    rj, rgp, rgs, gam, _, _ = rows
+    coordinate_rows(ib, pos, axes, points, rj, table, jq)
+    coordinate_rows(ib, pos, axes, points, rgp, table, gq)
+    coordinate_rows(ib, pos, axes, points, rgs, table, sq)
+    tgtr = forces[2]
+    for r in range(rj.shape[0]):
+        total = gam[r] + tgtr[r]
+        for s in range(3):
+            b = table[r, s]
+            if b >= 0:
+                for a in range(6):
+                    total -= rj[r, s, a] * bias[b, a]
+        gamma[r] = total
+
+
+def reduce_rows(lower, rows, count, out):
+    """out[:count] = rows[:count] M^-1, by M's Cholesky factor `lower` (each row a solve)."""
+    for r in range(count):
+        x = out[r]
+        x[:] = rows[r]
+        cholesky_solve(lower, x)
+
+
+def evaluate(t, y, rate, fb, ib, disc, flanks, w):
+    """The tangent rate [q', q'', extra'] of y = [q, q', extra] at t into `rate` (the general path), and the
+    multipliers and the bodies' accelerations into the work space."""
+    bodies, rows, ports, rates, forces, solve, joint = w
+    nq, m = ib[NQ], ib[ROWS]
+    geometry_and_laws(t, y, fb, ib, disc, w)
+    bias, axes, points, mq, qq, jq, gq, sq, lower, jm, tmp = joint
+    lam, accel, a0, s, a, rhs = solve[0], solve[3], solve[4], solve[5], solve[6], solve[7]
+    coordinate_system(fb, ib, w, rhs)
+    cholesky(mq, lower)
+    qd, qdd = y[nq:2 * nq], rate[nq:2 * nq]
+    qdd[:] = qq
+    cholesky_solve(lower, qdd)
+    u, tgt, tgtr, phi, xdot, acc = forces
+    flags, gear_rows = ints(ib, ROW_FLAGS), ints(ib, GEAR_ROW_INDEX)[:, 0]
+    work_power, loss_power = 0.0, 0.0
+    if m:
+        gb = floats(fb, ib, GRAVITY_BAUMGARTE)[:, 0]
+        reduce_rows(lower, jq, m, jm)  # J_q M^-1
+        for r in range(m):
+            rhs[r] -= baumgarte(flags[r, 0], gb[3], gb[4], rates[0][r], tgt[r], phi[r]) + dot(jm[r], qq)
+            for c in range(m):
+                a0[r, c] = dot(jm[r], gq[c])
+            for k in range(gear_rows.shape[0]):
+                s[r, k] = dot(jm[r], sq[gear_rows[k]])
+        switch_off(rows[5], a0, s, rhs)
+        lam[:] = settle(a0, s, gear_rows, rhs, flanks, ib[REDUNDANT], a)
+        tmp[:] = 0.0  # G_q^T lambda on the settled flanks, then M^-1 of it
+        for r in range(m):
+            side = 1.0 if flags[r, 1] < 0 or flanks[flags[r, 1]] > 0 else -1.0
+            power = 0.0
+            for c in range(nq):
+                g = gq[r, c] if side > 0 else gq[r, c] - 2.0 * sq[r, c]
+                tmp[c] += g * lam[r]
+                power += g * qd[c]
+            if flags[r, 2] == WORK_POWER:
+                work_power += lam[r] * power
+            elif flags[r, 2] == LOSS_POWER:
+                loss_power += lam[r] * power
+        cholesky_solve(lower, tmp)
+        for c in range(nq):
+            qdd[c] += tmp[c]
+    rate[:nq] = qd
+    xdot[ib[WORK]] = acc[1] + work_power
+    xdot[ib[DISSIPATED]] = acc[2] - loss_power
+    rate[2 * nq:] = xdot
+    body_accelerations(ib, bodies[0], bias, axes, points, qdd, accel)
+
+
+def dot(a, b):
+    """a . b of two vectors of one length."""
+    total = 0.0
+    for i in range(a.shape[0]):
+        total += a[i] * b[i]
+    return total
+
+
+def body_accelerations(ib, pos, bias, axes, points, qdd, accel):
+    """accel = T q'' + b: the bodies' COM and angular accelerations (n, 6) [m/s^2, rad/s^2]."""
+    path = ints(ib, COORD_PATH)
+    for b in range(ib[N]):
+        for a in range(6):
+            accel[b, a] = bias[b, a]
+        for i in range(path.shape[1]):
+            c = path[b, i]
+            if c < 0:
+                break
+            lx, ly, lz = pos[b, 0] - points[c, 0], pos[b, 1] - points[c, 1], pos[b, 2] - points[c, 2]
+            ax, ay, az = axes[c, 0], axes[c, 1], axes[c, 2]
+            accel[b, 0] += (ay * lz - az * ly) * qdd[c]
+            accel[b, 1] += (az * lx - ax * lz) * qdd[c]
+            accel[b, 2] += (ax * ly - ay * lx) * qdd[c]
+            accel[b, 3] += ax * qdd[c]
+            accel[b, 4] += ay * qdd[c]
+            accel[b, 5] += az * qdd[c]
+
+
+# --------------------------------------------------------------------------- constant matrices
+
+
+def flank_factors(fb, ib, flanks, out):
+    """For the flanks `flanks`: the multipliers' matrix's inverse P (rows, rows; its pseudo-inverse with redundant
+    rows) and M^-1 G_q^T (nq, rows), one after the other into out."""
+    m, nq = ib[ROWS], ib[NQ]
+    jq, gq, sq = floats(fb, ib, CONSTANT_J), floats(fb, ib, CONSTANT_GP), floats(fb, ib, CONSTANT_GS)
+    minv = floats(fb, ib, CONSTANT_MINV)
+    gear_rows = ints(ib, GEAR_ROW_INDEX)[:, 0]
+    gf = gq.copy()  # a C-ordered copy
+    for k in range(gear_rows.shape[0]):
+        if flanks[k] < 0:
+            gf[gear_rows[k]] -= 2.0 * sq[gear_rows[k]]
+    mg = np.ascontiguousarray(minv) @ gf.T
+    a = np.ascontiguousarray(jq) @ mg
+    switch_off(ints(ib, CONSTANT_OFF)[:, 0], a, np.zeros((m, 0)), np.zeros(m))
+    p = inverse_rows(a, ib[REDUNDANT])
+    out[:m * m] = p.ravel()
+    out[m * m:m * m + nq * m] = mg.ravel()
+
+
+def find_flanks(keys, used, flanks):
+    """The store's entry of the flanks `flanks`, or -1."""
+    for i in range(used[0]):
+        same = True
+        for k in range(flanks.shape[0]):
+            if keys[i, k] != flanks[k]:
+                same = False
+                break
+        if same:
+            return i
+    return -1
+
+
+def stored(fb, ib, flanks, keys, store, used):
+    """The store's entry of `flanks`, made when missing; -1 when the store is full."""
+    i = find_flanks(keys, used, flanks)
+    if i >= 0:
+        return i
+    if used[0] == keys.shape[0]:
+        return -1
+    i = used[0]
+    keys[i, :] = flanks
+    flank_factors(fb, ib, flanks, store[i])
+    used[0] += 1
+    return i
+
+
+def evaluate_constant(t, y, rate, fb, ib, disc, flanks, keys, store, used):
+    """The tangent rate of y at t into `rate` by the constant matrices (see the module docstring). Returns OK, or
+    FULL when the flank store has no room for a new set."""
+    nq, m, nx = ib[NQ], ib[ROWS], ib[EXTRA]
+    qd = y[nq:2 * nq]
+    jq, cq = floats(fb, ib, CONSTANT_J), floats(fb, ib, CONSTANT_C)
+    jv, pv = np.empty(m), np.empty(cq.shape[0])
+    for r in range(m):
+        total = 0.0
+        for c in range(nq):
+            total += jq[r, c] * qd[c]
+        jv[r] = total
+    for p in range(cq.shape[0]):
+        total = 0.0
+        for c in range(nq):
+            total += cq[p, c] * qd[c]
+        pv[p] = total
+    positions = floats(fb, ib, CONSTANT_POSITIONS)[:, 0].copy()
+    phi = np.zeros(m)
+    forces = (np.zeros(cq.shape[0]), np.zeros(m), np.zeros(m), phi, np.zeros(nx), np.zeros(3))
+    elements.law(t, fb, ib, disc, (jv, pv, positions, y[2 * nq:2 * nq + nx]), forces)
+    u, tgt, tgtr, phi, xdot, acc = forces
+    minv = floats(fb, ib, CONSTANT_MINV)
+    force_q = np.zeros(nq)
+    for p in range(cq.shape[0]):
+        if u[p] != 0.0:
+            for c in range(nq):
+                force_q[c] += cq[p, c] * u[p]
+    minv_q = np.zeros(nq)
+    for i in range(nq):
+        total = 0.0
+        for c in range(nq):
+            total += minv[i, c] * force_q[c]
+        minv_q[i] = total
+    lam = np.zeros(m)
+    qdd = rate[nq:2 * nq]
+    qdd[:] = minv_q
+    work_power, loss_power = 0.0, 0.0
+    if m:
+        gb = floats(fb, ib, GRAVITY_BAUMGARTE)[:, 0]
+        flags, gear_rows = ints(ib, ROW_FLAGS), ints(ib, GEAR_ROW_INDEX)[:, 0]
+        off = ints(ib, CONSTANT_OFF)[:, 0]
+        rhs = np.empty(m)
+        for r in range(m):
+            total = 0.0
+            for c in range(nq):
+                total += jq[r, c] * minv_q[c]
+            rhs[r] = 0.0 if off[r] else tgtr[r] - baumgarte(flags[r, 0], gb[3], gb[4], jv[r], tgt[r], phi[r]) - total
+        i = -1
+        for it in range(FLANK_ITERATIONS):
+            i = stored(fb, ib, flanks, keys, store, used)
+            if i < 0:
+                return FULL
+            p = store[i]
+            settled = True
+            for r in range(m):
+                total = 0.0
+                for c in range(m):
+                    total += p[r * m + c] * rhs[c]
+                lam[r] = total
+            for k in range(gear_rows.shape[0]):
+                if (-1.0 if lam[gear_rows[k]] < 0 else 1.0) != flanks[k]:
+                    settled = False
+            if settled or it == FLANK_ITERATIONS - 1:
+                break
+            for k in range(gear_rows.shape[0]):
+                flanks[k] = -1.0 if lam[gear_rows[k]] < 0 else 1.0
+        mg = store[i, m * m:]
+        for c in range(nq):
+            total = 0.0
+            for r in range(m):
+                total += mg[c * m + r] * lam[r]
+            qdd[c] += total
+        gq, sq = floats(fb, ib, CONSTANT_GP), floats(fb, ib, CONSTANT_GS)
+        for r in range(m):
+            if flags[r, 2] == WORK_POWER or flags[r, 2] == LOSS_POWER:
+                side = 1.0 if flags[r, 1] < 0 or flanks[flags[r, 1]] > 0 else -1.0
+                power = 0.0
+                for c in range(nq):
+                    power += (gq[r, c] if side > 0 else gq[r, c] - 2.0 * sq[r, c]) * qd[c]
+                if flags[r, 2] == WORK_POWER:
+                    work_power += lam[r] * power
+                else:
+                    loss_power += lam[r] * power
+    rate[:nq] = qd
+    xdot[ib[WORK]] = acc[1] + work_power
+    xdot[ib[DISSIPATED]] = acc[2] - loss_power
+    rate[2 * nq:] = xdot
+    return OK
+
+
+# --------------------------------------------------------------------------- projections
+
+
+def consistent_velocities(t, y, out, fb, ib, disc, w, constant):
+    """y with its coordinate rates projected onto the rows at t into `out` (the least change in kinetic energy,
+    qd - M^-1 J^T (J M^-1 J^T)^+ (J qd - s(t))); the largest change of a rate [rad/s]."""
+    nq, m = ib[NQ], ib[ROWS]
+    out[:] = y
+    if m == 0 or nq == 0:
+        return 0.0
+    _, _, _, rates, forces, solve, joint = w
+    if constant:
+        jq, proj = floats(fb, ib, CONSTANT_J), floats(fb, ib, CONSTANT_PROJECTOR)
+        qd = y[nq:2 * nq]
+        clear_forces(forces)
+        positions = w[2][1]
+        positions[:] = floats(fb, ib, CONSTANT_POSITIONS)[:, 0]
+        nx = ib[EXTRA]
+        residual, change = solve[7], joint[10]
+        for r in range(m):
+            residual[r] = dot(jq[r], qd)
+        rates[0][:] = residual
+        elements.law(t, fb, ib, disc, (rates[0], rates[1], positions, y[2 * nq:2 * nq + nx]), forces)
+        for r in range(m):
+            residual[r] -= forces[1][r]
+        for c in range(nq):
+            change[c] = dot(proj[c], residual)
+    else:
+        geometry_and_laws(t, y, fb, ib, disc, w)
+        coordinate_system(fb, ib, w, solve[7])
+        mq, jq, lower, jm, change = joint[3], joint[5], joint[8], joint[9], joint[10]
+        cholesky(mq, lower)
+        reduce_rows(lower, jq, m, jm)
+        residual, a = solve[7], solve[6]
+        for r in range(m):
+            residual[r] = rates[0][r] - forces[1][r]
+            for c in range(m):
+                a[r, c] = dot(jm[r], jq[c])
+        switch_off(w[1][5], a, solve[5], residual)
+        lam = solve_rows(a, residual, ib[REDUNDANT])
+        change[:] = 0.0  # M^-1 J_q^T lambda
+        for r in range(m):
+            for c in range(nq):
+                change[c] += jm[r, c] * lam[r]
+    largest = 0.0
+    for c in range(nq):
+        out[nq + c] -= change[c]
+        largest = max(largest, abs(change[c]))
+    return largest
+
+
+def onto_constraints(t, y, out, fb, ib, disc, w, constant):
+    """y after a step moved back onto the constraints into `out`: the coordinates onto the loop-closing joints'
+    rows (HOLONOMIC_ROWS; the tree's joints hold by construction), then the rates onto every row."""
+    nq = ib[NQ]
+    holonomic = ints(ib, HOLONOMIC_ROWS)[:, 0]
+    z = y.copy()
+    if holonomic.shape[0] and not constant:
+        _, rows, _, _, _, _, joint = w
+        for _ in range(3):
+            geometry_and_laws(t, z, fb, ib, disc, w)
+            phi = rows[4]
+            size = 0.0
+            for i in range(holonomic.shape[0]):
+                size = max(size, abs(phi[holonomic[i]]))
+            if size < 1e-13:
+                break
+            coordinate_system(fb, ib, w, w[5][7])
+            mq, jq, lower, jm = joint[3], joint[5], joint[8], joint[9]
+            h = holonomic.shape[0]
+            jh, ph, a = np.empty((h, nq)), np.empty(h), np.empty((h, h))
+            for i in range(h):
+                jh[i] = jq[holonomic[i]]
+                ph[i] = phi[holonomic[i]]
+            cholesky(mq, lower)
+            reduce_rows(lower, jh, h, jm)
+            for i in range(h):
+                for j in range(h):
+                    a[i, j] = dot(jm[i], jh[j])
+            lam = solve_rows(a, ph, ib[HOLONOMIC_REDUNDANT])
+            for i in range(h):
+                for c in range(nq):
+                    z[c] -= jm[i, c] * lam[i]
+    consistent_velocities(t, z, out, fb, ib, disc, w, constant)

@@ -1,0 +1,202 @@
+"""The kernels as a program: the entry points linked to the element registry, run as Python or compiled by numba.
+
+Every kernel function is plain Python (core.dynamics.kernels.*, the elements' physics, and the formulas they
+call in core.gearing and core.geometry). The template modules leave one name open, ``elements``: the linker
+binds it to the registry's element loops (core.dynamics.program.dispatch) in a copy of every function that
+reads it, directly or through what it calls. Not compiled, those copies are the program; compiled, each copy
+is handed to numba with the functions of ours it calls compiled first and put in their globals' place, so
+the source is the one formula whichever way it runs.
+
+numba caches compiled code on disk, keyed by each function's own file: a change in a function it calls, or a
+different registry, would not be seen. So the compiled program lives in a cache folder of its own, named by
+a digest of every source file the program is made of, the registry's loops and numba's and Python's
+versions (`Program.folder`): a change of any of them compiles afresh instead of loading stale code.
+"""
+
+from __future__ import annotations
+
+import dis
+import hashlib
+import importlib
+import importlib.metadata
+import os
+import platform
+import sys
+import tempfile
+import types
+from pathlib import Path
+
+from core.errors import GearDynError
+from core.dynamics.elements.base import REGISTRY
+from core.dynamics.kernels import entries
+from core.dynamics.program import dispatch
+
+
+class CompileError(GearDynError, RuntimeError):
+    """Compiling the kernels was asked for and cannot be done; the message says why (numba, or the element kind
+    whose physics does not compile)."""
+
+
+#: the entry points a Kernel calls (core.dynamics.kernels.entries)
+ENTRIES = ("rate", "advance", "query")
+#: environment variable naming the folder of compiled kernels (default: the user's cache folder)
+CACHE_VARIABLE = "GEARDYN_KERNEL_CACHE"
+
+
+def cache_root() -> Path:
+    """Where compiled kernels are kept: $GEARDYN_KERNEL_CACHE, else the user's cache folder (else the temporary
+    folder, when that cannot be written)."""
+    given = os.environ.get(CACHE_VARIABLE)
+    base = Path(given) if given else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "geardyn"
+    return base if writable(base) else Path(tempfile.gettempdir()) / "geardyn-kernels"
+
+
+def writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK)
+
+
+def ours(value, modules: set[str]) -> bool:
+    """Whether a function or module is part of the program: core's, an element kind's, the element loops."""
+    name = value.__module__ if isinstance(value, types.FunctionType) else getattr(value, "__name__", "")
+    return bool(name) and (name.startswith("core.") or name in modules)
+
+
+class Linker:
+    """Copies of functions of ours with ``elements`` bound to `loops`, compiled by `jit` when given (numba's njit,
+    or None: plain Python). `files` collects the source files of everything linked."""
+
+    def __init__(self, loops, jit=None, jit_inline=None, tag=""):
+        self.loops, self.jit, self.jit_inline, self.tag = loops, jit, jit_inline, tag
+        self.modules = {loops.__name__} | {cls.__module__ for cls in REGISTRY}
+        self.done: dict = {}
+        self.standins: dict = {}
+        self.files: set[str] = {loops.__file__}
+
+    def __call__(self, func):
+        found = self.done.get(func)
+        if found is not None:
+            return found
+        self.files.add(func.__code__.co_filename)
+        names, last = {}, None
+        for ins in dis.get_instructions(func):
+            if ins.opname == "LOAD_GLOBAL":
+                last = None
+                value = self.loops if ins.argval == "elements" else func.__globals__.get(ins.argval)
+                if isinstance(value, types.FunctionType) and ours(value, self.modules):
+                    names[ins.argval] = self(value)
+                elif isinstance(value, types.ModuleType) and ours(value, self.modules):
+                    last = names[ins.argval] = self.standin(value)
+            elif ins.opname in ("LOAD_ATTR", "LOAD_METHOD") and last is not None:
+                member = getattr(last.source, ins.argval)
+                if isinstance(member, types.FunctionType) and ours(member, self.modules):
+                    setattr(last, ins.argval, self(member))
+                last = None
+            else:
+                last = None
+        copy = types.FunctionType(func.__code__, {**func.__globals__, **names}, func.__name__, func.__defaults__,
+                                  func.__closure__)
+        copy.__qualname__, copy.__module__ = func.__qualname__, self.home(func.__module__)
+        if self.jit is None:
+            linked = copy
+        elif getattr(sys.modules.get(func.__module__), "INLINE", ()) and func.__name__ in sys.modules[func.__module__].INLINE:
+            linked = self.jit_inline(copy)
+        else:
+            linked = self.jit(copy)
+        self.done[func] = linked
+        return linked
+
+    def home(self, name: str) -> str:
+        """The module name a copy carries. Tagged (compiled programs): numba names machine code after the module
+        and a counter of the process that compiled it, so two programs loaded from their caches into one process
+        could otherwise share names, and one call the other's element loops."""
+        if not self.tag:
+            return name
+        tagged = f"{name}.program_{self.tag}"
+        sys.modules.setdefault(tagged, types.ModuleType(tagged))  # numba finds a copy's module by its name
+        return tagged
+
+    def standin(self, module):
+        """A stand-in for a module of ours whose functions are read as attributes (``vec3.cross``): its linked
+        functions, filled in as they are read."""
+        found = self.standins.get(module)
+        if found is None:
+            found = self.standins[module] = types.ModuleType(module.__name__)
+            found.__dict__.update({k: v for k, v in vars(module).items()  # its constants, as the module has them
+                                   if not k.startswith("__") and not isinstance(v, (types.FunctionType, types.ModuleType))})
+            found.source = module
+        return found
+
+
+class Program:
+    """The entry points (ENTRIES) linked to the registry as it stands, as Python functions or compiled ones.
+
+    `folder` is where the compiled program is cached (named by a digest of its sources: see the module
+    docstring); `cached()` says whether numba has it there already. Compiled, numba is imported here, and the
+    entry points compile at their first call (or load from the cache).
+    """
+
+    def __init__(self, compiled: bool):
+        text = dispatch.source()
+        self.compiled = compiled
+        root = cache_root()
+        self.loops = dispatch.load(root / "loops", text)
+        python = Linker(self.loops)
+        self.python = {name: python(getattr(entries, name)) for name in ENTRIES}
+        digest = hashlib.sha256()
+        for path in sorted(python.files | {__file__, dispatch.__file__}):  # and how the program is made
+            digest.update(path.encode())
+            digest.update(Path(path).read_bytes())
+        for part in (importlib.metadata.version("numba"), sys.version, platform.machine()):
+            digest.update(part.encode())
+        self.folder = root / digest.hexdigest()[:16]
+        if not compiled:
+            self.note = "Python (not compiled)"
+            for name, func in self.python.items():
+                setattr(self, name, func)
+            return
+        numba = importlib.import_module("numba")
+        cached = writable(self.folder)
+        if cached:
+            numba.config.CACHE_DIR = str(self.folder)
+        jit = numba.njit(cache=cached, error_model="numpy")  # a division by 0 gives inf or NaN, as numpy's
+        link = Linker(self.loops, jit, numba.njit(cache=cached, error_model="numpy", inline="always"),
+                      tag=self.folder.name)
+        for name in ENTRIES:
+            setattr(self, name, link(getattr(entries, name)))
+        self.note = (f"compiled by numba {numba.__version__}, kept in {self.folder}" if cached else
+                     f"compiled by numba {numba.__version__}; not kept: {self.folder} cannot be written")
+
+    def culprit(self, exc: Exception) -> str:
+        """What a compile failure was about, in a line: the element kind whose module the error names, if any."""
+        text = str(exc)
+        for k, cls in enumerate(REGISTRY):
+            module = sys.modules[cls.__module__]
+            if module.__file__ in text or f"_{k}(" in text or f"{cls.__module__}." in text:
+                return f"the {cls.__name__} element ({cls.__module__}) does not compile: {text.splitlines()[0]}"
+        return f"numba could not compile the kernels: {text.splitlines()[0] if text else type(exc).__name__}"
+
+    def cached(self) -> bool:
+        """Whether the compiled program is in its cache folder (numba's index files of the entry points)."""
+        return self.folder.is_dir() and sum(1 for _ in self.folder.rglob("entries.*.nbi")) >= len(ENTRIES)
+
+
+_PROGRAMS: dict = {}
+
+
+def program(compiled: bool) -> Program:
+    """The program for the registry as it stands, made once per registry and form in a process."""
+    key = (tuple(REGISTRY), compiled)
+    found = _PROGRAMS.get(key)
+    if found is None:
+        found = _PROGRAMS[key] = Program(compiled)
+    return found
+
+
+def loaded() -> Program:
+    """The compiled program if this process has made it already, else the Python one (for work whose result does
+    not depend on it, and which should not load numba for it: the checks of a model)."""
+    return _PROGRAMS.get((tuple(REGISTRY), True)) or program(False)

@@ -1,0 +1,46 @@
+"""Compile the kernels into their cache: ``python -m core.dynamics.program.warm`` (``make venv`` runs it once).
+
+Every entry point compiles at its first call for the argument types it is given, so the surest way to compile
+what runs use is to run: each example a few steps in each formulation it allows, with each integrator, and
+sample it. Afterwards a run in any process loads the compiled kernels instead of compiling them.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from core.dynamics.formulations import FORMULATIONS
+from core.dynamics.integrators import METHODS
+from core.dynamics.program.linker import program
+from core.dynamics.run import prepare
+from core.errors import ModelError
+from core.model.files import load
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
+
+
+def warm() -> str:
+    """Compile every entry point of the registry's program (the models of resources/examples exercise them
+    all); returns what was done and how long it took."""
+    t0 = time.perf_counter()
+    code = program(True)
+    runs = 0
+    for path in sorted(EXAMPLES.glob("*.gdyn")):
+        model = load(path)
+        for formulation in FORMULATIONS:
+            for integrator in METHODS:
+                try:
+                    run = prepare(model, t_end=2e-4, step=1e-4, output_step=1e-4, integrator=integrator,
+                                  formulation=formulation, compiled="on", check=False)
+                except ModelError as exc:  # a model whose bodies do not hang from the ground on a tree of joints
+                    if exc.path != "formulation":
+                        raise
+                    break
+                run.run()
+                runs += 1
+    return f"the compiled kernels are in {code.folder} ({runs} runs, {time.perf_counter() - t0:.1f} s)"
+
+
+if __name__ == "__main__":
+    print(warm())

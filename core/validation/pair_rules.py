@@ -1,0 +1,250 @@
+"""The gear modelling rules of the gear documentation's User Memo, for each gear pair: parallel helical axes at
+the centre distance, intersecting perpendicular bevel axes, the pinion on joint 1 of an inner pair, the carrier
+as body_i, the gears' mid-face planes, generated gears that match their pair.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from core.gearing.gear_bodies import gear_body_name, mesh_centre, welded
+from core.geometry import vec3
+from core.geometry.macro import bevel_geometry, bevel_pitch_angle, center_distance
+from core.geometry.rotations import rotate
+from core.model.entities import (
+    FixedJoint,
+    GearPair,
+    GearSource,
+    MeshFileSource,
+    PrimitiveSource,
+    RevoluteJoint,
+    RigidBody,
+)
+
+SEVERITIES = ("error", "warning", "info")
+MASS_RANGE = (1e-4, 1e5)  # kg: a 0.1 g pin to a 100 t ring gear
+GYRATION_RANGE = (2e-4, 5.0)  # m
+ANGLE_TOL = 1e-6  # rad
+LENGTH_TOL = 1e-6  # m
+
+
+def _unit(v) -> tuple[float, float, float]:
+    x, y, z = (float(c) for c in v)
+    n = math.sqrt(x * x + y * y + z * z)
+    return x / n, y / n, z / n
+
+
+def line_distance(p1, a1, p2, a2) -> float:
+    """Shortest distance between the lines p1 + s a1 and p2 + t a2 [m].
+
+    Plain float arithmetic: validation runs on every edit, and numpy's call
+    overhead on 3-vectors was most of its time on a 64-stage train.
+    """
+    a1, a2 = _unit(a1), _unit(a2)
+    n = vec3.cross(a1, a2)
+    d = tuple(float(q) - float(p) for p, q in zip(p1, p2))
+    nn = math.sqrt(vec3.dot(n, n))
+    if nn < 1e-12:
+        along = vec3.dot(d, a1)
+        r = tuple(di - along * ai for di, ai in zip(d, a1))
+        return math.sqrt(vec3.dot(r, r))
+    return abs(vec3.dot(d, n)) / nn
+
+
+def axis_angle(a1, a2) -> float:
+    """Angle between two directions [rad], 0 to pi."""
+    return math.acos(max(-1.0, min(1.0, vec3.dot(_unit(a1), _unit(a2)))))
+
+
+def coaxial(j1: RevoluteJoint, j2: RevoluteJoint) -> bool:
+    """Whether two revolute joints turn about the same line."""
+    parallel = min(axis_angle(j1.axis, j2.axis), math.pi - axis_angle(j1.axis, j2.axis)) < ANGLE_TOL
+    return parallel and line_distance(j1.position, j1.axis, j2.position, j2.axis) < LENGTH_TOL
+
+
+def mass_remark(mass: float, largest_moment: float, visual=None) -> str | None:
+    """Why a mass [kg] and largest principal moment [kg m^2] are implausible for a gear-train part, or None.
+
+    For a mesh imported in metres that is far too big (or in mm and far too
+    small) the remark says what it would weigh in the other unit.
+    """
+    if not (mass > 0 and largest_moment > 0):
+        return None
+    k = math.sqrt(largest_moment / mass)  # radius of gyration [m]
+    big = mass > MASS_RANGE[1] or k > GYRATION_RANGE[1]
+    small = mass < MASS_RANGE[0] or k < GYRATION_RANGE[0]
+    if not (big or small):
+        return None
+    text = (f"{mass:.4g} kg with a radius of gyration of {k * 1e3:.4g} mm is far outside what a gear-train part "
+            f"weighs ({MASS_RANGE[0]:g} to {MASS_RANGE[1]:g} kg, {GYRATION_RANGE[0] * 1e3:g} to "
+            f"{GYRATION_RANGE[1] * 1e3:g} mm)")
+    if isinstance(visual, MeshFileSource) and (visual.unit == "m") == big:
+        other, scale = ("mm", 1e-3) if big else ("m", 1e3)
+        text += (f"; the file is read in {visual.unit}: read in {other} the part would weigh {mass * scale**3:.4g} kg "
+                 f"with {k * scale * 1e3:.4g} mm: import it again with unit {other}")
+    return text
+
+
+def body_axis_line(body: RigidBody) -> tuple[tuple, tuple]:
+    """World point and direction of a body's own z axis at its initial pose (the third column of its rotation)."""
+    w, x, y, z = body.orientation
+    return body.position, (2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y))
+
+
+
+class PairRules:
+    """The checks of one gear pair (a part of the model checker: `self.m` the model, `self.add` a finding)."""
+
+
+    def gear_centre_fixed_on_carrier(self, joint: RevoluteJoint, carrier: str) -> bool:
+        """Whether the joint's axis line stays put relative to `carrier`.
+
+        True when the joint's body_i is the carrier, is welded to it, or turns
+        relative to it about the same line (a sun on the ground beside a carrier
+        on the ground, both on the central axis).
+        """
+        base = joint.body_i
+        if base == carrier:
+            return True
+        for other in self.m.joints.values():
+            if {other.body_i, other.body_j} != {base, carrier}:
+                continue
+            if isinstance(other, FixedJoint):
+                return True
+            if isinstance(other, RevoluteJoint) and coaxial(other, joint):
+                return True
+        return False
+
+    def check_pair(self, pair: GearPair) -> None:
+        j1, j2 = self.m.joints[pair.joint1], self.m.joints[pair.joint2]
+        name = pair.name
+        for label, j in (("joint1", j1), ("joint2", j2)):
+            if j.body_j == pair.carrier:
+                self.add("error", name, f"{label} {j.name!r} has the carrier {pair.carrier!r} as body_j; "
+                         "body_i must be the carrier and body_j the gear: swap the joint's bodies")
+            elif not self.gear_centre_fixed_on_carrier(j, pair.carrier):
+                self.add("error", name, f"the centre of gear {j.body_j!r} ({label} {j.name!r}, body_i {j.body_i!r}) "
+                         f"moves relative to the carrier {pair.carrier!r}: make the carrier body_i of {j.name!r}, "
+                         "or choose as carrier the body both gear centres are fixed on")
+        if j1.body_j == j2.body_j:
+            self.add("error", name, f"joint1 and joint2 turn the same body {j1.body_j!r}; a pair needs two gears")
+            return
+        r1, r2 = pair.pitch_radii()
+        if pair.kind == "bevel":
+            self.check_bevel(pair, j1, j2)
+            self.check_bevel_apexes(pair, j1, j2)
+        else:
+            angle = axis_angle(j1.axis, j2.axis)
+            angle = min(angle, math.pi - angle)
+            if angle > ANGLE_TOL:
+                self.add("error", name, f"the joint axes must be parallel for a {pair.kind} pair; they are "
+                         f"{math.degrees(angle):.4g} deg apart: align {j2.name!r} with {j1.name!r}")
+            else:
+                need = center_distance(pair.pair_spec())
+                have = line_distance(j1.position, j1.axis, j2.position, j2.axis)
+                if abs(have - need) > LENGTH_TOL + 1e-9 * need:
+                    formula = "m_t (z1 + z2) / 2" if pair.kind == "external" else "m_t (z2 - z1) / 2"
+                    if pair.x1 or pair.x2:
+                        formula = "a_w with the profile shift"
+                    self.add("error", name, f"the joint axes are {have * 1e3:.6g} mm apart; the centre distance "
+                             f"{formula} is {need * 1e3:.6g} mm: move {j2.name!r} (and gear {j2.body_j!r})",
+                             fix="place_gear2")
+            if pair.kind == "internal" and pair.z1 >= pair.z2:
+                self.add("error", name, f"an inner pair needs the pinion on joint 1 and the ring on joint 2 "
+                         f"(z1 < z2); got z1 = {pair.z1}, z2 = {pair.z2}: swap the joints and the teeth")
+            if angle <= ANGLE_TOL:
+                self.check_mesh_planes(pair, j1)
+        for k, (field, joint) in enumerate((("gear1", j1), ("gear2", j2)), start=1):
+            named = getattr(pair, field)
+            if named and not welded(self.m, named, joint.body_j):
+                self.add("error", f"{name}.{field}", f"gear body {named!r} is not welded to {joint.body_j!r}, the body "
+                         f"{joint.name!r} turns: add a fixed joint between them, or leave {field} empty")
+        self.check_generated_gears(pair, j1, j2)
+
+    def check_mesh_planes(self, pair: GearPair, j1: RevoluteJoint) -> None:
+        """The two gears' mid-face planes must face each other: otherwise the tooth force acts in the wrong plane."""
+        c1, c2 = mesh_centre(self.m, pair, 1), mesh_centre(self.m, pair, 2)
+        offset = abs(float(j1.unit_axis() @ (c2 - c1)))
+        widths = [pair.face_width] + [b.visual.spec.face_width for b in
+                                      (self.m.bodies.get(gear_body_name(self.m, pair, k)) for k in (1, 2))
+                                      if b is not None and isinstance(b.visual, GearSource)]
+        limit = 0.5 * max(widths) if max(widths) > 0 else LENGTH_TOL
+        if offset > limit + LENGTH_TOL:
+            g1, g2 = gear_body_name(self.m, pair, 1), gear_body_name(self.m, pair, 2)
+            self.add("warning", pair.name, f"the mid-face planes of {g1!r} and {g2!r} are {offset * 1e3:.4g} mm apart "
+                     f"along the axis (more than half the face width, {limit * 1e3:.4g} mm): the teeth do not face each "
+                     "other. If a gear welded to the shaft carries the teeth, name it in gear1/gear2")
+
+    def check_bevel(self, pair: GearPair, j1: RevoluteJoint, j2: RevoluteJoint) -> None:
+        angle = axis_angle(j1.axis, j2.axis)
+        if abs(angle - math.pi / 2) > ANGLE_TOL:
+            self.add("error", pair.name, f"bevel joint axes must be at 90 deg; they are at {math.degrees(angle):.6g} deg")
+        gap = line_distance(j1.position, j1.axis, j2.position, j2.axis)
+        if gap > LENGTH_TOL:
+            self.add("error", pair.name, f"bevel joint axes must intersect at the pitch apex; they miss by {gap * 1e3:.6g} mm",
+                     fix="place_gear2" if abs(angle - math.pi / 2) <= ANGLE_TOL else "")
+        want = bevel_pitch_angle(pair.z1, pair.z2)
+        if abs(pair.pitch_angle - want) > ANGLE_TOL:
+            self.add("error", pair.name, f"pitch angle of gear 1 is {math.degrees(pair.pitch_angle):.6g} deg; with 90 deg "
+                     f"shafts it must be atan(z1 / z2) = {math.degrees(want):.6g} deg")
+
+    def check_bevel_apexes(self, pair: GearPair, j1: RevoluteJoint, j2: RevoluteJoint) -> None:
+        """Generated bevel gears must share their pitch apex (their cones touch along a line through it)."""
+        apexes = []
+        for joint in (j1, j2):
+            body = self.m.bodies.get(joint.body_j)
+            if body is None or not isinstance(body.visual, GearSource) or body.visual.spec.kind != "bevel":
+                return
+            h = bevel_geometry(body.visual.spec).apex_distance
+            apexes.append(np.asarray(body.position) + h * rotate(body.orientation, (0.0, 0.0, 1.0)))
+        gap = float(np.linalg.norm(apexes[1] - apexes[0]))
+        if gap > LENGTH_TOL:
+            self.add("warning", pair.name, f"the pitch apexes of the two bevel gears are {gap * 1e3:.6g} mm apart: "
+                     f"move gear {j2.body_j!r} along its axis so its apex meets gear 1's", fix="place_gear2")
+
+    def check_generated_gears(self, pair: GearPair, j1: RevoluteJoint, j2: RevoluteJoint) -> None:
+        """Compare the pair's macro-geometry with the gears' generators, where known."""
+        kind2 = {"bevel": "bevel", "internal": "inner"}.get(pair.kind, "helical")
+        beta2 = pair.helix_angle if pair.kind == "internal" else -pair.helix_angle
+        expect = {1: ("bevel" if pair.kind == "bevel" else "helical", pair.z1, pair.helix_angle),
+                  2: (kind2, pair.z2, beta2)}
+        for k, joint in ((1, j1), (2, j2)):
+            body = self.m.bodies.get(gear_body_name(self.m, pair, k))
+            if body is None:
+                continue
+            point, direction = body_axis_line(body)
+            if isinstance(body.visual, (GearSource, PrimitiveSource)):
+                off = line_distance(joint.position, joint.axis, point, direction)
+                ang = axis_angle(joint.axis, direction)
+                if off > LENGTH_TOL or min(ang, math.pi - ang) > ANGLE_TOL:
+                    self.add("warning", joint.name, f"the joint axis is not the axis of {body.name!r} "
+                             f"({off * 1e3:.4g} mm off, {math.degrees(min(ang, math.pi - ang)):.4g} deg): put the joint on "
+                             "the gear axis, not at the centre of mass")
+            if not isinstance(body.visual, GearSource):
+                continue
+            spec = body.visual.spec
+            kind, z, beta = expect[k]
+            if spec.kind != kind:
+                where = "joint 2" if spec.kind == "inner" else "joint 1"
+                self.add("error" if spec.kind == "inner" else "warning", pair.name,
+                         f"gear {body.name!r} on joint {k} was generated as a {spec.kind} gear; this {pair.kind} pair "
+                         f"expects a {kind} gear there" + (f" (an inner gear belongs on {where})" if spec.kind == "inner" else ""))
+                continue
+            if spec.teeth != z:
+                self.add("warning", pair.name, f"z{k} = {z} but gear {body.name!r} was generated with {spec.teeth} teeth")
+            if abs(spec.module - pair.module) > 1e-12:
+                self.add("warning", pair.name, f"module {pair.module * 1e3:.6g} mm but gear {body.name!r} was generated "
+                         f"with {spec.module * 1e3:.6g} mm")
+            if kind != "bevel" and abs(spec.helix_angle - beta) > ANGLE_TOL:
+                self.add("warning", pair.name, f"gear {k} needs a helix angle of {math.degrees(beta):.6g} deg but "
+                         f"{body.name!r} was generated with {math.degrees(spec.helix_angle):.6g} deg")
+            if kind == "bevel":
+                want = pair.pitch_angle if k == 1 else math.pi / 2 - pair.pitch_angle
+                if abs(spec.pitch_angle - want) > ANGLE_TOL:
+                    self.add("warning", pair.name, f"gear {k} needs a pitch angle of {math.degrees(want):.6g} deg but "
+                             f"{body.name!r} was generated with {math.degrees(spec.pitch_angle):.6g} deg")
+
+    # ---------------------------------------------------------------- connections
+

@@ -38,6 +38,7 @@ from app.run.playback_bar import PlaybackBar
 from app.run.video import export_animation
 from app.viewport import ViewportWidget
 from core.commands import AddItem, RemoveItem, SetSettings
+from core.dynamics.plan import plan_line
 from core.dynamics.results import SUFFIX as RESULTS_SUFFIX
 from core.dynamics.results import save_results
 from core.gearing.placement import fix_command
@@ -88,6 +89,8 @@ class MainWindow(QMainWindow):
         self.chbm = None
         self.study = None
         self.runner.started.connect(self._run_started)
+        self.runner.preparing.connect(lambda note: self.progress.setFormat(f"{self.runner.record.label}: {note}"))
+        self.runner.prepared.connect(self._run_prepared)
         self.runner.progress.connect(self._run_progress)
         self.runner.finished.connect(self._run_finished)
         self.runner.refused.connect(lambda msg: self.report(f"Cannot run: {msg}"))
@@ -388,6 +391,10 @@ class MainWindow(QMainWindow):
         self.progress.show()
         self.run_notes = []
 
+    def _run_prepared(self, record) -> None:
+        """The run's evaluation plan where the user looks while it runs (and in its notes when it ends)."""
+        self.statusBar().showMessage(f"{record.label}: {plan_line(record.results.settings)}")
+
     def _run_progress(self, fraction: float, t: float, left: float) -> None:
         self.progress.setValue(round(1000 * fraction))
         end = self.runner.record.model.settings.t_end if self.runner.record else 0.0
@@ -399,7 +406,9 @@ class MainWindow(QMainWindow):
         self.act_stop.setEnabled(False)
         res = record.results
         self.progress.hide()
-        self.run_notes = [f"{record.label}: {note}" for note in res.findings]
+        plan = plan_line(res.settings)
+        self.run_notes = [f"{record.label}: plan: {plan}"] if plan else []
+        self.run_notes += [f"{record.label}: {note}" for note in res.findings]
         shown = 20  # mode changes of lossy gears, the first ones
         self.run_notes += [f"{record.label}: t = {t:.6g} s, {name}: {detail}" for t, name, detail in res.events[:shown]]
         if len(res.events) > shown:

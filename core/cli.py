@@ -364,7 +364,7 @@ SIMULATE_FLAGS = {"t_end": "--t-end", "step": "--step", "output_step": "--output
 def _cmd_simulate(ns) -> int:
     from core.dynamics.program.linker import CompileError
     from core.dynamics.results import save_results
-    from core.dynamics.run import effective_settings, prepare
+    from core.dynamics.run import compile_note, effective_settings, prepare
     from core.model.files import load
     from core.errors import ModelError
 
@@ -381,7 +381,7 @@ def _cmd_simulate(ns) -> int:
         return 1
     overrides = {k: getattr(ns, k) for k in SIMULATE_FLAGS}
     try:
-        effective_settings(model, **overrides)
+        settings, _ = effective_settings(model, **overrides)
     except ModelError as exc:  # a flag out of range: name the flag, not the settings field
         field = exc.path.removeprefix("settings.")
         flag = SIMULATE_FLAGS.get(field)
@@ -395,7 +395,8 @@ def _cmd_simulate(ns) -> int:
     with CancelOnSignal(None) as sig:
         sig.cancel = lambda: _end_unprepared(sig.received)
         try:
-            print("preparing the run", file=sys.stderr, flush=True)
+            note = compile_note(settings, ns.compiled)
+            print("preparing the run" + (f": {note}" if note else ""), file=sys.stderr, flush=True)
             run = prepare(model, progress=bar, compiled=ns.compiled, **overrides)
             sig.cancel = run.cancel
             print(f"plan: {run.plan.line()}", flush=True)

@@ -7,11 +7,13 @@ import time
 from PySide6.QtCore import QObject, QThread, Signal
 
 
-
 class RunController(QObject):
-    """One run at a time. Signals: started(record), progress(fraction, t [s], seconds left), finished(record)."""
+    """One run at a time. Signals: started(record), preparing(what takes long), prepared(record: its results
+    carry the plan), progress(fraction, t [s], seconds left), finished(record)."""
 
     started = Signal(object)
+    preparing = Signal(str)
+    prepared = Signal(object)
     progress = Signal(float, float, float)
     finished = Signal(object)
     refused = Signal(str)
@@ -40,6 +42,7 @@ class RunController(QObject):
         self.thread = QThread(self)
         self.worker.moveToThread(self.thread)
         self.thread.started.connect(self.worker.work)
+        self.worker.preparing.connect(self.preparing)
         self.worker.prepared.connect(self._prepared)
         self.worker.chunk.connect(self._chunk)
         self.worker.progress.connect(self._progress)
@@ -64,6 +67,7 @@ class RunController(QObject):
     def _prepared(self, results) -> None:
         self.record.results = results
         self.doc.run_updated.emit(self.record)
+        self.prepared.emit(self.record)
 
     def _chunk(self, chunk) -> None:
         self.record.results.append(*chunk)

@@ -11,13 +11,15 @@ import time
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from core.dynamics.run import prepare
+from core.dynamics.program.linker import CompileError
+from core.dynamics.run import compile_note, effective_settings, prepare
 from core.errors import ModelError
 
 
 class RunWorker(QObject):
     """Runs `model` (already a private copy) when `work` is called in its thread."""
 
+    preparing = Signal(str)  # what preparing the run takes long for (compiling the kernels), when it does
     prepared = Signal(object)  # Results without samples: channels, bodies, model snapshot, settings, findings
     chunk = Signal(object)  # (time, data, positions, orientations) since the last chunk
     progress = Signal(float, float)  # fraction done, solver time [s]
@@ -42,8 +44,11 @@ class RunWorker(QObject):
     @Slot()
     def work(self) -> None:
         try:
+            note = compile_note(effective_settings(self.model)[0], "auto")
+            if note:
+                self.preparing.emit(note)
             run = prepare(self.model, keep=False)
-        except ModelError as exc:
+        except (ModelError, CompileError) as exc:
             self.refused.emit(str(exc))
             return
         self.run = run

@@ -47,6 +47,12 @@ class Plan:
         return dataclasses.asdict(self)
 
 
+def plan_line(settings: dict) -> str:
+    """The plan line of a run from its results' settings ('' for results that carry no plan: older files)."""
+    plan = settings.get("plan")
+    return Plan(**plan).line() if isinstance(plan, dict) else ""
+
+
 def step_plan(integrator: str, compiled: bool, events: bool, adaptive: bool = True) -> str:
     """How `integrator` takes its steps on a kernel, compiled or not, with events to watch or none."""
     where = "the kernel (compiled)" if compiled else "the kernel (Python)"

@@ -82,6 +82,16 @@ def choose_program(settings: SimulationSettings, compiled: str):
     return code, "the compiled kernels are in the cache" if python.cached() else "a long run repays compiling them"
 
 
+def compile_note(settings: SimulationSettings, compiled: str) -> str:
+    """What preparing a run with these settings will spend minutes on, in words ('' when nothing): compiling the
+    kernels, when the run takes them compiled and they are not in the cache yet."""
+    code, _ = choose_program(settings, compiled)
+    if code.compiled and not code.cached():
+        return ("compiling the kernels (once for this version and these element kinds: a few minutes; "
+                "'make venv' compiles them ahead)")
+    return ""
+
+
 def effective_settings(model: Model, **overrides) -> tuple[SimulationSettings, dict]:
     """The model's settings with the given overrides (None keeps the model's), and the leftover integrator options.
 

@@ -74,6 +74,23 @@ def test_spur_pair_built_by_clicks_runs_to_the_closed_form(window, qtbot):
     assert window.progress.isHidden() and "finished" in window.playback.state.text()
 
 
+def test_a_run_shows_its_evaluation_plan_in_the_status_bar_and_keeps_it_in_its_notes(window, qtbot):
+    window.open_file(EXAMPLES / "lossy_gear_demo1.gdyn")
+    _settings(window, t_end=20.0, step=1e-4, output_step=1e-2)  # runs for seconds: the plan is seen while it runs
+    shown = []
+    window.runner.prepared.connect(lambda record: shown.append(window.statusBar().currentMessage()))
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(shown), timeout=60_000)
+    window.stop_simulation()
+    res = _wait_for_run(window, qtbot)
+    plan = res.settings["plan"]
+    assert plan["formulation"] == "joint" and plan["rates"] == "constant matrices, made again at each mode change"
+    line = f"joint coordinates, {'compiled' if plan['compiled'] else 'Python'} ({plan['compiled_why']}); rates: "
+    assert shown[0].startswith(f"{window.doc.current.label}: {line}")
+    texts = [window.messages.list.item(i).text() for i in range(window.messages.list.count())]
+    assert any(t.startswith(f"{window.doc.current.label}: plan: {line}constant matrices") for t in texts), texts
+
+
 def test_stop_keeps_partial_results_and_says_when(window, qtbot):
     window.open_file(EXAMPLES / "planetary.gdyn")
     _settings(window, t_end=50.0)

@@ -1,7 +1,7 @@
 """The evaluation plan of a run: how prepare() chose to evaluate its equations, and why.
 
 It goes with the results (and the results file), the CLI prints its line, the app shows it with the run: a
-run that cannot take the fast path says so where the user looks.
+run that does not run compiled, or not on the constant matrices, says so and why where the user looks.
 """
 
 from __future__ import annotations

@@ -205,7 +205,7 @@ class Run:
         effective.update(formulation=system.formulation, integrator_options=self.solver.options,
                          plan=self.plan.as_dict())
         self.results = Results([system.channel_records[i] for i in self._order], system.names,
-                               model_to_dict(self.model), effective)
+                               lambda model=self.model: model_to_dict(model), effective)
         self.results.findings = findings
         self._pending: list = []  # samples recorded, not yet taken
         self._record(0.0, y0)

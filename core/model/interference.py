@@ -111,13 +111,14 @@ def solid_of(body: RigidBody, base_dir=None) -> Solid | None:
 
 
 def _placed(body: RigidBody, base_dir):
-    """(solid, rotation, origin, bounding-sphere centre, radius) in world axes, or () without a shape."""
+    """(solid, rotation, origin, bounding-sphere centre, radius, the solid's sample points) in world axes, or ()
+    without a shape."""
     solid = solid_of(body, base_dir)
     if solid is None:
         return ()
     rot, origin = quat_matrices(body.orientation), np.asarray(body.position, float)
     centre, radius = solid.sphere()
-    return solid, rot, origin, origin + rot @ centre, radius
+    return solid, rot, origin, origin + rot @ centre, radius, solid.samples() @ rot.T + origin
 
 
 def overlapping_bodies(model: Model, base_dir=None) -> list[tuple[str, str]]:
@@ -136,11 +137,10 @@ def overlapping_bodies(model: Model, base_dir=None) -> list[tuple[str, str]]:
         if entry:
             placed.append((body.name, *entry))
     found = []
-    for i, (na, sa, ra, oa, ca, rad_a) in enumerate(placed):
-        for nb, sb, rb, ob, cb, rad_b in placed[i + 1:]:
+    for i, (na, sa, ra, oa, ca, rad_a, pa) in enumerate(placed):
+        for nb, sb, rb, ob, cb, rad_b, pb in placed[i + 1:]:
             if frozenset((na, nb)) in exempt or np.linalg.norm(ca - cb) >= rad_a + rad_b:
                 continue
-            a_in_b = sb.contains(((sa.samples() @ ra.T + oa) - ob) @ rb)
-            if a_in_b.any() or sa.contains(((sb.samples() @ rb.T + ob) - oa) @ ra).any():
+            if sb.contains((pa - ob) @ rb).any() or sa.contains((pb - oa) @ ra).any():
                 found.append((na, nb))
     return found

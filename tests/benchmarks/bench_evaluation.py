@@ -1,121 +1,146 @@
-"""One evaluation of the planetary example's equations, each formulation by each of its paths, side by side.
+"""One evaluation of the equations and one prepare(): GearDyn as it is against the commit before the one
+engine (BASELINE), side by side, with Exudyn's build and assemble of the same planetary beside prepare().
 
-The goals (issue 17): at most 20 us in joint coordinates and at most 100 us in Cartesian coordinates. Each
-path's evaluation is timed at the same states along a run (the example's torque is constant, but the state
-is what it is at each instant: the cost does not depend on the law), in rounds that alternate the paths, so
-that the machine's drift (up to 2x here within a session) falls on all of them alike; each figure is the
-best round's mean. The integrators' own cost per step is an RK4 step's time (by step(), and by leap() as a
-run takes the steps between output samples) beside its four evaluations'. The Cartesian paths are also timed
-over a whole RK4 run (0.1 s at h 5e-4: the steps, the projections onto the constraints and one output sample),
-compiled and not, alternately.
+Cases: the planetary example in joint and in Cartesian coordinates, and the lossy gear demo 1 (its own
+formulation, joint), each as a run prepares it with compiled kernels asked for (the baseline fell back to
+Python where its compiled kernels did not reach: the lossy pair). An evaluation is `run.system.evaluate(t, y)` called from Python at
+10 states along the first 100 steps of a run, ROUNDS rounds of CALLS calls, the best round's mean. prepare()
+is the planetary's with the model's settings (the kernels loaded from their cache), best of PREPARES in a
+warm process. Exudyn (the `bench` extra): the minimal-coordinate planetary of bench_planetary_time_varying.py
+built and assembled, best of PREPARES in a warm process.
+
+Each side measures in a process of its own and the processes alternate, round after round, so that the
+machine's drift falls on both alike; each figure is the best over the rounds. The baseline is a git worktree
+of BASELINE in a temporary folder (its compiled kernels compile there the first time: minutes).
+Goals (issue 31): planetary joint at most 4 us, Cartesian at most 50 us, lossy demo 1 at most 5 us, prepare()
+of the planetary at most 5 ms.
 """
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from core.dynamics.joint_coordinates import JointCoordinateSystem  # noqa: E402
-from core.dynamics.run import prepare  # noqa: E402
-from core.dynamics.system import System  # noqa: E402
-from core.model.files import load  # noqa: E402
-
-EXAMPLE = Path(__file__).resolve().parents[2] / "resources" / "examples" / "planetary.gdyn"
-ROUNDS, CALLS = 5, 200
+ROOT = Path(__file__).resolve().parents[2]
+BASELINE = "74bdea2"  # the commit before the one engine
+ROUNDS, CALLS, PREPARES = 5, 200, 10
+CASES = (("planetary", "joint"), ("planetary", "cartesian"), ("lossy_gear_demo1", "joint"))
+GOALS = {"planetary joint": 4e-6, "planetary cartesian": 50e-6, "lossy_gear_demo1 joint": 5e-6,
+         "prepare planetary": 5e-3}
 
 
-def states(formulation: str, count: int = 10):
-    """(t, y) at `count` instants of a Python RK4 run of the planetary (0.05 s at h 5e-4)."""
-    run = prepare(load(EXAMPLE), t_end=0.05, step=5e-4, output_step=0.05, integrator="rk4",
-                  formulation=formulation, compiled="off")
-    found = []
-    for k in range(100):
-        run.solver.step()
-        if k % (100 // count) == 0:
-            found.append((run.solver.t, run.solver.y.copy()))
-    return found
+def measure(root: Path) -> dict:
+    """Every case's figure [s] with the engine of the source tree `root` (run in a process of its own)."""
+    sys.path.insert(0, str(root))
+    from core.dynamics.run import prepare
+    from core.model.files import load
 
-
-def timed(evaluate, at) -> float:
-    """Mean wall time [s] of one call of evaluate over the states `at`, CALLS calls in all."""
-    reps = max(1, CALLS // len(at))
-    t0 = time.perf_counter()
-    for _ in range(reps):
-        for t, y in at:
+    examples = root / "resources" / "examples"
+    out = {}
+    for name, formulation in CASES:
+        run = prepare(load(examples / f"{name}.gdyn"), formulation=formulation, compiled="on")
+        states = []
+        for k in range(100):
+            run.solver.step()
+            if k % 10 == 0:
+                states.append((run.solver.t, run.solver.y.copy()))
+        evaluate = run.system.evaluate
+        for t, y in states:  # warm
             evaluate(t, y)
-    return (time.perf_counter() - t0) / (reps * len(at))
-
-
-def main() -> None:
-    model = load(EXAMPLE)
-    general = JointCoordinateSystem(model, fast_path=False)
-    fast = JointCoordinateSystem(model)
-    compiled_joint = JointCoordinateSystem(model)
-    cartesian = System(model)
-    compiled_cartesian = System(model)
-    for system in (compiled_joint, compiled_cartesian):
-        note = system.compile()
-        if note is not None:
-            raise SystemExit(f"{system.formulation}: not compiled: {note}")
-    joint_states, cartesian_states = states("joint"), states("cartesian")
-    paths = {"joint, general path": (general.evaluate, joint_states),
-             "joint, Python fast path": (fast.evaluate, joint_states),
-             "joint, compiled fast path": (compiled_joint.evaluate, joint_states),
-             "Cartesian, Python": (cartesian.evaluate, cartesian_states),
-             "Cartesian, compiled": (compiled_cartesian.evaluate, cartesian_states)}
-    for evaluate, at in paths.values():  # every path warm before the rounds
-        timed(evaluate, at[:2])
-    best = {name: float("inf") for name in paths}
-    for _ in range(ROUNDS):
-        for name, (evaluate, at) in paths.items():
-            best[name] = min(best[name], timed(evaluate, at))
-    print(f"one evaluation of the planetary ({len(joint_states)} states along a run; best of {ROUNDS} alternating "
-          f"rounds of {CALLS} calls):")
-    for name, value in best.items():
-        print(f"  {name:28s} {value * 1e6:9.1f} us")
-    j, c = best["joint, compiled fast path"], best["Cartesian, compiled"]
-    print(f"joint coordinates, compiled: {j * 1e6:.1f} us against the goal of 20 us: "
-          f"{'met' if j <= 20e-6 else 'NOT met'}; the general path takes {best['joint, general path'] / j:.0f}x as long")
-    print(f"Cartesian coordinates, compiled: {c * 1e6:.1f} us against the goal of 100 us: "
-          f"{'met' if c <= 100e-6 else 'NOT met'}; the Python evaluation takes {best['Cartesian, Python'] / c:.1f}x as long")
-
-    # the integrators' own cost beside the evaluations: an RK4 step (four evaluations) by step() and by leap()
-    print("an RK4 step at h 5e-4, compiled (best of the rounds' mean over 100 steps), against its four evaluations:")
-    for name, system in (("joint", compiled_joint), ("Cartesian", compiled_cartesian)):
-        evaluation = best[f"{name}, compiled" + (" fast path" if name == "joint" else "")]
-        by = {"step()": float("inf"), "leap()": float("inf")}
+        best = float("inf")
         for _ in range(ROUNDS):
-            solver = prepare(model, t_end=1.0, step=5e-4, output_step=1.0, integrator="rk4",
-                             formulation=system.formulation, compiled="on").solver
             t0 = time.perf_counter()
-            for _ in range(100):
-                solver.step()
-            t1 = time.perf_counter()
-            taken = solver.leap(1.0, 100)
-            t2 = time.perf_counter()
-            by["step()"], by["leap()"] = min(by["step()"], (t1 - t0) / 100), min(by["leap()"], (t2 - t1) / taken)
-        for how, value in by.items():
-            print(f"  {name:9s} by {how:6s} {value * 1e6:8.1f} us a step, four evaluations "
-                  f"{4 * evaluation * 1e6:8.1f} us: {value / (4 * evaluation):5.2f}x them")
-    print("  (an evaluation timed from Python includes the call's own cost, about 1 us: a leap's stages inside the "
-          "kernel do not pay it)")
+            for _ in range(CALLS // len(states)):
+                for t, y in states:
+                    evaluate(t, y)
+            best = min(best, (time.perf_counter() - t0) / (CALLS // len(states) * len(states)))
+        out[f"{name} {formulation}"] = best
+    model = load(examples / "planetary.gdyn")
+    prepare(model)
+    best = float("inf")
+    for _ in range(PREPARES):
+        t0 = time.perf_counter()
+        prepare(model)
+        best = min(best, time.perf_counter() - t0)
+    out["prepare planetary"] = best
+    return out
 
-    runs = {"on": float("inf"), "off": float("inf")}
-    for _ in range(2):
-        for compiled in runs:
-            run = prepare(model, t_end=0.1, step=5e-4, output_step=0.1, integrator="rk4", formulation="cartesian",
-                          compiled=compiled)
-            t0 = time.perf_counter()
-            res = run.run()
-            runs[compiled] = min(runs[compiled], time.perf_counter() - t0)
-            if res.status != "finished":
-                raise SystemExit(f"the Cartesian run ({compiled}) did not finish: {res.message}")
-    print(f"a Cartesian RK4 run of 0.1 s at h 5e-4 (200 steps, 800 evaluations, 200 projections): compiled "
-          f"{runs['on']:.3f} s, Python {runs['off']:.3f} s: {runs['off'] / runs['on']:.1f}x faster compiled")
+
+def measure_exudyn() -> dict:
+    """Exudyn's build and assemble of the minimal-coordinate planetary [s] (run in a process of its own)."""
+    sys.path.insert(0, str(ROOT))
+    from tests.benchmarks.bench_planetary_time_varying import exudyn_tree_model
+    from tests.core.dynamics.test_generalized_alpha import time_varying_planetary
+
+    model = time_varying_planetary()
+    exudyn_tree_model(model)
+    best = float("inf")
+    for _ in range(PREPARES):
+        t0 = time.perf_counter()
+        exudyn_tree_model(model)
+        best = min(best, time.perf_counter() - t0)
+    return {"exudyn build and assemble": best}
+
+
+def child(*args: str) -> dict:
+    out = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, timeout=1800)
+    last = out.stdout.strip().splitlines()[-1:] or [""]
+    if out.returncode or not last[0].startswith("{"):
+        raise SystemExit(f"{' '.join(args)} failed:\n{out.stdout}\n{out.stderr}")
+    return json.loads(last[0])
+
+
+def main() -> int:
+    folder = Path(tempfile.mkdtemp(prefix="geardyn-baseline-"))
+    tree = folder / "tree"
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), BASELINE], check=True,
+                   capture_output=True)
+    try:
+        sides = {"before": str(tree), "now": str(ROOT)}
+        try:
+            import exudyn  # noqa: F401
+        except ImportError:
+            exudyn_side = False
+            print("exudyn not installed (pip install '.[bench]'): no Exudyn figure")
+        else:
+            exudyn_side = True
+        best: dict = {}
+        for r in range(3):  # rounds of the sides alternately; the first round compiles what is not cached
+            for side, root in sides.items():
+                for key, value in child("--measure", root).items():
+                    best[(side, key)] = min(best.get((side, key), float("inf")), value)
+            if exudyn_side:
+                for key, value in child("--exudyn").items():
+                    best[("Exudyn", key)] = min(best.get(("Exudyn", key), float("inf")), value)
+            print(f"round {r + 1} done", flush=True)
+        print(f"\n{'case':28s} {'before (' + BASELINE + ')':>18s} {'now':>12s} {'before/now':>11s}  goal")
+        for key in GOALS:
+            before, now = best[("before", key)], best[("now", key)]
+            unit, scale = ("ms", 1e3) if key.startswith("prepare") else ("us", 1e6)
+            verdict = "met" if now <= GOALS[key] else "NOT met"
+            print(f"{key:28s} {before * scale:15.1f} {unit} {now * scale:9.2f} {unit} {before / now:10.2f}x  "
+                  f"{GOALS[key] * scale:g} {unit}: {verdict}")
+        if exudyn_side:
+            e = best[("Exudyn", "exudyn build and assemble")]
+            print(f"{'Exudyn build and assemble':28s} {'':18s} {e * 1e3:9.2f} ms  (beside prepare() now: "
+                  f"{best[('now', 'prepare planetary')] * 1e3:.2f} ms)")
+        print("(an evaluation timed from Python includes the call's own cost, about 0.5 us)")
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) == 3 and sys.argv[1] == "--measure":
+        print(json.dumps(measure(Path(sys.argv[2]))))
+        sys.exit(0)
+    if len(sys.argv) == 2 and sys.argv[1] == "--exudyn":
+        print(json.dumps(measure_exudyn()))
+        sys.exit(0)
+    sys.exit(main())

@@ -53,10 +53,10 @@ def analytic_sun_speed(model, t: float) -> float:
     return t / j_eq
 
 
-def exudyn_run(model, h: float, sun_torque=None, carrier_damping: float = 0.0):
-    """Exudyn's Cartesian planetary (one rigid body per gear) for T_END s at step h: (wall time [s], sun speed
-    [rad/s] at the end). `sun_torque`: a function of t [N m] (None: 1 N m); `carrier_damping` [N m s/rad]: a
-    viscous load on the carrier (bench_planetary_time_varying.py's case)."""
+def exudyn_run(model, h: float, sun_torque=None, carrier_damping: float = 0.0, t_end: float = T_END):
+    """Exudyn's Cartesian planetary (one rigid body per gear) for t_end s at step h: (wall time [s] of building,
+    assembling and solving, sun speed [rad/s] at the end). `sun_torque`: a function of t [N m] (None: 1 N m);
+    `carrier_damping` [N m s/rad]: a viscous load on the carrier (bench_planetary_time_varying.py's case)."""
     import exudyn as exu
     from exudyn.itemInterface import (
         LoadTorqueVector,
@@ -70,6 +70,7 @@ def exudyn_run(model, h: float, sun_torque=None, carrier_damping: float = 0.0):
     from exudyn.utilities import RigidBodyInertia
 
     warnings.simplefilter("ignore", DeprecationWarning)
+    t0 = time.perf_counter()
     sc = exu.SystemContainer()
     mbs = sc.AddSystem()
     bodies = {"ground": mbs.AddObject(ObjectGround())}
@@ -111,15 +112,14 @@ def exudyn_run(model, h: float, sun_torque=None, carrier_damping: float = 0.0):
                                                             damping=carrier_damping))
     mbs.Assemble()
     s = exu.SimulationSettings()
-    s.timeIntegration.numberOfSteps = int(round(T_END / h))
-    s.timeIntegration.endTime = T_END
+    s.timeIntegration.numberOfSteps = int(round(t_end / h))
+    s.timeIntegration.endTime = t_end
     s.timeIntegration.verboseMode = 0
     s.timeIntegration.newton.useModifiedNewton = True
     s.timeIntegration.generalizedAlpha.useNewmark = True
     s.timeIntegration.generalizedAlpha.useIndex2Constraints = True
     s.solutionSettings.writeSolutionToFile = False
     s.displayComputationTime = False
-    t0 = time.perf_counter()
     exu.SolveDynamic(mbs, s)
     elapsed = time.perf_counter() - t0
     return elapsed, mbs.GetNodeOutput(nodes["sun"], exu.OutputVariableType.AngularVelocity)[2]

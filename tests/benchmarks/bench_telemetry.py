@@ -18,8 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from core.dynamics.channels import Channel  # noqa: E402
-from core.dynamics.results import Results  # noqa: E402
+from core.dynamics.results import Channel, Results, save_results  # noqa: E402
 from core.model.files import model_to_dict, load  # noqa: E402
 
 SAMPLES = 1_000_000
@@ -50,7 +49,7 @@ def main() -> None:
     app.processEvents()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.gdres"
-        big_results().save(path)
+        save_results(big_results(), path)
         t0 = time.perf_counter()
         window.open_results_file(path)
         tw = window.show_telemetry()

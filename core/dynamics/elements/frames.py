@@ -5,15 +5,18 @@ Assembly-time Python (numpy): the physics functions read the packed vectors.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from core.geometry import vec3
 
-def perpendiculars(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+
+def perpendiculars(a) -> tuple[tuple, tuple]:
     """Two unit vectors normal to the unit vector a and to each other."""
-    helper = np.array([1.0, 0.0, 0.0]) if abs(a[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
-    b1 = np.cross(a, helper)
-    b1 /= np.linalg.norm(b1)
-    return b1, np.cross(a, b1)
+    b = vec3.cross(a, (1.0, 0.0, 0.0) if abs(a[0]) < 0.9 else (0.0, 1.0, 0.0))
+    b1 = vec3.scale(1.0 / math.sqrt(vec3.dot(b, b)), b)
+    return b1, vec3.cross(a, b1)
 
 
 class JointFrame:
@@ -32,7 +35,7 @@ class JointFrame:
         self.si, self.sj = ri.T @ (p - xi), rj.T @ (p - xj)
         self.ai, self.aj = ri.T @ a, rj.T @ a
         n1, n2 = perpendiculars(a)
-        self.b1, self.b2 = ri.T @ n1, ri.T @ n2
+        self.b1, self.b2 = ri.T @ np.array(n1), ri.T @ np.array(n2)
         self.rel = rj.T @ ri
 
     def floats(self) -> list[float]:

@@ -47,6 +47,11 @@ CHECKS = 3  # random configurations the constant matrices are checked at
 TOLERANCE = 1e-11  # the change allowed at them, relative (round-off of the general path is about 1e-15)
 
 
+def largest(a: np.ndarray) -> float:
+    """The largest magnitude in a (0 when empty)."""
+    return float(np.abs(a).max(initial=0.0))
+
+
 class JointSpace(EuclideanSpace):
     """y = [q (nq), q' (nq), extra]: joint angles [rad], their rates [rad/s], the extra states."""
 
@@ -163,27 +168,26 @@ class JointSystem(System):
     def why_not_constant_now(self) -> str | None:
         """Why the constant matrices do not hold in the elements' discrete states as they are, or None."""
         base = self.matrices(np.zeros(self.nq), np.zeros(self.nq))
-        if self.rows and np.abs(base["g_sep"]).max() > TOLERANCE * np.abs(base["g_plus"]).max():
+        rows = largest(base["g_plus"])
+        if self.rows and largest(base["g_sep"]) > TOLERANCE * rows:
             return "a tooth force's separating part acts on the coordinates (gears on a swinging arm)"
         rng = np.random.default_rng(20261202)
-        scale = max(1.0, float(np.abs(self.initial_state()[self.space.qd]).max(initial=0.0)))
+        scale = max(1.0, largest(self.initial_state()[self.space.qd]))
+        weight = float(np.abs(self.asm.mass).max(initial=0.0)) * float(np.linalg.norm(self.model.settings.gravity))
+        lever = max(float(np.abs(self.asm.x0).max(initial=0.0)), 1e-3)
         for _ in range(CHECKS):
             q, qd = rng.uniform(-np.pi, np.pi, self.nq), scale * rng.normal(size=self.nq)
             other = self.matrices(q, qd)
             for key in ("mass", "rows", "g_plus", "ports", "positions"):
-                size = max(np.abs(base[key]).max(initial=0.0), np.abs(other[key]).max(initial=0.0), 1e-300)
+                size = max(largest(base[key]), largest(other[key]), 1e-300)
                 if key in ("rows", "g_plus") and self.rows:
-                    size = max(size, np.abs(base["g_plus"]).max())
-                if not np.allclose(other[key], base[key], rtol=0.0, atol=TOLERANCE * size):
+                    size = max(size, rows)
+                if largest(other[key] - base[key]) > TOLERANCE * size:
                     return f"{MEANING[key]} change with the state"
-            speed = float(qd @ qd)
-            work = max(np.abs(other["inertial"]).max(initial=0.0), np.abs(other["gamma"]).max(initial=0.0))
-            size = (np.abs(base["mass"]).max() + np.abs(other["rows"]).max(initial=0.0)) * speed
-            if work > TOLERANCE * size:
+            work = max(largest(other["inertial"]), largest(other["gamma"]))
+            if work > TOLERANCE * (largest(base["mass"]) + largest(other["rows"])) * float(qd @ qd):
                 return "the velocity terms act on the coordinates (a mass centre off its axis)"
-            weight = float(np.abs(self.asm.mass).max(initial=0.0)) * float(np.linalg.norm(self.model.settings.gravity))
-            lever = max(float(np.abs(self.asm.x0).max(initial=0.0)), 1e-3)
-            if np.abs(other["gravity"]).max(initial=0.0) > TOLERANCE * max(weight * lever, 1e-300) and weight > 0:
+            if weight > 0 and largest(other["gravity"]) > TOLERANCE * max(weight * lever, 1e-300):
                 return "gravity acts on the coordinates (across the axes of a moving mass centre)"
         return None
 

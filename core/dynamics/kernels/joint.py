@@ -42,6 +42,7 @@ from core.dynamics.buffers.layout import (
     MASS,
     NQ,
     PORT_BODIES,
+    POSITIONS,
     REDUNDANT,
     ROW_BODIES,
     ROW_FLAGS,
@@ -297,7 +298,19 @@ def evaluate_constant(t, y, rate, fb, ib, disc, flanks, keys, store, used):
     nq, m, nx = ib[NQ], ib[ROWS], ib[EXTRA]
     qd = y[nq:2 * nq]
     jq, cq = floats(fb, ib, CONSTANT_J), floats(fb, ib, CONSTANT_C)
-    jv, pv = np.empty(m), np.empty(cq.shape[0])
+    npos, p_count = ib[POSITIONS], cq.shape[0]
+    # every vector of the evaluation in one allocation (a few allocations cost more than this rate's arithmetic)
+    scratch = np.zeros(6 * m + 2 * p_count + npos + nx + 3 + 2 * nq)
+    a1 = m + p_count
+    a2 = a1 + npos
+    a3 = a2 + p_count
+    a6 = a3 + 3 * m
+    a8 = a6 + nx + 3
+    a10 = a8 + 2 * nq
+    jv, pv, positions = scratch[:m], scratch[m:a1], scratch[a1:a2]
+    forces = (scratch[a2:a3], scratch[a3:a3 + m], scratch[a3 + m:a3 + 2 * m], scratch[a3 + 2 * m:a6],
+              scratch[a6:a6 + nx], scratch[a6 + nx:a8])
+    force_q, minv_q, lam, rhs = scratch[a8:a8 + nq], scratch[a8 + nq:a10], scratch[a10:a10 + m], scratch[a10 + m:]
     for r in range(m):
         total = 0.0
         for c in range(nq):
@@ -308,24 +321,19 @@ def evaluate_constant(t, y, rate, fb, ib, disc, flanks, keys, store, used):
         for c in range(nq):
             total += cq[p, c] * qd[c]
         pv[p] = total
-    positions = floats(fb, ib, CONSTANT_POSITIONS)[:, 0].copy()
-    phi = np.zeros(m)
-    forces = (np.zeros(cq.shape[0]), np.zeros(m), np.zeros(m), phi, np.zeros(nx), np.zeros(3))
+    positions[:] = floats(fb, ib, CONSTANT_POSITIONS)[:, 0]
     elements.law(t, fb, ib, disc, (jv, pv, positions, y[2 * nq:2 * nq + nx]), forces)
     u, tgt, tgtr, phi, xdot, acc = forces
     minv = floats(fb, ib, CONSTANT_MINV)
-    force_q = np.zeros(nq)
     for p in range(cq.shape[0]):
         if u[p] != 0.0:
             for c in range(nq):
                 force_q[c] += cq[p, c] * u[p]
-    minv_q = np.zeros(nq)
     for i in range(nq):
         total = 0.0
         for c in range(nq):
             total += minv[i, c] * force_q[c]
         minv_q[i] = total
-    lam = np.zeros(m)
     qdd = rate[nq:2 * nq]
     qdd[:] = minv_q
     work_power, loss_power = 0.0, 0.0
@@ -333,7 +341,6 @@ def evaluate_constant(t, y, rate, fb, ib, disc, flanks, keys, store, used):
         gb = floats(fb, ib, GRAVITY_BAUMGARTE)[:, 0]
         flags, gear_rows = ints(ib, ROW_FLAGS), ints(ib, GEAR_ROW_INDEX)[:, 0]
         off = ints(ib, CONSTANT_OFF)[:, 0]
-        rhs = np.empty(m)
         for r in range(m):
             total = 0.0
             for c in range(nq):

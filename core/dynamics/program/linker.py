@@ -179,9 +179,14 @@ class Program:
                 return f"the {cls.__name__} element ({cls.__module__}) does not compile: {text.splitlines()[0]}"
         return f"numba could not compile the kernels: {text.splitlines()[0] if text else type(exc).__name__}"
 
+    _cached = False
+
     def cached(self) -> bool:
-        """Whether the compiled program is in its cache folder (numba's index files of the entry points)."""
-        return self.folder.is_dir() and sum(1 for _ in self.folder.rglob("entries.*.nbi")) >= len(ENTRIES)
+        """Whether the compiled program is in its cache folder (numba's index files of the entry points; once
+        found, not looked for again)."""
+        if not self._cached:
+            self._cached = self.folder.is_dir() and sum(1 for _ in self.folder.rglob("entries.*.nbi")) >= len(ENTRIES)
+        return self._cached
 
 
 _PROGRAMS: dict = {}

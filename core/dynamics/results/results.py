@@ -41,7 +41,8 @@ class Results:
         Unit quaternions (w, x, y, z), signs chosen so consecutive samples are
         on the same hemisphere (ready for interpolation).
     model : dict or None
-        The model snapshot as .gdyn data (SI).
+        The model snapshot as .gdyn data (SI). Given as a function, it is called when first asked for (a run
+        hands its model over without encoding it).
     settings : dict
         The effective settings of the run (after defaults and overrides).
     status : {'running', 'finished', 'failed', 'cancelled'}
@@ -53,10 +54,10 @@ class Results:
     steps, evaluations : int
     """
 
-    def __init__(self, channels, bodies=(), model: dict | None = None, settings: dict | None = None):
+    def __init__(self, channels, bodies=(), model=None, settings: dict | None = None):
         self.channels: list[Channel] = list(channels)
         self.bodies: list[str] = list(bodies)
-        self.model = model
+        self._model = model
         self.settings = dict(settings or {})
         self.status = "running"
         self.message = ""
@@ -68,6 +69,16 @@ class Results:
         self._n = 0
         self._alloc(16)
         self._lookup: dict[str, int] | None = None
+
+    @property
+    def model(self) -> dict | None:
+        if callable(self._model):
+            self._model = self._model()
+        return self._model
+
+    @model.setter
+    def model(self, value) -> None:
+        self._model = value
 
     # ------------------------------------------------------------------ storage
 

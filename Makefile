@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[gui,test]'
 	@# the compiled kernels into their cache: a run then loads them (about 1 s), not compiles them (minutes)
-	$(PY) -m core.dynamics.program.warm
+	$(PY) -m core.dynamics.warm
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 

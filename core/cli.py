@@ -4,6 +4,11 @@ No Qt is imported here. Lengths are typed in mm and angles in degrees, as on
 the GUI; the JSON output is SI (m, rad, kg) with the unit of every key listed
 under "units". A bad argument gets one line naming it and the allowed range,
 and exit status 2.
+
+Each command imports the engine it needs when it runs (the imports inside the
+command functions): `geardyn --help` and the geometry commands start without
+loading the dynamics, the studies' Dask or numba. No cycle is dodged that way:
+the CLI is the top of core's layers (pyproject.toml's import contracts).
 """
 
 from __future__ import annotations

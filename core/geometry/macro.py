@@ -14,7 +14,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
-from core.ranges import DEG, MM, ranged
+from core.ranges import DEG, MM, Range, range_problems, ranged
 
 ADDENDUM = 1.0  # in normal modules
 DEDENDUM = 1.25  # in normal modules
@@ -83,8 +83,6 @@ class GearSpec:
         other parameters (bore inside the root circle, rim outside the ring's
         root circle, bevel face width below half the cone distance).
         """
-        from core.ranges import Range, range_problems
-
         if self.kind not in GEAR_KINDS:
             return [("kind", f"must be one of {', '.join(GEAR_KINDS)}, got {self.kind!r}")]
         found = [p for p in range_problems(self) if p[0] in self.relevant_fields()]
@@ -312,8 +310,6 @@ class PairSpec:
     x2: float = ranged(0.0, lo=-0.6, hi=1.0)
 
     def problems(self) -> list[tuple[str, str]]:
-        from core.ranges import range_problems
-
         if self.kind not in PAIR_KINDS:
             return [("kind", f"must be one of {', '.join(PAIR_KINDS)}, got {self.kind!r}")]
         found = range_problems(self)

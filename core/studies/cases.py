@@ -10,7 +10,13 @@ import math
 
 import numpy as np
 
+from core.chbm import lumped_model as lm
+from core.chbm.continuation import follow
+from core.chbm.from_model import lumped_from_model
+from core.chbm.harmonic_balance import HarmonicBalance
+from core.dynamics.simulate import simulate
 from core.errors import ModelError
+from core.model.files import model_from_dict
 from core.studies.parameters import apply
 from core.studies.reductions import reduce
 from core.studies.study_file import CHBM_BASE, Study
@@ -46,8 +52,6 @@ def _run(study: Study, base: dict | None, values):
     settings = dict(study.analysis.settings)
     model = None
     if base is not None:
-        from core.model.files import model_from_dict
-
         model = model_from_dict(base)
     chbm_params = {}
     for p, v in zip(study.parameters, values):
@@ -61,8 +65,6 @@ def _run(study: Study, base: dict | None, values):
 
 
 def _simulation(study, model, settings):
-    from core.dynamics.simulate import simulate
-
     res = simulate(model, **settings)
     results, units = [], []
     for o in study.analysis.outputs:
@@ -77,10 +79,6 @@ def _simulation(study, model, settings):
 
 
 def _chbm(study, model, settings, chbm_params):
-    from core.chbm import lumped_model as lm
-    from core.chbm.continuation import follow
-    from core.chbm.harmonic_balance import HarmonicBalance
-
     torque = chbm_params.pop("torque", settings["torque"])
     if study.base == CHBM_BASE:
         p = {"inertia": lm.PAPER_INERTIA, "base_radius": lm.PAPER_BASE_RADIUS, "damping": lm.PAPER_DAMPING,
@@ -88,8 +86,6 @@ def _chbm(study, model, settings, chbm_params):
         lumped = lm.pair_model(p["inertia"], p["inertia"], p["base_radius"], p["base_radius"], p["damping"], torque,
                                p["contact_ratio"], p["contact_stiffness"])
     else:
-        from core.chbm.from_model import lumped_from_model
-
         lumped = lumped_from_model(model, study.pair, torque)
     hb = HarmonicBalance(lumped, int(settings["harmonics"]))
     points = follow(hb, float(settings["f_min"]), float(settings["f_max"]), df_max=settings["df_max"] or None)

@@ -9,6 +9,7 @@ import time
 
 from core.atomic import atomic_write_text
 from core.errors import ModelError
+from core.model.files import load, model_to_dict
 from core.studies.cases import output_columns, run_case
 from core.studies.study_file import CHBM_BASE, Study
 
@@ -70,8 +71,6 @@ def base_dict(study: Study) -> dict | None:
     """The base model as plain data (sent to every worker), or None for the paper's pair."""
     if study.base == CHBM_BASE:
         return None
-    from core.model.files import load, model_to_dict
-
     return model_to_dict(load(study.base))
 
 

@@ -1,4 +1,4 @@
-"""Compile the kernels into their cache: ``python -m core.dynamics.program.warm`` (``make venv`` runs it once).
+"""Compile the kernels into their cache: ``python -m core.dynamics.warm`` (``make venv`` runs it once).
 
 Every entry point compiles at its first call for the argument types it is given, so the surest way to compile
 what runs use is to run: each example a few steps in each formulation it allows, with each integrator, and

@@ -64,7 +64,8 @@ def locate(events: list[Event], g_old: list[float], g_new: list[float], sol, t_o
             if g_new[i] == 0.0:
                 te = t_new
             else:
-                te = brentq(lambda t: ev.fun(t, sol(t)), t_old, t_new, xtol=xtol * max(1.0, abs(t_new)), rtol=4 * np.finfo(float).eps)
+                te = brentq(lambda t: ev.fun(t, sol(t)), t_old, t_new, xtol=xtol * max(1.0, abs(t_new)),
+                            rtol=4 * np.finfo(float).eps)
             found.append((te, i))
     found.sort()
     for k, (_, i) in enumerate(found):

@@ -27,12 +27,7 @@ import traceback
 
 import numpy as np
 
-from core.dynamics.checks import (
-    Violation,
-    drift_tolerances,
-    system_findings,
-    worst_violation,
-)
+from core.dynamics.checks import (Violation, drift_tolerances, system_findings, worst_violation)
 from core.dynamics.events import locate
 from core.dynamics.formulations import assemble
 from core.dynamics.integrators import METHODS, make_integrator
@@ -278,7 +273,8 @@ class Run:
         return True
 
     def take(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-        """The samples recorded since the last take: time (m,), data (m, c), positions (m, b, 3), orientations (m, b, 4)."""
+        """The samples recorded since the last take: time (m,), data (m, c), positions (m, b, 3), orientations
+        (m, b, 4)."""
         if not self._pending:
             return None
         t, data, pos, quat = zip(*self._pending)
@@ -356,7 +352,8 @@ class Run:
             steps += 1
             now = _clock.perf_counter()
             self._report(now)
-            if (max_steps is not None and steps >= max_steps) or (max_seconds is not None and now - start >= max_seconds):
+            if ((max_steps is not None and steps >= max_steps)
+                    or (max_seconds is not None and now - start >= max_seconds)):
                 break
 
     def _report(self, now: float) -> None:

@@ -116,9 +116,6 @@ class LossValues:
     def factor(self, a_drives: bool) -> float:
         return mesh_factor(self.values, a_drives)
 
-    def friction(self, a_drives: bool) -> float:
-        return bearing_friction(self.values, a_drives)
-
     def loss_torque(self, tau_a: float, direction: int, a_drives: bool) -> float:
         return loss_torque(self.values, tau_a, direction, a_drives)
 
@@ -138,7 +135,6 @@ class LossTable:
         if not len(table):
             table = np.array([[0.0, 1.0, 1.0, 0.0, 0.0]])
         self.rows = table
-        self.speeds = table[:, 0]
         self.at_rest = self.at(0.0)
 
     def at(self, speed: float) -> LossValues:

@@ -170,14 +170,6 @@ def cylinder_frame_rate(sign: float, r1: float, a1, u, c1, c2, c1_dot, a1_dot, c
     return point_dot, t_dot
 
 
-def pitch_slip_rate(point, t, x1, v1, w1, x2, v2, w2) -> float:
-    """t . (v1(P) - v2(P)) [m/s]: the rate of a pair's phase error at the pitch point P, from each gear's COM x,
-    its velocity v and spin w (world; 3-sequences, core.geometry.vec3)."""
-    vp1 = add(v1, cross(w1, sub(point, x1)))
-    vp2 = add(v2, cross(w2, sub(point, x2)))
-    return dot(t, sub(vp1, vp2))
-
-
 def pitch_jdot_v(point, t, point_dot, t_dot, x1, v1, w1, x2, v2, w2) -> float:
     """(dJ/dt) v of a gear pair's row t . (v1(P) - v2(P)) = 0 along the motion, v held: with vP_k = v_k +
     w_k x (P - x_k), t' . (vP1 - vP2) + t . (w1 x (P' - v1) - w2 x (P' - v2)), P' and t' the frame's rates

@@ -35,14 +35,8 @@ def rotation_vector_quat(tx, ty, tz):
     return np.cos(0.5 * angle), s * tx, s * ty, s * tz
 
 
-def quat_exp(theta) -> np.ndarray:
-    """Unit quaternion(s) of rotation vector(s) theta [rad] (the exponential map)."""
-    theta = np.asarray(theta, float)
-    return np.stack(rotation_vector_quat(*np.moveaxis(theta, -1, 0)), axis=-1)
-
-
 def quat_log(q) -> np.ndarray:
-    """Rotation vector(s) [rad] of unit quaternion(s), angle in [0, pi] (the inverse of quat_exp)."""
+    """Rotation vector(s) [rad] of unit quaternion(s), angle in [0, pi] (the inverse of the exponential map, rotation_vector_quat)."""
     q = np.asarray(q, float)
     q = q * np.where(q[..., :1] < 0, -1.0, 1.0)  # the short way round
     v = q[..., 1:]
@@ -74,13 +68,6 @@ def quat_rotation(w, x, y, z):
 
 
 quat_matrix = quat_matrices  # one quaternion gives one matrix
-
-
-def world_tensors(rot, tensor) -> np.ndarray:
-    """R T R^T: tensors in body axes (k, 3, 3) (an inertia, or its inverse) in world axes, for rotations (..., k,
-    3, 3) with any leading axes (many samples at once). The compiled Cartesian evaluation has its loop form
-    (core.dynamics.cartesian_kernel._rotated)."""
-    return np.einsum("...kab,kbc,...kdc->...kad", rot, tensor, rot)
 
 
 def _quat_products() -> tuple[np.ndarray, np.ndarray]:

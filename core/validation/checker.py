@@ -40,9 +40,6 @@ GYRATION_RANGE = (2e-4, 5.0)  # m
 # above 1e-3 of it unless it is a needle a thousand times longer than thick; no mass inside the shape gives more
 # than the distance itself (5 % allowed for a coarse display mesh).
 SMALL_GYRATION, LARGE_GYRATION = 1e-3, 1.05
-ANGLE_TOL = 1e-6  # rad
-LENGTH_TOL = 1e-6  # m
-
 
 
 @dataclass(frozen=True)
@@ -56,7 +53,6 @@ class Finding:
 
     def __str__(self) -> str:
         return f"{self.severity}: {self.item}: {self.message}"
-
 
 
 def mass_remark(mass: float, largest_moment: float, visual=None) -> str | None:
@@ -80,7 +76,6 @@ def mass_remark(mass: float, largest_moment: float, visual=None) -> str | None:
         text += (f"; the file is read in {visual.unit}: read in {other} the part would weigh {mass * scale**3:.4g} kg "
                  f"with {k * scale * 1e3:.4g} mm: import it again with unit {other}")
     return text
-
 
 
 class _Checker(PairRules):
@@ -241,7 +236,6 @@ class _Checker(PairRules):
         self.check_inertia_vs_shape()
         self.check_meshes()
         return self.out
-
 
 
 def _reach_from_com(body) -> float | None:

@@ -17,15 +17,11 @@ from core.model.entities import (
     FixedJoint,
     GearPair,
     GearSource,
-    MeshFileSource,
     PrimitiveSource,
     RevoluteJoint,
     RigidBody,
 )
 
-SEVERITIES = ("error", "warning", "info")
-MASS_RANGE = (1e-4, 1e5)  # kg: a 0.1 g pin to a 100 t ring gear
-GYRATION_RANGE = (2e-4, 5.0)  # m
 ANGLE_TOL = 1e-6  # rad
 LENGTH_TOL = 1e-6  # m
 
@@ -64,34 +60,10 @@ def coaxial(j1: RevoluteJoint, j2: RevoluteJoint) -> bool:
     return parallel and line_distance(j1.position, j1.axis, j2.position, j2.axis) < LENGTH_TOL
 
 
-def mass_remark(mass: float, largest_moment: float, visual=None) -> str | None:
-    """Why a mass [kg] and largest principal moment [kg m^2] are implausible for a gear-train part, or None.
-
-    For a mesh imported in metres that is far too big (or in mm and far too
-    small) the remark says what it would weigh in the other unit.
-    """
-    if not (mass > 0 and largest_moment > 0):
-        return None
-    k = math.sqrt(largest_moment / mass)  # radius of gyration [m]
-    big = mass > MASS_RANGE[1] or k > GYRATION_RANGE[1]
-    small = mass < MASS_RANGE[0] or k < GYRATION_RANGE[0]
-    if not (big or small):
-        return None
-    text = (f"{mass:.4g} kg with a radius of gyration of {k * 1e3:.4g} mm is far outside what a gear-train part "
-            f"weighs ({MASS_RANGE[0]:g} to {MASS_RANGE[1]:g} kg, {GYRATION_RANGE[0] * 1e3:g} to "
-            f"{GYRATION_RANGE[1] * 1e3:g} mm)")
-    if isinstance(visual, MeshFileSource) and (visual.unit == "m") == big:
-        other, scale = ("mm", 1e-3) if big else ("m", 1e3)
-        text += (f"; the file is read in {visual.unit}: read in {other} the part would weigh {mass * scale**3:.4g} kg "
-                 f"with {k * scale * 1e3:.4g} mm: import it again with unit {other}")
-    return text
-
-
 def body_axis_line(body: RigidBody) -> tuple[tuple, tuple]:
     """World point and direction of a body's own z axis at its initial pose (the third column of its rotation)."""
     w, x, y, z = body.orientation
     return body.position, (2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y))
-
 
 
 class PairRules:

@@ -40,7 +40,7 @@ CARTESIAN, JOINT = 0, 1
  BODY_ROWS_START,  # ints (n + 1,): body b's entries of BODY_ROWS are [start[b], start[b + 1])
  BAND_ORDER,  # ints (rows,): the rows' order in the band of A (banded algebra)
  HOLONOMIC_ROWS,  # ints (h,): the rows positions are projected onto (Cartesian: joints)
- EDGE_TABLE,  # ints (edges, 5): parent body (-1 ground), child body, coordinate (-1 fixed), level, joint element's edge slot
+ EDGE_TABLE,  # ints (edges, 5): parent body (-1 ground), child, coordinate (-1 fixed), level, joint's edge slot
  EDGE_AXES,  # floats (edges, 9): axis and point at the start (world) [m], the point in the child's axes from its COM
  EDGE_SIGN,  # floats (edges,): +1 where the child is the joint's body j, else -1 (the turn's sign, the reaction's side)
  SUBTREE,  # ints (edges, n): 1 where a body is in the edge's subtree

@@ -10,14 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.dynamics.buffers.layout import (
-    LAWS,
-    TABLE_DATA,
-    TABLE_INDEX,
-    Pack,
-    floats,
-    ints,
-)
+from core.dynamics.buffers.layout import (LAWS, TABLE_DATA, TABLE_INDEX, Pack, floats, ints)
 from core.model.entities import LAW_CODES, TimeLaw, law_rate, law_value
 
 LAW_WIDTH = 9  # kind, value, final, t_start, t_end, amplitude, frequency, phase, table index

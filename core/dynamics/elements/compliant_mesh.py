@@ -15,13 +15,7 @@ import math
 from core.dynamics.buffers.tables import table
 from core.dynamics.elements.base import OUT0, PORT0, Element, element
 from core.dynamics.elements.blocks import put_spin, vector
-from core.dynamics.elements.gear_geometry import (
-    PAIR_FLOATS,
-    pair_floats,
-    pair_frame,
-    put_tooth_force,
-    tooth_forces,
-)
+from core.dynamics.elements.gear_geometry import (PAIR_FLOATS, pair_floats, pair_frame, put_tooth_force, tooth_forces)
 from core.dynamics.elements.gear_pair import tooth_force_channels
 from core.dynamics.results.channels import Channel
 from core.gearing.gear_bodies import polar_inertia
@@ -83,7 +77,8 @@ class CompliantMeshElement(Element):
         super().__init__(mesh, asm)
         model = asm.model
         pair = model.gear_pairs[mesh.pair]
-        self.model = m = mesh_model_for(pair, mesh, polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2))
+        inertias = polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2)
+        self.model = m = mesh_model_for(pair, mesh, *inertias)
         self.pair_name, self.z1 = pair.name, pair.z1
         joint1 = asm.element_of(pair.joint1)
         self.frame, self.angle = joint1.frame, joint1.x0

@@ -3,12 +3,11 @@ coordinates hold it by their own construction."""
 
 from __future__ import annotations
 
-import numpy as np
 
 from core.dynamics.elements.base import NROWS, OUT0, ROW0, Element, element
 from core.dynamics.elements.blocks import pose, put, vector
 from core.dynamics.elements.frames import JointFrame
-from core.dynamics.elements.revolute_joint import joint_reaction, reaction_channels
+from core.dynamics.elements.revolute_joint import joint_errors, joint_reaction, reaction_channels
 from core.dynamics.results.channels import Channel
 from core.geometry import vec3
 from core.model.entities import FixedJoint
@@ -68,9 +67,4 @@ class FixedJointElement(Element):
         return reaction_channels(self.name)
 
     def errors(self, phi, extra) -> list[tuple[str, float, str]]:
-        """Its rows' position errors (none when the coordinates hold it): the point's gap [m], the axis' [rad]."""
-        if not self.nrows or phi is None:
-            return []
-        mine = phi[self.row0:self.row0 + self.nrows]
-        return [("joint position error", float(np.linalg.norm(mine[:3])), "m"),
-                ("joint axis error", float(np.abs(mine[3:]).max()), "rad")]
+        return joint_errors(self, phi)

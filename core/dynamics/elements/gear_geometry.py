@@ -15,18 +15,9 @@ import numpy as np
 
 from core.dynamics.elements.blocks import pose, put_force, vector
 from core.gearing.gear_bodies import mesh_centre
-from core.gearing.pitch_point import (
-    PairGeometryData,
-    bevel_force_parts,
-    bevel_frame,
-    bevel_frame_rate,
-    cylinder_force_components,
-    cylinder_force_parts,
-    cylinder_frame,
-    cylinder_frame_rate,
-    pitch_jdot_v,
-    with_resultant,
-)
+from core.gearing.pitch_point import (PairGeometryData, bevel_force_parts, bevel_frame, bevel_frame_rate,
+                                      cylinder_force_components, cylinder_force_parts, cylinder_frame,
+                                      cylinder_frame_rate, pitch_jdot_v, with_resultant)
 from core.geometry import vec3
 
 C1, C2, A1, A2, KIND, R1, TAN_HELIX, TAN_PRESSURE, RM, PITCH, TAN_NORMAL = 0, 3, 6, 9, 12, 13, 14, 15, 16, 17, 18

@@ -10,14 +10,8 @@ at the pitch circle, held by Baumgarte's terms when the pair is rigid and the me
 from __future__ import annotations
 
 from core.dynamics.elements.base import NROWS, OUT0, PORT0, ROW0, X0, Element, element
-from core.dynamics.elements.gear_geometry import (
-    PAIR_FLOATS,
-    pair_floats,
-    pair_frame,
-    put_pair_row,
-    put_slip,
-    tooth_forces,
-)
+from core.dynamics.elements.gear_geometry import (PAIR_FLOATS, pair_floats, pair_frame, put_pair_row, put_slip,
+                                                  tooth_forces)
 from core.dynamics.results.channels import TOOTH_FORCES, Channel
 from core.gearing.pitch_point import TOOTH_FORCE_TEXT
 from core.model.entities import CompliantMesh, GearPair

@@ -23,39 +23,14 @@ import numpy as np
 
 from core.dynamics.buffers.layout import LOSS_POWER
 from core.dynamics.buffers.tables import table
-from core.dynamics.elements.base import (
-    DISC0,
-    EVENT0,
-    NROWS,
-    OUT0,
-    PORT0,
-    ROW0,
-    X0,
-    Element,
-    element,
-)
+from core.dynamics.elements.base import (DISC0, EVENT0, NROWS, OUT0, PORT0, ROW0, X0, Element, element)
 from core.dynamics.elements.blocks import pose, put_force, put_spin, vector
-from core.dynamics.elements.gear_geometry import (
-    PAIR_FLOATS,
-    pair_floats,
-    pair_frame,
-    put_pair_row,
-    put_slip,
-    tooth_forces,
-)
+from core.dynamics.elements.gear_geometry import (PAIR_FLOATS, pair_floats, pair_frame, put_pair_row, put_slip,
+                                                  tooth_forces)
 from core.dynamics.elements.gear_pair import soft, tooth_force_channels
 from core.dynamics.results.channels import Channel
-from core.gearing.losses import (
-    BACKWARD,
-    FORWARD,
-    STUCK,
-    LossTable,
-    bearing_friction,
-    driving_torque,
-    holding_range,
-    loss_values,
-    mesh_factor,
-)
+from core.gearing.losses import (BACKWARD, FORWARD, STUCK, LossTable, bearing_friction, driving_torque, holding_range,
+                                 loss_values, mesh_factor)
 from core.gearing.pitch_point import PairGeometryData, contact_frame
 from core.geometry import vec3
 from core.model.entities import GearPair
@@ -241,7 +216,8 @@ class LossyGearPairElement(Element):
             x, rot = asm.pose0(frame.bj)
             gears.append((x, x + rot @ centre, rot @ axis, x + rot @ frame.sj))
         f = contact_frame(PairGeometryData.of(pair), gears[0][1], gears[0][2], gears[1][1], gears[1][2])
-        moments = [sign * float(np.concatenate([f.t, np.cross(f.point - x, f.t)]) @ np.concatenate([np.cross(a, x - p), a]))
+        moments = [sign * float(np.concatenate([f.t, np.cross(f.point - x, f.t)])
+                                @ np.concatenate([np.cross(a, x - p), a]))
                    for (x, _, a, p), sign in zip(gears, (1.0, -1.0))]
         return moments[0], -moments[1] / moments[0]
 

@@ -10,16 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.dynamics.elements.base import (
-    EDGE,
-    NROWS,
-    OUT0,
-    PORT0,
-    ROW0,
-    X0,
-    Element,
-    element,
-)
+from core.dynamics.elements.base import (EDGE, NROWS, OUT0, PORT0, ROW0, X0, Element, element)
 from core.dynamics.elements.blocks import pose, put, put_spin, vector
 from core.dynamics.elements.frames import JointFrame
 from core.dynamics.results.channels import Channel
@@ -135,12 +126,16 @@ class RevoluteJointElement(Element):
                 + reaction_channels(n))
 
     def errors(self, phi, extra) -> list[tuple[str, float, str]]:
-        """Its rows' position errors (none when the coordinates hold it): the point's gap [m], the axis' [rad]."""
-        if not self.nrows or phi is None:
-            return []
-        mine = phi[self.row0:self.row0 + self.nrows]
-        return [("joint position error", float(np.linalg.norm(mine[:3])), "m"),
-                ("joint axis error", float(np.abs(mine[3:]).max()), "rad")]
+        return joint_errors(self, phi)
+
+
+def joint_errors(element, phi) -> list[tuple[str, float, str]]:
+    """A joint's rows' position errors (none when the coordinates hold it): the point's gap [m], the axis' [rad]."""
+    if not element.nrows or phi is None:
+        return []
+    mine = phi[element.row0:element.row0 + element.nrows]
+    return [("joint position error", float(np.linalg.norm(mine[:3])), "m"),
+            ("joint axis error", float(np.abs(mine[3:]).max()), "rad")]
 
 
 def reaction_channels(name: str) -> list[Channel]:

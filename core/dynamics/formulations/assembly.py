@@ -11,38 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 import core.dynamics.elements  # noqa: F401  (the built-in element kinds register when imported)
-from core.dynamics.buffers.layout import (
-    BODY_ROWS,
-    BODY_ROWS_START,
-    COM,
-    DISCRETE,
-    DISSIPATED,
-    EVENTS,
-    EXTRA,
-    GEAR_ROW_INDEX,
-    GEAR_ROWS,
-    GRAVITY_BAUMGARTE,
-    HOLONOMIC_ROWS,
-    INERTIA,
-    INERTIA_INV,
-    KIND_SLOTS,
-    MASS,
-    NO_POWER,
-    OUTPUT_BODIES,
-    OUTPUTS,
-    PORT_BODIES,
-    PORTS,
-    POSITIONS,
-    QUAT0,
-    ROT0,
-    ROW_BODIES,
-    ROW_FLAGS,
-    ROWS,
-    WORK,
-    X0,
-    N,
-    Pack,
-)
+from core.dynamics.buffers.layout import (BODY_ROWS, BODY_ROWS_START, COM, DISCRETE, DISSIPATED, EVENTS, EXTRA,
+                                          GEAR_ROW_INDEX, GEAR_ROWS, GRAVITY_BAUMGARTE, HOLONOMIC_ROWS, INERTIA,
+                                          INERTIA_INV, KIND_SLOTS, MASS, NO_POWER, OUTPUT_BODIES, OUTPUTS, PORT_BODIES,
+                                          PORTS, POSITIONS, QUAT0, ROT0, ROW_BODIES, ROW_FLAGS, ROWS, WORK, X0, N, Pack)
 from core.dynamics.buffers.tables import Tables
 from core.dynamics.elements.base import COMMON, REGISTRY, kind_of
 from core.dynamics.results.channels import Channel
@@ -182,7 +154,8 @@ class Assembly:
         place(by_collection["gear_pairs"])
         self.bodies_out = len(self.channels)
         for name in self.names:
-            self.channels += [Channel(name, a, "m", "body", "position of the body frame's origin, world") for a in "xyz"]
+            self.channels += [Channel(name, a, "m", "body", "position of the body frame's origin, world")
+                              for a in "xyz"]
             self.channels += [Channel(name, f"w{a}", "rad/s", "body", "angular velocity, world") for a in "xyz"]
         place(by_collection["joints"])
         self.energy_out = len(self.channels)
@@ -231,7 +204,8 @@ class Assembly:
                 floats.append(f)
                 ints.append(e.common() + list(i))
             pack.put(KIND_SLOTS + 2 * k, np.array(floats, float).reshape(len(mine), cls.FLOATS))
-            pack.put(KIND_SLOTS + 2 * k + 1, np.array(ints, np.int64).reshape(len(mine), COMMON + cls.INTS), integer=True)
+            pack.put(KIND_SLOTS + 2 * k + 1, np.array(ints, np.int64).reshape(len(mine), COMMON + cls.INTS),
+                     integer=True)
 
     def holonomic_rows(self) -> list[int]:
         """The rows the positions are moved back onto after a step (the joints' the coordinates do not hold)."""

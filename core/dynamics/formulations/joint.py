@@ -13,27 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.dynamics.buffers.layout import (
-    CONSTANT,
-    CONSTANT_C,
-    CONSTANT_GP,
-    CONSTANT_GS,
-    CONSTANT_J,
-    CONSTANT_MINV,
-    CONSTANT_OFF,
-    CONSTANT_POSITIONS,
-    CONSTANT_PROJECTOR,
-    COORD_PATH,
-    EDGE_AXES,
-    EDGE_SIGN,
-    EDGE_TABLE,
-    EDGES,
-    JOINT,
-    NQ,
-    SIZES,
-    SUBTREE,
-    Pack,
-)
+from core.dynamics.buffers.layout import (CONSTANT, CONSTANT_C, CONSTANT_GP, CONSTANT_GS, CONSTANT_J, CONSTANT_MINV,
+                                          CONSTANT_OFF, CONSTANT_POSITIONS, CONSTANT_PROJECTOR, COORD_PATH, EDGE_AXES,
+                                          EDGE_SIGN, EDGE_TABLE, EDGES, JOINT, NQ, SIZES, SUBTREE, Pack)
 from core.dynamics.formulations.system import System
 from core.dynamics.formulations.tree import spanning_tree
 from core.dynamics.state_space import EuclideanSpace
@@ -230,7 +212,8 @@ class JointSystem(System):
         pack.put(CONSTANT_MINV, minv)
         pack.put(CONSTANT_OFF, off.astype(np.int64), integer=True)
         on = jq * ~off[:, None]  # a switched-off row takes no part in the projection
-        projector = (minv @ on.T @ np.linalg.pinv(on @ minv @ on.T, rcond=1e-12)) if self.rows else np.zeros((self.nq, 0))
+        projector = (minv @ on.T @ np.linalg.pinv(on @ minv @ on.T, rcond=1e-12) if self.rows
+                     else np.zeros((self.nq, 0)))
         pack.put(CONSTANT_PROJECTOR, projector.reshape(self.nq, -1))
         return pack.buffers()
 

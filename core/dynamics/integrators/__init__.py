@@ -13,10 +13,7 @@ from __future__ import annotations
 
 from core.dynamics.integrators.base import DenseOutput, IntegrationError, Integrator
 from core.dynamics.integrators.explicit import RK4, DormandPrince, DormandPrince853
-from core.dynamics.integrators.implicit import (
-    AdaptiveGeneralizedAlpha,
-    GeneralizedAlpha,
-)
+from core.dynamics.integrators.implicit import (AdaptiveGeneralizedAlpha, GeneralizedAlpha)
 
 __all__ = ["METHODS", "make_integrator", "DenseOutput", "IntegrationError", "Integrator"]
 

@@ -19,21 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.dynamics.buffers.layout import (
-    EDGE_AXES,
-    EDGE_SIGN,
-    EDGE_TABLE,
-    GRAVITY_BAUMGARTE,
-    INERTIA,
-    INERTIA_INV,
-    MASS,
-    PORT_BODIES,
-    ROT0,
-    X0,
-    N,
-    floats,
-    ints,
-)
+from core.dynamics.buffers.layout import (EDGE_AXES, EDGE_SIGN, EDGE_TABLE, GRAVITY_BAUMGARTE, INERTIA, INERTIA_INV,
+                                          MASS, PORT_BODIES, ROT0, X0, N, floats, ints)
 from core.dynamics.kernels.rows import add_block_loads
 from core.geometry import vec3
 from core.geometry.rotations import quat_rotation
@@ -94,7 +81,8 @@ def tree_bodies(q, qd, fb, ib, bodies, bias, axes, points):
         for i in range(3):
             pos[k, i] = xk[i]
             for j in range(3):
-                rot[k, i, j] = disp[k, i, 0] * rot0[k, j] + disp[k, i, 1] * rot0[k, 3 + j] + disp[k, i, 2] * rot0[k, 6 + j]
+                rot[k, i, j] = (disp[k, i, 0] * rot0[k, j] + disp[k, i, 1] * rot0[k, 3 + j]
+                                + disp[k, i, 2] * rot0[k, 6 + j])
         wp, vp = (spin[p, 0], spin[p, 1], spin[p, 2]), (vel[p, 0], vel[p, 1], vel[p, 2])
         r = vec3.sub(xk, pt)
         rc = vec3.sub(xk, (pos[p, 0], pos[p, 1], pos[p, 2]))

@@ -20,42 +20,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.dynamics.buffers.layout import (
-    BODY_ROWS,
-    BODY_ROWS_START,
-    DISSIPATED,
-    EXTRA,
-    GEAR_ROW_INDEX,
-    GRAVITY_BAUMGARTE,
-    HOLONOMIC_REDUNDANT,
-    HOLONOMIC_ROWS,
-    LOSS_POWER,
-    PORT_BODIES,
-    REDUNDANT,
-    ROW_BODIES,
-    ROW_FLAGS,
-    ROWS,
-    WORK,
-    WORK_POWER,
-    N,
-    floats,
-    ints,
-)
-from core.dynamics.kernels.bodies import (
-    applied_loads,
-    body_inverse_masses,
-    cartesian_bodies,
-)
+from core.dynamics.buffers.layout import (BODY_ROWS, BODY_ROWS_START, DISSIPATED, EXTRA, GEAR_ROW_INDEX,
+                                          GRAVITY_BAUMGARTE, HOLONOMIC_REDUNDANT, HOLONOMIC_ROWS, LOSS_POWER,
+                                          PORT_BODIES, REDUNDANT, ROW_BODIES, ROW_FLAGS, ROWS, WORK, WORK_POWER, N,
+                                          floats, ints)
+from core.dynamics.kernels.bodies import (applied_loads, body_inverse_masses, cartesian_bodies)
 from core.dynamics.kernels.flanks import settle
 from core.dynamics.kernels.linear import solve_rows
-from core.dynamics.kernels.rows import (
-    add_block_loads,
-    baumgarte,
-    block_rates,
-    clear_forces,
-    on_flanks,
-    switch_off,
-)
+from core.dynamics.kernels.rows import (add_block_loads, baumgarte, block_rates, clear_forces, on_flanks, switch_off)
 from core.dynamics.state_space import retract_bodies
 
 elements = None  # the registry's element loops: bound by the program's linker

@@ -58,7 +58,8 @@ def advance(kind, t, y, h, t_stop, count, a, c, b, errors, k, first, stop, metho
     if kind == STAGES:
         return steps.stages(t, y, h, a, c, k, first, stop, system, w), 0, t, h, t, 0.0, 0, 0
     if kind == STEP:
-        return steps.step(t, y, h, a, c, b, errors, k, first, stop, rtol, atol, d, norms, system, w), 0, t, h, t, 0.0, 0, 0
+        status = steps.step(t, y, h, a, c, b, errors, k, first, stop, rtol, atol, d, norms, system, w)
+        return status, 0, t, h, t, 0.0, 0, 0
     if kind == LEAP:
         status, taken, t_new, t_old = steps.leap(t, y, h, count, a, c, b, k, first, out, system, w)
         return status, taken, t_new, h, t_old, h, 0, 0

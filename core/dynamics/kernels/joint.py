@@ -21,38 +21,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.dynamics.buffers.layout import (
-    CONSTANT_C,
-    CONSTANT_GP,
-    CONSTANT_GS,
-    CONSTANT_J,
-    CONSTANT_MINV,
-    CONSTANT_OFF,
-    CONSTANT_POSITIONS,
-    CONSTANT_PROJECTOR,
-    COORD_PATH,
-    DISSIPATED,
-    EXTRA,
-    GEAR_ROW_INDEX,
-    GRAVITY_BAUMGARTE,
-    HOLONOMIC_REDUNDANT,
-    HOLONOMIC_ROWS,
-    INERTIA,
-    LOSS_POWER,
-    MASS,
-    NQ,
-    PORT_BODIES,
-    POSITIONS,
-    REDUNDANT,
-    ROW_BODIES,
-    ROW_FLAGS,
-    ROWS,
-    WORK,
-    WORK_POWER,
-    N,
-    floats,
-    ints,
-)
+from core.dynamics.buffers.layout import (CONSTANT_C, CONSTANT_GP, CONSTANT_GS, CONSTANT_J, CONSTANT_MINV, CONSTANT_OFF,
+                                          CONSTANT_POSITIONS, CONSTANT_PROJECTOR, COORD_PATH, DISSIPATED, EXTRA,
+                                          GEAR_ROW_INDEX, GRAVITY_BAUMGARTE, HOLONOMIC_REDUNDANT, HOLONOMIC_ROWS,
+                                          INERTIA, LOSS_POWER, MASS, NQ, PORT_BODIES, POSITIONS, REDUNDANT, ROW_BODIES,
+                                          ROW_FLAGS, ROWS, WORK, WORK_POWER, N, floats, ints)
 from core.dynamics.kernels.bodies import applied_loads, tree_bodies, world_inertia
 from core.dynamics.kernels.flanks import FLANK_ITERATIONS, settle
 from core.dynamics.kernels.linear import cholesky, cholesky_solve, inverse_rows, solve_rows
@@ -62,6 +35,14 @@ elements = None  # the registry's element loops: bound by the program's linker
 
 # a constant-matrix evaluation's status: done, or the store of flank sets is full (the caller grows it)
 OK, FULL = 0, 1
+
+
+def tree_column(pos, axes, points, b, c):
+    """Column c of T for body b, (a_c x (x_b - p_c), a_c): the body's COM velocity and spin per unit rate of
+    coordinate c (six numbers)."""
+    lx, ly, lz = pos[b, 0] - points[c, 0], pos[b, 1] - points[c, 1], pos[b, 2] - points[c, 2]
+    ax, ay, az = axes[c, 0], axes[c, 1], axes[c, 2]
+    return ay * lz - az * ly, az * lx - ax * lz, ax * ly - ay * lx, ax, ay, az
 
 
 def coordinate_rows(ib, pos, axes, points, blocks, table, out):
@@ -77,11 +58,9 @@ def coordinate_rows(ib, pos, axes, points, blocks, table, out):
                 c = path[b, i]
                 if c < 0:
                     break
-                lx, ly, lz = pos[b, 0] - points[c, 0], pos[b, 1] - points[c, 1], pos[b, 2] - points[c, 2]
-                ax, ay, az = axes[c, 0], axes[c, 1], axes[c, 2]
-                out[r, c] += (blocks[r, s, 0] * (ay * lz - az * ly) + blocks[r, s, 1] * (az * lx - ax * lz)
-                              + blocks[r, s, 2] * (ax * ly - ay * lx)
-                              + blocks[r, s, 3] * ax + blocks[r, s, 4] * ay + blocks[r, s, 5] * az)
+                column = tree_column(pos, axes, points, b, c)
+                for k in range(6):
+                    out[r, c] += blocks[r, s, k] * column[k]
 
 
 def joint_mass_and_forces(fb, ib, bodies, bias, axes, points, force, torque, mq, qq):
@@ -106,10 +85,9 @@ def joint_mass_and_forces(fb, ib, bodies, bias, axes, points, force, torque, mq,
             c = path[b, i]
             if c < 0:
                 break
-            lx, ly, lz = pos[b, 0] - points[c, 0], pos[b, 1] - points[c, 1], pos[b, 2] - points[c, 2]
-            ax, ay, az = axes[c, 0], axes[c, 1], axes[c, 2]
-            lin[i, 0], lin[i, 1], lin[i, 2] = ay * lz - az * ly, az * lx - ax * lz, ax * ly - ay * lx
-            qq[c] += fx * lin[i, 0] + fy * lin[i, 1] + fz * lin[i, 2] + tx * ax + ty * ay + tz * az
+            v0, v1, v2, ax, ay, az = tree_column(pos, axes, points, b, c)
+            lin[i, 0], lin[i, 1], lin[i, 2] = v0, v1, v2
+            qq[c] += fx * v0 + fy * v1 + fz * v2 + tx * ax + ty * ay + tz * az
             count += 1
         for i in range(count):
             ci = path[b, i]
@@ -233,14 +211,9 @@ def body_accelerations(ib, pos, bias, axes, points, qdd, accel):
             c = path[b, i]
             if c < 0:
                 break
-            lx, ly, lz = pos[b, 0] - points[c, 0], pos[b, 1] - points[c, 1], pos[b, 2] - points[c, 2]
-            ax, ay, az = axes[c, 0], axes[c, 1], axes[c, 2]
-            accel[b, 0] += (ay * lz - az * ly) * qdd[c]
-            accel[b, 1] += (az * lx - ax * lz) * qdd[c]
-            accel[b, 2] += (ax * ly - ay * lx) * qdd[c]
-            accel[b, 3] += ax * qdd[c]
-            accel[b, 4] += ay * qdd[c]
-            accel[b, 5] += az * qdd[c]
+            column = tree_column(pos, axes, points, b, c)
+            for k in range(6):
+                accel[b, k] += column[k] * qdd[c]
 
 
 # --------------------------------------------------------------------------- constant matrices

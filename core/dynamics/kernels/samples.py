@@ -11,30 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.dynamics.buffers.layout import (
-    CARTESIAN,
-    COM,
-    DISSIPATED,
-    EDGE_AXES,
-    EDGE_SIGN,
-    EDGE_TABLE,
-    EDGES,
-    EXTRA,
-    FORM,
-    GEAR_ROW_INDEX,
-    GRAVITY_BAUMGARTE,
-    INERTIA,
-    MASS,
-    NQ,
-    OUTPUT_BODIES,
-    QUAT0,
-    ROW_BODIES,
-    SUBTREE,
-    WORK,
-    N,
-    floats,
-    ints,
-)
+from core.dynamics.buffers.layout import (CARTESIAN, COM, DISSIPATED, EDGE_AXES, EDGE_SIGN, EDGE_TABLE, EDGES, EXTRA,
+                                          FORM, GEAR_ROW_INDEX, GRAVITY_BAUMGARTE, INERTIA, MASS, NQ, OUTPUT_BODIES,
+                                          QUAT0, ROW_BODIES, SUBTREE, WORK, N, floats, ints)
 from core.dynamics.kernels.bodies import world_inertia
 from core.dynamics.kernels.rows import add_block_loads, on_flanks
 from core.dynamics.kernels.steps import general

@@ -17,12 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.dynamics.buffers.layout import CARTESIAN, CONSTANT, FORM, N
-from core.dynamics.integrators.control import (
-    dop853_ratio,
-    dopri5_ratio,
-    next_step,
-    reaches,
-)
+from core.dynamics.integrators.control import (dop853_ratio, dopri5_ratio, next_step, reaches)
 from core.dynamics.kernels import cartesian, joint
 from core.dynamics.state_space import correct_bodies, retract_bodies
 
@@ -31,7 +26,8 @@ from core.dynamics.state_space import correct_bodies, retract_bodies
 OK, FULL, NOT_FINITE, LEFT = 0, 1, 2, 3
 #: compiled into their callers (the entry points) rather than as functions of their own: each compiled
 #: function that calls an evaluation lowers its whole tree again
-INLINE = ("rate", "general", "consistent", "onto_constraints", "stages", "step", "commit", "leap", "leap_adaptive", "lie_bodies")
+INLINE = ("rate", "general", "consistent", "onto_constraints", "stages", "step", "commit", "leap", "leap_adaptive",
+          "lie_bodies")
 
 
 def lie_bodies(ib):

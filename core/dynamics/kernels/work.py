@@ -14,10 +14,11 @@ from core.dynamics.kernels.bodies import new_bodies
 def workspace(ib):
     """The arrays one evaluation fills, allocated once per kernel call:
 
-    bodies (pos, rot, vel, spin); rows (rj, rgp, rgs, gam, phi, off: 1 for a row switched off); ports (pr, ppos); rates (jv, pv); forces (u,
-    tgt, tgtr, phi, xdot, acc); solve (lam, body force, body torque, body accelerations (n, 6), a0, s, a,
-    rhs); joint (bias (n, 6), axes, points (nq, 3), mq (nq, nq), qq (nq,), jq, gq, sq (rows, nq), the Cholesky
-    factor of mq (nq, nq), J_q M_q^-1 (rows, nq), a vector (nq,)).
+    bodies (pos, rot, vel, spin); rows (rj, rgp, rgs, gam, phi, off: 1 for a row switched off); ports (pr,
+    ppos); rates (jv, pv); forces (u, tgt, tgtr, phi, xdot, acc); solve (lam, body force, body torque, body
+    accelerations (n, 6), a0, s, a, rhs, the rows' force blocks on their flanks, every row's index); joint (bias
+    (n, 6), axes, points (nq, 3), mq (nq, nq), qq (nq,), jq, gq, sq (rows, nq), the Cholesky factor of mq
+    (nq, nq), J_q M_q^-1 (rows, nq), a vector (nq,)).
     """
     n, m, p, nx, nq, g = ib[N], ib[ROWS], ib[PORTS], ib[EXTRA], ib[NQ], ib[GEAR_ROWS]
     bodies = new_bodies(n)

@@ -10,16 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.dynamics.buffers.layout import (
-    CARTESIAN,
-    EVENTS,
-    FORM,
-    GEAR_ROWS,
-    NQ,
-    OUTPUTS,
-    ROWS,
-    N,
-)
+from core.dynamics.buffers.layout import (CARTESIAN, EVENTS, FORM, GEAR_ROWS, NQ, OUTPUTS, ROWS, N)
 from core.dynamics.kernels.entries import (BODIES, CONSISTENT, EVENTS as EVENT_VALUES, INITIAL_RATES, JACOBIAN, LEAP,
                                            LEAP_ADAPTIVE, MATRICES, MULTIPLIERS, PROJECT, SAMPLE, STAGES, STEP)
 from core.dynamics.kernels.steps import FULL

@@ -102,7 +102,7 @@ class Linker:
         copy.__qualname__, copy.__module__ = func.__qualname__, self.home(func.__module__)
         if self.jit is None:
             linked = copy
-        elif getattr(sys.modules.get(func.__module__), "INLINE", ()) and func.__name__ in sys.modules[func.__module__].INLINE:
+        elif func.__name__ in getattr(sys.modules.get(func.__module__), "INLINE", ()):
             linked = self.jit_inline(copy)
         else:
             linked = self.jit(copy)
@@ -126,7 +126,8 @@ class Linker:
         if found is None:
             found = self.standins[module] = types.ModuleType(module.__name__)
             found.__dict__.update({k: v for k, v in vars(module).items()  # its constants, as the module has them
-                                   if not k.startswith("__") and not isinstance(v, (types.FunctionType, types.ModuleType))})
+                                   if not k.startswith("__")
+                                   and not isinstance(v, (types.FunctionType, types.ModuleType))})
             found.source = module
         return found
 

@@ -52,45 +52,6 @@ class Channel:
         return f"{self.name} [{self.unit}]"
 
 
-class Outputs:
-    """Collects (channel, value) pairs in the order they are added.
-
-    With ``records=False`` only the values are kept: a run makes the records
-    once, at its first sample, and every later sample only needs the values.
-    With ``samples=m`` each value is a column of m samples (a number is the
-    same at every sample), and `array` is (m, channels).
-    """
-
-    def __init__(self, records: bool = True, samples: int | None = None):
-        self.records, self.samples = records, samples
-        self.channels: list[Channel] = []
-        self.values: list = []
-
-    def add(self, item: str, quantity: str, unit: str, value, group: str, description: str = "") -> None:
-        if self.records:
-            self.channels.append(Channel(item, quantity, unit, group, description))
-        self.values.append(float(value) if self.samples is None else value)
-
-    def add_vector(self, item: str, prefix: str, unit: str, vector, group: str, description: str = "") -> None:
-        """Three channels ``prefix``x, y, z (vector (3,), or (m, 3) for m samples)."""
-        if not self.records:
-            if self.samples is None:
-                self.values.extend(map(float, vector))
-            else:
-                self.values.extend((vector[:, 0], vector[:, 1], vector[:, 2]))
-            return
-        for k, axis in enumerate("xyz"):
-            self.add(item, f"{prefix}{axis}", unit, vector[..., k], group, description)
-
-    def array(self) -> np.ndarray:
-        if self.samples is None:
-            return np.array(self.values)
-        out = np.empty((self.samples, len(self.values)))
-        for k, v in enumerate(self.values):
-            out[:, k] = v
-        return out
-
-
 def tooth_forces_first(channels: list[Channel]) -> np.ndarray:
     """Column order: the gear pairs' tooth forces (what people look at first), then the rest in their order."""
     first = [k for k, c in enumerate(channels) if c.group == "gear pair" and c.quantity in TOOTH_FORCES]

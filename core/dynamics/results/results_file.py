@@ -96,7 +96,8 @@ def open_results(path) -> Results:
             res.steps, res.evaluations = int(f.attrs["steps"]), int(f.attrs["evaluations"])
             res.findings = list(json.loads(_text(f.attrs.get("findings", "[]"))))
             ev = f["events"]
-            res.events = [(float(t), _text(n), _text(d)) for t, n, d in zip(ev["time"][()], ev["name"][()], ev["detail"][()])]
+            res.events = [(float(t), _text(n), _text(d))
+                          for t, n, d in zip(ev["time"][()], ev["name"][()], ev["detail"][()])]
     except ModelError:
         raise
     except (OSError, KeyError, ValueError, json.JSONDecodeError) as exc:

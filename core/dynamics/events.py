@@ -41,9 +41,13 @@ class Event:
 
 
 def crossed(g_old: float, g_new: float, direction: float) -> bool:
-    """Whether g went through zero between two samples in the allowed direction (touching zero counts once)."""
-    up = g_old < 0 <= g_new
-    down = g_old > 0 >= g_new
+    """Whether g went through zero between two samples in the allowed direction (touching zero counts once).
+
+    A g that starts at exactly zero and leaves it the wrong way counts too: a mode entered at a zero of its
+    event function (a gear that starts rolling from rest) that fails at once.
+    """
+    up = g_old < 0 <= g_new or g_old == 0 < g_new
+    down = g_old > 0 >= g_new or g_old == 0 > g_new
     if direction > 0:
         return up
     if direction < 0:

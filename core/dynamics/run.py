@@ -28,6 +28,7 @@ import traceback
 import numpy as np
 
 from core.dynamics.checks import (Violation, drift_tolerances, system_findings, worst_violation)
+from core.dynamics.elements.base import Element
 from core.dynamics.events import locate
 from core.dynamics.formulations import assemble
 from core.dynamics.integrators import METHODS, make_integrator
@@ -46,6 +47,8 @@ COMPILED = ("auto", "on", "off")
 # steps a solver may take in one call between two looks at the cancel flag and the clock (Integrator.leap):
 # some 2 ms compiled
 LEAP_STEPS = 256
+#: Times the same event may fire at the same instant before the run fails (its modes do not settle there)
+REPEATS = 8
 
 
 #: a run of at least this many evaluations repays compiling the kernels when they are not in the cache (about a
@@ -203,14 +206,17 @@ class Run:
                                lambda model=self.model: model_to_dict(model), effective)
         self.results.findings = findings
         self._pending: list = []  # samples recorded, not yet taken
+        self._tolerances = drift_tolerances(self.model)
+        self._violation: tuple[float, Violation] | None = None
+        self._guarded = [e for e in system.elements if type(e).guard is not Element.guard]
+        self._broken: tuple[float, str] | None = None  # the first sample an element's guard refused
         self._record(0.0, y0)
         self.n_grid = int(math.floor(settings.t_end / settings.output_step * (1 + 1e-12) + 1e-9)) + 1
         self._k = 1  # next output sample on the grid
         self._g = [ev.fun(0.0, y0) for ev in self.events]
+        self._last_event = (math.nan, -1, 0)  # time, index and repeats of the last terminal event
         self._last_report = -math.inf
         self.wall_time = 0.0
-        self._tolerances = drift_tolerances(self.model)
-        self._violation: tuple[float, Violation] | None = None
         if self.keep:
             self._flush()
 
@@ -260,9 +266,17 @@ class Run:
             worst = worst_violation(self.system, y, *self._tolerances[:2])
             if worst is not None:
                 self._violation = (t, worst)
+        for e in self._guarded if self._broken is None else ():
+            broken = e.guard(values)
+            if broken:
+                self._broken = (t, f"{e.name}: {broken}")
 
     def _check_drift(self) -> bool:
-        """Finish as failed when a recorded sample broke a constraint tolerance; True then."""
+        """Finish as failed when a recorded sample broke a constraint tolerance or an element's guard; True then."""
+        if self._broken is not None:
+            t, what = self._broken
+            self._finish("failed", f"{what} at t = {t:.9g} s ({self._kept()})")
+            return True
         if self._violation is None:
             return False
         t, worst = self._violation
@@ -384,10 +398,16 @@ class Run:
                 self._sample_through(te, sol)
                 if self._check_drift():
                     return True
-                y_new, note = self.system.on_event(i, te, sol(te))
+                y = sol(te)
+                te = self._after_repeats(te, i)
+                if te is None:
+                    return True
+                y_new, note = self.system.on_event(i, te, y)
                 self.results.events.append((te, self.events[i].name, note))
                 solver.restart(te, y_new)
                 self._g = [ev.fun(te, y_new) for ev in self.events]
+                if solver.status == "finished":  # the event fell on the end time: its new state is the last one
+                    return self._end(_Lazy(solver))
                 return False
             self._g = g_new
         if self._grid_time(self._k) <= solver.t + 1e-9 * self.settings.step:
@@ -395,12 +415,30 @@ class Run:
         if self._check_drift():
             return True
         if solver.status == "finished":
-            self._sample_through(self.settings.t_end, _Lazy(solver))
-            if self._check_drift():
-                return True
-            self._finish("finished")
-            return True
+            return self._end(_Lazy(solver))
         return False
+
+    def _after_repeats(self, te: float, i: int) -> float | None:
+        """The time to handle event i found at te: te, or just after it when the same event fired at the same
+        instant before (a load that steps there: its mode is decided by the load after the step); None when
+        it has repeated REPEATS times, the run then failed."""
+        t0, i0, repeats = self._last_event
+        same = i == i0 and abs(te - t0) <= 1e-9 * self.settings.step
+        self._last_event = (te, i, repeats + 1 if same else 0)
+        if not same:
+            return te
+        if repeats + 1 >= REPEATS:
+            self._finish("failed", f"{self.events[i].name} at t = {te:.9g} s repeats {REPEATS} times at the "
+                                   f"same instant: the modes do not settle there ({self._kept()})")
+            return None
+        return t0 + 1e-10 * self.settings.step * (repeats + 1)
+
+    def _end(self, sol) -> bool:
+        """The last samples and the finish at t_end; True (the run ended)."""
+        self._sample_through(self.settings.t_end, sol)
+        if not self._check_drift():
+            self._finish("finished")
+        return True
 
     def run(self) -> Results:
         """Advance to the end (or failure, or cancel); the results."""

@@ -17,7 +17,7 @@ from core.dynamics.run import prepare
 from core.errors import ModelError
 from core.model.files import load
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 
 
 def warm() -> str:
@@ -26,7 +26,10 @@ def warm() -> str:
     t0 = time.perf_counter()
     code = program(True)
     runs = 0
-    for path in sorted(EXAMPLES.glob("*.gdyn")):
+    paths = sorted(EXAMPLES.glob("*.gdyn"))
+    if not paths:
+        raise FileNotFoundError(f"no example models in {EXAMPLES}: nothing to compile the kernels on")
+    for path in paths:
         model = load(path)
         for formulation in FORMULATIONS:
             for integrator in METHODS:

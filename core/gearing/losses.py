@@ -7,7 +7,8 @@ shafts put into the gear [N m]. The gear itself is massless, so
     tau_b + r (tau_a - tau_loss) = 0,        power lost = tau_loss * w_a  [W].
 
 The loss table's rows [|w_a|, eta_mf1, eta_mf2, tau_bf1, tau_bf2] give, at the
-speed |w_a| (linear interpolation, extrapolated linearly beyond the ends), the
+speed |w_a| (linear interpolation; below the first row's speed and above the last
+row's the end rows hold, as if the table went on flat), the
 mesh efficiency and the bearing friction referred to shaft a when shaft a
 drives (1) and when shaft b drives (2). The loss torque in the four quadrants:
 
@@ -38,18 +39,18 @@ FORWARD, STUCK, BACKWARD = 1, 0, -1
 
 
 def loss_values(table, speed: float) -> tuple[float, float, float, float]:
-    """The table's (eta_mf1, eta_mf2, tau_bf1 [N m], tau_bf2 [N m]) at |speed| [rad/s]: linear between rows, extended
-    linearly beyond the first and last rows (table: rows (|w_a|, eta_mf1, eta_mf2, tau_bf1, tau_bf2))."""
-    w = abs(speed)
+    """The table's (eta_mf1, eta_mf2, tau_bf1 [N m], tau_bf2 [N m]) at |speed| [rad/s] (table: rows (|w_a|, eta_mf1,
+    eta_mf2, tau_bf1, tau_bf2)): linear between rows, the end rows held below the first row's speed and above the
+    last row's (extending them linearly could leave (0, 1])."""
     n = table.shape[0]
+    w = min(max(abs(speed), table[0, 0]), table[n - 1, 0])  # the end rows held: no efficiency beyond (0, 1]
     if n == 1:
-        return table[0, 1], table[0, 2], abs(table[0, 3]), abs(table[0, 4])
+        return table[0, 1], table[0, 2], table[0, 3], table[0, 4]
     k = int(np.searchsorted(table[:, 0], w, side="right")) - 1
     k = min(max(k, 0), n - 2)
     frac = (w - table[k, 0]) / (table[k + 1, 0] - table[k, 0])
     return (table[k, 1] + frac * (table[k + 1, 1] - table[k, 1]), table[k, 2] + frac * (table[k + 1, 2] - table[k, 2]),
-            abs(table[k, 3] + frac * (table[k + 1, 3] - table[k, 3])),
-            abs(table[k, 4] + frac * (table[k + 1, 4] - table[k, 4])))
+            table[k, 3] + frac * (table[k + 1, 3] - table[k, 3]), table[k, 4] + frac * (table[k + 1, 4] - table[k, 4]))
 
 
 def bearing_on_a(values) -> float:

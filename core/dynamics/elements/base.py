@@ -50,6 +50,9 @@ The contract, after scipy's OdeSolver:
    start: the state and notes) and ``on_event(system, i, t, y)`` (its event i found at (t, y): the new mode,
    the state with speeds made consistent and a note; it calls ``system.rows_changed`` after changing its
    discrete states): Python, between steps.
+5. Guards: ``guard(values)`` sees each output sample's channel values (its own from ``out0``) and returns
+   what is wrong when the sample breaks its physics (a lossy pair whose losses give power back), or "";
+   the run then fails at that sample, as it does on constraint drift. Python, at output samples.
 """
 
 from __future__ import annotations
@@ -105,6 +108,10 @@ class Element:
     def channels(self) -> list:
         """Its result channels, in the order `outputs` writes them."""
         return []
+
+    def guard(self, values) -> str:
+        """What is wrong with an output sample's values of its channels (from values[self.out0]), or ""."""
+        return ""
 
     @property
     def kind(self) -> int:

@@ -41,6 +41,8 @@ MODE, DRIVES = 0, 1  # its discrete states (from DISC0): the mode, and 1 when ge
 #: Share of the torques' scale by which the driving side may be wrong before it is switched (round-off at
 #: tau_eta = 0, the balanced case of Modelica issue #108, must not chatter).
 FLOW_TOLERANCE = 1e-9
+#: Share of the power through the pair by which the loss power may fall below zero (round-off)
+LOSS_ROUND_OFF = 1e-9
 # its ports after the slip port of a compliant pair: w_a, the friction couple, the mesh force's shares
 W_A, FRICTION, SHARE = 0, 1, 2
 
@@ -247,6 +249,17 @@ class LossyGearPairElement(Element):
         """A rigid pair's accumulated phase error at the pitch circle [m] (a compliant mesh deflects by design)."""
         return [("gear phase drift", float(extra[self.x0]), "m")] if self.rigid else []
 
+    def guard(self, values) -> str:
+        """Losses never give power back: the loss power at least zero to round-off of the power through the
+        pair (|tau_a w_a| + |tau_b w_b|)."""
+        at = self.out0 + (4 if self.rigid else 0)
+        loss, tau_a, tau_b, w_a = (float(values[at + k]) for k in (3, 4, 5, 6))
+        through = abs(tau_a * w_a) + abs(tau_b * w_a / self.ratio)
+        if loss >= -LOSS_ROUND_OFF * (through + 1e-3):  # and a picowatt: a pair at rest passes no power
+            return ""
+        return (f"its losses give power back ({loss:.6g} W of {through:.6g} W through the pair): the loss table or "
+                f"the mode is wrong there")
+
     # ------------------------------------------------------------------ modes (between steps)
 
     def states(self) -> list[tuple[int, int]]:
@@ -288,8 +301,9 @@ class LossyGearPairElement(Element):
 
     def on_event(self, system, i: int, t: float, y) -> tuple:
         """Event i ('stop' 0, 'flow' 1) at (t, y): the new mode, the state and what changed."""
-        if self.mode(system) != STUCK:
-            return (y, self._choose_side(system, t, y)) if i == 1 else self._settle(system, t, y)
+        mode = self.mode(system)
+        if mode != STUCK:
+            return (y, self._choose_side(system, t, y)) if i == 1 else self._settle(system, t, y, stopped=mode)
         # stuck: the torque to hold has reached what the losses hold forwards ('stop') or backwards ('flow')
         return self._settle(system, t, y, FORWARD if i == 0 else BACKWARD)
 
@@ -304,26 +318,33 @@ class LossyGearPairElement(Element):
         self._set(system, a_drives=a_drives)
         return f"gear {1 if a_drives else 2} drives"
 
-    def _settle(self, system, t: float, y, breaks: int = 0) -> tuple:
+    def _settle(self, system, t: float, y, breaks: int = 0, stopped: int = 0) -> tuple:
         """Hold the pair at rest, then let it stay stuck or start rolling from what it has to hold. `breaks`
         (FORWARD or BACKWARD) when an event found the torque at a limit of what the losses hold: it starts
-        rolling that way."""
+        rolling that way. `stopped` (FORWARD or BACKWARD) when rolling that way just came to rest: the pair
+        does not start again that way at the same instant (its speed fell to zero, so that motion is not
+        consistent there; a tiny efficiency puts the holding limits within round-off of the torque), and
+        stays stuck unless the torque moves it the other way."""
         self._set(system, mode=STUCK)
         system.rows_changed(t, y)
         y = system.consistent_velocities(y, t)[0]
         tau_a, tau_b, _ = self.torques_at(system, t, y)
         held = tau_a + tau_b / self.ratio + 0.0  # + 0.0: no '-0' in messages
         low, high = (v + 0.0 for v in self.table.at_rest.holding_range(tau_a))
-        if held > high or breaks == FORWARD:
+        if (held > high and stopped != FORWARD) or breaks == FORWARD:
             self._set(system, mode=FORWARD)
             note = f"starts forwards: {held:.6g} N m to hold, above {high:.6g} N m"
-        elif held < low or breaks == BACKWARD:
+        elif (held < low and stopped != BACKWARD) or breaks == BACKWARD:
             self._set(system, mode=BACKWARD)
             note = f"starts backwards: {held:.6g} N m to hold, below {low:.6g} N m"
         else:
             # held is a difference of torques: shown to their resolution (a round-off residue of 1e-31 N m is 0)
             scale = max(abs(tau_a), abs(tau_b / self.ratio), abs(low), abs(high))
             shown = held if abs(held) > 1e-12 * scale else 0.0
-            return y, f"stuck: it holds {shown:.6g} N m (losses hold {low:.6g} to {high:.6g} N m at rest)"
+            if low <= held <= high:
+                return y, f"stuck: it holds {shown:.6g} N m (losses hold {low:.6g} to {high:.6g} N m at rest)"
+            way = "forwards" if stopped == FORWARD else "backwards"
+            return y, (f"stuck: it came to rest rolling {way} and holds {shown:.6g} N m (its losses' limits at "
+                       f"rest, {low:.6g} to {high:.6g} N m, follow from the torque it passes on)")
         system.rows_changed(t, y)
         return y, f"{note}, {self._choose_side(system, t, y)}"

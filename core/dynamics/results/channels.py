@@ -1,9 +1,8 @@
 """Result channels: what is measured, on which model item, in which unit.
 
 A channel is recorded once with its name parts and unit, so nothing
-downstream parses units out of names. Elements add their outputs to an
-`Outputs` collector, only at output samples; the order in which they add
-them is the order of the columns (the same at every sample).
+downstream parses units out of names. Each element declares its channels
+(Element.channels) and writes their values at output samples, in that order.
 """
 
 from __future__ import annotations

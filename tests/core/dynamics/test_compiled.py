@@ -18,6 +18,7 @@ import pytest
 
 from core.commands import AddItem, replace_fields
 from core.dynamics import run as run_module
+from core.dynamics import warm
 from core.dynamics.formulations import FORMULATIONS
 from core.dynamics.program.linker import CompileError, program
 from core.dynamics.run import prepare
@@ -252,3 +253,9 @@ def test_a_model_error_names_the_formulation_field():
     with pytest.raises(ModelError) as err:
         prepare(model, formulation="polar")
     assert err.value.path == "settings.formulation"
+
+
+def test_warming_the_cache_finds_the_examples_it_compiles_on():
+    # `make venv` compiles the kernels by running the examples: a wrong folder made it compile nothing, and every
+    # run of the suite then compiled on its own
+    assert sorted(p.stem for p in warm.EXAMPLES.glob("*.gdyn")) == EXAMPLE_NAMES

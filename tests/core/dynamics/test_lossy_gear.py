@@ -60,12 +60,14 @@ def modes(res):
 # --------------------------------------------------------------------------- the loss table
 
 
-def test_loss_table_interpolates_and_extends_linearly():
-    table = LossTable([(0.0, 0.9, 0.8, 1.0, 2.0), (10.0, 0.7, 0.6, 3.0, 4.0)])
-    mid = table.at(-5.0)  # |w_a|
+def test_loss_table_interpolates_and_holds_its_end_rows():
+    table = LossTable([(2.0, 0.9, 0.8, 1.0, 2.0), (12.0, 0.7, 0.6, 3.0, 4.0)])
+    mid = table.at(-7.0)  # |w_a|
     assert (mid.eta_mf1, mid.eta_mf2, mid.tau_bf1, mid.tau_bf2) == pytest.approx((0.8, 0.7, 2.0, 3.0), abs=1e-15)
-    beyond = table.at(12.0)
-    assert (beyond.eta_mf1, beyond.tau_bf2) == pytest.approx((0.66, 4.4), abs=1e-14)
+    # beyond the rows the end rows hold: a table falling with speed never reaches 0, one rising never passes 1
+    assert table.at(14.0).values == (0.7, 0.6, 3.0, 4.0) and table.at(0.0).values == (0.9, 0.8, 1.0, 2.0)
+    rising = LossTable([(0.0, 0.90, 0.90, 0.0, 0.0), (100.0, 0.95, 0.95, 0.0, 0.0)])
+    assert rising.at(1e6).values[:2] == (0.95, 0.95)
     single = LossTable([(0.0, 0.5, 0.5, 0.0, 0.0)]).at(123.0)
     assert (single.eta_mf1, single.tau_bf1) == (0.5, 0.0)
 

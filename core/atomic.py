@@ -10,6 +10,7 @@ of the same file.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -60,6 +61,8 @@ def atomic_target(path: str | os.PathLike, suffix: str = ""):
     temporaries of earlier interrupted saves of the same file are removed.
     """
     path = Path(os.path.realpath(path))
+    if path.exists() and not path.is_file():  # the rename would replace a device node or a FIFO with a file
+        raise OSError(errno.EINVAL, "not a regular file (a device, FIFO, socket or folder)", str(path))
     fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(path), suffix=".tmp" + suffix, dir=path.parent)
     os.close(fd)
     try:

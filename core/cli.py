@@ -17,12 +17,8 @@ import argparse
 import dataclasses
 import json
 import math
-import os
-import signal
 import sys
-import tempfile
 import threading
-import time
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +33,9 @@ from core.geometry.macro import (
     pair_geometry,
 )
 from core.model.entities import FORMULATIONS, INTEGRATOR_OPTIONS
+from core.outputs import output_problem, write_or_fallback
 from core.ranges import Range
+from core.signals import SIGNALLED, CancelOnSignal, end_unprepared
 
 FORMULATION_HELP = ("joint (angles of the joint tree), cartesian (6 per body) or auto: joint when every body hangs "
                     "from the ground on revolute and fixed joints (default: the model's setting)")
@@ -339,7 +337,7 @@ def _cmd_chbm(ns) -> int:
         return 1
     for note in results[0].model.notes:
         print(f"note: {note}")
-    ok = _write_or_fallback(lambda p: write_csv(p, CURVE_HEADER, curve_rows(results)), ns.out, "the curve CSV")
+    ok = write_or_fallback(lambda p: write_csv(p, CURVE_HEADER, curve_rows(results)), ns.out, "the curve CSV")
     if ok:
         print(f"wrote {ns.out}: {sum(len(r.points) for r in results)} HBM points for {len(results)} torque(s)")
     if sig.received:
@@ -349,13 +347,13 @@ def _cmd_chbm(ns) -> int:
         return 1
     if ns.period is not None:
         names, data = period_comparison(results[0], ns.period)
-        if _write_or_fallback(lambda p: write_csv(p, names, (tuple(float(v) for v in row) for row in data)),
+        if write_or_fallback(lambda p: write_csv(p, names, (tuple(float(v) for v in row) for row in data)),
                               ns.period_out, "the period CSV"):
             print(f"wrote {ns.period_out}: one period at {ns.period:g} Hz, T = {results[0].torque:g} N m")
         else:
             ok = False
     if ns.plot:
-        if _write_or_fallback(lambda p: plot_curves(results, p), ns.plot, "the plot"):
+        if write_or_fallback(lambda p: plot_curves(results, p), ns.plot, "the plot"):
             print(f"wrote {ns.plot}")
         else:
             ok = False
@@ -368,7 +366,6 @@ SIMULATE_FLAGS = {"t_end": "--t-end", "step": "--step", "output_step": "--output
 
 def _cmd_simulate(ns) -> int:
     from core.dynamics.program.linker import CompileError
-    from core.dynamics.results import save_results
     from core.dynamics.run import compile_note, effective_settings, prepare
     from core.model.files import load
     from core.errors import ModelError
@@ -396,9 +393,9 @@ def _cmd_simulate(ns) -> int:
         return 1
     bar = TerminalProgress()
     # a signal while the run is prepared (the kernels may compile) ends the command; one while it runs ends the
-    # run at its next step, with what it computed
+    # run at its next step, with what it computed; one while the files are written lets them be finished first
     with CancelOnSignal(None) as sig:
-        sig.cancel = lambda: _end_unprepared(sig.received)
+        sig.cancel = lambda: end_unprepared(sig.received)
         try:
             note = compile_note(settings, ns.compiled)
             print("preparing the run" + (f": {note}" if note else ""), file=sys.stderr, flush=True)
@@ -410,7 +407,26 @@ def _cmd_simulate(ns) -> int:
             bar.close()
             print(f"error: {exc}", file=sys.stderr)
             return 1
-    bar.close()
+        sig.cancel = None
+        ran_to_end = sig.received is None
+        bar.close()
+        ok = _write_simulation(ns, res)
+    if res.status == "cancelled" and sig.received:
+        print(f"cancelled by {sig.received}: {res.message}", file=sys.stderr)
+        return 1
+    if res.status != "finished":
+        print(f"error: the simulation {res.status}: {res.message}", file=sys.stderr)
+        return 1
+    if ran_to_end and sig.received:
+        print(f"{sig.received} while the files were written: they were finished first", file=sys.stderr)
+        return SIGNALLED
+    return 0 if ok else 1
+
+
+def _write_simulation(ns, res) -> bool:
+    """Print a run's notes and events and write its CSV (and results file); True when every file got written."""
+    from core.dynamics.results import save_results
+
     for note in res.findings:
         print(f"note: {note}")
     shown = 20  # the first mode changes of lossy gears; all of them are in the results file
@@ -418,21 +434,16 @@ def _cmd_simulate(ns) -> int:
         print(f"event: t = {t:.9g} s, {name}: {detail}")
     if len(res.events) > shown:
         print(f"event: ... and {len(res.events) - shown} more (in the results file, --results)")
-    ok = _write_or_fallback(res.to_csv, ns.out, "the results CSV")
+    print(f"writing {ns.out}: {len(res.time)} samples", file=sys.stderr, flush=True)
+    ok = write_or_fallback(res.to_csv, ns.out, "the results CSV")
     if ok:
         print(f"wrote {ns.out}: {len(res.time)} samples of {len(res.channels)} channels to t = {res.time[-1]:.6g} s "
-              f"({res.steps} steps, {res.evaluations} evaluations)")
-    if ns.results and _write_or_fallback(lambda p: save_results(res, p), ns.results, "the results file"):
+              f"({res.steps} steps, {res.evaluations} evaluations)", flush=True)
+    if ns.results and write_or_fallback(lambda p: save_results(res, p), ns.results, "the results file"):
         print(f"wrote {ns.results}: results file (channels, poses, model and settings)")
     elif ns.results:
         ok = False
-    if res.status == "cancelled" and sig.received:
-        print(f"cancelled by {sig.received}: {res.message}", file=sys.stderr)
-        return 1
-    if res.status != "finished":
-        print(f"error: the simulation {res.status}: {res.message}", file=sys.stderr)
-        return 1
-    return 0 if ok else 1
+    return ok
 
 
 def _cmd_gui(ns) -> int:
@@ -442,87 +453,10 @@ def _cmd_gui(ns) -> int:
 
 
 def _check_output(path: str, flag: str) -> None:
-    """Refuse an output path that cannot be written before any computation starts."""
-    if not path:
-        raise UsageError(f"{flag}: needs a file name")
-    p = Path(path)
-    if p.is_dir():
-        raise UsageError(f"{flag}: {path!r} is a folder; give a file name")
-    folder = p.parent if str(p.parent) else Path(".")
-    if not folder.is_dir():
-        raise UsageError(f"{flag}: the folder {str(folder)!r} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise UsageError(f"{flag}: the folder {str(folder)!r} is not writable")
-
-
-def _write_or_fallback(write, path: str, what: str) -> bool:
-    """write(path); if that fails after the computation, write to a fallback file and print both. True when `path` got it.
-
-    The output paths were checked before the computation, but a disk can fill
-    or a folder vanish during a long run: the results must not be lost then.
-    """
-    try:
-        write(path)
-        return True
-    except OSError as first:
-        reason = first.strerror or str(first)
-    stem, suffix = Path(path).stem or "geardyn", Path(path).suffix
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    for folder in (tempfile.gettempdir(), Path.home(), Path.cwd()):
-        fallback = Path(folder) / f"geardyn-{stem}-{stamp}-{os.getpid()}{suffix}"
-        try:
-            write(str(fallback))
-        except OSError:
-            continue
-        print(f"error: cannot write {what} to {path} ({reason}); it was written to {fallback}", file=sys.stderr)
-        return False
-    print(f"error: cannot write {what} to {path} ({reason}), nor to a fallback file in the temporary folder, "
-          "the home folder or the current folder", file=sys.stderr)
-    return False
-
-
-def _end_unprepared(signal_name: str) -> None:
-    """A signal while a run is prepared: nothing is computed and nothing written yet, so the command ends here.
-
-    Raising instead would not do: the signal may land in a callback of numba's compiler, which drops it.
-    """
-    print(f"cancelled by {signal_name} while the run was prepared: nothing was computed", file=sys.stderr, flush=True)
-    sys.stdout.flush()
-    os._exit(1)
-
-
-class CancelOnSignal:
-    """Within the block, SIGINT (Ctrl-C) and SIGTERM ask `cancel()` to stop the computation instead of killing it.
-
-    The computation then ends at its next step with what it computed, which the
-    command writes. A second signal while the first is handled kills as usual.
-    `cancel` may be changed within the block (a command's phases: ending the
-    command while nothing is computed yet, then the run's cancel).
-    """
-
-    SIGNALS = tuple(s for s in (getattr(signal, "SIGINT", None), getattr(signal, "SIGTERM", None)) if s is not None)
-
-    def __init__(self, cancel):
-        self.cancel, self.received, self._old = cancel, None, {}
-
-    def _handler(self, signum, frame):
-        if self.received is not None:  # asked twice: stop now
-            signal.signal(signum, signal.SIG_DFL)
-            os.kill(os.getpid(), signum)
-            return
-        self.received = signal.Signals(signum).name
-        self.cancel()
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread():
-            for sig in self.SIGNALS:
-                self._old[sig] = signal.signal(sig, self._handler)
-        return self
-
-    def __exit__(self, *exc):
-        for sig, old in self._old.items():
-            signal.signal(sig, old)
-        return False
+    """Refuse an output path that cannot be written before any computation starts (core.outputs)."""
+    problem = output_problem(path)
+    if problem:
+        raise UsageError(f"{flag}: {problem}")
 
 
 def _cmd_study(ns) -> int:
@@ -543,25 +477,40 @@ def _cmd_study(ns) -> int:
         return 1
     bar = TerminalProgress()
     failed = []
+    partial: list[dict | None] = [None] * len(study.cases())
 
     def progress(done, total, row):
         if row["status"] == "failed":
             failed.append(row)
         bar(done / total, f"case {done}/{total}" + (f", {len(failed)} failed" if failed else ""))
+        partial[row["case"]] = row
+        try:  # every finished case is in the file at once: a crash or a kill later loses none of them
+            write_results(ns.out, study, partial)
+        except OSError:
+            pass  # the final write says why, and falls back
 
-    try:
-        rows = run_study(study, ns.scheduler, ns.workers, progress)
-    except ModelError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        bar.close()
-    write_results(ns.out, study, rows)
+    cancel = threading.Event()
+    with CancelOnSignal(cancel.set) as sig:
+        try:
+            rows = run_study(study, ns.scheduler, ns.workers, progress, cancel=cancel.is_set)
+        except ModelError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        finally:
+            bar.close()
+        sig.cancel = None  # the file is written whole even if a signal comes now
+        ok = write_or_fallback(lambda p: write_results(p, study, rows), ns.out, "the study's CSV")
     bad = [(k, r) for k, r in enumerate(rows) if r["status"] == "failed"]
     for k, r in bad:
         print(f"case {k} failed: {r['error']}")
-    print(f"wrote {ns.out}: {len(rows)} cases, {len(rows) - len(bad)} computed, {len(bad)} failed")
-    return 0
+    done = sum(r["status"] != "cancelled" for r in rows)
+    if ok:
+        print(f"wrote {ns.out}: {len(rows)} cases, {done - len(bad)} computed, {len(bad)} failed"
+              + (f", {len(rows) - done} cancelled" if done < len(rows) else ""))
+    if sig.received:
+        print(f"cancelled by {sig.received}: {done} of {len(rows)} cases finished, kept in the CSV", file=sys.stderr)
+        return 1
+    return 0 if ok else 1
 
 
 def _cmd_inspect(ns) -> int:

@@ -85,7 +85,7 @@ def run_study(study: Study, scheduler: str | None = None, workers: int | None = 
     workers : int, optional
         Worker processes of the local cluster (default: one per core); 0 runs the cases in this process.
     progress : callable(done, total, row), optional
-        Called as each case finishes.
+        Called as each case finishes; row["case"] is its index.
     cancel : callable() -> bool, optional
         True stops the study: cases not finished are cancelled and their rows say so; finished rows are kept.
     base : dict, optional
@@ -100,7 +100,7 @@ def run_study(study: Study, scheduler: str | None = None, workers: int | None = 
             if cancel and cancel():
                 rows += [_cancelled(study, v) for v in cases[k:]]
                 break
-            rows.append(run_case(study, base, values))
+            rows.append({**run_case(study, base, values), "case": k})
             if progress:
                 progress(k + 1, len(cases), rows[-1])
         return rows
@@ -112,7 +112,7 @@ def run_study(study: Study, scheduler: str | None = None, workers: int | None = 
     else:
         try:
             client = Client(scheduler, timeout=20)
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, ValueError) as exc:  # unreachable, or not an address
             raise ModelError(f"--scheduler: cannot reach the dask scheduler at {scheduler!r}: {exc}") from None
     try:
         study_f, base_f = client.scatter(study, broadcast=True), client.scatter(base, broadcast=True)
@@ -137,6 +137,7 @@ def run_study(study: Study, scheduler: str | None = None, workers: int | None = 
                 n = len(output_columns(study))
                 rows[k] = {"values": cases[k], "results": [math.nan] * n, "units": [""] * n, "status": "failed",
                            "error": f"{type(exc).__name__}: {exc}"[:300]}
+            rows[k]["case"] = k
             done += 1
             if progress:
                 progress(done, len(cases), rows[k])
@@ -152,16 +153,17 @@ def _cancelled(study: Study, values) -> dict:
     return {"values": values, "results": [math.nan] * n, "units": [""] * n, "status": "cancelled", "error": ""}
 
 
-def header(study: Study, rows: list[dict]) -> list[str]:
+def header(study: Study, rows: list[dict | None]) -> list[str]:
     """case, the parameter paths, the results (with the unit the first finished case reported), status, error."""
     names = output_columns(study)
-    units = next((r["units"] for r in rows if r["status"] not in ("failed", "cancelled")), [""] * len(names))
+    units = next((r["units"] for r in rows if r is not None and r["status"] not in ("failed", "cancelled")),
+                 [""] * len(names))
     cols = [f"{n} [{u}]" if u and "[" not in n else n for n, u in zip(names, units)]
     return ["case", *[p.path for p in study.parameters], *cols, "status", "error"]
 
 
-def write_results(path, study: Study, rows: list[dict]) -> None:
-    """One CSV row per case (atomic write)."""
+def write_results(path, study: Study, rows: list[dict | None]) -> None:
+    """One CSV row per case (atomic write); None for a case not finished yet leaves its row out."""
     import csv
     import io
 
@@ -169,6 +171,8 @@ def write_results(path, study: Study, rows: list[dict]) -> None:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(header(study, rows))
     for k, r in enumerate(rows):
+        if r is None:
+            continue
         w.writerow([k, *(f"{v:.12g}" for v in r["values"]), *(f"{v:.12g}" for v in r["results"]), r["status"],
                     r["error"]])
     atomic_write_text(path, buf.getvalue())

@@ -14,7 +14,6 @@ import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -35,6 +34,7 @@ from core.model.entities import GROUND, GearPair, RevoluteJoint
 from core.model.files import load, loads
 from core.errors import ModelError
 from core.validation import validate
+from tests.conftest import wait_for_line
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "resources" / "examples"
@@ -282,29 +282,13 @@ def test_a_write_that_fails_after_the_run_goes_to_a_fallback_file(tmp_path, monk
     assert len(saved[0].read_text().splitlines()) == 1 + 4  # header and the samples at 0, 1, 2, 3 ms
 
 
-def _wait_for_line(stream, start: str, seconds: float = 600.0) -> None:
-    """Read `stream` until a line that starts with `start` (or fail after `seconds`): a moment the command has
-    reached, rather than a guess of how long it takes to get there."""
-    found = threading.Event()
-
-    def read():
-        for line in stream:
-            if line.startswith(start):
-                found.set()
-                return
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    assert found.wait(seconds), f"no line starting {start!r} within {seconds} s"
-
-
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_simulate_cancelled_by_a_signal_writes_what_it_computed(tmp_path, sig):
     out = tmp_path / "r.csv"
     proc = subprocess.Popen([sys.executable, "-m", "core.cli", "simulate", str(PLANETARY), "--t-end", "1000",
                              "--output-step", "0.01", "--out", str(out)], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    _wait_for_line(proc.stdout, "plan: ")  # prepared: the run has started
+    wait_for_line(proc.stdout, "plan: ")  # prepared: the run has started
     time.sleep(0.5)  # some steps into it
     proc.send_signal(sig)
     stdout, stderr = proc.communicate(timeout=60)
@@ -324,7 +308,7 @@ def test_a_signal_while_the_run_is_prepared_ends_the_command_cleanly(tmp_path, s
     proc = subprocess.Popen([sys.executable, "-m", "core.cli", "simulate", str(PLANETARY), "--compiled", "on",
                              "--out", str(tmp_path / "r.csv")], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)
-    _wait_for_line(proc.stderr, "preparing the run", 60.0)
+    wait_for_line(proc.stderr, "preparing the run", 60.0)
     time.sleep(1.0)  # numba imported, compiling
     proc.send_signal(sig)
     stdout, stderr = proc.communicate(timeout=60)
@@ -338,7 +322,7 @@ def test_chbm_cancelled_by_a_signal_writes_the_points_computed(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "core.cli", "chbm", "--torque", "100", "200", "300", "--dti",
                              "--dti-points", "2000", "--out", str(out)], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    _wait_for_line(proc.stderr, "computing the curve", 60.0)
+    wait_for_line(proc.stderr, "computing the curve", 60.0)
     time.sleep(2.0)  # some points into it
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)

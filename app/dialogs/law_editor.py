@@ -6,8 +6,6 @@ a table is read as two columns of numbers.
 
 from __future__ import annotations
 
-import csv
-import math
 from pathlib import Path
 
 import numpy as np
@@ -26,45 +24,11 @@ from PySide6.QtWidgets import (
 from app.dialogs.fields import FieldError, QuantityField
 from core.model.entities import TimeLaw
 from core.ranges import DEG, Range, field_range
+from core.tables import TableError, read_table
 
 KIND_TEXT = {"constant": "Constant", "step": "Step", "ramp": "Ramp", "sine": "Sine", "table": "Table (CSV)"}
 FIELDS_OF = {"constant": ("value",), "step": ("value", "final", "t_start"), "ramp": ("value", "final", "t_start", "t_end"),
              "sine": ("value", "amplitude", "frequency", "phase"), "table": ()}
-MAX_TABLE_ROWS = 1_000_000
-
-
-class TableError(ValueError):
-    """A CSV table that is not two columns of numbers; the message names the row."""
-
-
-def read_table(path) -> tuple[tuple[float, float], ...]:
-    """Rows (t [s], value) of a two-column CSV file; a first row of text (a header) is skipped."""
-    rows = []
-    try:
-        with open(path, newline="", encoding="utf-8") as fh:
-            for k, row in enumerate(csv.reader(fh), start=1):
-                cells = [c.strip() for c in row if c.strip()]
-                if not cells:
-                    continue
-                try:
-                    numbers = [float(c) for c in cells]
-                except ValueError:
-                    if k == 1:
-                        continue  # a header
-                    raise TableError(f"row {k}: must hold two numbers (t [s], value), got {', '.join(cells)[:60]!r}") from None
-                if len(numbers) != 2 or not all(math.isfinite(v) for v in numbers):
-                    raise TableError(f"row {k}: must hold two finite numbers (t [s], value), got {len(numbers)} value(s)")
-                rows.append((numbers[0], numbers[1]))
-                if len(rows) > MAX_TABLE_ROWS:
-                    raise TableError(f"more than {MAX_TABLE_ROWS:,} rows")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TableError(f"cannot be read ({exc})") from None
-    if not rows:
-        raise TableError("holds no rows of numbers")
-    if any(b[0] <= a[0] for a, b in zip(rows, rows[1:])):
-        raise TableError("times in the first column must increase from row to row")
-    return tuple(rows)
-
 
 class LawEditor(QWidget):
     """Edits a TimeLaw in `unit`; plots it over [0, t_span] s. `changed` fires after each edit."""

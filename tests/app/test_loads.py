@@ -5,7 +5,6 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QPushButton
 
-from app.dialogs.law_editor import TableError, read_table
 from core.model import entities as E
 from core.model.files import load
 from tests.app.conftest import fill_and_ok, toolbar_button
@@ -101,16 +100,6 @@ def test_table_law_from_a_csv_file(window, qtbot, tmp_path, monkeypatch):
     law = window.doc.model.forces["tab"].law
     assert law.kind == "table" and law.table == ((0.0, 0.0), (0.5, 2.0), (1.0, 2.0))
     assert law(0.25) == pytest.approx(1.0)
-
-
-@pytest.mark.parametrize("text, words", [("0,1\n1,x\n", "row 2: must hold two numbers"),
-                                         ("0,1\n0,2\n", "must increase"), ("0,1,2\n", "row 1: must hold two finite"),
-                                         ("", "holds no rows")])
-def test_bad_tables_are_refused_naming_the_row(tmp_path, text, words):
-    path = tmp_path / "t.csv"
-    path.write_text(text)
-    with pytest.raises(TableError, match=words):
-        read_table(path)
 
 
 def test_deleting_a_joint_asks_before_deleting_the_loads_on_it(window, qtbot, monkeypatch):

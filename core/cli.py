@@ -260,7 +260,7 @@ class TerminalProgress:
 
 
 def _cmd_chbm(ns) -> int:
-    from core.chbm.continuation import ContinuationError
+    from core.chbm.continuation import MAX_POINTS, ContinuationError, points_needed
     from core.chbm.from_model import lumped_from_model
     from core.chbm.lumped_model import paper_model
     from core.chbm.study import (
@@ -280,6 +280,9 @@ def _cmd_chbm(ns) -> int:
         raise UsageError(f"--harmonics: must be a whole number from 1 to 100, got {ns.harmonics}")
     if ns.df_max is not None and not 0 < ns.df_max <= ns.f_max - ns.f_min:
         raise UsageError(f"--df-max: must be above 0 and at most the range ({ns.f_max - ns.f_min:g} Hz), got {ns.df_max:g}")
+    if points_needed(ns.f_min, ns.f_max, ns.df_max) > MAX_POINTS:
+        raise UsageError(f"--df-max: must be at least {(ns.f_max - ns.f_min) / MAX_POINTS:g} Hz for this range: a "
+                         f"curve holds at most {MAX_POINTS} points, got {ns.df_max:g}")
     if ns.f_max > CHBM_F_MAX:
         raise UsageError(f"--f-max: must be at most {CHBM_F_MAX:g} Hz, got {ns.f_max:g}")
     if any(not 0 < t <= CHBM_TORQUE_MAX for t in ns.torque):

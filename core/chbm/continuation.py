@@ -36,6 +36,10 @@ class CurvePoint:
         return (self.frequency, self.mean, self.half_p2p, self.rms, int(self.stable), self.segment, self.iterations)
 
 
+#: The most points a curve may hold
+MAX_POINTS = 20_000
+
+
 class ContinuationError(GearDynError, RuntimeError):
     """The path could not be followed; `points` holds what was computed."""
 
@@ -46,7 +50,7 @@ class ContinuationError(GearDynError, RuntimeError):
 
 def follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, ds_max: float = 0.08,
            ds_min: float = 1e-6, target_iterations: int = 4, max_iterations: int = 12, tol: float = 1e-9,
-           max_points: int = 20000, stability: bool = True, progress=None, cancel=None,
+           max_points: int = MAX_POINTS, stability: bool = True, progress=None, cancel=None,
            df_max: float | None = None) -> list[CurvePoint]:
     """The response curve from exactly f_min to exactly f_max [Hz] (mesh frequency).
 
@@ -110,7 +114,16 @@ def follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, ds
         if progress:
             f = y[-1] * w_scale / (2 * math.pi)
             progress(min(1.0, max(0.0, (f - f_min) / (f_max - f_min))), f"HBM {f:.0f} Hz")
+    if points[-1].frequency < f_max and len(points) >= max_points and not (cancel and cancel()):
+        raise ContinuationError(f"the curve stopped at {points[-1].frequency:.6g} Hz, short of {f_max:g} Hz: it "
+                                f"holds {max_points} points, the most a curve may (a larger df_max or a narrower "
+                                "range needs fewer; an undamped resonance never closes)", points)
     return points
+
+
+def points_needed(f_min: float, f_max: float, df_max: float | None) -> float:
+    """The fewest points a curve from f_min to f_max [Hz] takes with frequency steps of at most df_max [Hz]."""
+    return (f_max - f_min) / df_max if df_max else 100.0
 
 
 def _augmented(hb, y, w_scale):

@@ -12,6 +12,7 @@ from core.gearing.mesh_model import mesh_model_for
 from core.model.entities import CompliantMesh
 from core.errors import ModelError
 from core.model.model import Model
+from core.validation import validate
 
 # ISO 6336-1:2019, 9.3: theoretical single-pair stiffness of solid steel spur
 # gears of standard basic rack, c'_th about 14 N/(mm um) per mm of face width
@@ -53,6 +54,9 @@ def lumped_from_model(model: Model, pair_name: str, torque: float, contact_stiff
         raise ModelError(f"--contact: must be one of {', '.join(CONTACT_MODELS)}, got {contact!r}")
     if contact_stiffness is not None:
         contact = "step_gap"
+    errors = [f for f in validate(model) if f.severity == "error"]  # the model checks a run makes
+    if errors:
+        raise ModelError(f"--model: {errors[0]}")
     geo = pair_geometry(pair.pair_spec())
     i1, i2 = polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2)
     r1, r2 = geo.base_radius_1, geo.base_radius_2

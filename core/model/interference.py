@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.spatial import cKDTree
 
 from core.geometry.macro import bevel_geometry, cylindrical_geometry
 from core.geometry.mesh_import import MeshImportError
@@ -136,11 +137,17 @@ def overlapping_bodies(model: Model, base_dir=None) -> list[tuple[str, str]]:
         entry = cached(body, f"solid_{base_dir}", lambda b: _placed(b, base_dir))
         if entry:
             placed.append((body.name, *entry))
+    if len(placed) < 2:
+        return []
+    # the pairs whose bounding spheres may touch, from a k-d tree of their centres: n log n, not n^2 tests
+    centres = np.array([entry[4] for entry in placed])
+    radii = np.array([entry[5] for entry in placed])
+    near = cKDTree(centres).query_pairs(2.0 * float(radii.max()), output_type="ndarray")
     found = []
-    for i, (na, sa, ra, oa, ca, rad_a, pa) in enumerate(placed):
-        for nb, sb, rb, ob, cb, rad_b, pb in placed[i + 1:]:
-            if frozenset((na, nb)) in exempt or np.linalg.norm(ca - cb) >= rad_a + rad_b:
-                continue
-            if sb.contains((pa - ob) @ rb).any() or sa.contains((pb - oa) @ ra).any():
-                found.append((na, nb))
+    for i, j in sorted(map(tuple, near)):
+        (na, sa, ra, oa, ca, rad_a, pa), (nb, sb, rb, ob, cb, rad_b, pb) = placed[i], placed[j]
+        if frozenset((na, nb)) in exempt or np.linalg.norm(ca - cb) >= rad_a + rad_b:
+            continue
+        if sb.contains((pa - ob) @ rb).any() or sa.contains((pb - oa) @ ra).any():
+            found.append((na, nb))
     return found

@@ -78,17 +78,29 @@ def _simulation(study, model, settings):
     return results, units, status
 
 
+#: What a CHBM case's parameters may be (low, high, whether low itself is allowed)
+CHBM_RANGES = {"torque": (0.0, 1e6, False, "N m"), "inertia": (0.0, 1e3, False, "kg m^2"),
+               "base_radius": (0.0, 10.0, False, "m"), "damping": (0.0, 1e9, True, "N s/m"),
+               "contact_stiffness": (0.0, 1e12, False, "N/m"), "contact_ratio": (1.0, 3.0, True, "")}
+
+
 def _chbm(study, model, settings, chbm_params):
     torque = chbm_params.pop("torque", settings["torque"])
+    for name, value in {"torque": torque, **chbm_params}.items():
+        lo, hi, closed, unit = CHBM_RANGES[name]
+        if not ((lo <= value) if closed else (lo < value)) or not value <= hi:
+            raise ModelError(f"chbm.{name}", f"must be {'at least' if closed else 'above'} {lo:g} and at most "
+                                             f"{hi:g} {unit}, got {value:g}".replace("  ", " ").rstrip())
     if study.base == CHBM_BASE:
         p = {"inertia": lm.PAPER_INERTIA, "base_radius": lm.PAPER_BASE_RADIUS, "damping": lm.PAPER_DAMPING,
              "contact_stiffness": lm.PAPER_CONTACT_STIFFNESS, "contact_ratio": lm.PAPER_CONTACT_RATIO, **chbm_params}
         lumped = lm.pair_model(p["inertia"], p["inertia"], p["base_radius"], p["base_radius"], p["damping"], torque,
                                p["contact_ratio"], p["contact_stiffness"])
     else:
-        lumped = lumped_from_model(model, study.pair, torque)
+        lumped = lumped_from_model(model, study.pair, torque)  # refuses a model that validate() finds in error
     hb = HarmonicBalance(lumped, int(settings["harmonics"]))
-    points = follow(hb, float(settings["f_min"]), float(settings["f_max"]), df_max=settings["df_max"] or None)
-    half = np.array([q.half_p2p for q in points])
-    k = int(np.argmax(half))
-    return [float(half[k]), points[k].frequency, points[k].mean, float(len(points))], ["m", "Hz", "m", ""], "ok"
+    f_min, f_max = float(settings["f_min"]), float(settings["f_max"])
+    points = follow(hb, f_min, f_max, df_max=settings["df_max"] or None)
+    inside = [q for q in points if f_min <= q.frequency <= f_max]  # a fold can carry the curve out of the range
+    peak = max(inside, key=lambda q: q.half_p2p)
+    return [float(peak.half_p2p), peak.frequency, peak.mean, float(len(points))], ["m", "Hz", "m", ""], "ok"

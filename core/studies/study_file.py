@@ -28,6 +28,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.chbm.continuation import MAX_POINTS, points_needed
 from core.model.entities import shown_key
 from core.model.files import MAX_FILE_BYTES, MAX_NESTING, nesting, read_regular_file
 from core.errors import ModelError
@@ -41,7 +42,7 @@ CHBM_BASE = "chbm"
 
 
 def _fail(path: str, message: str):
-    raise ModelError(f"{path}: {message}")
+    raise ModelError(path, message)
 
 
 @dataclass(frozen=True)
@@ -87,9 +88,24 @@ class Study:
 
 
 def _number(value, path: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(float(value)):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         _fail(path, f"must be a finite number, got {str(value)[:40]!r}")
-    return float(value)
+    number = float(value) if isinstance(value, float) or abs(value) < 2**1023 else math.inf
+    if not math.isfinite(number):
+        _fail(path, f"must be a finite number, got one of {len(str(abs(value)))} digits"
+              if isinstance(value, int) else f"must be a finite number, got {value!r}")
+    return number
+
+
+def _unused_by(kind: str, path: str) -> str:
+    """Why `path` has no effect on an analysis of `kind`, or ""."""
+    root = path.split(".")[0]
+    if kind == "chbm" and root in ("forces", "settings"):
+        return ("its torque is analysis.torque or chbm.torque, and it takes from the model only the pair's geometry "
+                "and the gears' inertias")
+    if kind == "simulation" and root == "chbm":
+        return "a simulation takes its loads from the model (forces.NAME.law.value)"
+    return ""
 
 
 def _values(spec: dict, path: str) -> tuple[float, ...]:
@@ -151,6 +167,10 @@ def study_from_dict(data, source: str = "") -> Study:
         _fail("analysis.kind", "the paper's pair (base chbm) takes a chbm analysis")
     if analysis.kind == "chbm" and base != CHBM_BASE and not pair:
         _fail("pair", "a chbm analysis of a model needs the gear pair")
+    for i, p in enumerate(params):
+        unused = _unused_by(analysis.kind, p.path)
+        if unused:
+            _fail(f"parameters[{i}].path", f"{p.path!r} is not used by a {analysis.kind} analysis: {unused}")
     study = Study(base, tuple(params), combine, analysis, pair, source)
     n = len(study.cases())
     if n > MAX_CASES:
@@ -194,6 +214,12 @@ def _analysis(raw, base) -> Analysis:
         _fail("analysis.harmonics", f"must be a whole number from 1 to 100, got {settings['harmonics']:g}")
     if not settings["torque"] > 0:
         _fail("analysis.torque", f"must be above 0 N m, got {settings['torque']:g}")
+    if not 0 <= settings["df_max"] <= settings["f_max"] - settings["f_min"]:
+        _fail("analysis.df_max", f"must be from 0 (1 % of the range) to the range, "
+                                 f"{settings['f_max'] - settings['f_min']:g} Hz, got {settings['df_max']:g}")
+    if points_needed(settings["f_min"], settings["f_max"], settings["df_max"]) > MAX_POINTS:
+        _fail("analysis.df_max", f"must be at least {(settings['f_max'] - settings['f_min']) / MAX_POINTS:g} Hz for "
+                                 f"this range: a curve holds at most {MAX_POINTS} points, got {settings['df_max']:g}")
     return Analysis(kind, settings, ())
 
 

@@ -165,3 +165,38 @@ def test_cli_study(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "core.cli", "study", str(path), "--out", str(tmp_path / "no" / "r.csv")],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "--out: the folder" in bad.stderr and "does not exist" in bad.stderr
+
+
+def test_a_chbm_case_outside_its_ranges_fails_naming_the_parameter():
+    study = study_from_dict({"base": "chbm", "parameters": [{"path": "chbm.inertia", "values": [-1.0, 1e-3]}],
+                             "analysis": {"kind": "chbm", "f_min": 1000, "f_max": 3000, "harmonics": 4}})
+    rows = run_study(study, workers=0)
+    assert [r["status"] for r in rows] == ["failed", "ok"]
+    assert rows[0]["error"] == "chbm.inertia: must be above 0 and at most 1000 kg m^2, got -1"
+
+
+def test_an_undamped_chbm_case_fails_at_the_point_cap_instead_of_reporting_a_peak_outside_its_range():
+    study = study_from_dict({"base": "chbm", "parameters": [{"path": "chbm.damping", "values": [0.0]}],
+                             "analysis": {"kind": "chbm", "f_min": 1000, "f_max": 3000, "harmonics": 4}})
+    (row,) = run_study(study, workers=0)
+    assert row["status"] == "failed" and "short of 3000 Hz" in row["error"] and math.isnan(row["results"][0])
+
+
+@pytest.mark.parametrize("path, kind, words", [
+    ("forces.drive.law.value", "chbm", "not used by a chbm analysis: its torque is analysis.torque or chbm.torque"),
+    ("settings.step", "chbm", "not used by a chbm analysis"),
+    ("chbm.torque", "simulation", "not used by a simulation analysis"),
+])
+def test_a_parameter_its_analysis_does_not_use_is_refused_at_load(path, kind, words):
+    analysis = ({"kind": "chbm"} if kind == "chbm" else
+                {"kind": "simulation", "outputs": [{"channel": "mesh.Fc", "reduce": "max"}]})
+    with pytest.raises(ModelError, match=words) as info:
+        study_from_dict({"base": str(EXAMPLES / "compliant_mesh_pair.gdyn"), "pair": "pair",
+                         "parameters": [{"path": path, "values": [1.0, 2.0]}], "analysis": analysis})
+    assert info.value.path == "parameters[0].path"
+
+
+def test_a_number_too_large_for_a_float_is_one_line():
+    with pytest.raises(ModelError, match=r"parameters\[0\].values\[0\]: must be a finite number, got one of 401 "):
+        study_from_dict({"base": "chbm", "parameters": [{"path": "chbm.torque", "values": [10**400]}],
+                         "analysis": {"kind": "chbm"}})

@@ -1,6 +1,7 @@
 """Convergence in the number of harmonics, the lumped pair built from a model file, and the chbm CLI."""
 
 import csv
+import dataclasses
 import math
 import subprocess
 import sys
@@ -8,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from core.chbm.continuation import follow
+from core.chbm.continuation import ContinuationError, follow
 from core.chbm.from_model import (
     SINGLE_PAIR_STIFFNESS_PER_WIDTH,
     lumped_from_model,
@@ -131,3 +132,27 @@ def test_curve_covers_exactly_the_asked_range_with_a_largest_step(tmp_path):
     assert f.max() <= 4000.0 * (1 + 1e-12) and np.abs(np.diff(f)).max() <= 50.0 * 1.05
     bad = _cli("--df-max", "0", "--out", "x.csv", cwd=tmp_path)
     assert bad.returncode == 2 and "--df-max: must be above 0" in bad.stderr
+
+
+def test_a_curve_cut_by_the_point_cap_is_an_error_naming_the_frequency_reached():
+    hb = HarmonicBalance(paper_model(100.0), 4)
+    with pytest.raises(ContinuationError, match=r"the curve stopped at 10\d\d(\.\d+)? Hz, short of 1500 Hz: it "
+                                                r"holds 50 points") as info:
+        follow(hb, 1000.0, 1500.0, df_max=0.5, max_points=50)
+    assert len(info.value.points) == 50 and info.value.points[-1].frequency < 1500.0
+
+
+def test_the_cli_refuses_a_df_max_that_needs_more_points_than_a_curve_holds(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "core.cli", "chbm", "--harmonics", "4", "--f-min", "1000", "--f-max",
+                           "1500", "--df-max", "0.001", "--out", str(tmp_path / "c.csv")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and not (tmp_path / "c.csv").exists()
+    assert "--df-max: must be at least 0.025 Hz for this range: a curve holds at most 20000 points" in done.stderr
+
+
+def test_a_model_in_error_is_refused_before_its_lumped_pair_is_built():
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    tiny = ((1e-300, 0.0, 0.0), (0.0, 1e-300, 0.0), (0.0, 0.0, 1e-300))
+    model.bodies["gear1"] = dataclasses.replace(model.bodies["gear1"], inertia=tiny)
+    with pytest.raises(ModelError, match="--model: error: gear1: inertia is implausibly small"):
+        lumped_from_model(model, "pair", 50.0)

@@ -154,16 +154,27 @@ class Document(QObject):
         return self.path.parent if self.path else None
 
     def new(self) -> None:
+        """An empty model; the runs of the model before go with it (its results files keep them)."""
+        self._drop_runs()
         self.model, self.path = Model(), None
         self.undo_stack.clear()
         self._reset()
 
     def open(self, path) -> None:
-        """Load a file; on failure raise ModelError and keep the current model."""
+        """Load a file, the runs of the model before dropped; on failure raise ModelError and keep the current
+        model and its runs."""
         model = load(path)
+        self._drop_runs()
         self.model, self.path = model, Path(path)
         self.undo_stack.clear()
         self._reset()
+
+    def _drop_runs(self) -> None:
+        """Results belong to their model: a new or opened model starts without runs."""
+        if self.runs:
+            self.runs, self.current = [], None
+            self.runs_changed.emit()
+            self.refresh_stale()
 
     def save(self, path=None) -> None:
         target = Path(path) if path else self.path

@@ -539,7 +539,14 @@ class MainWindow(QMainWindow):
 
     def file_new(self) -> None:
         if self.maybe_save():
+            self._stop_run()
             self.doc.new()
+
+    def _stop_run(self) -> None:
+        """A run of the model being closed ends with it (its results go with the model's runs)."""
+        if self.runner.running:
+            self.runner.stop()
+            self.runner.wait()
 
     def file_open(self) -> None:
         if not self.maybe_save():
@@ -557,6 +564,7 @@ class MainWindow(QMainWindow):
         except ModelError as exc:
             self.report(f"Cannot open the model: {exc}")
             return False
+        self._stop_run()  # the run of the model before: its record left with that model's runs
         self._remember(Path(path))
         return True
 

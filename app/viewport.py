@@ -387,6 +387,13 @@ class ViewportWidget(QVTKRenderWindowInteractor):
         if render:
             self.request_render()
 
+    def clear_overlays(self) -> None:
+        """Remove every overlay actor (the model they belonged to is gone)."""
+        for actor in self.overlay_actors.values():
+            self.renderer.RemoveActor(actor)
+        self.overlay_actors.clear()
+        self.request_render()
+
     def frame_image(self) -> np.ndarray:
         """The current view as an RGB array (rows top to bottom, columns, 3), uint8."""
         self.render()

@@ -47,6 +47,13 @@ class Animator(QObject):
         self._run_updated(self.doc.current)
 
     def _run_updated(self, record) -> None:
+        if record is None and self.doc.current is None:  # no run left (File > New or Open): no overlay either
+            self.scene = self._scene_of = None
+            if self.viewport.overlay_actors:
+                self.viewport.clear_overlays()
+            self.clock.pause()
+            self.clock.set_range(0.0, 0.0)
+            self.clock.seek(0.0)
         if record is None or record is not self.doc.current or record.results is None:
             self.bar.setEnabled(False)
             self._state()

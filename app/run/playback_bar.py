@@ -101,7 +101,7 @@ class PlaybackBar(QWidget):
         self._setting = True
         self.slider.setValue(round(SLIDER_STEPS * (t - c.start) / span) if span > 0 else 0)
         self._setting = False
-        self.time_label.setText(f"t = {t:.4f} s / {c.end:.4g} s")
+        self.time_label.setText(f"t = {t:.4f} s / {c.end:.4g} s" if span > 0 else "t = 0 s")
 
     def show_state(self, text: str, warning: bool = False) -> None:
         """The run's state beside the controls; a warning (results of an earlier model) in amber."""

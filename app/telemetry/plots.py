@@ -284,8 +284,13 @@ class PlotStack(QWidget):
         self.panels[0].getPlotItem().setXRange(lo, hi, padding=0)
 
     def auto_range(self) -> None:
+        """Fit each plot to its curves; a plot without curves back to the unit square (no axes of old data)."""
         for p in self.panels:
-            p.getPlotItem().enableAutoRange()
+            item = p.getPlotItem()
+            if p.curves:
+                item.enableAutoRange()
+            else:
+                item.setRange(xRange=(0.0, 1.0), yRange=(0.0, 1.0), padding=0.0)
 
     def visible_channels(self) -> list[str]:
         seen = []

@@ -178,6 +178,9 @@ class TelemetryWindow(QMainWindow):
     def _runs_changed(self) -> None:
         rec = self.doc.current
         self.results = rec.results if rec is not None else None
+        if rec is None and self.stack.cursors_on:  # no run (a new or opened model): no cursors from the last one
+            self.act_cursors.setChecked(False)
+            self.stack.show_cursors(False)
         self._rebuild()
 
     def _run_updated(self, record) -> None:

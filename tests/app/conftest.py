@@ -64,3 +64,20 @@ def fill_and_ok(qtbot, fields: dict, combos: dict | None = None, press=None, ok:
             dlg.reject()
 
     QTimer.singleShot(0, act)
+
+
+def double_click_channel(qtbot, browser, name):
+    """Double-click the channel `name` in a Telemetry browser (its groups opened first)."""
+    qtbot.waitExposed(browser.window())
+    leaf = browser.items[name]
+    tree = browser.tree
+    parent = leaf.parent()
+    while parent is not None:
+        parent.setExpanded(True)
+        parent = parent.parent()
+    tree.scrollToItem(leaf)
+    qtbot.wait(50)
+    rect = tree.visualItemRect(leaf)
+    assert rect.height() > 0
+    qtbot.mouseClick(tree.viewport(), Qt.LeftButton, pos=rect.center())
+    qtbot.mouseDClick(tree.viewport(), Qt.LeftButton, pos=rect.center())

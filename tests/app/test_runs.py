@@ -14,7 +14,7 @@ from core.commands import SetSettings, replace_fields
 from core.dynamics.simulate import simulate
 from core.geometry.rotations import pose_matrix
 from core.model.entities import TimeLaw
-from tests.app.conftest import fill_and_ok, toolbar_button
+from tests.app.conftest import double_click_channel, fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
 
 GEAR = {"Module (transverse)": 2, "Normal pressure angle": 20, "Gear width": 20, "Helix angle": 0}
@@ -272,3 +272,32 @@ def test_the_app_starts_without_importing_numba_and_a_short_run_without_the_kern
     started, why, after = out.stdout.strip().splitlines()[-3:]
     assert started == "False" and after == "False"
     assert why.startswith("the compiled kernels are not in the cache yet") and "does not repay compiling" in why
+
+
+@pytest.mark.parametrize("how", ["new", "open"])
+def test_results_belong_to_their_model_new_and_open_leave_no_arrow_no_curve_no_cursor(window, qtbot, how):
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    _settings(window, t_end=0.02, step=1e-3, output_step=1e-3)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    _wait_for_run(window, qtbot)
+    window.act_forces.trigger()
+    window.playback.slider.setValue(window.playback.slider.maximum() // 2)
+    assert any(k.startswith("arrow:") and a.GetVisibility() for k, a in window.viewport.overlay_actors.items())
+    qtbot.mouseClick(toolbar_button(window, "telemetry"), Qt.LeftButton)
+    tw = window.telemetry
+    double_click_channel(qtbot, tw.browser, "sun_joint.speed")
+    tw.act_cursors.trigger()
+    assert tw.stack.current.curves and tw.stack.cursors_on
+    window.doc.undo_stack.setClean()
+    if how == "new":
+        qtbot.mouseClick(toolbar_button(window, "new"), Qt.LeftButton)
+    else:
+        assert window.open_file(EXAMPLES / "helical_pair.gdyn")
+    assert window.doc.runs == [] and window.doc.current is None
+    assert window.viewport.overlay_actors == {}
+    assert not tw.stack.current.curves and not tw.stack.cursors_on and not tw.act_cursors.isChecked()
+    assert tw.browser.tree.topLevelItemCount() == 0
+    (x0, x1), (y0, y1) = tw.stack.current.getPlotItem().viewRange()
+    assert (x0, x1, y0, y1) == pytest.approx((0.0, 1.0, 0.0, 1.0))  # not the last run's axes
+    assert not window.playback.isEnabled() and window.playback.time_label.text() == "t = 0 s"
+    assert window.playback.slider.value() == 0

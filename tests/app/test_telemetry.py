@@ -18,7 +18,7 @@ from core.dynamics.results import open_results
 from core.dynamics.simulate import simulate
 from core.model.entities import TimeLaw
 from core.model.files import load
-from tests.app.conftest import fill_and_ok, toolbar_button
+from tests.app.conftest import double_click_channel, fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES, ROOT
 from tests.core.dynamics.test_runs import _planetary_alpha
 
@@ -30,22 +30,6 @@ def _run(window, qtbot, path, **settings):
     qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
     qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)
     return window.doc.current.results
-
-
-def _double_click(qtbot, browser, name):
-    qtbot.waitExposed(browser.window())
-    leaf = browser.items[name]
-    tree = browser.tree
-    parent = leaf.parent()
-    while parent is not None:
-        parent.setExpanded(True)
-        parent = parent.parent()
-    tree.scrollToItem(leaf)
-    qtbot.wait(50)
-    rect = tree.visualItemRect(leaf)
-    assert rect.height() > 0
-    qtbot.mouseClick(tree.viewport(), Qt.LeftButton, pos=rect.center())
-    qtbot.mouseDClick(tree.viewport(), Qt.LeftButton, pos=rect.center())
 
 
 def _not_blank(path):
@@ -62,7 +46,7 @@ def test_a_channel_added_by_double_click_shows_the_solvers_values(window, qtbot)
     assert tw.isVisible() and "Run 1 (finished)" in tw.windowTitle()
     top = tw.browser.tree.topLevelItem(0)
     assert top.text(0) == "Gear pairs"  # the tooth forces come first
-    _double_click(qtbot, tw.browser, "sun_joint.speed")
+    double_click_channel(qtbot, tw.browser, "sun_joint.speed")
     curve = tw.stack.current.curves["sun_joint.speed"]
     reference = simulate(load(EXAMPLES / "planetary.gdyn"), t_end=0.1)
     assert curve.envelope.values[-1] == res["sun_joint.speed"][-1] == reference["sun_joint.speed"][-1]
@@ -76,7 +60,7 @@ def test_adding_a_channel_keeps_the_layout_but_leaves_the_run_current(window, qt
     _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.05)
     qtbot.mouseClick(toolbar_button(window, "telemetry"), Qt.LeftButton)
     tw = window.telemetry
-    _double_click(qtbot, tw.browser, "sun_joint.speed")
+    double_click_channel(qtbot, tw.browser, "sun_joint.speed")
     assert window.doc.model.views.telemetry.plots == (("sun_joint.speed",),) and window.doc.dirty
     assert not window.doc.stale
     assert "earlier version" not in tw.windowTitle() and "earlier version" not in window.playback.state.text()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.metadata
+
 import os
 import sys
 from pathlib import Path
@@ -19,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.dialogs.body_dialogs import ImportMeshDialog, PrimitiveDialog
+from app.dialogs.check_dialog import CheckDialog
 from app.dialogs.entity_form import ItemDialog
 from app.dialogs.gear_dialog import GearDialog
 from app.dialogs.joint_dialog import RevoluteJointDialog
@@ -64,6 +67,23 @@ def recovery_path() -> Path:
     base = Path(QStandardPaths.writableLocation(QStandardPaths.AppDataLocation) or Path.home() / ".geardyn")
     base.mkdir(parents=True, exist_ok=True)
     return base / "autosave.gdyn"
+
+
+def about_text() -> str:
+    """The program's version and those of the libraries it stands on (for a bug report)."""
+    version = _version("geardyn") or "(not installed: run from the source folder)"
+    libraries = ", ".join(f"{name} {v}" for name, dist in (
+        ("PySide6", "PySide6-Essentials"), ("numpy", "numpy"), ("scipy", "scipy"), ("numba", "numba"),
+        ("VTK", "vtk"), ("h5py", "h5py")) if (v := _version(dist)))
+    return (f"GearDyn {version}\n\nA multibody gear modeller: gears from macro-geometry, Willis gear pairs, "
+            f"compliant and lossy meshes, harmonic balance.\n\nPython {sys.version.split()[0]}; {libraries}")
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
 
 
 class MainWindow(QMainWindow):
@@ -164,6 +184,8 @@ class MainWindow(QMainWindow):
         self.act_import = a("Import OBJ/STL", self.import_mesh, "Ctrl+I", "Import a mesh as a rigid body (unit, density, watertight check)", "import_mesh")
         self.act_cylinder = a("Cylinder", lambda: self.add_primitive("cylinder"), None, "A cylinder body, e.g. a carrier disc", "cylinder")
         self.act_box = a("Box", lambda: self.add_primitive("box"), None, "A box body, e.g. a housing", "box")
+        self.act_check = a("&Check Model...", self.check_model, "Ctrl+Shift+K", "Degrees of freedom, redundant "
+                           "constraints and every finding of the model", "check_model")
         self.act_move = a("&Move / Rotate...", lambda: self.move_body(self.tree.current()), "Ctrl+M",
                           "Move or turn the selected body (and the joints on it), or snap it onto a joint axis", "move")
         self.load_actions = [a(k.label, lambda _=False, c=k.cls, t=k.label: self.add_load(c, t), None, k.tip, k.tag)
@@ -221,6 +243,8 @@ class MainWindow(QMainWindow):
             mm.addAction(act)
         mm.addSeparator()
         mm.addAction(self.act_move)
+        mm.addSeparator()
+        mm.addAction(self.act_check)
         gm = menu.addMenu("&Gears")
         for act in (self.act_helical, self.act_inner, self.act_bevel, self.act_pair, self.act_planetary):
             gm.addAction(act)
@@ -291,8 +315,11 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(message, 10_000)
         QMessageBox.warning(self, "GearDyn", message)
 
+    def check_model(self) -> None:
+        CheckDialog(self.doc.model, self.doc.findings, self).exec()
+
     def about(self) -> None:
-        QMessageBox.about(self, "GearDyn", "GearDyn: a multibody gear modeller.")
+        QMessageBox.about(self, "About GearDyn", about_text())
 
     # ------------------------------------------------------------------ edits
 

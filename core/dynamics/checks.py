@@ -88,6 +88,58 @@ def locked_loops(system: System, pairs: list[str]) -> list[str]:
     return locked
 
 
+@dataclass(frozen=True)
+class Freedom:
+    """How the model's motion is counted: its formulation's velocity coordinates, the constraint rows that hold
+    at the start (joints in Cartesian coordinates, gear pairs, motors), how many of them are redundant (implied
+    by the others: a planetary set's loops), and how many prescribe a motion (motors)."""
+
+    formulation: str
+    coordinates: int
+    rows: int
+    redundant: int
+    motors: int
+
+    @property
+    def degrees(self) -> int:
+        """Degrees of freedom left when every row holds (motors included): coordinates less independent rows."""
+        return self.coordinates - (self.rows - self.redundant)
+
+    def describe(self) -> str:
+        what = "joint angles" if self.formulation == "joint" else "body velocities (6 per body)"
+        motors = f"; {self.motors} of them prescribe a motor's motion" if self.motors else ""
+        return (f"{self.degrees} degree(s) of freedom: {self.coordinates} {what} less "
+                f"{self.rows - self.redundant} independent constraint rows ({self.rows} rows, {self.redundant} "
+                f"redundant{motors})")
+
+
+def freedom(system: System) -> Freedom:
+    """The count of `system`'s motion at its start (a row switched off there, a rolling lossy pair's lock, is
+    not counted); the rank of the rows from one pivoted QR, as in `locked_loops`."""
+    jac, _, off, _ = system.kernel.jacobian(system.initial_state(), system.velocities)
+    on = [r for r in range(system.rows) if not off[r]]
+    jac = jac[on]
+    rank = 0
+    if jac.size:
+        r = scipy.linalg.qr(jac / max(float(np.abs(jac).max()), 1e-300), mode="r", pivoting=True)[0]
+        diag = np.abs(np.diag(r))
+        rank = int(np.sum(diag > RANK_TOLERANCE * diag[0])) if diag.size and diag[0] > 0 else 0
+    motors = sum(system.asm.row_flags[r][2] == WORK_POWER for r in on)
+    return Freedom(system.formulation, system.velocities, len(on), len(on) - rank, motors)
+
+
+def model_freedom(model: Model) -> Freedom | str:
+    """`freedom` of the model as its runs assemble it, or why it cannot be counted."""
+    if not model.bodies:
+        return "the model has no bodies"
+    if model.structural_problems():
+        return "the model has structural errors (see the findings)"
+    try:
+        return freedom(assemble(model, compiled=loaded()))
+    except ModelError as exc:
+        return str(exc)
+
+
 def system_findings(system: System) -> list[Finding]:
     """The checks that need the assembled equations: locked loops and the mass matrix's conditioning."""
     found = []

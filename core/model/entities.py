@@ -458,6 +458,14 @@ class TimeLaw:
                 found.append(("table", "times must be strictly increasing"))
         return found
 
+    def is_zero(self) -> bool:
+        """Whether the law is zero at every time."""
+        if self.kind == "table":
+            return all(v == 0.0 for _, v in self.table)
+        if self.kind == "sine":
+            return self.value == 0.0 and self.amplitude == 0.0
+        return self.value == 0.0 and (self.kind == "constant" or self.final == 0.0)
+
     def __call__(self, t: float) -> float:
         """The value at time t [s]."""
         times, values = self.columns

@@ -27,6 +27,8 @@ from core.model.entities import (
     MeshFileSource,
     SpeedMotor,
     SpringDamper,
+    Torque,
+    TorsionalSpringDamper,
 )
 from core.model.interference import overlapping_bodies
 from core.model.model import Model, cached
@@ -235,7 +237,23 @@ class _Checker(PairRules):
         self.check_gear_loops()
         self.check_inertia_vs_shape()
         self.check_meshes()
+        self.check_loads()
         return self.out
+
+    def check_loads(self) -> None:
+        """A model that nothing moves: no torque or motor whose law is not zero, no gravity, no body that starts
+        moving, no spring-damper (a spring's preload may move it)."""
+        m = self.m
+        if not m.bodies:
+            return
+        driven = any(isinstance(f, (Torque, SpeedMotor)) and not f.law.is_zero() for f in m.forces.values())
+        springs = any(isinstance(f, (SpringDamper, TorsionalSpringDamper, BearingSpringDamper))
+                      for f in m.forces.values())
+        moving = any(any(b.velocity) or any(b.angular_velocity) for b in m.bodies.values())
+        if not (driven or springs or moving or any(m.settings.gravity)):
+            self.add("warning", "forces", "nothing loads or drives the model (no torque or motor with a law that is "
+                     "not zero, no gravity, every body at rest at the start): a run will show nothing moving. Add a "
+                     "Torque or a Speed Motor (Loads menu)")
 
 
 def _reach_from_com(body) -> float | None:

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from core.commands import AddItem, replace_fields
-from core.model.entities import GROUND, FixedJoint, RevoluteJoint, RigidBody
+from core.model.entities import GROUND, FixedJoint, RevoluteJoint, RigidBody, TimeLaw, Torque
 from core.model.files import load
 from core.validation import validate
 from tests.conftest import EXAMPLES
@@ -151,3 +151,16 @@ def test_bad_loss_tables_name_the_row_and_column(table, field, message):
     with pytest.raises(ModelError, match=re.escape(field) + ".*" + re.escape(message)):
         replace_fields(model, "pair", loss_table=table).do(model)
     assert model.gear_pairs["pair"].loss_table == ()  # the model stays as it was
+
+
+def test_a_model_that_nothing_moves_is_warned_and_one_load_or_start_speed_ends_the_warning():
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    for name in ("gear1", "gear2"):
+        replace_fields(model, name, angular_velocity=(0.0, 0.0, 0.0)).do(model)
+    warned = [f for f in validate(model) if "nothing loads or drives the model" in f.message]
+    assert len(warned) == 1 and warned[0].severity == "warning" and warned[0].item == "forces"
+    zero = TimeLaw(kind="sine", value=0.0, amplitude=0.0, frequency=5.0)
+    AddItem(Torque("idle", "gear1_joint", law=zero)).do(model)  # a torque that is zero at every time moves nothing
+    assert any("nothing loads" in f.message for f in validate(model))
+    replace_fields(model, "idle", law=TimeLaw(kind="step", value=0.0, final=1.0, t_start=0.1)).do(model)
+    assert not any("nothing loads" in f.message for f in validate(model))

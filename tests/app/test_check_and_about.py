@@ -1,0 +1,65 @@
+"""Model > Check Model: degrees of freedom and redundant rows of the planetary, a model that nothing moves; Help >
+About with the version."""
+
+from __future__ import annotations
+
+import tomllib
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMenu
+
+from app.main_window import about_text
+
+from core.commands import replace_fields
+from tests.conftest import EXAMPLES, ROOT
+
+
+def check_model(window, qtbot) -> dict:
+    """Trigger Model > Check Model and read its dialog (then press OK)."""
+    seen = {}
+
+    def read():
+        dlg = QApplication.activeModalWidget()
+        if dlg is None or dlg.objectName() != "check_dialog":
+            QTimer.singleShot(50, read)
+            return
+        seen["freedom"] = dlg.summary.text()
+        seen["tally"] = dlg.tally.text()
+        seen["findings"] = [dlg.findings.item(k).text() for k in range(dlg.findings.count())]
+        qtbot.mouseClick(dlg.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok), Qt.LeftButton)
+
+    QTimer.singleShot(0, read)
+    model_menu = next(m for m in window.menuBar().findChildren(QMenu) if m.title() == "&Model")
+    assert window.act_check in model_menu.actions()
+    window.act_check.trigger()
+    qtbot.waitUntil(lambda: "freedom" in seen, timeout=10_000)
+    return seen
+
+
+def test_check_model_counts_the_planetarys_freedom_and_its_redundant_rows(window, qtbot):
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    seen = check_model(window, qtbot)
+    # six joint angles (sun, carrier, ring, three planets), six gear rows of which two close the planets' loops,
+    # and the ring's hold: one degree of freedom, the sun's
+    assert seen["freedom"] == ("1 degree(s) of freedom: 6 joint angles less 5 independent constraint rows (7 rows, "
+                               "2 redundant; 1 of them prescribe a motor's motion)")
+    assert any("close 2 loop(s)" in f for f in seen["findings"])
+
+
+def test_check_model_warns_when_nothing_loads_or_drives_the_model(window, qtbot):
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    model = window.doc.model
+    for name in ("gear1", "gear2"):  # the example's gears start turning: here they start at rest
+        window.apply(replace_fields(model, name, angular_velocity=(0.0, 0.0, 0.0)))
+    seen = check_model(window, qtbot)
+    assert seen["freedom"].startswith("1 degree(s) of freedom: 2 joint angles less 1 independent constraint rows")
+    assert any(f.startswith("warning: forces: nothing loads or drives the model") for f in seen["findings"])
+    assert "1 warning(s)" in seen["tally"]
+
+
+def test_about_names_the_version_of_the_project_file(window):
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    help_menu = next(m for m in window.menuBar().findChildren(QMenu) if m.title() == "&Help")
+    assert any(a.text() == "&About GearDyn" for a in help_menu.actions())
+    text = about_text()
+    assert text.startswith(f"GearDyn {version}\n") and "numpy " in text and "Python 3." in text

@@ -1,0 +1,31 @@
+"""Degrees of freedom (core.dynamics.checks.freedom): counted by hand for every example, and the same in joint
+and Cartesian coordinates, whose coordinates and rows differ (6 per body and the joints' rows there)."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.dynamics.checks import freedom, model_freedom
+from core.dynamics.formulations import assemble
+from core.model.files import load
+from core.model.model import Model
+from tests.conftest import EXAMPLES
+
+# by hand: a rigid pair couples its two gears (1); a compliant mesh leaves both free (2); the planetary's six
+# pairs couple sun, carrier and planets to one motion with the ring, which its motor holds (1)
+BY_HAND = {"bevel_pair": (1, 0), "compliant_mesh_pair": (2, 0), "helical_pair": (1, 0), "inner_pair": (1, 0),
+           "lossy_gear_demo1": (1, 0), "lossy_gear_demo2": (1, 0), "lossy_gear_demo3": (1, 0), "planetary": (1, 2)}
+
+
+@pytest.mark.parametrize("name", sorted(BY_HAND))
+def test_the_degrees_of_freedom_are_the_hand_count_in_both_formulations(name):
+    model = load(EXAMPLES / f"{name}.gdyn")
+    counts = {f: freedom(assemble(model, f)) for f in ("joint", "cartesian")}
+    for formulation, count in counts.items():
+        assert (count.degrees, count.redundant) == BY_HAND[name], formulation
+    assert counts["cartesian"].coordinates == 6 * len(model.bodies)
+    assert counts["cartesian"].rows - counts["joint"].rows == 5 * len(model.joints)  # a revolute joint's 5 rows
+
+
+def test_a_model_that_cannot_be_counted_says_why():
+    assert model_freedom(Model()) == "the model has no bodies"

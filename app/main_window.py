@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.metadata
-
 import os
 import sys
 from pathlib import Path
@@ -39,16 +38,17 @@ from app.run.clock import PlaybackClock
 from app.run.controller import RunController
 from app.run.playback_bar import PlaybackBar
 from app.run.video import export_animation
+from app.screen import fit_to_screen
 from app.viewport import ViewportWidget
 from core.commands import AddItem, RemoveItem, SetSettings
 from core.dynamics.plan import plan_line
 from core.dynamics.results import SUFFIX as RESULTS_SUFFIX
 from core.dynamics.results import save_results
+from core.errors import ModelError
 from core.gearing.placement import fix_command
 from core.model import entities as E
 from core.model.files import SUFFIX, save
 from core.model.kinds import KINDS, tools
-from core.errors import ModelError
 
 
 def load_tools() -> list:
@@ -127,7 +127,7 @@ class MainWindow(QMainWindow):
         self.doc.changed.connect(self.refresh)
         self.doc.items_changed.connect(self._items_changed)
         self._make_actions()
-        self.resize(1280, 800)
+        fit_to_screen(self, 1280, 800)
         self.props.setMinimumWidth(300)
         self._laid_out = bool(self.settings.value("state"))
         if self.settings.value("geometry"):
@@ -196,6 +196,8 @@ class MainWindow(QMainWindow):
         self.act_stop = a("S&top", self.stop_simulation, "Shift+F5", "Stop the run; what it computed is kept", "stop")
         self.act_stop.setEnabled(False)
         self.act_play = a("&Play / Pause", self.clock.toggle, "Space", "Play or pause the animation", "play_pause")
+        self.act_start = a("Go to &Start", self.clock.to_start, "Home", "The animation at its first sample", "go_to_start")
+        self.act_end = a("Go to &End", self.clock.to_end, "End", "The animation at its last sample", "go_to_end")
         self.act_forces = a("Show &Tooth Forces", self._overlays_changed, None,
                             "Arrows at each pitch point, length in proportion to the total tooth force", "show_forces")
         self.act_axes = a("Show &Joint Axes", self._overlays_changed, None, "The revolute joints' axes", "show_axes")
@@ -255,7 +257,7 @@ class MainWindow(QMainWindow):
         for act in (self.act_settings, self.act_run, self.act_stop):
             sm.addAction(act)
         sm.addSeparator()
-        for act in (self.act_play, self.act_forces, self.act_axes, self.act_video):
+        for act in (self.act_play, self.act_start, self.act_end, self.act_forces, self.act_axes, self.act_video):
             sm.addAction(act)
         self.analysis_menu = menu.addMenu("&Analysis")
         self.analysis_menu.addAction(self.act_telemetry)

@@ -37,14 +37,15 @@ from app.chbm.period_plot import PeriodPlot
 from app.chbm.study_worker import StudyWorker
 from app.dialogs.fields import FieldError, QuantityField
 from app.plot_image import save_plot_image
+from app.screen import fit_to_screen
 from core.chbm import lumped_model as paper
 from core.chbm.from_model import lumped_from_model
 from core.chbm.lumped_model import paper_model
 from core.chbm.study import CURVE_HEADER, curve_rows, period_comparison
 from core.commands import SetViews
+from core.errors import ModelError
 from core.gearing.gear_bodies import polar_inertia
 from core.geometry.macro import pair_geometry
-from core.errors import ModelError
 from core.model.views import MAX_TORQUES, PAPER_SOURCE, ChbmStudy
 from core.ranges import Range
 from core.tables import write_csv
@@ -80,7 +81,7 @@ class ChbmWindow(QMainWindow):
         self.progress.setRange(0, 1000)
         self.progress.setMaximumWidth(320)
         self.statusBar().addPermanentWidget(self.progress)
-        self.resize(1200, 800)
+        fit_to_screen(self, 1200, 800)
         self.load_study()
         doc.items_changed.connect(self._model_changed)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from PySide6.QtCore import QObject, QTimer, Signal
 
 SPEEDS = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
@@ -68,13 +70,19 @@ class PlaybackClock(QObject):
     def toggle(self) -> None:
         self.pause() if self.playing else self.play()
 
+    def to_start(self) -> None:
+        self.pause()
+        self.seek(self.start)
+
+    def to_end(self) -> None:
+        self.pause()
+        self.seek(self.end)
+
     def step_frame(self, direction: int) -> None:
         """To the next (+1) or previous (-1) output sample."""
         self.pause()
         if self.samples is None or not len(self.samples):
             return
-        import numpy as np
-
         k = int(np.searchsorted(self.samples, self.time, side="right" if direction > 0 else "left"))
         k = k if direction > 0 else k - 1
         self.seek(self.samples[min(max(k, 0), len(self.samples) - 1)])

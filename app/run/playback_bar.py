@@ -45,18 +45,22 @@ class PlaybackBar(QWidget):
             lay.addWidget(b)
             return b
 
-        self.back = button("frame_back", QStyle.SP_MediaSkipBackward, "Previous output sample", lambda: clock.step_frame(-1))
-        self.play = button("play", QStyle.SP_MediaPlay, "Play / pause (Space)", clock.toggle)
-        self.forward = button("frame_forward", QStyle.SP_MediaSkipForward, "Next output sample", lambda: clock.step_frame(+1))
+        self.first = button("go_to_start", QStyle.SP_MediaSkipBackward, "Go to the start (Home)", clock.to_start)
+        self.back = button("frame_back", QStyle.SP_MediaSeekBackward, "Previous output sample", lambda: clock.step_frame(-1))
+        self.play = button("play", QStyle.SP_MediaPlay, "Play / pause (Space); at the end, Play starts again",
+                           clock.toggle)
+        self.forward = button("frame_forward", QStyle.SP_MediaSeekForward, "Next output sample", lambda: clock.step_frame(+1))
+        self.last = button("go_to_end", QStyle.SP_MediaSkipForward, "Go to the end (End)", clock.to_end)
         self.slider = QSlider(Qt.Horizontal)
         self.slider.setObjectName("time_slider")
         self.slider.setRange(0, SLIDER_STEPS)
         self.slider.setToolTip("Time: drag to move the animation")
+        self.slider.setMinimumWidth(200)
         self.slider.valueChanged.connect(self._slid)
-        lay.addWidget(self.slider, 1)
+        lay.addWidget(self.slider, 4)  # the slider takes most of the bar's width, the run's state the rest
         self.time_label = QLabel("t = 0 s")
         self.time_label.setObjectName("time_label")
-        self.time_label.setMinimumWidth(150)
+        self.time_label.setMinimumWidth(130)
         lay.addWidget(self.time_label)
         self.speed = QComboBox()
         self.speed.setObjectName("speed")
@@ -74,7 +78,7 @@ class PlaybackBar(QWidget):
         self.state.setObjectName("run_state")
         self.state.setWordWrap(False)
         self.state.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)  # a long state must not widen the window
-        self.state.setMinimumWidth(120)
+        self.state.setMinimumWidth(80)
         lay.addWidget(self.state, 1)
         clock.time_changed.connect(self._follow)
         clock.playing_changed.connect(lambda on: self.play.setIcon(self.icons["pause" if on else "play"]))

@@ -33,9 +33,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.screen import fit_to_screen
 from core.atomic import atomic_write_text
-from core.model.files import model_to_dict
 from core.errors import ModelError
+from core.model.files import model_to_dict
 from core.studies.parameters import numeric_paths
 from core.studies.reductions import REDUCTIONS
 from core.studies.runner import header, run_study, write_results
@@ -208,7 +209,7 @@ class StudyWindow(QMainWindow):
         self.progress = QProgressBar()
         self.progress.setObjectName("study_progress")
         self.statusBar().addPermanentWidget(self.progress)
-        self.resize(1200, 760)
+        fit_to_screen(self, 1200, 760)
         self.add_parameter()
         self.add_output()
 

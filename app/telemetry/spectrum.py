@@ -16,7 +16,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.analysis.spectra import WINDOWS, amplitude_spectrum, mesh_frequencies, mesh_orders, order_map
+from app.screen import fit_to_screen
+from core.analysis.spectra import (
+    WINDOWS,
+    amplitude_spectrum,
+    mesh_frequencies,
+    mesh_orders,
+    order_map,
+)
 from core.model.entities import RevoluteJoint
 
 HARMONICS = 4
@@ -82,7 +89,7 @@ class SpectrumWindow(QWidget):
         for w in (self.channel, self.window_kind, self.range, self.reference):
             w.currentIndexChanged.connect(self.update_view)
         self.segment.valueChanged.connect(self.update_view)
-        self.resize(820, 620)
+        fit_to_screen(self, 820, 620)
 
     def show_channel(self, name: str) -> None:
         res = self.telemetry.results

@@ -11,7 +11,6 @@ name) in the model file.
 from __future__ import annotations
 
 import dataclasses
-
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
@@ -32,14 +31,15 @@ from PySide6.QtWidgets import (
 
 from app.dialogs.fields import FieldError, finish_form
 from app.plot_image import save_plot_image
+from app.screen import fit_to_screen
 from app.telemetry.browser import ChannelBrowser
 from app.telemetry.derived_dialog import DerivedDialog
 from app.telemetry.plots import PlotStack
 from app.telemetry.readout import ReadoutTable
 from app.telemetry.spectrum import SpectrumWindow
 from core.commands import SetViews
-from core.model.files import model_from_dict
 from core.errors import ModelError
+from core.model.files import model_from_dict
 from core.model.views import TelemetryLayout
 
 REDRAW_MS = 100  # live runs redraw at about 10 Hz
@@ -124,7 +124,7 @@ class TelemetryWindow(QMainWindow):
         self.timer = QTimer(self)
         self.timer.setInterval(REDRAW_MS)
         self.timer.timeout.connect(self._refresh)
-        self.resize(1180, 760)
+        fit_to_screen(self, 1180, 760)
         self._runs_changed()
         self._title()
 

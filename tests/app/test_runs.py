@@ -301,3 +301,21 @@ def test_results_belong_to_their_model_new_and_open_leave_no_arrow_no_curve_no_c
     assert (x0, x1, y0, y1) == pytest.approx((0.0, 1.0, 0.0, 1.0))  # not the last run's axes
     assert not window.playback.isEnabled() and window.playback.time_label.text() == "t = 0 s"
     assert window.playback.slider.value() == 0
+
+
+def test_playback_goes_to_start_and_end_plays_again_from_the_end_and_its_slider_takes_the_bar(window, qtbot):
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    _settings(window, t_end=0.1, step=1e-3, output_step=1e-3)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    res = _wait_for_run(window, qtbot)
+    bar = window.playback
+    qtbot.mouseClick(bar.first, Qt.LeftButton)
+    assert window.clock.time == res.time[0] and bar.slider.value() == 0
+    qtbot.mouseClick(bar.last, Qt.LeftButton)
+    assert window.clock.time == res.time[-1] and bar.slider.value() == bar.slider.maximum()
+    bar.speed.setCurrentText("0.1x")
+    qtbot.mouseClick(bar.play, Qt.LeftButton)  # at the end: Play starts again from the start
+    qtbot.waitUntil(lambda: 0.0 < window.clock.time < 0.05, timeout=5000)
+    assert window.clock.playing
+    window.clock.pause()
+    assert bar.slider.width() >= 0.3 * bar.width()

@@ -1,5 +1,5 @@
 """Model > Check Model: degrees of freedom and redundant rows of the planetary, a model that nothing moves; Help >
-About with the version."""
+About with the version; secondary windows that open whole on the screen."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMenu
 
 from app.main_window import about_text
+from app.screen import HEIGHT_SHARE, WIDTH_SHARE
 
 from core.commands import replace_fields
 from tests.conftest import EXAMPLES, ROOT
@@ -63,3 +64,14 @@ def test_about_names_the_version_of_the_project_file(window):
     assert any(a.text() == "&About GearDyn" for a in help_menu.actions())
     text = about_text()
     assert text.startswith(f"GearDyn {version}\n") and "numpy " in text and "Python 3." in text
+
+
+def test_secondary_windows_open_whole_on_the_screen_with_room_for_their_title(window, qtbot):
+    free = window.screen().availableGeometry()
+    for show in (window.show_telemetry, window.show_chbm, window.show_study):
+        shown = show()
+        qtbot.waitExposed(shown)
+        frame = shown.frameGeometry()
+        assert free.contains(frame), (shown.windowTitle(), frame, free)
+        assert frame.height() <= HEIGHT_SHARE * free.height() + 1 and frame.width() <= WIDTH_SHARE * free.width() + 1
+        shown.close()

@@ -6,6 +6,8 @@ onto a plot, or double-clicked into the current plot.
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -104,8 +106,7 @@ class ChannelBrowser(QWidget):
                 owner_visible = False
                 for j in range(owner.childCount()):
                     leaf = owner.child(j)
-                    name = leaf.data(0, Qt.UserRole).lower()
-                    ok = all(w in name for w in words)
+                    ok = matches(leaf.data(0, Qt.UserRole), words)
                     leaf.setHidden(not ok)
                     owner_visible |= ok
                 owner.setHidden(not owner_visible)
@@ -123,3 +124,10 @@ class ChannelBrowser(QWidget):
         if name:
             names = self.selected_names()
             self.add_requested.emit(names if name in names else [name])
+
+
+def matches(name: str, words: list[str]) -> bool:
+    """Whether every word (lower case) begins a part of the channel's name (parts split at '.' and '_'): 'ft'
+    finds sun_planet1.Ft but not drift, 'planet' finds sun_planet1 and planet1_ring."""
+    parts = re.split(r"[._\s]+", name.lower())
+    return all(any(p.startswith(w) for p in parts) for w in words)

@@ -7,6 +7,7 @@ import numpy as np
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
 COLUMNS = ("Channel", "Unit", "at A", "at B", "B - A", "min", "max", "mean", "RMS", "peak-to-peak")
+TIME_ROW = "time (t_A, t_B, dt)"
 
 
 def statistics(values: np.ndarray) -> tuple[float, float, float, float, float]:
@@ -33,14 +34,21 @@ class ReadoutTable(QTableWidget):
         self.rows: dict[str, dict[str, float]] = {}
 
     def show_values(self, results, names, t_range, cursors: tuple[float, float] | None) -> None:
-        """Fill the table for channels `names` of `results` over t_range = (t0, t1)."""
+        """Fill the table for channels `names` of `results` over t_range = (t0, t1); with the cursors on, a first
+        row gives their times t_A, t_B [s] and dt = t_B - t_A."""
         self.rows = {}
-        self.setRowCount(len(names))
+        first = 1 if cursors is not None else 0
+        self.setRowCount(len(names) + first)
         if results is None or not len(results):
             return
+        if cursors is not None:
+            t_a, t_b = cursors
+            self.rows[TIME_ROW] = {"at A": t_a, "at B": t_b, "B - A": t_b - t_a}
+            for c, text in enumerate([TIME_ROW, "s", _fmt(t_a), _fmt(t_b), _fmt(t_b - t_a)]):
+                self.setItem(0, c, QTableWidgetItem(text))
         time = results.time
         rows = (time >= t_range[0]) & (time <= t_range[1])
-        for r, name in enumerate(names):
+        for r, name in enumerate(names, start=first):
             try:
                 values = results[name]
                 unit = results.record(name).unit

@@ -13,6 +13,8 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtWidgets import QFileDialog, QToolBar
 
+from app.telemetry.browser import matches
+from app.telemetry.readout import TIME_ROW
 from core.commands import SetSettings, replace_fields
 from core.dynamics.results import open_results
 from core.dynamics.simulate import simulate
@@ -127,6 +129,9 @@ def test_ab_cursors_read_the_values_and_their_difference(window, qtbot):
         row = tw.readout.rows[name]
         assert (row["at A"], row["at B"]) == pytest.approx((a, b), rel=1e-12)
         assert row["B - A"] == pytest.approx(b - a, rel=1e-12)
+    # the cursors' own times, first in the table
+    assert tw.readout.item(0, 0).text() == TIME_ROW and tw.readout.item(0, 1).text() == "s"
+    assert [float(tw.readout.item(0, c).text()) for c in (2, 3, 4)] == pytest.approx([0.02, 0.07, 0.05])
     # statistics over the visible range
     tw.stack.set_x_range(0.0, 0.05)
     tw._refresh()
@@ -239,3 +244,13 @@ def test_screenshot_of_two_stacked_plots_and_a_spectrum(window, qtbot, tmp_path)
     svg = tmp_path / "plots.svg"
     tw.save_image(svg)
     assert svg.read_text().count("<polyline") > 10  # curves and axes as vector lines
+
+
+def test_the_filter_matches_the_beginnings_of_name_parts(window, qtbot):
+    _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.01)
+    tw = window.show_telemetry()
+    qtbot.keyClicks(tw.browser.filter, "Ft")
+    shown = [n for n, leaf in tw.browser.items.items() if not leaf.isHidden()]
+    assert shown and all(n.endswith(".Ft") for n in shown)  # not the pairs' drift
+    assert "sun_planet1.Ft" in shown
+    assert matches("planet1_ring.drift", ["planet"]) and not matches("sun_planet1.drift", ["ft"])

@@ -233,6 +233,7 @@ class ViewportWidget(QVTKRenderWindowInteractor):
         `names` limits the work to those items (None: every body). Each body is
         placed at its initial pose.
         """
+        empty = not self.body_actors
         check = model.bodies if names is None else [n for n in names if n in model.bodies or n in self.body_actors]
         for name in list(check):
             body = model.bodies.get(name)
@@ -249,6 +250,8 @@ class ViewportWidget(QVTKRenderWindowInteractor):
             for name in [n for n in self.body_actors if n not in model.bodies]:
                 self._drop(name)
         self.problems = [p for p in self.problems if p.split(":")[0] in model.bodies]
+        if empty and self.body_actors:  # the first bodies of a model: bring them into view
+            self.view_isometric()
         self.request_render()
 
     def _build(self, name: str, visual, base_dir) -> None:

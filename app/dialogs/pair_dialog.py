@@ -17,13 +17,13 @@ from PySide6.QtWidgets import (
 
 from app.dialogs.fields import FieldError, QuantityField
 from core.commands import AddItem, Macro
+from core.dynamics.checks import check
+from core.errors import ModelError
 from core.gearing.placement import place_gear2
 from core.geometry.macro import pair_geometry
+from core.geometry.rotations import quat_matrices
 from core.model.entities import GROUND, GearPair, GearSource, RevoluteJoint
-from core.errors import ModelError
-from core.dynamics.checks import check
 from core.ranges import field_range
-
 
 ERROR_STYLE = "color: #b00020"
 OK_STYLE = "color: #1b7f3a"
@@ -79,6 +79,11 @@ class GearPairDialog(QDialog):
         self.move_button.setToolTip("Moves gear 2 and its joint to the centre distance (bevel: onto the apex) and turns "
                                     "gear 2 so its teeth sit in gear 1's spaces")
         self.move_button.clicked.connect(self._move_gear2)
+        self.joints_button = QPushButton("Create revolute joints to the ground for the gears without one")
+        self.joints_button.setObjectName("create_joints")
+        self.joints_button.setToolTip("A revolute joint on each generated gear's axis, at its centre, to the ground")
+        self.joints_button.clicked.connect(self._create_joints)
+        self.joints_button.setVisible(bool(unjointed_gears(model)))
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -86,6 +91,7 @@ class GearPairDialog(QDialog):
         lay.addLayout(form)
         lay.addWidget(self.derived)
         lay.addWidget(self.checks)
+        lay.addWidget(self.joints_button)
         lay.addWidget(self.move_button)
         lay.addWidget(buttons)
         for w in (self.kind, self.joint1, self.joint2, self.carrier):
@@ -124,6 +130,14 @@ class GearPairDialog(QDialog):
         bevel = self.kind.currentText() == "bevel"
         self.form.setRowVisible(self.beta, not bevel)  # only the angle that applies to the kind
         self.form.setRowVisible(self.gamma, bevel)
+        if self.joint2.count() < 2:  # a pair needs two revolute joints: say how to get them first
+            how = ("press 'Create revolute joints' below" if not self.joints_button.isHidden() else
+                   "generate the gears (Gears menu) and put each on a revolute joint (Model > Revolute Joint)")
+            self.derived.setText("")
+            self.checks.setText(f"A gear pair joins two gears on revolute joints; the model has "
+                                f"{self.joint2.count()}: {how} first.")
+            self.checks.setStyleSheet(ERROR_STYLE)
+            return
         try:
             pair = self.pair()
             geo = pair_geometry(pair.pair_spec())
@@ -151,6 +165,33 @@ class GearPairDialog(QDialog):
         self.checks.setText("\n".join(f"{f.severity}: {f.message}" for f in findings) or "All gear rules hold.")
         self.checks.setStyleSheet(ERROR_STYLE if findings else OK_STYLE)
 
+    def _create_joints(self) -> None:
+        """Revolute joints to the ground for the generated gears that have none, added with the pair."""
+        trial = self._trial()
+        made = []
+        for gear in unjointed_gears(trial):
+            body = trial.bodies[gear]
+            name = gear + "_joint"
+            k = 1
+            while name in trial.names():
+                k += 1
+                name = f"{gear}_joint{k}"
+            axis = tuple(float(v) for v in quat_matrices(body.orientation) @ (0.0, 0.0, 1.0))
+            cmd = AddItem(RevoluteJoint(name, GROUND, gear, body.position, axis))
+            cmd.do(trial)
+            self.moves.append(cmd)
+            made.append(name)
+        for combo in (self.joint1, self.joint2):
+            combo.blockSignals(True)
+            combo.addItems(made)
+            combo.blockSignals(False)
+        if len(made) >= 2:
+            self.joint1.setCurrentText(made[0])
+            self.joint2.setCurrentText(made[1])
+        self.joints_button.setVisible(False)
+        self._from_generators()
+        self.refresh()
+
     def _move_gear2(self) -> None:
         """Put gear 2's joint and gear where the pair needs them and turn the gear into mesh (core.gearing.placement)."""
         try:
@@ -165,9 +206,10 @@ class GearPairDialog(QDialog):
     def _from_generators(self, *_) -> None:
         """Fill z, module, pressure and helix (or pitch) angles from the gears' generator data, when both were generated."""
         specs = []
+        trial = self._trial()  # the joints this dialog created are there
         for combo in (self.joint1, self.joint2):
-            joint = self.model.joints.get(combo.currentText())
-            body = self.model.bodies.get(joint.body_j) if joint is not None else None
+            joint = trial.joints.get(combo.currentText())
+            body = trial.bodies.get(joint.body_j) if joint is not None else None
             specs.append(body.visual.spec if body is not None and isinstance(body.visual, GearSource) else None)
         if None in specs:
             return
@@ -198,3 +240,9 @@ class GearPairDialog(QDialog):
             return
         self.command = Macro(f"Add gear pair {pair.name}", [*self.moves, AddItem(pair)])
         super().accept()
+
+
+def unjointed_gears(model) -> list[str]:
+    """The generated gears of `model` that no revolute joint carries (as its body_j)."""
+    carried = {j.body_j for j in model.joints.values() if isinstance(j, RevoluteJoint)}
+    return [name for name, body in model.bodies.items() if isinstance(body.visual, GearSource) and name not in carried]

@@ -12,6 +12,7 @@ import trimesh
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton
 
+from app.viewport import BACKGROUND, rgb
 from core.gearing.placement import mesh_turn
 from core.geometry.rotations import quat_about
 from tests.app.conftest import fill_and_ok, toolbar_button
@@ -241,3 +242,47 @@ def test_quit_and_discard_leaves_no_traceback(tmp_path):
                          capture_output=True, text=True, timeout=120, env=env)
     assert out.returncode == 0 and "closed" in out.stdout
     assert "Traceback" not in out.stderr and "RuntimeError" not in out.stderr, out.stderr
+
+
+def test_pair_dialog_before_any_joint_says_so_and_creates_the_joints_on_request(window, qtbot):
+    window.act_new.trigger()
+    first = {"Name": "a", **GEAR, "Number of teeth": 20, "Helix angle": 15, "Bore diameter": 12}
+    second = {"Name": "b", **GEAR, "Number of teeth": 40, "Helix angle": -15, "Bore diameter": 20, "Position x": 70}
+    for fields in (first, second):
+        fill_and_ok(qtbot, fields)
+        qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    seen = {}
+
+    def create_and_move(dlg):
+        seen["before"] = dlg.checks.text()
+        qtbot.mouseClick(dlg.findChild(QPushButton, "create_joints"), Qt.LeftButton)
+        seen["joints"] = (dlg.joint1.currentText(), dlg.joint2.currentText(), dlg.z1.value(), dlg.z2.value())
+        qtbot.mouseClick(dlg.findChild(QPushButton, "move_gear2"), Qt.LeftButton)
+        seen["after"] = dlg.checks.text()
+
+    fill_and_ok(qtbot, {"Name": "p"}, press=create_and_move)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert seen["before"] == ("A gear pair joins two gears on revolute joints; the model has 0: press 'Create "
+                              "revolute joints' below first.")
+    assert seen["joints"] == ("a_joint", "b_joint", 20, 40) and seen["after"] == "All gear rules hold."
+    model = window.doc.model
+    assert set(model.joints) == {"a_joint", "b_joint"} and "p" in model.gear_pairs
+    assert model.joints["a_joint"].axis == pytest.approx((0.0, 0.0, 1.0)) and model.joints["b_joint"].body_i == "ground"
+    assert not [f for f in window.doc.findings if f.severity == "error"]
+    window.act_undo.trigger()  # joints, move and pair are one step
+    assert not model.joints and not model.gear_pairs
+
+
+def test_a_new_models_first_gear_is_brought_into_view(window, qtbot):
+    window.open_file(EXAMPLES / "planetary.gdyn")  # a camera placed for a large set
+    window.viewport.renderer.GetActiveCamera().Zoom(40.0)  # and zoomed far into it
+    window.act_new.trigger()
+    fill_and_ok(qtbot, {"Name": "a", **GEAR, "Number of teeth": 20, "Helix angle": 15, "Bore diameter": 12,
+                        "Position x": 300})
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    image = window.viewport.frame_image().astype(int)
+    h, w, _ = image.shape
+    background = np.array([round(255 * c) for c in rgb(BACKGROUND)])
+    middle = image[h // 3:2 * h // 3, w // 3:2 * w // 3]
+    body = np.abs(middle - background).sum(axis=2) > 30
+    assert body.mean() > 0.2  # the gear, 300 mm off the origin, fills much of the middle of the view

@@ -31,7 +31,7 @@ from core.model.entities import LOSS_COLUMNS, GearPair
 
 HEADERS = LOSS_COLUMNS
 TIPS = ("Speed of gear 1 relative to the carrier; rows ordered by speed, interpolated linearly between rows and "
-        "extended linearly beyond the last",
+        "held beyond the first and last rows (so an efficiency never leaves 0 to 1)",
         "Mesh efficiency when gear 1 drives (power flows from gear 1), 0 < eta <= 1",
         "Mesh efficiency when gear 2 drives, 0 < eta <= 1",
         "Bearing friction referred to gear 1 when gear 1 drives, >= 0",

@@ -179,7 +179,8 @@ def lossy_gear_demo1() -> Model:
 def lossy_gear_demo2() -> Model:
     # Modelica's demo puts a BearingFriction 0.5 + 0.5 |w| N m on the input shaft beside the gear. Bearing friction
     # tau_f on shaft a is, by LossyGear's own definition of its columns, tau_bf1 = eta_mf1 tau_f and
-    # tau_bf2 = tau_f / eta_mf2: rows at 0 and 1 rad/s, extended linearly.
+    # tau_bf2 = tau_f / eta_mf2: rows at 0 and 1 rad/s (the demo stays below 0.03 rad/s; beyond its last row a
+    # loss table holds that row).
     return _msl_demo_1_2(
         "lossy_gear_demo2", "Modelica LossyGearDemo2: LossyGearDemo1 with a bearing friction 0.5 + 0.5 |w| N m on the "
         "input shaft, in the loss table's friction columns (tau_bf1 = 0.5 tau_f, tau_bf2 = 2 tau_f)",

@@ -31,7 +31,8 @@ from core.ranges import DEG, MM, Range, field_range
 DENSITY = field_range(PrimitiveSource, "density")
 MASS = Range(lo=0.0, hi=1e9, lo_open=True, unit="kg")
 INERTIA = Range(lo=0.0, hi=1e9, lo_open=True, unit="kg m^2")
-UP_AXES = {"z": "Z up (as in the file)", "y": "Y up (turn it upright)"}
+UP_AXES = {"z": "Z up (as in the file)", "y": "Y up (turn it upright)", "x": "X up (turn it upright)"}
+UNIT_TEXT = {"mm": "mm", "cm": "cm", "m": "m", "in": "inch"}  # the keys of core.geometry.mesh_import.UNIT_SCALE
 TURN = Range(lo=-360.0 * math.pi / 180, hi=360.0 * math.pi / 180, **DEG)
 LABELS = {"inertia": "Principal inertia (by hand)", "mass": "Mass (by hand)", "com": "Centre of mass (by hand)"}
 FALLBACK_TEXT = {"none": "refuse", "convex_hull": "use its convex hull", "manual": "enter mass properties by hand"}
@@ -57,7 +58,8 @@ class ImportMeshDialog(QDialog):
         h.addWidget(browse)
         self.unit = QComboBox()
         self.unit.setObjectName("unit")
-        self.unit.addItems(["mm", "m"])
+        for key, text in UNIT_TEXT.items():
+            self.unit.addItem(text, key)
         self.unit.setToolTip("Length unit the file was written in")
         self.density = QuantityField("Density", DENSITY, 7850.0)
         self.fallback = QComboBox()
@@ -90,6 +92,15 @@ class ImportMeshDialog(QDialog):
         self.message = finish_form(self, form)
         self.body = None
         self.notes: list[str] = []
+        self.fallback.currentIndexChanged.connect(self._by_hand)
+        self._by_hand()
+
+    def _by_hand(self, *_) -> None:
+        """The by-hand mass fields take part only when chosen (and the density then does not)."""
+        manual = self.fallback.currentData() == "manual"
+        for w in (self.mass, self.com, self.inertia):
+            w.setEnabled(manual)
+        self.density.setEnabled(not manual)
 
     def _browse(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Import mesh", "", "Meshes (*.obj *.stl)")
@@ -101,6 +112,8 @@ class ImportMeshDialog(QDialog):
         q = quat_about((0.0, 0.0, 1.0), self.turn.value())
         if self.up.currentData() == "y":
             q = quat_mul(q, quat_about((1.0, 0.0, 0.0), math.pi / 2))
+        elif self.up.currentData() == "x":  # the file's x onto the world's z
+            q = quat_mul(q, quat_about((0.0, 1.0, 0.0), -math.pi / 2))
         return tuple(float(v) for v in q / np.linalg.norm(q))
 
     def accept(self) -> None:
@@ -109,7 +122,7 @@ class ImportMeshDialog(QDialog):
             if not name:
                 raise FieldError("Name: must not be empty")
             fallback = self.fallback.currentData()
-            imported = import_mesh(self.path.text().strip(), self.unit.currentText(), self.density.value(), fallback)
+            imported = import_mesh(self.path.text().strip(), self.unit.currentData(), self.density.value(), fallback)
             if imported.mass_properties is None:
                 ixx, iyy, izz = self.inertia.value()
                 mass, com, inertia = self.mass.value(), self.com.value(), ((ixx, 0, 0), (0, iyy, 0), (0, 0, izz))
@@ -117,7 +130,7 @@ class ImportMeshDialog(QDialog):
             else:
                 mp = imported.mass_properties
                 mass, com, inertia = mp.mass, mp.com, mp.inertia
-            visual = MeshFileSource(str(Path(self.path.text().strip()).resolve()), self.unit.currentText(),
+            visual = MeshFileSource(str(Path(self.path.text().strip()).resolve()), self.unit.currentData(),
                                     self.density.value(), fallback)
             remark = mass_remark(mass, float(np.linalg.eigvalsh(np.asarray(inertia, float)).max()), visual)
             self.body = RigidBody(name, mass=mass, com=tuple(com), inertia=inertia, position=self.position.value(),

@@ -1,6 +1,6 @@
 """Import OBJ and STL meshes as rigid-body shapes, with their mass properties.
 
-The file's length unit is stated by the caller (m or mm). A mesh that does not
+The file's length unit is stated by the caller (mm, cm, m or in). A mesh that does not
 enclose a volume (not watertight) has no well-defined mass properties: the
 caller picks a fallback, the convex hull or mass properties entered by hand,
 and is told which was used.
@@ -16,7 +16,7 @@ import numpy as np
 from core.errors import GearDynError
 from core.geometry.mass_properties import MassProperties, mesh_mass_properties
 
-UNIT_SCALE = {"m": 1.0, "mm": 1e-3}
+UNIT_SCALE = {"mm": 1e-3, "cm": 1e-2, "m": 1.0, "in": 0.0254}  # the file's length unit to metres
 FALLBACKS = ("none", "convex_hull", "manual")
 SUFFIXES = (".obj", ".stl")
 

@@ -17,6 +17,7 @@ from typing import ClassVar, Union
 import numpy as np
 
 from core.geometry.macro import PAIR_KINDS, GearSpec, PairSpec, pair_field
+from core.geometry.mesh_import import UNIT_SCALE
 from core.model.kinds import KINDS, item_kind
 from core.ranges import DEG, MM, choice, range_problems, ranged, vector
 
@@ -116,7 +117,7 @@ class MeshFileSource:
     density: float = ranged(7850.0, lo=1.0, hi=50000.0, unit="kg/m^3")
     fallback: str = "none"
 
-    UNITS: ClassVar[tuple[str, ...]] = ("m", "mm")
+    UNITS: ClassVar[tuple[str, ...]] = tuple(UNIT_SCALE)
     FALLBACKS: ClassVar[tuple[str, ...]] = ("none", "convex_hull", "manual")
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import trimesh
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton
 
 from app.viewport import BACKGROUND, rgb
 from core.gearing.placement import mesh_turn
@@ -286,3 +286,32 @@ def test_a_new_models_first_gear_is_brought_into_view(window, qtbot):
     middle = image[h // 3:2 * h // 3, w // 3:2 * w // 3]
     body = np.abs(middle - background).sum(axis=2) > 30
     assert body.mean() > 0.2  # the gear, 300 mm off the origin, fills much of the middle of the view
+
+
+def test_import_takes_cm_inch_and_x_up_and_enables_hand_fields_only_when_chosen(window, qtbot, tmp_path):
+    window.act_new.trigger()
+    box = trimesh.creation.box(extents=(8.0, 1.0, 2.0))  # 8 units along the file's x
+    path = tmp_path / "bar.stl"
+    box.export(path)
+    states = {}
+
+    def look(dlg):
+        fallback = dlg.findChild(QComboBox, "fallback")
+        states["refuse"] = (dlg.mass.isEnabled(), dlg.density.isEnabled())
+        fallback.setCurrentText("enter mass properties by hand")
+        states["manual"] = (dlg.mass.isEnabled(), dlg.density.isEnabled())
+        fallback.setCurrentText("refuse")
+
+    fill_and_ok(qtbot, {"Name": "bar_cm", "File": str(path), "Density": 1000},
+                {"unit": "cm", "up_axis": "X up (turn it upright)"}, press=look)
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    assert states == {"refuse": (False, True), "manual": (True, False)}
+    fill_and_ok(qtbot, {"Name": "bar_in", "File": str(path), "Density": 1000}, {"unit": "inch"})
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    bodies = window.doc.model.bodies
+    assert bodies["bar_cm"].mass == pytest.approx(1000 * 16 * 1e-6)  # 16 cm^3 of water
+    assert bodies["bar_in"].mass == pytest.approx(1000 * 16 * 0.0254**3)
+    world = box.copy()
+    world.apply_scale(0.01)
+    world.apply_transform(trimesh.transformations.quaternion_matrix(bodies["bar_cm"].orientation))
+    assert np.ptp(world.vertices[:, 2]) == pytest.approx(0.08)  # the file's x is now up

@@ -35,6 +35,14 @@ def test_unit_metres_keeps_the_numbers(tmp_path):
     assert imported.mesh.extents == pytest.approx([0.1, 0.1, 0.1])
 
 
+@pytest.mark.parametrize("unit, metres", [("cm", 0.01), ("in", 0.0254)])
+def test_centimetre_and_inch_files_are_scaled_to_metres(tmp_path, unit, metres):
+    path = _box_file(tmp_path, extents=(10.0, 10.0, 10.0))
+    imported = import_mesh(path, unit=unit, density=1000.0)
+    assert imported.mesh.extents == pytest.approx([10 * metres] * 3)
+    assert imported.mass_properties.mass == pytest.approx(1000.0 * (10 * metres) ** 3)
+
+
 def _open_box(tmp_path):
     mesh = trimesh.creation.box(extents=(10.0, 10.0, 10.0))
     mesh.update_faces(np.arange(len(mesh.faces)) > 1)  # drop two triangles: a hole

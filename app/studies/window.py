@@ -37,22 +37,25 @@ from app.screen import fit_to_screen
 from core.atomic import atomic_write_text
 from core.errors import ModelError
 from core.model.files import model_to_dict
-from core.studies.parameters import numeric_paths
+from core.studies.parameters import numeric_paths, path_range
 from core.studies.reductions import REDUCTIONS
 from core.studies.runner import header, run_study, write_results
 from core.studies.study_file import study_from_dict
 
+UNIT, VALUES = 1, 2  # the parameters table's columns after the field
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 
 
-def parse_values(text: str, path: str) -> dict:
-    """'0.01 0.02 0.03' -> values; '1:5:3' -> grid (start, stop, count); errors name the parameter."""
+def parse_values(text: str, path: str, rng=None) -> dict:
+    """'10 20 30' -> values; '1:5:3' -> grid (start, stop, count); typed in the field's display unit (mm,
+    deg: `rng`, a core.ranges.Range), returned in SI; errors name the parameter."""
     text = text.strip()
+    si = rng.from_display if rng is not None else float
     try:
         if ":" in text:
             start, stop, count = text.split(":")
-            return {"grid": {"start": float(start), "stop": float(stop), "count": int(count)}}
-        values = [float(v) for v in text.replace(",", " ").split()]
+            return {"grid": {"start": si(float(start)), "stop": si(float(stop)), "count": int(count)}}
+        values = [si(float(v)) for v in text.replace(",", " ").split()]
     except ValueError:
         raise ModelError(f"{path}: values must be numbers separated by spaces, or start:stop:count, "
                          f"got {text[:40]!r}") from None
@@ -102,10 +105,11 @@ class StudyWindow(QMainWindow):
         left = QWidget()
         lay = QVBoxLayout(left)
         lay.addWidget(QLabel("Parameters (values: numbers, or start:stop:count)"))
-        self.params = QTableWidget(0, 2)
+        self.params = QTableWidget(0, 3)
         self.params.setObjectName("parameters")
-        self.params.setHorizontalHeaderLabels(["Field", "Values (SI)"])
+        self.params.setHorizontalHeaderLabels(["Field", "Unit", "Values"])
         self.params.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.params.horizontalHeader().setSectionResizeMode(UNIT, QHeaderView.ResizeToContents)
         lay.addWidget(self.params)
         row = QHBoxLayout()
         for text, slot, name in (("Add Parameter", self.add_parameter, "add_parameter"),
@@ -197,7 +201,7 @@ class StudyWindow(QMainWindow):
         self.plot.setObjectName("study_plot")
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         for axis in ("left", "bottom"):
-            self.plot.getAxis(axis).enableAutoSIPrefix(False)  # the values are SI as typed; no hidden scale
+            self.plot.getAxis(axis).enableAutoSIPrefix(False)  # the values as typed; no hidden scale
         self.legend = self.plot.addLegend(offset=(10, 10))
         pl.addWidget(self.plot)
         right.addWidget(plot_box)
@@ -225,7 +229,17 @@ class StudyWindow(QMainWindow):
         if path:
             combo.setCurrentText(path)
         self.params.setCellWidget(r, 0, combo)
-        self.params.setItem(r, 1, QTableWidgetItem(values))
+        unit = QTableWidgetItem("")
+        unit.setFlags(unit.flags() & ~Qt.ItemIsEditable)
+        self.params.setItem(r, UNIT, unit)
+        self.params.setItem(r, VALUES, QTableWidgetItem(values))
+        combo.currentTextChanged.connect(lambda text, item=unit: item.setText(self._unit(text)))
+        unit.setText(self._unit(combo.currentText()))
+
+    def _unit(self, path: str) -> str:
+        """The unit a parameter's values are typed in: the dialogs' (mm, deg), SI where the field has none."""
+        rng = path_range(self.doc.model, path.strip())
+        return rng.shown_unit if rng is not None else "SI"
 
     def remove_parameter(self) -> None:
         if self.params.rowCount():
@@ -271,8 +285,9 @@ class StudyWindow(QMainWindow):
         params = []
         for r in range(self.params.rowCount()):
             path = self.params.cellWidget(r, 0).currentText().strip()
-            item = self.params.item(r, 1)
-            params.append({"path": path, **parse_values(item.text() if item else "", path or f"parameter {r + 1}")})
+            item = self.params.item(r, VALUES)
+            params.append({"path": path, **parse_values(item.text() if item else "", path or f"parameter {r + 1}",
+                                                        path_range(self.doc.model, path))})
         outputs = [{"channel": self.outputs.cellWidget(r, 0).currentText().strip(),
                     "reduce": self.outputs.cellWidget(r, 1).currentText()} for r in range(self.outputs.rowCount())]
         try:
@@ -341,12 +356,17 @@ class StudyWindow(QMainWindow):
 
     def fill_table(self) -> None:
         cols = header(self.study, self.rows)
+        ranges = [path_range(self.doc.model, p.path) for p in self.study.parameters]
+        for k, rng in enumerate(ranges):  # the parameters in the units they were typed in
+            if rng is not None and rng.shown_unit:
+                cols[1 + k] = f"{cols[1 + k]} [{rng.shown_unit}]"
         self.table.clear()
         self.table.setColumnCount(len(cols))
         self.table.setRowCount(len(self.rows))
         self.table.setHorizontalHeaderLabels(cols)
         for k, r in enumerate(self.rows):
-            cells = [str(k), *(f"{v:.6g}" for v in r["values"]),
+            shown = (rng.to_display(v) if rng is not None else v for v, rng in zip(r["values"], ranges))
+            cells = [str(k), *(f"{v:.6g}" for v in shown),
                      *("" if math.isnan(v) else f"{v:.6g}" for v in r["results"]), r["status"], r["error"]]
             for c, text in enumerate(cells):
                 self.table.setItem(k, c, QTableWidgetItem(text))
@@ -366,14 +386,16 @@ class StudyWindow(QMainWindow):
         if not self.rows or self.y_choice.currentIndex() < 0:
             return
         j = self.y_choice.currentIndex()
-        first = self.study.parameters[0].path
-        values = np.array([r["values"] for r in self.rows], float)
+        first = self.table.horizontalHeaderItem(1).text()
+        ranges = [path_range(self.doc.model, p.path) for p in self.study.parameters]
+        values = np.array([[rng.to_display(v) if rng is not None else v for v, rng in zip(r["values"], ranges)]
+                           for r in self.rows], float)
         y = np.array([r["results"][j] for r in self.rows], float)
         groups = sorted(set(values[:, 1])) if values.shape[1] > 1 else [None]
         for g, key in enumerate(groups):
             mask = np.ones(len(y), bool) if key is None else values[:, 1] == key
             order = np.argsort(values[mask, 0])
-            name = None if key is None else f"{self.study.parameters[1].path} = {key:g}"
+            name = None if key is None else f"{self.table.horizontalHeaderItem(2).text()} = {key:g}"
             self.plot.plot(values[mask, 0][order], y[mask][order], pen=pg.mkPen(COLOURS[g % len(COLOURS)], width=2),
                            symbol="o", symbolSize=6, symbolBrush=COLOURS[g % len(COLOURS)], name=name)
         self.plot.setLabel("bottom", first)

@@ -21,6 +21,8 @@ import dataclasses
 
 from core.commands import SetSettings, replace_fields, set_gear_spec
 from core.errors import ModelError
+from core.model.entities import SimulationSettings, TimeLaw
+from core.ranges import Range, field_range
 
 MODEL_ROOTS = ("gears", "bodies", "joints", "pairs", "forces", "settings")
 CHBM_FIELDS = ("torque", "inertia", "base_radius", "damping", "contact_stiffness", "contact_ratio")
@@ -94,6 +96,28 @@ def apply(model, path: str, value: float) -> None:
     if not hasattr(item, field):
         raise ModelError(f"{path}: {name!r} has no field {field!r}")
     replace_fields(model, name, **{field: _typed(getattr(item, field), value, path)}).do(model)
+
+
+def path_range(model, path: str) -> Range | None:
+    """The Range of the field a model path names (its SI and display units), or None (a count, a chbm path, a
+    field without one, or a path that names nothing in `model`)."""
+    parts = path.split(".")
+    try:
+        if parts[0] == "settings" and len(parts) == 2:
+            return field_range(SimulationSettings, parts[1])
+        if len(parts) < 3 or parts[0] not in MODEL_ROOTS:
+            return None
+        name, field = parts[1], parts[-1]
+        if parts[0] == "gears":
+            spec = getattr(getattr(model.bodies.get(name), "visual", None), "spec", None)
+            return field_range(type(spec), field) if spec is not None else None
+        item = {"bodies": model.bodies, "joints": model.joints, "pairs": model.gear_pairs,
+                "forces": model.forces}[parts[0]].get(name)
+        if item is None:
+            return None
+        return field_range(TimeLaw if len(parts) == 4 else type(item), field)
+    except KeyError:  # no such field
+        return None
 
 
 def _numeric_fields(obj) -> list[str]:

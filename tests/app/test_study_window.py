@@ -21,10 +21,12 @@ def _window(window, qtbot):
 
 def _fill(w, qtbot, workers):
     w.params.cellWidget(0, 0).setCurrentText("gears.sun.face_width")
-    w.params.item(0, 1).setText("0.015 0.025")
+    assert w.params.item(0, 1).text() == "mm"  # the face width typed in mm, as in the gear dialogs
+    w.params.item(0, 2).setText("15 25")
     qtbot.mouseClick(w.findChild(type(w.run_button), "add_parameter"), Qt.LeftButton)
     w.params.cellWidget(1, 0).setCurrentText("forces.sun_torque.law.value")
-    w.params.item(1, 1).setText("1:3:2")
+    assert w.params.item(1, 1).text() == "SI"  # a load's value: its own SI unit (N m here)
+    w.params.item(1, 2).setText("1:3:2")
     w.t_end.setText("0.01")
     w.step.setText("0.001")
     w.outputs.cellWidget(0, 0).setCurrentText("sun_joint.speed")
@@ -44,6 +46,9 @@ def test_a_study_of_the_open_model_runs_and_shows_a_table_and_a_plot(window, qtb
     w.save_study(tmp_path / "s.json")
     data = json.loads((tmp_path / "s.json").read_text())
     assert data["base"] == "planetary.gdyn" and data["parameters"][1]["grid"] == {"start": 1.0, "stop": 3.0, "count": 2}
+    assert data["parameters"][0]["values"] == pytest.approx([0.015, 0.025])  # the study file is SI
+    assert w.table.horizontalHeaderItem(1).text() == "gears.sun.face_width [mm]"
+    assert [float(w.table.item(k, 1).text()) for k in range(4)] == pytest.approx([15, 15, 25, 25])
     rows = run_study(study_from_dict(data, str(EXAMPLES / "s.json")), workers=0)
     assert [r["results"] for r in rows] == [r["results"] for r in w.rows]
     assert float(w.table.item(3, 3).text()) == pytest.approx(rows[3]["results"][0], rel=1e-5)
@@ -57,6 +62,6 @@ def test_a_study_of_the_open_model_runs_and_shows_a_table_and_a_plot(window, qtb
 def test_bad_values_name_the_parameter(window, qtbot):
     w = _window(window, qtbot)
     w.params.cellWidget(0, 0).setCurrentText("gears.sun.face_width")
-    w.params.item(0, 1).setText("wide")
+    w.params.item(0, 2).setText("wide")
     qtbot.mouseClick(w.run_button, Qt.LeftButton)
     assert "gears.sun.face_width: values must be numbers" in w.message.text() and not w.running

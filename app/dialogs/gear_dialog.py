@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from PySide6.QtWidgets import QDialog, QFormLayout, QLineEdit
+from PySide6.QtWidgets import QDialog, QFormLayout, QLabel, QLineEdit
 
 from app.dialogs.fields import (
     FieldError,
@@ -13,7 +13,7 @@ from app.dialogs.fields import (
     add_rows,
     finish_form,
 )
-from core.geometry.macro import GearSpec
+from core.geometry.macro import GearSpec, bevel_geometry, cylindrical_geometry
 from core.model import builders
 from core.errors import ModelError
 from core.ranges import MM, Range, field_range
@@ -58,8 +58,31 @@ class GearDialog(QDialog):
         self.axis = VectorField("Axis", AXIS, (0.0, 0.0, 1.0))
         form.addRow("Position", self.position)
         form.addRow("Axis", self.axis)
+        self.derived = QLabel("")
+        self.derived.setObjectName("derived")
+        self.derived.setWordWrap(True)
+        form.addRow("Derived", self.derived)
         self.message = finish_form(self, form)
         self.body = None
+        for w in self.fields.values():
+            w.edit.editingFinished.connect(self.show_derived)
+        self.show_derived()
+
+    def show_derived(self) -> None:
+        """The diameters and both modules of the gear as entered, in mm (ISO 21771 names)."""
+        try:
+            spec = self.spec()
+        except FieldError:
+            self.derived.setText("")
+            return
+        if self.kind == "bevel":
+            g = bevel_geometry(spec)
+            values = {"m": spec.module, "d": 2 * g.pitch_radius, "d_a": 2 * g.outer_tip_radius}
+        else:
+            g = cylindrical_geometry(spec)
+            values = {"m_t": g.transverse_module, "m_n": g.normal_module, "d": 2 * g.pitch_radius,
+                      "d_a": 2 * g.tip_radius, "d_f": 2 * g.root_radius, "d_b": 2 * g.base_radius}
+        self.derived.setText(", ".join(f"{k} {v * 1e3:.5g} mm" for k, v in values.items()))
 
     def spec(self) -> GearSpec:
         values = {f: w.value() for f, w in self.fields.items()}

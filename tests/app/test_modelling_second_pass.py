@@ -315,3 +315,18 @@ def test_import_takes_cm_inch_and_x_up_and_enables_hand_fields_only_when_chosen(
     world.apply_scale(0.01)
     world.apply_transform(trimesh.transformations.quaternion_matrix(bodies["bar_cm"].orientation))
     assert np.ptp(world.vertices[:, 2]) == pytest.approx(0.08)  # the file's x is now up
+
+
+@pytest.mark.parametrize("tool, fields, words", [
+    # ISO 21771 by hand: m_n = m_t cos(beta) = 2 cos 15 deg = 1.9319 mm; d = z m_t = 40 mm; d_a = d + 2 m_n;
+    # d_f = d - 2.5 m_n; d_b = d cos(alpha_t), alpha_t = atan(tan 20 deg / cos 15 deg) = 20.647 deg
+    ("helical_gear", {"Number of teeth": 20, "Helix angle": 15},
+     "m_t 2 mm, m_n 1.9319 mm, d 40 mm, d_a 43.864 mm, d_f 35.17 mm, d_b 37.431 mm"),
+    ("bevel_gear", {"Module (transverse)": 3, "Number of teeth": 20, "Pitch angle": 26.56505117707799,
+                    "Bore diameter": 12}, "m 3 mm, d 60 mm, d_a 65.367 mm"),
+])
+def test_the_gear_dialog_shows_the_diameters_and_modules_live(window, qtbot, tool, fields, words):
+    seen = []
+    fill_and_ok(qtbot, {**GEAR, **fields}, ok=False, press=lambda dlg: seen.append(dlg.derived.text()))
+    qtbot.mouseClick(toolbar_button(window, tool), Qt.LeftButton)
+    assert seen == [words]

@@ -19,17 +19,15 @@ import dis
 import hashlib
 import importlib
 import importlib.metadata
-import os
 import platform
 import sys
-import tempfile
 import types
 from pathlib import Path
 
-from core.errors import GearDynError
 from core.dynamics.elements.base import REGISTRY
 from core.dynamics.kernels import entries
-from core.dynamics.program import dispatch
+from core.dynamics.program import cache, dispatch
+from core.errors import GearDynError
 
 
 class CompileError(GearDynError, RuntimeError):
@@ -39,24 +37,15 @@ class CompileError(GearDynError, RuntimeError):
 
 #: the entry points a Kernel calls (core.dynamics.kernels.entries)
 ENTRIES = ("rate", "advance", "query")
-#: environment variable naming the folder of compiled kernels (default: the user's cache folder)
-CACHE_VARIABLE = "GEARDYN_KERNEL_CACHE"
-
-
-def cache_root() -> Path:
-    """Where compiled kernels are kept: $GEARDYN_KERNEL_CACHE, else the user's cache folder (else the temporary
-    folder, when that cannot be written)."""
-    given = os.environ.get(CACHE_VARIABLE)
-    base = Path(given) if given else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "geardyn"
-    return base if writable(base) else Path(tempfile.gettempdir()) / "geardyn-kernels"
-
-
-def writable(folder: Path) -> bool:
+#: the folder holding the core package
+CORE_HOME = Path(__file__).resolve().parents[3]
+def portable(path: str) -> str:
+    """A source file's name as it stays wherever GearDyn is installed: relative to the folder holding core, else
+    the file's own name (the generated element loops, an element kind's module of its own)."""
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return False
-    return os.access(folder, os.W_OK)
+        return Path(path).resolve().relative_to(CORE_HOME).as_posix()
+    except ValueError:
+        return Path(path).name
 
 
 def ours(value, modules: set[str]) -> bool:
@@ -143,26 +132,28 @@ class Program:
     def __init__(self, compiled: bool):
         text = dispatch.source()
         self.compiled = compiled
-        root = cache_root()
+        root = cache.cache_root()
         self.loops = dispatch.load(root / "loops", text)
         python = Linker(self.loops)
         self.python = {name: python(getattr(entries, name)) for name in ENTRIES}
         digest = hashlib.sha256()
-        for path in sorted(python.files | {__file__, dispatch.__file__}):  # and how the program is made
-            digest.update(path.encode())
+        made_by = {__file__, dispatch.__file__, cache.__file__}  # how the program is made
+        for name, path in sorted((portable(path), path) for path in python.files | made_by):
+            digest.update(name.encode())  # what, not where: a cache that moved with GearDyn is still found
             digest.update(Path(path).read_bytes())
         for part in (importlib.metadata.version("numba"), sys.version, platform.machine()):
             digest.update(part.encode())
         self.folder = root / digest.hexdigest()[:16]
+        cache.adopt_shipped(self.folder, ENTRIES)
         if not compiled:
             self.note = "Python (not compiled)"
             for name, func in self.python.items():
                 setattr(self, name, func)
             return
         numba = importlib.import_module("numba")
-        cached = writable(self.folder)
+        cached = cache.writable(self.folder)
         if cached:
-            numba.config.CACHE_DIR = str(self.folder)
+            cache.register(self.folder, numba)
         jit = numba.njit(cache=cached, error_model="numpy")  # a division by 0 gives inf or NaN, as numpy's
         link = Linker(self.loops, jit, numba.njit(cache=cached, error_model="numpy", inline="always"),
                       tag=self.folder.name)
@@ -186,7 +177,7 @@ class Program:
         """Whether the compiled program is in its cache folder (numba's index files of the entry points; once
         found, not looked for again)."""
         if not self._cached:
-            self._cached = self.folder.is_dir() and sum(1 for _ in self.folder.rglob("entries.*.nbi")) >= len(ENTRIES)
+            self._cached = cache.holds_program(self.folder, ENTRIES)
         return self._cached
 
 

@@ -1,0 +1,100 @@
+"""The compiled kernels' cache is found wherever GearDyn lives (core.dynamics.program.cache).
+
+The frozen app ships kernels compiled on the build machine; the user's copy of the app sits in another folder.
+So the program's folder name must not depend on where core is installed, a cache folder that moved must load
+without compiling anything (numba's counters of cache misses stay at 0), and a frozen app must take the
+kernels it ships into the user's cache.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.dynamics.program.cache import holds_program
+from core.dynamics.program.linker import ENTRIES, program
+from tests.conftest import EXAMPLES, ROOT
+
+# A run of the planetary (compiled) in a child process; prints numba's cache hits and misses of the entries.
+CHILD = """
+import json, sys
+{setup}
+from core.dynamics.program.linker import ENTRIES, program
+from core.dynamics.run import prepare
+from core.model.files import load
+run = prepare(load(sys.argv[1]), t_end=2e-4, step=1e-4, output_step=1e-4, compiled="on", formulation="joint")
+run.run()
+code = program(True)
+stats = [getattr(code, name).stats for name in ENTRIES]
+print(json.dumps({{"hits": sum(sum(s.cache_hits.values()) for s in stats),
+                   "misses": sum(sum(s.cache_misses.values()) for s in stats), "folder": str(code.folder),
+                   "plan": run.plan.line()}}))
+"""
+
+
+def child(env_cache: Path, setup: str = "", cwd: Path = ROOT) -> dict:
+    env = {**os.environ, "GEARDYN_KERNEL_CACHE": str(env_cache), "PYTHONPATH": str(cwd)}
+    res = subprocess.run([sys.executable, "-c", CHILD.format(setup=setup), str(EXAMPLES / "planetary.gdyn")],
+                         cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def elsewhere(tmp_path_factory) -> Path:
+    """A copy of core in another folder (as the user's copy of a frozen app): numba's own locators, keyed by
+    the source files' paths, would find nothing there."""
+    home = tmp_path_factory.mktemp("installed")
+    shutil.copytree(ROOT / "core", home / "core", ignore=shutil.ignore_patterns("__pycache__"))
+    return home
+
+
+@pytest.fixture(scope="module")
+def warm_folder() -> Path:
+    """The program's folder in the user's cache, compiled ('make test' compiles it before the suite)."""
+    folder = program(False).folder
+    if not holds_program(folder, ENTRIES):
+        child(folder.parent)  # compiles it (minutes), as the first compiled run of a session would
+    return folder
+
+
+def test_program_folder_name_is_the_same_wherever_core_is_installed(tmp_path):
+    names = set()
+    for place in ("first", "second/deeper"):
+        home = tmp_path / place
+        shutil.copytree(ROOT / "core", home / "core", ignore=shutil.ignore_patterns("__pycache__"))
+        res = subprocess.run([sys.executable, "-c", "from core.dynamics.program.linker import program; "
+                              "import core; print(core.__file__); print(program(False).folder.name)"],
+                             cwd=home, env={**os.environ, "PYTHONPATH": str(home),
+                                            "GEARDYN_KERNEL_CACHE": str(tmp_path / "cache")},
+                             capture_output=True, text=True, timeout=120)
+        assert res.returncode == 0, res.stderr
+        where, name = res.stdout.split()
+        assert Path(where).is_relative_to(home)  # the copy ran, not the checkout
+        names.add(name)
+    assert names == {program(False).folder.name}
+
+
+def test_a_moved_cache_loads_every_entry_point_without_compiling(warm_folder, elsewhere, tmp_path):
+    moved = tmp_path / "moved"
+    shutil.copytree(warm_folder, moved / warm_folder.name)
+    seen = child(moved, cwd=elsewhere)
+    assert Path(seen["folder"]) == moved / warm_folder.name
+    assert seen["misses"] == 0 and seen["hits"] >= 1, seen
+    assert "compiled" in seen["plan"], seen["plan"]
+
+
+def test_a_frozen_app_takes_the_kernels_it_ships_into_the_users_cache(warm_folder, elsewhere, tmp_path):
+    bundle, user = tmp_path / "bundle", tmp_path / "user-cache"
+    shutil.copytree(warm_folder, bundle / "kernels" / warm_folder.name)
+    setup = f"sys.frozen = True; sys._MEIPASS = {str(bundle)!r}"
+    seen = child(user, setup, cwd=elsewhere)
+    assert seen["misses"] == 0 and seen["hits"] >= 1, seen
+    assert Path(seen["folder"]) == user / warm_folder.name and holds_program(user / warm_folder.name, ENTRIES)
+    assert not list(user.glob("*.copy"))  # the copy was made whole, then put in place

@@ -37,13 +37,13 @@ class CompileError(GearDynError, RuntimeError):
 
 #: the entry points a Kernel calls (core.dynamics.kernels.entries)
 ENTRIES = ("rate", "advance", "query")
-#: the folder holding the core package
-CORE_HOME = Path(__file__).resolve().parents[3]
+#: the core package's folder
+CORE = Path(__file__).resolve().parents[2]
 def portable(path: str) -> str:
-    """A source file's name as it stays wherever GearDyn is installed: relative to the folder holding core, else
-    the file's own name (the generated element loops, an element kind's module of its own)."""
+    """A source file's name as it stays wherever GearDyn and its kernel cache are: its path inside the core
+    package, else the file's own name (the generated element loops, an element kind's module of its own)."""
     try:
-        return Path(path).resolve().relative_to(CORE_HOME).as_posix()
+        return Path(path).resolve().relative_to(CORE).as_posix()
     except ValueError:
         return Path(path).name
 

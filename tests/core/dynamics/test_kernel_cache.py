@@ -64,15 +64,15 @@ def warm_folder() -> Path:
     return folder
 
 
-def test_program_folder_name_is_the_same_wherever_core_is_installed(tmp_path):
+def test_program_folder_name_is_the_same_wherever_core_and_the_cache_are(tmp_path):
     names = set()
-    for place in ("first", "second/deeper"):
+    for place, cache in (("first", tmp_path / "cache"), ("second/deeper", tmp_path / "second/deeper/kernels")):
         home = tmp_path / place
         shutil.copytree(ROOT / "core", home / "core", ignore=shutil.ignore_patterns("__pycache__"))
         res = subprocess.run([sys.executable, "-c", "from core.dynamics.program.linker import program; "
                               "import core; print(core.__file__); print(program(False).folder.name)"],
                              cwd=home, env={**os.environ, "PYTHONPATH": str(home),
-                                            "GEARDYN_KERNEL_CACHE": str(tmp_path / "cache")},
+                                            "GEARDYN_KERNEL_CACHE": str(cache)},
                              capture_output=True, text=True, timeout=120)
         assert res.returncode == 0, res.stderr
         where, name = res.stdout.split()

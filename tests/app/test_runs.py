@@ -319,3 +319,40 @@ def test_playback_goes_to_start_and_end_plays_again_from_the_end_and_its_slider_
     assert window.clock.playing
     window.clock.pause()
     assert bar.slider.width() >= 0.3 * bar.width()
+
+
+def test_the_frozen_apps_packed_ffmpeg_is_unpacked_once_and_writes_the_mp4(tmp_path, monkeypatch):
+    """The frozen app ships ffmpeg xz-compressed (packaging/geardyn.spec): the first MP4 export unpacks it into
+    the user's cache and runs it; the second runs the unpacked one. A stand-in that records its calls and hands
+    them to the real ffmpeg plays the packed program."""
+    import lzma
+    import os
+    import sys
+
+    import imageio.v2 as imageio
+    import imageio_ffmpeg
+
+    from app.run import video
+
+    calls = tmp_path / "calls.txt"
+    stand_in = f'#!/bin/sh\necho run >> "{calls}"\nexec "{imageio_ffmpeg.get_ffmpeg_exe()}" "$@"\n'
+    bundle = tmp_path / "bundle"
+    bundle.mkdir()
+    (bundle / video.PACKED_ENCODER).write_bytes(lzma.compress(stand_in.encode()))
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "_MEIPASS", str(bundle), raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("IMAGEIO_FFMPEG_EXE", raising=False)
+    packed = video.packed_encoder()
+    assert packed == bundle / video.PACKED_ENCODER and not video.unpacked_encoder(packed).exists()
+    for k in (1, 2):
+        path = tmp_path / f"clip{k}.mp4"
+        frames = (np.full((40, 60, 3), 20 * j, np.uint8) for j in range(6))
+        assert video.write_video(path, frames, 10) is True
+        unpacked = video.unpacked_encoder(packed)
+        assert unpacked.read_text() == stand_in and os.access(unpacked, os.X_OK)
+        assert os.environ["IMAGEIO_FFMPEG_EXE"] == str(unpacked)
+        assert imageio.get_reader(str(path)).count_frames() == 6
+        monkeypatch.delenv("IMAGEIO_FFMPEG_EXE")  # as a new start of the app would be
+    assert calls.read_text().count("run") >= 2  # the unpacked program ran for both files
+    assert not [p for p in unpacked.parent.iterdir() if p.suffix == ".part"]

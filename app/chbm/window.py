@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from PySide6.QtCore import Qt, QThread
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QApplication,
@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.background import Background
 from app.chbm.curve_plot import QUANTITIES, CurvePlot
 from app.chbm.period_plot import PeriodPlot
 from app.chbm.study_worker import StudyWorker
@@ -61,8 +62,7 @@ class ChbmWindow(QMainWindow):
         self.setWindowTitle("CHBM Study")
         self.doc = doc
         self.results = []
-        self.thread = None
-        self.worker = None
+        self.background = Background(self)
         self.status = ""
         self.period = None  # (names, data, frequency) shown
 
@@ -247,7 +247,7 @@ class ChbmWindow(QMainWindow):
 
     @property
     def running(self) -> bool:
-        return self.thread is not None
+        return self.background.running
 
     def run(self) -> None:
         if self.running:
@@ -266,20 +266,16 @@ class ChbmWindow(QMainWindow):
         self.curve.set_results([])
         self.progress.setValue(0)
         self.status = "running"
-        self.thread = QThread(self)
-        self.worker = StudyWorker(build, study)
-        self.worker.moveToThread(self.thread)
-        self.thread.started.connect(self.worker.work)
-        self.worker.progress.connect(self._progress)
-        self.worker.curve.connect(self._curve)
-        self.worker.done.connect(self._done)
+        worker = StudyWorker(build, study)
+        worker.progress.connect(self._progress)
+        worker.curve.connect(self._curve)
+        worker.done.connect(self._done)
         self.act_run.setEnabled(False)
         self.act_stop.setEnabled(True)
-        self.thread.start()
+        self.background.start(worker)
 
     def stop(self) -> None:
-        if self.worker is not None:
-            self.worker.cancel()
+        self.background.cancel()
 
     def _progress(self, fraction: float, message: str) -> None:
         self.progress.setValue(int(1000 * fraction))
@@ -290,9 +286,7 @@ class ChbmWindow(QMainWindow):
         self.curve.set_results(self.results)
 
     def _done(self, status: str, message: str) -> None:
-        self.thread.quit()
-        self.thread.wait()
-        self.thread = self.worker = None
+        self.background.finish()
         self.status = status
         self.act_run.setEnabled(True)
         self.act_stop.setEnabled(False)
@@ -316,10 +310,7 @@ class ChbmWindow(QMainWindow):
             time.sleep(0.01)
 
     def closeEvent(self, event) -> None:
-        if self.running:
-            self.worker.cancel()
-            self.thread.quit()
-            self.thread.wait()
+        self.background.stop()
         super().closeEvent(event)
 
     # ------------------------------------------------------------------ period

@@ -1,10 +1,13 @@
-"""Starts and stops runs of the document's model: a worker in a QThread, its chunks appended on the GUI thread."""
+"""Starts and stops runs of the document's model: a worker in the background, its chunks appended on the GUI
+thread."""
 
 from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtCore import QObject, Signal
+
+from app.background import Background
 
 
 class RunController(QObject):
@@ -21,14 +24,13 @@ class RunController(QObject):
     def __init__(self, document, parent=None):
         super().__init__(parent)
         self.doc = document
-        self.thread: QThread | None = None
-        self.worker: RunWorker | None = None
+        self.background = Background(self)
         self.record = None
         self._t0 = 0.0
 
     @property
     def running(self) -> bool:
-        return self.thread is not None
+        return self.background.running
 
     def start(self):
         """Run the document's model as it is now; returns the new run record (None if one is running)."""
@@ -38,29 +40,25 @@ class RunController(QObject):
 
         model = self.doc.model.copy()  # the frozen copy: later edits do not reach the run
         self.record = self.doc.add_run(model.copy())
-        self.worker = RunWorker(model)
-        self.thread = QThread(self)
-        self.worker.moveToThread(self.thread)
-        self.thread.started.connect(self.worker.work)
-        self.worker.preparing.connect(self.preparing)
-        self.worker.prepared.connect(self._prepared)
-        self.worker.chunk.connect(self._chunk)
-        self.worker.progress.connect(self._progress)
-        self.worker.done.connect(self._done)
-        self.worker.refused.connect(self._refused)
+        worker = RunWorker(model)
+        worker.preparing.connect(self.preparing)
+        worker.prepared.connect(self._prepared)
+        worker.chunk.connect(self._chunk)
+        worker.progress.connect(self._progress)
+        worker.done.connect(self._done)
+        worker.refused.connect(self._refused)
         self._t0 = time.perf_counter()
-        self.thread.start()
+        self.background.start(worker)
         self.started.emit(self.record)
         return self.record
 
     def stop(self) -> None:
         """Ask the run to stop; it ends before its next step and keeps what it computed."""
-        if self.worker is not None:
-            self.worker.cancel()
+        self.background.cancel()
 
     def wait(self, ms: int = 5000) -> bool:
         """Block until the worker thread has ended (for quitting and tests)."""
-        return self.thread.wait(ms) if self.thread is not None else True
+        return self.background.wait(ms)
 
     # ------------------------------------------------------------------ worker signals (GUI thread)
 
@@ -96,12 +94,8 @@ class RunController(QObject):
         self._end()
 
     def _end(self) -> None:
-        thread, record = self.thread, self.record
-        thread.quit()
-        thread.wait()
-        self.worker.deleteLater()
-        thread.deleteLater()
-        self.thread = self.worker = None
+        record = self.record
+        self.background.finish()
         if record is not None:
             self.doc.run_updated.emit(record)
             self.finished.emit(record)

@@ -1,0 +1,59 @@
+"""The one way the app does long work: a worker object in a thread of its own (`Background`).
+
+Contract of a worker (a QObject):
+
+1. ``work()``, a slot, does the whole job when the thread starts; it never touches a widget or the document.
+2. It reports through its own signals only; connected to slots of objects of the GUI thread, they are queued
+   there. Its last signal says it is done (or failed), and that slot calls `Background.finish`.
+3. ``cancel()`` is thread-safe (it sets flags the job reads) and makes the job end soon, keeping what it did.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QThread
+
+
+class Background(QObject):
+    """Runs one worker at a time in a thread of its own (see the module's contract of a worker)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.thread: QThread | None = None
+        self.worker: QObject | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.thread is not None
+
+    def start(self, worker: QObject) -> None:
+        """Move `worker` (its signals connected) to a new thread and call its work() there."""
+        if self.running:
+            raise RuntimeError("Background.start: a worker is still running")
+        self.worker, self.thread = worker, QThread(self)
+        worker.moveToThread(self.thread)
+        self.thread.started.connect(worker.work)
+        self.thread.start()
+
+    def cancel(self) -> None:
+        """Ask the worker to end soon (it keeps what it did)."""
+        if self.worker is not None:
+            self.worker.cancel()
+
+    def wait(self, ms: int = 5000) -> bool:
+        """Block until the thread has ended (for quitting and tests); whether it did."""
+        return self.thread.wait(ms) if self.thread is not None else True
+
+    def finish(self) -> None:
+        """End the thread of a worker whose work is done (from the slot of its last signal)."""
+        thread, worker = self.thread, self.worker
+        self.thread = self.worker = None
+        if thread is not None:
+            thread.quit()
+            thread.wait()
+            worker.deleteLater()
+            thread.deleteLater()
+
+    def stop(self) -> None:
+        """Cancel the worker and wait for its thread to end (a window that closes)."""
+        self.cancel()
+        self.finish()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -33,13 +33,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.background import Background
 from app.screen import fit_to_screen
+from app.studies.workers import ClusterWorker, StudyWorker
 from core.atomic import atomic_write_text
 from core.errors import ModelError
 from core.model.files import model_to_dict
 from core.studies.parameters import numeric_paths, path_range
 from core.studies.reductions import REDUCTIONS
-from core.studies.runner import header, run_study, write_results
+from core.studies.runner import header, write_results
 from core.studies.study_file import study_from_dict
 
 UNIT, VALUES = 1, 2  # the parameters table's columns after the field
@@ -64,29 +66,6 @@ def parse_values(text: str, path: str, rng=None) -> dict:
     return {"values": values}
 
 
-class StudyWorker(QObject):
-    progress = Signal(int, int)
-    done = Signal(object, str)  # rows, error
-
-    def __init__(self, study, base, workers):
-        super().__init__()
-        self.study, self.base, self.workers = study, base, workers
-        self._cancel = False
-
-    def cancel(self) -> None:
-        self._cancel = True
-
-    @Slot()
-    def work(self) -> None:
-        try:
-            rows = run_study(self.study, workers=self.workers, base=self.base, cancel=lambda: self._cancel,
-                             progress=lambda done, total, row: self.progress.emit(done, total))
-        except Exception as exc:  # noqa: BLE001  (reported in the window)
-            self.done.emit([], f"{type(exc).__name__}: {exc}")
-            return
-        self.done.emit(rows, "")
-
-
 class StudyWindow(QMainWindow):
     @Slot(int, int)
     def _progress(self, done: int, total: int) -> None:
@@ -99,7 +78,10 @@ class StudyWindow(QMainWindow):
         self.doc = doc
         self.study = None
         self.rows = []
-        self.thread = self.worker = None
+        self.background = Background(self)  # the study's cases
+        self.starter = Background(self)  # the local dask cluster's start
+        self.cluster = None  # the started cluster (app.studies.workers.Cluster), kept for every study
+        self.pending = None  # a study waiting for the cluster to start
         self.status = ""
 
         left = QWidget()
@@ -158,7 +140,13 @@ class StudyWindow(QMainWindow):
         self.workers.setObjectName("workers")
         self.workers.setRange(0, max(1, os.cpu_count() or 1) * 4)
         self.workers.setValue(min(2, os.cpu_count() or 1))
-        self.workers.setToolTip("Worker processes of a local dask cluster; 0 runs the cases in this process")
+        self.workers.setToolTip("Worker processes of a local dask cluster, started when this window opens and kept "
+                                "for every study; 0 runs the cases in this process")
+        self._workers_changed = QTimer(self)
+        self._workers_changed.setSingleShot(True)
+        self._workers_changed.setInterval(400)  # once the number has settled
+        self._workers_changed.timeout.connect(self.prepare_cluster)
+        self.workers.valueChanged.connect(self._workers_changed.start)
         form2.addRow("Dask workers", self.workers)
         lay.addLayout(form2)
         row = QHBoxLayout()
@@ -299,8 +287,53 @@ class StudyWindow(QMainWindow):
                 "analysis": {"kind": "simulation", "t_end": t_end, "step": step, "output_step": step,
                              "integrator": self.integrator.currentText(), "outputs": outputs}}
 
+    # ------------------------------------------------------------------ cluster
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.prepare_cluster()  # while the user sets the study up
+
+    def prepare_cluster(self) -> None:
+        """Start the local cluster of the chosen worker count in the background, unless it is there or starting."""
+        n = self.workers.value()
+        if self.starter.running or (self.cluster is not None and self.cluster.workers == n):
+            return
+        if self.cluster is not None and not self.background.running:  # not while cases run on it
+            self.cluster.close()
+            self.cluster = None
+        if n == 0 or self.cluster is not None:
+            return
+        worker = ClusterWorker(n)
+        worker.ready.connect(self._cluster_ready)
+        worker.failed.connect(self._cluster_failed)
+        self.statusBar().showMessage(f"Starting {n} dask workers...")
+        self.starter.start(worker)
+
+    @Slot(object)
+    def _cluster_ready(self, cluster) -> None:
+        self.starter.finish()
+        self.cluster = cluster
+        self.statusBar().showMessage(f"{cluster.workers} dask workers ready", 5000)
+        if self.pending is not None:
+            study, self.pending = self.pending, None
+            self._start(study)
+        elif cluster.workers != self.workers.value():
+            self.prepare_cluster()
+
+    @Slot(str)
+    def _cluster_failed(self, message: str) -> None:
+        self.starter.finish()
+        if message:
+            self.message.setText(message)
+        if self.pending is not None:
+            self.pending = None
+            self._finished_running()
+            self.status = "failed"
+
+    # ------------------------------------------------------------------ running
+
     def run(self) -> None:
-        if self.thread is not None:
+        if self.running:
             return
         try:
             study = study_from_dict(self.study_dict())
@@ -312,33 +345,47 @@ class StudyWindow(QMainWindow):
         self.progress.setRange(0, len(study.cases()))
         self.progress.setValue(0)
         self.status = "running"
-        self.thread = QThread(self)
-        self.worker = StudyWorker(study, model_to_dict(self.doc.model), self.workers.value())
-        self.worker.moveToThread(self.thread)
-        self.thread.started.connect(self.worker.work)
-        # a bound slot of this window: the call is queued to the GUI thread (a lambda would run in the worker's
-        # thread and touch the progress bar from there)
-        self.worker.progress.connect(self._progress)
-        self.worker.done.connect(self._done)
         self.run_button.setEnabled(False)
         self.stop_button.setEnabled(True)
-        self.statusBar().showMessage(f"Running {len(study.cases())} cases...")
-        self.thread.start()
+        n = self.workers.value()
+        if n and (self.cluster is None or self.cluster.workers != n):
+            self.pending = study  # it starts when the cluster is ready
+            self.statusBar().showMessage(f"Starting {n} dask workers for {len(study.cases())} cases...")
+            self.prepare_cluster()
+            return
+        self._start(study)
+
+    def _start(self, study) -> None:
+        cluster = self.cluster if self.workers.value() else None
+        worker = StudyWorker(study, model_to_dict(self.doc.model), cluster)
+        # bound slots of this window: the calls are queued to the GUI thread
+        worker.progress.connect(self._progress)
+        worker.done.connect(self._done)
+        where = f"on {cluster.workers} dask workers" if cluster is not None else "in this process"
+        self.statusBar().showMessage(f"Running {len(study.cases())} cases {where}...")
+        self.background.start(worker)
 
     def stop(self) -> None:
-        if self.worker is not None:
-            self.worker.cancel()
+        if self.pending is not None:
+            self.pending = None
+            self.rows = []
+            self._finished_running()
+            self.status = "stopped"
+            self.statusBar().showMessage("Stopped before the workers had started")
+            return
+        self.background.cancel()
 
     @property
     def running(self) -> bool:
-        return self.thread is not None
+        return self.background.running or self.pending is not None
 
-    def _done(self, rows, error: str) -> None:
-        self.thread.quit()
-        self.thread.wait()
-        self.thread = self.worker = None
+    def _finished_running(self) -> None:
         self.run_button.setEnabled(True)
         self.stop_button.setEnabled(False)
+
+    def _done(self, rows, error: str) -> None:
+        self.background.finish()
+        self._finished_running()
         if error:
             self.status = "failed"
             self.message.setText(error)
@@ -351,6 +398,8 @@ class StudyWindow(QMainWindow):
                                      + (f", {cancelled} not run (stopped)" if cancelled else ""))
         self.fill_table()
         self.redraw()
+        if self.cluster is not None and self.cluster.workers != self.workers.value():
+            self.prepare_cluster()  # the count was changed during the study
 
     # ------------------------------------------------------------------ results
 
@@ -429,8 +478,10 @@ class StudyWindow(QMainWindow):
                                          10000)
 
     def closeEvent(self, event) -> None:
-        if self.worker is not None:
-            self.worker.cancel()
-            self.thread.quit()
-            self.thread.wait()
+        self.pending = None
+        self.background.stop()
+        self.starter.stop()
+        if self.cluster is not None:
+            self.cluster.close()
+            self.cluster = None
         super().closeEvent(event)

@@ -75,7 +75,7 @@ def base_dict(study: Study) -> dict | None:
 
 
 def run_study(study: Study, scheduler: str | None = None, workers: int | None = None, progress=None,
-              cancel=None, base: dict | None = None) -> list[dict]:
+              cancel=None, base: dict | None = None, client=None) -> list[dict]:
     """Every case of `study`, in case order.
 
     Parameters
@@ -90,11 +90,16 @@ def run_study(study: Study, scheduler: str | None = None, workers: int | None = 
         True stops the study: cases not finished are cancelled and their rows say so; finished rows are kept.
     base : dict, optional
         The base model as data (the GUI passes its open model); default: read from the study's base file.
+    client : dask.distributed.Client, optional
+        A client of a cluster started beforehand (the app starts one when its study window opens): the cases
+        run on its workers, and it stays open. `scheduler` and `workers` are then not used.
     """
+    if client is not None and scheduler is not None:
+        raise ValueError("run_study: give a scheduler address or a client, not both")
     if base is None:
         base = base_dict(study)
     cases = study.cases()
-    if workers == 0 and scheduler is None:
+    if workers == 0 and scheduler is None and client is None:
         rows = []
         for k, values in enumerate(cases):
             if cancel and cancel():
@@ -106,10 +111,10 @@ def run_study(study: Study, scheduler: str | None = None, workers: int | None = 
         return rows
     from dask.distributed import Client, as_completed
 
-    cluster = None
-    if scheduler is None:
+    cluster, owned = None, client is None
+    if owned and scheduler is None:
         cluster, client = local_cluster(workers)
-    else:
+    elif owned:
         try:
             client = Client(scheduler, timeout=20)
         except (OSError, TimeoutError, ValueError) as exc:  # unreachable, or not an address
@@ -143,7 +148,8 @@ def run_study(study: Study, scheduler: str | None = None, workers: int | None = 
                 progress(done, len(cases), rows[k])
         return rows
     finally:
-        client.close()
+        if owned:
+            client.close()
         if cluster is not None:
             cluster.close()
 

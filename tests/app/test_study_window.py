@@ -65,3 +65,43 @@ def test_bad_values_name_the_parameter(window, qtbot):
     w.params.item(0, 2).setText("wide")
     qtbot.mouseClick(w.run_button, Qt.LeftButton)
     assert "gears.sun.face_width: values must be numbers" in w.message.text() and not w.running
+
+
+def test_the_local_cluster_starts_when_the_window_opens_and_serves_every_study(window, qtbot):
+    """The workers spawn while the user sets the study up, every study of the window runs on the same ones,
+    a new worker count starts a new cluster, and closing the window closes it."""
+    w = _window(window, qtbot)
+    assert w.starter.running or w.cluster is not None  # started by opening the window
+    _fill(w, qtbot, 2)
+    qtbot.waitUntil(lambda: w.cluster is not None and w.cluster.workers == 2, timeout=120000)
+    first = w.cluster
+    assert len(first.client.scheduler_info()["workers"]) == 2
+    results = []
+    for _ in range(2):
+        qtbot.mouseClick(w.run_button, Qt.LeftButton)
+        qtbot.waitUntil(lambda: w.status in ("finished", "failed") and not w.running, timeout=120000)
+        assert w.status == "finished", w.message.text()
+        results.append([r["results"] for r in w.rows])
+        assert w.cluster is first and first.client.status == "running"
+    assert results[0] == results[1] and len(results[0]) == 4
+    w.workers.setValue(1)
+    qtbot.waitUntil(lambda: w.cluster is not first and w.cluster is not None, timeout=120000)
+    assert first.client.status == "closed" and len(w.cluster.client.scheduler_info()["workers"]) == 1
+    second = w.cluster
+    w.close()
+    assert w.cluster is None and second.client.status == "closed"
+
+
+def test_run_before_the_workers_are_up_waits_for_them_then_runs(window, qtbot):
+    w = _window(window, qtbot)
+    _fill(w, qtbot, 2)
+    if w.cluster is not None:  # already up: start over, so that Run finds it starting
+        w.workers.setValue(1)
+        qtbot.waitUntil(lambda: w.cluster is not None and w.cluster.workers == 1, timeout=120000)
+        w.workers.setValue(2)
+        w.prepare_cluster()
+    qtbot.mouseClick(w.run_button, Qt.LeftButton)
+    assert w.running and (w.pending is not None or w.background.running)
+    qtbot.waitUntil(lambda: w.status in ("finished", "failed") and not w.running, timeout=120000)
+    assert w.status == "finished", w.message.text()
+    assert w.cluster.workers == 2 and len(w.rows) == 4 and all(r["status"] == "ok" for r in w.rows)

@@ -36,11 +36,16 @@ bench: sysdeps $(STAMP)
 	$(PY) -m pip install --quiet -e '.[gui,test,bench]'
 	@for f in tests/benchmarks/bench_*.py; do echo "== $$f"; $(XVFB) $(PY) $$f || exit 1; done
 
-# A one-folder frozen application in dist/geardyn (PyInstaller), then its smoke test under Xvfb.
+# A one-folder frozen application in dist/geardyn (PyInstaller), its size, then its smoke test under Xvfb.
+# The kernels it ships are compiled first, for a generic CPU of this architecture (packaging/geardyn_main.py).
 package: sysdeps $(STAMP)
 	$(PY) -m pip install --quiet 'pyinstaller>=6.0'
+	rm -rf build/kernels dist/geardyn
+	NUMBA_CPU_NAME=generic GEARDYN_KERNEL_CACHE=$(CURDIR)/build/kernels $(PY) -m core.dynamics.warm
+	xz -T0 -6 -c "$$($(PY) -c 'import imageio_ffmpeg; print(imageio_ffmpeg.get_ffmpeg_exe())')" > build/ffmpeg.xz
 	$(PY) -m PyInstaller --noconfirm --clean --distpath dist --workpath build/pyinstaller packaging/geardyn.spec
-	cp packaging/geardyn.desktop resources/icons/geardyn.svg dist/geardyn/
+	cp packaging/geardyn.desktop packaging/install-desktop-entry.sh resources/icons/geardyn.svg dist/geardyn/
+	@du -sm dist/geardyn | awk '{print "dist/geardyn: " $$1 " MB (goal: at most 450 MB)"}'
 	$(XVFB) $(PY) packaging/smoke_test.py
 
 clean:

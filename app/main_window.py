@@ -38,6 +38,7 @@ from app.run.clock import PlaybackClock
 from app.run.controller import RunController
 from app.run.playback_bar import PlaybackBar
 from app.run.video import export_animation
+from app import smoke
 from app.screen import fit_to_screen
 from app.viewport import ViewportWidget
 from core.commands import AddItem, RemoveItem, SetSettings
@@ -693,20 +694,6 @@ def run_gui(args: list[str]) -> int:
         window.open_results_file(target)
     else:
         window.open_file(target, ask=False)
-    if os.environ.get("GEARDYN_SMOKE_TEST"):  # packaging/smoke_test.py: quit once the model is drawn
-        QTimer.singleShot(0, lambda: _quit_when_drawn(app, window))  # inside the event loop: exit() needs it
+    if os.environ.get("GEARDYN_SMOKE_TEST"):  # packaging/smoke_test.py (app.smoke)
+        QTimer.singleShot(0, lambda: smoke.start(app, window))
     return app.exec()
-
-
-def _quit_when_drawn(app, window, waited_ms: int = 0) -> None:
-    view = window.viewport
-    if view.body_actors and view.frames_drawn:
-        print(f"smoke test: {window.windowTitle()} drew {len(view.body_actors)} bodies", flush=True)
-        window.doc.undo_stack.setClean()
-        window.close()
-        app.exit(0)  # unconditional (Qt 6's quit() asks every top-level window again)
-    elif waited_ms > 60000:
-        print("smoke test: nothing drawn within 60 s", flush=True)
-        app.exit(3)
-    else:
-        QTimer.singleShot(50, lambda: _quit_when_drawn(app, window, waited_ms + 50))

@@ -5,7 +5,7 @@
 set -euo pipefail
 packages=(xvfb xauth libgl1-mesa-dri libglx-mesa0 libegl1 libxkbcommon-x11-0 libxcb-cursor0
   libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-xinerama0 libxcb-randr0
-  libxcb-shape0 libxcb-xkb1 libdbus-1-3 libfontconfig1)
+  libxcb-shape0 libxcb-xkb1 libdbus-1-3 libfontconfig1 xz-utils)
 command -v dpkg-query >/dev/null || { echo "not a Debian system: install ${packages[*]} by hand"; exit 0; }
 missing=()
 for p in "${packages[@]}"; do

@@ -303,7 +303,7 @@ class StudyWindow(QMainWindow):
             self.cluster = None
         if n == 0 or self.cluster is not None:
             return
-        worker = ClusterWorker(n)
+        worker = ClusterWorker(n, model_to_dict(self.doc.model))
         worker.ready.connect(self._cluster_ready)
         worker.failed.connect(self._cluster_failed)
         self.statusBar().showMessage(f"Starting {n} dask workers...")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from core.studies.cases import warm_up
 from core.studies.runner import local_cluster, run_study
 
 
@@ -25,14 +26,15 @@ class Cluster:
 
 
 class ClusterWorker(QObject):
-    """Starts a local cluster of `workers` processes; `ready(Cluster)` or `failed(message)`."""
+    """Starts a local cluster of `workers` processes, each made ready for cases of `base` (a model as data:
+    core.studies.cases.warm_up); `ready(Cluster)` or `failed(message)`."""
 
     ready = Signal(object)
     failed = Signal(str)
 
-    def __init__(self, workers: int):
+    def __init__(self, workers: int, base: dict | None):
         super().__init__()
-        self.workers = workers
+        self.workers, self.base = workers, base
         self._cancel = False
 
     def cancel(self) -> None:
@@ -43,6 +45,8 @@ class ClusterWorker(QObject):
     def work(self) -> None:
         try:
             cluster = Cluster(*local_cluster(self.workers), self.workers)
+            if not self._cancel:
+                cluster.client.run(warm_up, self.base)
         except Exception as exc:  # noqa: BLE001  (reported in the window; a study then runs in this process)
             self.failed.emit(f"the {self.workers} dask workers did not start: {type(exc).__name__}: {exc}")
             return

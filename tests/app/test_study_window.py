@@ -67,6 +67,12 @@ def test_bad_values_name_the_parameter(window, qtbot):
     assert "gears.sun.face_width: values must be numbers" in w.message.text() and not w.running
 
 
+def _engine_loaded() -> bool:
+    import sys
+
+    return "core.dynamics.run" in sys.modules and "numba" in sys.modules
+
+
 def test_the_local_cluster_starts_when_the_window_opens_and_serves_every_study(window, qtbot):
     """The workers spawn while the user sets the study up, every study of the window runs on the same ones,
     a new worker count starts a new cluster, and closing the window closes it."""
@@ -76,6 +82,8 @@ def test_the_local_cluster_starts_when_the_window_opens_and_serves_every_study(w
     qtbot.waitUntil(lambda: w.cluster is not None and w.cluster.workers == 2, timeout=120000)
     first = w.cluster
     assert len(first.client.scheduler_info()["workers"]) == 2
+    # each worker ran the open model two steps: the engine and the compiled kernels are loaded before Run
+    assert set(first.client.run(_engine_loaded).values()) == {True}
     results = []
     for _ in range(2):
         qtbot.mouseClick(w.run_button, Qt.LeftButton)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app import smoke
 from app.dialogs.body_dialogs import ImportMeshDialog, PrimitiveDialog
 from app.dialogs.check_dialog import CheckDialog
 from app.dialogs.entity_form import ItemDialog
@@ -38,7 +39,7 @@ from app.run.clock import PlaybackClock
 from app.run.controller import RunController
 from app.run.playback_bar import PlaybackBar
 from app.run.video import export_animation
-from app import smoke
+from app.launch import ICON
 from app.screen import fit_to_screen
 from app.viewport import ViewportWidget
 from core.commands import AddItem, RemoveItem, SetSettings
@@ -59,7 +60,7 @@ def load_tools() -> list:
 
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "resources" / "examples"
-ICON = Path(__file__).resolve().parents[1] / "resources" / "icons" / "geardyn.svg"
+
 AUTOSAVE_MS = 60_000
 MAX_RECENT = 8
 
@@ -680,14 +681,17 @@ class MainWindow(QMainWindow):
         event.accept()
 
 
-def run_gui(args: list[str]) -> int:
-    """Open the main window on the file in `args` (default: the planetary example)."""
+def run_gui(args: list[str], splash=None) -> int:
+    """Open the main window on the file in `args` (default: the planetary example); `splash`, the splash screen
+    shown while the app loaded, closes when the window shows."""
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("GearDyn")
     app.setOrganizationName("GearDyn")
     app.setWindowIcon(QIcon(str(ICON)))
     window = MainWindow()
     window.show()
+    if splash is not None:
+        splash.finish(window)
     window.offer_recovery()
     target = Path(args[0]) if args else EXAMPLES / "planetary.gdyn"
     if target.suffix == RESULTS_SUFFIX:

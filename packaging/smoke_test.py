@@ -58,9 +58,12 @@ class Smoke:
 
 
 def table(path: Path) -> tuple[list[str], np.ndarray]:
+    """The header and the numeric columns of a CSV (a column of words, as the CHBM's 'method', left out)."""
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
-    return rows[0], np.array(rows[1:], dtype=float)
+    numeric = [k for k, cell in enumerate(rows[1]) if cell.lstrip("-").replace(".", "", 1)[:1].isdigit()
+               or cell.lower() in ("nan", "inf", "-inf")] if len(rows) > 1 else []
+    return [rows[0][k] for k in numeric], np.array([[row[k] for k in numeric] for row in rows[1:]], dtype=float)
 
 
 def willis(path: Path) -> tuple[int, float]:
@@ -95,18 +98,20 @@ def gui_steps(smoke: Smoke) -> None:
 
 
 def simulate_steps(smoke: Smoke) -> None:
-    seconds = []
+    seconds, fine = [], True
     for k in (1, 2):
         out = smoke.home / f"planetary-{k}.csv"
         res, took = smoke.run(["simulate", PLANETARY, "--t-end", 2, "--step", 1e-4, "--compiled", "on", "--out", out])
         rows, ratio = willis(out) if out.is_file() else (0, float("nan"))
         plan = next((line for line in res.stdout.splitlines() if line.startswith("plan:")), "no plan line")
-        smoke.check(res.returncode == 0 and rows >= 2 and abs(ratio - 0.25) < 1e-9 and "compiled" in plan
-                    and "compiled off" not in plan,
-                    f"simulate planetary compiled, run {k}: {took:.2f} s, {rows} rows, carrier/sun {ratio:.12f}", res)
+        ok = res.returncode == 0 and rows >= 2 and abs(ratio - 0.25) < 1e-9 and "compiled" in plan \
+            and "compiled off" not in plan
+        smoke.check(ok, f"simulate planetary compiled, run {k}: {took:.2f} s, {rows} rows, carrier/sun {ratio:.12f}",
+                    res)
+        fine = fine and ok
         print(f"     {plan}")
         seconds.append(took)
-    smoke.check(seconds[0] <= FIRST_RUN_RATIO * seconds[1],
+    smoke.check(fine and seconds[0] <= FIRST_RUN_RATIO * seconds[1],
                 f"first compiled run {seconds[0]:.2f} s within {FIRST_RUN_RATIO}x of the second {seconds[1]:.2f} s "
                 f"({seconds[0] / seconds[1]:.2f}x)")
 

@@ -15,14 +15,29 @@ ICON = Path(__file__).resolve().parents[1] / "resources" / "icons" / "geardyn.sv
 
 
 def show_splash(app):
-    """A splash screen with the icon, shown and painted now; returned to be closed by the main window."""
-    from PySide6.QtCore import Qt
-    from PySide6.QtGui import QColor, QIcon
-    from PySide6.QtWidgets import QSplashScreen
+    """A splash window with the icon, shown and painted now; returned to be closed by the main window.
 
-    splash = QSplashScreen(QIcon(str(ICON)).pixmap(256, 256))
-    splash.showMessage("GearDyn: loading...", Qt.AlignBottom | Qt.AlignHCenter, QColor("white"))
+    A frameless label, not QSplashScreen: on X11 and Wayland, QSplashScreen waits up to a second for the
+    window system to report its window mapped, when shown and again when finished.
+    """
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QColor, QIcon, QPainter
+    from PySide6.QtWidgets import QLabel
+
+    picture = QIcon(str(ICON)).pixmap(256, 256)
+    painter = QPainter(picture)
+    painter.setPen(QColor("white"))
+    painter.drawText(picture.rect().adjusted(0, 0, 0, -12), Qt.AlignBottom | Qt.AlignHCenter, "GearDyn: loading...")
+    painter.end()
+    splash = QLabel()
+    splash.setWindowFlags(Qt.SplashScreen | Qt.FramelessWindowHint)
+    splash.setAttribute(Qt.WA_TranslucentBackground)
+    splash.setPixmap(picture)
+    splash.adjustSize()
+    screen = app.primaryScreen().availableGeometry()
+    splash.move(screen.center() - splash.rect().center())
     splash.show()
+    splash.repaint()
     app.processEvents()
     return splash
 

@@ -691,7 +691,7 @@ def run_gui(args: list[str], splash=None) -> int:
     window = MainWindow()
     window.show()
     if splash is not None:
-        splash.finish(window)
+        splash.close()
     window.offer_recovery()
     target = Path(args[0]) if args else EXAMPLES / "planetary.gdyn"
     if target.suffix == RESULTS_SUFFIX:

@@ -1,0 +1,42 @@
+"""`geardyn gui` as a user starts it: a splash window shows before the main window's heavy modules load."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.conftest import EXAMPLES, ROOT
+
+CHILD = """
+import json, sys
+import app.launch as launch
+
+seen = {}
+show = launch.show_splash
+
+def watched(app):
+    splash = show(app)
+    seen.update(visible=splash.isVisible(), vtk="vtkmodules" in sys.modules,
+                main_window="app.main_window" in sys.modules, numba="numba" in sys.modules)
+    seen["splash"] = splash
+    return splash
+
+launch.show_splash = watched
+code = launch.main(["gui", sys.argv[1]])
+splash = seen.pop("splash")
+seen.update(code=code, closed=not splash.isVisible())
+print(json.dumps(seen))
+"""
+
+
+def test_the_splash_shows_before_vtk_and_the_main_window_load_and_closes_when_the_window_shows(tmp_path):
+    env = {**os.environ, "GEARDYN_SMOKE_TEST": "1", "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
+    res = subprocess.run([sys.executable, "-c", CHILD, str(EXAMPLES / "planetary.gdyn")], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=180, check=False)
+    assert res.returncode == 0, res.stderr[-2000:]
+    lines = res.stdout.strip().splitlines()
+    assert "smoke test: splash shown" in lines and any(" drew 6 bodies" in line for line in lines)
+    seen = json.loads(lines[-1])
+    assert seen == {"visible": True, "vtk": False, "main_window": False, "numba": False, "code": 0, "closed": True}

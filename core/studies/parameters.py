@@ -34,17 +34,17 @@ def check_path(path: str, chbm_base: bool, where: str = "path") -> None:
     if parts[0] == "chbm":
         if len(parts) != 2 or parts[1] not in CHBM_FIELDS or (not chbm_base and parts[1] != "torque"):
             allowed = CHBM_FIELDS if chbm_base else ("torque",)
-            raise ModelError(f"{where}: {path!r}: chbm paths are chbm.{{{', '.join(allowed)}}}")
+            raise ModelError(where, f"{path!r}: chbm paths are chbm.{{{', '.join(allowed)}}}")
         return
     if chbm_base:
-        raise ModelError(f"{where}: {path!r}: the paper's pair (base chbm) takes chbm.* paths only")
+        raise ModelError(where, f"{path!r}: the paper's pair (base chbm) takes chbm.* paths only")
     if parts[0] not in MODEL_ROOTS:
-        raise ModelError(f"{where}: {path!r} must start with one of {', '.join(MODEL_ROOTS)} or chbm")
+        raise ModelError(where, f"{path!r} must start with one of {', '.join(MODEL_ROOTS)} or chbm")
     want = 2 if parts[0] == "settings" else (4 if len(parts) == 4 and parts[2] == "law" else 3)
     if len(parts) != want or not all(parts):
-        raise ModelError(f"{where}: {path!r} must look like {parts[0]}.NAME.FIELD"
+        raise ModelError(where, f"{path!r} must look like {parts[0]}.NAME.FIELD"
                          + (" (or forces.NAME.law.FIELD)" if parts[0] == "forces" else "")
-                         if parts[0] != "settings" else f"{where}: {path!r} must look like settings.FIELD")
+                         if parts[0] != "settings" else f"{path!r} must look like settings.FIELD")
 
 
 def _typed(current, value: float, path: str):

@@ -6,11 +6,25 @@ Contract of a worker (a QObject):
 2. It reports through its own signals only; connected to slots of objects of the GUI thread, they are queued
    there. Its last signal says it is done (or failed), and that slot calls `Background.finish`.
 3. ``cancel()`` is thread-safe (it sets flags the job reads) and makes the job end soon, keeping what it did.
+
+`Worker` is such a base: `cancelled` is the flag its work reads.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QThread
+
+
+class Worker(QObject):
+    """Base of the app's background workers (the module's contract): `work()` is the subclass's; `cancel()`
+    sets `cancelled`, which the work reads between its steps (one assignment: thread-safe)."""
+
+    def __init__(self):
+        super().__init__()
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
 
 
 class Background(QObject):

@@ -10,25 +10,22 @@ from __future__ import annotations
 import traceback
 
 import numpy as np
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import Signal, Slot
+
+from app.background import Worker
 
 from core.chbm.continuation import ContinuationError
 from core.chbm.study import run_study
 
 
-class StudyWorker(QObject):
+class StudyWorker(Worker):
     progress = Signal(float, str)  # fraction done, what it is doing
     curve = Signal(object)  # a CurveResult, as each torque's curve is done
     done = Signal(str, str)  # status ('finished', 'stopped', 'failed'), message
 
     def __init__(self, build, study):
         super().__init__()
-        self.build, self.study = build, study
-        self._cancel = False
-
-    def cancel(self) -> None:
-        """Thread-safe: the continuation reads the flag before every point."""
-        self._cancel = True
+        self.build, self.study = build, study  # the continuation reads `cancelled` before every point
 
     @Slot()
     def work(self) -> None:
@@ -36,7 +33,7 @@ class StudyWorker(QObject):
         dti = [float(f) for f in np.linspace(s.f_min, s.f_max, s.dti_points)] if s.dti_points else None
         try:
             run_study(self.build, s.torques, s.f_min, s.f_max, s.harmonics, dti,
-                      progress=lambda f, m: self.progress.emit(float(f), m), cancel=lambda: self._cancel,
+                      progress=lambda f, m: self.progress.emit(float(f), m), cancel=lambda: self.cancelled,
                       df_max=s.df_max or None, on_result=self.curve.emit)
         except ContinuationError as exc:
             self.done.emit("failed", f"{exc} ({len(exc.points)} points kept)")
@@ -44,4 +41,4 @@ class StudyWorker(QObject):
         except Exception as exc:  # noqa: BLE001  (a failed study is reported in the window, never a crash)
             self.done.emit("failed", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}")
             return
-        self.done.emit("stopped" if self._cancel else "finished", "")
+        self.done.emit("stopped" if self.cancelled else "finished", "")

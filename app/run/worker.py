@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import Signal, Slot
+
+from app.background import Worker
 
 from core.dynamics.program.linker import CompileError
 from core.dynamics.run import compile_note, effective_settings, prepare
 from core.errors import ModelError
 
 
-class RunWorker(QObject):
+class RunWorker(Worker):
     """Runs `model` (already a private copy) when `work` is called in its thread."""
 
     preparing = Signal(str)  # what preparing the run takes long for (compiling the kernels), when it does
@@ -33,11 +35,10 @@ class RunWorker(QObject):
         super().__init__()
         self.model = model
         self.run = None
-        self._cancel = False
 
     def cancel(self) -> None:
         """Thread-safe: sets flags the run reads before every step."""
-        self._cancel = True
+        super().cancel()
         if self.run is not None:
             self.run.cancel()
 
@@ -52,7 +53,7 @@ class RunWorker(QObject):
             self.refused.emit(str(exc))
             return
         self.run = run
-        if self._cancel:
+        if self.cancelled:
             run.cancel()
         self.prepared.emit(run.results)
         last = time.perf_counter()

@@ -8,7 +8,9 @@ Python, numpy and dask afresh), longer than a study of a few short cases.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import Signal, Slot
+
+from app.background import Worker
 
 from core.studies.cases import warm_up
 from core.studies.runner import local_cluster, run_study
@@ -25,7 +27,7 @@ class Cluster:
         self.cluster.close()
 
 
-class ClusterWorker(QObject):
+class ClusterWorker(Worker):
     """Starts a local cluster of `workers` processes, each made ready for cases of `base` (a model as data:
     core.studies.cases.warm_up); `ready(Cluster)` or `failed(message)`."""
 
@@ -34,30 +36,25 @@ class ClusterWorker(QObject):
 
     def __init__(self, workers: int, base: dict | None):
         super().__init__()
-        self.workers, self.base = workers, base
-        self._cancel = False
-
-    def cancel(self) -> None:
-        """Thread-safe: a cluster started after a cancel is closed at once, not handed over."""
-        self._cancel = True
+        self.workers, self.base = workers, base  # a cluster started after a cancel is closed at once
 
     @Slot()
     def work(self) -> None:
         try:
             cluster = Cluster(*local_cluster(self.workers), self.workers)
-            if not self._cancel:
+            if not self.cancelled:
                 cluster.client.run(warm_up, self.base)
         except Exception as exc:  # noqa: BLE001  (reported in the window; a study then runs in this process)
             self.failed.emit(f"the {self.workers} dask workers did not start: {type(exc).__name__}: {exc}")
             return
-        if self._cancel:
+        if self.cancelled:
             cluster.close()
             self.failed.emit("")
             return
         self.ready.emit(cluster)
 
 
-class StudyWorker(QObject):
+class StudyWorker(Worker):
     """Runs the cases of `study` on `cluster`'s workers, or in this process when `cluster` is None."""
 
     progress = Signal(int, int)
@@ -66,17 +63,13 @@ class StudyWorker(QObject):
     def __init__(self, study, base, cluster: Cluster | None):
         super().__init__()
         self.study, self.base, self.cluster = study, base, cluster
-        self._cancel = False
-
-    def cancel(self) -> None:
-        self._cancel = True
 
     @Slot()
     def work(self) -> None:
         try:
             rows = run_study(self.study, workers=0 if self.cluster is None else None, base=self.base,
                              client=None if self.cluster is None else self.cluster.client,
-                             cancel=lambda: self._cancel,
+                             cancel=lambda: self.cancelled,
                              progress=lambda done, total, row: self.progress.emit(done, total))
         except Exception as exc:  # noqa: BLE001  (reported in the window)
             self.done.emit([], f"{type(exc).__name__}: {exc}")

@@ -60,8 +60,10 @@ def local_cluster(workers: int | None):
 
     config = {**LOCAL_DASK_CONFIG, "distributed.worker.multiprocessing-method": start_method()}
     with dask.config.set(config):  # the nannies hand this configuration to their workers
+        # the scheduler's HTTP endpoints on a free port: its default 8787 is taken by a second cluster (the
+        # app's study window keeps one) and dask then warns on the terminal
         cluster = LocalCluster(n_workers=workers or None, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=40)
+                               dashboard_address=":0", silence_logs=40)
     client = Client(cluster)
     client.run(_one_blas_thread)
     return cluster, client

@@ -106,6 +106,7 @@ class MainWindow(QMainWindow):
         lay.addWidget(self.playback)
         self.setCentralWidget(centre)
         self.animator = Animator(self.doc, self.clock, self.viewport, self.playback, self)
+        self.dialog_memory: dict[str, dict] = {}  # per dialog kind: the values it was last accepted with
         self.runner = RunController(self.doc, self)
         self.telemetry = None
         self.chbm = None
@@ -343,7 +344,7 @@ class MainWindow(QMainWindow):
         return True
 
     def add_gear(self, kind: str) -> None:
-        dlg = GearDialog(kind, self._unique("gear"), self)
+        dlg = GearDialog(kind, self._unique("gear"), self, memory=self.dialog_memory.setdefault(kind, {}))
         if dlg.exec() and dlg.body is not None:
             self.apply(AddItem(dlg.body))
             self.statusBar().showMessage(f"{dlg.body.name}: {dlg.body.mass:.4g} kg from its mesh", 5000)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
-from PySide6.QtWidgets import QDialog, QFormLayout, QLabel, QLineEdit
+from PySide6.QtWidgets import QComboBox, QDialog, QFormLayout, QLabel, QLineEdit
 
 from app.dialogs.fields import (
     FieldError,
@@ -16,20 +17,28 @@ from app.dialogs.fields import (
 from core.geometry.macro import GearSpec, bevel_geometry, cylindrical_geometry
 from core.model import builders
 from core.errors import ModelError
-from core.ranges import MM, Range, field_range
+from core.ranges import DEG, MM, Range, field_range
 
 LABELS = {
-    "module": "Module (transverse)", "teeth": "Number of teeth", "pressure_angle": "Normal pressure angle",
+    "module": "Module", "teeth": "Number of teeth", "pressure_angle": "Normal pressure angle",
     "helix_angle": "Helix angle", "pitch_angle": "Pitch angle", "face_width": "Gear width",
     "bore_diameter": "Bore diameter", "rim_diameter": "Outer rim diameter", "density": "Density",
     "profile_shift": "Profile shift x",
 }
 TIPS = {
     "profile_shift": "Profile shift coefficient (ISO 21771): the rack moved out by x m_n thickens the tooth",
-    "module": "Transverse module m_t in the plane of rotation (not the normal module)",
-    "helix_angle": "Angle of the tooth trace to the axis; 0 for a spur gear, positive for right hand",
+    "module": "Outer transverse module of the bevel gear (at the heel, where the pitch diameter d = m z is "
+              "measured)",
     "pitch_angle": "Pitch-cone angle gamma; the mate gets 90 deg - gamma",
 }
+#: cylindrical gears take the normal module and the helix angle's size and hand, as catalogues give them
+NORMAL_MODULE = "Normal module"
+NORMAL_TIPS = {
+    "module": "Normal module m_n (ISO 21771), in the section normal to the teeth: the hob's module. The "
+              "transverse module m_t = m_n / cos(beta) is shown below",
+    "helix_angle": "Helix angle beta of the tooth trace to the axis at the pitch cylinder; 0 for a spur gear",
+}
+HANDS = {"Right": 1.0, "Left": -1.0}
 DEFAULTS = {"helical": GearSpec("helical", bore_diameter=0.01),
             "inner": GearSpec("inner", teeth=60, rim_diameter=0.15),
             "bevel": GearSpec("bevel", module=0.003, pitch_angle=0.4636476, bore_diameter=0.012)}
@@ -38,22 +47,50 @@ POSITION = Range(lo=-1e3, hi=1e3, **MM)
 AXIS = Range(lo=-1.0, hi=1.0)
 
 
-class GearDialog(QDialog):
-    """Asks for a gear's parameters, position and axis; `body` holds the new rigid body after OK."""
+def derived_text(spec: GearSpec, hand: bool = False) -> str:
+    """A gear's diameters and modules in mm (ISO 21771 names: m_t, m_n, d, d_a, d_f, d_b; a bevel gear's m, d,
+    d_a), and with `hand` its helix hand."""
+    if spec.kind == "bevel":
+        g = bevel_geometry(spec)
+        values = {"m": spec.module, "d": 2 * g.pitch_radius, "d_a": 2 * g.outer_tip_radius}
+    else:
+        g = cylindrical_geometry(spec)
+        values = {"m_t": g.transverse_module, "m_n": g.normal_module, "d": 2 * g.pitch_radius,
+                  "d_a": 2 * g.tip_radius, "d_f": 2 * g.root_radius, "d_b": 2 * g.base_radius}
+    text = ", ".join(f"{k} {v * 1e3:.5g} mm" for k, v in values.items())
+    if hand and spec.kind != "bevel":
+        text += "; " + ("spur" if spec.helix_angle == 0 else "right hand" if spec.helix_angle > 0 else "left hand")
+    return text
 
-    def __init__(self, kind: str, name: str, parent=None):
+
+class GearDialog(QDialog):
+    """Asks for a gear's parameters, position and axis; `body` holds the new rigid body after OK.
+
+    Cylindrical gears take the normal module m_n, the helix angle's size and its hand (the spec keeps the
+    transverse module m_t = m_n / cos(beta) and a signed helix angle, positive for right hand). `memory`, a dict
+    the caller keeps per dialog, brings back the values the dialog was last accepted with.
+    """
+
+    def __init__(self, kind: str, name: str, parent=None, memory: dict | None = None):
         super().__init__(parent)
         self.kind = kind
         self.setWindowTitle(TITLES[kind])
         self.setObjectName(f"{kind}_gear_dialog")
         spec = DEFAULTS[kind]
+        self.cylindrical = kind != "bevel"
         form = QFormLayout()
         self.name = QLineEdit(name)
         self.name.setObjectName("Name")
         form.addRow("Name", self.name)
-        self.fields = {f: QuantityField(LABELS[f], field_range(GearSpec, f), getattr(spec, f), TIPS.get(f, ""))
-                       for f in spec.relevant_fields()}
+        self.fields = {f: self._field(f, spec) for f in spec.relevant_fields()}
         add_rows(form, self.fields)
+        self.hand = QComboBox()
+        self.hand.setObjectName("hand")
+        self.hand.addItems(list(HANDS))
+        self.hand.setToolTip("Hand of the helix (ISO 21771): right hand when the teeth wind clockwise away from "
+                             "the viewer looking along the axis; a mating external gear has the other hand")
+        if self.cylindrical:  # beside the helix angle (the name takes row 0)
+            form.insertRow(2 + list(self.fields).index("helix_angle"), "Hand", self.hand)
         self.position = VectorField("Position", POSITION, (0.0, 0.0, 0.0))
         self.axis = VectorField("Axis", AXIS, (0.0, 0.0, 1.0))
         form.addRow("Position", self.position)
@@ -64,9 +101,33 @@ class GearDialog(QDialog):
         form.addRow("Derived", self.derived)
         self.message = finish_form(self, form)
         self.body = None
+        self.memory = {} if memory is None else memory
+        self.recall()
         for w in self.fields.values():
             w.edit.editingFinished.connect(self.show_derived)
+        self.hand.currentIndexChanged.connect(self.show_derived)
         self.show_derived()
+
+    def _field(self, f: str, spec: GearSpec) -> QuantityField:
+        if self.cylindrical and f == "module":  # typed as the normal module; the spec keeps the transverse one
+            return QuantityField(NORMAL_MODULE, field_range(GearSpec, f),
+                                 spec.module * math.cos(spec.helix_angle), NORMAL_TIPS[f])
+        if self.cylindrical and f == "helix_angle":  # its size; the hand is a choice of its own
+            hi = field_range(GearSpec, f).hi
+            return QuantityField(LABELS[f], Range(lo=0.0, hi=hi, **DEG), abs(spec.helix_angle), NORMAL_TIPS[f])
+        return QuantityField(LABELS[f], field_range(GearSpec, f), getattr(spec, f), TIPS.get(f, ""))
+
+    def recall(self) -> None:
+        """The gear values this dialog was last accepted with (in this window), as they were typed."""
+        for f, text in self.memory.get("fields", {}).items():
+            if f in self.fields:
+                self.fields[f].edit.setText(text)
+        if "hand" in self.memory:
+            self.hand.setCurrentText(self.memory["hand"])
+
+    def remember(self) -> None:
+        """Keep the gear's values as typed (not its name and place: the next gear is another one elsewhere)."""
+        self.memory.update(fields={f: w.edit.text() for f, w in self.fields.items()}, hand=self.hand.currentText())
 
     def show_derived(self) -> None:
         """The diameters and both modules of the gear as entered, in mm (ISO 21771 names)."""
@@ -75,22 +136,19 @@ class GearDialog(QDialog):
         except FieldError:
             self.derived.setText("")
             return
-        if self.kind == "bevel":
-            g = bevel_geometry(spec)
-            values = {"m": spec.module, "d": 2 * g.pitch_radius, "d_a": 2 * g.outer_tip_radius}
-        else:
-            g = cylindrical_geometry(spec)
-            values = {"m_t": g.transverse_module, "m_n": g.normal_module, "d": 2 * g.pitch_radius,
-                      "d_a": 2 * g.tip_radius, "d_f": 2 * g.root_radius, "d_b": 2 * g.base_radius}
-        self.derived.setText(", ".join(f"{k} {v * 1e3:.5g} mm" for k, v in values.items()))
+        self.derived.setText(derived_text(spec))
 
     def spec(self) -> GearSpec:
         values = {f: w.value() for f, w in self.fields.items()}
+        if self.cylindrical:
+            beta = values["helix_angle"] * HANDS[self.hand.currentText()]
+            values.update(module=values["module"] / math.cos(beta), helix_angle=beta)
         spec = dataclasses.replace(DEFAULTS[self.kind], **values)
         problems = spec.problems()
         if problems:
             name, msg = problems[0]
-            raise FieldError(f"{LABELS.get(name, name)}: {msg}")
+            label = NORMAL_MODULE if self.cylindrical and name == "module" else LABELS.get(name, name)
+            raise FieldError(f"{label}: {msg}")
         return spec
 
     def accept(self) -> None:
@@ -106,4 +164,5 @@ class GearDialog(QDialog):
         except (FieldError, ModelError) as exc:
             self.message.setText(str(exc))
             return
+        self.remember()
         super().accept()

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 from app.dialogs.entity_form import EntityForm
 from app.dialogs.fields import FieldError
 from app.dialogs.frame_dialog import FrameDialog
+from app.dialogs.gear_dialog import derived_text
 from app.dialogs.loss_table_editor import LossTableEditor
 from core.commands import replace_fields, set_gear_spec
 from core.geometry.macro import GearSpec
@@ -101,6 +102,10 @@ class PropertyDock(QDockWidget):
                 self.spec_form = EntityForm(GearSpec, self.document.model, spec, fields=spec.relevant_fields())
                 self.spec_form.edited.connect(self._commit_spec)
                 extra.addRow(self.spec_form)
+                derived = QLabel(derived_text(spec, hand=True))  # the engineer's sizes: m_n, d, d_a, ...
+                derived.setObjectName("gear_derived")
+                derived.setWordWrap(True)
+                extra.addRow("Derived", derived)
                 extra.addRow("Mass", QLabel(f"{item.mass:.6g} kg"))
             top = max(abs(v) for row in item.inertia for v in row)
             shown = "\n".join("  ".join("0" if abs(v) < 1e-9 * top else f"{v:.4e}" for v in row) for row in item.inertia)

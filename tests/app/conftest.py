@@ -36,7 +36,8 @@ def toolbar_button(window, action_name: str) -> QToolButton:
 
 
 def fill_and_ok(qtbot, fields: dict, combos: dict | None = None, press=None, ok: bool = True, seen: list | None = None):
-    """Arm a timer that fills the next modal dialog's fields (by object name), then presses OK.
+    """Arm a timer that fills the next modal dialog's fields (line edits or combo boxes, by object name), then
+    presses OK.
 
     `seen` collects the dialog's message text after OK (the dialog stays open on bad input, and is then cancelled).
     """
@@ -48,7 +49,11 @@ def fill_and_ok(qtbot, fields: dict, combos: dict | None = None, press=None, ok:
             return
         for name, text in fields.items():
             edit = dlg.findChild(QLineEdit, name)
-            assert edit is not None, name
+            if edit is None:  # a choice: a combo box of that name
+                combo = dlg.findChild(QComboBox, name)
+                assert combo is not None and combo.findText(str(text)) >= 0, (name, text)
+                combo.setCurrentText(str(text))
+                continue
             edit.setText(str(text))
             edit.editingFinished.emit()
         for name, text in (combos or {}).items():

@@ -11,13 +11,15 @@ from core.model.files import load
 from tests.app.conftest import fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
 
-GEAR = {"Module (transverse)": 2, "Normal pressure angle": 20, "Gear width": 20}
+GEAR = {"Normal module": 2, "Normal pressure angle": 20, "Gear width": 20}
+# a helical gear of transverse module 2 mm at beta = 15 deg, as the gear dialog takes it: m_n = m_t cos(beta)
+HELICAL = {**GEAR, "Normal module": 2 * math.cos(math.radians(15)), "Helix angle": 15}
 
 
 def _build_helical_pair(window, qtbot):
-    fill_and_ok(qtbot, {"Name": "gear1", **GEAR, "Number of teeth": 20, "Helix angle": 15, "Bore diameter": 12})
+    fill_and_ok(qtbot, {"Name": "gear1", **HELICAL, "Number of teeth": 20, "Bore diameter": 12})
     qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
-    fill_and_ok(qtbot, {"Name": "gear2", **GEAR, "Number of teeth": 40, "Helix angle": -15, "Bore diameter": 20,
+    fill_and_ok(qtbot, {"Name": "gear2", **HELICAL, "hand": "Left", "Number of teeth": 40, "Bore diameter": 20,
                         "Position x": 60})
     qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
     fill_and_ok(qtbot, {"Name": "gear1_joint"}, {"body_i": "ground", "body_j": "gear1"})
@@ -88,9 +90,9 @@ def test_gear_mass_properties_come_from_the_mesh_and_show_in_the_properties(wind
 
 def test_out_of_range_field_says_the_range_and_leaves_the_model(window, qtbot):
     seen = []
-    fill_and_ok(qtbot, {"Name": "bad", **GEAR, "Module (transverse)": -1, "Number of teeth": 20, "Bore diameter": 10}, seen=seen)
+    fill_and_ok(qtbot, {"Name": "bad", **GEAR, "Normal module": -1, "Number of teeth": 20, "Bore diameter": 10}, seen=seen)
     qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
-    assert seen and "Module (transverse): must be a number from 0.1 to 100 mm, got -1 mm" in seen[0]
+    assert seen and "Normal module: must be a number from 0.1 to 100 mm, got -1 mm" in seen[0]
     assert window.doc.model.is_empty()
     seen.clear()
     fill_and_ok(qtbot, {"Name": "bad", **GEAR, "Number of teeth": 20, "Bore diameter": 50}, seen=seen)
@@ -214,7 +216,7 @@ def test_frames_on_bodies_place_a_joint(window, qtbot):
 
 
 def test_bevel_pair_dialog_moves_gear_2_to_the_apex(window, qtbot):
-    bevel = {"Module (transverse)": 3, "Normal pressure angle": 20, "Gear width": 20}
+    bevel = {"Module": 3, "Normal pressure angle": 20, "Gear width": 20}
     _two_gears_on_joints(window, qtbot, "bevel_gear",
                          {"Name": "pinion", **bevel, "Number of teeth": 20, "Pitch angle": 26.56505117707799,
                           "Bore diameter": 12, "Position x": -60, "Axis x": 1, "Axis z": 0},

@@ -18,7 +18,9 @@ from core.geometry.rotations import quat_about
 from tests.app.conftest import fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES, ROOT
 
-GEAR = {"Module (transverse)": 2, "Normal pressure angle": 20, "Gear width": 20}
+GEAR = {"Normal module": 2, "Normal pressure angle": 20, "Gear width": 20}
+# a helical gear of transverse module 2 mm at beta = 15 deg, as the gear dialog takes it: m_n = m_t cos(beta)
+HELICAL = {**GEAR, "Normal module": 2 * math.cos(math.radians(15)), "Helix angle": 15}
 
 
 def _type(window, name: str, text) -> None:
@@ -88,7 +90,7 @@ def test_snap_a_gear_onto_a_joint_axis(window, qtbot):
 def test_pair_dialog_takes_the_generators_values_and_puts_the_gears_in_mesh(window, qtbot, kind):
     window.act_new.trigger()
     if kind == "bevel":
-        bevel = {"Module (transverse)": 3, "Normal pressure angle": 20, "Gear width": 20}
+        bevel = {"Module": 3, "Normal pressure angle": 20, "Gear width": 20}
         first = {"Name": "a", **bevel, "Number of teeth": 20, "Pitch angle": 26.56505117707799, "Bore diameter": 12,
                  "Position x": -60, "Axis x": 1, "Axis z": 0}
         second = {"Name": "b", **bevel, "Number of teeth": 40, "Pitch angle": 63.43494882292201, "Bore diameter": 20,
@@ -99,8 +101,8 @@ def test_pair_dialog_takes_the_generators_values_and_puts_the_gears_in_mesh(wind
         second = {"Name": "b", **GEAR, "Number of teeth": 60, "Helix angle": 0, "Outer rim diameter": 150}
         tool = ("helical_gear", "inner_gear")
     else:
-        first = {"Name": "a", **GEAR, "Number of teeth": 20, "Helix angle": 15, "Bore diameter": 12}
-        second = {"Name": "b", **GEAR, "Number of teeth": 40, "Helix angle": -15, "Bore diameter": 20, "Position x": 70}
+        first = {"Name": "a", **HELICAL, "Number of teeth": 20, "Bore diameter": 12}
+        second = {"Name": "b", **HELICAL, "hand": "Left", "Number of teeth": 40, "Bore diameter": 20, "Position x": 70}
         tool = ("helical_gear", "helical_gear")
     for fields, t in zip((first, second), tool):
         fill_and_ok(qtbot, fields)
@@ -246,8 +248,8 @@ def test_quit_and_discard_leaves_no_traceback(tmp_path):
 
 def test_pair_dialog_before_any_joint_says_so_and_creates_the_joints_on_request(window, qtbot):
     window.act_new.trigger()
-    first = {"Name": "a", **GEAR, "Number of teeth": 20, "Helix angle": 15, "Bore diameter": 12}
-    second = {"Name": "b", **GEAR, "Number of teeth": 40, "Helix angle": -15, "Bore diameter": 20, "Position x": 70}
+    first = {"Name": "a", **HELICAL, "Number of teeth": 20, "Bore diameter": 12}
+    second = {"Name": "b", **HELICAL, "hand": "Left", "Number of teeth": 40, "Bore diameter": 20, "Position x": 70}
     for fields in (first, second):
         fill_and_ok(qtbot, fields)
         qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
@@ -277,7 +279,7 @@ def test_a_new_models_first_gear_is_brought_into_view(window, qtbot):
     window.open_file(EXAMPLES / "planetary.gdyn")  # a camera placed for a large set
     window.viewport.renderer.GetActiveCamera().Zoom(40.0)  # and zoomed far into it
     window.act_new.trigger()
-    fill_and_ok(qtbot, {"Name": "a", **GEAR, "Number of teeth": 20, "Helix angle": 15, "Bore diameter": 12,
+    fill_and_ok(qtbot, {"Name": "a", **HELICAL, "Number of teeth": 20, "Bore diameter": 12,
                         "Position x": 300})
     qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
     image = window.viewport.frame_image().astype(int)
@@ -318,15 +320,52 @@ def test_import_takes_cm_inch_and_x_up_and_enables_hand_fields_only_when_chosen(
 
 
 @pytest.mark.parametrize("tool, fields, words", [
-    # ISO 21771 by hand: m_n = m_t cos(beta) = 2 cos 15 deg = 1.9319 mm; d = z m_t = 40 mm; d_a = d + 2 m_n;
-    # d_f = d - 2.5 m_n; d_b = d cos(alpha_t), alpha_t = atan(tan 20 deg / cos 15 deg) = 20.647 deg
-    ("helical_gear", {"Number of teeth": 20, "Helix angle": 15},
-     "m_t 2 mm, m_n 1.9319 mm, d 40 mm, d_a 43.864 mm, d_f 35.17 mm, d_b 37.431 mm"),
-    ("bevel_gear", {"Module (transverse)": 3, "Number of teeth": 20, "Pitch angle": 26.56505117707799,
-                    "Bore diameter": 12}, "m 3 mm, d 60 mm, d_a 65.367 mm"),
+    # ISO 21771 by hand, from the normal module: m_t = m_n / cos(beta) = 2 / cos 15 deg = 2.0706 mm; d = z m_t =
+    # 41.411 mm; d_a = d + 2 m_n; d_f = d - 2.5 m_n; d_b = d cos(alpha_t), alpha_t = atan(tan 20 deg / cos 15 deg)
+    ("helical_gear", {**GEAR, "Number of teeth": 20, "Helix angle": 15},
+     "m_t 2.0706 mm, m_n 2 mm, d 41.411 mm, d_a 45.411 mm, d_f 36.411 mm, d_b 38.751 mm"),
+    ("helical_gear", {**GEAR, "Number of teeth": 20, "Helix angle": 15, "hand": "Left"},  # the same sizes
+     "m_t 2.0706 mm, m_n 2 mm, d 41.411 mm, d_a 45.411 mm, d_f 36.411 mm, d_b 38.751 mm"),
+    ("bevel_gear", {"Module": 3, "Normal pressure angle": 20, "Gear width": 20, "Number of teeth": 20,
+                    "Pitch angle": 26.56505117707799, "Bore diameter": 12}, "m 3 mm, d 60 mm, d_a 65.367 mm"),
 ])
 def test_the_gear_dialog_shows_the_diameters_and_modules_live(window, qtbot, tool, fields, words):
     seen = []
-    fill_and_ok(qtbot, {**GEAR, **fields}, ok=False, press=lambda dlg: seen.append(dlg.derived.text()))
+    fill_and_ok(qtbot, fields, ok=False, press=lambda dlg: seen.append(dlg.derived.text()))
     qtbot.mouseClick(toolbar_button(window, tool), Qt.LeftButton)
     assert seen == [words]
+
+
+def test_a_helical_gear_from_its_normal_module_and_hand_and_the_dialog_remembers_it(window, qtbot):
+    """m_n 2 mm, z 20, beta 15 deg, left hand: the body's gear has m_t = 2.0706 mm, d = 41.41 mm and a helix angle
+    of -15 deg (the spec's sign: positive for right hand); the next Helical Gear dialog opens with those values."""
+    window.act_new.trigger()
+    fill_and_ok(qtbot, {"Name": "a", **GEAR, "Number of teeth": 20, "Helix angle": 15, "hand": "Left",
+                        "Bore diameter": 12})
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    spec = window.doc.model.bodies["a"].visual.spec
+    assert spec.module == pytest.approx(2e-3 / math.cos(math.radians(15)), rel=1e-12)
+    assert spec.module * 1e3 == pytest.approx(2.0706, abs=5e-5) and 20 * spec.module * 1e3 == pytest.approx(41.41, abs=5e-3)
+    assert spec.helix_angle == pytest.approx(math.radians(-15), rel=1e-12) and spec.teeth == 20
+    seen = {}
+
+    def look(dlg):
+        seen.update({name: dlg.findChild(QLineEdit, name).text() for name in ("Normal module", "Helix angle",
+                                                                              "Number of teeth", "Name")})
+        seen["hand"] = dlg.findChild(QComboBox, "hand").currentText()
+
+    fill_and_ok(qtbot, {}, ok=False, press=look)
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    assert seen["hand"] == "Left" and float(seen["Normal module"]) == 2 and float(seen["Helix angle"]) == 15
+    assert float(seen["Number of teeth"]) == 20 and seen["Name"] != "a"  # a new name: the next gear is another
+
+
+def test_the_properties_of_a_generated_gear_show_its_normal_module_diameters_and_hand(window, qtbot):
+    window.act_new.trigger()
+    fill_and_ok(qtbot, {"Name": "a", **GEAR, "Number of teeth": 20, "Helix angle": 15, "hand": "Left",
+                        "Bore diameter": 12})
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    window.select("a")
+    derived = window.props.widget().findChild(QLabel, "gear_derived")
+    assert derived.text() == ("m_t 2.0706 mm, m_n 2 mm, d 41.411 mm, d_a 45.411 mm, d_f 36.411 mm, d_b 38.751 mm; "
+                              "left hand")

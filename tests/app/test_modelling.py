@@ -7,6 +7,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QLabel, QPushButton
 
+from core.commands import RemoveItem
+from core.dynamics.simulate import simulate
 from core.model.files import load
 from tests.app.conftest import fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
@@ -156,15 +158,44 @@ def test_planetary_wizard_builds_a_set_that_validates_clean(window, qtbot):
     fill_and_ok(qtbot, {"Sun teeth": 24, "Planet teeth": 24, "Ring teeth": 72, "Number of planets": 5}, seen=seen)
     qtbot.mouseClick(toolbar_button(window, "planetary"), Qt.LeftButton)
     assert seen and "(z_s + z_r) / N must be a whole number" in seen[0] and window.doc.model.is_empty()
-    fill_and_ok(qtbot, {"Sun teeth": 24, "Planet teeth": 24, "Ring teeth": 72, "Number of planets": 3})
+    fill_and_ok(qtbot, {"Sun teeth": 24, "Planet teeth": 24, "Ring teeth": 72, "Number of planets": 3,
+                        "Input torque on the sun": 0})
     qtbot.mouseClick(toolbar_button(window, "planetary"), Qt.LeftButton)
     model = window.doc.model
     assert set(model.bodies) == {"sun", "carrier", "planet1", "planet2", "planet3", "ring"}
     assert len(model.gear_pairs) == 6
-    # the wizard places the gears and adds no load yet: the one warning says so
+    # asked for no input torque, the wizard places the gears only: the one warning says nothing drives them
     assert [(f.severity, f.item) for f in window.doc.findings if f.severity != "info"] == [("warning", "forces")]
     assert any(f.message.startswith("nothing loads or drives the model") for f in window.doc.findings)
     assert window.doc.undo_stack.count() == 1  # one undoable step
+
+
+def test_planetary_wizard_makes_a_helical_set_with_its_input_torque_and_carrier_load(window, qtbot):
+    """m_n 2 mm at beta 20 deg, sun right hand: every gear has m_t = 2 / cos 20 deg, the planets and the ring the
+    left hand; 3 N m on the sun and 6 N m of load on the carrier are one torque each, and the set runs."""
+    fill_and_ok(qtbot, {"Sun teeth": 24, "Planet teeth": 24, "Ring teeth": 72, "Number of planets": 3,
+                        "Normal module": 2, "Helix angle": 20, "sun_hand": "Right", "Input torque on the sun": 3,
+                        "Load torque on the carrier": 6})
+    qtbot.mouseClick(toolbar_button(window, "planetary"), Qt.LeftButton)
+    model = window.doc.model
+    m_t = 2e-3 / math.cos(math.radians(20))
+    for name, sign in (("sun", 1), ("planet1", -1), ("planet3", -1), ("ring", -1)):
+        spec = model.bodies[name].visual.spec
+        assert spec.module == pytest.approx(m_t, rel=1e-12) and spec.helix_angle == pytest.approx(sign * math.radians(20))
+    assert model.forces["sun_torque"].joint == "sun_joint" and model.forces["sun_torque"].law.value == 3.0
+    assert model.forces["carrier_load"].joint == "carrier_joint" and model.forces["carrier_load"].law.value == -6.0
+    assert not [f for f in window.doc.findings if f.severity in ("warning", "error")]
+    # with the ring held the carrier turns at w_s / 4, so the 6 N m load on it weighs 6 / 4 = 1.5 N m at the sun:
+    # from rest the set speeds up as under 3 - 1.5 N m, half as fast as the same set with no load
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: window.doc.current is not None and not window.runner.running, timeout=60000)
+    res = window.doc.current.results
+    assert res.status == "finished", res.message
+    w_sun, w_carrier = res.channel("sun_joint.speed")[-1], res.channel("carrier_joint.speed")[-1]
+    unloaded = model.copy()
+    RemoveItem(unloaded, "carrier_load").do(unloaded)
+    assert w_sun == pytest.approx(simulate(unloaded).channel("sun_joint.speed")[-1] / 2, rel=1e-9)
+    assert w_sun > 0 and w_carrier == pytest.approx(w_sun / 4, rel=1e-9)
 
 
 def test_import_mesh_and_primitives(window, qtbot, tmp_path):

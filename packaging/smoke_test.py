@@ -85,7 +85,7 @@ def gui_steps(smoke: Smoke) -> None:
         res, _ = smoke.run(["gui", example], env={"GEARDYN_SMOKE_TEST": "1"}, timeout=180)
         said = res.stdout.strip().splitlines()
         smoke.check(res.returncode == 0 and "drew" in res.stdout and "Traceback" not in res.stderr,
-                    f"app on {example.name}: {said[-1] if said else 'nothing said'}", res)
+                    f"app on {example.name}: {said[-1] if said else 'nothing said'} (exit {res.returncode})", res)
     out, mp4 = smoke.home / "app-export.csv", smoke.home / "app-export.mp4"
     res, seconds = smoke.run(["gui", PLANETARY], env={"GEARDYN_SMOKE_TEST": "1", "GEARDYN_SMOKE_EXPORT": str(out),
                                                       "GEARDYN_SMOKE_VIDEO": str(mp4)})

@@ -34,8 +34,17 @@ import numpy as np
 from core.geometry.macro import pair_geometry
 from core.geometry.vec3 import add, cross, dot, scale, sub
 
-TOOTH_FORCE_TEXT = {"Ft": "tangential tooth force (the constraint multiplier)", "Fr": "radial tooth force",
-                    "Fa": "axial tooth force", "Fc": "total tooth force"}
+#: the tooth-force channels' meanings and signs (their tooltips): forces on gear 1 at the pitch point; gear 2
+#: takes the opposite force
+TOOTH_FORCE_TEXT = {
+    "Ft": "tangential tooth force on gear 1 at the pitch point: positive when it pushes gear 1's pitch circle the "
+          "way it moves as gear 1 turns positively about its axis (gear 1 driven), negative when gear 1 drives; "
+          "gear 2 takes -Ft",
+    "Fr": "radial tooth force, |Ft| tan(alpha_wt) (bevel: |Ft| tan(alpha) cos(gamma1)): never negative, it pushes "
+          "the gears apart",
+    "Fa": "axial tooth force, Ft tan(beta_w): positive pushes gear 1 against its axis direction, and it changes "
+          "sign with Ft (the other flank); bevel: |Ft| tan(alpha) sin(gamma1), pushing gear 1 from the apex",
+    "Fc": "total tooth force sqrt(Ft^2 + Fr^2 + Fa^2) on each gear: never negative"}
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """Gear forces against the textbook: a helical pinion under torque against a held gear (as Project Chrono's gear test)."""
 
+import dataclasses
 import math
 
 import numpy as np
@@ -7,6 +8,7 @@ import pytest
 
 from core.commands import AddItem, replace_fields
 from core.dynamics.formulations import FORMULATIONS, assemble
+from core.dynamics.simulate import simulate
 from core.model import builders
 from core.model.files import load
 from tests.conftest import EXAMPLES
@@ -91,3 +93,21 @@ def test_bevel_pinion_against_a_held_gear(formulation):
     assert np.allclose(got_f, reaction, rtol=1e-9, atol=1e-9 * pt)
     assert np.allclose(got_m, moment, rtol=1e-9, atol=1e-9 * pt * rm)
     assert np.cross(point - joint, force)[0] == pytest.approx(-torque, rel=1e-9)  # the teeth hold the torque
+
+
+@pytest.mark.parametrize("torque", [10.0, -10.0])
+def test_tooth_force_signs_are_what_the_channel_tooltips_say(torque):
+    """core.gearing.pitch_point.TOOTH_FORCE_TEXT: Ft on gear 1 is negative when gear 1 drives (a torque turning it
+    positively, from rest) and positive when it is driven the other way; Fa = Ft tan(beta_w) follows Ft's sign; Fr
+    and Fc are never negative. The free helical pair (beta 15 deg) from rest under a torque on gear 1."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    for name in ("gear1", "gear2"):
+        model.bodies[name] = dataclasses.replace(model.bodies[name], angular_velocity=(0.0, 0.0, 0.0))
+    AddItem(builders.constant_torque("drive", "gear1_joint", torque)).do(model)
+    res = simulate(model, t_end=0.01, compiled="off")
+    ft, fr, fa, fc = (res.channel(f"pair.{q}")[-1] for q in ("Ft", "Fr", "Fa", "Fc"))
+    speed = res.channel("gear1_joint.speed")[-1]
+    assert math.copysign(1, speed) == math.copysign(1, torque)  # gear 1 turns the way its torque drives it
+    assert math.copysign(1, ft) == -math.copysign(1, torque)  # and pushes back on its teeth: gear 1 drives
+    assert fa == pytest.approx(ft * math.tan(math.radians(15)), rel=1e-3)  # beta_w = beta without profile shift
+    assert fr > 0 and fc > 0 and fc == pytest.approx(math.sqrt(ft**2 + fr**2 + fa**2), rel=1e-12)

@@ -24,6 +24,7 @@ from app.dialogs.body_dialogs import ImportMeshDialog, PrimitiveDialog
 from app.dialogs.check_dialog import CheckDialog
 from app.dialogs.entity_form import ItemDialog
 from app.dialogs.gear_dialog import GearDialog
+from app.dialogs.getting_started import GettingStartedDialog
 from app.dialogs.joint_dialog import RevoluteJointDialog
 from app.dialogs.move_dialog import MoveDialog
 from app.dialogs.pair_dialog import GearPairDialog
@@ -267,6 +268,10 @@ class MainWindow(QMainWindow):
         self.analysis_menu.addAction(self.act_chbm)
         self.analysis_menu.addAction(self.act_study)
         hm = menu.addMenu("&Help")
+        self.act_getting_started = self._action("&Getting Started", self.getting_started, QKeySequence.HelpContents,
+                                                "A helical pair built, run, plotted and exported, step by step",
+                                                "getting_started")
+        hm.addAction(self.act_getting_started)
         hm.addAction(self._action("&About GearDyn", self.about, tip="About GearDyn"))
         tb = self.addToolBar("File")
         tb.setObjectName("file_toolbar")
@@ -325,6 +330,9 @@ class MainWindow(QMainWindow):
 
     def about(self) -> None:
         QMessageBox.about(self, "About GearDyn", about_text())
+
+    def getting_started(self) -> None:
+        GettingStartedDialog(self).exec()
 
     # ------------------------------------------------------------------ edits
 

@@ -1,12 +1,13 @@
 """Model > Check Model: degrees of freedom and redundant rows of the planetary, a model that nothing moves; Help >
-About with the version; secondary windows that open whole on the screen."""
+About with the version, Help > Getting Started; secondary windows that open whole on the screen."""
 
 from __future__ import annotations
 
 import tomllib
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMenu
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMenu, QTextBrowser
 
 from app.main_window import about_text
 from app.screen import HEIGHT_SHARE, WIDTH_SHARE
@@ -75,3 +76,25 @@ def test_secondary_windows_open_whole_on_the_screen_with_room_for_their_title(wi
         assert free.contains(frame), (shown.windowTitle(), frame, free)
         assert frame.height() <= HEIGHT_SHARE * free.height() + 1 and frame.width() <= WIDTH_SHARE * free.width() + 1
         shown.close()
+
+
+def test_help_getting_started_opens_from_the_help_menu_with_the_windows_own_shortcuts(window, qtbot):
+    help_menu = next(m for m in window.menuBar().findChildren(QMenu) if m.title() == "&Help")
+    entry = next(a for a in help_menu.actions() if a.text() == "&Getting Started")
+    seen = {}
+
+    def read_page():
+        dialog = QApplication.activeModalWidget()
+        seen["title"] = dialog.windowTitle()
+        seen["text"] = dialog.findChild(QTextBrowser, "getting_started_page").toPlainText()
+        seen["on_screen"] = window.screen().availableGeometry().contains(dialog.frameGeometry())
+        dialog.reject()
+
+    QTimer.singleShot(200, read_page)
+    entry.trigger()
+    assert seen["title"] == "Getting Started" and seen["on_screen"]
+    text = seen["text"]
+    for action in (window.act_run, window.act_telemetry, window.act_new, window.act_helical, window.act_pair):
+        key = action.shortcut().toString(QKeySequence.NativeText)
+        assert key and f"({key})" in text, (action.text(), key)
+    assert "Run (F5)" in text and "Telemetry (Ctrl+T)" in text and "62.117 mm" in text

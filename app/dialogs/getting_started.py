@@ -1,0 +1,64 @@
+"""Help > Getting Started: a short page that walks a new user through a helical pair, a run, a plot and an
+export, with the window's own shortcuts (read from its actions, so the page cannot go stale)."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout
+
+from app.screen import fit_to_screen
+
+STEPS = """
+<h2>Getting started: a helical pair in seven steps</h2>
+<ol>
+<li><b>File &gt; New</b> {new}. Lengths are typed in mm and angles in degrees in every dialog; the model
+keeps SI units.</li>
+<li><b>Gears &gt; Helical Gear</b> {helical}: normal module m<sub>n</sub> 2 mm, 20 teeth, helix angle 15 deg,
+right hand. The dialog shows m<sub>t</sub>, d, d<sub>a</sub>, d<sub>f</sub> and d<sub>b</sub> as you type.
+Add a second gear: 40 teeth, <i>left</i> hand, Position x = the centre distance
+a = (d<sub>1</sub> + d<sub>2</sub>) / 2 = 62.117 mm. The dialog keeps your last values.</li>
+<li><b>Gears &gt; Gear Pair</b> {pair}: choose the two gears; the dialog offers to create their revolute joints
+to the ground (body I the carrier, body J the gear) and takes z, module and angles from the gears.</li>
+<li><b>Loads &gt; Torque</b> on the first gear's joint, e.g. 10 N m constant, and a resisting torque or a
+speed motor on the second. <b>Model &gt; Check Model</b> {check} shows the degrees of freedom and warns when
+nothing drives the model.</li>
+<li><b>Simulate &gt; Run</b> {run}; <b>Play</b> {play} animates the result, <b>Home</b>/<b>End</b> go to
+its ends. <b>Show Tooth Forces</b> draws F<sub>t</sub>, F<sub>r</sub> and F<sub>a</sub> at the pitch point.
+Each run's plan line (compiled or not, which formulation) is in the Messages panel.</li>
+<li><b>Analysis &gt; Telemetry</b> {telemetry}: double-click channels to plot them (tooth forces Ft, Fr, Fa, Fc
+per pair; speeds per joint); hover a channel for its unit and sign convention. Cursors A and B read values
+and their difference.</li>
+<li><b>Export CSV</b> in the Telemetry window writes the plotted channels or all of them; <b>File &gt; Save
+Results As</b> writes the whole run (HDF5); <b>Simulate &gt; Export Video</b> an MP4 or a GIF.</li>
+</ol>
+<p>More: <b>Gears &gt; Planetary Gearset</b> {planetary} builds a whole set with its loads;
+<b>Analysis &gt; CHBM Study</b> {chbm} computes a pair's dynamic transmission error over a speed range;
+<b>Analysis &gt; Parameter Study</b> {study} varies fields of the model over a grid of cases.
+Undo {undo} and redo {redo} take back every edit.</p>
+"""
+
+
+def shortcut(action) -> str:
+    """An action's shortcut as the user types it, in parentheses ('' when it has none)."""
+    text = action.shortcut().toString(QKeySequence.NativeText)
+    return f"({text})" if text else ""
+
+
+class GettingStartedDialog(QDialog):
+    """The page, with the shortcuts of `window`'s actions."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.setWindowTitle("Getting Started")
+        self.setObjectName("getting_started")
+        names = ("new", "helical", "pair", "check", "run", "play", "telemetry", "planetary", "chbm", "study",
+                 "undo", "redo")
+        self.page = QTextBrowser()
+        self.page.setObjectName("getting_started_page")
+        self.page.setHtml(STEPS.format(**{n: shortcut(getattr(window, f"act_{n}")) for n in names}))
+        buttons = QDialogButtonBox(QDialogButtonBox.Close)
+        buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.page)
+        lay.addWidget(buttons)
+        fit_to_screen(self, 720, 620)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QStandardPaths, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.undo import CommandAdapter
@@ -152,6 +152,14 @@ class Document(QObject):
     @property
     def base_dir(self) -> Path | None:
         return self.path.parent if self.path else None
+
+    def suggested_path(self, suffix: str, stem: str) -> Path:
+        """Where a file made from this model goes unless the user says otherwise: beside the model file with its
+        name, else `stem` in the user's documents folder (never the folder the program was started from)."""
+        if self.path is not None:
+            return self.path.with_suffix(suffix)
+        folder = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation)
+        return (Path(folder) if folder and Path(folder).is_dir() else Path.home()) / f"{stem}{suffix}"
 
     def new(self) -> None:
         """An empty model; the runs of the model before go with it (its results files keep them)."""

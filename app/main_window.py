@@ -467,7 +467,7 @@ class MainWindow(QMainWindow):
         if res is None or len(res) < 2:
             self.report("Export Video: run the model first")
             return
-        dlg = VideoDialog(self.doc.path.with_suffix(".mp4") if self.doc.path else Path("animation.mp4"), self)
+        dlg = VideoDialog(self.doc.suggested_path(".mp4", "animation"), self)
         if dlg.exec() and dlg.path is not None:
             try:
                 ok = export_animation(self, self.animator, dlg.path, dlg.fps, dlg.speed)

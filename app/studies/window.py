@@ -460,7 +460,9 @@ class StudyWindow(QMainWindow):
         if not self.rows:
             self.message.setText("Export CSV: run the study first")
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Export study results", "study.csv", "CSV files (*.csv)")
+        beside = self.doc.suggested_path(".csv", "study")
+        suggestion = beside.with_name(f"{beside.stem}_study.csv") if self.doc.path else beside
+        path, _ = QFileDialog.getSaveFileName(self, "Export study results", str(suggestion), "CSV files (*.csv)")
         if path:
             self.export(path)
             self.statusBar().showMessage(f"Wrote {path}", 8000)
@@ -471,7 +473,8 @@ class StudyWindow(QMainWindow):
         except ModelError as exc:
             self.message.setText(str(exc))
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Save study file", "study.json", "Study files (*.json)")
+        path, _ = QFileDialog.getSaveFileName(self, "Save study file", str(self.doc.suggested_path(".json", "study")),
+                                              "Study files (*.json)")
         if path:
             self.save_study(path)
             self.statusBar().showMessage(f"Wrote {path}: run it with geardyn study {Path(path).name} --out results.csv",

@@ -69,6 +69,25 @@ class Envelope:
         return x, y, True
 
 
+#: the least span [share of its magnitude] a curve claims in y: a constant channel autoranges to a flat line,
+#: not to its round-off magnified (a 386.58 N force varying by 5e-13 N filled the plot with noise)
+MIN_SPAN = 1e-6
+
+
+class Curve(pg.PlotCurveItem):
+    """A channel's curve: its y bounds widened to at least MIN_SPAN of its magnitude for autorange."""
+
+    def dataBounds(self, ax, frac=1.0, orthoRange=None):
+        lo, hi = super().dataBounds(ax, frac, orthoRange)
+        if ax != 1 or lo is None or hi is None or not (np.isfinite(lo) and np.isfinite(hi)):
+            return lo, hi
+        need = MIN_SPAN * max(abs(lo), abs(hi))
+        if hi - lo >= need:
+            return lo, hi
+        mid = 0.5 * (lo + hi)
+        return mid - 0.5 * need, mid + 0.5 * need
+
+
 class PlotPanel(pg.PlotWidget):
     """One plot of the stack: its curves by channel name, a playhead and the A/B cursor lines."""
 
@@ -103,7 +122,7 @@ class PlotPanel(pg.PlotWidget):
         if name in self.curves:
             return
         pen = pg.mkPen(COLOURS[len(self.curves) % len(COLOURS)], width=1)  # a thicker pen draws several times slower
-        curve = pg.PlotCurveItem(pen=pen, name=f"{name} [{unit}]", skipFiniteCheck=True)
+        curve = Curve(pen=pen, name=f"{name} [{unit}]", skipFiniteCheck=True)
         self.addItem(curve)
         self.curves[name] = curve
         self.units[name] = unit

@@ -351,7 +351,7 @@ class TelemetryWindow(QMainWindow):
         if res is None or not len(res):
             QMessageBox.information(self, "Export CSV", "There are no results to export yet")
             return
-        base = self.doc.path.with_suffix(".csv") if self.doc.path else Path("results.csv")
+        base = self.doc.suggested_path(".csv", "results")
         dlg = ExportCsvDialog(base, self)
         if not (dlg.exec() and dlg.path is not None):
             return
@@ -370,7 +370,8 @@ class TelemetryWindow(QMainWindow):
         self.statusBar().showMessage(f"Wrote {dlg.path}", 8000)
 
     def export_image(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export plots", "plots.png", "PNG image (*.png);;SVG drawing (*.svg)")
+        path, _ = QFileDialog.getSaveFileName(self, "Export plots", str(self.doc.suggested_path(".png", "plots")),
+                                              "PNG image (*.png);;SVG drawing (*.svg)")
         if path:
             self.save_image(path)
 

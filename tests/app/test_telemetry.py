@@ -7,11 +7,12 @@ import dataclasses
 import math
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtWidgets import QFileDialog, QToolBar
+from PySide6.QtWidgets import QFileDialog, QLineEdit, QToolBar
 
 from app.telemetry.browser import matches
 from app.telemetry.readout import TIME_ROW
@@ -254,3 +255,38 @@ def test_the_filter_matches_the_beginnings_of_name_parts(window, qtbot):
     assert shown and all(n.endswith(".Ft") for n in shown)  # not the pairs' drift
     assert "sun_planet1.Ft" in shown
     assert matches("planet1_ring.drift", ["planet"]) and not matches("sun_planet1.drift", ["ft"])
+
+
+def test_a_constant_channel_autoranges_to_a_flat_line_not_to_its_round_off(window, qtbot):
+    """The planetary's sun-planet Ft is constant under its constant torque up to round-off (1e-13 N of 10 N):
+    the autoranged plot spans at least a millionth of the value around it, so the curve is a flat line."""
+    res = _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.1)
+    qtbot.mouseClick(toolbar_button(window, "telemetry"), Qt.LeftButton)
+    tw = window.telemetry
+    double_click_channel(qtbot, tw.browser, "sun_planet1.Ft")
+    values = res["sun_planet1.Ft"]
+    assert 0 < np.ptp(values) < 1e-9 * abs(values).max()  # constant but for round-off
+    tw.stack.auto_range()
+    qtbot.wait(100)
+    lo, hi = tw.stack.current.getPlotItem().viewRange()[1]
+    assert lo < values.min() and values.max() < hi and hi - lo >= 1e-6 * abs(values).max()
+    assert hi - lo < 1e-3 * abs(values).max()  # still around the value, not the unit square
+
+
+def test_export_csv_suggests_a_file_beside_the_model_or_in_the_documents_folder(window, qtbot):
+    _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.01)
+    qtbot.mouseClick(toolbar_button(window, "telemetry"), Qt.LeftButton)
+    tw = window.telemetry
+    suggested = []
+
+    def read_and_cancel(dlg):
+        suggested.append(Path(dlg.findChild(QLineEdit, "File").text()))
+
+    fill_and_ok(qtbot, {}, ok=False, press=read_and_cancel)
+    tw.act_csv.trigger()
+    window.doc.path = None  # as a model never saved
+    fill_and_ok(qtbot, {}, ok=False, press=read_and_cancel)
+    tw.act_csv.trigger()
+    assert suggested[0] == EXAMPLES / "planetary.csv"
+    assert suggested[1].is_absolute() and suggested[1].parent.is_dir() and suggested[1].name == "results.csv"
+    assert suggested[1].parent != Path.cwd() or Path.cwd() == Path.home()  # not wherever the program started

@@ -203,7 +203,8 @@ class MainWindow(QMainWindow):
         self.act_start = a("Go to &Start", self.clock.to_start, "Home", "The animation at its first sample", "go_to_start")
         self.act_end = a("Go to &End", self.clock.to_end, "End", "The animation at its last sample", "go_to_end")
         self.act_forces = a("Show &Tooth Forces", self._overlays_changed, None,
-                            "Arrows at each pitch point, length in proportion to the total tooth force", "show_forces")
+                            "Ft, Fr and Fa on gear 2 at each pitch point (red, green, violet), on one scale given in the "
+                            "view; the gears turn see-through", "show_forces")
         self.act_axes = a("Show &Joint Axes", self._overlays_changed, None, "The revolute joints' axes", "show_axes")
         for act in (self.act_forces, self.act_axes):
             act.setCheckable(True)

@@ -25,7 +25,7 @@ from vtkmodules.vtkFiltersSources import vtkArrowSource, vtkLineSource
 from vtkmodules.vtkInteractionStyle import vtkInteractorStyleTrackballCamera
 from vtkmodules.vtkRenderingAnnotation import vtkAxesActor
 from vtkmodules.vtkRenderingCore import (vtkActor, vtkLight, vtkPolyDataMapper, vtkPropPicker, vtkRenderer,
-                                         vtkWindowToImageFilter)
+                                         vtkTextActor, vtkWindowToImageFilter)
 import vtkmodules.vtkRenderingOpenGL2  # noqa: F401  (registers the OpenGL render window)
 
 from core.geometry.mesh_import import MeshImportError
@@ -39,7 +39,8 @@ GEAR_COLOUR = "#9fb4cc"
 PRIMITIVE_COLOUR = "#c8b48a"
 IMPORTED_COLOUR = "#a9c29b"
 HIGHLIGHT = "#ffb347"
-FORCE_COLOUR = "#c0392b"
+FORCE_COLOURS = {"Ft": "#d62728", "Fr": "#2ca02c", "Fa": "#8e44ad"}  # red, green, violet
+SEE_THROUGH = 0.3  # the bodies' opacity while tooth forces show
 AXIS_COLOUR = "#2e86c1"
 
 
@@ -159,6 +160,7 @@ class ViewportWidget(QVTKRenderWindowInteractor):
         self.problems: list[str] = []
         self.selected = ""
         self.overlay_actors: dict[str, vtkActor] = {}
+        self.caption: vtkTextActor | None = None
         self.frames_drawn = 0  # renders done (for frame rates)
         self.ren_win.AddObserver("EndEvent", self._drawn)
         self.on_pick = on_pick
@@ -365,16 +367,17 @@ class ViewportWidget(QVTKRenderWindowInteractor):
             self.request_render()
 
     def set_overlays(self, arrows: dict | None = None, axes: dict | None = None, render: bool = True) -> None:
-        """Tooth-force arrows {pair: (point, vector)} and joint axes {joint: (point, direction, length)} [m], world.
+        """Tooth-force arrows {name: (point, vector, quantity)} (quantity Ft, Fr or Fa: its colour) and joint axes
+        {joint: (point, direction, length)} [m], world.
 
         Each overlay is an actor made once from a unit shape and placed by a
         transform; overlays not named are hidden.
         """
         wanted = {}
-        for name, (point, vector) in (arrows or {}).items():
+        for name, (point, vector, quantity) in (arrows or {}).items():
             length = float(np.linalg.norm(vector))
             if length > 0:
-                wanted[f"arrow:{name}"] = ("arrow", _placed(point, np.asarray(vector) / length, length))
+                wanted[f"arrow:{name}"] = (quantity, _placed(point, np.asarray(vector) / length, length))
         for name, (point, direction, length) in (axes or {}).items():
             d = np.asarray(direction, float)
             wanted[f"axis:{name}"] = ("axis", _placed(np.asarray(point) - 0.5 * length * d / np.linalg.norm(d), d, length))
@@ -390,11 +393,35 @@ class ViewportWidget(QVTKRenderWindowInteractor):
         if render:
             self.request_render()
 
+    def set_caption(self, text: str) -> None:
+        """A line of text in the view's lower right (the force scale); '' hides it."""
+        if self.caption is None:
+            if not text:
+                return
+            self.caption = vtkTextActor()
+            self.caption.GetTextProperty().SetFontSize(14)
+            self.caption.GetTextProperty().SetColor(*rgb("#222222"))
+            self.caption.GetTextProperty().SetJustificationToRight()
+            self.caption.GetPositionCoordinate().SetCoordinateSystemToNormalizedViewport()
+            self.caption.SetPosition(0.98, 0.02)
+            self.renderer.AddViewProp(self.caption)
+        self.caption.SetInput(text)
+        self.caption.SetVisibility(bool(text))
+
+    def set_see_through(self, on: bool) -> None:
+        """The bodies drawn see-through (SEE_THROUGH opacity), so that what is inside them shows; or solid."""
+        opacity = SEE_THROUGH if on else 1.0
+        for actor in self.body_actors.values():
+            if actor.GetProperty().GetOpacity() != opacity:
+                actor.GetProperty().SetOpacity(opacity)
+
     def clear_overlays(self) -> None:
         """Remove every overlay actor (the model they belonged to is gone)."""
         for actor in self.overlay_actors.values():
             self.renderer.RemoveActor(actor)
         self.overlay_actors.clear()
+        self.set_caption("")
+        self.set_see_through(False)
         self.request_render()
 
     def frame_image(self) -> np.ndarray:
@@ -420,11 +447,12 @@ class ViewportWidget(QVTKRenderWindowInteractor):
 
 
 def _overlay_actor(kind: str) -> vtkActor:
-    if kind == "arrow":
+    """An arrow of a tooth-force quantity (Ft, Fr, Fa) or a joint axis ('axis'), of unit length along x."""
+    if kind in FORCE_COLOURS:
         source = vtkArrowSource()
-        source.SetTipLength(0.25)
-        source.SetTipRadius(0.06)
-        source.SetShaftRadius(0.02)
+        source.SetTipLength(0.22)
+        source.SetTipRadius(0.09)
+        source.SetShaftRadius(0.035)
     else:
         source = vtkLineSource()
         source.SetPoint1(0.0, 0.0, 0.0)
@@ -435,7 +463,7 @@ def _overlay_actor(kind: str) -> vtkActor:
     actor.SetMapper(mapper)
     actor.PickableOff()
     prop = actor.GetProperty()
-    prop.SetColor(*rgb(FORCE_COLOUR if kind == "arrow" else AXIS_COLOUR))
+    prop.SetColor(*rgb(FORCE_COLOURS.get(kind, AXIS_COLOUR)))
     prop.SetLineWidth(2)
     return actor
 

@@ -1,8 +1,10 @@
 """Animation: the 3-D view follows the current run's body poses at the playback clock's time.
 
 While a run goes on the view follows its newest sample, until the user takes
-the clock (plays, seeks, steps). Optional overlays: tooth-force arrows at each
-pair's pitch point (length in proportion to Fc) and the joint axes.
+the clock (plays, seeks, steps). Optional overlays: the tooth force on gear 2 of each pair at its pitch
+point as three arrows, Ft, Fr and Fa, on one scale for every pair and the whole run (the largest Fc is 30 % of
+the model's size; the view says how many newtons a length stands for), with the bodies see-through so the
+arrows show; and the joint axes.
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ from PySide6.QtCore import QObject
 
 from core.dynamics.scene import Scene
 
+SCALE_MM = 10.0  # the force scale is given for an arrow this long [mm]
+FORCE_LENGTH = 0.3  # the arrow of the largest total tooth force of the run, as a share of the model's size
+
 
 class Animator(QObject):
     def __init__(self, document, clock, viewport, bar, parent=None):
@@ -19,6 +24,7 @@ class Animator(QObject):
         self.doc, self.clock, self.viewport, self.bar = document, clock, viewport, bar
         self.show_forces = False
         self.show_axes = False
+        self._fc_max = (None, 0.0)  # ((run, samples) it was found for, largest Fc [N])
         self.follow = True
         self.scene: Scene | None = None
         self._scene_of = None
@@ -61,7 +67,7 @@ class Animator(QObject):
         res = record.results
         if self._scene_of is not record:
             self.scene, self._scene_of = Scene(record.model, res.bodies), record
-            self._fc_max = {}
+            self._fc_max = (None, 0.0)
         if len(res):
             self.bar.setEnabled(True)
             self.clock.set_range(float(res.time[0]), float(res.time[-1]), res.time)
@@ -97,6 +103,8 @@ class Animator(QObject):
             self._overlays(res, t, pos, quat)
         elif self.viewport.overlay_actors:
             self.viewport.set_overlays(render=False)
+            self.viewport.set_caption("")
+            self.viewport.set_see_through(False)
         self.viewport.request_render()
         self.frames += 1
 
@@ -104,25 +112,36 @@ class Animator(QObject):
         scene = self.scene
         arrows, axes = {}, {}
         size = self._size()
+        scale = ""
         if self.show_forces:
             k = res.sample_at(t)
             ft = {}
             for pair in scene.pairs:
                 try:
                     ft[pair] = float(res[f"{pair}.Ft"][k])
-                except KeyError:
+                except KeyError:  # a run without tooth-force channels (a results file written before them)
                     continue
-            for pair, (point, force) in scene.tooth_forces(pos, quat, ft).items():
-                top = self._fc_max.get(pair)
-                if top is None or len(res) != top[1]:
-                    top = (float(np.abs(res[f"{pair}.Fc"]).max()), len(res))
-                    self._fc_max[pair] = top
-                if top[0] > 0:
-                    arrows[pair] = (point, force * (0.15 * size / top[0]))
+            top = self._largest_fc(res, ft)
+            if top > 0:
+                per_newton = FORCE_LENGTH * size / top  # [m/N]
+                for pair, (point, parts) in scene.tooth_force_parts(pos, quat, ft).items():
+                    for quantity, vector in parts.items():
+                        arrows[f"{pair}.{quantity}"] = (point, vector * per_newton, quantity)
+                scale = (f"Tooth forces on gear 2: Ft red, Fr green, Fa violet; "
+                         f"{SCALE_MM:g} mm = {SCALE_MM * 1e-3 / per_newton:.4g} N")
         if self.show_axes:
             for joint, (point, axis) in scene.joint_axes(pos, quat).items():
                 axes[joint] = (point, axis, 0.3 * size)
         self.viewport.set_overlays(arrows, axes, render=False)
+        self.viewport.set_caption(scale)
+        self.viewport.set_see_through(self.show_forces and bool(arrows))
+
+    def _largest_fc(self, res, ft: dict) -> float:
+        """The largest total tooth force of any pair over the run [N] (recomputed as the run grows)."""
+        key = (id(res), len(res))
+        if self._fc_max[0] != key:
+            self._fc_max = (key, max((float(np.abs(res[f"{pair}.Fc"]).max()) for pair in ft), default=0.0))
+        return self._fc_max[1]
 
     def _size(self) -> float:
         """Diagonal of the bodies' bounding box [m] (the overlays scale with the model)."""

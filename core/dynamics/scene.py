@@ -47,9 +47,21 @@ class Scene:
 
     def tooth_forces(self, positions: np.ndarray, orientations: np.ndarray, ft: dict[str, float]):
         """{pair: (pitch point [m], tooth force on gear 2 [N])} for the pairs with a tangential force in `ft`."""
+        return {name: (frame.point, force) for name, frame, force in self._forces(positions, orientations, ft)}
+
+    def tooth_force_parts(self, positions: np.ndarray, orientations: np.ndarray, ft: dict[str, float]):
+        """{pair: (pitch point [m], {'Ft', 'Fr', 'Fa': vector [N]})}: the tooth force on gear 2 split along gear 1's
+        pitch-circle tangent (Ft), its axis (Fa) and the rest (Fr, the radial part), world axes."""
+        out = {}
+        for name, frame, force in self._forces(positions, orientations, ft):
+            tangential, axial = np.dot(force, frame.t) * frame.t, np.dot(force, frame.a1) * frame.a1
+            out[name] = (frame.point, {"Ft": tangential, "Fr": force - tangential - axial, "Fa": axial})
+        return out
+
+    def _forces(self, positions, orientations, ft):
+        """(pair, its contact frame, tooth force on gear 2 [N]) for the pairs with a tangential force in `ft`."""
         axes = self.joint_axes(positions, orientations)
         rot = quat_matrices(orientations)
-        out = {}
         for name, (j1, j2, geo, (m1, m2)) in self.pairs.items():
             if name not in ft:
                 continue
@@ -58,5 +70,4 @@ class Scene:
             c1, c2 = positions[k1] + rot[k1] @ m1, positions[k2] + rot[k2] @ m2
             frame = contact_frame(geo, c1, a1, c2, a2)
             f = ft[name]
-            out[name] = (frame.point, -f * force_direction(geo, frame, 1.0 if f >= 0 else -1.0))
-        return out
+            yield name, frame, -f * force_direction(geo, frame, 1.0 if f >= 0 else -1.0)

@@ -356,3 +356,41 @@ def test_the_frozen_apps_packed_ffmpeg_is_unpacked_once_and_writes_the_mp4(tmp_p
         monkeypatch.delenv("IMAGEIO_FFMPEG_EXE")  # as a new start of the app would be
     assert calls.read_text().count("run") >= 2  # the unpacked program ran for both files
     assert not [p for p in unpacked.parent.iterdir() if p.suffix == ".part"]
+
+
+def test_show_tooth_forces_draws_ft_fr_fa_in_their_colours_on_one_scale_over_see_through_gears(window, qtbot):
+    """The helical pair driven by 10 N m: Show Tooth Forces draws three arrows at the pitch point, coloured by
+    quantity and visible (the gears turn see-through, and the arrows' pixels are in the picture); the caption's
+    scale is the run's largest Fc over 30 % of the model's size; turned off, the gears are solid again."""
+    from app.run.animation import FORCE_LENGTH
+    from app.viewport import FORCE_COLOURS, SEE_THROUGH, rgb
+
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    fill_and_ok(qtbot, {"Name": "drive", "law_value": 10}, {"joint": "gear1_joint"})
+    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
+    assert "drive" in window.doc.model.forces
+    _settings(window, t_end=0.02)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    res = _wait_for_run(window, qtbot)
+    view = window.viewport
+    plain = view.frame_image().astype(int)
+    window.act_forces.trigger()
+    qtbot.wait(100)
+    shown = {k: a for k, a in view.overlay_actors.items() if a.GetVisibility()}
+    assert set(shown) == {"arrow:pair.Ft", "arrow:pair.Fr", "arrow:pair.Fa"}
+    for key, actor in shown.items():
+        assert actor.GetProperty().GetColor() == pytest.approx(rgb(FORCE_COLOURS[key.rsplit(".", 1)[1]]))
+    assert all(a.GetProperty().GetOpacity() == SEE_THROUGH for a in view.body_actors.values())
+    image = view.frame_image().astype(int)
+
+    def reddish(picture):  # Ft's colour, also as seen through a pale gear; the corner axes' x is red in both
+        r, g, b = picture[..., 0], picture[..., 1], picture[..., 2]
+        return int(((r > 150) & (r - g > 60) & (r - b > 60)).sum())
+
+    assert reddish(image) - reddish(plain) > 100  # Ft's arrow, seen
+    per_newton = FORCE_LENGTH * window.animator._size() / np.abs(res["pair.Fc"]).max()  # [m/N]
+    assert view.caption.GetVisibility() and f"10 mm = {10e-3 / per_newton:.4g} N" in view.caption.GetInput()
+    window.act_forces.trigger()
+    qtbot.wait(50)
+    assert all(a.GetProperty().GetOpacity() == 1.0 for a in view.body_actors.values())
+    assert not view.caption.GetVisibility()

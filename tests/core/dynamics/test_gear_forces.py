@@ -111,3 +111,21 @@ def test_tooth_force_signs_are_what_the_channel_tooltips_say(torque):
     assert math.copysign(1, ft) == -math.copysign(1, torque)  # and pushes back on its teeth: gear 1 drives
     assert fa == pytest.approx(ft * math.tan(math.radians(15)), rel=1e-3)  # beta_w = beta without profile shift
     assert fr > 0 and fc > 0 and fc == pytest.approx(math.sqrt(ft**2 + fr**2 + fa**2), rel=1e-12)
+
+
+def test_the_scenes_tooth_force_parts_are_the_solvers_ft_fr_fa():
+    """What Show Tooth Forces draws: the total force on gear 2 split along gear 1's tangent and axis has the sizes of
+    the run's Ft, Fa and Fr channels, and the parts add up to the force."""
+    from core.dynamics.scene import Scene
+
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    AddItem(builders.constant_torque("drive", "gear1_joint", 10.0)).do(model)
+    res = simulate(model, t_end=0.01, compiled="off")
+    scene = Scene(model, res.bodies)
+    ft = float(res.channel("pair.Ft")[-1])
+    (point, parts), = scene.tooth_force_parts(res.positions[-1], res.orientations[-1], {"pair": ft}).values()
+    (_, total), = scene.tooth_forces(res.positions[-1], res.orientations[-1], {"pair": ft}).values()
+    for q in ("Ft", "Fr", "Fa"):
+        assert np.linalg.norm(parts[q]) == pytest.approx(abs(res.channel(f"pair.{q}")[-1]), rel=1e-9), q
+    assert np.allclose(parts["Ft"] + parts["Fr"] + parts["Fa"], total, rtol=0, atol=1e-9 * np.linalg.norm(total))
+    assert abs(np.dot(parts["Ft"], parts["Fr"])) < 1e-9 * np.linalg.norm(total) ** 2

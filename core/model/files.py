@@ -298,7 +298,8 @@ def read_regular_file(path: str | os.PathLike, limit: int, what: str = "file") -
 
 
 def load(path: str | os.PathLike) -> Model:
-    """Read a model file; raises ModelError with the file name and the bad field."""
+    """Read a model file; raises ModelError with the file name and the bad field. Imported meshes' paths,
+    stored relative to the file's folder, come back absolute (so the model can be saved anywhere)."""
     path = Path(path)
     data = read_regular_file(path, MAX_FILE_BYTES, "model file")
     try:
@@ -306,11 +307,39 @@ def load(path: str | os.PathLike) -> Model:
     except UnicodeDecodeError:
         raise ModelError(f"{path}: is not a UTF-8 text file") from None
     try:
-        return loads(text)
+        model = loads(text)
     except ModelError as exc:
         raise ModelError(f"{path.name}: {exc}") from None
+    folder = path.resolve().parent
+    return with_mesh_paths(model, lambda p: p if Path(p).is_absolute() else os.path.normpath(folder / p))
 
 
 def save(model: Model, path: str | os.PathLike) -> None:
-    """Write a model file atomically (a temporary file in the same folder, then a rename)."""
-    atomic_write_text(path, dumps(model))
+    """Write a model file atomically (a temporary file in the same folder, then a rename). Imported meshes'
+    paths are written relative to the file's folder when they can be (the model and its meshes move together)."""
+    folder = Path(path).resolve().parent
+    atomic_write_text(path, dumps(with_mesh_paths(model, lambda p: _relative(p, folder))))
+
+
+def with_mesh_paths(model: Model, change) -> Model:
+    """`model`, or a copy of it whose imported meshes' paths are `change(path)`."""
+    moved = {name: body for name, body in model.bodies.items()
+             if isinstance(body.visual, MeshFileSource) and change(body.visual.path) != body.visual.path}
+    if not moved:
+        return model
+    copy = model.copy()
+    for name, body in moved.items():
+        copy.bodies[name] = dataclasses.replace(body, visual=dataclasses.replace(body.visual,
+                                                                                 path=change(body.visual.path)))
+    return copy
+
+
+def _relative(path: str, folder: Path) -> str:
+    """`path` relative to `folder` (with ../ when it lies beside it), or as it is when it cannot be (another
+    drive) or is relative already."""
+    if not Path(path).is_absolute():
+        return path
+    try:
+        return Path(os.path.relpath(path, folder)).as_posix()
+    except ValueError:
+        return path

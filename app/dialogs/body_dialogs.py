@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QPushButton,
     QWidget,
@@ -20,12 +21,12 @@ from PySide6.QtWidgets import (
 
 from app.dialogs.fields import FieldError, QuantityField, VectorField, finish_form
 from app.dialogs.gear_dialog import AXIS, POSITION
-from core.geometry.mesh_import import MeshImportError, NotWatertightError, import_mesh
+from core.geometry.mesh_import import MeshImportError, NotWatertightError, import_mesh, read_mesh
 from core.model import builders
 from core.model.entities import MeshFileSource, PrimitiveSource, RigidBody
 from core.errors import ModelError
 from core.validation import mass_remark
-from core.geometry.rotations import quat_about, quat_mul
+from core.geometry.rotations import quat_about, quat_matrices, quat_mul
 from core.ranges import DEG, MM, Range, field_range
 
 DENSITY = field_range(PrimitiveSource, "density")
@@ -89,11 +90,48 @@ class ImportMeshDialog(QDialog):
         form.addRow("Up axis in the file", self.up)
         form.addRow("Turn about the up axis", self.turn)
         form.addRow("Position", self.position)
+        self.preview = QLabel("")
+        self.preview.setObjectName("import_preview")
+        self.preview.setWordWrap(True)
+        form.addRow("Preview", self.preview)
         self.message = finish_form(self, form)
         self.body = None
         self.notes: list[str] = []
         self.fallback.currentIndexChanged.connect(self._by_hand)
         self._by_hand()
+        for combo in (self.unit, self.fallback, self.up):
+            combo.currentIndexChanged.connect(self.show_preview)
+        for edit in (self.path, self.density.edit, self.turn.edit):
+            edit.editingFinished.connect(self.show_preview)
+
+    def show_preview(self, *_) -> None:
+        """What the file gives as chosen: watertight or not, volume, mass, and its size in the model's axes (the
+        up axis and turn applied) [mm]."""
+        text = self.path.text().strip()
+        if not text:
+            self.preview.setText("")
+            return
+        try:
+            density = self.density.value()
+            fallback = self.fallback.currentData()
+            try:
+                imported = import_mesh(text, self.unit.currentData(), density, fallback)
+                mesh, mp = imported.mesh, imported.mass_properties
+                closed = "watertight" if imported.watertight else "not watertight (it has holes)"
+            except NotWatertightError:
+                mesh, mp, closed = read_mesh(text, self.unit.currentData()), None, "not watertight (it has holes)"
+            turned = np.asarray(mesh.vertices) @ quat_matrices(self.orientation()).T
+            size = " x ".join(f"{v * 1e3:.4g}" for v in np.ptp(turned, axis=0))
+            if mp is not None:
+                source = "its mesh" if imported.watertight else "its convex hull (an upper bound)"
+                mass = f"volume {mp.mass / density * 1e6:.4g} cm^3, mass {mp.mass:.4g} kg from {source}"
+            elif fallback == "manual":
+                mass = "mass properties by hand"
+            else:
+                mass = "no volume: choose the convex hull or mass properties by hand"
+            self.preview.setText(f"{closed}; {mass}; size x, y, z {size} mm in the model")
+        except (FieldError, MeshImportError) as exc:
+            self.preview.setText(str(exc))
 
     def _by_hand(self, *_) -> None:
         """The by-hand mass fields take part only when chosen (and the density then does not)."""
@@ -106,6 +144,7 @@ class ImportMeshDialog(QDialog):
         path, _ = QFileDialog.getOpenFileName(self, "Import mesh", "", "Meshes (*.obj *.stl)")
         if path:
             self.path.setText(path)
+            self.show_preview()
 
     def orientation(self) -> tuple[float, float, float, float]:
         """Body orientation: the file's up axis onto the world's z, then the turn about it."""

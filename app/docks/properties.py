@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -20,11 +22,17 @@ from app.dialogs.gear_dialog import derived_text
 from app.dialogs.loss_table_editor import LossTableEditor
 from core.commands import replace_fields, set_gear_spec
 from core.geometry.macro import GearSpec
-from core.model.entities import GearPair, GearSource, RigidBody
+from core.model.entities import GearPair, GearSource, MeshFileSource, RigidBody
 from core.errors import ModelError
 
 BODY_FIELDS = ("name", "mass", "com", "position", "orientation", "velocity", "angular_velocity")
 GENERATED_BODY_FIELDS = ("name", "position", "orientation", "velocity", "angular_velocity")
+MESH_NOTES = {
+    "none": "<b>Imported</b> from {file} ({unit}): mass and inertia from its closed mesh.",
+    "convex_hull": "<b>Imported</b> from {file} ({unit}), which is not watertight: mass and inertia are those of its "
+                   "convex hull, an upper bound of the part's.",
+    "manual": "<b>Imported</b> from {file} ({unit}), which is not watertight: mass, centre of mass and inertia "
+              "were entered by hand."}
 SPEC_KIND_TEXT = {"helical": "helical/spur gear", "inner": "inner (ring) gear", "bevel": "straight bevel gear"}
 
 
@@ -93,6 +101,12 @@ class PropertyDock(QDockWidget):
             move.setToolTip("Move or turn the body (and the joints on it) by values, or snap it onto a joint axis")
             move.clicked.connect(lambda: self.move_requested.emit(item.name))
             extra.addRow(move)
+            if isinstance(item.visual, MeshFileSource):  # where its mass came from stays on the body
+                note = QLabel(MESH_NOTES[item.visual.fallback].format(file=Path(item.visual.path).name,
+                                                                      unit=item.visual.unit))
+                note.setObjectName("mesh_note")
+                note.setWordWrap(True)
+                extra.addRow(note)
             if generated:
                 spec = item.visual.spec
                 note = QLabel(f"<b>Generated {SPEC_KIND_TEXT[spec.kind]}</b>: mass and inertia come from its "

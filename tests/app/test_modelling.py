@@ -284,3 +284,31 @@ def test_profile_shifted_gears_pair_at_the_working_centre_distance(window, qtbot
     assert a_w > 0.002 * 57 / 2 + 0.0005 * 2  # the shift pushes the gears apart (0.7 m_n less a little)
     assert window.doc.model.joints["b_joint"].position[0] == pytest.approx(a_w, rel=1e-9)
     assert not [f for f in window.doc.findings if f.severity == "error"]
+
+
+def test_the_import_dialog_previews_the_file_and_the_body_keeps_its_hull_note(window, qtbot, tmp_path):
+    """A 100 x 50 x 20 mm box written Y-up: the preview says watertight, 100 cm^3, 0.785 kg at 7850 kg/m^3 and, Y
+    up turned upright, 100 x 20 x 50 mm; an open box imported by its convex hull keeps that on the body."""
+    import trimesh
+
+    box = tmp_path / "box.stl"
+    trimesh.creation.box(extents=(100.0, 50.0, 20.0)).export(box)
+    seen = []
+    fill_and_ok(qtbot, {"Name": "b", "File": str(box)}, {"unit": "mm", "up_axis": "Y up (turn it upright)"}, ok=False,
+                press=lambda dlg: seen.append(dlg.preview.text()))
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    assert seen == ["watertight; volume 100 cm^3, mass 0.785 kg from its mesh; size x, y, z 100 x 20 x 50 mm in the "
+                    "model"]
+    holey = trimesh.creation.box(extents=(10.0, 10.0, 10.0))
+    holey.update_faces(np.arange(len(holey.faces)) > 1)
+    open_box = tmp_path / "open.stl"
+    holey.export(open_box)
+    seen.clear()
+    fill_and_ok(qtbot, {"Name": "shell", "File": str(open_box)}, ok=False, press=lambda dlg: seen.append(dlg.preview.text()))
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    assert seen[0].startswith("not watertight (it has holes); no volume: choose the convex hull")
+    fill_and_ok(qtbot, {"Name": "shell", "File": str(open_box)}, {"fallback": "use its convex hull"})
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    window.select("shell")
+    note = window.props.widget().findChild(QLabel, "mesh_note")
+    assert "open.stl" in note.text() and "convex hull" in note.text() and "upper bound" in note.text()

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QProgressBar,
+    QToolBar,
     QVBoxLayout,
     QWidget,
 )
@@ -42,6 +43,7 @@ from app.run.playback_bar import PlaybackBar
 from app.run.video import export_animation
 from app.launch import ICON
 from app.screen import fit_to_screen
+from app.view_menu import ViewControls
 from app.viewport import ViewportWidget
 from core.commands import AddItem, RemoveItem, SetSettings
 from core.dynamics.plan import plan_line
@@ -103,6 +105,9 @@ class MainWindow(QMainWindow):
         lay = QVBoxLayout(centre)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
+        self.view_toolbar = QToolBar("View")  # over the 3-D view: its camera and drawing
+        self.view_toolbar.setObjectName("view_toolbar")
+        lay.addWidget(self.view_toolbar)
         lay.addWidget(self.viewport, 1)
         lay.addWidget(self.playback)
         self.setCentralWidget(centre)
@@ -166,6 +171,9 @@ class MainWindow(QMainWindow):
 
     def _make_actions(self) -> None:
         a = self._action
+        self.view_controls = ViewControls(self)
+        for act in self.view_controls.toolbar_actions:
+            self.view_toolbar.addAction(act)
         self.act_new = a("&New", self.file_new, QKeySequence.New, "Start an empty model")
         self.act_open = a("&Open...", self.file_open, QKeySequence.Open, "Open a .gdyn model file")
         self.act_save = a("&Save", self.file_save, QKeySequence.Save, "Save the model")
@@ -243,6 +251,9 @@ class MainWindow(QMainWindow):
         em.addSeparator()
         em.addAction(self.act_delete)
         vm = menu.addMenu("&View")
+        for act in self.view_controls.menu_actions:
+            vm.addSeparator() if act is None else vm.addAction(act)
+        vm.addSeparator()
         for dock in (self.tree, self.props, self.messages):
             vm.addAction(dock.toggleViewAction())
         mm = menu.addMenu("&Model")

@@ -40,7 +40,7 @@ PRIMITIVE_COLOUR = "#c8b48a"
 IMPORTED_COLOUR = "#a9c29b"
 HIGHLIGHT = "#ffb347"
 FORCE_COLOURS = {"Ft": "#d62728", "Fr": "#2ca02c", "Fa": "#8e44ad"}  # red, green, violet
-SEE_THROUGH = 0.3  # the bodies' opacity while tooth forces show
+SEE_THROUGH = 0.3  # the bodies' opacity when see-through (View > Transparent Bodies, or tooth forces shown)
 AXIS_COLOUR = "#2e86c1"
 
 
@@ -161,6 +161,7 @@ class ViewportWidget(QVTKRenderWindowInteractor):
         self.selected = ""
         self.overlay_actors: dict[str, vtkActor] = {}
         self.caption: vtkTextActor | None = None
+        self.wireframe = self.transparent = self.forces_see_through = False  # how the bodies are drawn
         self.frames_drawn = 0  # renders done (for frame rates)
         self.ren_win.AddObserver("EndEvent", self._drawn)
         self.on_pick = on_pick
@@ -280,6 +281,7 @@ class ViewportWidget(QVTKRenderWindowInteractor):
         prop.SetSpecular(0.4)
         prop.SetAmbient(0.25)
         prop.SetDiffuse(0.8)
+        self._apply_style(actor)
         self.renderer.AddActor(actor)
         self.body_actors[name] = actor
         if self.meshes.pending:
@@ -338,12 +340,47 @@ class ViewportWidget(QVTKRenderWindowInteractor):
 
     def view_isometric(self) -> None:
         """Look at every body from (1, 1, 1) with z up, all of them in view."""
+        self.look_from((1.0, 1.0, 1.0), (0.0, 0.0, 1.0))
+
+    def look_from(self, direction, up) -> None:
+        """Look at every body from `direction` (world axes), `up` the screen's up, all of them in view."""
         cam = self.renderer.GetActiveCamera()
         cam.SetFocalPoint(0.0, 0.0, 0.0)
-        cam.SetPosition(1.0, 1.0, 1.0)
-        cam.SetViewUp(0.0, 0.0, 1.0)
+        cam.SetPosition(*direction)
+        cam.SetViewUp(*up)
         self.renderer.ResetCamera()
         self.request_render()
+
+    def fit(self) -> None:
+        """Every body in view, seen from where the camera looks now."""
+        self.renderer.ResetCamera()
+        self.request_render()
+
+    def set_parallel(self, on: bool) -> None:
+        """Parallel (orthographic) projection, or perspective."""
+        self.renderer.GetActiveCamera().SetParallelProjection(on)
+        self.renderer.ResetCamera()
+        self.request_render()
+
+    def set_style(self, wireframe: bool | None = None, transparent: bool | None = None) -> None:
+        """Bodies as wireframes or surfaces, see-through or solid (None leaves a choice as it is)."""
+        if wireframe is not None:
+            self.wireframe = wireframe
+        if transparent is not None:
+            self.transparent = transparent
+        for actor in self.body_actors.values():
+            self._apply_style(actor)
+        self.request_render()
+
+    def _apply_style(self, actor) -> None:
+        prop = actor.GetProperty()
+        if self.wireframe:
+            prop.SetRepresentationToWireframe()
+        else:
+            prop.SetRepresentationToSurface()
+        opacity = SEE_THROUGH if self.transparent or self.forces_see_through else 1.0
+        if prop.GetOpacity() != opacity:
+            prop.SetOpacity(opacity)
 
     # ------------------------------------------------------------------ drawing
 
@@ -409,11 +446,11 @@ class ViewportWidget(QVTKRenderWindowInteractor):
         self.caption.SetVisibility(bool(text))
 
     def set_see_through(self, on: bool) -> None:
-        """The bodies drawn see-through (SEE_THROUGH opacity), so that what is inside them shows; or solid."""
-        opacity = SEE_THROUGH if on else 1.0
-        for actor in self.body_actors.values():
-            if actor.GetProperty().GetOpacity() != opacity:
-                actor.GetProperty().SetOpacity(opacity)
+        """The bodies see-through while tooth forces show (SEE_THROUGH opacity), so the arrows in them show."""
+        if on != self.forces_see_through:
+            self.forces_see_through = on
+            for actor in self.body_actors.values():
+                self._apply_style(actor)
 
     def clear_overlays(self) -> None:
         """Remove every overlay actor (the model they belonged to is gone)."""

@@ -1,0 +1,87 @@
+"""The 3-D view's controls, clicked on the toolbar over the view and in the View menu: fit, standard views,
+wireframe, see-through bodies, parallel projection and a picture of the view."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog, QToolButton
+
+from tests.app.conftest import fill_and_ok, toolbar_button
+from tests.conftest import EXAMPLES
+
+
+def view_button(window, name):
+    """The button of the view toolbar (over the 3-D view) that triggers the action called `name`."""
+    return next(w for w in window.view_toolbar.findChildren(QToolButton)
+                if w.defaultAction() is not None and w.defaultAction().objectName() == name)
+
+
+def on_screen(window) -> bool:
+    """Whether every corner of every body's bounds lands inside the view."""
+    ren = window.viewport.renderer
+    w, h = window.viewport.ren_win.GetSize()
+    for actor in window.viewport.body_actors.values():
+        b = actor.GetBounds()
+        for x, y, z in itertools.product(b[0:2], b[2:4], b[4:6]):
+            ren.SetWorldPoint(x, y, z, 1.0)
+            ren.WorldToDisplay()
+            dx, dy, _ = ren.GetDisplayPoint()
+            if not (0 <= dx <= w and 0 <= dy <= h):
+                return False
+    return True
+
+
+def test_fit_and_the_standard_views_put_every_body_in_view_from_their_side(window, qtbot):
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    cam = window.viewport.renderer.GetActiveCamera()
+    cam.Zoom(40.0)
+    window.viewport.render()
+    assert not on_screen(window)
+    qtbot.mouseClick(view_button(window, "view_fit"), Qt.LeftButton)
+    window.viewport.render()
+    assert on_screen(window)
+    for name, direction, up in (("view_top", (0, 0, -1), (0, 1, 0)), ("view_front", (0, 1, 0), (0, 0, 1)),
+                                ("view_side", (-1, 0, 0), (0, 0, 1))):
+        cam.Zoom(40.0)
+        qtbot.mouseClick(view_button(window, name), Qt.LeftButton)
+        window.viewport.render()
+        assert np.allclose(cam.GetDirectionOfProjection(), direction) and np.allclose(cam.GetViewUp(), up), name
+        assert on_screen(window), name
+
+
+def test_wireframe_and_see_through_hold_for_every_body_including_new_ones(window, qtbot):
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    qtbot.mouseClick(view_button(window, "view_wireframe"), Qt.LeftButton)
+    qtbot.mouseClick(view_button(window, "view_transparent"), Qt.LeftButton)
+    fill_and_ok(qtbot, {"Name": "plate", "Radius": 50, "Length": 5})
+    qtbot.mouseClick(toolbar_button(window, "cylinder"), Qt.LeftButton)
+    actors = window.viewport.body_actors
+    assert set(actors) == {"gear1", "gear2", "plate"}
+    assert all(a.GetProperty().GetRepresentation() == 1 for a in actors.values())  # VTK_WIREFRAME
+    assert all(a.GetProperty().GetOpacity() == pytest.approx(0.3) for a in actors.values())
+    window.act_forces.trigger()  # tooth forces on and off again: the chosen see-through stays
+    window.act_forces.trigger()
+    assert all(a.GetProperty().GetOpacity() == pytest.approx(0.3) for a in actors.values())
+    qtbot.mouseClick(view_button(window, "view_wireframe"), Qt.LeftButton)
+    qtbot.mouseClick(view_button(window, "view_transparent"), Qt.LeftButton)
+    assert all(a.GetProperty().GetRepresentation() == 2 and a.GetProperty().GetOpacity() == 1.0
+               for a in actors.values())
+
+
+def test_parallel_projection_and_the_view_image_from_the_view_menu(window, qtbot, tmp_path, monkeypatch):
+    from PIL import Image
+
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    by_name = {a.objectName(): a for a in menu.actions()}
+    by_name["view_parallel"].trigger()
+    assert window.viewport.renderer.GetActiveCamera().GetParallelProjection()
+    path = tmp_path / "view.png"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
+    by_name["view_image"].trigger()
+    grey = np.asarray(Image.open(path).convert("L"), dtype=float)
+    assert grey.shape[0] > 100 and grey.std() > 10

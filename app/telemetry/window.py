@@ -267,11 +267,32 @@ class TelemetryWindow(QMainWindow):
     # ------------------------------------------------------------------ editing the layout
 
     def add_channels(self, names, panel=None) -> None:
+        """Plot channels in `panel` (default: the current plot); a channel of another unit than the plot's goes
+        to a plot of its unit (a new one when there is none), so that one axis never mixes units."""
         panel = panel or self.stack.current
-        if self._put(panel, names):
+        touched = []
+        for name in names:
+            target = self._panel_for(self._unit(name), panel)
+            if self._put(target, [name]) and target not in touched:
+                touched.append(target)
+        if touched:
             self._save_layout()
-            panel.getPlotItem().enableAutoRange()
+            for p in touched:
+                p.getPlotItem().enableAutoRange()
             self._mark()
+
+    def _unit(self, name: str) -> str | None:
+        try:
+            return self.results.channels[self.results.index(name)].unit
+        except (AttributeError, KeyError):
+            return None
+
+    def _panel_for(self, unit, preferred):
+        """`preferred` when it is empty or plots `unit`, else a plot of `unit` alone, else a new plot."""
+        units = set(preferred.units.values())
+        if unit is None or not units or units == {unit}:
+            return preferred
+        return next((p for p in self.stack.panels if set(p.units.values()) == {unit}), None) or self.stack.add_panel()
 
     def add_plot(self) -> None:
         self.stack.add_panel()

@@ -290,3 +290,19 @@ def test_export_csv_suggests_a_file_beside_the_model_or_in_the_documents_folder(
     assert suggested[0] == EXAMPLES / "planetary.csv"
     assert suggested[1].is_absolute() and suggested[1].parent.is_dir() and suggested[1].name == "results.csv"
     assert suggested[1].parent != Path.cwd() or Path.cwd() == Path.home()  # not wherever the program started
+
+
+def test_a_channel_of_another_unit_gets_a_plot_of_its_own(window, qtbot):
+    """Ft [N] in the current plot, then the sun's speed [rad/s] by double-click and a dimensionless dynamic factor
+    from Derived Channel: each lands on a plot of its unit, a second Ft-like channel joins the newtons."""
+    _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.05)
+    tw = window.show_telemetry()
+    double_click_channel(qtbot, tw.browser, "sun_planet1.Ft")
+    double_click_channel(qtbot, tw.browser, "sun_joint.speed")
+    fill_and_ok(qtbot, {}, {"derived_kind": "Dynamic factor of a gear pair (Ft / (T / r1))", "derived_pair": "sun_planet1"})
+    tw.act_derived.trigger()
+    tw.add_channels(["sun_planet2.Ft"], tw.stack.panels[0])
+    plotted = [sorted(p.curves) for p in tw.stack.panels if p.curves]
+    units = [set(p.units.values()) for p in tw.stack.panels if p.curves]
+    assert plotted == [["sun_planet1.Ft", "sun_planet2.Ft"], ["sun_joint.speed"], ["sun_planet1.dynamic_factor"]]
+    assert units == [{"N"}, {"rad/s"}, {"1"}]

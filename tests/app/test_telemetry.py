@@ -218,8 +218,10 @@ def test_derived_channels_are_kept_in_the_results_and_the_file(window, qtbot, tm
 
 def test_the_telemetry_follows_a_run_live(window, qtbot):
     window.open_file(EXAMPLES / "planetary.gdyn")
-    # 5 s (stopped below once the plot has grown): the run must outlast adding the channel
-    window.doc.apply(SetSettings(window.doc.model, dataclasses.replace(window.doc.model.settings, t_end=5.0)))
+    # 5 s at 10 us steps (stopped below once the plot has grown): the run must outlast adding the channel, which
+    # 5 s at the example's 1 ms steps (a fraction of a second compiled) did not always
+    window.doc.apply(SetSettings(window.doc.model, dataclasses.replace(window.doc.model.settings, t_end=5.0,
+                                                                       step=1e-5)))
     tw = window.show_telemetry()
     qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
     qtbot.waitUntil(lambda: tw.results is not None and len(tw.results) > 5, timeout=30_000)
@@ -306,3 +308,22 @@ def test_a_channel_of_another_unit_gets_a_plot_of_its_own(window, qtbot):
     units = [set(p.units.values()) for p in tw.stack.panels if p.curves]
     assert plotted == [["sun_planet1.Ft", "sun_planet2.Ft"], ["sun_joint.speed"], ["sun_planet1.dynamic_factor"]]
     assert units == [{"N"}, {"rad/s"}, {"1"}]
+
+
+def test_the_legend_moves_to_the_corner_the_curves_leave_free(window, qtbot):
+    """The sun's speed rises in a straight line (constant torque) from the bottom left to the top right: the top
+    left, the legend's first place, is free and it stays. The same curve falling fills the top left: the legend
+    moves to the top right, which the curve leaves free."""
+    _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.05)
+    tw = window.show_telemetry()
+    double_click_channel(qtbot, tw.browser, "sun_joint.speed")
+    panel = tw.stack.current
+    tw.stack.auto_range()
+    qtbot.wait(100)
+    assert panel.legend_corner == (0, 0)
+    time = panel.curves["sun_joint.speed"].envelope.time
+    speed = panel.curves["sun_joint.speed"].envelope.values
+    panel.set_data("sun_joint.speed", time, speed[::-1].copy())  # falling
+    tw.stack.auto_range()
+    qtbot.wait(100)
+    assert panel.legend_corner == (1, 0)

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+import trimesh
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QLabel, QPushButton
 
@@ -199,8 +200,6 @@ def test_planetary_wizard_makes_a_helical_set_with_its_input_torque_and_carrier_
 
 
 def test_import_mesh_and_primitives(window, qtbot, tmp_path):
-    import trimesh
-
     good = tmp_path / "housing.stl"
     trimesh.creation.box(extents=(100.0, 50.0, 20.0)).export(good)
     fill_and_ok(qtbot, {"Name": "housing", "File": str(good)}, {"unit": "mm"})
@@ -289,8 +288,6 @@ def test_profile_shifted_gears_pair_at_the_working_centre_distance(window, qtbot
 def test_the_import_dialog_previews_the_file_and_the_body_keeps_its_hull_note(window, qtbot, tmp_path):
     """A 100 x 50 x 20 mm box written Y-up: the preview says watertight, 100 cm^3, 0.785 kg at 7850 kg/m^3 and, Y
     up turned upright, 100 x 20 x 50 mm; an open box imported by its convex hull keeps that on the body."""
-    import trimesh
-
     box = tmp_path / "box.stl"
     trimesh.creation.box(extents=(100.0, 50.0, 20.0)).export(box)
     seen = []

@@ -2,14 +2,22 @@
 animation poses, video export, results files, screenshots."""
 
 import dataclasses
+import lzma
 import math
+import os
+import sys
 
+import imageio.v2 as imageio
+import imageio_ffmpeg
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 
+from app.run import video
+from app.run.animation import FORCE_LENGTH
 from app.run.video import frame_times
+from app.viewport import FORCE_COLOURS, SEE_THROUGH, rgb
 from core.commands import SetSettings, replace_fields
 from core.dynamics.simulate import simulate
 from core.geometry.rotations import pose_matrix
@@ -180,8 +188,6 @@ def test_the_slider_puts_each_actor_at_the_pose_of_the_results_and_playing_moves
 
 
 def test_video_export_writes_the_expected_frames(window, qtbot, tmp_path):
-    import imageio.v2 as imageio
-
     window.open_file(EXAMPLES / "planetary.gdyn")
     _settings(window, t_end=0.05, step=1e-3, output_step=1e-3)
     qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
@@ -244,11 +250,9 @@ def test_screenshot_mid_animation_is_not_blank(window, qtbot, tmp_path):
 
 
 def test_a_cancelled_video_leaves_no_file(tmp_path):
-    from app.run.video import write_video
-
     frames = (np.full((40, 60, 3), 20 * k, np.uint8) for k in range(10))
     path = tmp_path / "cancelled.mp4"
-    assert write_video(path, frames, 10, progress=lambda k: k < 3) is False
+    assert video.write_video(path, frames, 10, progress=lambda k: k < 3) is False
     assert list(tmp_path.iterdir()) == []
 
 
@@ -325,15 +329,6 @@ def test_the_frozen_apps_packed_ffmpeg_is_unpacked_once_and_writes_the_mp4(tmp_p
     """The frozen app ships ffmpeg xz-compressed (packaging/geardyn.spec): the first MP4 export unpacks it into
     the user's cache and runs it; the second runs the unpacked one. A stand-in that records its calls and hands
     them to the real ffmpeg plays the packed program."""
-    import lzma
-    import os
-    import sys
-
-    import imageio.v2 as imageio
-    import imageio_ffmpeg
-
-    from app.run import video
-
     calls = tmp_path / "calls.txt"
     stand_in = f'#!/bin/sh\necho run >> "{calls}"\nexec "{imageio_ffmpeg.get_ffmpeg_exe()}" "$@"\n'
     bundle = tmp_path / "bundle"
@@ -362,9 +357,6 @@ def test_show_tooth_forces_draws_ft_fr_fa_in_their_colours_on_one_scale_over_see
     """The helical pair driven by 10 N m: Show Tooth Forces draws three arrows at the pitch point, coloured by
     quantity and visible (the gears turn see-through, and the arrows' pixels are in the picture); the caption's
     scale is the run's largest Fc over 30 % of the model's size; turned off, the gears are solid again."""
-    from app.run.animation import FORCE_LENGTH
-    from app.viewport import FORCE_COLOURS, SEE_THROUGH, rgb
-
     window.open_file(EXAMPLES / "helical_pair.gdyn")
     fill_and_ok(qtbot, {"Name": "drive", "law_value": 10}, {"joint": "gear1_joint"})
     qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)

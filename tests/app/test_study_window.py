@@ -2,6 +2,7 @@
 
 import csv
 import json
+import sys
 
 import pytest
 from PySide6.QtCore import Qt
@@ -68,8 +69,7 @@ def test_bad_values_name_the_parameter(window, qtbot):
 
 
 def _engine_loaded() -> bool:
-    import sys
-
+    """Run on a dask worker: whether the engine and numba are loaded there."""
     return "core.dynamics.run" in sys.modules and "numba" in sys.modules
 
 

@@ -7,6 +7,7 @@ import itertools
 
 import numpy as np
 import pytest
+from PIL import Image
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QToolButton
 
@@ -73,8 +74,6 @@ def test_wireframe_and_see_through_hold_for_every_body_including_new_ones(window
 
 
 def test_parallel_projection_and_the_view_image_from_the_view_menu(window, qtbot, tmp_path, monkeypatch):
-    from PIL import Image
-
     window.open_file(EXAMPLES / "planetary.gdyn")
     menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
     by_name = {a.objectName(): a for a in menu.actions()}

@@ -8,6 +8,7 @@ import pytest
 
 from core.commands import AddItem, replace_fields
 from core.dynamics.formulations import FORMULATIONS, assemble
+from core.dynamics.scene import Scene
 from core.dynamics.simulate import simulate
 from core.model import builders
 from core.model.files import load
@@ -116,8 +117,6 @@ def test_tooth_force_signs_are_what_the_channel_tooltips_say(torque):
 def test_the_scenes_tooth_force_parts_are_the_solvers_ft_fr_fa():
     """What Show Tooth Forces draws: the total force on gear 2 split along gear 1's tangent and axis has the sizes of
     the run's Ft, Fa and Fr channels, and the parts add up to the force."""
-    from core.dynamics.scene import Scene
-
     model = load(EXAMPLES / "helical_pair.gdyn")
     AddItem(builders.constant_torque("drive", "gear1_joint", 10.0)).do(model)
     res = simulate(model, t_end=0.01, compiled="off")

@@ -47,7 +47,8 @@ def make_cold(folders: list[Path]) -> str:
 
 def start(command: list[str]) -> tuple[float, float]:
     """Seconds from launching `command` (the app on the planetary, in smoke-test mode) to its splash screen and
-    to the first drawn frame of the model, with an empty home folder."""
+    to the first drawn frame of the model, with an empty home folder. Run from another checkout's folder
+    (`cd ../before && python /path/to/bench_gui_start.py`), `-m app.launch` starts that checkout's app."""
     with tempfile.TemporaryDirectory() as home:
         env = {**os.environ, "HOME": home, "XDG_CONFIG_HOME": home, "XDG_DATA_HOME": home,
                "XDG_CACHE_HOME": home, "GEARDYN_SMOKE_TEST": "1"}
@@ -60,8 +61,8 @@ def start(command: list[str]) -> tuple[float, float]:
             elif " drew " in line:
                 seen["drawn"] = time.perf_counter() - t0
         proc.wait(timeout=120)
-    assert proc.returncode == 0 and set(seen) == {"splash", "drawn"}, (proc.returncode, seen)
-    return seen["splash"], seen["drawn"]
+    assert proc.returncode == 0 and "drawn" in seen, (proc.returncode, seen)
+    return seen.get("splash", float("nan")), seen["drawn"]  # nan: an app without a splash (older commits)
 
 
 def report(name: str, command: list[str], folders: list[Path]) -> None:

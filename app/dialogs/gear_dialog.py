@@ -130,13 +130,17 @@ class GearDialog(QDialog):
         self.memory.update(fields={f: w.edit.text() for f, w in self.fields.items()}, hand=self.hand.currentText())
 
     def show_derived(self) -> None:
-        """The diameters and both modules of the gear as entered, in mm (ISO 21771 names)."""
+        """The diameters and both modules of the gear as entered, in mm (ISO 21771 names), and its mass."""
         try:
             spec = self.spec()
         except FieldError:
             self.derived.setText("")
             return
-        self.derived.setText(derived_text(spec))
+        try:  # the mass from the gear's mesh, as OK will make it (some 20 ms)
+            mass = f"; mass {builders.gear_body('preview', spec).mass:.4g} kg"
+        except ModelError:
+            mass = ""
+        self.derived.setText(derived_text(spec) + mass)
 
     def spec(self) -> GearSpec:
         values = {f: w.value() for f, w in self.fields.items()}

@@ -331,9 +331,16 @@ def test_import_takes_cm_inch_and_x_up_and_enables_hand_fields_only_when_chosen(
 ])
 def test_the_gear_dialog_shows_the_diameters_and_modules_live(window, qtbot, tool, fields, words):
     seen = []
-    fill_and_ok(qtbot, fields, ok=False, press=lambda dlg: seen.append(dlg.derived.text()))
+    fill_and_ok(qtbot, fields, press=lambda dlg: seen.append(dlg.derived.text()))
     qtbot.mouseClick(toolbar_button(window, tool), Qt.LeftButton)
-    assert seen == [words]
+    assert len(seen) == 1 and seen[0].startswith(words + "; mass ")
+    body = window.doc.model.bodies[next(iter(window.doc.model.bodies))]
+    assert seen[0].endswith(f"; mass {body.mass:.4g} kg")  # what OK made
+    spec = body.visual.spec
+    if spec.kind == "helical":  # near a disc of the pitch diameter less the bore (the teeth fill what gaps take)
+        r = 0.5 * spec.module * spec.teeth
+        disc = 7850 * math.pi * (r**2 - (0.5 * spec.bore_diameter) ** 2) * spec.face_width
+        assert body.mass == pytest.approx(disc, rel=0.06)
 
 
 def test_a_helical_gear_from_its_normal_module_and_hand_and_the_dialog_remembers_it(window, qtbot):

@@ -213,7 +213,8 @@ class MainWindow(QMainWindow):
         self.act_forces = a("Show &Tooth Forces", self._overlays_changed, None,
                             "Ft, Fr and Fa on gear 2 at each pitch point (red, green, violet), on one scale given in the "
                             "view; the gears turn see-through", "show_forces")
-        self.act_axes = a("Show &Joint Axes", self._overlays_changed, None, "The revolute joints' axes", "show_axes")
+        self.act_axes = a("Show &Joint Axes", self._overlays_changed, None,
+                          "The revolute joints' axes, through the see-through bodies", "show_axes")
         for act in (self.act_forces, self.act_axes):
             act.setCheckable(True)
         self.act_video = a("Export &Video...", self.export_video, None, "Write the animation to MP4 or GIF", "export_video")

@@ -3,8 +3,8 @@
 While a run goes on the view follows its newest sample, until the user takes
 the clock (plays, seeks, steps). Optional overlays: the tooth force on gear 2 of each pair at its pitch
 point as three arrows, Ft, Fr and Fa, on one scale for every pair and the whole run (the largest Fc is 30 % of
-the model's size; the view says how many newtons a length stands for), with the bodies see-through so the
-arrows show; and the joint axes.
+the model's size; the view says how many newtons a length stands for); and the joint axes. The bodies are
+drawn see-through while either shows, since both lie inside them.
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ class Animator(QObject):
                 axes[joint] = (point, axis, 0.3 * size)
         self.viewport.set_overlays(arrows, axes, render=False)
         self.viewport.set_caption(scale)
-        self.viewport.set_see_through(self.show_forces and bool(arrows))
+        self.viewport.set_see_through(bool(arrows) or bool(axes))  # what is drawn inside the bodies shows
 
     def _largest_fc(self, res, ft: dict) -> float:
         """The largest total tooth force of any pair over the run [N] (recomputed as the run grows)."""

@@ -386,3 +386,19 @@ def test_show_tooth_forces_draws_ft_fr_fa_in_their_colours_on_one_scale_over_see
     qtbot.wait(50)
     assert all(a.GetProperty().GetOpacity() == 1.0 for a in view.body_actors.values())
     assert not view.caption.GetVisibility()
+
+
+def test_show_joint_axes_draws_every_revolute_axis_through_see_through_bodies(window, qtbot):
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    _settings(window, t_end=0.01)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    _wait_for_run(window, qtbot)
+    view = window.viewport
+    window.act_axes.trigger()
+    qtbot.wait(50)
+    shown = {k for k, a in view.overlay_actors.items() if a.GetVisibility()}
+    assert shown == {f"axis:{j}" for j in window.doc.model.joints}  # the six revolute joints
+    assert all(a.GetProperty().GetOpacity() == SEE_THROUGH for a in view.body_actors.values())
+    window.act_axes.trigger()
+    qtbot.wait(50)
+    assert all(a.GetProperty().GetOpacity() == 1.0 for a in view.body_actors.values())

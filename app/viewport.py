@@ -16,11 +16,8 @@ import numpy as np
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor
 from vtkmodules.qt.QVTKRenderWindowInteractor import QVTKRenderWindowInteractor
-from vtkmodules.util.numpy_support import numpy_to_vtk, numpy_to_vtkIdTypeArray, vtk_to_numpy
-from vtkmodules.vtkCommonCore import vtkPoints
-from vtkmodules.vtkCommonDataModel import vtkCellArray, vtkPolyData
+from vtkmodules.util.numpy_support import vtk_to_numpy
 from vtkmodules.vtkCommonMath import vtkMatrix4x4
-from vtkmodules.vtkFiltersCore import vtkQuadricDecimation
 from vtkmodules.vtkFiltersSources import vtkArrowSource, vtkLineSource
 from vtkmodules.vtkInteractionStyle import vtkInteractorStyleTrackballCamera
 from vtkmodules.vtkRenderingAnnotation import vtkAxesActor
@@ -28,10 +25,11 @@ from vtkmodules.vtkRenderingCore import (vtkActor, vtkLight, vtkPolyDataMapper, 
                                          vtkTextActor, vtkWindowToImageFilter)
 import vtkmodules.vtkRenderingOpenGL2  # noqa: F401  (registers the OpenGL render window)
 
+from app.view_meshes import MeshCache
+
 from core.geometry.mesh_import import MeshImportError
 from core.geometry.rotations import pose_matrix
-from core.model.body_shapes import source_arrays
-from core.model.entities import GearSource, MeshFileSource, PrimitiveSource
+from core.model.entities import GearSource, PrimitiveSource
 from core.model.model import Model
 
 BACKGROUND = "#f4f6f9"
@@ -44,82 +42,15 @@ SEE_THROUGH = 0.3  # the bodies' opacity when see-through (View > Transparent Bo
 AXIS_COLOUR = "#2e86c1"
 
 
-DISPLAY_TRIANGLES = 3000  # above this a body's display mesh is simplified (software OpenGL draws by the triangle)
-DISPLAY_KEEP = 0.2  # share of the triangles kept: tooth shapes stay, the flat end faces lose their strips
-
-
 def rgb(colour: str) -> tuple[float, float, float]:
     c = QColor(colour)
     return c.redF(), c.greenF(), c.blueF()
-
-
-def poly_data(vertices, triangles) -> vtkPolyData:
-    """A VTK triangle mesh from vertices (n, 3) [m] and triangles (m, 3) of vertex indices."""
-    points = vtkPoints()
-    points.SetData(numpy_to_vtk(np.ascontiguousarray(vertices, dtype=float), deep=True))
-    tri = np.ascontiguousarray(triangles, dtype=np.int64)
-    offsets = np.arange(0, 3 * len(tri) + 1, 3, dtype=np.int64)
-    cells = vtkCellArray()
-    cells.SetData(numpy_to_vtkIdTypeArray(offsets, deep=True), numpy_to_vtkIdTypeArray(tri.ravel(), deep=True))
-    poly = vtkPolyData()
-    poly.SetPoints(points)
-    poly.SetPolys(cells)
-    return poly
-
-
-def decimated(poly: vtkPolyData, keep: float) -> vtkPolyData:
-    """`poly` simplified by quadric decimation to about `keep` of its triangles."""
-    f = vtkQuadricDecimation()
-    f.SetInputData(poly)
-    f.SetTargetReduction(1.0 - keep)
-    f.Update()
-    out = vtkPolyData()
-    out.ShallowCopy(f.GetOutput())
-    return out
 
 
 def vtk_matrix(m: np.ndarray) -> vtkMatrix4x4:
     out = vtkMatrix4x4()
     out.DeepCopy(np.asarray(m, float).ravel())
     return out
-
-
-class MeshCache:
-    """Body meshes in body axes (vtkPolyData) by visual source; an imported file is read once.
-
-    The display mesh of a large body is simplified by quadric decimation
-    (flat regions first): the planetary example draws in a third of the time
-    under software OpenGL and its teeth keep their shape; mass properties
-    always come from the full mesh in core. A new mesh is shown full at once
-    and simplified afterwards (`simplify`), so decimation never delays a
-    first frame.
-    """
-
-    def __init__(self):
-        self._meshes: dict = {}
-        self.pending: set = set()  # keys whose display mesh is still the full one
-
-    @staticmethod
-    def key(visual, base_dir):
-        return (visual, str(base_dir) if isinstance(visual, MeshFileSource) else None)
-
-    def get(self, visual, base_dir=None) -> vtkPolyData:
-        k = self.key(visual, base_dir)
-        if k not in self._meshes:
-            vertices, triangles = source_arrays(visual, base_dir)
-            poly = poly_data(vertices, triangles)
-            self._meshes[k] = poly
-            if poly.GetNumberOfCells() > DISPLAY_TRIANGLES:
-                self.pending.add(k)
-        return self._meshes[k]
-
-    def simplify(self) -> dict:
-        """Decimate the meshes still full; returns {key: simplified mesh} for the actors to take."""
-        done = {}
-        for k in list(self.pending):
-            done[k] = self._meshes[k] = decimated(self._meshes[k], DISPLAY_KEEP)
-        self.pending.clear()
-        return done
 
 
 def colour_of(visual) -> str:

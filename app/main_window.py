@@ -44,6 +44,7 @@ from app.run.video import export_animation
 from app.launch import ICON
 from app.screen import fit_to_screen
 from app.view_menu import ViewControls
+from app.window_menus import build_menus_and_toolbars
 from app.viewport import ViewportWidget
 from core.commands import AddItem, RemoveItem, SetSettings
 from core.dynamics.plan import plan_line
@@ -159,8 +160,11 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ actions
 
-    def _action(self, text, slot, shortcut=None, tip="", name=None) -> QAction:
+    def action(self, text, slot, shortcut=None, tip="", name=None, checkable: bool = False) -> QAction:
+        """An action of this window: `slot` on trigger, a shortcut, its tip as tooltip and status tip, an object
+        name (default: from the text) by which tests and the smoke test find it."""
         act = QAction(text, self)
+        act.setCheckable(checkable)
         act.triggered.connect(slot)
         if shortcut:
             act.setShortcut(QKeySequence(shortcut))
@@ -170,7 +174,7 @@ class MainWindow(QMainWindow):
         return act
 
     def _make_actions(self) -> None:
-        a = self._action
+        a = self.action
         self.view_controls = ViewControls(self)
         for act in self.view_controls.toolbar_actions:
             self.view_toolbar.addAction(act)
@@ -226,90 +230,13 @@ class MainWindow(QMainWindow):
                           "Forced response of a gear pair by coupled harmonic balance, with stability and DTI", "chbm_study")
         self.act_study = a("&Parameter Study", self.show_study, "Ctrl+Shift+P",
                            "Vary fields of the model, run the cases on dask, compare the results", "parameter_study")
+        self.act_getting_started = a("&Getting Started", self.getting_started, QKeySequence.HelpContents,
+                                     "A helical pair built, run, plotted and exported, step by step", "getting_started")
+        self.act_about = a("&About GearDyn", self.about, tip="About GearDyn")
         self.act_telemetry = a("&Telemetry", self.show_telemetry, "Ctrl+T",
                                "Plots of the channels: tooth forces, speeds, reactions, spectra with mesh orders",
                                "telemetry")
-        menu = self.menuBar()
-        fm = menu.addMenu("&File")
-        for act in (self.act_new, self.act_open):
-            fm.addAction(act)
-        self.examples_menu = fm.addMenu("Open &Example")
-        for path in sorted(EXAMPLES.glob(f"*{SUFFIX}")):
-            self.examples_menu.addAction(self._action(path.stem, lambda _=False, p=path: self.open_file(p),
-                                                      tip=f"Open the example {path.name}", name=f"example_{path.stem}"))
-        self.recent_menu = fm.addMenu("Open &Recent")
-        fm.addSeparator()
-        for act in (self.act_save, self.act_save_as):
-            fm.addAction(act)
-        fm.addSeparator()
-        for act in (self.act_open_results, self.act_save_results, self.act_video):
-            fm.addAction(act)
-        fm.addSeparator()
-        fm.addAction(self.act_quit)
-        em = menu.addMenu("&Edit")
-        em.addAction(undo)
-        em.addAction(redo)
-        em.addSeparator()
-        em.addAction(self.act_delete)
-        vm = menu.addMenu("&View")
-        for act in self.view_controls.menu_actions:
-            vm.addSeparator() if act is None else vm.addAction(act)
-        vm.addSeparator()
-        for dock in (self.tree, self.props, self.messages):
-            vm.addAction(dock.toggleViewAction())
-        mm = menu.addMenu("&Model")
-        for act in (self.act_revolute, self.act_import, self.act_cylinder, self.act_box):
-            mm.addAction(act)
-        mm.addSeparator()
-        mm.addAction(self.act_move)
-        mm.addSeparator()
-        mm.addAction(self.act_check)
-        gm = menu.addMenu("&Gears")
-        for act in (self.act_helical, self.act_inner, self.act_bevel, self.act_pair, self.act_planetary):
-            gm.addAction(act)
-        lm = menu.addMenu("&Loads")
-        for act in self.load_actions:
-            lm.addAction(act)
-        sm = menu.addMenu("&Simulate")
-        for act in (self.act_settings, self.act_run, self.act_stop):
-            sm.addAction(act)
-        sm.addSeparator()
-        for act in (self.act_play, self.act_start, self.act_end, self.act_forces, self.act_axes, self.act_video):
-            sm.addAction(act)
-        self.analysis_menu = menu.addMenu("&Analysis")
-        self.analysis_menu.addAction(self.act_telemetry)
-        self.analysis_menu.addAction(self.act_chbm)
-        self.analysis_menu.addAction(self.act_study)
-        hm = menu.addMenu("&Help")
-        self.act_getting_started = self._action("&Getting Started", self.getting_started, QKeySequence.HelpContents,
-                                                "A helical pair built, run, plotted and exported, step by step",
-                                                "getting_started")
-        hm.addAction(self.act_getting_started)
-        hm.addAction(self._action("&About GearDyn", self.about, tip="About GearDyn"))
-        tb = self.addToolBar("File")
-        tb.setObjectName("file_toolbar")
-        for act in (self.act_new, self.act_open, self.act_save):
-            tb.addAction(act)
-        gt = self.addToolBar("Gears")
-        gt.setObjectName("gears_toolbar")
-        for act in (self.act_helical, self.act_inner, self.act_bevel, self.act_pair, self.act_planetary):
-            gt.addAction(act)
-        jt = self.addToolBar("Joints and Bodies")
-        jt.setObjectName("joints_toolbar")
-        for act in (self.act_revolute, self.act_import, self.act_cylinder, self.act_box):
-            jt.addAction(act)
-        self.addToolBarBreak()
-        lt = self.addToolBar("Loads")
-        lt.setObjectName("loads_toolbar")
-        for act in self.load_actions:
-            lt.addAction(act)
-        st = self.addToolBar("Simulation")
-        st.setObjectName("simulation_toolbar")
-        for act in (self.act_settings, self.act_run, self.act_stop):
-            st.addAction(act)
-        st.addSeparator()
-        st.addAction(self.act_telemetry)
-        st.addAction(self.act_chbm)
+        build_menus_and_toolbars(self, EXAMPLES)
         self._update_recent()
 
     # ------------------------------------------------------------------ view
@@ -653,7 +580,7 @@ class MainWindow(QMainWindow):
     def _update_recent(self) -> None:
         self.recent_menu.clear()
         for p in self.settings.value("recent") or []:
-            self.recent_menu.addAction(self._action(Path(p).name, lambda _=False, q=p: self.open_file(q), tip=p,
+            self.recent_menu.addAction(self.action(Path(p).name, lambda _=False, q=p: self.open_file(q), tip=p,
                                                     name=f"recent_{Path(p).stem}"))
 
     def write_autosave(self) -> None:

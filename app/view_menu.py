@@ -3,7 +3,7 @@ parallel projection and a picture of the view."""
 
 from __future__ import annotations
 
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog
 
 #: standard views: (name, shortcut, the direction the camera looks from, screen up), world axes
@@ -44,15 +44,8 @@ class ViewControls:
         self.toolbar_actions = [self.fit, *self.views, self.wireframe, self.transparent]
 
     def _action(self, text, slot, key, tip, name, checkable=False) -> QAction:
-        act = QAction(text, self.window)
+        act = self.window.action(text, slot, key, tip, name, checkable)
         act.setIconText(SHORT.get(name, text.replace("&", "")))  # the toolbar's word
-        act.setObjectName(name)
-        act.setCheckable(checkable)
-        if key:
-            act.setShortcut(QKeySequence(key))
-        act.setToolTip(tip)
-        act.setStatusTip(tip)
-        act.triggered.connect(slot)
         return act
 
     def save_picture(self) -> None:

@@ -322,13 +322,14 @@ class StudyWindow(QMainWindow):
 
     @Slot(str)
     def _cluster_failed(self, message: str) -> None:
+        """The cluster did not start (`message` says why; '' when it was cancelled): a study waiting for it runs
+        in this process instead."""
         self.starter.finish()
         if message:
-            self.message.setText(message)
+            self.message.setText(f"{message}; the cases run in this process")
         if self.pending is not None:
-            self.pending = None
-            self._finished_running()
-            self.status = "failed"
+            study, self.pending = self.pending, None
+            self._start(study)
 
     # ------------------------------------------------------------------ running
 
@@ -356,7 +357,7 @@ class StudyWindow(QMainWindow):
         self._start(study)
 
     def _start(self, study) -> None:
-        cluster = self.cluster if self.workers.value() else None
+        cluster = self.cluster if self.workers.value() and self.cluster is not None else None
         worker = StudyWorker(study, model_to_dict(self.doc.model), cluster)
         # bound slots of this window: the calls are queued to the GUI thread
         worker.progress.connect(self._progress)

@@ -40,12 +40,15 @@ class ClusterWorker(Worker):
 
     @Slot()
     def work(self) -> None:
+        cluster = None
         try:
             cluster = Cluster(*local_cluster(self.workers), self.workers)
             if not self.cancelled:
                 cluster.client.run(warm_up, self.base)
         except Exception as exc:  # noqa: BLE001  (reported in the window; a study then runs in this process)
-            self.failed.emit(f"the {self.workers} dask workers did not start: {type(exc).__name__}: {exc}")
+            if cluster is not None:
+                cluster.close()
+            self.failed.emit(f"the {self.workers} dask workers did not start ({type(exc).__name__}: {exc})")
             return
         if self.cancelled:
             cluster.close()

@@ -7,6 +7,7 @@ import sys
 import pytest
 from PySide6.QtCore import Qt
 
+from app.studies import workers
 from core.studies.runner import run_study
 from core.studies.study_file import study_from_dict
 from tests.conftest import EXAMPLES
@@ -113,3 +114,17 @@ def test_run_before_the_workers_are_up_waits_for_them_then_runs(window, qtbot):
     qtbot.waitUntil(lambda: w.status in ("finished", "failed") and not w.running, timeout=120000)
     assert w.status == "finished", w.message.text()
     assert w.cluster.workers == 2 and len(w.rows) == 4 and all(r["status"] == "ok" for r in w.rows)
+
+
+def test_workers_that_cannot_start_leave_the_study_to_this_process_and_say_so(window, qtbot, monkeypatch):
+    def refuse(n):
+        raise OSError("no processes may be started here")
+
+    monkeypatch.setattr(workers, "local_cluster", refuse)
+    w = _window(window, qtbot)
+    _fill(w, qtbot, 2)
+    qtbot.mouseClick(w.run_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: w.status in ("finished", "failed") and not w.running, timeout=120000)
+    assert w.status == "finished" and len(w.rows) == 4 and all(r["status"] == "ok" for r in w.rows)
+    assert "did not start (OSError: no processes may be started here); the cases run in this process" in \
+        w.message.text()

@@ -160,21 +160,17 @@ class HarmonicBalance:
         return z, max_iter, False
 
     def static_guess(self) -> np.ndarray:
-        """Start: the mean force over the mean mesh stiffness, no vibration.
+        """Start: the static deflection at the mean mesh stiffness, no vibration.
 
         A mesh-model contact (drive and coast flank, core.gearing.mesh_model)
-        counts one flank, and the deflection is moved out of the backlash onto
-        the flank the force loads.
+        starts on the flank the load presses (LumpedModel.static_state), its
+        deflection moved out of the backlash.
         """
         coeffs = np.zeros((2 * self.harmonics + 1, self.model.dofs))
-        kk = self.model.stiffness.copy()
-        laws = [c for c in self.model.contacts if c.law is not None]
-        if laws:
-            c = laws[0]
-            kk = kk + float(np.mean(c.stiffness_at(self.fractions))) * np.outer(c.direction, c.direction)
-            x0 = np.linalg.solve(kk, self.model.force)
-            coeffs[0] = x0 + np.sign(x0) * 0.5 * c.law.backlash
+        if any(c.law is not None for c in self.model.contacts):
+            coeffs[0] = self.model.static_state()[0]
             return self.pack(coeffs)
+        kk = self.model.stiffness.copy()
         for c, k, g in zip(self.model.contacts, self.stiff, self.gaps):
             kk += float(np.mean(k * (g == 0.0))) * np.outer(c.direction, c.direction)
         coeffs[0] = np.linalg.solve(kk, self.model.force)

@@ -52,13 +52,22 @@ class ContactElement:
     closed: tuple[tuple[float, float], ...]
     gap_open: float = GAP_OPEN
     law: object = None  # a core.gearing.mesh_model.MeshModel: stiffness k(phase) instead of the constant
+    phase: float = 0.0  # the law's mesh-period fraction at the train's phase 0 (meshes of a train differ)
 
     def stiffness_at(self, phase_fraction: np.ndarray) -> np.ndarray:
-        """Stiffness [N/m] at mesh-period fractions."""
+        """Stiffness [N/m] at mesh-period fractions (of the train; this mesh is `phase` ahead)."""
         s = np.asarray(phase_fraction, float)
         if self.law is None:
             return np.full(s.shape, self.stiffness)
-        return np.asarray(self.law.stiffness(s)[0], float)
+        return np.asarray(self.law.stiffness((s + self.phase) % 1.0)[0], float)
+
+    @property
+    def mean_stiffness(self) -> float:
+        """The stiffness averaged over the period [N/m] (the constant where the gap is closed, for step gaps)."""
+        if self.law is None:
+            s = np.arange(4096) / 4096
+            return float(np.mean(self.stiffness * (self.gap(s) == 0.0)))
+        return float(np.mean(self.stiffness_at(np.arange(4096) / 4096)))
 
     @property
     def peak_stiffness(self) -> float:
@@ -104,18 +113,23 @@ def step_gap_elements(contact_ratio: float, stiffness: float, direction, gap_ope
     )
 
 
-def mesh_elements(mesh, direction) -> tuple[ContactElement, ContactElement]:
+def mesh_elements(mesh, direction, coast=None, phase: float = 0.0) -> tuple[ContactElement, ContactElement]:
     """Drive- and coast-flank elements of a MeshModel (core.gearing.mesh_model) on direction w.
 
-    Drive flank: F = k(tau) max(0, -(w.x + j/2)); coast flank: the same on -w.
-    With no backlash the two add up to the linear spring k(tau) w.x; with
-    backlash each flank opens over its half of the gap. The mesh damping is
-    the model's linear damping matrix (always acting, also across the gap).
+    Drive flank: F = k(tau) max(0, -(w.x + j/2)); coast flank: the same on
+    `coast` (default -w: a purely torsional mesh; where the gear centres move
+    the coast flank's line of action is the drive flank's mirrored about the
+    line of centres). With no backlash and coast = -w the two add up to the
+    linear spring k(tau) w.x; with backlash each flank opens over its half of
+    the gap. The mesh damping is the model's linear damping matrix (always
+    acting, also across the gap). `phase`: the mesh-period fraction of the law
+    at the train's phase 0.
     """
     w = np.atleast_1d(np.asarray(direction, dtype=float))
+    wc = -w if coast is None else np.atleast_1d(np.asarray(coast, dtype=float))
     half = 0.5 * mesh.backlash
-    return (ContactElement(w, mesh.k_mean, ((0.0, 1.0),), gap_open=half, law=mesh),
-            ContactElement(-w, mesh.k_mean, ((0.0, 1.0),), gap_open=half, law=mesh))
+    return (ContactElement(w, mesh.k_mean, ((0.0, 1.0),), gap_open=half, law=mesh, phase=phase),
+            ContactElement(wc, mesh.k_mean, ((0.0, 1.0),), gap_open=half, law=mesh, phase=phase))
 
 
 @dataclass(frozen=True)
@@ -189,6 +203,31 @@ class LumpedModel:
         if any(c.law is not None for c in self.contacts):  # drive and coast flank: one of them carries
             return next(c for c in self.contacts if c.law is not None).stiffness_at(fractions)
         return sum(c.stiffness * (c.gap(fractions) == 0.0) for c in self.contacts)
+
+    def static_state(self, max_iter: int = 50) -> tuple[np.ndarray, np.ndarray]:
+        """The quasi-static coordinates x [m] at each element's mean stiffness, and which elements carry.
+
+        K x - sum_e w_e F_e(x) = f_ext with F_e = k_e max(0, -(w_e . x + gap_e)): piecewise linear, solved
+        by Newton on the set of closed elements (it stops when the set repeats). An element with a law
+        starts closed only on the drive flank (the first of each pair), a step-gap element where its gap
+        is shut for part of the period.
+        """
+        w, _ = self.contact_arrays
+        k = np.array([c.mean_stiffness for c in self.contacts])
+        gaps = np.array([0.0 if c.law is None else c.gap_open for c in self.contacts])
+        on = np.array([c.law is None or i % 2 == 0 for i, c in enumerate(self.contacts)])
+        seen = []
+        x = np.zeros(self.dofs)
+        for _ in range(max_iter):
+            kk = self.stiffness + np.einsum("e,ea,eb->ab", k * on, w, w)
+            # -w F = k w (w.x + g) on the closed elements, so K_eff x = f - sum k w g
+            x = np.linalg.lstsq(kk, self.force - (k * on * gaps) @ w, rcond=None)[0]
+            now = -(w @ x + gaps) > 0
+            if np.array_equal(now, on) or any(np.array_equal(now, s) for s in seen):
+                break
+            seen.append(on)
+            on = now
+        return x, on
 
     def static_deflection(self) -> float:
         """Mean quasi-static DTE [m] of a 1-DOF model: k(t) x(t) = f_ext at every instant.

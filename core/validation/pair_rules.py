@@ -14,6 +14,8 @@ from core.geometry import vec3
 from core.geometry.macro import bevel_geometry, bevel_pitch_angle, center_distance
 from core.geometry.rotations import rotate
 from core.model.entities import (
+    BearingSpringDamper,
+    CompliantMesh,
     FixedJoint,
     GearPair,
     GearSource,
@@ -89,14 +91,20 @@ class PairRules:
                 return True
         return False
 
+    def on_bearing(self, joint: RevoluteJoint) -> bool:
+        """Whether the joint's body_i sits on a bearing spring-damper (its centre moves elastically)."""
+        return any(isinstance(f, BearingSpringDamper) and f.body_j == joint.body_i for f in self.m.forces.values())
+
     def check_pair(self, pair: GearPair) -> None:
         j1, j2 = self.m.joints[pair.joint1], self.m.joints[pair.joint2]
+        # a compliant mesh measures the slip where the gears are, so centres on bearings may move
+        soft = any(isinstance(f, CompliantMesh) and f.pair == pair.name for f in self.m.forces.values())
         name = pair.name
         for label, j in (("joint1", j1), ("joint2", j2)):
             if j.body_j == pair.carrier:
                 self.add("error", name, f"{label} {j.name!r} has the carrier {pair.carrier!r} as body_j; "
                          "body_i must be the carrier and body_j the gear: swap the joint's bodies")
-            elif not self.gear_centre_fixed_on_carrier(j, pair.carrier):
+            elif not self.gear_centre_fixed_on_carrier(j, pair.carrier) and not (soft and self.on_bearing(j)):
                 self.add("error", name, f"the centre of gear {j.body_j!r} ({label} {j.name!r}, body_i {j.body_i!r}) "
                          f"moves relative to the carrier {pair.carrier!r}: make the carrier body_i of {j.name!r}, "
                          "or choose as carrier the body both gear centres are fixed on")

@@ -19,12 +19,14 @@ from core.geometry.macro import GearSpec  # noqa: E402
 from core.model import builders  # noqa: E402
 from core.model.entities import (  # noqa: E402
     GROUND,
+    BearingSpringDamper,
     CompliantMesh,
     GearPair,
     PrimitiveSource,
     RevoluteJoint,
     RigidBody,
     SimulationSettings,
+    SpringDamper,
     TimeLaw,
     Torque,
 )
@@ -105,6 +107,64 @@ def planetary() -> Model:
     # In Cartesian coordinates the orbiting planets need 2.5e-4 s steps for a 2e-8 error at 0.3 s.
     return build("planetary", "Sun 24, three planets 24 at 120 deg, ring 72 held, m_t 2 mm; 1 N m on the sun", items,
                  SimulationSettings(t_end=1.0, step=1e-3, output_step=1e-3, integrator="rk4"))
+
+
+def compliant_planetary() -> Model:
+    """Parker's phasing example (z_s 25, z_p 23, z_r 71, three planets) with compliant meshes and every member on a
+    bearing: each gear turns on its revolute joint in a hub (a bearing cartridge) that sits on a radial bearing
+    spring-damper to its housing (the ground, or the carrier for the planet pins) and is kept from turning by a
+    stiff tangential arm. Balanced torques (20 N m on the sun, the carrier loaded by 20 (1 + z_r / z_s) N m, the
+    ring held) and the train rolling at 100 rad/s of the sun from the start: mesh frequency 294 Hz."""
+    zs, zp, zr, m, b = 25, 23, 71, 0.002, 0.020
+    torque, w_sun = 20.0, 100.0
+    w_carrier = w_sun * zs / (zs + zr)
+    items = builders.planetary_set(zs, zp, zr, 3, m, b)
+    bodies = {i.name: i for i in items if isinstance(i, RigidBody)}
+    joints = {i.name: i for i in items if isinstance(i, RevoluteJoint)}
+    pairs = [i for i in items if isinstance(i, GearPair)]
+    k_bearing, c_bearing, k_arm, arm = 1e8, 400.0, 2e7, 0.03
+    out = []
+    hub_shape = PrimitiveSource(radius=0.015, length=0.01)
+    for name, body in bodies.items():
+        joint = joints.get(f"{name}_joint")
+        if joint is None:  # the carrier's hub sits on the ground like the sun's and the ring's
+            out.append(body)
+            continue
+        housing, at = joint.body_i, joint.position
+        hub = f"{name}_hub" if housing == GROUND else f"{name}_pin"
+        at = (at[0], at[1], HUB_Z.get(name, HUB_Z["planet"]))  # in front of or behind the gears, clear of each other
+        w = 0.0 if housing == GROUND else w_carrier
+        spin_rate = {"sun": w_sun, "carrier": w_carrier, "ring": 0.0}.get(name, w_carrier - (w_sun - w_carrier) * zs / zp)
+        velocity = (-w * at[1], w * at[0], 0.0)
+        out.append(dataclasses.replace(body, angular_velocity=(0.0, 0.0, spin_rate), velocity=velocity))
+        out.append(dataclasses.replace(builders.body_from_source(hub, hub_shape, position=at,
+                                                                 angular_velocity=(0.0, 0.0, w)), velocity=velocity))
+        out.append(dataclasses.replace(joint, body_i=hub))
+        out.append(BearingSpringDamper(f"{name}_bearing", housing, hub, at, Z, radial_stiffness=k_bearing,
+                                       radial_damping=c_bearing))
+        # three tangential arms at `arm` from the axis, 10 mm long, 120 deg apart (a planet's turned with its
+        # position angle): the hub's spin held, its translation as stiff every way, the set cyclically symmetric
+        psi = math.atan2(at[1], at[0]) if housing != GROUND else 0.0
+        for k, turn in enumerate(psi + 2 * math.pi * i / 3 for i in range(3)):
+            radial, tangent = (math.cos(turn), math.sin(turn)), (-math.sin(turn), math.cos(turn))
+            tip = (at[0] + arm * radial[0], at[1] + arm * radial[1], at[2])
+            base = tuple(tip[i] - 0.01 * (tangent + (0.0,))[i] for i in range(3))
+            if housing != GROUND:
+                base = tuple(base[i] - bodies["carrier"].position[i] for i in range(3))
+            out.append(SpringDamper(f"{name}_arm{k + 1}", housing, hub, base,
+                                    (arm * radial[0], arm * radial[1], 0.0), stiffness=k_arm, free_length=0.01))
+    out += pairs + [CompliantMesh(f"{p.name}_mesh", p.name, backlash=5e-5) for p in pairs]
+    out += [builders.held_joint("ring_hold", "ring_joint"), builders.constant_torque("sun_torque", "sun_joint", torque),
+            builders.constant_torque("carrier_load", "carrier_joint", -torque * (1 + zr / zs))]
+    return build("compliant_planetary",
+                 "Planetary z 25/23/71, three planets, m_t 2 mm, b 20 mm: ISO 6336 compliant meshes (50 um "
+                 "backlash), every member in a hub on a 1e8 N/m bearing; 20 N m on the sun, the carrier loaded, the "
+                 "ring held; rolling at 100 rad/s of the sun (mesh 294 Hz). Analysis > Train Dynamics for its modes "
+                 "and forced response", out,
+                 SimulationSettings(t_end=0.02, step=1e-5, output_step=1e-4, integrator="rk4"))
+
+
+HUB_Z = {"sun": 0.016, "ring": 0.028, "carrier": -0.028, "planet": 0.016}  # [m]
 
 
 def compliant_mesh_pair() -> Model:
@@ -210,7 +270,7 @@ def lossy_gear_demo3() -> Model:
 
 
 if __name__ == "__main__":
-    for make in (helical_pair, inner_pair, bevel_pair, planetary, compliant_mesh_pair, lossy_gear_demo1,
+    for make in (helical_pair, inner_pair, bevel_pair, planetary, compliant_planetary, compliant_mesh_pair, lossy_gear_demo1,
                  lossy_gear_demo2, lossy_gear_demo3):
         model = make()
         save(model, HERE / f"{model.name}.gdyn")

@@ -1,0 +1,157 @@
+"""Natural frequencies and mode shapes of a train at its mean mesh stiffness, each mode classified by its shape,
+and the Campbell diagram's data.
+
+Classes after Lin and Parker (J. Vib. Acoust. 121, 1999): in a rotational mode the central members (sun,
+ring, carrier, fixed-axis gears) only turn; in a translational mode they only translate; in a planet mode
+they do not move at all, only the planets do. With equally spaced planets every mode is one of the three
+(rotational modes single, translational modes in pairs, planet modes N - 3 fold); anything else is 'mixed'.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.linalg
+
+from core.chbm.train_model import TrainModel
+
+ZERO_SHARE = 1e-8  # a part of the kinetic energy below this share counts as still
+SAME_FREQUENCY = 1e-6  # relative: frequencies closer than this are one multiple mode
+
+
+@dataclass
+class Mode:
+    """One mode.
+
+    Attributes
+    ----------
+    frequency : float
+        [Hz]
+    shape : ndarray, shape (n,)
+        On the train's coordinates q, M-normalised.
+    kind : str
+        'rigid', 'rotational', 'translational', 'planet' or 'mixed'.
+    multiplicity : int
+        How many modes share the frequency.
+    shares : dict of str to float
+        Kinetic energy shares of 'central rotation', 'central translation', 'planets'; strain energy shares of
+        'meshes' and 'bearings' (each set sums to 1).
+    """
+
+    frequency: float
+    shape: np.ndarray
+    kind: str
+    multiplicity: int
+    shares: dict[str, float]
+
+    def body_motion(self, train: TrainModel, body: str) -> tuple[np.ndarray, float]:
+        """The body's translation (2,) [m] and rotation [rad] in this shape."""
+        return train.translation[body] @ self.shape, float(train.rotation[body] @ self.shape)
+
+
+def train_modes(train: TrainModel, loaded: np.ndarray | None = None) -> list[Mode]:
+    """The modes at the mean mesh stiffness on the flanks the mean torques load (`loaded`, default from the
+    static state), lowest first."""
+    if loaded is None:
+        loaded = train.loaded_flanks()
+    k = train.mean_stiffness(loaded)
+    lam, vec = scipy.linalg.eigh(k, train.mass)
+    top = max(float(np.abs(lam).max()), 1e-300)
+    freq = np.sqrt(np.clip(lam, 0.0, None)) / (2 * math.pi)
+    freq[lam < 1e-9 * top] = 0.0
+    modes = []
+    for i in range(len(lam)):
+        v = vec[:, i]
+        shares = _shares(train, v, k)
+        kind = "rigid" if freq[i] == 0.0 else _kind(shares)
+        modes.append(Mode(float(freq[i]), v, kind, 1, shares))
+    for m in modes:
+        m.multiplicity = sum(1 for o in modes if abs(o.frequency - m.frequency) <= SAME_FREQUENCY * max(m.frequency, 1e-9))
+    return modes
+
+
+def _shares(train: TrainModel, v: np.ndarray, k_mean: np.ndarray) -> dict[str, float]:
+    kinetic = {"central rotation": 0.0, "central translation": 0.0, "planets": 0.0}
+    for b in train.bodies:
+        t = train.translation[b.name] @ v
+        r = float(train.rotation[b.name] @ v)
+        et, er = b.mass * float(t @ t), b.inertia * r * r
+        if b.role == "planet":
+            kinetic["planets"] += et + er
+        else:
+            kinetic["central translation"] += et
+            kinetic["central rotation"] += er
+    total = sum(kinetic.values()) or 1.0
+    out = {key: val / total for key, val in kinetic.items()}
+    bearings = float(v @ train.stiffness @ v)
+    meshes = float(v @ (k_mean - train.stiffness) @ v)
+    strain = bearings + meshes
+    out["meshes"] = meshes / strain if strain > 0 else 0.0
+    out["bearings"] = bearings / strain if strain > 0 else 0.0
+    return out
+
+
+def _kind(shares: dict[str, float]) -> str:
+    rot, trans = shares["central rotation"], shares["central translation"]
+    if rot + trans < ZERO_SHARE:
+        return "planet"
+    if trans < ZERO_SHARE:
+        return "rotational"
+    if rot < ZERO_SHARE:
+        return "translational"
+    return "mixed"
+
+
+def distinct(modes: list[Mode]) -> list[Mode]:
+    """One mode per frequency (the first of each multiple mode)."""
+    out: list[Mode] = []
+    for m in modes:
+        if not out or abs(m.frequency - out[-1].frequency) > SAME_FREQUENCY * max(m.frequency, 1e-9):
+            out.append(m)
+    return out
+
+
+@dataclass
+class Campbell:
+    """Natural frequencies against the mesh-frequency harmonics over the input speed range.
+
+    Attributes
+    ----------
+    speeds : ndarray
+        Input speeds [rpm].
+    harmonics : list of int
+    mesh_per_rpm : float
+        Mesh frequency [Hz] per rpm of the input.
+    crossings : list of (speed [rpm], harmonic, Mode)
+        Where a harmonic of the mesh frequency meets a natural frequency inside the range.
+    """
+
+    speeds: np.ndarray
+    harmonics: list[int]
+    modes: list[Mode]
+    mesh_per_rpm: float
+    crossings: list[tuple[float, int, Mode]]
+
+    def harmonic_line(self, h: int) -> np.ndarray:
+        """The h-th mesh harmonic [Hz] at `speeds`."""
+        return h * self.mesh_per_rpm * self.speeds
+
+
+def campbell(train: TrainModel, modes: list[Mode], input_body: str, speed_max: float, harmonics=(1, 2, 3),
+             points: int = 200) -> Campbell:
+    """The Campbell diagram's data from 0 to `speed_max` [rpm] of `input_body` (natural frequencies do not
+    change with speed in this model: no gyroscopic terms)."""
+    per_rpm = train.mesh_frequency_per_speed(input_body) * 2 * math.pi / 60.0
+    speeds = np.linspace(0.0, speed_max, points)
+    crossings = []
+    for m in distinct(modes):
+        if m.frequency <= 0.0 or per_rpm <= 0.0:
+            continue
+        for h in harmonics:
+            s = m.frequency / (h * per_rpm)
+            if s <= speed_max:
+                crossings.append((s, h, m))
+    crossings.sort(key=lambda c: c[0])
+    return Campbell(speeds, list(harmonics), modes, per_rpm, crossings)

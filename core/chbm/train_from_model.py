@@ -1,0 +1,224 @@
+"""A gear train's lumped model (core.chbm.train_model) built from a GearDyn model.
+
+Every gear pair of the model takes part (its compliant mesh, or the compliant mesh's defaults); the bodies
+are the gears, the pairs' carriers and whatever they sit on down to the ground. A body sits on a bearing
+spring-damper (its centre moves, two coordinates), on a revolute joint (its centre moves with the joint's
+other body) or is welded by a fixed joint; a speed motor holds a joint's rotation, a torsional spring-damper
+resists it, a spring-damper between two bodies acts along its line. Torques enter at their mean over the
+model's run (0 to t_end).
+
+Each mesh's phase comes from the geometry: the teeth of its reference gear (the one turning on the pair's
+carrier) relative to the line to the pitch point, with the sign that makes every mesh's phase advance as the
+train rolls. For equally spaced planets this gives Parker's planet phasing (sun-planet mesh n at z_s psi_n /
+2 pi of a period from mesh 1); phase 0 of a waveform is a tooth of the reference gear on that line.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from core.chbm.train_model import TrainBody, TrainMesh, TrainModel, TrainSpring, build_train
+from core.errors import ModelError
+from core.gearing.mesh_model import mesh_model_for
+from core.geometry.macro import pair_geometry
+from core.geometry.rotations import quat_matrix
+from core.model.entities import (GROUND, BearingSpringDamper, CompliantMesh, FixedJoint, RevoluteJoint, SpeedMotor,
+                                 SpringDamper, Torque, TorsionalSpringDamper)
+from core.model.model import Model
+from core.validation import validate
+
+MEAN_SAMPLES = 2001  # samples of a torque's law over the run for its mean
+
+
+def train_from_model(model: Model, description: str = "") -> TrainModel:
+    """The lumped model of all the model's gear pairs (see the module docstring).
+
+    Raises
+    ------
+    ModelError
+        Naming the item, if the model does not validate, has no gear pair, has a bevel pair or a gear not on
+        its joint's body, axes that are not parallel, or a body both on a joint and on a bearing.
+    """
+    errors = [f for f in validate(model) if f.severity == "error"]
+    if errors:
+        raise ModelError("model", str(errors[0]))
+    if not model.gear_pairs:
+        raise ModelError("model", "has no gear pair: the train is made of its gear pairs")
+    for p in model.gear_pairs.values():
+        if p.kind == "bevel":
+            raise ModelError(p.name, "is a bevel pair; the lumped train takes parallel-axis pairs")
+        if p.gear1 or p.gear2:
+            raise ModelError(p.name, "carries a gear welded to another body (gear1/gear2); the lumped train takes "
+                             "gears on their joints' bodies")
+    axis = model.joints[next(iter(model.gear_pairs.values())).joint1].unit_axis()
+    e1 = np.cross(axis, [0.0, 0.0, 1.0]) if abs(axis[2]) < 0.9 else np.cross([0.0, 1.0, 0.0], axis)
+    e1 = np.array([1.0, 0.0, 0.0]) if abs(axis[2]) > 0.999999 else e1 / np.linalg.norm(e1)
+    e2 = np.cross(axis, e1)
+
+    def plane(p) -> tuple[float, float]:
+        p = np.asarray(p, float)
+        return float(p @ e1), float(p @ e2)
+
+    seats = _seats(model)
+    for j in {j for p in model.gear_pairs.values() for j in (p.joint1, p.joint2)}:
+        if abs(abs(float(model.joints[j].unit_axis() @ axis)) - 1.0) > 1e-9:
+            raise ModelError(j, "is not parallel to the other gears' axes; the lumped train is planar")
+
+    gears = {model.joints[j].body_j for p in model.gear_pairs.values() for j in (p.joint1, p.joint2)}
+    carriers = {p.carrier for p in model.gear_pairs.values() if p.carrier != GROUND}
+    names, todo = [], list(gears | carriers)
+    while todo:
+        b = todo.pop()
+        if b == GROUND or b in names:
+            continue
+        if b not in seats:
+            raise ModelError(b, "sits on no joint or bearing: the train's bodies must be held to the ground")
+        names.append(b)
+        todo.append(seats[b][1])
+
+    base_radius, teeth = {}, {}
+    for p in model.gear_pairs.values():
+        geo = pair_geometry(p.pair_spec())
+        for j, rb, z in ((p.joint1, geo.base_radius_1, p.z1), (p.joint2, geo.base_radius_2, p.z2)):
+            base_radius.setdefault(model.joints[j].body_j, rb)
+            teeth.setdefault(model.joints[j].body_j, z)
+    centres = {b: plane(seats[b][2]) for b in names}
+    planets = set()
+    for g in gears:
+        chain, b = [], g
+        while b in seats and b != GROUND:
+            b = seats[b][1]
+            chain.append(b)
+        if any(c in carriers for c in chain):
+            planets.add(g)
+            planets.update(c for c in chain[:chain.index(next(c for c in chain if c in carriers))])
+
+    t_end = model.settings.t_end
+    times = np.linspace(0.0, t_end, MEAN_SAMPLES) if t_end > 0 else np.zeros(1)
+    torque = dict.fromkeys(names, 0.0)
+    held, torsion, notes, spring_items = set(), {}, [], []
+    for f in model.forces.values():
+        if isinstance(f, Torque):
+            j = model.joints[f.joint]
+            mean = float(np.mean([f.law(t) for t in times]))
+            torque[j.body_j] = torque.get(j.body_j, 0.0) + mean
+        elif isinstance(f, SpeedMotor):
+            held.add(model.joints[f.joint].body_j)
+        elif isinstance(f, TorsionalSpringDamper):
+            torsion[model.joints[f.joint].body_j] = (f.stiffness, f.damping)
+        elif isinstance(f, SpringDamper) and ({f.body_i, f.body_j} - {GROUND}) <= set(names):
+            spring_items.append(f)
+        elif not isinstance(f, (CompliantMesh, BearingSpringDamper)):
+            notes.append(f"{f.name}: a {type(f).__name__} is not part of the lumped train (left out)")
+
+    bodies = []
+    for b in names:
+        kind, parent, at, item = seats[b]
+        body = model.bodies[b]
+        inertia = _polar_inertia(body, at, axis)
+        if b in carriers:
+            role = "carrier"
+            arms = [math.dist(centres[b], centres[g]) for g in planets & gears if g in centres]
+            radius = max(arms) if arms else math.sqrt(inertia / body.mass)
+        else:
+            role = "planet" if b in planets else ("gear" if b in gears else "other")
+            radius = base_radius.get(b) or math.sqrt(inertia / body.mass)
+        bearing = (item.radial_stiffness, item.radial_damping) if kind == "bearing" else None
+        bodies.append(TrainBody(b, body.mass, inertia, radius, centres[b], role, "" if parent == GROUND else parent,
+                                bearing, torsion.get(b, (0.0, 0.0)), b in held or kind == "fixed",
+                                torque.get(b, 0.0) if kind != "fixed" else 0.0))
+    central = {g for g in gears if g not in planets and any(
+        model.joints[p.joint1].body_j in planets or model.joints[p.joint2].body_j in planets
+        for p in model.gear_pairs.values() if g in (model.joints[p.joint1].body_j, model.joints[p.joint2].body_j))}
+    bodies = [TrainBody(**{**b.__dict__, "role": "central"}) if b.name in central else b for b in bodies]
+
+    meshes = []
+    for p in model.gear_pairs.values():
+        mesh = next((f for f in model.forces.values() if isinstance(f, CompliantMesh) and f.pair == p.name), None)
+        if mesh is None:
+            notes.append(f"{p.name}: no compliant mesh; the compliant mesh's defaults (ISO 6336, involute) are used")
+            mesh = CompliantMesh("mesh", p.name)
+        if mesh.stiffness == "iso6336" and p.face_width <= 0:
+            raise ModelError(f"{p.name}.face_width", "is 0; the ISO 6336 mesh stiffness needs it")
+        g1, g2 = model.joints[p.joint1].body_j, model.joints[p.joint2].body_j
+        i1 = next(b.inertia for b in bodies if b.name == g1)
+        i2 = next(b.inertia for b in bodies if b.name == g2)
+        law = mesh_model_for(p, mesh, i1, i2)
+        carrier = "" if p.carrier == GROUND else p.carrier
+        # the reference gear turns on the carrier (a planet); on a fixed-axis pair, gear 1
+        ref = g2 if (_rides_on(seats, g2, p.carrier) and not _rides_on(seats, g1, p.carrier)) else g1
+        meshes.append(TrainMesh(p.name, g1, g2, p.kind, base_radius[g1], base_radius[g2], law.pressure_angle, law,
+                                reference=ref, teeth=teeth[ref], carrier=carrier))
+    springs = tuple(TrainSpring(f.name, "" if f.body_i == GROUND else f.body_i, plane(_world(model, f.body_i, f.point_i)),
+                                "" if f.body_j == GROUND else f.body_j, plane(_world(model, f.body_j, f.point_j)),
+                                f.stiffness, f.damping) for f in spring_items)
+    train = build_train(bodies, meshes, springs=springs)
+    phased = [_with_phase(model, train, m, centres, plane) for m in meshes]
+    notes.append("mesh phases from the gears' teeth (phase 0: a tooth of the reference gear on the line to the "
+                 "pitch point): " + ", ".join(f"{m.name} {m.phase:.4f}" for m in phased))
+    return build_train(bodies, phased, description or f"{model.name}: {len(meshes)} meshes", tuple(notes), springs)
+
+
+def _world(model: Model, body: str, point) -> np.ndarray:
+    """A point in body axes [m] in world coordinates at the initial pose (the ground's axes are the world's)."""
+    if body == GROUND:
+        return np.asarray(point, float)
+    b = model.bodies[body]
+    return np.asarray(b.position) + quat_matrix(b.orientation) @ np.asarray(point, float)
+
+
+def _rides_on(seats, body: str, carrier: str) -> bool:
+    """Whether `body` sits on `carrier`, directly or through hubs."""
+    while body in seats and body != GROUND:
+        body = seats[body][1]
+        if body == carrier:
+            return True
+    return False
+
+
+def _seats(model: Model) -> dict[str, tuple[str, str, tuple, object]]:
+    """body -> (kind, the body it sits on, the seat's point (world) [m], the item) for each body seated once."""
+    seats: dict[str, tuple[str, str, tuple, object]] = {}
+    items = [(j, "revolute" if isinstance(j, RevoluteJoint) else "fixed") for j in model.joints.values()
+             if isinstance(j, (RevoluteJoint, FixedJoint))]
+    items += [(f, "bearing") for f in model.forces.values() if isinstance(f, BearingSpringDamper)]
+    for item, kind in items:
+        b = item.body_j
+        if b in seats:
+            raise ModelError(item.name, f"seats {b!r}, which {seats[b][3].name!r} already seats: a body of the "
+                             "lumped train sits on one joint or one bearing")
+        seats[b] = (kind, item.body_i, item.position, item)
+    return seats
+
+
+def _polar_inertia(body, point, axis: np.ndarray) -> float:
+    """Inertia [kg m^2] of the body about the axis through `point` (world) [m] at the initial pose."""
+    r = quat_matrix(body.orientation)
+    inertia = r @ np.asarray(body.inertia) @ r.T
+    com = np.asarray(body.position) + r @ np.asarray(body.com)
+    d = com - np.asarray(point, float)
+    d_perp = d - axis * (axis @ d)
+    return float(axis @ inertia @ axis + body.mass * (d_perp @ d_perp))
+
+
+def _with_phase(model: Model, train: TrainModel, mesh: TrainMesh, centres, plane) -> TrainMesh:
+    """The mesh with its phase from the reference gear's teeth and the direction the train rolls."""
+    ref = mesh.reference
+    other = mesh.gear2 if ref == mesh.gear1 else mesh.gear1
+    c_ref, c_other = np.asarray(centres[ref]), np.asarray(centres[other])
+    # the line from the reference gear's centre to the pitch point (an internal pair's lies beyond the pinion)
+    toward = c_ref - c_other if (mesh.kind == "internal" and ref == mesh.gear1) else c_other - c_ref
+    lam = math.atan2(toward[1], toward[0])
+    body = model.bodies[ref]
+    x_axis = plane(quat_matrix(body.orientation) @ np.array([1.0, 0.0, 0.0]))
+    beta = math.atan2(x_axis[1], x_axis[0])
+    sign = 1.0
+    if train.rigid.shape[1] == 1:
+        roll = train.rigid[:, 0] * (-1.0 if train.rigid[:, 0] @ train.force < 0 else 1.0)  # as the torques drive
+        speeds = train.speeds(roll)
+        rate = speeds[ref] - speeds.get(mesh.carrier, 0.0)
+        sign = -1.0 if rate < 0 else 1.0
+    phase = (sign * mesh.teeth * (beta - lam) / (2 * math.pi)) % 1.0
+    return TrainMesh(**{**mesh.__dict__, "phase": 0.0 if abs(phase - 1.0) < 1e-12 else phase})

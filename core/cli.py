@@ -455,6 +455,24 @@ def _cmd_gui(ns) -> int:
     return 2
 
 
+def _cmd_modes(ns) -> int:
+    from core.chbm.train_commands import run_modes
+
+    return run_modes(ns.file, ns.json, ns.speed_max)
+
+
+def _cmd_train_chbm(ns) -> int:
+    from core.chbm.train_commands import run_train_chbm
+
+    if not 0 < ns.f_min < ns.f_max <= CHBM_F_MAX:
+        raise UsageError(f"--f-min, --f-max: need 0 < f-min < f-max <= {CHBM_F_MAX:g} Hz, got {ns.f_min:g} and "
+                         f"{ns.f_max:g}")
+    if ns.df_max is not None and not 0 < ns.df_max <= ns.f_max - ns.f_min:
+        raise UsageError(f"--df-max: must be above 0 and at most the range ({ns.f_max - ns.f_min:g} Hz), got {ns.df_max:g}")
+    _check_output(ns.out, "--out")
+    return run_train_chbm(ns.file, ns.out, ns.f_min, ns.f_max, ns.torque_scale, ns.harmonics, ns.df_max, ns.newmark)
+
+
 def _check_output(path: str, flag: str) -> None:
     """Refuse an output path that cannot be written before any computation starts (core.outputs)."""
     problem = output_problem(path)
@@ -658,6 +676,30 @@ def build_parser() -> argparse.ArgumentParser:
                                      "watch it move, read the tooth forces.")
     gui.add_argument("file", nargs="?", help="a .gdyn model file or a .gdres results file")
     gui.set_defaults(run=_cmd_gui)
+
+    md = sub.add_parser("modes", help="natural frequencies and mode shapes of a model's gear train (lumped, at the "
+                                      "mean mesh stiffness), classified rotational, translational or planet")
+    md.add_argument("file", help="a .gdyn model file")
+    md.add_argument("--json", action="store_true", help="print JSON (SI units, speeds in rpm)")
+    md.add_argument("--speed-max", type=_number(float, Range(0.0, 1e6)), default=0.0,
+                    help="list the Campbell crossings (mesh harmonics 1-3 meeting a natural frequency) up to this "
+                         "input speed [rpm]")
+    md.set_defaults(run=_cmd_modes)
+
+    tc = sub.add_parser("train-chbm", help="forced response of a model's gear train by harmonic balance: every "
+                                           "mesh's dynamic load and dynamic factor over the mesh frequency")
+    tc.add_argument("file", help="a .gdyn model file (its gear pairs, compliant meshes, bearings and mean torques)")
+    tc.add_argument("--f-min", type=_number(float), required=True, help="lowest mesh frequency [Hz]")
+    tc.add_argument("--f-max", type=_number(float), required=True, help="highest mesh frequency [Hz]")
+    tc.add_argument("--torque-scale", type=_number(float, Range(0.0, 1e3, lo_open=True)), nargs="+", default=[1.0],
+                    help="scales of the model's torques, one curve each (default 1)")
+    tc.add_argument("--harmonics", type=_number(int, Range(1, 60)), default=8, help="harmonics H (default 8)")
+    tc.add_argument("--df-max", type=_number(float), help="largest frequency step between points [Hz] (default "
+                                                          "1 %% of the range)")
+    tc.add_argument("--newmark", type=_number(int, Range(0, 200)), default=0,
+                    help="also run Newmark time integration at this many frequencies (the reference)")
+    tc.add_argument("--out", required=True, help="curve CSV")
+    tc.set_defaults(run=_cmd_train_chbm)
 
     v = sub.add_parser("validate", help="check a model file against the modelling rules")
     v.add_argument("file", help="a .gdyn model file")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -22,14 +23,22 @@ from core.chbm.lumped_model import LumpedModel
 
 
 def sample_count(harmonics: int, switch_fractions: list[float], minimum: int = 256) -> int:
-    """N samples per period: well above 2H + 1 and a multiple that puts every gap jump on a sample."""
+    """N samples per period: well above 2H + 1 and a multiple that puts every gap jump and mesh phase on a sample.
+
+    The fractions' common denominator (a power of two for the step-gap model, 3 for three phased planets)
+    times the smallest power of two that reaches the minimum.
+    """
     n = max(minimum, 8 * (2 * harmonics + 1))
-    n = 1 << (n - 1).bit_length()
-    for _ in range(8):
-        if all(abs(s * n - round(s * n)) < 1e-9 for s in switch_fractions):
-            return n
-        n *= 2
-    raise ValueError(f"the gap jumps at {switch_fractions} of the period do not fall on a grid of up to {n // 2} samples")
+    grid = 1
+    for s in switch_fractions:
+        q = Fraction(s).limit_denominator(1 << 16)
+        if abs(float(q) - s) > 1e-12:
+            raise ValueError(f"the gap jumps and mesh phases at {switch_fractions} of the period do not fall on a "
+                             "grid of up to 65536 samples")
+        grid = math.lcm(grid, q.denominator)
+    if grid > 1 << 16:
+        raise ValueError(f"the gap jumps and mesh phases at {switch_fractions} of the period need {grid} samples")
+    return grid * (1 << max(0, math.ceil(math.log2(n / grid))))
 
 
 @dataclass
@@ -126,25 +135,28 @@ class HarmonicBalance:
         """
         coeffs = self.unpack(z)
         x = self.coordinate_samples(z)
-        f_time, tangent = self.model.restoring(x, self.gaps, self.stiff)
-        fc = self.to_frequency(f_time).ravel()
+        forces, active = self.model.contact_forces(x, self.gaps, self.stiff)
+        w, _ = self.model.contact_arrays
+        fc = self.to_frequency(-forces.T @ w).ravel()
         d = self.linear_operator(omega)
         r = (d @ coeffs.ravel() + fc - self.external()) / self.f_scale
         if not jacobian:
             return r
-        jac = d + self.contact_jacobian(tangent)
+        jac = d + self.contact_jacobian(active * self.stiff)
         dr_domega = self.linear_operator_derivative(omega) @ coeffs.ravel() / self.f_scale
         return r, jac * (self.x_scale / self.f_scale), dr_domega
 
-    def contact_jacobian(self, tangent: np.ndarray) -> np.ndarray:
-        """d F_c / d X through the AFT: P diag(K_t(tau_k)) E, on physical coefficients."""
+    def contact_jacobian(self, weights: np.ndarray) -> np.ndarray:
+        """d F_c / d X through the AFT on physical coefficients.
+
+        The contact tangent at sample k is sum_e weights[e, k] w_e w_e^T (weights: each element's stiffness
+        where it is closed, (E, N)), so P diag(K_t(tau_k)) E = sum_e (P diag(weights_e) E) (x) w_e w_e^T:
+        one (2H + 1)-square product per element instead of one per pair of coordinates.
+        """
         n, nb = self.model.dofs, 2 * self.harmonics + 1
-        jac = np.zeros((nb, n, nb, n))
-        for a in range(n):
-            for b in range(n):
-                if np.any(tangent[:, a, b]):
-                    jac[:, a, :, b] = self.projection @ (tangent[:, a, b, None] * self.basis)
-        return jac.reshape(nb * n, nb * n)
+        w, _ = self.model.contact_arrays
+        g = np.einsum("ik,ek,kj->eij", self.projection, weights, self.basis)
+        return np.einsum("eij,ea,eb->iajb", g, w, w).reshape(nb * n, nb * n)
 
     # ---------------------------------------------------------------- solving
 

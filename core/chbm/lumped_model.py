@@ -85,7 +85,9 @@ class ContactElement:
         return np.where(shut, 0.0, self.gap_open)
 
     def switch_fractions(self) -> list[float]:
-        """Instants where the gap jumps, as fractions of the period."""
+        """Instants where the gap jumps (or, for a law, where its own period starts), as fractions of the period."""
+        if self.law is not None:
+            return [(-self.phase) % 1.0]
         return sorted({v % 1.0 for w in self.closed for v in w})
 
 
@@ -208,21 +210,26 @@ class LumpedModel:
         """The quasi-static coordinates x [m] at each element's mean stiffness, and which elements carry.
 
         K x - sum_e w_e F_e(x) = f_ext with F_e = k_e max(0, -(w_e . x + gap_e)): piecewise linear, solved
-        by Newton on the set of closed elements (it stops when the set repeats). An element with a law
-        starts closed only on the drive flank (the first of each pair), a step-gap element where its gap
-        is shut for part of the period.
+        by Newton on the set of closed elements, starting with every element closed (it stops when the set
+        repeats). Of a mesh's two flank elements (a law's drive and coast, stored in pairs) at least the one
+        nearer to contact stays closed, so the mesh never comes loose from a quasi-static load.
         """
         w, _ = self.contact_arrays
         k = np.array([c.mean_stiffness for c in self.contacts])
         gaps = np.array([0.0 if c.law is None else c.gap_open for c in self.contacts])
-        on = np.array([c.law is None or i % 2 == 0 for i, c in enumerate(self.contacts)])
+        flank_pairs = [i for i in range(0, len(self.contacts) - 1, 2) if self.contacts[i].law is not None]
+        on = np.ones(len(self.contacts), dtype=bool)
         seen = []
         x = np.zeros(self.dofs)
         for _ in range(max_iter):
             kk = self.stiffness + np.einsum("e,ea,eb->ab", k * on, w, w)
             # -w F = k w (w.x + g) on the closed elements, so K_eff x = f - sum k w g
             x = np.linalg.lstsq(kk, self.force - (k * on * gaps) @ w, rcond=None)[0]
-            now = -(w @ x + gaps) > 0
+            pen = -(w @ x + gaps)
+            now = pen > 0
+            for i in flank_pairs:
+                if not (now[i] or now[i + 1]):
+                    now[i + (pen[i + 1] > pen[i])] = True
             if np.array_equal(now, on) or any(np.array_equal(now, s) for s in seen):
                 break
             seen.append(on)

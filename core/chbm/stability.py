@@ -1,4 +1,4 @@
-"""Stability of harmonic-balance solutions by Hill's method.
+"""Stability of harmonic-balance solutions by Hill's method (and, for larger models, the monodromy matrix).
 
 A perturbation e^(lambda t) p(t) with p periodic, written in the same real
 Fourier basis, gives the quadratic eigenproblem
@@ -24,6 +24,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import scipy.linalg
+
+HILL_EIGEN_DOFS = 4  # above this many coordinates the monodromy matrix is cheaper than Hill's eigenproblem
 
 
 def derivative_operator(harmonics: int, dofs: int, omega: float) -> np.ndarray:
@@ -87,10 +90,38 @@ def hill_determinant_multipliers(hb, z: np.ndarray, omega: float) -> np.ndarray:
     return multipliers_y * math.exp(-c * math.pi / (m * omega))  # x = e^(-c t / 2m) y over T = 2 pi / omega
 
 
+def monodromy_multipliers(hb, z: np.ndarray, omega: float, intervals: int = 64) -> np.ndarray:
+    """The 2 n Floquet multipliers as the eigenvalues of the monodromy matrix of the linearised equations.
+
+    The period is cut into `intervals` equal parts (of whole sample intervals); over each the contact
+    tangent is held at its mean over the part's samples, so the state transition is the product of
+    matrix exponentials (exact for that piecewise-constant stiffness, whatever the ratio of the natural
+    frequencies to the mesh frequency).
+    """
+    n = hb.model.dofs
+    m_inv = np.linalg.inv(hb.model.mass)
+    x = hb.coordinate_samples(z)
+    _, tangent = hb.model.restoring(x, hb.gaps, hb.stiff)
+    parts = math.gcd(hb.samples, intervals)
+    tangent = tangent.reshape(parts, hb.samples // parts, n, n).mean(axis=1)
+    h = 2 * math.pi / omega / parts
+    a = np.zeros((2 * n, 2 * n))
+    a[:n, n:] = np.eye(n)
+    a[n:, n:] = -m_inv @ hb.model.damping
+    phi = np.eye(2 * n)
+    for k in range(parts):
+        a[n:, :n] = -m_inv @ (hb.model.stiffness + tangent[k])
+        phi = scipy.linalg.expm(a * h) @ phi
+    return np.linalg.eigvals(phi)
+
+
 def floquet_multipliers(hb, z: np.ndarray, omega: float, jacobian: np.ndarray | None = None) -> np.ndarray:
-    """The 2 n Floquet multipliers of the periodic solution z at omega [rad/s] by Hill's method."""
+    """The 2 n Floquet multipliers of the periodic solution z at omega [rad/s]: by Hill's method (its
+    determinant for one coordinate, its eigenproblem up to HILL_EIGEN_DOFS), else by the monodromy matrix."""
     if hb.model.dofs == 1:
         return hill_determinant_multipliers(hb, z, omega)
+    if hb.model.dofs > HILL_EIGEN_DOFS:
+        return monodromy_multipliers(hb, z, omega)
     return np.exp(floquet_exponents(hb, z, omega, jacobian) * (2 * math.pi / omega))
 
 

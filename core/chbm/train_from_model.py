@@ -203,6 +203,23 @@ def _polar_inertia(body, point, axis: np.ndarray) -> float:
     return float(axis @ inertia @ axis + body.mass * (d_perp @ d_perp))
 
 
+def _rolling_sign(model: Model, train: TrainModel) -> float:
+    """+1 or -1: the direction of the train's rigid rolling that the model runs in (its initial spins), else the
+    one its torques drive, else the one that turns the first body forward."""
+    phi = train.rigid[:, 0]
+    speeds = train.speeds(phi)
+    spin = sum(b.inertia * speeds[b.name] * float(np.dot(model.bodies[b.name].angular_velocity, _axis(model)))
+               for b in train.bodies)
+    for value in (spin, float(phi @ train.force), speeds[train.bodies[0].name]):
+        if abs(value) > 1e-12 * max(1.0, abs(value)):
+            return 1.0 if value > 0 else -1.0
+    return 1.0
+
+
+def _axis(model: Model) -> np.ndarray:
+    return model.joints[next(iter(model.gear_pairs.values())).joint1].unit_axis()
+
+
 def _with_phase(model: Model, train: TrainModel, mesh: TrainMesh, centres, plane) -> TrainMesh:
     """The mesh with its phase from the reference gear's teeth and the direction the train rolls."""
     ref = mesh.reference
@@ -216,8 +233,7 @@ def _with_phase(model: Model, train: TrainModel, mesh: TrainMesh, centres, plane
     beta = math.atan2(x_axis[1], x_axis[0])
     sign = 1.0
     if train.rigid.shape[1] == 1:
-        roll = train.rigid[:, 0] * (-1.0 if train.rigid[:, 0] @ train.force < 0 else 1.0)  # as the torques drive
-        speeds = train.speeds(roll)
+        speeds = train.speeds(train.rigid[:, 0] * _rolling_sign(model, train))
         rate = speeds[ref] - speeds.get(mesh.carrier, 0.0)
         sign = -1.0 if rate < 0 else 1.0
     phase = (sign * mesh.teeth * (beta - lam) / (2 * math.pi)) % 1.0

@@ -122,7 +122,7 @@ def compliant_planetary() -> Model:
     bodies = {i.name: i for i in items if isinstance(i, RigidBody)}
     joints = {i.name: i for i in items if isinstance(i, RevoluteJoint)}
     pairs = [i for i in items if isinstance(i, GearPair)]
-    k_bearing, c_bearing, k_arm, arm = 1e8, 400.0, 2e7, 0.03
+    k_bearing, c_bearing, k_arm, c_arm, arm = 1e8, 400.0, 2e7, 400.0, 0.03
     out = []
     hub_shape = PrimitiveSource(radius=0.015, length=0.01)
     for name, body in bodies.items():
@@ -152,7 +152,7 @@ def compliant_planetary() -> Model:
             if housing != GROUND:
                 base = tuple(base[i] - bodies["carrier"].position[i] for i in range(3))
             out.append(SpringDamper(f"{name}_arm{k + 1}", housing, hub, base,
-                                    (arm * radial[0], arm * radial[1], 0.0), stiffness=k_arm, free_length=0.01))
+                                    (arm * radial[0], arm * radial[1], 0.0), stiffness=k_arm, damping=c_arm, free_length=0.01))
     out += pairs + [CompliantMesh(f"{p.name}_mesh", p.name, backlash=5e-5) for p in pairs]
     out += [builders.held_joint("ring_hold", "ring_joint"), builders.constant_torque("sun_torque", "sun_joint", torque),
             builders.constant_torque("carrier_load", "carrier_joint", -torque * (1 + zr / zs))]

@@ -1,0 +1,122 @@
+"""The command line of trains by harmonic balance: `geardyn modes MODEL` and `geardyn train-chbm MODEL`.
+
+Frequencies in Hz, speeds in rpm, forces in N, as the rest of the command line; the model file's units are
+SI. Each command returns its exit status and prints what it did.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import math
+
+import numpy as np
+
+from core.chbm.continuation import ContinuationError
+from core.chbm.modes import campbell, distinct, train_modes
+from core.chbm.train_from_model import train_from_model
+from core.chbm.train_study import newmark_reference, train_curve, write_curves_csv
+from core.errors import ModelError
+from core.model.entities import Torque
+from core.model.files import load
+
+SHARES = ("central rotation", "central translation", "planets", "meshes", "bearings")
+
+
+def input_body(train) -> str:
+    """The body the mean torques drive (the largest positive torque), for speeds in rpm."""
+    driven = [b for b in train.bodies if b.torque > 0]
+    return max(driven, key=lambda b: b.torque).name if driven else train.bodies[0].name
+
+
+def run_modes(path: str, as_json: bool = False, speed_max: float = 0.0) -> int:
+    """Print the train's modes (and the Campbell crossings up to speed_max [rpm] of the input)."""
+    try:
+        train = train_from_model(load(path))
+    except ModelError as exc:
+        print(f"error: {exc}")
+        return 1
+    modes = train_modes(train)
+    body = input_body(train)
+    try:
+        per_rpm = train.mesh_frequency_per_speed(body) * 2 * math.pi / 60.0
+    except ModelError as exc:
+        per_rpm, why = 0.0, str(exc)
+    else:
+        why = ""
+    rows = [{"frequency_hz": m.frequency, "kind": m.kind, "multiplicity": m.multiplicity,
+             **{k.replace(" ", "_"): m.shares[k] for k in SHARES}} for m in distinct(modes)]
+    crossings = []
+    if speed_max > 0 and per_rpm > 0:
+        crossings = [{"speed_rpm": s, "harmonic": h, "frequency_hz": m.frequency, "kind": m.kind}
+                     for s, h, m in campbell(train, modes, body, speed_max).crossings]
+    if as_json:
+        print(json.dumps({"model": path, "coordinates": train.names, "input": body,
+                          "mesh_frequency_per_rpm_hz": per_rpm, "modes": rows, "campbell_crossings": crossings,
+                          "notes": train.notes + ([why] if why else [])}, indent=1))
+        return 0
+    print(f"{train.lumped.description}: {train.dofs} coordinates, {len(train.meshes)} meshes")
+    for note in train.notes:
+        print(f"note: {note}")
+    if per_rpm:
+        print(f"mesh frequency: {per_rpm:.6g} Hz per rpm of {body!r}")
+    elif why:
+        print(f"note: {why}")
+    print(f"{'f [Hz]':>12}  {'kind':<13} {'mult':>4}  " + "  ".join(f"{k:>11}" for k in
+                                                                  ("rot [%]", "trans [%]", "planets [%]", "meshes [%]",
+                                                                   "bearings [%]")))
+    for r in rows:
+        shares = "  ".join(f"{100 * r[k.replace(' ', '_')]:11.1f}" for k in SHARES)
+        print(f"{r['frequency_hz']:12.2f}  {r['kind']:<13} {r['multiplicity']:>4}  {shares}")
+    for c in crossings:
+        print(f"Campbell: harmonic {c['harmonic']} meets {c['frequency_hz']:.1f} Hz ({c['kind']}) at "
+              f"{c['speed_rpm']:.0f} rpm")
+    return 0
+
+
+def run_train_chbm(path: str, out: str, f_min: float, f_max: float, scales=(1.0,), harmonics: int = 8,
+                   df_max: float | None = None, newmark_points: int = 0) -> int:
+    """The forced response of the model's train at each torque scale to CSV (and Newmark points)."""
+    try:
+        model = load(path)
+        base = train_from_model(model)
+    except ModelError as exc:
+        print(f"error: {exc}")
+        return 1
+    for note in base.notes:
+        print(f"note: {note}")
+    curves, status = [], 0
+    for scale in scales:
+        train = base if scale == 1.0 else train_from_model(_scaled(model, scale))
+        try:
+            curve = train_curve(train, f_min, f_max, harmonics, df_max, scale=scale)
+        except ContinuationError as exc:
+            print(f"error: torque scale {scale:g}: {exc} ({len(exc.points)} points kept)")
+            status = 1
+            continue
+        if newmark_points:
+            newmark_reference(curve, np.linspace(f_min, f_max, newmark_points))
+        folds = max(p.segment for p in curve.points)
+        peak = max((ld.factor, p.frequency, m.name) for p, loads in zip(curve.points, curve.loads)
+                   for ld, m in zip(loads, train.meshes))
+        print(f"torque scale {scale:g}: {len(curve.points)} points, {folds} folds, "
+              f"{sum(not p.stable for p in curve.points)} unstable; largest dynamic factor {peak[0]:.3f} "
+              f"({peak[2]} at {peak[1]:.1f} Hz)")
+        curves.append(curve)
+    if curves:
+        write_curves_csv(curves, out)
+        print(f"wrote {out}")
+    return status
+
+
+def _scaled(model, scale: float):
+    """A copy of the model with every torque's law scaled."""
+    scaled = copy.deepcopy(model)
+    for name, f in list(scaled.forces.items()):
+        if isinstance(f, Torque):
+            law = f.law
+            scaled.forces[name] = dataclasses.replace(f, law=dataclasses.replace(
+                law, value=law.value * scale, final=law.final * scale, amplitude=law.amplitude * scale,
+                table=tuple((t, v * scale) for t, v in law.table)))
+    return scaled

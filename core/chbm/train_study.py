@@ -1,0 +1,130 @@
+"""Forced response of a gear train: harmonic-balance curves over the mesh frequency, every mesh's dynamic load and
+dynamic factor along them, the Newmark reference, CSV.
+
+The mesh force of a mesh is its drive-flank force less its coast-flank force [N] along the line of action;
+its dynamic factor is the peak of |F| over a period against the static |F| at the same torques.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from core.atomic import atomic_write_text
+from core.chbm.continuation import CurvePoint, follow
+from core.chbm.harmonic_balance import HarmonicBalance
+from core.chbm.newmark import NewmarkIntegrator, PeriodicResponse
+from core.chbm.train_model import TrainModel
+
+DEFAULT_HARMONICS = 8
+
+
+def mesh_forces(train: TrainModel, hb: HarmonicBalance, y_samples: np.ndarray) -> np.ndarray:
+    """Each mesh's force [N] at the samples y (S, m) of the lumped coordinates: (meshes, S)."""
+    s = y_samples.shape[0]
+    fractions = np.arange(s) / s
+    forces, _ = train.lumped.contact_forces(y_samples, train.lumped.gaps(fractions), train.lumped.stiffnesses(fractions))
+    return forces[0::2] - forces[1::2]
+
+
+def static_mesh_forces(train: TrainModel) -> np.ndarray:
+    """Each mesh's static force [N] at the mean stiffness under the mean torques."""
+    y, _ = train.lumped.static_state()
+    k = np.array([[c.mean_stiffness] for c in train.lumped.contacts])
+    forces, _ = train.lumped.contact_forces(y[None, :], train.lumped.gaps(np.zeros(1)), k)
+    return forces[0::2, 0] - forces[1::2, 0]
+
+
+@dataclass
+class MeshLoad:
+    """One mesh at one curve point: mean, peak |F| and dynamic factor, and the amplitudes of the first harmonics."""
+
+    mean: float  # [N]
+    peak: float  # [N]
+    factor: float  # peak |F| / |static F|
+    harmonics: np.ndarray  # amplitudes [N] of mesh harmonics 1, 2, ...
+
+
+def mesh_loads(train: TrainModel, hb: HarmonicBalance, z: np.ndarray, static: np.ndarray,
+               samples: int = 512) -> list[MeshLoad]:
+    """The meshes' loads on the HB solution z."""
+    f = mesh_forces(train, hb, hb.coordinate_samples(z, samples))
+    spec = np.abs(np.fft.rfft(f, axis=1)) * 2.0 / samples
+    out = []
+    for i in range(f.shape[0]):
+        peak = float(np.abs(f[i]).max())
+        out.append(MeshLoad(float(f[i].mean()), peak, peak / abs(static[i]) if static[i] else math.inf, spec[i, 1:6]))
+    return out
+
+
+@dataclass
+class TrainCurve:
+    """The forced response at one torque scale: the HB curve with the meshes' loads at each point."""
+
+    scale: float  # of the model's torques
+    train: TrainModel
+    hb: HarmonicBalance
+    points: list[CurvePoint]
+    loads: list[list[MeshLoad]]
+    static: np.ndarray
+    reference: list[PeriodicResponse] = field(default_factory=list)
+
+
+def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = DEFAULT_HARMONICS,
+                df_max: float | None = None, progress=None, cancel=None, scale: float = 1.0) -> TrainCurve:
+    """The HB curve of the train from f_min to f_max [Hz] (mesh frequency) with continuation and stability."""
+    hb = HarmonicBalance(train.lumped, harmonics)
+    # a train's unknowns are many and large against x_scale: the frequency step (df_max) and the Newton
+    # iterations bound the step, not an arclength of order one
+    points = follow(hb, f_min, f_max, ds=1.0, ds_max=1e6, df_max=df_max, progress=progress, cancel=cancel)
+    static = static_mesh_forces(train)
+    loads = [mesh_loads(train, hb, p.z, static) for p in points]
+    return TrainCurve(scale, train, hb, points, loads, static)
+
+
+def newmark_reference(curve: TrainCurve, frequencies, progress=None, cancel=None) -> list[PeriodicResponse]:
+    """Newmark runs of the same lumped model at `frequencies` [Hz], swept upwards, to steady state."""
+    curve.reference = NewmarkIntegrator(curve.train.lumped).sweep(frequencies, "forward", progress=progress,
+                                                                   cancel=cancel)
+    return curve.reference
+
+
+def newmark_loads(curve: TrainCurve, run: PeriodicResponse) -> list[MeshLoad]:
+    """The meshes' loads over the last period of a Newmark run (its step instants, phase 0 first)."""
+    y = np.roll(run.x, 1, axis=0)
+    f = mesh_forces(curve.train, curve.hb, y)
+    spec = np.abs(np.fft.rfft(f, axis=1)) * 2.0 / f.shape[1]
+    return [MeshLoad(float(f[i].mean()), float(np.abs(f[i]).max()),
+                     float(np.abs(f[i]).max()) / abs(curve.static[i]) if curve.static[i] else math.inf, spec[i, 1:6])
+            for i in range(f.shape[0])]
+
+
+def curve_header(train: TrainModel) -> list[str]:
+    head = ["method", "torque scale", "mesh frequency [Hz]", "stable", "segment"]
+    for m in train.meshes:
+        head += [f"{m.name} mean force [N]", f"{m.name} peak force [N]", f"{m.name} dynamic factor",
+                 f"{m.name} 1x amplitude [N]", f"{m.name} 2x amplitude [N]"]
+    return head
+
+
+def curve_rows(curves: list[TrainCurve]):
+    for c in curves:
+        for p, loads in zip(c.points, c.loads):
+            row = ["HBM", c.scale, p.frequency, int(p.stable), p.segment]
+            for ld in loads:
+                row += [ld.mean, ld.peak, ld.factor, ld.harmonics[0], ld.harmonics[1]]
+            yield row
+        for run in c.reference:
+            row = ["Newmark", c.scale, run.frequency, int(run.converged), -1]
+            for ld in newmark_loads(c, run):
+                row += [ld.mean, ld.peak, ld.factor, ld.harmonics[0], ld.harmonics[1]]
+            yield row
+
+
+def write_curves_csv(curves: list[TrainCurve], path) -> None:
+    """The curves (and Newmark points) as CSV, written atomically."""
+    lines = [",".join(curve_header(curves[0].train))]
+    lines += [",".join(f"{v:.10g}" if isinstance(v, float) else str(v) for v in row) for row in curve_rows(curves)]
+    atomic_write_text(path, "\n".join(lines) + "\n")

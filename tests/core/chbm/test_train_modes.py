@@ -1,0 +1,78 @@
+"""A train's lumped model against Lin and Parker's published planetary (J. Vib. Acoust. 121, 1999, 316-321).
+
+Table 1 of the paper (also Lin's thesis, Table C.1) gives the example system; Table 2 its natural
+frequencies for three, four and five equally spaced planets, grouped as rotational, translational (each
+twice) and planet modes (N - 3 fold). The mode structure is the paper's theorem, checked on the shapes.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from core.chbm.modes import distinct, train_modes
+from core.chbm.train_model import TrainBody, TrainMesh, build_train
+from core.gearing.mesh_model import MeshModel
+
+ALPHA = math.radians(24.6)
+# Table 2 [Hz]: rotational (one each), translational (two each), planet modes (N - 3 each)
+TABLE_2 = {
+    3: ([0.0, 1475.7, 1930.3, 2658.3, 7462.8, 11775.3], [743.2, 1102.4, 1896.0, 2276.4, 6986.3, 9647.9], []),
+    4: ([0.0, 1536.6, 1970.6, 2625.7, 7773.6, 13071.1], [727.0, 1091.0, 1892.8, 2342.5, 7189.9, 10437.6],
+        [1808.2, 5963.8, 6981.7]),
+    5: ([0.0, 1567.4, 2006.1, 2614.8, 8065.4, 14253.1], [710.0, 1072.0, 1888.1, 2425.3, 7382.4, 11172.3],
+        [1808.2, 5963.8, 6981.7]),
+}
+
+
+def lin_parker(planets: int):
+    """Table 1: masses [kg], I / r^2 [kg], base diameters [mm], k_sp = k_rp = 5e8 N/m, bearings 1e8 N/m,
+    the ring held torsionally by k_ru = 1e9 N/m, sun and carrier free to turn; a sun torque picks the
+    loaded flanks (sun-planet drive, ring-planet coast in our terms: the paper's mesh lines)."""
+    rs, rp, rr, rc = 77.4e-3 / 2, 100.3e-3 / 2, 275.0e-3 / 2, 176.8e-3 / 2
+    law = MeshModel(5e8, np.ones(64), 0.0, 0.0, ALPHA)
+    bodies = [TrainBody("carrier", 5.43, 6.29 * rc ** 2, rc, (0.0, 0.0), "carrier", "", (1e8, 0.0)),
+              TrainBody("ring", 2.35, 3.00 * rr ** 2, rr, (0.0, 0.0), "central", "", (1e8, 0.0), (1e9 * rr ** 2, 0.0)),
+              TrainBody("sun", 0.40, 0.39 * rs ** 2, rs, (0.0, 0.0), "central", "", (1e8, 0.0), torque=10.0)]
+    meshes = []
+    for n in range(planets):
+        psi = 2 * math.pi * n / planets
+        bodies.append(TrainBody(f"planet{n}", 0.66, 0.61 * rp ** 2, rp, (rc * math.cos(psi), rc * math.sin(psi)),
+                                "planet", "carrier", (1e8, 0.0)))
+        meshes.append(TrainMesh(f"sun_planet{n}", "sun", f"planet{n}", "external", rs, rp, ALPHA, law))
+        meshes.append(TrainMesh(f"planet{n}_ring", f"planet{n}", "ring", "internal", rp, rr, ALPHA, law))
+    return build_train(bodies, meshes)
+
+
+@pytest.mark.parametrize("planets", [3, 4, 5])
+def test_natural_frequencies_match_lin_and_parker_table_2_within_one_percent(planets):
+    modes = train_modes(lin_parker(planets))
+    rot, trans, planet = TABLE_2[planets]
+    for kind, published in (("rotational", rot[1:]), ("translational", trans), ("planet", planet)):
+        ours = [m.frequency for m in distinct(modes) if m.kind == kind]
+        assert len(ours) == len(published), (kind, ours)
+        worst = max((abs(a / b - 1) for a, b in zip(ours, published)), default=0.0)
+        assert worst < 0.01, (kind, ours, published)
+    assert [m.kind for m in modes].count("rigid") == 1  # sun and carrier turn freely: one rigid rolling
+
+
+@pytest.mark.parametrize("planets", [3, 4, 5])
+def test_equally_spaced_planets_give_single_rotational_double_translational_and_n_minus_3_planet_modes(planets):
+    train = lin_parker(planets)
+    modes = train_modes(train)
+    assert len(modes) == 3 * (planets + 3)
+    for m in modes:
+        expected = {"rigid": 1, "rotational": 1, "translational": 2, "planet": planets - 3}[m.kind]
+        assert m.multiplicity == expected, (m.frequency, m.kind, m.multiplicity)
+    assert sum(m.kind == "mixed" for m in modes) == 0
+    for m in modes:
+        central = [m.body_motion(train, b) for b in ("sun", "ring", "carrier")]
+        size = np.abs(m.shape).max()
+        if m.kind == "planet":  # no central member moves
+            assert all(np.abs(t).max() < 1e-8 * size and abs(r) < 1e-8 * size for t, r in central)
+        if m.kind == "rotational":  # central members only turn; all planets move alike
+            assert all(np.abs(t).max() < 1e-8 * size for t, _ in central)
+            u = [float(train.rotation[f"planet{n}"] @ m.shape) for n in range(planets)]
+            assert max(u) - min(u) < 1e-8 * max(abs(v) for v in u)
+        if m.kind == "translational":  # central members only translate
+            assert all(abs(r) < 1e-8 * size for _, r in central)

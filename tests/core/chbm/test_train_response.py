@@ -1,0 +1,94 @@
+"""A planetary train's forced response: Parker's planet-phasing rules and the harmonic balance against Newmark.
+
+Parker (J. Sound Vib. 236, 2000, 561-573): with equally spaced planets and the meshes phased by their
+position angles, the l-th mesh harmonic excites only rotational modes when l z_s / N is whole, only
+translational modes when (l z_s +- 1) / N is whole, else only planet modes. For z_s = 25, N = 3 (the
+compliant planetary example) the first and second harmonics move the sun only sideways and the third only
+turns it.
+"""
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+
+from core.chbm.harmonic_balance import HarmonicBalance
+from core.chbm.newmark import NewmarkIntegrator
+from core.chbm.train_from_model import train_from_model
+from core.chbm.train_study import mesh_forces
+from core.model.entities import CompliantMesh
+from core.model.files import load
+from tests.conftest import EXAMPLES
+
+
+@pytest.fixture(scope="module")
+def phased():
+    return train_from_model(load(EXAMPLES / "compliant_planetary.gdyn"))
+
+
+def test_mesh_phases_follow_the_planets_position_angles(phased):
+    """Both meshes of planet n are z_s psi_n / 2 pi of a period from planet 1's (the sign: the rolling's)."""
+    phase = {m.name: m.phase for m in phased.meshes}
+    signs = set()
+    for k in (2, 3):
+        step = 25 * (k - 1) / 3
+        for name in (f"sun_planet{k}", f"planet{k}_ring"):
+            diff = phase[name] - phase[name.replace(str(k), "1")]
+            off = [abs(((diff - sign * step) + 0.5) % 1.0 - 0.5) for sign in (1, -1)]
+            assert min(off) < 1e-9, (name, diff)
+            signs.add(off.index(min(off)))
+    assert len(signs) == 1
+
+
+def test_first_mesh_harmonic_moves_the_sun_only_sideways_and_the_third_only_turns_it(phased):
+    hb = HarmonicBalance(phased.lumped, 6)
+    z, _, ok = hb.solve(2 * math.pi * 1000.0, hb.static_guess())
+    assert ok
+    q = hb.unpack(z) @ phased.basis.T  # (2H + 1, n) coefficients on the train's coordinates
+    turn = q @ phased.rotation["sun"] * phased.body("sun").radius  # [m] of arc
+    side = q @ phased.translation["sun"].T  # (2H + 1, 2) [m]
+
+    def amp(c, h):
+        return float(np.hypot(*c[2 * h - 1:2 * h + 1])) if c.ndim == 1 else float(np.abs(c[2 * h - 1:2 * h + 1]).max())
+
+    scale = max(amp(turn, 3), amp(side, 1))
+    assert amp(side, 1) > 1e-3 * scale and amp(side, 2) > 1e-6 * scale
+    assert amp(turn, 1) < 1e-9 * scale and amp(turn, 2) < 1e-9 * scale
+    assert amp(turn, 3) > 1e-3 * scale and amp(side, 3) < 1e-9 * scale
+    assert amp(turn, 6) > 1e-9 * scale and amp(side, 6) < 1e-9 * scale  # 6 z_s / 3 is whole too
+
+
+@pytest.fixture(scope="module")
+def torsional():
+    """The planetary example (sun 1 N m, ring held, carrier free) with ISO 6336 meshes and 10 um backlash."""
+    model = load(EXAMPLES / "planetary.gdyn")
+    for p in list(model.gear_pairs):
+        model.forces[f"{p}_mesh"] = CompliantMesh(f"{p}_mesh", p, backlash=1e-5)
+    return train_from_model(model)
+
+
+def test_harmonic_balance_matches_newmark_on_the_lumped_planetary_within_one_percent(torsional):
+    """Five mesh frequencies across the main resonances; the light load (1 N m) and 10 um backlash lose contact."""
+    from core.chbm.continuation import follow
+    from core.chbm.study import CurveResult, hbm_solutions_at
+
+    hb = HarmonicBalance(torsional.lumped, 24)  # the involute waveform's jumps and the contact loss need 24
+    points = follow(hb, 2000.0, 7000.0, df_max=25.0, stability=True)
+    result = CurveResult(1.0, torsional.lumped, hb, points)
+    runs = NewmarkIntegrator(torsional.lumped).sweep([2500.0, 4000.0, 4700.0, 5500.0, 6500.0], "forward")
+    lost = False
+    for run in runs:
+        assert run.converged, run.frequency
+        ref = mesh_forces(torsional, hb, np.roll(run.x, 1, axis=0))
+        best = None
+        for z, stable, _ in hbm_solutions_at(result, run.frequency):
+            if stable:  # as for the pair: each mesh force's half peak-to-peak and mean, relative
+                f = mesh_forces(torsional, hb, hb.coordinate_samples(z, ref.shape[1]))
+                half = np.ptp(f, axis=1) / np.ptp(ref, axis=1) - 1
+                mean = f.mean(axis=1) / ref.mean(axis=1) - 1
+                d = float(max(np.abs(half).max(), np.abs(mean).max()))
+                best = d if best is None else min(best, d)
+        assert best is not None and best < 0.01, (run.frequency, best)
+        lost |= bool((np.abs(ref) < 1e-9 * np.abs(ref).max()).any())
+    assert lost, "no point loses contact: the comparison should include one"

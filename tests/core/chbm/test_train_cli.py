@@ -1,0 +1,43 @@
+"""geardyn modes and geardyn train-chbm on the compliant planetary example, and their refusals."""
+
+import csv
+import json
+
+from core.cli import main
+from core.model.files import save
+from core.model.model import Model
+from tests.conftest import EXAMPLES
+
+EXAMPLE = str(EXAMPLES / "compliant_planetary.gdyn")
+
+
+def test_modes_json_lists_the_planetary_mode_families(capsys):
+    assert main(["modes", EXAMPLE, "--json", "--speed-max", "3000"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    kinds = [(m["kind"], m["multiplicity"]) for m in out["modes"] if m["kind"] != "rigid"]
+    assert {k for k, _ in kinds} == {"rotational", "translational"}  # three planets: no planet modes
+    assert all(n == 2 for k, n in kinds if k == "translational") and ("rotational", 1) in kinds
+    assert abs(out["mesh_frequency_per_rpm_hz"] - 25 * 71 / 96 / 60) < 1e-9  # z_s z_r / (z_s + z_r) per rev
+    assert all(c["speed_rpm"] <= 3000 for c in out["campbell_crossings"]) and out["campbell_crossings"]
+
+
+def test_train_chbm_writes_every_meshs_dynamic_factor(tmp_path, capsys):
+    out = tmp_path / "curve.csv"
+    assert main(["train-chbm", EXAMPLE, "--f-min", "500", "--f-max", "600", "--df-max", "20", "--out", str(out)]) == 0
+    rows = list(csv.reader(out.open()))
+    assert "sun_planet2 dynamic factor" in rows[0] and "planet3_ring peak force [N]" in rows[0]
+    assert len(rows) > 5 and float(rows[1][2]) == 500.0 and float(rows[-1][2]) == 600.0
+    factors = [float(r[rows[0].index("sun_planet1 dynamic factor")]) for r in rows[1:]]
+    assert all(f >= 1.0 for f in factors)  # the peak of a vibrating load is at least its static value
+
+
+def test_train_chbm_refuses_a_reversed_range_naming_the_flags(tmp_path, capsys):
+    assert main(["train-chbm", EXAMPLE, "--f-min", "600", "--f-max", "500", "--out", str(tmp_path / "c.csv")]) == 2
+    assert "--f-min, --f-max" in capsys.readouterr().err
+
+
+def test_modes_of_a_model_without_gear_pairs_is_refused_with_the_reason(tmp_path, capsys):
+    path = tmp_path / "empty.gdyn"
+    save(Model(name="empty"), path)
+    assert main(["modes", str(path)]) == 1
+    assert "has no gear pair" in capsys.readouterr().out

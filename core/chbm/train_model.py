@@ -145,7 +145,7 @@ class TrainModel:
     rigid : ndarray, shape (n, r)
         The rigid-body motions (M-orthonormal), which the lumped model leaves out.
     basis : ndarray, shape (n, n - r)
-        q = basis y: the lumped model's coordinates y are the entries `kept` of q.
+        q = basis y: the lumped model's coordinates y are n - r of the entries of q.
     lumped : LumpedModel
         On y; its contacts are two per mesh (drive, coast), in the order of `meshes`.
     """
@@ -162,7 +162,6 @@ class TrainModel:
     mesh_rows: dict[str, tuple[np.ndarray, np.ndarray]]
     rigid: np.ndarray
     basis: np.ndarray
-    kept: list[int]
     lumped: LumpedModel
     notes: list[str] = field(default_factory=list)
     springs: tuple[TrainSpring, ...] = ()
@@ -329,7 +328,7 @@ def build_train(bodies: list[TrainBody], meshes: list[TrainMesh], description: s
     closed = sum(m.law.k_mean * (np.outer(d, d) + np.outer(c, c)) for d, c, m in contacts)
     rigid = _rigid_motions(mass, stiffness + closed)
     force_flex = force - mass @ rigid @ (rigid.T @ force)  # the d'Alembert reaction of the rigid acceleration
-    basis, kept = _complement(mass, rigid)
+    basis = _complement(mass, rigid)
     bt = basis.T
     elements: list[ContactElement] = []
     for drive, coast, m in contacts:
@@ -339,7 +338,7 @@ def build_train(bodies: list[TrainBody], meshes: list[TrainMesh], description: s
                          contacts=tuple(elements), force=bt @ force_flex, output=bt @ first,
                          description=description, notes=tuple(notes))
     return TrainModel(bodies, list(meshes), names, trans, rot, mass, damping, stiffness, force, rows, rigid, basis,
-                      kept, lumped, list(notes), tuple(springs))
+                      lumped, list(notes), tuple(springs))
 
 
 def _rigid_motions(mass: np.ndarray, stiffness: np.ndarray, rtol: float = 1e-9) -> np.ndarray:
@@ -351,15 +350,15 @@ def _rigid_motions(mass: np.ndarray, stiffness: np.ndarray, rtol: float = 1e-9) 
     return vec[:, lam < rtol * scale]
 
 
-def _complement(mass: np.ndarray, rigid: np.ndarray) -> tuple[np.ndarray, list[int]]:
-    """q = B y with y the entries `kept` of q and q M-orthogonal to the rigid motions.
+def _complement(mass: np.ndarray, rigid: np.ndarray) -> np.ndarray:
+    """B with q = B y, y some entries of q, and q M-orthogonal to the rigid motions.
 
     The coordinates dropped are those the rigid motions move most (pivoted QR), so the rest stay physical
     (metres) and the reduction is well conditioned.
     """
     n, r = rigid.shape
     if r == 0:
-        return np.eye(n), list(range(n))
+        return np.eye(n)
     _, _, piv = scipy.linalg.qr(rigid.T, pivoting=True)
     dropped = sorted(piv[:r])
     kept = [i for i in range(n) if i not in dropped]
@@ -368,4 +367,4 @@ def _complement(mass: np.ndarray, rigid: np.ndarray) -> tuple[np.ndarray, list[i
     basis = np.zeros((n, n - r))
     basis[kept, np.arange(n - r)] = 1.0
     basis[dropped, :] = -np.linalg.solve(a[:, dropped], a[:, kept])
-    return basis, kept
+    return basis

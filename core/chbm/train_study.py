@@ -21,7 +21,7 @@ from core.chbm.train_model import TrainModel
 DEFAULT_HARMONICS = 8
 
 
-def mesh_forces(train: TrainModel, hb: HarmonicBalance, y_samples: np.ndarray) -> np.ndarray:
+def mesh_forces(train: TrainModel, y_samples: np.ndarray) -> np.ndarray:
     """Each mesh's force [N] at the samples y (S, m) of the lumped coordinates: (meshes, S)."""
     s = y_samples.shape[0]
     fractions = np.arange(s) / s
@@ -50,12 +50,16 @@ class MeshLoad:
 def mesh_loads(train: TrainModel, hb: HarmonicBalance, z: np.ndarray, static: np.ndarray,
                samples: int = 512) -> list[MeshLoad]:
     """The meshes' loads on the HB solution z."""
-    f = mesh_forces(train, hb, hb.coordinate_samples(z, samples))
-    spec = np.abs(np.fft.rfft(f, axis=1)) * 2.0 / samples
+    return loads_of(mesh_forces(train, hb.coordinate_samples(z, samples)), static)
+
+
+def loads_of(forces: np.ndarray, static: np.ndarray) -> list[MeshLoad]:
+    """Mean, peak, dynamic factor and harmonic amplitudes of each mesh's force over one period (meshes, S) [N]."""
+    spec = np.abs(np.fft.rfft(forces, axis=1)) * 2.0 / forces.shape[1]
     out = []
-    for i in range(f.shape[0]):
-        peak = float(np.abs(f[i]).max())
-        out.append(MeshLoad(float(f[i].mean()), peak, peak / abs(static[i]) if static[i] else math.inf, spec[i, 1:6]))
+    for f, s, amp in zip(forces, static, spec):
+        peak = float(np.abs(f).max())
+        out.append(MeshLoad(float(f.mean()), peak, peak / abs(s) if s else math.inf, amp[1:6]))
     return out
 
 
@@ -93,12 +97,7 @@ def newmark_reference(curve: TrainCurve, frequencies, progress=None, cancel=None
 
 def newmark_loads(curve: TrainCurve, run: PeriodicResponse) -> list[MeshLoad]:
     """The meshes' loads over the last period of a Newmark run (its step instants, phase 0 first)."""
-    y = np.roll(run.x, 1, axis=0)
-    f = mesh_forces(curve.train, curve.hb, y)
-    spec = np.abs(np.fft.rfft(f, axis=1)) * 2.0 / f.shape[1]
-    return [MeshLoad(float(f[i].mean()), float(np.abs(f[i]).max()),
-                     float(np.abs(f[i]).max()) / abs(curve.static[i]) if curve.static[i] else math.inf, spec[i, 1:6])
-            for i in range(f.shape[0])]
+    return loads_of(mesh_forces(curve.train, np.roll(run.x, 1, axis=0)), curve.static)
 
 
 def curve_header(train: TrainModel) -> list[str]:

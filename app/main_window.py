@@ -117,6 +117,7 @@ class MainWindow(QMainWindow):
         self.runner = RunController(self.doc, self)
         self.telemetry = None
         self.chbm = None
+        self.train = None
         self.study = None
         self.runner.started.connect(self._run_started)
         self.runner.preparing.connect(lambda note: self.progress.setFormat(f"{self.runner.record.label}: {note}"))
@@ -228,6 +229,9 @@ class MainWindow(QMainWindow):
                                   "Save the current run's results (.gdres)", "save_results")
         self.act_chbm = a("&CHBM Study", self.show_chbm, "Ctrl+H",
                           "Forced response of a gear pair by coupled harmonic balance, with stability and DTI", "chbm_study")
+        self.act_train = a("&Train Dynamics", self.show_train, None,
+                           "Modes, Campbell diagram and forced response of the model's gear train by harmonic balance",
+                           "train_dynamics")
         self.act_study = a("&Parameter Study", self.show_study, "Ctrl+Shift+P",
                            "Vary fields of the model, run the cases on dask, compare the results", "parameter_study")
         self.act_getting_started = a("&Getting Started", self.getting_started, QKeySequence.HelpContents,
@@ -470,6 +474,12 @@ class MainWindow(QMainWindow):
 
         return self._window("chbm", lambda: ChbmWindow(self.doc, self))
 
+    def show_train(self):
+        """The Train Dynamics window."""
+        from app.chbm.train_window import TrainWindow
+
+        return self._window("train", lambda: TrainWindow(self.doc, self.viewport, self))
+
     def show_study(self):
         """The Parameter Study window."""
         from app.studies.window import StudyWindow
@@ -620,7 +630,7 @@ class MainWindow(QMainWindow):
             self.runner.stop()
             self.runner.wait()
         self.clock.pause()
-        for window in (self.chbm, self.study):
+        for window in (self.chbm, self.train, self.study):
             if window is not None:
                 window.close()  # stops its study thread
         self.settings.setValue("geometry", self.saveGeometry())

@@ -61,6 +61,7 @@ def build_menus_and_toolbars(window, examples: Path) -> None:
     window.analysis_menu = menu.addMenu("&Analysis")
     window.analysis_menu.addAction(window.act_telemetry)
     window.analysis_menu.addAction(window.act_chbm)
+    window.analysis_menu.addAction(window.act_train)
     window.analysis_menu.addAction(window.act_study)
     hm = menu.addMenu("&Help")
     hm.addAction(window.act_getting_started)

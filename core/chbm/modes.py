@@ -16,6 +16,7 @@ import numpy as np
 import scipy.linalg
 
 from core.chbm.train_model import TrainModel
+from core.geometry.rotations import quat_matrix, quat_mul, rotation_vector_quat
 
 ZERO_SHARE = 1e-8  # a part of the kinetic energy below this share counts as still
 SAME_FREQUENCY = 1e-6  # relative: frequencies closer than this are one multiple mode
@@ -104,6 +105,31 @@ def _kind(shares: dict[str, float]) -> str:
     if rot < ZERO_SHARE:
         return "translational"
     return "mixed"
+
+
+def displaced_poses(train: TrainModel, shape: np.ndarray, scale: float, model) -> dict[str, tuple]:
+    """Each train body's pose (origin [m], unit quaternion) with the mode shape times `scale` added to its
+    initial pose in `model`: its centre moved in the plane, the body turned about its axis through the centre."""
+    e1, e2, axis = train.axes
+    out = {}
+    for b in train.bodies:
+        body = model.bodies[b.name]
+        d = train.translation[b.name] @ shape * scale
+        angle = float(train.rotation[b.name] @ shape) * scale
+        centre = np.array([*b.centre, 0.0]) @ np.array([e1, e2, axis]) + axis * (np.asarray(body.position) @ axis)
+        turn = np.array(rotation_vector_quat(*(axis * angle)))
+        turned = quat_matrix(turn) @ (np.asarray(body.position, float) - centre)
+        out[b.name] = (centre + turned + d[0] * e1 + d[1] * e2, quat_mul(turn, np.asarray(body.orientation, float)))
+    return out
+
+
+def mode_scale(train: TrainModel, shape: np.ndarray, size: float) -> float:
+    """The factor that makes the largest displacement of a point of the bodies' rims `size` [m]."""
+    largest = 0.0
+    for b in train.bodies:
+        d = float(np.hypot(*(train.translation[b.name] @ shape)))
+        largest = max(largest, d + abs(float(train.rotation[b.name] @ shape)) * b.radius)
+    return size / largest if largest > 0 else 0.0
 
 
 def distinct(modes: list[Mode]) -> list[Mode]:

@@ -153,7 +153,9 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
     phased = [_with_phase(model, train, m, centres, plane) for m in meshes]
     notes.append("mesh phases from the gears' teeth (phase 0: a tooth of the reference gear on the line to the "
                  "pitch point): " + ", ".join(f"{m.name} {m.phase:.4f}" for m in phased))
-    return build_train(bodies, phased, description or f"{model.name}: {len(meshes)} meshes", tuple(notes), springs)
+    train = build_train(bodies, phased, description or f"{model.name}: {len(meshes)} meshes", tuple(notes), springs)
+    train.axes = np.array([e1, e2, axis])
+    return train
 
 
 def _world(model: Model, body: str, point) -> np.ndarray:

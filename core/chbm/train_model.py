@@ -165,6 +165,7 @@ class TrainModel:
     lumped: LumpedModel
     notes: list[str] = field(default_factory=list)
     springs: tuple[TrainSpring, ...] = ()
+    axes: np.ndarray = field(default_factory=lambda: np.eye(3))  # rows: the plane's x and y and the axis (world)
 
     @property
     def dofs(self) -> int:

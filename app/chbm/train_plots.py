@@ -1,0 +1,127 @@
+"""The plots of the Train Dynamics window: the Campbell diagram, every mesh's dynamic factor over the mesh frequency
+(stable solid, unstable dashed, folds marked) and one period of the mesh forces at a clicked frequency.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+
+from app.chbm.curve_plot import colour
+from core.chbm.modes import distinct
+from core.chbm.train_study import mesh_forces
+
+KIND_COLOURS = {"rotational": "#d62728", "translational": "#1f77b4", "planet": "#2ca02c", "mixed": "#7f7f7f"}
+
+
+class CampbellPlot(pg.PlotWidget):
+    """Natural frequencies (horizontal, coloured by kind) and mesh harmonics 1, 2, 3 against the input speed."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent, background="w")
+        self.setObjectName("train_campbell_plot")
+        self.showGrid(x=True, y=True, alpha=0.25)
+        self.setLabel("bottom", "input speed [rpm]")
+        self.setLabel("left", "frequency [Hz]")
+        self.legend = self.addLegend(offset=(-10, 10))
+
+    def show(self, campbell, input_name: str) -> None:
+        """Draw a core.chbm.modes.Campbell; `input_name` labels the speed axis."""
+        self.clear()
+        self.legend.clear()
+        self.setLabel("bottom", f"speed of {input_name} [rpm]")
+        s = campbell.speeds
+        top = max(campbell.harmonic_line(max(campbell.harmonics))[-1], 1.0)
+        seen = set()
+        for m in distinct(campbell.modes):
+            if 0 < m.frequency <= 1.2 * top:
+                pen = pg.mkPen(KIND_COLOURS.get(m.kind, "#000"), width=1.5)
+                item = self.plot([s[0], s[-1]], [m.frequency, m.frequency], pen=pen,
+                                 name=None if m.kind in seen else f"{m.kind} modes")
+                item.setToolTip(f"{m.frequency:.1f} Hz, {m.kind} (x{m.multiplicity})")
+                seen.add(m.kind)
+        styles = (Qt.SolidLine, Qt.DashLine, Qt.DotLine, Qt.DashDotLine)
+        for k, h in enumerate(campbell.harmonics):
+            self.plot(s, campbell.harmonic_line(h), pen=pg.mkPen("#444", style=styles[k % len(styles)]),
+                      name=f"{h}x mesh")
+        if campbell.crossings:
+            self.plot([c[0] for c in campbell.crossings], [c[0] * c[1] * campbell.mesh_per_rpm for c in campbell.crossings],
+                      pen=None, symbol="o", symbolSize=7, symbolBrush="#ff7f0e", name="crossings")
+        self.setYRange(0, 1.2 * top)
+
+
+class ResponsePlot(pg.PlotWidget):
+    """Each mesh's dynamic factor (peak |F| over static F) against the mesh frequency; a click picks a frequency."""
+
+    point_clicked = Signal(float)  # mesh frequency [Hz]
+
+    def __init__(self, parent=None):
+        super().__init__(parent, background="w")
+        self.setObjectName("train_response_plot")
+        self.showGrid(x=True, y=True, alpha=0.25)
+        self.setLabel("bottom", "mesh frequency [Hz]")
+        self.setLabel("left", "dynamic factor (peak / static mesh force)")
+        self.legend = self.addLegend(offset=(-10, 10))
+        self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#888", style=Qt.DashLine))
+        self.marker.setVisible(False)
+        self.addItem(self.marker, ignoreBounds=True)
+        self.scene().sigMouseClicked.connect(self._clicked)
+        self.curve = None
+
+    def show(self, curve) -> None:
+        """Draw a core.chbm.train_study.TrainCurve (None: empty)."""
+        for item in list(self.listDataItems()):
+            self.removeItem(item)
+        self.legend.clear()
+        self.curve = curve
+        if curve is None or not curve.points:
+            return
+        f = np.array([p.frequency for p in curve.points])
+        stable = np.array([p.stable for p in curve.points])
+        factor = np.array([[ld.factor for ld in loads] for loads in curve.loads])
+        for i, mesh in enumerate(curve.train.meshes):
+            pen = pg.mkPen(colour(i), width=1.5)
+            self.plot(f, np.where(stable, factor[:, i], np.nan), pen=pen, name=mesh.name, connect="finite")
+            self.plot(f, np.where(~stable, factor[:, i], np.nan), pen=pg.mkPen(colour(i), style=Qt.DashLine),
+                      connect="finite")
+        seg = np.array([p.segment for p in curve.points])
+        folds = np.flatnonzero(np.diff(seg)) + 1
+        if folds.size:
+            self.plot(f[folds], factor[folds].max(axis=1), pen=None, symbol="x", symbolSize=10, symbolPen="#000",
+                      name="folds")
+
+    def _clicked(self, event) -> None:
+        if self.curve is None or not self.curve.points:
+            return
+        x = self.plotItem.vb.mapSceneToView(event.scenePos()).x()
+        self.marker.setValue(x)
+        self.marker.setVisible(True)
+        self.point_clicked.emit(float(x))
+
+
+class PeriodPlot(pg.PlotWidget):
+    """The mesh forces over one mesh period at one curve point."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent, background="w")
+        self.setObjectName("train_period_plot")
+        self.showGrid(x=True, y=True, alpha=0.25)
+        self.setLabel("bottom", "mesh period [-]")
+        self.setLabel("left", "mesh force [N] (+ drive flank, - coast flank)")
+        self.legend = self.addLegend(offset=(-10, 10))
+
+    def show(self, curve, frequency: float) -> str:
+        """One period of every mesh force on the curve point nearest `frequency` [Hz]; returns a caption."""
+        self.clear()
+        self.legend.clear()
+        i = int(np.argmin([abs(p.frequency - frequency) for p in curve.points]))
+        point = curve.points[i]
+        samples = 512
+        forces = mesh_forces(curve.train, curve.hb.coordinate_samples(point.z, samples))
+        s = np.arange(samples) / samples
+        for k, mesh in enumerate(curve.train.meshes):
+            self.plot(s, forces[k], pen=pg.mkPen(colour(k), width=1.5), name=mesh.name)
+        lost = bool((np.abs(forces) < 1e-9 * max(1.0, float(np.abs(forces).max()))).any())
+        return (f"{point.frequency:.1f} Hz, {'stable' if point.stable else 'unstable'}"
+                + (", contact lost in the period" if lost else "") + f"; mesh period {1e3 / point.frequency:.4g} ms")

@@ -1,0 +1,87 @@
+"""Analysis > Train Dynamics in a real window under Xvfb: modes, Campbell, forced response, mode animation."""
+
+import csv
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QLineEdit, QMenu, QToolButton
+
+from core.chbm.train_commands import run_train_chbm
+from tests.conftest import EXAMPLES
+
+
+def _open(window, qtbot, path=EXAMPLES / "compliant_planetary.gdyn"):
+    if path is not None:
+        assert window.open_file(str(path), ask=False)
+    analysis = next(m for m in window.menuBar().findChildren(QMenu) if m.title() == "&Analysis")
+    next(a for a in analysis.actions() if a.text() == "&Train Dynamics").trigger()
+    train = window.train
+    qtbot.waitExposed(train)
+    return train
+
+
+def _click(train, qtbot, action):
+    button = next(b for b in train.findChildren(QToolButton)
+                  if b.defaultAction() is not None and b.defaultAction().objectName() == action)
+    qtbot.mouseClick(button, Qt.LeftButton)
+
+
+def test_the_modes_table_lists_the_planetary_families_and_a_mode_animates_in_the_3d_view(window, qtbot):
+    train = _open(window, qtbot)
+    kinds = [train.table.item(r, 1).text() for r in range(train.table.rowCount())]
+    assert kinds[0] == "rigid" and {"rotational", "translational"} <= set(kinds)
+    row = kinds.index("translational")
+    assert train.table.item(row, 2).text() == "2"  # a translational mode comes in pairs
+    rect = train.table.visualItemRect(train.table.item(row, 0))
+    qtbot.mouseClick(train.table.viewport(), Qt.LeftButton, pos=rect.center())
+    before = window.viewport.actor_matrix("sun").copy()
+    qtbot.mouseClick(train.animate_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: not np.allclose(window.viewport.actor_matrix("sun"), before), timeout=3000)
+    moved = window.viewport.actor_matrix("sun")
+    assert abs(moved[2, 3] - before[2, 3]) < 1e-12  # in the plane: a translational mode moves the sun sideways
+    qtbot.mouseClick(train.animate_button, Qt.LeftButton)
+    assert np.allclose(window.viewport.actor_matrix("sun"), before)  # stopping puts the bodies back
+
+
+def test_the_campbell_diagram_marks_where_mesh_harmonics_meet_natural_frequencies(window, qtbot):
+    train = _open(window, qtbot)
+    train.tabs.setCurrentIndex(1)
+    items = train.campbell_plot.listDataItems()
+    crossings = next(i for i in items if i.name() == "crossings")
+    x, y = crossings.getData()
+    per_rpm = 25 * 71 / 96 / 60  # Hz of mesh per rpm of the sun, the ring held
+    ratios = y / (x * per_rpm)  # each crossing sits on a whole harmonic
+    assert len(x) > 0 and np.allclose(ratios, np.round(ratios), atol=1e-9)
+
+
+def test_a_forced_response_from_the_window_matches_the_command_line(window, qtbot, tmp_path):
+    train = _open(window, qtbot)
+    for name, text in {"Lowest mesh frequency": "500", "Highest mesh frequency": "700",
+                       "Largest frequency step": "20"}.items():
+        edit = train.findChild(QLineEdit, name)
+        edit.clear()
+        qtbot.keyClicks(edit, text)
+    _click(train, qtbot, "train_run")
+    qtbot.waitUntil(lambda: train.curve is not None and not train.background.running, timeout=120000)
+    out = tmp_path / "cli.csv"
+    assert run_train_chbm(str(EXAMPLES / "compliant_planetary.gdyn"), str(out), 500.0, 700.0, df_max=20.0) == 0
+    rows = list(csv.DictReader(out.open()))
+    assert len(rows) == len(train.curve.points)
+    for p, loads, row in zip(train.curve.points, train.curve.loads, rows):
+        assert p.frequency == pytest.approx(float(row["mesh frequency [Hz]"]), rel=1e-9)
+        assert loads[0].factor == pytest.approx(float(row["sun_planet1 dynamic factor"]), rel=1e-9)
+    # a click on the curve shows one period of the mesh forces there
+    plot = train.response_plot
+    view = plot.plotItem.vb
+    pos = plot.mapFromScene(view.mapViewToScene(QPointF(600.0, 1.5)))
+    qtbot.mouseClick(plot.viewport(), Qt.LeftButton, pos=pos)
+    qtbot.waitUntil(lambda: "Hz" in train.period_plot.plotItem.titleLabel.text, timeout=5000)
+    assert "stable" in train.period_plot.plotItem.titleLabel.text
+    assert len(train.period_plot.listDataItems()) == 6  # one line per mesh
+
+
+def test_from_file_new_the_window_says_there_is_no_train_and_offers_no_run(window, qtbot):
+    window.act_new.trigger()  # File > New
+    train = _open(window, qtbot, path=None)
+    assert "has no gear pair" in train.message.text() and not train.act_run.isEnabled()

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, Signal
 
 from app.chbm.curve_plot import colour
 from core.chbm.modes import distinct
-from core.chbm.train_study import mesh_forces
+from core.chbm.train_study import contact_lost, period_forces
 
 KIND_COLOURS = {"rotational": "#d62728", "translational": "#1f77b4", "planet": "#2ca02c", "mixed": "#7f7f7f"}
 
@@ -118,10 +118,10 @@ class PeriodPlot(pg.PlotWidget):
         i = int(np.argmin([abs(p.frequency - frequency) for p in curve.points]))
         point = curve.points[i]
         samples = 512
-        forces = mesh_forces(curve.train, curve.hb.coordinate_samples(point.z, samples))
+        forces = period_forces(curve.train, curve.hb, point.z, point.frequency, samples)
         s = np.arange(samples) / samples
         for k, mesh in enumerate(curve.train.meshes):
             self.plot(s, forces[k], pen=pg.mkPen(colour(k), width=1.5), name=mesh.name)
-        lost = bool((np.abs(forces) < 1e-9 * max(1.0, float(np.abs(forces).max()))).any())
+        lost = bool(contact_lost(curve.train, curve.hb.coordinate_samples(point.z, samples)).any())
         return (f"{point.frequency:.1f} Hz, {'stable' if point.stable else 'unstable'}"
                 + (", contact lost in the period" if lost else "") + f"; mesh period {1e3 / point.frequency:.4g} ms")

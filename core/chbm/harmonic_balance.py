@@ -200,6 +200,14 @@ class HarmonicBalance:
         spec[1:self.harmonics + 1] = 0.5 * samples * (coeffs[1::2] - 1j * coeffs[2::2])
         return np.fft.irfft(spec, n=samples, axis=0)
 
+    def velocity_samples(self, z: np.ndarray, omega: float, samples: int | None = None) -> np.ndarray:
+        """Rates x' (samples, n) [m/s] at equally spaced instants of one period at omega [rad/s] (default N)."""
+        c = self.unpack(z)
+        d = np.zeros_like(c)
+        h = self.orders[:, None] * omega
+        d[1::2], d[2::2] = h * c[2::2], -h * c[1::2]  # (c cos + s sin)' = h w (s cos - c sin)
+        return self.coordinate_samples(self.pack(d), samples)
+
     def state_at_start(self, z: np.ndarray, omega: float) -> tuple[np.ndarray, np.ndarray]:
         """(x, x') at phase 0 [m, m/s]: where a time integration on this solution starts."""
         c = self.unpack(z)

@@ -53,13 +53,18 @@ class ContactElement:
     gap_open: float = GAP_OPEN
     law: object = None  # a core.gearing.mesh_model.MeshModel: stiffness k(phase) instead of the constant
     phase: float = 0.0  # the law's mesh-period fraction at the train's phase 0 (meshes of a train differ)
+    rolling: float = 1.0  # +1: the law's phase advances with the train's; -1: its gear turns the other way
+
+    def law_fraction(self, phase_fraction):
+        """The law's mesh-period fraction at the train's phase fractions."""
+        return (self.rolling * np.asarray(phase_fraction, float) + self.phase) % 1.0
 
     def stiffness_at(self, phase_fraction: np.ndarray) -> np.ndarray:
-        """Stiffness [N/m] at mesh-period fractions (of the train; this mesh is `phase` ahead)."""
+        """Stiffness [N/m] at mesh-period fractions of the train."""
         s = np.asarray(phase_fraction, float)
         if self.law is None:
             return np.full(s.shape, self.stiffness)
-        return np.asarray(self.law.stiffness((s + self.phase) % 1.0)[0], float)
+        return np.asarray(self.law.stiffness(self.law_fraction(s))[0], float)
 
     @property
     def mean_stiffness(self) -> float:
@@ -86,8 +91,8 @@ class ContactElement:
 
     def switch_fractions(self) -> list[float]:
         """Instants where the gap jumps (or, for a law, where its own period starts), as fractions of the period."""
-        if self.law is not None:
-            return [(-self.phase) % 1.0]
+        if self.law is not None:  # where the law's own period starts
+            return [(-self.rolling * self.phase) % 1.0]
         return sorted({v % 1.0 for w in self.closed for v in w})
 
 
@@ -115,7 +120,8 @@ def step_gap_elements(contact_ratio: float, stiffness: float, direction, gap_ope
     )
 
 
-def mesh_elements(mesh, direction, coast=None, phase: float = 0.0) -> tuple[ContactElement, ContactElement]:
+def mesh_elements(mesh, direction, coast=None, phase: float = 0.0,
+                  rolling: float = 1.0) -> tuple[ContactElement, ContactElement]:
     """Drive- and coast-flank elements of a MeshModel (core.gearing.mesh_model) on direction w.
 
     Drive flank: F = k(tau) max(0, -(w.x + j/2)); coast flank: the same on
@@ -125,13 +131,13 @@ def mesh_elements(mesh, direction, coast=None, phase: float = 0.0) -> tuple[Cont
     linear spring k(tau) w.x; with backlash each flank opens over its half of
     the gap. The mesh damping is the model's linear damping matrix (always
     acting, also across the gap). `phase`: the mesh-period fraction of the law
-    at the train's phase 0.
+    at the train's phase 0; `rolling`: -1 where the law's phase runs against the train's.
     """
     w = np.atleast_1d(np.asarray(direction, dtype=float))
     wc = -w if coast is None else np.atleast_1d(np.asarray(coast, dtype=float))
     half = 0.5 * mesh.backlash
-    return (ContactElement(w, mesh.k_mean, ((0.0, 1.0),), gap_open=half, law=mesh, phase=phase),
-            ContactElement(wc, mesh.k_mean, ((0.0, 1.0),), gap_open=half, law=mesh, phase=phase))
+    return (ContactElement(w, mesh.k_mean, ((0.0, 1.0),), gap_open=half, law=mesh, phase=phase, rolling=rolling),
+            ContactElement(wc, mesh.k_mean, ((0.0, 1.0),), gap_open=half, law=mesh, phase=phase, rolling=rolling))
 
 
 @dataclass(frozen=True)

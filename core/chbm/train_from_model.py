@@ -20,13 +20,29 @@ import math
 
 import numpy as np
 
-from core.chbm.train_model import TrainBody, TrainMesh, TrainModel, TrainSpring, build_train
+from core.chbm.train_model import (
+    TrainBody,
+    TrainMesh,
+    TrainModel,
+    TrainSpring,
+    build_train,
+)
 from core.errors import ModelError
 from core.gearing.mesh_model import mesh_model_for
+from core.gearing.mesh_phase import mesh_phase, rides_on
 from core.geometry.macro import pair_geometry
 from core.geometry.rotations import quat_matrix
-from core.model.entities import (GROUND, BearingSpringDamper, CompliantMesh, FixedJoint, RevoluteJoint, SpeedMotor,
-                                 SpringDamper, Torque, TorsionalSpringDamper)
+from core.model.entities import (
+    GROUND,
+    BearingSpringDamper,
+    CompliantMesh,
+    FixedJoint,
+    RevoluteJoint,
+    SpeedMotor,
+    SpringDamper,
+    Torque,
+    TorsionalSpringDamper,
+)
 from core.model.model import Model
 from core.validation import validate
 
@@ -87,7 +103,7 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
             teeth.setdefault(model.joints[j].body_j, z)
     centres = {b: plane(seats[b][2]) for b in names}
     # a planet rides on a carrier, and so does the hub (pin) it turns in
-    planets = {b for b in names if b not in carriers and any(_rides_on(seats, b, c) for c in carriers)}
+    planets = {b for b in names if b not in carriers and any(rides_on(model, b, c) for c in carriers)}
 
     t_end = model.settings.t_end
     times = np.linspace(0.0, t_end, MEAN_SAMPLES) if t_end > 0 else np.zeros(1)
@@ -141,18 +157,19 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
         i1 = next(b.inertia for b in bodies if b.name == g1)
         i2 = next(b.inertia for b in bodies if b.name == g2)
         law = mesh_model_for(p, mesh, i1, i2)
-        carrier = "" if p.carrier == GROUND else p.carrier
-        # the reference gear turns on the carrier (a planet); on a fixed-axis pair, gear 1
-        ref = g2 if (_rides_on(seats, g2, p.carrier) and not _rides_on(seats, g1, p.carrier)) else g1
+        phase = mesh_phase(model, p)  # as the multibody compliant mesh phases it
+        ref = model.joints[phase.joint]
         meshes.append(TrainMesh(p.name, g1, g2, p.kind, base_radius[g1], base_radius[g2], law.pressure_angle, law,
-                                reference=ref, teeth=teeth[ref], carrier=carrier))
+                                phase=phase.phase0, reference=ref.body_j, teeth=phase.teeth,
+                                carrier="" if ref.body_i == GROUND else ref.body_i))
     springs = tuple(TrainSpring(f.name, "" if f.body_i == GROUND else f.body_i, plane(_world(model, f.body_i, f.point_i)),
                                 "" if f.body_j == GROUND else f.body_j, plane(_world(model, f.body_j, f.point_j)),
                                 f.stiffness, f.damping) for f in spring_items)
     train = build_train(bodies, meshes, springs=springs)
-    phased = [_with_phase(model, train, m, centres, plane) for m in meshes]
+    phased = [_rolling(model, train, m) for m in meshes]
     notes.append("mesh phases from the gears' teeth (phase 0: a tooth of the reference gear on the line to the "
-                 "pitch point): " + ", ".join(f"{m.name} {m.phase:.4f}" for m in phased))
+                 "pitch point): " + ", ".join(f"{m.name} {m.phase:.4f}{'' if m.rolling > 0 else ' (runs back)'}"
+                                              for m in phased))
     train = build_train(bodies, phased, description or f"{model.name}: {len(meshes)} meshes", tuple(notes), springs)
     train.axes = np.array([e1, e2, axis])
     return train
@@ -164,15 +181,6 @@ def _world(model: Model, body: str, point) -> np.ndarray:
         return np.asarray(point, float)
     b = model.bodies[body]
     return np.asarray(b.position) + quat_matrix(b.orientation) @ np.asarray(point, float)
-
-
-def _rides_on(seats, body: str, carrier: str) -> bool:
-    """Whether `body` sits on `carrier`, directly or through hubs."""
-    while body in seats and body != GROUND:
-        body = seats[body][1]
-        if body == carrier:
-            return True
-    return False
 
 
 def _seats(model: Model) -> dict[str, tuple[str, str, tuple, object]]:
@@ -217,21 +225,10 @@ def _axis(model: Model) -> np.ndarray:
     return model.joints[next(iter(model.gear_pairs.values())).joint1].unit_axis()
 
 
-def _with_phase(model: Model, train: TrainModel, mesh: TrainMesh, centres, plane) -> TrainMesh:
-    """The mesh with its phase from the reference gear's teeth and the direction the train rolls."""
-    ref = mesh.reference
-    other = mesh.gear2 if ref == mesh.gear1 else mesh.gear1
-    c_ref, c_other = np.asarray(centres[ref]), np.asarray(centres[other])
-    # the line from the reference gear's centre to the pitch point (an internal pair's lies beyond the pinion)
-    toward = c_ref - c_other if (mesh.kind == "internal" and ref == mesh.gear1) else c_other - c_ref
-    lam = math.atan2(toward[1], toward[0])
-    body = model.bodies[ref]
-    x_axis = plane(quat_matrix(body.orientation) @ np.array([1.0, 0.0, 0.0]))
-    beta = math.atan2(x_axis[1], x_axis[0])
-    sign = 1.0
-    if train.rigid.shape[1] == 1:
-        speeds = train.speeds(train.rigid[:, 0] * _rolling_sign(model, train))
-        rate = speeds[ref] - speeds.get(mesh.carrier, 0.0)
-        sign = -1.0 if rate < 0 else 1.0
-    phase = (sign * mesh.teeth * (beta - lam) / (2 * math.pi)) % 1.0
-    return dataclasses.replace(mesh, phase=0.0 if abs(phase - 1.0) < 1e-12 else phase)
+def _rolling(model: Model, train: TrainModel, mesh: TrainMesh) -> TrainMesh:
+    """The mesh with the direction its phase runs as the train rolls (its reference gear's turn on its seat)."""
+    if train.rigid.shape[1] != 1:
+        return mesh
+    speeds = train.speeds(train.rigid[:, 0] * _rolling_sign(model, train))
+    rate = speeds[mesh.reference] - speeds.get(mesh.carrier, 0.0)
+    return dataclasses.replace(mesh, rolling=-1.0 if rate < 0 else 1.0)

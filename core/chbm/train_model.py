@@ -88,6 +88,9 @@ class TrainMesh:
         Working transverse pressure angle [rad].
     phase : float
         The mesh-period fraction of the mesh's stiffness law at the train's phase 0.
+    rolling : float
+        +1 where the law's phase advances with the train's (the reference gear turns forward on its carrier as
+        the train rolls), -1 where it runs back.
     reference, teeth, carrier : str, int, str
         The gear whose teeth count the mesh periods, its number of teeth and the body its centre is fixed
         to ('' the ground): one mesh period per tooth of `reference` turning relative to `carrier`.
@@ -102,6 +105,7 @@ class TrainMesh:
     pressure_angle: float
     law: object
     phase: float = 0.0
+    rolling: float = 1.0
     reference: str = ""
     teeth: int = 0
     carrier: str = ""
@@ -333,7 +337,7 @@ def build_train(bodies: list[TrainBody], meshes: list[TrainMesh], description: s
     bt = basis.T
     elements: list[ContactElement] = []
     for drive, coast, m in contacts:
-        elements += mesh_elements(m.law, -(bt @ drive), -(bt @ coast), phase=m.phase)
+        elements += mesh_elements(m.law, -(bt @ drive), -(bt @ coast), phase=m.phase, rolling=m.rolling)
     first = rows[meshes[0].name][0] if meshes else np.zeros(n)  # the output: the first mesh's deflection [m]
     lumped = LumpedModel(mass=bt @ mass @ basis, damping=bt @ damping @ basis, stiffness=bt @ stiffness @ basis,
                          contacts=tuple(elements), force=bt @ force_flex, output=bt @ first,

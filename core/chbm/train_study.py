@@ -21,12 +21,33 @@ from core.chbm.train_model import TrainModel
 DEFAULT_HARMONICS = 8
 
 
-def mesh_forces(train: TrainModel, y_samples: np.ndarray) -> np.ndarray:
-    """Each mesh's force [N] at the samples y (S, m) of the lumped coordinates: (meshes, S)."""
+def mesh_forces(train: TrainModel, y_samples: np.ndarray, rates: np.ndarray) -> np.ndarray:
+    """Each mesh's force [N] along its line of action at samples of the lumped coordinates y (S, m) and their
+    rates (S, m): its flanks' spring forces (drive less coast) and its damping; (meshes, S)."""
     s = y_samples.shape[0]
     fractions = np.arange(s) / s
-    forces, _ = train.lumped.contact_forces(y_samples, train.lumped.gaps(fractions), train.lumped.stiffnesses(fractions))
-    return forces[0::2] - forces[1::2]
+    lumped = train.lumped
+    forces, _ = lumped.contact_forces(y_samples, lumped.gaps(fractions), lumped.stiffnesses(fractions))
+    drive, _ = lumped.contact_arrays
+    damping = np.array([m.law.damping for m in train.meshes])
+    # the drive flank's deflection is -w . y (core.chbm.train_model), so its rate is -w . y'
+    return forces[0::2] - forces[1::2] - damping[:, None] * (drive[0::2] @ rates.T)
+
+
+def contact_lost(train: TrainModel, y_samples: np.ndarray) -> np.ndarray:
+    """Where each mesh has both flanks open at samples y (S, m) of one period: (meshes, S) booleans."""
+    s = y_samples.shape[0]
+    fractions = np.arange(s) / s
+    lumped = train.lumped
+    springs, _ = lumped.contact_forces(y_samples, lumped.gaps(fractions), lumped.stiffnesses(fractions))
+    return (springs[0::2] == 0.0) & (springs[1::2] == 0.0)
+
+
+def period_forces(train: TrainModel, hb: HarmonicBalance, z: np.ndarray, frequency: float,
+                  samples: int = 512) -> np.ndarray:
+    """Each mesh's force [N] over one period of the HB solution z at mesh `frequency` [Hz], (meshes, samples)."""
+    omega = 2 * math.pi * frequency
+    return mesh_forces(train, hb.coordinate_samples(z, samples), hb.velocity_samples(z, omega, samples))
 
 
 def static_mesh_forces(train: TrainModel) -> np.ndarray:
@@ -47,10 +68,10 @@ class MeshLoad:
     harmonics: np.ndarray  # amplitudes [N] of mesh harmonics 1, 2, ...
 
 
-def mesh_loads(train: TrainModel, hb: HarmonicBalance, z: np.ndarray, static: np.ndarray,
+def mesh_loads(train: TrainModel, hb: HarmonicBalance, z: np.ndarray, frequency: float, static: np.ndarray,
                samples: int = 512) -> list[MeshLoad]:
-    """The meshes' loads on the HB solution z."""
-    return loads_of(mesh_forces(train, hb.coordinate_samples(z, samples)), static)
+    """The meshes' loads on the HB solution z at mesh `frequency` [Hz]."""
+    return loads_of(period_forces(train, hb, z, frequency, samples), static)
 
 
 def loads_of(forces: np.ndarray, static: np.ndarray) -> list[MeshLoad]:
@@ -84,7 +105,7 @@ def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = 
     # iterations bound the step, not an arclength of order one
     points = follow(hb, f_min, f_max, ds=1.0, ds_max=1e6, df_max=df_max, progress=progress, cancel=cancel)
     static = static_mesh_forces(train)
-    loads = [mesh_loads(train, hb, p.z, static) for p in points]
+    loads = [mesh_loads(train, hb, p.z, p.frequency, static) for p in points]
     return TrainCurve(scale, train, hb, points, loads, static)
 
 
@@ -97,7 +118,8 @@ def newmark_reference(curve: TrainCurve, frequencies, progress=None, cancel=None
 
 def newmark_loads(curve: TrainCurve, run: PeriodicResponse) -> list[MeshLoad]:
     """The meshes' loads over the last period of a Newmark run (its step instants, phase 0 first)."""
-    return loads_of(mesh_forces(curve.train, np.roll(run.x, 1, axis=0)), curve.static)
+    return loads_of(mesh_forces(curve.train, np.roll(run.x, 1, axis=0), np.roll(run.velocity, 1, axis=0)),
+                    curve.static)
 
 
 def curve_header(train: TrainModel) -> list[str]:

@@ -27,8 +27,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.gearing.mesh_stiffness import (WAVEFORM_SAMPLES, involute_waveform, iso6336_stiffness, periodic_interp,
-                                          periodic_value)
+from core.gearing.mesh_stiffness import (
+    WAVEFORM_SAMPLES,
+    involute_waveform,
+    iso6336_stiffness,
+    periodic_interp,
+    periodic_value,
+)
 from core.geometry.macro import pair_geometry
 
 WAVEFORMS = ("involute", "cosine", "rectangular")
@@ -122,17 +127,18 @@ MESH_STATE = ("deflection", "deflection_rate", "stiffness", "stiffness_slope", "
               "dissipation")
 
 
-def mesh_state(e: float, slip_rate: float, angle: float, cos: float, z1: float, k_mean: float, is_cosine: bool,
-               cosine: float, profile: np.ndarray, damping: float, backlash: float):
-    """A compliant mesh at TE e [m], its rate [m/s] and gear 1's joint angle [rad]; cos = cos(alpha_wt), z1 gear
-    1's teeth. Returns the deflection [m], its rate [m/s], stiffness [N/m] and its slope in the mesh phase, the
-    force along the line of action [N], energy [J], Ft [N], the potential torque about gear 1's axis [N m]
-    (-dV/dtheta1 = -(dk/dphi) z1 p^2 / 2) and the dissipated power [W]."""
+def mesh_state(e: float, slip_rate: float, angle: float, cos: float, z: float, phase0: float, k_mean: float,
+               is_cosine: bool, cosine: float, profile: np.ndarray, damping: float, backlash: float):
+    """A compliant mesh at TE e [m], its rate [m/s] and the reference gear's joint angle [rad] since the start;
+    cos = cos(alpha_wt), z the reference gear's teeth, phase0 the mesh phase at the start
+    (core.gearing.mesh_phase). Returns the deflection [m], its rate [m/s], stiffness [N/m] and its slope in the
+    mesh phase, the force along the line of action [N], energy [J], Ft [N], the potential torque about the
+    reference gear's axis [N m] (-dV/dtheta = -(dk/dphi) z p^2 / 2) and the dissipated power [W]."""
     delta, delta_rate = e * cos, slip_rate * cos
-    k, dk = mesh_stiffness_at(k_mean, is_cosine, cosine, profile, z1 * angle / (2 * math.pi))
+    k, dk = mesh_stiffness_at(k_mean, is_cosine, cosine, profile, (z * angle / (2 * math.pi) + phase0) % 1.0)
     pen = penetration(delta, backlash)
     f_loa, energy = _force_at(pen, delta_rate, k, damping, backlash)  # one stiffness for force and torque
-    tau = -0.5 * dk * z1 * pen * pen if dk != 0.0 and pen != 0.0 else 0.0
+    tau = -0.5 * dk * z * pen * pen if dk != 0.0 and pen != 0.0 else 0.0
     dissipation = damping * delta_rate * delta_rate if pen != 0.0 or backlash == 0.0 else 0.0
     return delta, delta_rate, k, dk, f_loa, energy, -f_loa * cos, tau, dissipation
 

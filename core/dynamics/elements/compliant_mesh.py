@@ -2,10 +2,11 @@
 
 The pair's phase error e at the working pitch circle is the transmission error; the mesh deflects by
 delta = e cos(alpha_wt) and pushes back with F = k(phi) (delta -+ j/2) + c delta' while a flank is in contact
-(none across the backlash j), its stiffness varying with the mesh phase phi = z1 theta1 (gear 1's angle on its
-joint). Three ports: the tooth force on gear 1 (and its reaction on gear 2) for Ft = -F cos(alpha_wt) on the
-drive flank and on the coast flank, and the torque -dV/dtheta1 about gear 1's axis that the stiffness's change
-with the phase gives.
+(none across the backlash j), its stiffness varying with the mesh phase phi = z theta / 2 pi + phase0 of the
+reference gear (the one turning on the pair's carrier, a planet; else gear 1: core.gearing.mesh_phase), so the
+planets of a set are phased as their teeth stand. Three ports: the tooth force on gear 1 (and its reaction on
+gear 2) for Ft = -F cos(alpha_wt) on the drive flank and on the coast flank, and the torque -dV/dtheta about
+the reference gear's axis that the stiffness's change with the phase gives.
 """
 
 from __future__ import annotations
@@ -15,17 +16,24 @@ import math
 from core.dynamics.buffers.tables import table
 from core.dynamics.elements.base import OUT0, PORT0, Element, element
 from core.dynamics.elements.blocks import put_spin, vector
-from core.dynamics.elements.gear_geometry import (PAIR_FLOATS, pair_floats, pair_frame, put_tooth_force, tooth_forces)
+from core.dynamics.elements.gear_geometry import (
+    PAIR_FLOATS,
+    pair_floats,
+    pair_frame,
+    put_tooth_force,
+    tooth_forces,
+)
 from core.dynamics.elements.gear_pair import tooth_force_channels
 from core.dynamics.results.channels import Channel
 from core.gearing.gear_bodies import polar_inertia
 from core.gearing.mesh_model import MESH_STATE, mesh_model_for, mesh_state
+from core.gearing.mesh_phase import mesh_phase
 from core.geometry import vec3
 from core.model.entities import CompliantMesh
 
-COS, Z1, K_MEAN, IS_COSINE, COSINE, DAMPING, BACKLASH = range(PAIR_FLOATS, PAIR_FLOATS + 7)
-AJ1, AI1 = PAIR_FLOATS + 7, PAIR_FLOATS + 10  # gear 1's joint axis in body j's and body i's axes
-G1, G2, BI1, PROFILE, ERROR, ANGLE, SLIP = 10, 11, 12, 13, 14, 15, 16
+COS, Z, PHASE0, K_MEAN, IS_COSINE, COSINE, DAMPING, BACKLASH = range(PAIR_FLOATS, PAIR_FLOATS + 8)
+AJ, AI = PAIR_FLOATS + 8, PAIR_FLOATS + 11  # the reference gear's joint axis in body j's and body i's axes
+G1, G2, BI, PROFILE, ERROR, ANGLE, SLIP, GREF = 10, 11, 12, 13, 14, 15, 16, 17
 FT, TORQUE, DISSIPATION, ENERGY = (MESH_STATE.index(k) for k in ("ft", "torque", "dissipation", "energy"))
 DEFLECTION, FORCE, STIFFNESS = (MESH_STATE.index(k) for k in ("deflection", "force", "stiffness"))
 
@@ -36,9 +44,9 @@ def geometry(fb, ib, fp, ip, disc, bodies, rows, ports):
     put_tooth_force(pr, p, point, vec3.add(base, sep), bodies, ip[G1], ip[G2], 1.0)
     put_tooth_force(pr, p + 1, point, vec3.sub(base, sep), bodies, ip[G1], ip[G2], 1.0)
     rot = bodies[1]
-    put_spin(pr, p + 2, 0, 1, vec3.rotate(rot[ip[G1]], vector(fp, AJ1)))
-    # the reaction on gear 1's carrier about its own axis (the joint's axis seen from body i)
-    ai = vec3.rotate(rot[ip[BI1]], vector(fp, AI1))
+    put_spin(pr, p + 2, 0, 1, vec3.rotate(rot[ip[GREF]], vector(fp, AJ)))
+    # the reaction on the reference gear's seat about its own axis (the joint's axis seen from body i)
+    ai = vec3.rotate(rot[ip[BI]], vector(fp, AI))
     for a in range(3):
         pr[p + 2, 1, 3 + a] = -ai[a]
 
@@ -46,7 +54,8 @@ def geometry(fb, ib, fp, ip, disc, bodies, rows, ports):
 def state_of(fb, ib, fp, ip, state):
     """The mesh at the state: core.gearing.mesh_model.mesh_state's values (MESH_STATE)."""
     extra = state[3]
-    return mesh_state(extra[ip[ERROR]], state[1][ip[SLIP]], extra[ip[ANGLE]], fp[COS], fp[Z1], fp[K_MEAN],
+    return mesh_state(extra[ip[ERROR]], state[1][ip[SLIP]], extra[ip[ANGLE]], fp[COS], fp[Z], fp[PHASE0],
+                      fp[K_MEAN],
                       fp[IS_COSINE] != 0.0, fp[COSINE], table(fb, ib, ip[PROFILE])[:, 0], fp[DAMPING], fp[BACKLASH])
 
 
@@ -71,7 +80,7 @@ def outputs(t, fb, ib, fp, ip, disc, bodies, rows, ports, state, forces, lam, re
 
 @element(CompliantMesh)
 class CompliantMeshElement(Element):
-    FLOATS, INTS = PAIR_FLOATS + 13, 7
+    FLOATS, INTS = PAIR_FLOATS + 14, 8
 
     def __init__(self, mesh, asm):
         super().__init__(mesh, asm)
@@ -79,14 +88,15 @@ class CompliantMeshElement(Element):
         pair = model.gear_pairs[mesh.pair]
         inertias = polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2)
         self.model = m = mesh_model_for(pair, mesh, *inertias)
-        self.pair_name, self.z1 = pair.name, pair.z1
-        joint1 = asm.element_of(pair.joint1)
-        self.frame, self.angle = joint1.frame, joint1.x0
-        self.g1, self.g2 = joint1.frame.bj, asm.element_of(pair.joint2).frame.bj
+        self.pair_name = pair.name
+        self.phase = mesh_phase(model, pair)
+        ref = asm.element_of(self.phase.joint)
+        self.frame, self.angle = ref.frame, ref.x0
+        self.g1, self.g2 = asm.element_of(pair.joint1).frame.bj, asm.element_of(pair.joint2).frame.bj
         self.pair_geometry = pair_floats(asm, pair)
         self.profile = asm.tables.add_table(m.profile)
         asm.ports(self, 2, (self.g1, self.g2))
-        asm.ports(self, 1, (self.g1, self.frame.bi))
+        asm.ports(self, 1, (self.frame.bj, self.frame.bi))
 
     def link(self, asm):
         pair = asm.element_of(self.pair_name)
@@ -94,9 +104,9 @@ class CompliantMeshElement(Element):
 
     def params(self):
         m, f = self.model, self.frame
-        floats = [*self.pair_geometry, math.cos(m.pressure_angle), float(self.z1), m.k_mean,
-                  float(m.cosine is not None), m.cosine or 0.0, m.damping, m.backlash, *f.aj, *f.ai]
-        return floats, [self.g1, self.g2, f.bi, self.profile, self.error, self.angle, self.slip]
+        floats = [*self.pair_geometry, math.cos(m.pressure_angle), float(self.phase.teeth), self.phase.phase0,
+                  m.k_mean, float(m.cosine is not None), m.cosine or 0.0, m.damping, m.backlash, *f.aj, *f.ai]
+        return floats, [self.g1, self.g2, f.bi, self.profile, self.error, self.angle, self.slip, f.bj]
 
     def deflection_state(self) -> tuple[int, float]:
         """The extra state of its deflection (the pair's transmission error) and, for a static equilibrium's start,

@@ -1,0 +1,89 @@
+"""The lumped train against the multibody engine on the same model: the torsional planetary example with
+compliant meshes on every pair (sun 24, planets 24, ring 72 held; each body on its revolute joint).
+
+- Natural frequencies: the eigenvalues of the engine's equations (joint coordinates) linearised at rest by
+  central differences, against the lumped model's at the same (constant) mesh stiffness.
+- Forced response: the engine run at a constant rolling speed until steady, its mesh force's first two
+  mesh harmonics against the harmonic balance's at three mesh frequencies (below, at and above the first
+  rotational resonance). The mesh stiffness varies as k (1 + 0.2 cos phi) in both.
+"""
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+
+from core.chbm.harmonic_balance import HarmonicBalance
+from core.chbm.modes import distinct, train_modes
+from core.chbm.train_from_model import train_from_model
+from core.chbm.train_study import mesh_loads, static_mesh_forces
+from core.dynamics.formulations import assemble
+from core.dynamics.simulate import simulate
+from core.model.entities import CompliantMesh, SimulationSettings, TimeLaw, Torque
+from core.model.files import load
+from tests.conftest import EXAMPLES
+
+K_MEAN = 5e8  # N/m
+
+
+def planetary(amplitude: float, damping: float, torque: float = 0.0, sun_speed: float = 0.0):
+    """The planetary example with compliant meshes, balanced torques (the carrier loaded by 4 T) and every body
+    rolling at `sun_speed` [rad/s] of the sun."""
+    model = load(EXAMPLES / "planetary.gdyn")
+    for p in list(model.gear_pairs):
+        model.forces[f"{p}_mesh"] = CompliantMesh(f"{p}_mesh", p, stiffness="given", k_mean=K_MEAN,
+                                                  k_amplitude=amplitude * K_MEAN, waveform="cosine",
+                                                  damping_model="constant", damping=damping)
+    model.forces["sun_torque"] = Torque("sun_torque", "sun_joint", TimeLaw(value=torque))
+    model.forces["carrier_load"] = Torque("carrier_load", "carrier_joint", TimeLaw(value=-4.0 * torque))
+    w_c = sun_speed / 4.0  # ring held: the carrier turns at z_s / (z_s + z_r) of the sun
+    w_p = w_c - (sun_speed - w_c)  # z_s = z_p: a planet turns back on the carrier as fast as the sun on it
+    for name, body in list(model.bodies.items()):
+        spin = {"sun": sun_speed, "carrier": w_c, "ring": 0.0}.get(name, w_p)
+        p = body.position
+        model.bodies[name] = dataclasses.replace(body, angular_velocity=(0.0, 0.0, spin),
+                                                 velocity=(-w_c * p[1], w_c * p[0], 0.0))
+    return model
+
+
+def test_natural_frequencies_equal_the_linearised_multibody_equations():
+    model = planetary(0.0, 0.0)
+    lumped = sorted(m.frequency for m in distinct(train_modes(train_from_model(model))) if m.frequency > 0)
+    system = assemble(model, "joint")
+    y0 = system.initial_state()
+    jac = np.zeros((y0.size, y0.size))
+    for j in range(y0.size):
+        step = np.zeros(y0.size)
+        step[j] = 1e-8
+        jac[:, j] = (system.evaluate(0.0, y0 + step) - system.evaluate(0.0, y0 - step)) / 2e-8
+    lam = np.linalg.eigvals(jac)
+    engine = np.unique(np.round(np.abs(lam.imag[lam.imag > 1.0]) / (2 * math.pi), 3))
+    assert len(engine) == len(lumped) == 3  # rotational, planet (twice), rotational
+    assert np.allclose(engine, lumped, rtol=1e-6), (engine, lumped)
+
+
+@pytest.mark.parametrize("share", [0.6, 1.0, 1.4])  # of the first rotational natural frequency
+def test_mesh_force_harmonics_match_a_multibody_run_brought_to_steady_state(share):
+    damping = 2 * 0.05 * math.sqrt(K_MEAN * 0.1)  # about 5 % of critical for the meshes
+    first = min(m.frequency for m in train_modes(train_from_model(planetary(0.2, damping))) if m.frequency > 0)
+    f_mesh = share * first
+    sun = f_mesh * 2 * math.pi / (24 * 0.75)  # mesh frequency z_s (w_s - w_c) / 2 pi
+    model = planetary(0.2, damping, torque=20.0, sun_speed=sun)
+    train = train_from_model(model)
+    hb = HarmonicBalance(train.lumped, 10)
+    z, _, ok = hb.solve(2 * math.pi * f_mesh, hb.static_guess())
+    assert ok
+    ours = mesh_loads(train, hb, z, f_mesh, static_mesh_forces(train))[0]
+
+    periods, per = 40, 64
+    t_end = 0.004 + periods / f_mesh
+    model.settings = SimulationSettings(t_end=t_end, step=1.0 / (f_mesh * per), output_step=1.0 / (f_mesh * per),
+                                        integrator="rk4", formulation="joint")
+    res = simulate(model)
+    assert res.status == "finished", res.message
+    force = res["sun_planet1_mesh.force [N]"][-periods * per:]
+    spec = np.abs(np.fft.rfft(force)) * 2 / force.size
+    theirs = spec[[periods, 2 * periods]]  # the first two mesh harmonics
+    for h in range(2):
+        assert theirs[h] == pytest.approx(ours.harmonics[h], rel=0.02), (share, h, theirs, ours.harmonics[:2])

@@ -14,9 +14,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QDockWidget,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -33,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.background import Background
+from app.chbm.panels import message_label, side_dock, tool_bar
 from app.chbm.train_plots import CampbellPlot, PeriodPlot, ResponsePlot
 from app.chbm.train_worker import TrainWorker
 from app.dialogs.fields import FieldError, QuantityField
@@ -127,32 +126,12 @@ class TrainWindow(QMainWindow):
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextSelectableByMouse)
         form.addRow(self.summary)
-        self.message = QLabel()
-        self.message.setObjectName("train_message")
-        self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #a33;")
+        self.message = message_label("train_message")
         form.addRow(self.message)
-        box = QWidget()
-        box.setLayout(form)
-        box.setMinimumWidth(300)
-        dock = QDockWidget("Train", self)
-        dock.setObjectName("train_dock")
-        dock.setWidget(box)
-        dock.setFeatures(QDockWidget.DockWidgetMovable | QDockWidget.DockWidgetFloatable)
-        self.addDockWidget(Qt.LeftDockWidgetArea, dock)
+        side_dock(self, "Train", "train_dock", form)
 
     def _build_toolbar(self) -> None:
-        bar = self.addToolBar("Train")
-        bar.setObjectName("train_toolbar")
-
-        def act(text, slot, name, tip):
-            a = QAction(text, self)
-            a.setObjectName(name)
-            a.setToolTip(tip)
-            a.triggered.connect(slot)
-            bar.addAction(a)
-            return a
-
+        bar, act = tool_bar(self, "Train", "train_toolbar")
         self.act_run = act("Run", self.run, "train_run", "Compute the forced-response curve (in the background)")
         self.act_stop = act("Stop", self.stop, "train_stop", "Stop; the points so far are kept")
         self.act_stop.setEnabled(False)

@@ -15,12 +15,10 @@ from __future__ import annotations
 import dataclasses
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
     QComboBox,
-    QDockWidget,
     QFileDialog,
     QFormLayout,
     QLabel,
@@ -29,10 +27,10 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QSplitter,
-    QWidget,
 )
 
 from app.background import Background
+from app.chbm.panels import message_label, side_dock, tool_bar
 from app.chbm.curve_plot import QUANTITIES, CurvePlot
 from app.chbm.period_plot import PeriodPlot
 from app.chbm.study_worker import StudyWorker
@@ -121,32 +119,12 @@ class ChbmWindow(QMainWindow):
         self.dti_overlay = QCheckBox("DTI overlay in the period plot")
         self.dti_overlay.setObjectName("dti_overlay")
         form.addRow(self.dti_overlay)
-        self.message = QLabel()
-        self.message.setObjectName("chbm_message")
-        self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #a33;")
+        self.message = message_label("chbm_message")
         form.addRow(self.message)
-        box = QWidget()
-        box.setLayout(form)
-        box.setMinimumWidth(300)
-        dock = QDockWidget("Study", self)
-        dock.setObjectName("chbm_study_dock")
-        dock.setWidget(box)
-        dock.setFeatures(QDockWidget.DockWidgetMovable | QDockWidget.DockWidgetFloatable)
-        self.addDockWidget(Qt.LeftDockWidgetArea, dock)
+        side_dock(self, "Study", "chbm_study_dock", form)
 
     def _build_toolbar(self) -> None:
-        bar = self.addToolBar("CHBM")
-        bar.setObjectName("chbm_toolbar")
-
-        def act(text, slot, name, tip):
-            a = QAction(text, self)
-            a.setObjectName(name)
-            a.setToolTip(tip)
-            a.triggered.connect(slot)
-            bar.addAction(a)
-            return a
-
+        bar, act = tool_bar(self, "CHBM", "chbm_toolbar")
         self.act_run = act("Run", self.run, "chbm_run", "Compute the response curves (in the background)")
         self.act_stop = act("Stop", self.stop, "chbm_stop", "Stop; the points computed so far are kept")
         self.act_stop.setEnabled(False)

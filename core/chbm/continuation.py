@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from core.errors import GearDynError
 from core.chbm.harmonic_balance import HarmonicBalance
@@ -48,10 +49,20 @@ class ContinuationError(GearDynError, RuntimeError):
         self.points = points
 
 
-def follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, ds_max: float = 0.08,
-           ds_min: float = 1e-6, target_iterations: int = 4, max_iterations: int = 12, tol: float = 1e-9,
-           max_points: int = MAX_POINTS, stability: bool = True, progress=None, cancel=None,
-           df_max: float | None = None) -> list[CurvePoint]:
+def follow(hb: HarmonicBalance, f_min: float, f_max: float, **options) -> list[CurvePoint]:
+    """The response curve from exactly f_min to exactly f_max [Hz] (mesh frequency): `_follow`'s, its options.
+
+    The linear algebra of a curve is many small dense solves and exponentials (a few hundred unknowns), which
+    BLAS's thread pool only slows down (3x with two threads on two cores): it runs on one thread.
+    """
+    with threadpool_limits(1, user_api="blas"):
+        return _follow(hb, f_min, f_max, **options)
+
+
+def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, ds_max: float = 0.08,
+            ds_min: float = 1e-6, target_iterations: int = 4, max_iterations: int = 12, tol: float = 1e-9,
+            max_points: int = MAX_POINTS, stability: bool = True, progress=None, cancel=None,
+            df_max: float | None = None) -> list[CurvePoint]:
     """The response curve from exactly f_min to exactly f_max [Hz] (mesh frequency).
 
     Parameters

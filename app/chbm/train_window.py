@@ -233,7 +233,8 @@ class TrainWindow(QMainWindow):
         self.progress.setValue(0)
         self.tabs.setCurrentIndex(2)
         worker = TrainWorker(self.train, f_min, f_max, harmonics, df_max or None)
-        worker.progress.connect(lambda f, m: (self.progress.setValue(int(1000 * f)), self.statusBar().showMessage(m)))
+        worker.progress.connect(self._progress)  # a method of this window: queued to the GUI thread (a lambda
+        # would run in the worker's thread and touch the widgets from there)
         worker.done.connect(self._done)
         self.act_run.setEnabled(False)
         self.act_stop.setEnabled(True)
@@ -241,6 +242,10 @@ class TrainWindow(QMainWindow):
 
     def stop(self) -> None:
         self.background.cancel()
+
+    def _progress(self, fraction: float, message: str) -> None:
+        self.progress.setValue(int(1000 * fraction))
+        self.statusBar().showMessage(message)
 
     def _done(self, status: str, message: str, curve) -> None:
         self.background.finish()

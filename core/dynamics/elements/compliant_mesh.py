@@ -1,12 +1,14 @@
 """A compliant mesh: a gear pair made soft by a spring-damper along the line of action (core.gearing.mesh_model).
 
-The pair's phase error e at the working pitch circle is the transmission error; the mesh deflects by
-delta = e cos(alpha_wt) and pushes back with F = k(phi) (delta -+ j/2) + c delta' while a flank is in contact
-(none across the backlash j), its stiffness varying with the mesh phase phi = z theta / 2 pi + phase0 of the
-reference gear (the one turning on the pair's carrier, a planet; else gear 1: core.gearing.mesh_phase), so the
-planets of a set are phased as their teeth stand. Three ports: the tooth force on gear 1 (and its reaction on
-gear 2) for Ft = -F cos(alpha_wt) on the drive flank and on the coast flank, and the torque -dV/dtheta about
-the reference gear's axis that the stiffness's change with the phase gives.
+Each flank deflects by its approach along its own line of action: the pair's two extra states hold the teeth's
+approach along the tooth force's base part (the transmission error e at the working pitch circle, when the
+centres stay put) and along its separating part s (the centres approaching), so the drive flank deflects by
+delta = (e + s) cos(alpha_wt) and the coast flank by (e - s) cos(alpha_wt); each pushes back with
+F = k(phi) (delta -+ j/2) + c delta' while in contact (none across the backlash j), the stiffness varying with
+the mesh phase phi = z theta / 2 pi + phase0 of the reference gear (the one turning on the pair's carrier, a
+planet; else gear 1: core.gearing.mesh_phase), so the planets of a set are phased as their teeth stand. Three
+ports: the drive flank's tooth force on gear 1 (and its reaction on gear 2), the coast flank's, and the torque
+-dV/dtheta about the reference gear's axis that the stiffness's change with the phase gives.
 """
 
 from __future__ import annotations
@@ -51,31 +53,41 @@ def geometry(fb, ib, fp, ip, disc, bodies, rows, ports):
         pr[p + 2, 1, 3 + a] = -ai[a]
 
 
-def state_of(fb, ib, fp, ip, state):
-    """The mesh at the state: core.gearing.mesh_model.mesh_state's values (MESH_STATE)."""
-    extra = state[3]
-    return mesh_state(extra[ip[ERROR]], state[1][ip[SLIP]], extra[ip[ANGLE]], fp[COS], fp[Z], fp[PHASE0],
-                      fp[K_MEAN],
-                      fp[IS_COSINE] != 0.0, fp[COSINE], table(fb, ib, ip[PROFILE])[:, 0], fp[DAMPING], fp[BACKLASH])
+def flank_states(fb, ib, fp, ip, state):
+    """The drive and the coast flank at the state: core.gearing.mesh_model.mesh_state's values (MESH_STATE) at
+    the approach along each flank's line of action."""
+    extra, rates = state[3], state[1]
+    e, s, x, p = extra[ip[ERROR]], extra[ip[ERROR] + 1], ip[ERROR], ip[SLIP]
+    rate, s_rate = rates[p], rates[p + 1]
+    profile = table(fb, ib, ip[PROFILE])[:, 0]
+    drive = mesh_state(e + s, rate + s_rate, extra[ip[ANGLE]], fp[COS], fp[Z], fp[PHASE0], fp[K_MEAN],
+                       fp[IS_COSINE] != 0.0, fp[COSINE], profile, fp[DAMPING], fp[BACKLASH])
+    coast = mesh_state(e - s, rate - s_rate, extra[ip[ANGLE]], fp[COS], fp[Z], fp[PHASE0], fp[K_MEAN],
+                       fp[IS_COSINE] != 0.0, fp[COSINE], profile, fp[DAMPING], fp[BACKLASH])
+    return drive, coast, x
 
 
 def law(t, fb, ib, fp, ip, disc, state, forces):
-    s = state_of(fb, ib, fp, ip, state)
+    d, c, _ = flank_states(fb, ib, fp, ip, state)
+    on_d, on_c = d[DEFLECTION] < 0.0, c[DEFLECTION] > 0.0  # Ft > 0 (the drive flank) pushes delta < 0
     u, p = forces[0], ip[PORT0]
-    ft = s[FT]
-    u[p], u[p + 1], u[p + 2] = (ft, 0.0, s[TORQUE]) if ft >= 0 else (0.0, ft, s[TORQUE])
-    forces[5][0] += s[ENERGY]
-    forces[5][2] += s[DISSIPATION]
+    u[p] = d[FT] if on_d else 0.0
+    u[p + 1] = c[FT] if on_c else 0.0
+    u[p + 2] = (d[TORQUE] if on_d else 0.0) + (c[TORQUE] if on_c else 0.0)
+    forces[5][0] += (d[ENERGY] if on_d else 0.0) + (c[ENERGY] if on_c else 0.0)
+    forces[5][2] += (d[DISSIPATION] if on_d else 0.0) + (c[DISSIPATION] if on_c else 0.0)
 
 
 def outputs(t, fb, ib, fp, ip, disc, bodies, rows, ports, state, forces, lam, react, out):
-    s = state_of(fb, ib, fp, ip, state)
+    d, c, x = flank_states(fb, ib, fp, ip, state)
+    on = c if c[DEFLECTION] > 0.0 and not d[DEFLECTION] < 0.0 else d  # the flank in contact (drive if neither)
+    ft = (d[FT] if d[DEFLECTION] < 0.0 else 0.0) + (c[FT] if c[DEFLECTION] > 0.0 else 0.0)
     at = ip[OUT0]
-    f = tooth_forces(fp, s[FT])
+    f = tooth_forces(fp, ft)
     for i in range(4):
         out[at + i] = f[i]
-    out[at + 4] = state[3][ip[ERROR]]
-    out[at + 5], out[at + 6], out[at + 7] = s[DEFLECTION], s[FORCE], s[STIFFNESS]
+    out[at + 4] = state[3][x]
+    out[at + 5], out[at + 6], out[at + 7] = on[DEFLECTION], -ft / fp[COS], on[STIFFNESS]
 
 
 @element(CompliantMesh)

@@ -71,6 +71,17 @@ def put_slip(blocks, r, point, t, bodies, b1, b2):
     put_force(blocks, r, 1, t, vec3.sub(point, pose(bodies, b2)[0]), -1.0)
 
 
+def put_approach(blocks, r, fp, bodies, b1, b2):
+    """A compliant pair's two ports r, r + 1: the teeth's approach along the tooth force's base part and along
+    its separating part (core.dynamics.elements.compliant_mesh deflects each flank by their sum or difference)."""
+    point, _, base, sep, _ = pair_frame(fp, bodies, b1, b2)
+    put_tooth_force(blocks, r, point, base, bodies, b1, b2, 1.0)
+    put_tooth_force(blocks, r + 1, point, sep, bodies, b1, b2, 1.0)
+
+
+APPROACH_PORTS = 2  # a compliant pair's ports (put_approach) and the extra states that integrate them
+
+
 def put_tooth_force(blocks, r, point, force, bodies, b1, b2, share):
     """A force on gear 1 at P (slot 0) and `share` of its reaction on gear 2 (slot 1)."""
     put_force(blocks, r, 0, force, vec3.sub(point, pose(bodies, b1)[0]), 1.0)

@@ -2,16 +2,25 @@
 tangential tooth force Ft; its force on the gears is the whole tooth force (Ft, and the radial and axial parts
 that follow from it by the gear formulas: core.gearing.pitch_point), at the pitch point.
 
-A compliant mesh on the pair (core.dynamics.elements.compliant_mesh) makes it soft: no row, and a port that
-measures the slip the mesh deflects by. Either way an extra state integrates the slip: the pair's phase error
-at the pitch circle, held by Baumgarte's terms when the pair is rigid and the mesh's deflection when soft.
+A compliant mesh on the pair (core.dynamics.elements.compliant_mesh) makes it soft: no row, and two ports that
+measure how the teeth approach along the tooth force's base part (t - tan(beta) a1: the slip at the pitch point,
+plus the axial approach of a helical pair) and its separating part (-tan(alpha) u: the centres approaching),
+each integrated by an extra state; the mesh deflects along base + sep on the drive flank and base - sep on the
+coast flank, so a gear whose centre moves on a bearing loads the mesh as Lin and Parker's model has it. A rigid
+pair's one extra state integrates the slip: its phase error at the pitch circle, held by Baumgarte's terms.
 """
 
 from __future__ import annotations
 
 from core.dynamics.elements.base import NROWS, OUT0, PORT0, ROW0, X0, Element, element
-from core.dynamics.elements.gear_geometry import (PAIR_FLOATS, pair_floats, pair_frame, put_pair_row, put_slip,
-                                                  tooth_forces)
+from core.dynamics.elements.gear_geometry import (
+    APPROACH_PORTS,
+    PAIR_FLOATS,
+    pair_floats,
+    put_approach,
+    put_pair_row,
+    tooth_forces,
+)
 from core.dynamics.results.channels import TOOTH_FORCES, Channel
 from core.gearing.pitch_point import TOOTH_FORCE_TEXT
 from core.model.entities import CompliantMesh, GearPair
@@ -23,8 +32,7 @@ def geometry(fb, ib, fp, ip, disc, bodies, rows, ports):
     if ip[NROWS]:
         put_pair_row(rows, ip[ROW0], fp, bodies, ip[G1], ip[G2], 1.0)
     else:
-        point, t, _, _, _ = pair_frame(fp, bodies, ip[G1], ip[G2])
-        put_slip(ports[0], ip[PORT0], point, t, bodies, ip[G1], ip[G2])
+        put_approach(ports[0], ip[PORT0], fp, bodies, ip[G1], ip[G2])
 
 
 def law(t, fb, ib, fp, ip, disc, state, forces):
@@ -34,7 +42,8 @@ def law(t, fb, ib, fp, ip, disc, state, forces):
         forces[3][r] += state[3][x]  # the phase error, held by Baumgarte's terms
         forces[4][x] = state[0][r]
     else:
-        forces[4][x] = state[1][ip[PORT0]]
+        for k in range(APPROACH_PORTS):
+            forces[4][x + k] = state[1][ip[PORT0] + k]
 
 
 def outputs(t, fb, ib, fp, ip, disc, bodies, rows, ports, state, forces, lam, react, out):
@@ -73,14 +82,15 @@ class GearPairElement(Element):
         if self.rigid:
             asm.rows(self, 1, (self.g1, self.g2), stabilised=pair.stabilise, gear=True)
         else:
-            asm.ports(self, 1, (self.g1, self.g2))
-        asm.extras(self, 1)
+            asm.ports(self, APPROACH_PORTS, (self.g1, self.g2))
+        asm.extras(self, 1 if self.rigid else APPROACH_PORTS)
 
     def params(self):
         return self.pair_geometry, [self.g1, self.g2]
 
     def channels(self):
-        drift = Channel(self.name, "drift", "m", "gear pair", "accumulated phase error at the pitch circle")
+        drift = Channel(self.name, "drift", "m", "gear pair", "accumulated phase error at the pitch circle"
+                        if self.rigid else "approach of the teeth along the tooth force's base part")
         return (tooth_force_channels(self.name) if self.rigid else []) + [drift]
 
     def errors(self, phi, extra) -> list[tuple[str, float, str]]:

@@ -10,8 +10,8 @@ between gear 2 and the carrier. That is tau_b = -r (k tau_a - sign(w_a) tau_bf),
 Modelica's LossyGear, and the power lost is tau_loss w_a. When the pair is stuck, a lock row holds w_a = 0.
 
 Rows: the pair's no-slip row (rigid pairs; its power is the mesh's loss) and the lock (off while the pair
-rolls). Ports: w_a, the friction couple (its rate w_b), and for a compliant pair the slip the mesh deflects by
-and the share (1 - k) of the mesh's force that moves from gear 2 to the carrier (its power is the mesh loss).
+rolls). Ports: w_a, the friction couple (its rate w_b), and for a compliant pair the teeth's approach the mesh
+deflects by (two ports and two extra states, as the lossless pair's) and the share (1 - k) of the mesh's force that moves from gear 2 to the carrier (its power is the mesh loss).
 Discrete states: the mode (forward, stuck, backward) and the driving side, held within a step; two events
 watch them: 'stop' (rolling: the shaft reaches rest; stuck: the torque to hold passes what the losses hold
 forwards) and 'flow' (rolling: the driving side's margin; stuck: backwards).
@@ -25,8 +25,8 @@ from core.dynamics.buffers.layout import LOSS_POWER
 from core.dynamics.buffers.tables import table
 from core.dynamics.elements.base import (DISC0, EVENT0, NROWS, OUT0, PORT0, ROW0, X0, Element, element)
 from core.dynamics.elements.blocks import pose, put_force, put_spin, vector
-from core.dynamics.elements.gear_geometry import (PAIR_FLOATS, pair_floats, pair_frame, put_pair_row, put_slip,
-                                                  tooth_forces)
+from core.dynamics.elements.gear_geometry import (APPROACH_PORTS, PAIR_FLOATS, pair_floats, pair_frame,
+                                                  put_approach, put_pair_row, tooth_forces)
 from core.dynamics.elements.gear_pair import soft, tooth_force_channels
 from core.dynamics.results.channels import Channel
 from core.gearing.losses import (BACKWARD, FORWARD, STUCK, LossTable, bearing_friction, driving_torque, holding_range,
@@ -43,13 +43,13 @@ MODE, DRIVES = 0, 1  # its discrete states (from DISC0): the mode, and 1 when ge
 FLOW_TOLERANCE = 1e-9
 #: Share of the power through the pair by which the loss power may fall below zero (round-off)
 LOSS_ROUND_OFF = 1e-9
-# its ports after the slip port of a compliant pair: w_a, the friction couple, the mesh force's shares
+# its ports after the approach ports of a compliant pair: w_a, the friction couple, the mesh force's shares
 W_A, FRICTION, SHARE = 0, 1, 2
 
 
 def ports_from(ip):
-    """The first of its own ports after the slip port (a compliant pair's)."""
-    return ip[PORT0] + (1 if ip[MESH] >= 0 else 0)
+    """The first of its own ports after the approach ports (a compliant pair's)."""
+    return ip[PORT0] + (APPROACH_PORTS if ip[MESH] >= 0 else 0)
 
 
 def factor(fb, ib, fp, ip, disc, w_a):
@@ -79,8 +79,8 @@ def geometry(fb, ib, fp, ip, disc, bodies, rows, ports):
         put_force(rgp, ip[ROW0], 2, vec3.add(base, sep), arm_c, -(1.0 - k))
         put_force(rgs, ip[ROW0], 2, sep, arm_c, -(1.0 - k))
     else:
-        point, t, base, sep, _ = pair_frame(fp, bodies, g1, g2)
-        put_slip(pr, ip[PORT0], point, t, bodies, g1, g2)
+        point, _, base, sep, _ = pair_frame(fp, bodies, g1, g2)
+        put_approach(pr, ip[PORT0], fp, bodies, g1, g2)
         x2 = pose(bodies, g2)[0]
         for s, side in enumerate((1.0, -1.0)):  # the mesh's force on the drive flank and on the coast flank
             d = vec3.add(base, vec3.scale(side, sep))
@@ -111,7 +111,8 @@ def law(t, fb, ib, fp, ip, disc, state, forces):
         forces[3][ip[ROW0]] += state[3][ip[X0]]
         xdot[ip[X0]] = jv[ip[ROW0]]
     else:
-        xdot[ip[X0]] = pv[ip[PORT0]]
+        for k in range(APPROACH_PORTS):
+            xdot[ip[X0] + k] = pv[ip[PORT0] + k]
         for s in range(2):
             u[p + SHARE + s] = u[ip[MESH] + s]
             acc[2] -= u[p + SHARE + s] * pv[p + SHARE + s]
@@ -198,12 +199,12 @@ class LossyGearPairElement(Element):
         if self.rigid:
             asm.rows(self, 1, (self.g1, self.g2, self.carrier), stabilised=pair.stabilise, gear=True, power=LOSS_POWER)
         else:
-            asm.ports(self, 1, (self.g1, self.g2))  # the slip the mesh deflects by
+            asm.ports(self, APPROACH_PORTS, (self.g1, self.g2))  # the approach the mesh deflects by
         asm.rows(self, 1, (self.carrier, self.g1))  # the lock
         asm.ports(self, 2, [(self.g1, self.carrier), (self.g2, self.carrier)])
         if not self.rigid:
             asm.ports(self, 2, (self.g2, self.carrier))
-        asm.extras(self, 1)
+        asm.extras(self, 1 if self.rigid else APPROACH_PORTS)
         asm.discrete(self, [FORWARD, 1])
         asm.events(self, 2)
         self.mesh_port = -1

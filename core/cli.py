@@ -687,7 +687,8 @@ def build_parser() -> argparse.ArgumentParser:
     md.set_defaults(run=_cmd_modes)
 
     tc = sub.add_parser("train-chbm", help="forced response of a model's gear train by harmonic balance: every "
-                                           "mesh's dynamic load and dynamic factor over the mesh frequency")
+                                           "mesh's dynamic load and dynamic factor and every body's rotation and "
+                                           "translation amplitudes over the mesh frequency")
     tc.add_argument("file", help="a .gdyn model file (its gear pairs, compliant meshes, bearings and mean torques)")
     tc.add_argument("--f-min", type=_number(float), required=True, help="lowest mesh frequency [Hz]")
     tc.add_argument("--f-max", type=_number(float), required=True, help="highest mesh frequency [Hz]")

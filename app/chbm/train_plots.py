@@ -1,5 +1,6 @@
-"""The plots of the Train Dynamics window: the Campbell diagram, every mesh's dynamic factor over the mesh frequency
-(stable solid, unstable dashed, folds marked) and one period of the mesh forces at a clicked frequency.
+"""The plots of the Train Dynamics window: the Campbell diagram, the forced-response curves over the mesh frequency
+(every mesh's dynamic factor or 1x force amplitude, or every body's rotation or translation; one set per torque
+scale; stable solid, unstable dashed, folds marked) and one period of the mesh forces at a clicked frequency.
 """
 
 from __future__ import annotations
@@ -12,6 +13,16 @@ from app.chbm.curve_plot import colour
 from core.chbm.modes import distinct
 from core.chbm.train_study import contact_lost, period_forces
 
+# what the response plot can show: (per mesh or per body, the value at one curve point, the axis label);
+# body vibrations in um, as small lengths are read in the field
+RESPONSES = {
+    "Mesh dynamic factor": ("mesh", lambda ld: ld.factor, "dynamic factor (peak / static mesh force)"),
+    "Mesh force, 1x mesh amplitude": ("mesh", lambda ld: ld.harmonics[0], "1x mesh force amplitude [N]"),
+    "Body rotation (arc at rho)": ("body", lambda b: 1e6 * b.rotation, "rotation amplitude, arc at rho [um]"),
+    "Body centre translation": ("body", lambda b: 1e6 * b.translation, "centre translation amplitude [um]"),
+}
+
+PLURAL = {"mesh": "meshes", "body": "bodies"}
 KIND_COLOURS = {"rotational": "#d62728", "translational": "#1f77b4", "planet": "#2ca02c", "mixed": "#7f7f7f"}
 
 
@@ -52,7 +63,8 @@ class CampbellPlot(pg.PlotWidget):
 
 
 class ResponsePlot(pg.PlotWidget):
-    """Each mesh's dynamic factor (peak |F| over static F) against the mesh frequency; a click picks a frequency."""
+    """A RESPONSES quantity of every mesh or body against the mesh frequency, one set of lines per torque scale;
+    a click picks a frequency."""
 
     point_clicked = Signal(float)  # mesh frequency [Hz]
 
@@ -61,43 +73,66 @@ class ResponsePlot(pg.PlotWidget):
         self.setObjectName("train_response_plot")
         self.showGrid(x=True, y=True, alpha=0.25)
         self.setLabel("bottom", "mesh frequency [Hz]")
-        self.setLabel("left", "dynamic factor (peak / static mesh force)")
         self.legend = self.addLegend(offset=(-10, 10))
         self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#888", style=Qt.DashLine))
         self.marker.setVisible(False)
         self.addItem(self.marker, ignoreBounds=True)
         self.scene().sigMouseClicked.connect(self._clicked)
-        self.curve = None
+        self.curves = []
 
-    def show(self, curve) -> None:
-        """Draw a core.chbm.train_study.TrainCurve (None: empty)."""
+    def show(self, curves, quantity: str = "Mesh dynamic factor", only: str = "") -> None:
+        """Draw core.chbm.train_study.TrainCurves (empty: nothing) as the RESPONSES `quantity`, of every mesh or
+        body or `only` the one so named."""
         for item in list(self.listDataItems()):
             self.removeItem(item)
         self.legend.clear()
-        self.curve = curve
-        if curve is None or not curve.points:
-            return
-        f = np.array([p.frequency for p in curve.points])
-        stable = np.array([p.stable for p in curve.points])
-        factor = np.array([[ld.factor for ld in loads] for loads in curve.loads])
-        for i, mesh in enumerate(curve.train.meshes):
-            pen = pg.mkPen(colour(i), width=1.5)
-            self.plot(f, np.where(stable, factor[:, i], np.nan), pen=pen, name=mesh.name, connect="finite")
-            self.plot(f, np.where(~stable, factor[:, i], np.nan), pen=pg.mkPen(colour(i), style=Qt.DashLine),
-                      connect="finite")
-        seg = np.array([p.segment for p in curve.points])
-        folds = np.flatnonzero(np.diff(seg)) + 1
-        if folds.size:
-            self.plot(f[folds], factor[folds].max(axis=1), pen=None, symbol="x", symbolSize=10, symbolPen="#000",
-                      name="folds")
+        self.curves = [c for c in curves if c.points]
+        folds_named = False
+        per, value, label = RESPONSES[quantity]
+        self.setLabel("left", label)
+        for k, c in enumerate(self.curves):
+            f = np.array([p.frequency for p in c.points])
+            stable = np.array([p.stable for p in c.points])
+            names = [m.name for m in c.train.meshes] if per == "mesh" else [b.name for b in c.train.bodies]
+            rows = c.loads if per == "mesh" else c.bodies
+            values = np.array([[value(x) for x in row] for row in rows])
+            shown = [i for i in range(len(names))  # a held body does not move
+                     if np.abs(values[:, i]).max() > 0 and only in ("", names[i])]
+            for n, i in enumerate(shown):
+                # one torque: a colour per mesh or body; several: a colour per torque, and the legend names the
+                # torque once (pick one mesh or body in `only` to tell them apart) so it stays short
+                if len(self.curves) == 1:
+                    col, name = colour(n), names[i]
+                elif only:
+                    col, name = colour(k), f"{names[i]} x{c.scale:g}"
+                else:
+                    col, name = colour(k), f"x{c.scale:g} ({len(shown)} {PLURAL[per]})" if n == 0 else None
+                self.plot(f, np.where(stable, values[:, i], np.nan), pen=pg.mkPen(col, width=1.5), name=name,
+                          connect="finite")
+                self.plot(f, np.where(~stable, values[:, i], np.nan), pen=pg.mkPen(col, style=Qt.DashLine),
+                          connect="finite")
+            seg = np.array([p.segment for p in c.points])
+            folds = np.flatnonzero(np.diff(seg)) + 1
+            if folds.size and shown:
+                self.plot(f[folds], values[folds][:, shown].max(axis=1), pen=None, symbol="x", symbolSize=10,
+                          symbolPen="#000", name=None if folds_named else "folds")
+                folds_named = True
 
     def _clicked(self, event) -> None:
-        if self.curve is None or not self.curve.points:
+        if not self.curves:
             return
         x = self.plotItem.vb.mapSceneToView(event.scenePos()).x()
         self.marker.setValue(x)
         self.marker.setVisible(True)
         self.point_clicked.emit(float(x))
+
+
+def item_names(curves, quantity: str) -> list[str]:
+    """The meshes' or the bodies' names the RESPONSES `quantity` of the curves is shown for."""
+    if not curves:
+        return []
+    train = curves[0].train
+    return [m.name for m in train.meshes] if RESPONSES[quantity][0] == "mesh" else [b.name for b in train.bodies]
 
 
 class PeriodPlot(pg.PlotWidget):

@@ -15,6 +15,7 @@ import math
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
+    QComboBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -32,9 +33,9 @@ from PySide6.QtWidgets import (
 
 from app.background import Background
 from app.chbm.panels import message_label, side_dock, tool_bar
-from app.chbm.train_plots import CampbellPlot, PeriodPlot, ResponsePlot
+from app.chbm.train_plots import RESPONSES, CampbellPlot, PeriodPlot, ResponsePlot, item_names
 from app.chbm.train_worker import TrainWorker
-from app.dialogs.fields import FieldError, QuantityField
+from app.dialogs.fields import FieldError, QuantityField, QuantityListField
 from app.screen import fit_to_screen
 from core.chbm.modes import campbell, displaced_poses, distinct, mode_scale, train_modes
 from core.chbm.train_commands import SHARES, input_body
@@ -55,7 +56,7 @@ class TrainWindow(QMainWindow):
         self.setWindowTitle("Train Dynamics")
         self.doc, self.viewport = doc, viewport
         self.background = Background(self)
-        self.train, self.modes, self.curve = None, [], None
+        self.train, self.modes, self.curves = None, [], []
         self.frame, self.mode, self.scale = 0, None, 0.0
         self.timer = QTimer(self)
         self.timer.setInterval(40)
@@ -86,8 +87,33 @@ class TrainWindow(QMainWindow):
         self.response_plot = ResponsePlot()
         self.response_plot.point_clicked.connect(self.show_period)
         self.period_plot = PeriodPlot()
+        self.quantity = QComboBox()
+        self.quantity.setObjectName("train_quantity")
+        self.quantity.addItems(list(RESPONSES))
+        self.quantity.currentTextChanged.connect(self._quantity_changed)
+        self.only = QComboBox()
+        self.only.setObjectName("train_only")
+        self.only.setToolTip("Every mesh or body, or one of them")
+        self.only.currentTextChanged.connect(self._redraw)
+        self.period_scale = QComboBox()
+        self.period_scale.setObjectName("train_period_scale")
+        self.period_scale.setToolTip("The torque scale whose curve the clicked period is taken from")
+        response = QWidget()
+        lay = QVBoxLayout(response)
+        lay.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Show"))
+        row.addWidget(self.quantity)
+        row.addWidget(QLabel("of"))
+        row.addWidget(self.only)
+        row.addSpacing(16)
+        row.addWidget(QLabel("Period of torque"))
+        row.addWidget(self.period_scale)
+        row.addStretch(1)
+        lay.addLayout(row)
+        lay.addWidget(self.response_plot, 1)
         split = QSplitter(Qt.Vertical)
-        split.addWidget(self.response_plot)
+        split.addWidget(response)
         split.addWidget(self.period_plot)
         split.setSizes([460, 280])
         self.tabs = QTabWidget()
@@ -118,7 +144,10 @@ class TrainWindow(QMainWindow):
         self.harmonics = QuantityField("Harmonics", Range(lo=1, hi=60, integer=True), 8)
         self.df_max = QuantityField("Largest frequency step", Range(lo=0.0, hi=1e6, unit="Hz"), 10.0,
                                     "Largest frequency step between curve points [Hz]; 0: 1 % of the range")
-        for w in (self.speed_max, self.f_min, self.f_max, self.harmonics, self.df_max):
+        self.scales = QuantityListField("Torque scales", Range(lo=0.0, hi=1e3, lo_open=True), (1.0,),
+                                        "Scales of the model's mean torques, one curve each, separated by commas "
+                                        "(e.g. 0.5, 1, 2): at most 6, each above 0 and up to 1000")
+        for w in (self.speed_max, self.f_min, self.f_max, self.harmonics, self.df_max, self.scales):
             form.addRow(w.label, w)
         self.speed_max.edit.editingFinished.connect(self.show_campbell)
         self.summary = QLabel()
@@ -132,20 +161,22 @@ class TrainWindow(QMainWindow):
 
     def _build_toolbar(self) -> None:
         bar, act = tool_bar(self, "Train", "train_toolbar")
-        self.act_run = act("Run", self.run, "train_run", "Compute the forced-response curve (in the background)")
+        self.act_run = act("Run", self.run, "train_run",
+                           "Compute the forced-response curves, one per torque scale (in the background)")
         self.act_stop = act("Stop", self.stop, "train_stop", "Stop; the points so far are kept")
         self.act_stop.setEnabled(False)
         bar.addSeparator()
         self.act_export = act("Export Curve CSV", self.export_dialog, "train_export",
-                              "The curve: every mesh's mean and peak force and dynamic factor (as geardyn train-chbm)")
+                              "The curves: every mesh's mean and peak force, dynamic factor and 1x and 2x amplitudes, "
+                              "every body's rotation and translation amplitudes (as geardyn train-chbm)")
 
     # ------------------------------------------------------------------ the train and its modes
 
     def rebuild(self, *_) -> None:
         """The train of the model as it is now: modes table, Campbell diagram; an old curve is dropped."""
         self.set_animating(False)
-        self.mode, self.curve = None, None
-        self.response_plot.show(None)
+        self.mode = None
+        self._show_curves([])
         self.period_plot.clear()
         try:
             self.train = train_from_model(self.doc.model.copy())
@@ -224,6 +255,7 @@ class TrainWindow(QMainWindow):
         try:
             f_min, f_max = self.f_min.value(), self.f_max.value()
             harmonics, df_max = int(self.harmonics.value()), self.df_max.value()
+            scales = self.scales.value()
             if not f_min < f_max:
                 raise FieldError(f"Lowest mesh frequency: must be below the highest ({f_max:g} Hz), got {f_min:g} Hz")
         except FieldError as exc:
@@ -232,7 +264,7 @@ class TrainWindow(QMainWindow):
         self.message.setText("")
         self.progress.setValue(0)
         self.tabs.setCurrentIndex(2)
-        worker = TrainWorker(self.train, f_min, f_max, harmonics, df_max or None)
+        worker = TrainWorker(self.doc.model.copy(), self.train, scales, f_min, f_max, harmonics, df_max or None)
         worker.progress.connect(self._progress)  # a method of this window: queued to the GUI thread (a lambda
         # would run in the worker's thread and touch the widgets from there)
         worker.done.connect(self._done)
@@ -247,30 +279,50 @@ class TrainWindow(QMainWindow):
         self.progress.setValue(int(1000 * fraction))
         self.statusBar().showMessage(message)
 
-    def _done(self, status: str, message: str, curve) -> None:
+    def _done(self, status: str, message: str, curves) -> None:
         self.background.finish()
         self.act_run.setEnabled(self.train is not None)
         self.act_stop.setEnabled(False)
-        if curve is not None:
-            self.curve = curve
-            self.response_plot.show(curve)
-            peak = max((ld.factor, p.frequency, m.name) for p, loads in zip(curve.points, curve.loads)
-                       for ld, m in zip(loads, curve.train.meshes))
-            folds = max(p.segment for p in curve.points)
-            self.progress.setValue(1000 if status == "finished" else self.progress.value())
-            self.statusBar().showMessage(f"{status}: {len(curve.points)} points, {folds} folds, "
-                                         f"{sum(not p.stable for p in curve.points)} unstable; largest dynamic "
-                                         f"factor {peak[0]:.3f} ({peak[2]} at {peak[1]:.1f} Hz)")
-        else:
-            self.statusBar().showMessage(f"{status}")
-            self.message.setText(message)
+        self.message.setText(message)
+        if not curves:
+            self.statusBar().showMessage(status)
+            return
+        self._show_curves(curves)
+        self.progress.setValue(1000 if status == "finished" else self.progress.value())
+        parts = []
+        for c in curves:
+            peak = max((ld.factor, p.frequency, m.name) for p, loads in zip(c.points, c.loads)
+                       for ld, m in zip(loads, c.train.meshes))
+            parts.append(f"x{c.scale:g}: {len(c.points)} points, {max(p.segment for p in c.points)} folds, "
+                         f"{sum(not p.stable for p in c.points)} unstable, largest dynamic factor {peak[0]:.3f} "
+                         f"({peak[2]} at {peak[1]:.1f} Hz)")
+        self.statusBar().showMessage(f"{status}: " + "; ".join(parts))
+
+    def _show_curves(self, curves) -> None:
+        self.curves = list(curves)
+        self._quantity_changed()
+        self.period_scale.clear()
+        self.period_scale.addItems([f"x{c.scale:g}" for c in self.curves])
+
+    def _quantity_changed(self, *_) -> None:
+        """The `of` list for the quantity shown (meshes or bodies), then the plot."""
+        self.only.blockSignals(True)
+        self.only.clear()
+        self.only.addItems(["all", *item_names(self.curves, self.quantity.currentText())])
+        self.only.blockSignals(False)
+        self._redraw()
+
+    def _redraw(self, *_) -> None:
+        only = self.only.currentText()
+        self.response_plot.show(self.curves, self.quantity.currentText(), "" if only == "all" else only)
 
     def show_period(self, frequency: float) -> None:
-        if self.curve is not None:
-            self.period_plot.setTitle(self.period_plot.show(self.curve, frequency))
+        if self.curves:
+            curve = self.curves[max(self.period_scale.currentIndex(), 0)]
+            self.period_plot.setTitle(self.period_plot.show(curve, frequency))
 
     def export_dialog(self) -> None:
-        if self.curve is None:
+        if not self.curves:
             self.message.setText("Run the forced response first: there is no curve to export")
             return
         path, _ = QFileDialog.getSaveFileName(self, "Export Curve CSV", str(self.doc.suggested_path(".train.csv", "train_curve")),
@@ -280,7 +332,7 @@ class TrainWindow(QMainWindow):
 
     def export(self, path: str) -> None:
         try:
-            write_curves_csv([self.curve], path)
+            write_curves_csv(self.curves, path)
         except OSError as exc:
             self.message.setText(f"Export Curve CSV: {exc}")
             return

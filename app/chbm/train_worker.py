@@ -1,4 +1,5 @@
-"""The worker that follows a train's forced-response curve in its own thread (app.background's contract)."""
+"""The worker that follows a train's forced-response curves, one per torque scale, in its own thread
+(app.background's contract)."""
 
 from __future__ import annotations
 
@@ -8,27 +9,39 @@ from PySide6.QtCore import Signal, Slot
 
 from app.background import Worker
 from core.chbm.continuation import ContinuationError
+from core.chbm.train_commands import scaled_torques
+from core.chbm.train_from_model import train_from_model
 from core.chbm.train_study import train_curve
 
 
 class TrainWorker(Worker):
     progress = Signal(float, str)  # fraction done, what it is doing
-    done = Signal(str, str, object)  # status ('finished', 'stopped', 'failed'), message, the TrainCurve or None
+    # status ('finished', 'stopped', 'failed'), message, the TrainCurves computed (a failed scale keeps the others)
+    done = Signal(str, str, object)
 
-    def __init__(self, train, f_min: float, f_max: float, harmonics: int, df_max: float | None):
+    def __init__(self, model, train, scales, f_min: float, f_max: float, harmonics: int, df_max: float | None):
         super().__init__()
-        self.args = (train, f_min, f_max, harmonics, df_max)
+        self.model, self.train, self.scales = model, train, tuple(scales)
+        self.args = (f_min, f_max, harmonics, df_max)
 
     @Slot()
     def work(self) -> None:
-        train, f_min, f_max, harmonics, df_max = self.args
-        try:
-            curve = train_curve(train, f_min, f_max, harmonics, df_max,
-                                progress=lambda f, m: self.progress.emit(float(f), m), cancel=lambda: self.cancelled)
-        except ContinuationError as exc:
-            self.done.emit("failed", f"{exc} ({len(exc.points)} points computed)", None)
-            return
-        except Exception as exc:  # noqa: BLE001  (reported in the window, never a crash)
-            self.done.emit("failed", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}", None)
-            return
-        self.done.emit("stopped" if self.cancelled else "finished", "", curve)
+        curves, failures = [], []
+        n = len(self.scales)
+        for i, scale in enumerate(self.scales):
+            if self.cancelled:
+                break
+
+            def progress(f, m, i=i, scale=scale):
+                self.progress.emit((i + float(f)) / n, f"torque x{scale:g}: {m}")
+
+            try:
+                train = self.train if scale == 1.0 else train_from_model(scaled_torques(self.model, scale))
+                curves.append(train_curve(train, *self.args, progress=progress, cancel=lambda: self.cancelled,
+                                          scale=scale))
+            except ContinuationError as exc:
+                failures.append(f"torque x{scale:g}: {exc} ({len(exc.points)} points computed)")
+            except Exception as exc:  # noqa: BLE001  (reported in the window, never a crash)
+                failures.append(f"torque x{scale:g}: {type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}")
+        status = "stopped" if self.cancelled else ("failed" if failures else "finished")
+        self.done.emit(status, "\n".join(failures), curves)

@@ -72,6 +72,32 @@ class QuantityField(QWidget):
         return si
 
 
+class QuantityListField(QuantityField):
+    """Several numbers in display units, separated by commas; `value()` gives a tuple of SI values (1 to
+    `most`, each in the range) or raises FieldError naming the field, the entry and the range."""
+
+    def __init__(self, label: str, rng: Range, values_si, tooltip: str = "", most: int = 6, parent=None):
+        super().__init__(label, rng, values_si[0], tooltip, parent)
+        self.most = most
+        self.edit.setText(", ".join(display_text(rng, v) for v in values_si))
+
+    def value(self) -> tuple[float, ...]:
+        parts = [p.strip() for p in self.edit.text().split(",") if p.strip()]
+        if not 1 <= len(parts) <= self.most:
+            raise FieldError(f"{self.label}: must be 1 to {self.most} values separated by commas, got {len(parts)}")
+        out = []
+        for text in parts:
+            try:
+                si = self.range.from_display(float(text))
+            except ValueError:
+                raise FieldError(f"{self.label}: each must be {self.range.describe()}, got {text!r}") from None
+            msg = self.range.problem(si)
+            if msg:
+                raise FieldError(f"{self.label}: {text}: {msg}")
+            out.append(si)
+        return tuple(out)
+
+
 class VectorField(QWidget):
     """Three numbers (x, y, z) in one unit."""
 

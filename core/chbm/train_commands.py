@@ -88,7 +88,7 @@ def run_train_chbm(path: str, out: str, f_min: float, f_max: float, scales=(1.0,
         print(f"note: {note}")
     curves, status = [], 0
     for scale in scales:
-        train = base if scale == 1.0 else train_from_model(_scaled(model, scale))
+        train = base if scale == 1.0 else train_from_model(scaled_torques(model, scale))
         try:
             curve = train_curve(train, f_min, f_max, harmonics, df_max, scale=scale)
         except ContinuationError as exc:
@@ -110,7 +110,7 @@ def run_train_chbm(path: str, out: str, f_min: float, f_max: float, scales=(1.0,
     return status
 
 
-def _scaled(model, scale: float):
+def scaled_torques(model, scale: float):
     """A copy of the model with every torque's law scaled."""
     scaled = copy.deepcopy(model)
     for name, f in list(scaled.forces.items()):

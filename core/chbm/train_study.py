@@ -1,8 +1,10 @@
 """Forced response of a gear train: harmonic-balance curves over the mesh frequency, every mesh's dynamic load and
-dynamic factor along them, the Newmark reference, CSV.
+dynamic factor and every body's vibration along them, the Newmark reference, CSV.
 
 The mesh force of a mesh is its drive-flank force less its coast-flank force [N] along the line of action;
-its dynamic factor is the peak of |F| over a period against the static |F| at the same torques.
+its dynamic factor is the peak of |F| over a period against the static |F| at the same torques. A body's
+vibration is its rotation's half peak-to-peak as arc length at its rho (the base radius of a gear) and its
+centre's largest distance from its mean place over the period [m].
 """
 
 from __future__ import annotations
@@ -85,6 +87,26 @@ def loads_of(forces: np.ndarray, static: np.ndarray) -> list[MeshLoad]:
 
 
 @dataclass
+class BodyResponse:
+    """One body at one curve point: its vibration about the train's steady rolling."""
+
+    rotation: float  # [m] half the peak-to-peak of rho theta (0 for a held body)
+    translation: float  # [m] the centre's largest distance from its mean place (0 without a bearing)
+
+
+def body_responses(train: TrainModel, y_samples: np.ndarray) -> list[BodyResponse]:
+    """Each body's vibration (train.bodies' order) over one period sampled as lumped coordinates y (S, m)."""
+    q = y_samples @ train.basis.T
+    out = []
+    for b in train.bodies:
+        turn = b.radius * (q @ train.rotation[b.name])
+        d = q @ train.translation[b.name].T
+        d = d - d.mean(axis=0)
+        out.append(BodyResponse(0.5 * float(np.ptp(turn)), float(np.sqrt((d * d).sum(axis=1)).max())))
+    return out
+
+
+@dataclass
 class TrainCurve:
     """The forced response at one torque scale: the HB curve with the meshes' loads at each point."""
 
@@ -93,6 +115,7 @@ class TrainCurve:
     hb: HarmonicBalance
     points: list[CurvePoint]
     loads: list[list[MeshLoad]]
+    bodies: list[list[BodyResponse]]
     static: np.ndarray
     reference: list[PeriodicResponse] = field(default_factory=list)
 
@@ -106,7 +129,8 @@ def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = 
     points = follow(hb, f_min, f_max, ds=1.0, ds_max=1e6, df_max=df_max, progress=progress, cancel=cancel)
     static = static_mesh_forces(train)
     loads = [mesh_loads(train, hb, p.z, p.frequency, static) for p in points]
-    return TrainCurve(scale, train, hb, points, loads, static)
+    bodies = [body_responses(train, hb.coordinate_samples(p.z, 256)) for p in points]
+    return TrainCurve(scale, train, hb, points, loads, bodies, static)
 
 
 def newmark_reference(curve: TrainCurve, frequencies, progress=None, cancel=None) -> list[PeriodicResponse]:
@@ -127,21 +151,27 @@ def curve_header(train: TrainModel) -> list[str]:
     for m in train.meshes:
         head += [f"{m.name} mean force [N]", f"{m.name} peak force [N]", f"{m.name} dynamic factor",
                  f"{m.name} 1x amplitude [N]", f"{m.name} 2x amplitude [N]"]
+    for b in train.bodies:
+        head += [f"{b.name} rotation amplitude [m]", f"{b.name} translation amplitude [m]"]
     return head
 
 
 def curve_rows(curves: list[TrainCurve]):
     for c in curves:
-        for p, loads in zip(c.points, c.loads):
-            row = ["HBM", c.scale, p.frequency, int(p.stable), p.segment]
-            for ld in loads:
-                row += [ld.mean, ld.peak, ld.factor, ld.harmonics[0], ld.harmonics[1]]
-            yield row
+        for p, loads, bodies in zip(c.points, c.loads, c.bodies):
+            yield ["HBM", c.scale, p.frequency, int(p.stable), p.segment, *_values(loads, bodies)]
         for run in c.reference:
-            row = ["Newmark", c.scale, run.frequency, int(run.converged), -1]
-            for ld in newmark_loads(c, run):
-                row += [ld.mean, ld.peak, ld.factor, ld.harmonics[0], ld.harmonics[1]]
-            yield row
+            yield ["Newmark", c.scale, run.frequency, int(run.converged), -1,
+                   *_values(newmark_loads(c, run), body_responses(c.train, run.x))]
+
+
+def _values(loads: list[MeshLoad], bodies: list[BodyResponse]) -> list[float]:
+    row = []
+    for ld in loads:
+        row += [ld.mean, ld.peak, ld.factor, ld.harmonics[0], ld.harmonics[1]]
+    for b in bodies:
+        row += [b.rotation, b.translation]
+    return row
 
 
 def write_curves_csv(curves: list[TrainCurve], path) -> None:

@@ -55,30 +55,61 @@ def test_the_campbell_diagram_marks_where_mesh_harmonics_meet_natural_frequencie
     assert len(x) > 0 and np.allclose(ratios, np.round(ratios), atol=1e-9)
 
 
-def test_a_forced_response_from_the_window_matches_the_command_line(window, qtbot, tmp_path):
+def test_forced_responses_at_two_torques_from_the_window_match_the_command_line(window, qtbot, tmp_path):
     train = _open(window, qtbot)
     for name, text in {"Lowest mesh frequency": "500", "Highest mesh frequency": "700",
-                       "Largest frequency step": "20"}.items():
+                       "Largest frequency step": "20", "Torque scales": "0.5, 1"}.items():
         edit = train.findChild(QLineEdit, name)
         edit.clear()
         qtbot.keyClicks(edit, text)
     _click(train, qtbot, "train_run")
-    qtbot.waitUntil(lambda: train.curve is not None and not train.background.running, timeout=120000)
+    qtbot.waitUntil(lambda: len(train.curves) == 2 and not train.background.running, timeout=120000)
     out = tmp_path / "cli.csv"
-    assert run_train_chbm(str(EXAMPLES / "compliant_planetary.gdyn"), str(out), 500.0, 700.0, df_max=20.0) == 0
+    assert run_train_chbm(str(EXAMPLES / "compliant_planetary.gdyn"), str(out), 500.0, 700.0, scales=(0.5, 1.0),
+                          df_max=20.0) == 0
     rows = list(csv.DictReader(out.open()))
-    assert len(rows) == len(train.curve.points)
-    for p, loads, row in zip(train.curve.points, train.curve.loads, rows):
+    ours = [(c, p, loads, bodies) for c in train.curves for p, loads, bodies in zip(c.points, c.loads, c.bodies)]
+    assert len(rows) == len(ours)
+    for (c, p, loads, bodies), row in zip(ours, rows):
+        assert c.scale == float(row["torque scale"])
         assert p.frequency == pytest.approx(float(row["mesh frequency [Hz]"]), rel=1e-9)
         assert loads[0].factor == pytest.approx(float(row["sun_planet1 dynamic factor"]), rel=1e-9)
-    # a click on the curve shows one period of the mesh forces there
+        assert bodies[-1].translation == pytest.approx(
+            float(row[f"{c.train.bodies[-1].name} translation amplitude [m]"]), rel=1e-9)
+    # half the torque: half the static mesh loads
+    half, full = train.curves
+    assert half.static == pytest.approx(0.5 * full.static, rel=1e-9)
     plot = train.response_plot
+    assert {i.name() for i in plot.listDataItems() if i.name()} >= {"x0.5 (6 meshes)", "x1 (6 meshes)"}
+    # every body's centre translation, in um: a line per body on a bearing and torque
+    train.quantity.setCurrentText("Body centre translation")
+    moving = [b.name for b, r in zip(full.train.bodies, full.bodies[0]) if r.translation > 0]
+    lines = [i for i in plot.listDataItems() if i.yData is not None and np.isfinite(i.yData).any()]
+    assert len(lines) == 2 * len(moving) > 2
+    assert "um" in plot.plotItem.getAxis("left").labelText
+    train.only.setCurrentText(moving[0])  # one body of them, named per torque
+    lines = {i.name(): i for i in plot.listDataItems() if i.name() and i.name() != "folds"}
+    assert set(lines) == {f"{moving[0]} x0.5", f"{moving[0]} x1"}
+    k = [b.name for b in full.train.bodies].index(moving[0])
+    assert lines[f"{moving[0]} x1"].getData()[1][0] == pytest.approx(1e6 * full.bodies[0][k].translation)
+    # a click on the curve shows one period of the mesh forces of the chosen torque there
+    train.period_scale.setCurrentIndex(1)
     view = plot.plotItem.vb
-    pos = plot.mapFromScene(view.mapViewToScene(QPointF(600.0, 1.5)))
+    pos = plot.mapFromScene(view.mapViewToScene(QPointF(600.0, 0.0)))
     qtbot.mouseClick(plot.viewport(), Qt.LeftButton, pos=pos)
     qtbot.waitUntil(lambda: "Hz" in train.period_plot.plotItem.titleLabel.text, timeout=5000)
     assert "stable" in train.period_plot.plotItem.titleLabel.text
     assert len(train.period_plot.listDataItems()) == 6  # one line per mesh
+
+
+def test_a_torque_scale_out_of_range_is_named_and_nothing_runs(window, qtbot):
+    train = _open(window, qtbot)
+    edit = train.findChild(QLineEdit, "Torque scales")
+    edit.clear()
+    qtbot.keyClicks(edit, "1, -2")
+    _click(train, qtbot, "train_run")
+    assert "Torque scales" in train.message.text() and "-2" in train.message.text()
+    assert not train.background.running and not train.curves
 
 
 def test_from_file_new_the_window_says_there_is_no_train_and_offers_no_run(window, qtbot):

@@ -7,11 +7,10 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
-    QFileDialog,
     QMainWindow,
     QMessageBox,
     QProgressBar,
@@ -31,29 +30,26 @@ from app.dialogs.move_dialog import MoveDialog
 from app.dialogs.pair_dialog import GearPairDialog
 from app.dialogs.planetary_dialog import PlanetaryDialog
 from app.dialogs.settings_dialog import SettingsDialog
-from app.dialogs.video_dialog import VideoDialog
 from app.docks.messages import MessagesDock
 from app.docks.model_tree import ModelTreeDock
 from app.docks.properties import PropertyDock
 from app.document import Document
+from app.file_menu import AUTOSAVE_MS, EXAMPLES, FileMenu, recovery_path
 from app.run.animation import Animator
 from app.run.clock import PlaybackClock
 from app.run.controller import RunController
 from app.run.playback_bar import PlaybackBar
-from app.run.video import export_animation
+from app.run.run_menu import RunMenu
 from app.launch import ICON
 from app.screen import fit_to_screen
 from app.view_menu import ViewControls
 from app.window_menus import build_menus_and_toolbars
 from app.viewport import ViewportWidget
 from core.commands import AddItem, RemoveItem, SetSettings
-from core.dynamics.plan import plan_line
 from core.dynamics.results import SUFFIX as RESULTS_SUFFIX
-from core.dynamics.results import save_results
 from core.errors import ModelError
 from core.gearing.placement import fix_command
 from core.model import entities as E
-from core.model.files import SUFFIX, save
 from core.model.kinds import KINDS, tools
 
 
@@ -61,18 +57,6 @@ def load_tools() -> list:
     """The Loads tools: every registered kind of force element with a tool, then the joints' (the fixed joint; the
     revolute joint has its own toolbar), as core.model.kinds lists them."""
     return tools("forces") + tools("joints")
-
-
-EXAMPLES = Path(__file__).resolve().parents[1] / "resources" / "examples"
-
-AUTOSAVE_MS = 60_000
-MAX_RECENT = 8
-
-
-def recovery_path() -> Path:
-    base = Path(QStandardPaths.writableLocation(QStandardPaths.AppDataLocation) or Path.home() / ".geardyn")
-    base.mkdir(parents=True, exist_ok=True)
-    return base / "autosave.gdyn"
 
 
 def about_text() -> str:
@@ -92,8 +76,8 @@ def _version(dist: str) -> str | None:
         return None
 
 
-class MainWindow(QMainWindow):
-    """Main window holding one document."""
+class MainWindow(FileMenu, RunMenu, QMainWindow):
+    """Main window holding one document (its File menu: app.file_menu; its runs: app.run.run_menu)."""
 
     def __init__(self):
         super().__init__()
@@ -352,106 +336,10 @@ class MainWindow(QMainWindow):
         if dlg.exec() and dlg.settings is not None and dlg.settings != self.doc.model.settings:
             self.apply(SetSettings(self.doc.model, dlg.settings))
 
-    def run_simulation(self) -> None:
-        if self.runner.running:
-            return
-        errors = [f for f in self.doc.findings if f.severity == "error"]
-        if errors:
-            self.report(f"Cannot run: the model has {len(errors)} error(s); first: {errors[0]}")
-            return
-        if not self.doc.model.bodies:
-            self.report("Cannot run: the model has no bodies")
-            return
-        self.runner.start()
-
-    def stop_simulation(self) -> None:
-        self.runner.stop()
-
-    def _run_started(self, record) -> None:
-        self.act_run.setEnabled(False)
-        self.act_stop.setEnabled(True)
-        self.progress.setValue(0)
-        self.progress.setFormat(f"{record.label}: starting")
-        self.progress.show()
-        self.run_notes = []
-
-    def _run_prepared(self, record) -> None:
-        """The run's evaluation plan where the user looks while it runs (and in its notes when it ends)."""
-        self.statusBar().showMessage(f"{record.label}: {plan_line(record.results.settings)}")
-
-    def _run_progress(self, fraction: float, t: float, left: float) -> None:
-        self.progress.setValue(round(1000 * fraction))
-        end = self.runner.record.model.settings.t_end if self.runner.record else 0.0
-        left_text = f", {left:.0f} s left" if left == left and left < 1e6 else ""
-        self.progress.setFormat(f"t = {t:.4g} s of {end:.4g} s  {100 * fraction:.0f} %{left_text}")
-
-    def _run_finished(self, record) -> None:
-        self.act_run.setEnabled(True)
-        self.act_stop.setEnabled(False)
-        res = record.results
-        self.progress.hide()
-        plan = plan_line(res.settings)
-        self.run_notes = [f"{record.label}: plan: {plan}"] if plan else []
-        self.run_notes += [f"{record.label}: {note}" for note in res.findings]
-        shown = 20  # mode changes of lossy gears, the first ones
-        self.run_notes += [f"{record.label}: t = {t:.6g} s, {name}: {detail}" for t, name, detail in res.events[:shown]]
-        if len(res.events) > shown:
-            self.run_notes.append(f"{record.label}: ... and {len(res.events) - shown} more events (in the results file)")
-        self.run_notes.append(f"{record.label}: {res.summary()}")
-        self.statusBar().showMessage(f"{record.label}: {res.summary()}", 15_000)
-        self.refresh()
-
     def _overlays_changed(self) -> None:
         self.animator.show_forces = self.act_forces.isChecked()
         self.animator.show_axes = self.act_axes.isChecked()
         self.animator.show(self.clock.time)
-
-    def export_video(self) -> None:
-        res = self.animator.results
-        if res is None or len(res) < 2:
-            self.report("Export Video: run the model first")
-            return
-        dlg = VideoDialog(self.doc.suggested_path(".mp4", "animation"), self)
-        if dlg.exec() and dlg.path is not None:
-            try:
-                ok = export_animation(self, self.animator, dlg.path, dlg.fps, dlg.speed)
-            except (OSError, ValueError) as exc:
-                self.report(f"Export Video: {exc}")
-                return
-            self.statusBar().showMessage(f"Wrote {dlg.path}" if ok else "Video export cancelled", 10_000)
-
-    def open_results(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open results", str(self.doc.base_dir or EXAMPLES),
-                                              f"GearDyn results (*{RESULTS_SUFFIX})")
-        if path:
-            self.open_results_file(path)
-
-    def open_results_file(self, path) -> bool:
-        try:
-            self.doc.open_results(path)
-        except ModelError as exc:
-            self.report(f"Cannot open the results: {exc}")
-            return False
-        self.statusBar().showMessage(f"Opened {Path(path).name}: {self.doc.current.results.summary()}", 10_000)
-        return True
-
-    def save_results(self) -> None:
-        record = self.doc.current
-        if record is None or record.results is None or self.runner.running:
-            self.report("Save Results: no finished run to save")
-            return
-        path, _ = QFileDialog.getSaveFileName(self, "Save results as", str((self.doc.path or Path("run")).with_suffix(RESULTS_SUFFIX)),
-                                              f"GearDyn results (*{RESULTS_SUFFIX})")
-        if not path:
-            return
-        if not path.endswith(RESULTS_SUFFIX):
-            path += RESULTS_SUFFIX
-        try:
-            save_results(record.results, path)
-        except OSError as exc:
-            self.report(f"Cannot save the results: {exc}")
-            return
-        self.statusBar().showMessage(f"Saved {path}", 5000)
 
     def _window(self, attr: str, make):
         """A tool window made when first asked for (its module loads pyqtgraph), then shown and raised."""
@@ -514,103 +402,6 @@ class MainWindow(QMainWindow):
             if answer != QMessageBox.Yes:
                 return
         self.apply(cmd)
-
-    # ------------------------------------------------------------------ files
-
-    def maybe_save(self) -> bool:
-        """True when it is fine to drop the current model (saved, discarded or nothing to lose)."""
-        if not self.doc.dirty:
-            return True
-        answer = QMessageBox.question(self, "Unsaved changes", "The model has unsaved changes. Save them?",
-                                      QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel)
-        if answer == QMessageBox.Save:
-            return self.file_save()
-        return answer == QMessageBox.Discard
-
-    def file_new(self) -> None:
-        if self.maybe_save():
-            self._stop_run()
-            self.doc.new()
-
-    def _stop_run(self) -> None:
-        """A run of the model being closed ends with it (its results go with the model's runs)."""
-        if self.runner.running:
-            self.runner.stop()
-            self.runner.wait()
-
-    def file_open(self) -> None:
-        if not self.maybe_save():
-            return
-        path, _ = QFileDialog.getOpenFileName(self, "Open model", str(EXAMPLES), f"GearDyn models (*{SUFFIX})")
-        if path:
-            self.open_file(path, ask=False)
-
-    def open_file(self, path, ask: bool = True) -> bool:
-        """Load a model file; on failure say why and keep the current model."""
-        if ask and not self.maybe_save():
-            return False
-        try:
-            self.doc.open(path)
-        except ModelError as exc:
-            self.report(f"Cannot open the model: {exc}")
-            return False
-        self._stop_run()  # the run of the model before: its record left with that model's runs
-        self._remember(Path(path))
-        return True
-
-    def file_save(self) -> bool:
-        if self.doc.path is None:
-            return self.file_save_as()
-        return self._save_to(self.doc.path)
-
-    def file_save_as(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self, "Save model as", str(self.doc.path or "model.gdyn"),
-                                              f"GearDyn models (*{SUFFIX})")
-        if not path:
-            return False
-        if not path.endswith(SUFFIX):
-            path += SUFFIX
-        return self._save_to(Path(path))
-
-    def _save_to(self, path: Path) -> bool:
-        try:
-            self.doc.save(path)
-        except (ModelError, OSError) as exc:
-            self.report(f"Cannot save: {exc}")
-            return False
-        self._remember(path)
-        self.statusBar().showMessage(f"Saved {path}", 5000)
-        return True
-
-    def _remember(self, path: Path) -> None:
-        recent = [p for p in (self.settings.value("recent") or []) if p != str(path)]
-        self.settings.setValue("recent", [str(path), *recent][:MAX_RECENT])
-        self._update_recent()
-
-    def _update_recent(self) -> None:
-        self.recent_menu.clear()
-        for p in self.settings.value("recent") or []:
-            self.recent_menu.addAction(self.action(Path(p).name, lambda _=False, q=p: self.open_file(q), tip=p,
-                                                    name=f"recent_{Path(p).stem}"))
-
-    def write_autosave(self) -> None:
-        if self.doc.dirty:
-            try:
-                save(self.doc.model, recovery_path())
-            except (ModelError, OSError):
-                pass  # an autosave must never interrupt the user; the next tick tries again
-
-    def offer_recovery(self) -> None:
-        """After a crash an autosave is left behind: offer to restore it."""
-        path = recovery_path()
-        if not path.exists():
-            return
-        answer = QMessageBox.question(self, "Recover", "GearDyn did not close cleanly. Restore the autosaved model?")
-        if answer == QMessageBox.Yes:
-            self.open_file(path, ask=False)
-            self.doc.path = None
-            self.refresh()
-        path.unlink(missing_ok=True)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

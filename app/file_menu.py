@@ -1,0 +1,121 @@
+"""The File menu of the main window: New, Open, Save, Save As, recent files, the autosave and the recovery after a
+crash (a mixin of app.main_window.MainWindow, which holds the document, the runner and the settings)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QStandardPaths
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from core.errors import ModelError
+from core.model.files import SUFFIX, save
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "resources" / "examples"
+AUTOSAVE_MS = 60_000
+MAX_RECENT = 8
+
+
+def recovery_path() -> Path:
+    base = Path(QStandardPaths.writableLocation(QStandardPaths.AppDataLocation) or Path.home() / ".geardyn")
+    base.mkdir(parents=True, exist_ok=True)
+    return base / "autosave.gdyn"
+
+
+class FileMenu:
+    """File > New, Open, Save, Save As and Open Recent; the autosave and the recovery it offers."""
+
+    def maybe_save(self) -> bool:
+        """True when it is fine to drop the current model (saved, discarded or nothing to lose)."""
+        if not self.doc.dirty:
+            return True
+        answer = QMessageBox.question(self, "Unsaved changes", "The model has unsaved changes. Save them?",
+                                      QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel)
+        if answer == QMessageBox.Save:
+            return self.file_save()
+        return answer == QMessageBox.Discard
+
+    def file_new(self) -> None:
+        if self.maybe_save():
+            self._stop_run()
+            self.doc.new()
+
+    def _stop_run(self) -> None:
+        """A run of the model being closed ends with it (its results go with the model's runs)."""
+        if self.runner.running:
+            self.runner.stop()
+            self.runner.wait()
+
+    def file_open(self) -> None:
+        if not self.maybe_save():
+            return
+        path, _ = QFileDialog.getOpenFileName(self, "Open model", str(EXAMPLES), f"GearDyn models (*{SUFFIX})")
+        if path:
+            self.open_file(path, ask=False)
+
+    def open_file(self, path, ask: bool = True) -> bool:
+        """Load a model file; on failure say why and keep the current model."""
+        if ask and not self.maybe_save():
+            return False
+        try:
+            self.doc.open(path)
+        except ModelError as exc:
+            self.report(f"Cannot open the model: {exc}")
+            return False
+        self._stop_run()  # the run of the model before: its record left with that model's runs
+        self._remember(Path(path))
+        return True
+
+    def file_save(self) -> bool:
+        if self.doc.path is None:
+            return self.file_save_as()
+        return self._save_to(self.doc.path)
+
+    def file_save_as(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(self, "Save model as", str(self.doc.path or "model.gdyn"),
+                                              f"GearDyn models (*{SUFFIX})")
+        if not path:
+            return False
+        if not path.endswith(SUFFIX):
+            path += SUFFIX
+        return self._save_to(Path(path))
+
+    def _save_to(self, path: Path) -> bool:
+        try:
+            self.doc.save(path)
+        except (ModelError, OSError) as exc:
+            self.report(f"Cannot save: {exc}")
+            return False
+        self._remember(path)
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        return True
+
+    def _remember(self, path: Path) -> None:
+        recent = [p for p in (self.settings.value("recent") or []) if p != str(path)]
+        self.settings.setValue("recent", [str(path), *recent][:MAX_RECENT])
+        self._update_recent()
+
+    def _update_recent(self) -> None:
+        self.recent_menu.clear()
+        for p in self.settings.value("recent") or []:
+            self.recent_menu.addAction(self.action(Path(p).name, lambda _=False, q=p: self.open_file(q), tip=p,
+                                                    name=f"recent_{Path(p).stem}"))
+
+    def write_autosave(self) -> None:
+        if self.doc.dirty:
+            try:
+                save(self.doc.model, recovery_path())
+            except (ModelError, OSError):
+                pass  # an autosave must never interrupt the user; the next tick tries again
+
+    def offer_recovery(self) -> None:
+        """After a crash an autosave is left behind: offer to restore it."""
+        path = recovery_path()
+        if not path.exists():
+            return
+        answer = QMessageBox.question(self, "Recover", "GearDyn did not close cleanly. Restore the autosaved model?")
+        if answer == QMessageBox.Yes:
+            self.open_file(path, ask=False)
+            self.doc.path = None
+            self.refresh()
+        path.unlink(missing_ok=True)

@@ -1,0 +1,116 @@
+"""Runs in the main window: Simulate > Run and Stop with the progress and the plan in the status bar, the run's
+notes; results files (open, save) and the video export (a mixin of app.main_window.MainWindow)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog
+
+from app.dialogs.video_dialog import VideoDialog
+from app.file_menu import EXAMPLES
+from app.run.video import export_animation
+from core.dynamics.plan import plan_line
+from core.dynamics.results import SUFFIX as RESULTS_SUFFIX
+from core.dynamics.results import save_results
+from core.errors import ModelError
+
+
+class RunMenu:
+    """Run and Stop, the run's progress, plan and notes; Open and Save Results; Export Video."""
+
+    def run_simulation(self) -> None:
+        if self.runner.running:
+            return
+        errors = [f for f in self.doc.findings if f.severity == "error"]
+        if errors:
+            self.report(f"Cannot run: the model has {len(errors)} error(s); first: {errors[0]}")
+            return
+        if not self.doc.model.bodies:
+            self.report("Cannot run: the model has no bodies")
+            return
+        self.runner.start()
+
+    def stop_simulation(self) -> None:
+        self.runner.stop()
+
+    def _run_started(self, record) -> None:
+        self.act_run.setEnabled(False)
+        self.act_stop.setEnabled(True)
+        self.progress.setValue(0)
+        self.progress.setFormat(f"{record.label}: starting")
+        self.progress.show()
+        self.run_notes = []
+
+    def _run_prepared(self, record) -> None:
+        """The run's evaluation plan where the user looks while it runs (and in its notes when it ends)."""
+        self.statusBar().showMessage(f"{record.label}: {plan_line(record.results.settings)}")
+
+    def _run_progress(self, fraction: float, t: float, left: float) -> None:
+        self.progress.setValue(round(1000 * fraction))
+        end = self.runner.record.model.settings.t_end if self.runner.record else 0.0
+        left_text = f", {left:.0f} s left" if left == left and left < 1e6 else ""
+        self.progress.setFormat(f"t = {t:.4g} s of {end:.4g} s  {100 * fraction:.0f} %{left_text}")
+
+    def _run_finished(self, record) -> None:
+        self.act_run.setEnabled(True)
+        self.act_stop.setEnabled(False)
+        res = record.results
+        self.progress.hide()
+        plan = plan_line(res.settings)
+        self.run_notes = [f"{record.label}: plan: {plan}"] if plan else []
+        self.run_notes += [f"{record.label}: {note}" for note in res.findings]
+        shown = 20  # mode changes of lossy gears, the first ones
+        self.run_notes += [f"{record.label}: t = {t:.6g} s, {name}: {detail}" for t, name, detail in res.events[:shown]]
+        if len(res.events) > shown:
+            self.run_notes.append(f"{record.label}: ... and {len(res.events) - shown} more events (in the results file)")
+        self.run_notes.append(f"{record.label}: {res.summary()}")
+        self.statusBar().showMessage(f"{record.label}: {res.summary()}", 15_000)
+        self.refresh()
+
+    def export_video(self) -> None:
+        res = self.animator.results
+        if res is None or len(res) < 2:
+            self.report("Export Video: run the model first")
+            return
+        dlg = VideoDialog(self.doc.suggested_path(".mp4", "animation"), self)
+        if dlg.exec() and dlg.path is not None:
+            try:
+                ok = export_animation(self, self.animator, dlg.path, dlg.fps, dlg.speed)
+            except (OSError, ValueError) as exc:
+                self.report(f"Export Video: {exc}")
+                return
+            self.statusBar().showMessage(f"Wrote {dlg.path}" if ok else "Video export cancelled", 10_000)
+
+    def open_results(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open results", str(self.doc.base_dir or EXAMPLES),
+                                              f"GearDyn results (*{RESULTS_SUFFIX})")
+        if path:
+            self.open_results_file(path)
+
+    def open_results_file(self, path) -> bool:
+        try:
+            self.doc.open_results(path)
+        except ModelError as exc:
+            self.report(f"Cannot open the results: {exc}")
+            return False
+        self.statusBar().showMessage(f"Opened {Path(path).name}: {self.doc.current.results.summary()}", 10_000)
+        return True
+
+    def save_results(self) -> None:
+        record = self.doc.current
+        if record is None or record.results is None or self.runner.running:
+            self.report("Save Results: no finished run to save")
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Save results as", str((self.doc.path or Path("run")).with_suffix(RESULTS_SUFFIX)),
+                                              f"GearDyn results (*{RESULTS_SUFFIX})")
+        if not path:
+            return
+        if not path.endswith(RESULTS_SUFFIX):
+            path += RESULTS_SUFFIX
+        try:
+            save_results(record.results, path)
+        except OSError as exc:
+            self.report(f"Cannot save the results: {exc}")
+            return
+        self.statusBar().showMessage(f"Saved {path}", 5000)

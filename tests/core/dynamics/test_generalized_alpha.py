@@ -45,20 +45,22 @@ def sun_speed_closed_form(model, t: float) -> float:
     return steady + forced
 
 
-# Known gap: on the compliant planetary (stiff bearing hubs, meshes with backlash) generalised-alpha's Newton
-# fails at a contact change (t = 2.2e-3 s at 2e-6 s); the example runs with RK4, its own setting.
-GENERALISED_ALPHA_FAILS = {"compliant_planetary.gdyn"}
-
-
-def test_default_generalised_alpha_fails_on_the_compliant_planetary_and_says_where():
+def test_default_generalised_alpha_runs_the_compliant_planetary_where_newton_met_round_off():
+    """Its stiff bearing hubs' rates carry round-off of about 1e-11 of the largest rate; Newton's test on every
+    component stalled there (t = 0.3 ms at 2e-6 s). With the test on the weighted root mean square it runs, and
+    the carrier's speed follows the example's own dopri5 run (the mesh forces differ by about 10 % at this step:
+    the example keeps dopri5)."""
     model = load(EXAMPLES / "compliant_planetary.gdyn")
+    reference = simulate(model, t_end=0.004)
     model.settings = dataclasses.replace(model.settings, integrator="generalized_alpha", rho_inf=0.5)
-    res = simulate(model)
-    assert res.status == "failed" and "Newton iterations did not converge at t =" in res.message
+    res = simulate(model, t_end=0.004)
+    assert res.status == "finished", res.message
+    ours, theirs = res["carrier.wz [rad/s]"], reference["carrier.wz [rad/s]"]
+    assert abs(ours - theirs).max() < 1e-3 * abs(theirs).max()
 
 
 def test_default_generalised_alpha_runs_every_example():
-    for path in sorted(p for p in EXAMPLES.glob("*.gdyn") if p.name not in GENERALISED_ALPHA_FAILS):
+    for path in sorted(p for p in EXAMPLES.glob("*.gdyn") if p.name != "compliant_planetary.gdyn"):  # above
         model = load(path)
         model.settings = dataclasses.replace(model.settings, integrator="generalized_alpha",
                                              rho_inf=0.5, output_step=model.settings.t_end / 10)

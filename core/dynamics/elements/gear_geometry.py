@@ -4,7 +4,13 @@ mesh read (the formulas are core.gearing.pitch_point's).
 The packed geometry (PAIR_FLOATS floats from `pair_floats`): each gear's centre in its mid-face plane and its
 axis, in the axes of its body (from the COM); the kind (+1 external, -1 internal, BEVEL); gear 1's working
 pitch radius, the tangents of the working helix and transverse pressure angles; a bevel pair's mean cone
-radius, pitch angle and the tangent of its pressure angle.
+radius, pitch angle and the tangent of its pressure angle; a cylindrical pair's centre distance at the start.
+
+A cylindrical pair's centres may move apart (gears on bearing spring-dampers under a compliant mesh): the pitch
+point then divides the centre distance a in the ratio of the base radii and the working pressure angle follows
+cos(alpha_w) a = r_b1 + r_b2 (r_b2 - r_b1 internal), so the line of action stays tangent to both base circles;
+with the pitch point and angle of the start instead, a centre displaced by da at relative spin w would slip by
+about w da along the line of action, a deflection that grows while the gears turn.
 """
 
 from __future__ import annotations
@@ -20,8 +26,9 @@ from core.gearing.pitch_point import (PairGeometryData, bevel_force_parts, bevel
                                       cylinder_frame_rate, pitch_jdot_v, with_resultant)
 from core.geometry import vec3
 
-C1, C2, A1, A2, KIND, R1, TAN_HELIX, TAN_PRESSURE, RM, PITCH, TAN_NORMAL = 0, 3, 6, 9, 12, 13, 14, 15, 16, 17, 18
-PAIR_FLOATS = 19
+C1, C2, A1, A2, KIND, R1, TAN_HELIX, TAN_PRESSURE, RM, PITCH, TAN_NORMAL, A0 = (0, 3, 6, 9, 12, 13, 14, 15, 16, 17,
+                                                                             18, 19)
+PAIR_FLOATS = 20
 BEVEL = 2.0
 
 
@@ -29,15 +36,19 @@ def pair_floats(asm, pair) -> list[float]:
     """The packed geometry of model GearPair `pair` on the assembly's start poses."""
     model = asm.model
     geo = PairGeometryData.of(pair)
-    out = []
+    out, world = [], []
     for k, name in ((1, pair.joint1), (2, pair.joint2)):
         frame = asm.element_of(name).frame
         x, rot = asm.pose0(frame.bj)
-        out.append((rot.T @ (mesh_centre(model, pair, k) - x), frame.aj))
+        centre = mesh_centre(model, pair, k)
+        out.append((rot.T @ (centre - x), frame.aj))
+        world.append((centre, rot @ np.asarray(frame.aj)))
     (c1, a1), (c2, a2) = out
+    d = world[1][0] - world[0][0]
+    a0 = float(np.linalg.norm(d - (world[0][1] @ d) * world[0][1]))  # the centre distance in gear 1's plane
     kind = BEVEL if pair.kind == "bevel" else (-1.0 if pair.kind == "internal" else 1.0)
     return [*c1, *c2, *a1, *a2, kind, geo.r1, math.tan(geo.working_helix_angle), math.tan(geo.working_pressure_angle),
-            geo.mesh_radius_1, pair.pitch_angle, math.tan(pair.pressure_angle)]
+            geo.mesh_radius_1, pair.pitch_angle, math.tan(pair.pressure_angle), a0]
 
 
 def pair_frame(fp, bodies, b1, b2):
@@ -58,9 +69,20 @@ def pair_frame(fp, bodies, b1, b2):
         p_dot, t_dot = bevel_frame_rate(fp[RM], fp[PITCH], ax1, u, s, cen1, cen2, c1_dot, vec3.cross(w1, ax1),
                                         c2_dot, ax2, vec3.cross(w2, ax2))
     else:
-        point, t, u = cylinder_frame(fp[KIND], fp[R1], cen1, ax1, cen2)
-        base, sep = cylinder_force_parts(fp[TAN_HELIX], fp[TAN_PRESSURE], t, ax1, u)
-        p_dot, t_dot = cylinder_frame_rate(fp[KIND], fp[R1], ax1, u, cen1, cen2, c1_dot, vec3.cross(w1, ax1), c2_dot)
+        # the pitch point and the working pressure angle at the centre distance a now (the module docstring)
+        d = vec3.sub(cen2, cen1)
+        along = vec3.dot(ax1, d)
+        off = vec3.sub(d, vec3.scale(along, ax1))
+        a = math.sqrt(vec3.dot(off, off))
+        spread = a / fp[A0]
+        r1 = fp[R1] * spread
+        tan_pressure = math.sqrt(max(spread * spread * (1.0 + fp[TAN_PRESSURE] * fp[TAN_PRESSURE]) - 1.0, 0.0))
+        point, t, u = cylinder_frame(fp[KIND], r1, cen1, ax1, cen2)
+        base, sep = cylinder_force_parts(fp[TAN_HELIX], tan_pressure, t, ax1, u)
+        a1_dot = vec3.cross(w1, ax1)
+        p_dot, t_dot = cylinder_frame_rate(fp[KIND], r1, ax1, u, cen1, cen2, c1_dot, a1_dot, c2_dot)
+        a_dot = (vec3.dot(off, vec3.sub(c2_dot, c1_dot)) - along * vec3.dot(off, a1_dot)) / a
+        p_dot = vec3.add(p_dot, vec3.scale(fp[R1] * a_dot / fp[A0], u))  # the pitch point moving with a
     gamma = -pitch_jdot_v(point, t, p_dot, t_dot, x1, v1, w1, x2, v2, w2)
     return point, t, base, sep, gamma
 

@@ -11,7 +11,8 @@ Modelica's LossyGear, and the power lost is tau_loss w_a. When the pair is stuck
 
 Rows: the pair's no-slip row (rigid pairs; its power is the mesh's loss) and the lock (off while the pair
 rolls). Ports: w_a, the friction couple (its rate w_b), and for a compliant pair the teeth's approach the mesh
-deflects by (two ports and two extra states, as the lossless pair's) and the share (1 - k) of the mesh's force that moves from gear 2 to the carrier (its power is the mesh loss).
+deflects by (two ports and two extra states, as the lossless pair's) and the share (1 - k) of the mesh's force
+that moves from gear 2 to the carrier (its power is the mesh loss).
 Discrete states: the mode (forward, stuck, backward) and the driving side, held within a step; two events
 watch them: 'stop' (rolling: the shaft reaches rest; stuck: the torque to hold passes what the losses hold
 forwards) and 'flow' (rolling: the driving side's margin; stuck: backwards).

@@ -168,7 +168,8 @@ class SetSettings(Command):
 
 
 class SetViews(Command):
-    """Change what the model file keeps of its windows (the telemetry layout, the CHBM study settings)."""
+    """Change what the model file keeps of its windows (the telemetry layout, the CHBM study and Train Dynamics
+    settings)."""
 
     text = "Change the telemetry layout"
 
@@ -177,9 +178,13 @@ class SetViews(Command):
             raise ModelError(f"views.telemetry.{path}", f"{msg}")
         for path, msg in views.chbm.problems():
             raise ModelError(f"views.chbm.{path}", f"{msg}")
+        for path, msg in views.train.problems():
+            raise ModelError(f"views.train.{path}", f"{msg}")
         self.old, self.new = model.views, views
         if views.chbm != model.views.chbm and views.telemetry == model.views.telemetry:
             self.text = "Change the CHBM study"
+        elif views.train != model.views.train and views.telemetry == model.views.telemetry:
+            self.text = "Change the Train Dynamics settings"
 
     def do(self, model: Model) -> None:
         model.views = self.new

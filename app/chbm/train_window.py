@@ -11,6 +11,7 @@ forces). The curve runs in the background with progress and Stop; Export Curve C
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from PySide6.QtCore import Qt, QTimer
@@ -41,7 +42,9 @@ from core.chbm.modes import campbell, displaced_poses, distinct, mode_scale, tra
 from core.chbm.train_commands import SHARES, input_body
 from core.chbm.train_from_model import train_from_model
 from core.chbm.train_study import write_curves_csv
+from core.commands import SetViews
 from core.errors import ModelError
+from core.model.views import TrainStudy
 from core.ranges import Range
 
 HZ = Range(lo=0.0, hi=1e6, lo_open=True, unit="Hz")
@@ -131,7 +134,7 @@ class TrainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.progress)
         fit_to_screen(self, 1200, 800)
         doc.items_changed.connect(self.rebuild)
-        self.rebuild()
+        self.rebuild(None)
 
     # ------------------------------------------------------------------ form and toolbar
 
@@ -172,8 +175,33 @@ class TrainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ the train and its modes
 
-    def rebuild(self, *_) -> None:
-        """The train of the model as it is now: modes table, Campbell diagram; an old curve is dropped."""
+    def load_settings(self) -> None:
+        """The form from the settings kept with the model (model.views.train)."""
+        s = self.doc.model.views.train
+        self.speed_max.set_si(s.speed_max_rpm)
+        self.f_min.set_si(s.f_min)
+        self.f_max.set_si(s.f_max)
+        self.harmonics.set_si(s.harmonics)
+        self.df_max.set_si(s.df_max)
+        self.scales.set_values(s.torque_scales)
+
+    def settings(self) -> TrainStudy:
+        """The form's settings; raises FieldError naming the field that is out of range."""
+        study = TrainStudy(self.speed_max.value(), self.f_min.value(), self.f_max.value(), int(self.harmonics.value()),
+                           self.df_max.value(), self.scales.value())
+        if not study.f_min < study.f_max:
+            raise FieldError(f"Lowest mesh frequency: must be below the highest ({study.f_max:g} Hz), got "
+                             f"{study.f_min:g} Hz")
+        return study
+
+    def rebuild(self, change=None) -> None:
+        """The train of the model as it is now: modes table, Campbell diagram; an old curve is dropped. A file
+        opened (or the window's first show) fills the form from its settings; an edit of no item or setting (the
+        windows' settings kept with the model) changes nothing here."""
+        if change is not None and not change:
+            return
+        if change is None or change.reset:
+            self.load_settings()
         self.set_animating(False)
         self.mode = None
         self._show_curves([])
@@ -253,18 +281,17 @@ class TrainWindow(QMainWindow):
         if self.background.running or self.train is None:
             return
         try:
-            f_min, f_max = self.f_min.value(), self.f_max.value()
-            harmonics, df_max = int(self.harmonics.value()), self.df_max.value()
-            scales = self.scales.value()
-            if not f_min < f_max:
-                raise FieldError(f"Lowest mesh frequency: must be below the highest ({f_max:g} Hz), got {f_min:g} Hz")
+            study = self.settings()
         except FieldError as exc:
             self.message.setText(str(exc))
             return
+        if study != self.doc.model.views.train:  # kept with the model, as the CHBM study's
+            self.doc.apply(SetViews(self.doc.model, dataclasses.replace(self.doc.model.views, train=study)))
         self.message.setText("")
         self.progress.setValue(0)
         self.tabs.setCurrentIndex(2)
-        worker = TrainWorker(self.doc.model.copy(), self.train, scales, f_min, f_max, harmonics, df_max or None)
+        worker = TrainWorker(self.doc.model.copy(), self.train, study.torque_scales, study.f_min, study.f_max,
+                             study.harmonics, study.df_max or None)
         worker.progress.connect(self._progress)  # a method of this window: queued to the GUI thread (a lambda
         # would run in the worker's thread and touch the widgets from there)
         worker.done.connect(self._done)

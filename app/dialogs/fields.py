@@ -79,7 +79,10 @@ class QuantityListField(QuantityField):
     def __init__(self, label: str, rng: Range, values_si, tooltip: str = "", most: int = 6, parent=None):
         super().__init__(label, rng, values_si[0], tooltip, parent)
         self.most = most
-        self.edit.setText(", ".join(display_text(rng, v) for v in values_si))
+        self.set_values(values_si)
+
+    def set_values(self, values_si) -> None:
+        self.edit.setText(", ".join(display_text(self.range, v) for v in values_si))
 
     def value(self) -> tuple[float, ...]:
         parts = [p.strip() for p in self.edit.text().split(",") if p.strip()]

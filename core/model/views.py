@@ -1,4 +1,5 @@
-"""What the model file keeps of how its results are looked at: the telemetry layout, the last CHBM study's settings.
+"""What the model file keeps of how its results are looked at: the telemetry layout, the last CHBM study's and Train
+Dynamics' settings.
 
 Channels are named as in the results (``sun_joint.speed``), so a layout
 applies to any run of the model; names a run does not have are skipped.
@@ -81,9 +82,55 @@ class ChbmStudy:
         return []
 
 
+MAX_TORQUE_SCALES = 6
+
+
+@dataclass(frozen=True)
+class TrainStudy:
+    """Settings of the Train Dynamics window (its modes and curves are recomputed, never stored).
+
+    Parameters
+    ----------
+    speed_max_rpm : float
+        The Campbell diagram's highest input speed [rpm] (as the command line's --speed-max), above 0, at most 1e6.
+    f_min, f_max : float
+        Mesh-frequency range of the forced response [Hz], 0 < f_min < f_max <= 1e6.
+    harmonics : int
+        H, 1 to 60.
+    df_max : float
+        Largest frequency step between points [Hz], 0 to 1e6; 0: 1 % of the range.
+    torque_scales : tuple of float
+        Scales of the model's mean torques, one curve each: 1 to 6, each above 0 and at most 1000.
+    """
+
+    speed_max_rpm: float = 3000.0
+    f_min: float = 100.0
+    f_max: float = 3000.0
+    harmonics: int = 8
+    df_max: float = 10.0
+    torque_scales: tuple[float, ...] = (1.0,)
+
+    def problems(self) -> list[tuple[str, str]]:
+        if not 0 < self.speed_max_rpm <= 1e6:
+            return [("speed_max_rpm", f"must be above 0 and at most 1e6 rpm, got {self.speed_max_rpm:g}")]
+        if not 0 < self.f_min < self.f_max <= 1e6:
+            return [("f_min", f"need 0 < f_min < f_max <= 1e6 Hz, got {self.f_min:g} and {self.f_max:g}")]
+        if not 1 <= self.harmonics <= 60:
+            return [("harmonics", f"must be a whole number from 1 to 60, got {self.harmonics}")]
+        if not 0 <= self.df_max <= 1e6:
+            return [("df_max", f"must be from 0 to 1e6 Hz, got {self.df_max:g}")]
+        if not 1 <= len(self.torque_scales) <= MAX_TORQUE_SCALES:
+            return [("torque_scales", f"must hold 1 to {MAX_TORQUE_SCALES} scales, got {len(self.torque_scales)}")]
+        for s in self.torque_scales:
+            if not 0 < s <= 1e3:
+                return [("torque_scales", f"each scale must be above 0 and at most 1000, got {s:g}")]
+        return []
+
+
 @dataclass(frozen=True)
 class Views:
     """Window states saved with the model."""
 
     telemetry: TelemetryLayout = TelemetryLayout()
     chbm: ChbmStudy = ChbmStudy()
+    train: TrainStudy = TrainStudy()

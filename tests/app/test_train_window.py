@@ -64,6 +64,8 @@ def test_forced_responses_at_two_torques_from_the_window_match_the_command_line(
         qtbot.keyClicks(edit, text)
     _click(train, qtbot, "train_run")
     qtbot.waitUntil(lambda: len(train.curves) == 2 and not train.background.running, timeout=120000)
+    kept = window.doc.model.views.train  # the settings go with the model, as the CHBM study's
+    assert (kept.f_min, kept.f_max, kept.df_max, kept.torque_scales) == (500.0, 700.0, 20.0, (0.5, 1.0))
     out = tmp_path / "cli.csv"
     assert run_train_chbm(str(EXAMPLES / "compliant_planetary.gdyn"), str(out), 500.0, 700.0, scales=(0.5, 1.0),
                           df_max=20.0) == 0
@@ -116,3 +118,22 @@ def test_from_file_new_the_window_says_there_is_no_train_and_offers_no_run(windo
     window.act_new.trigger()  # File > New
     train = _open(window, qtbot, path=None)
     assert "has no gear pair" in train.message.text() and not train.act_run.isEnabled()
+
+
+def test_the_settings_saved_with_the_model_fill_the_form_when_it_is_opened_again(window, qtbot, tmp_path):
+    train = _open(window, qtbot)
+    for name, text in {"Highest mesh frequency": "800", "Harmonics": "6", "Torque scales": "0.5, 2"}.items():
+        edit = train.findChild(QLineEdit, name)
+        edit.clear()
+        qtbot.keyClicks(edit, text)
+    _click(train, qtbot, "train_run")
+    _click(train, qtbot, "train_stop")
+    qtbot.waitUntil(lambda: not train.background.running, timeout=120000)
+    path = tmp_path / "kept.gdyn"
+    window.doc.save(path)
+    window.act_new.trigger()  # File > New: the form shows the defaults again
+    assert train.findChild(QLineEdit, "Torque scales").text() == "1"
+    assert window.open_file(str(path), ask=False)
+    texts = {name: train.findChild(QLineEdit, name).text() for name in ("Highest mesh frequency", "Harmonics",
+                                                                       "Torque scales")}
+    assert texts == {"Highest mesh frequency": "800", "Harmonics": "6", "Torque scales": "0.5, 2"}

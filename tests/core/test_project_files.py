@@ -92,6 +92,9 @@ def test_random_malformed_files_are_rejected_or_give_a_consistent_model(edits):
         (lambda d: d.update(format_version=99), "format_version"),
         (lambda d: d["bodies"].append(copy.deepcopy(d["bodies"][0])), "bodies[6].name"),
         (lambda d: d["bodies"][0].update(colour="red"), "bodies[0].colour"),
+        (lambda d: d.update(views={"train": {"torque_scales": [1.0, -2.0]}}), "views.train.torque_scales"),
+        (lambda d: d.update(views={"train": {"f_min": 900.0, "f_max": 500.0}}), "views.train.f_min"),
+        (lambda d: d.update(views={"train": {"harmonics": 0}}), "views.train.harmonics"),
     ],
 )
 def test_malformed_input_names_the_field(edit, field):

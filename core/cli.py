@@ -695,8 +695,9 @@ def build_parser() -> argparse.ArgumentParser:
     tc.add_argument("--torque-scale", type=_number(float, Range(0.0, 1e3, lo_open=True)), nargs="+", default=[1.0],
                     help="scales of the model's torques, one curve each (default 1)")
     tc.add_argument("--harmonics", type=_number(int, Range(1, 60)), default=8, help="harmonics H (default 8)")
-    tc.add_argument("--df-max", type=_number(float), help="largest frequency step between points [Hz] (default "
-                                                          "1 %% of the range)")
+    tc.add_argument("--df-max", type=_number(float), default=10.0,
+                    help="largest frequency step between points [Hz] (default 10, as the Train Dynamics window: a "
+                         "train's superharmonic peaks are sharp)")
     tc.add_argument("--newmark", type=_number(int, Range(0, 200)), default=0,
                     help="also run Newmark time integration at this many frequencies (the reference)")
     tc.add_argument("--out", required=True, help="curve CSV")

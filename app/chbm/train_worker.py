@@ -40,7 +40,9 @@ class TrainWorker(Worker):
                 curves.append(train_curve(train, *self.args, progress=progress, cancel=lambda: self.cancelled,
                                           scale=scale))
             except ContinuationError as exc:
-                failures.append(f"torque x{scale:g}: {exc} ({len(exc.points)} points computed)")
+                failures.append(f"torque x{scale:g}: {exc} ({len(exc.points)} points computed, shown)")
+                if exc.curve is not None:
+                    curves.append(exc.curve)
             except Exception as exc:  # noqa: BLE001  (reported in the window, never a crash)
                 failures.append(f"torque x{scale:g}: {type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}")
         status = "stopped" if self.cancelled else ("failed" if failures else "finished")

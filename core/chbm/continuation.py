@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from core.errors import GearDynError
 from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.stability import hill_stable
+from core.errors import GearDynError
 
 
 @dataclass
@@ -59,6 +59,9 @@ def follow(hb: HarmonicBalance, f_min: float, f_max: float, **options) -> list[C
         return _follow(hb, f_min, f_max, **options)
 
 
+MIN_TURN_COSINE = 0.5  # the cosine of the largest turn of the path's tangent in one step
+
+
 def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, ds_max: float = 0.08,
             ds_min: float = 1e-6, target_iterations: int = 4, max_iterations: int = 12, tol: float = 1e-9,
             max_points: int = MAX_POINTS, stability: bool = True, progress=None, cancel=None,
@@ -91,7 +94,7 @@ def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, d
     points = [_point(hb, y, w_scale, it, 0, stability, aug)]
     points[0].frequency = f_min  # exactly, not through the scaled frequency's round-off
     segment = 0
-    w_end = 2 * math.pi * f_max / w_scale
+    w_start, w_end = 2 * math.pi * f_min / w_scale, 2 * math.pi * f_max / w_scale
     dw_max = 2 * math.pi * (df_max if df_max else 0.01 * (f_max - f_min)) / w_scale
     while y[-1] < w_end and len(points) < max_points:
         if cancel and cancel():
@@ -100,7 +103,10 @@ def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, d
             ds = min(ds, dw_max / abs(tangent[-1]))
         for _ in range(60):
             y_new, iters, ok, aug = _correct(hb, y + ds * tangent, tangent, w_scale, max_iterations, tol)
-            if ok and abs(y_new[-1] - y[-1]) <= 1.05 * dw_max:  # the corrector may lengthen the frequency step
+            # the corrector may lengthen the frequency step; and a path that turns by more than 60 degrees in one
+            # step has likely jumped to another branch across a sharp peak: both take a shorter step
+            new_tangent = _tangent(aug, tangent) if ok else tangent
+            if ok and abs(y_new[-1] - y[-1]) <= 1.05 * dw_max and new_tangent @ tangent > MIN_TURN_COSINE:
                 break
             ds *= 0.5
             if ds < ds_min:
@@ -116,7 +122,11 @@ def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, d
                 if progress:
                     progress(1.0, f"HBM {f_max:.0f} Hz")
                 break
-        new_tangent = _tangent(aug, tangent)
+        if y_new[-1] < w_start - dw_max:  # out of the range backwards: there is no end to reach that way
+            raise ContinuationError(
+                f"the curve turned back below f_min ({f_min:g} Hz) after {max(p.frequency for p in points):.6g} "
+                "Hz: a fold reaching below the range (start lower), or a jump across a sharp peak (a smaller "
+                "df_max, the largest frequency step, follows it)", points)
         if np.sign(new_tangent[-1]) != np.sign(tangent[-1]):
             segment += 1  # a fold: the curve turns back in frequency
         y, tangent = y_new, new_tangent

@@ -109,9 +109,12 @@ def monodromy_multipliers(hb, z: np.ndarray, omega: float, intervals: int = 64) 
     a[:n, n:] = np.eye(n)
     a[n:, n:] = -m_inv @ hb.model.damping
     phi = np.eye(2 * n)
-    for k in range(parts):
-        a[n:, :n] = -m_inv @ (hb.model.stiffness + tangent[k])
-        phi = scipy.linalg.expm(a * h) @ phi
+    with np.errstate(over="ignore", invalid="ignore"):
+        for k in range(parts):
+            a[n:, :n] = -m_inv @ (hb.model.stiffness + tangent[k])
+            phi = scipy.linalg.expm(a * h) @ phi
+    if not np.all(np.isfinite(phi)):  # grew past the floating-point range over the period: unstable
+        return np.full(2 * n, np.inf)
     return np.linalg.eigvals(phi)
 
 

@@ -92,8 +92,12 @@ def run_train_chbm(path: str, out: str, f_min: float, f_max: float, scales=(1.0,
         try:
             curve = train_curve(train, f_min, f_max, harmonics, df_max, scale=scale)
         except ContinuationError as exc:
-            print(f"error: torque scale {scale:g}: {exc} ({len(exc.points)} points kept)")
             status = 1
+            if exc.curve is None:
+                print(f"error: torque scale {scale:g}: {exc}")
+                continue
+            print(f"error: torque scale {scale:g}: {exc} ({len(exc.points)} points kept in the CSV)")
+            curves.append(exc.curve)
             continue
         if newmark_points:
             newmark_reference(curve, np.linspace(f_min, f_max, newmark_points))

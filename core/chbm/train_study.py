@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from core.atomic import atomic_write_text
-from core.chbm.continuation import CurvePoint, follow
+from core.chbm.continuation import ContinuationError, CurvePoint, follow
 from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.newmark import NewmarkIntegrator, PeriodicResponse
 from core.chbm.train_model import TrainModel
@@ -122,11 +122,25 @@ class TrainCurve:
 
 def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = DEFAULT_HARMONICS,
                 df_max: float | None = None, progress=None, cancel=None, scale: float = 1.0) -> TrainCurve:
-    """The HB curve of the train from f_min to f_max [Hz] (mesh frequency) with continuation and stability."""
+    """The HB curve of the train from f_min to f_max [Hz] (mesh frequency) with continuation and stability.
+
+    Raises
+    ------
+    ContinuationError
+        When the curve cannot be followed; its `curve` holds the TrainCurve of the points computed (or None).
+    """
     hb = HarmonicBalance(train.lumped, harmonics)
     # a train's unknowns are many and large against x_scale: the frequency step (df_max) and the Newton
     # iterations bound the step, not an arclength of order one
-    points = follow(hb, f_min, f_max, ds=1.0, ds_max=1e6, df_max=df_max, progress=progress, cancel=cancel)
+    try:
+        points = follow(hb, f_min, f_max, ds=1.0, ds_max=1e6, df_max=df_max, progress=progress, cancel=cancel)
+    except ContinuationError as exc:
+        exc.curve = _curve(train, hb, exc.points, scale) if exc.points else None  # what was computed, kept
+        raise
+    return _curve(train, hb, points, scale)
+
+
+def _curve(train: TrainModel, hb: HarmonicBalance, points: list[CurvePoint], scale: float) -> TrainCurve:
     static = static_mesh_forces(train)
     loads = [mesh_loads(train, hb, p.z, p.frequency, static) for p in points]
     bodies = [body_responses(train, hb.coordinate_samples(p.z, 256)) for p in points]

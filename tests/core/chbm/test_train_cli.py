@@ -41,3 +41,14 @@ def test_modes_of_a_model_without_gear_pairs_is_refused_with_the_reason(tmp_path
     save(Model(name="empty"), path)
     assert main(["modes", str(path)]) == 1
     assert "has no gear pair" in capsys.readouterr().out
+
+
+def test_a_curve_across_the_sharp_superharmonic_peak_reaches_f_max_with_large_steps(tmp_path, capsys):
+    """From 100 Hz with steps of 29 Hz the path met the 3x-mesh peak of the 401 Hz mode at 133 Hz, jumped back
+    and ran below f_min into a traceback; a step that turns the path by more than 60 degrees is now shortened."""
+    out = tmp_path / "c.csv"
+    assert main(["train-chbm", str(EXAMPLE), "--f-min", "100", "--f-max", "3000", "--df-max", "29",
+                 "--out", str(out)]) == 0
+    rows = list(csv.DictReader(out.open()))
+    f = [float(r["mesh frequency [Hz]"]) for r in rows]
+    assert f[0] == 100.0 and f[-1] == 3000.0 and all(b > a for a, b in zip(f, f[1:]))  # no fold: one branch

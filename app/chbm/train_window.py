@@ -3,10 +3,12 @@
 The train is core.chbm.train_from_model's lumped model of all the model's gear pairs (compliant meshes,
 bearings, mean torques), rebuilt whenever the model changes. Tabs: the modes (frequency, kind, multiplicity,
 energy shares; Animate shows the selected mode in the main window's 3-D view, the bodies displaced along
-the shape, scaled), the Campbell diagram up to a speed, and the forced response (every mesh's dynamic factor
-over the mesh frequency, stable solid, unstable dashed, folds marked; a click shows one period of the mesh
-forces). The curve runs in the background with progress and Stop; Export Curve CSV writes it as
-`geardyn train-chbm` does.
+the shape, scaled), the Campbell diagram up to a speed, and the forced response at one or more torque scales
+(every mesh's dynamic factor or 1x force amplitude, or every body's rotation or centre translation, over the
+mesh frequency; stable solid, unstable dashed, folds marked; a click shows one period of the mesh forces of
+the chosen scale). The curves run in the background with progress and Stop; Export Curve CSV writes them as
+`geardyn train-chbm` does. The form's settings are kept with the model when the curves run
+(model.views.train) and fill the form when a file is opened.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 
 from app.chbm.curve_plot import colour
+from app.plot_legend import anchor_legend, least_crossed_corner
 from core.chbm.modes import distinct
 from core.chbm.train_study import contact_lost, period_forces
 
@@ -117,6 +118,7 @@ class ResponsePlot(pg.PlotWidget):
                 self.plot(f[folds], values[folds][:, shown].max(axis=1), pen=None, symbol="x", symbolSize=10,
                           symbolPen="#000", name=None if folds_named else "folds")
                 folds_named = True
+        place_legend(self)
 
     def _clicked(self, event) -> None:
         if not self.curves:
@@ -125,6 +127,16 @@ class ResponsePlot(pg.PlotWidget):
         self.marker.setValue(x)
         self.marker.setVisible(True)
         self.point_clicked.emit(float(x))
+
+
+def place_legend(plot: pg.PlotWidget) -> None:
+    """The plot's legend into the corner its drawn curves cross least (app.plot_legend)."""
+    view = plot.plotItem.vb
+    view.enableAutoRange()
+    view.updateAutoRange()  # the view fitted to the curves just drawn (it follows them lazily otherwise)
+    corner = least_crossed_corner(plot.plotItem, plot.listDataItems())
+    if corner is not None:
+        anchor_legend(plot.legend, corner)
 
 
 def item_names(curves, quantity: str) -> list[str]:
@@ -157,6 +169,7 @@ class PeriodPlot(pg.PlotWidget):
         s = np.arange(samples) / samples
         for k, mesh in enumerate(curve.train.meshes):
             self.plot(s, forces[k], pen=pg.mkPen(colour(k), width=1.5), name=mesh.name)
+        place_legend(self)
         lost = bool(contact_lost(curve.train, curve.hb.coordinate_samples(point.z, samples)).any())
         return (f"{point.frequency:.1f} Hz, {'stable' if point.stable else 'unstable'}"
                 + (", contact lost in the period" if lost else "") + f"; mesh period {1e3 / point.frequency:.4g} ms")

@@ -14,6 +14,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
+from app.plot_legend import anchor_legend, least_crossed_corner
 from app.telemetry.browser import MIME
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f",
@@ -69,10 +70,6 @@ class Envelope:
         return x, y, True
 
 
-#: the corners the legend may take (x, y from the top left) and the share of the plot's width and height a
-#: corner's box spans when the points of the curves in it are counted
-LEGEND_CORNERS = ((0, 0), (1, 0), (0, 1), (1, 1))
-LEGEND_SHARE = 0.3
 #: the least span [share of its magnitude] a curve claims in y: a constant channel autoranges to a flat line,
 #: not to its round-off magnified (a 386.58 N force varying by 5e-13 N filled the plot with noise)
 MIN_SPAN = 1e-6
@@ -158,24 +155,12 @@ class PlotPanel(pg.PlotWidget):
 
     def place_legend(self) -> None:
         """Put the legend in the corner of the plot that the drawn curves cross least (kept while as good)."""
-        (x0, x1), (y0, y1) = self.getPlotItem().viewRange()
-        if not self.curves or x1 <= x0 or y1 <= y0:
+        if not self.curves:
             return
-        counts = dict.fromkeys(LEGEND_CORNERS, 0)
-        for curve in self.curves.values():
-            x, y = curve.getData()
-            if x is None or not len(x):
-                continue
-            fx, fy = (np.asarray(x) - x0) / (x1 - x0), (y1 - np.asarray(y)) / (y1 - y0)  # from the top left
-            for cx, cy in counts:
-                inx = (fx <= LEGEND_SHARE) if cx == 0 else (fx >= 1 - LEGEND_SHARE)
-                iny = (fy <= LEGEND_SHARE) & (fy >= 0) if cy == 0 else (fy >= 1 - LEGEND_SHARE) & (fy <= 1)
-                counts[(cx, cy)] += int(np.count_nonzero(inx & iny & (fx >= 0) & (fx <= 1)))
-        best = min(counts, key=lambda c: (counts[c], c != self.legend_corner))
-        if best != self.legend_corner:
+        best = least_crossed_corner(self.getPlotItem(), self.curves.values(), self.legend_corner)
+        if best is not None and best != self.legend_corner:
             self.legend_corner = best
-            offset = (5 if best[0] == 0 else -5, 5 if best[1] == 0 else -5)
-            self.legend.anchor(itemPos=best, parentPos=best, offset=offset)
+            anchor_legend(self.legend, best)
 
     def remove_curve(self, name: str) -> None:
         curve = self.curves.pop(name, None)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from app.dialogs.fields import FieldError, QuantityField, VectorField, finish_form
 from app.dialogs.gear_dialog import AXIS, POSITION
+from app.dialogs.mesh_sketch import MeshSketch
 from core.geometry.mesh_import import MeshImportError, NotWatertightError, import_mesh, read_mesh
 from core.model import builders
 from core.model.entities import MeshFileSource, PrimitiveSource, RigidBody
@@ -94,6 +95,8 @@ class ImportMeshDialog(QDialog):
         self.preview.setObjectName("import_preview")
         self.preview.setWordWrap(True)
         form.addRow("Preview", self.preview)
+        self.sketch = MeshSketch()
+        form.addRow("As it will stand", self.sketch)
         self.message = finish_form(self, form)
         self.body = None
         self.notes: list[str] = []
@@ -110,6 +113,7 @@ class ImportMeshDialog(QDialog):
         text = self.path.text().strip()
         if not text:
             self.preview.setText("")
+            self.sketch.show_points(None)
             return
         try:
             density = self.density.value()
@@ -121,6 +125,7 @@ class ImportMeshDialog(QDialog):
             except NotWatertightError:
                 mesh, mp, closed = read_mesh(text, self.unit.currentData()), None, "not watertight (it has holes)"
             turned = np.asarray(mesh.vertices) @ quat_matrices(self.orientation()).T
+            self.sketch.show_points(turned)
             size = " x ".join(f"{v * 1e3:.4g}" for v in np.ptp(turned, axis=0))
             if mp is not None:
                 source = "its mesh" if imported.watertight else "its convex hull (an upper bound)"
@@ -132,6 +137,7 @@ class ImportMeshDialog(QDialog):
             self.preview.setText(f"{closed}; {mass}; size x, y, z {size} mm in the model")
         except (FieldError, MeshImportError) as exc:
             self.preview.setText(str(exc))
+            self.sketch.show_points(None)
 
     def _by_hand(self, *_) -> None:
         """The by-hand mass fields take part only when chosen (and the density then does not)."""

@@ -290,7 +290,7 @@ def test_a_new_models_first_gear_is_brought_into_view(window, qtbot):
     assert body.mean() > 0.2  # the gear, 300 mm off the origin, fills much of the middle of the view
 
 
-def test_import_takes_cm_inch_and_x_up_and_enables_hand_fields_only_when_chosen(window, qtbot, tmp_path):
+def test_import_takes_cm_inch_and_x_up_sketches_it_upright_and_enables_hand_fields_only_when_chosen(window, qtbot, tmp_path):
     window.act_new.trigger()
     box = trimesh.creation.box(extents=(8.0, 1.0, 2.0))  # 8 units along the file's x
     path = tmp_path / "bar.stl"
@@ -298,6 +298,8 @@ def test_import_takes_cm_inch_and_x_up_and_enables_hand_fields_only_when_chosen(
     states = {}
 
     def look(dlg):
+        dlg.show_preview()
+        states["front"] = np.ptp(dlg.sketch.outlines["front"], axis=0)  # [m] across and up in the front view
         fallback = dlg.findChild(QComboBox, "fallback")
         states["refuse"] = (dlg.mass.isEnabled(), dlg.density.isEnabled())
         fallback.setCurrentText("enter mass properties by hand")
@@ -307,7 +309,9 @@ def test_import_takes_cm_inch_and_x_up_and_enables_hand_fields_only_when_chosen(
     fill_and_ok(qtbot, {"Name": "bar_cm", "File": str(path), "Density": 1000},
                 {"unit": "cm", "up_axis": "X up (turn it upright)"}, press=look)
     qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    front = states.pop("front")
     assert states == {"refuse": (False, True), "manual": (True, False)}
+    assert front[1] == pytest.approx(0.08)  # the sketch stands the file's x (8 cm) upright, as the import does
     fill_and_ok(qtbot, {"Name": "bar_in", "File": str(path), "Density": 1000}, {"unit": "inch"})
     qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
     bodies = window.doc.model.bodies

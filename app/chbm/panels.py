@@ -1,4 +1,5 @@
-"""The pieces the analysis windows (CHBM Study, Train Dynamics) build their side panel and toolbar from."""
+"""The pieces the analysis windows (CHBM Study, Train Dynamics) build their side panel and toolbar from, and the
+Run/Stop of their one background worker."""
 
 from __future__ import annotations
 
@@ -43,3 +44,23 @@ def tool_bar(window: QMainWindow, title: str, name: str):
         return action
 
     return bar, add
+
+
+class WorkerRuns:
+    """Run and Stop of an analysis window's background worker (a mixin of the window, which holds `background`
+    (app.background.Background), the `act_run` and `act_stop` actions and the `progress` bar [0, 1000])."""
+
+    def start_worker(self, worker) -> None:
+        """Start `worker`, whose progress signal the window connected to `_progress`."""
+        self.act_run.setEnabled(False)
+        self.act_stop.setEnabled(True)
+        self.background.start(worker)
+
+    def stop(self) -> None:
+        self.background.cancel()
+
+    def _progress(self, fraction: float, message: str) -> None:
+        # a method of the window: Qt queues the worker's signal to the GUI thread (a lambda would run in the
+        # worker's thread and touch the widgets from there)
+        self.progress.setValue(int(1000 * fraction))
+        self.statusBar().showMessage(message)

@@ -27,16 +27,24 @@ PLURAL = {"mesh": "meshes", "body": "bodies"}
 KIND_COLOURS = {"rotational": "#d62728", "translational": "#1f77b4", "planet": "#2ca02c", "mixed": "#7f7f7f"}
 
 
-class CampbellPlot(pg.PlotWidget):
+class TrainPlot(pg.PlotWidget):
+    """A white plot with a grid, its axes labelled and a legend: what the Train Dynamics plots share."""
+
+    def __init__(self, name: str, bottom: str, left: str = "", parent=None):
+        super().__init__(parent, background="w")
+        self.setObjectName(name)
+        self.showGrid(x=True, y=True, alpha=0.25)
+        self.setLabel("bottom", bottom)
+        if left:
+            self.setLabel("left", left)
+        self.legend = self.addLegend(offset=(-10, 10))
+
+
+class CampbellPlot(TrainPlot):
     """Natural frequencies (horizontal, coloured by kind) and mesh harmonics 1, 2, 3 against the input speed."""
 
     def __init__(self, parent=None):
-        super().__init__(parent, background="w")
-        self.setObjectName("train_campbell_plot")
-        self.showGrid(x=True, y=True, alpha=0.25)
-        self.setLabel("bottom", "input speed [rpm]")
-        self.setLabel("left", "frequency [Hz]")
-        self.legend = self.addLegend(offset=(-10, 10))
+        super().__init__("train_campbell_plot", "input speed [rpm]", "frequency [Hz]", parent)
 
     def show(self, campbell, input_name: str) -> None:
         """Draw a core.chbm.modes.Campbell; `input_name` labels the speed axis."""
@@ -63,18 +71,14 @@ class CampbellPlot(pg.PlotWidget):
         self.setYRange(0, 1.2 * top)
 
 
-class ResponsePlot(pg.PlotWidget):
+class ResponsePlot(TrainPlot):
     """A RESPONSES quantity of every mesh or body against the mesh frequency, one set of lines per torque scale;
     a click picks a frequency."""
 
     point_clicked = Signal(float)  # mesh frequency [Hz]
 
     def __init__(self, parent=None):
-        super().__init__(parent, background="w")
-        self.setObjectName("train_response_plot")
-        self.showGrid(x=True, y=True, alpha=0.25)
-        self.setLabel("bottom", "mesh frequency [Hz]")
-        self.legend = self.addLegend(offset=(-10, 10))
+        super().__init__("train_response_plot", "mesh frequency [Hz]", parent=parent)
         self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#888", style=Qt.DashLine))
         self.marker.setVisible(False)
         self.addItem(self.marker, ignoreBounds=True)
@@ -147,16 +151,11 @@ def item_names(curves, quantity: str) -> list[str]:
     return [m.name for m in train.meshes] if RESPONSES[quantity][0] == "mesh" else [b.name for b in train.bodies]
 
 
-class PeriodPlot(pg.PlotWidget):
+class PeriodPlot(TrainPlot):
     """The mesh forces over one mesh period at one curve point."""
 
     def __init__(self, parent=None):
-        super().__init__(parent, background="w")
-        self.setObjectName("train_period_plot")
-        self.showGrid(x=True, y=True, alpha=0.25)
-        self.setLabel("bottom", "mesh period [-]")
-        self.setLabel("left", "mesh force [N] (+ drive flank, - coast flank)")
-        self.legend = self.addLegend(offset=(-10, 10))
+        super().__init__("train_period_plot", "mesh period [-]", "mesh force [N] (+ drive flank, - coast flank)", parent)
 
     def show(self, curve, frequency: float) -> str:
         """One period of every mesh force on the curve point nearest `frequency` [Hz]; returns a caption."""

@@ -35,8 +35,14 @@ from PySide6.QtWidgets import (
 )
 
 from app.background import Background
-from app.chbm.panels import message_label, side_dock, tool_bar
-from app.chbm.train_plots import RESPONSES, CampbellPlot, PeriodPlot, ResponsePlot, item_names
+from app.chbm.panels import WorkerRuns, message_label, side_dock, tool_bar
+from app.chbm.train_plots import (
+    RESPONSES,
+    CampbellPlot,
+    PeriodPlot,
+    ResponsePlot,
+    item_names,
+)
 from app.chbm.train_worker import TrainWorker
 from app.dialogs.fields import FieldError, QuantityField, QuantityListField
 from app.screen import fit_to_screen
@@ -54,7 +60,7 @@ ANIMATION_SHARE = 0.12  # the largest rim displacement of an animated mode, of t
 FRAMES_PER_CYCLE = 40
 
 
-class TrainWindow(QMainWindow):
+class TrainWindow(WorkerRuns, QMainWindow):
     def __init__(self, doc, viewport, parent=None):
         super().__init__(parent)
         self.setObjectName("train_window")
@@ -294,19 +300,9 @@ class TrainWindow(QMainWindow):
         self.tabs.setCurrentIndex(2)
         worker = TrainWorker(self.doc.model.copy(), self.train, study.torque_scales, study.f_min, study.f_max,
                              study.harmonics, study.df_max or None)
-        worker.progress.connect(self._progress)  # a method of this window: queued to the GUI thread (a lambda
-        # would run in the worker's thread and touch the widgets from there)
+        worker.progress.connect(self._progress)
         worker.done.connect(self._done)
-        self.act_run.setEnabled(False)
-        self.act_stop.setEnabled(True)
-        self.background.start(worker)
-
-    def stop(self) -> None:
-        self.background.cancel()
-
-    def _progress(self, fraction: float, message: str) -> None:
-        self.progress.setValue(int(1000 * fraction))
-        self.statusBar().showMessage(message)
+        self.start_worker(worker)
 
     def _done(self, status: str, message: str, curves) -> None:
         self.background.finish()

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.background import Background
-from app.chbm.panels import message_label, side_dock, tool_bar
+from app.chbm.panels import WorkerRuns, message_label, side_dock, tool_bar
 from app.chbm.curve_plot import QUANTITIES, CurvePlot
 from app.chbm.period_plot import PeriodPlot
 from app.chbm.study_worker import StudyWorker
@@ -53,7 +53,7 @@ PAPER_LABEL = "Paper pair (Saletti et al. 2025, Table 1)"
 HZ = Range(lo=0.0, hi=1e6, lo_open=True, unit="Hz")
 
 
-class ChbmWindow(QMainWindow):
+class ChbmWindow(WorkerRuns, QMainWindow):
     def __init__(self, doc, parent=None):
         super().__init__(parent)
         self.setObjectName("chbm_window")
@@ -248,16 +248,7 @@ class ChbmWindow(QMainWindow):
         worker.progress.connect(self._progress)
         worker.curve.connect(self._curve)
         worker.done.connect(self._done)
-        self.act_run.setEnabled(False)
-        self.act_stop.setEnabled(True)
-        self.background.start(worker)
-
-    def stop(self) -> None:
-        self.background.cancel()
-
-    def _progress(self, fraction: float, message: str) -> None:
-        self.progress.setValue(int(1000 * fraction))
-        self.statusBar().showMessage(message)
+        self.start_worker(worker)
 
     def _curve(self, result) -> None:
         self.results.append(result)

@@ -11,6 +11,7 @@ from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
+    QLabel,
     QMainWindow,
     QMessageBox,
     QProgressBar,
@@ -35,16 +36,15 @@ from app.docks.model_tree import ModelTreeDock
 from app.docks.properties import PropertyDock
 from app.document import Document
 from app.file_menu import AUTOSAVE_MS, EXAMPLES, FileMenu, recovery_path
+from app.launch import ICON
 from app.run.animation import Animator
 from app.run.clock import PlaybackClock
 from app.run.controller import RunController
 from app.run.playback_bar import PlaybackBar
 from app.run.run_menu import RunMenu
-from app.launch import ICON
 from app.screen import fit_to_screen
 from app.view_menu import ViewControls
 from app.window_menus import build_menus_and_toolbars
-from app.viewport import ViewportWidget
 from core.commands import AddItem, RemoveItem, SetSettings
 from core.dynamics.results import SUFFIX as RESULTS_SUFFIX
 from core.errors import ModelError
@@ -64,7 +64,7 @@ def about_text() -> str:
     version = _version("geardyn") or "(not installed: run from the source folder)"
     libraries = ", ".join(f"{name} {v}" for name, dist in (
         ("PySide6", "PySide6-Essentials"), ("numpy", "numpy"), ("scipy", "scipy"), ("numba", "numba"),
-        ("VTK", "vtk"), ("h5py", "h5py")) if (v := _version(dist)))
+        ("pyvista", "pyvista"), ("VTK", "vtk"), ("h5py", "h5py")) if (v := _version(dist)))
     return (f"GearDyn {version}\n\nA multibody gear modeller: gears from macro-geometry, Willis gear pairs, "
             f"compliant and lossy meshes, harmonic balance.\n\nPython {sys.version.split()[0]}; {libraries}")
 
@@ -79,11 +79,14 @@ def _version(dist: str) -> str | None:
 class MainWindow(FileMenu, RunMenu, QMainWindow):
     """Main window holding one document (its File menu: app.file_menu; its runs: app.run.run_menu)."""
 
-    def __init__(self):
+    def __init__(self, make_view: bool = True):
+        """`make_view` False: the 3-D view is made later by `make_view` (run_gui shows the window first)."""
         super().__init__()
         self.settings = QSettings("GearDyn", "GearDyn")
         self.doc = Document(self)
-        self.viewport = ViewportWidget(self, on_pick=self.select)
+        self.viewport = None
+        self.view_placeholder = QLabel("Preparing the 3-D view...")
+        self.view_placeholder.setAlignment(Qt.AlignCenter)
         self.clock = PlaybackClock(self)
         self.playback = PlaybackBar(self.clock, self)
         centre = QWidget()
@@ -93,16 +96,17 @@ class MainWindow(FileMenu, RunMenu, QMainWindow):
         self.view_toolbar = QToolBar("View")  # over the 3-D view: its camera and drawing
         self.view_toolbar.setObjectName("view_toolbar")
         lay.addWidget(self.view_toolbar)
-        lay.addWidget(self.viewport, 1)
+        lay.addWidget(self.view_placeholder, 1)
         lay.addWidget(self.playback)
         self.setCentralWidget(centre)
-        self.animator = Animator(self.doc, self.clock, self.viewport, self.playback, self)
+        self.animator = Animator(self.doc, self.clock, None, self.playback, self)
         self.dialog_memory: dict[str, dict] = {}  # per dialog kind: the values it was last accepted with
         self.runner = RunController(self.doc, self)
         self.telemetry = None
         self.chbm = None
         self.train = None
         self.study = None
+        self.doc.runs_changed.connect(self._runs_changed)
         self.runner.started.connect(self._run_started)
         self.runner.preparing.connect(lambda note: self.progress.setFormat(f"{self.runner.record.label}: {note}"))
         self.runner.prepared.connect(self._run_prepared)
@@ -141,6 +145,19 @@ class MainWindow(FileMenu, RunMenu, QMainWindow):
         self.run_notes: list[str] = []
         self.statusBar().showMessage("Ready")
         self.tree.show_model(self.doc.model)
+        if make_view:
+            self.make_view()
+        self.refresh()
+
+    def make_view(self) -> None:
+        """Make the 3-D view in place of its placeholder and show the model in it."""
+        # Imported here, not at the top: pyvista's modules take about 0.6 s to load, and the window shows first.
+        from app.viewport import ViewportWidget
+
+        self.viewport = self.animator.viewport = ViewportWidget(self, on_pick=self.select)
+        self.centralWidget().layout().replaceWidget(self.view_placeholder, self.viewport)
+        self.view_placeholder.deleteLater()
+        self.viewport.show_model(self.doc.model, self.doc.base_dir)
         self.refresh()
 
     # ------------------------------------------------------------------ actions
@@ -233,10 +250,13 @@ class MainWindow(FileMenu, RunMenu, QMainWindow):
         """Title and messages (cheap; the tree, view and properties update item by item)."""
         name = self.doc.path.name if self.doc.path else "untitled"
         self.setWindowTitle(f"GearDyn - {name}{' *' if self.doc.dirty else ''}")
-        self.messages.show_findings(self.doc.findings, [*self.viewport.problems, *self.run_notes])
+        problems = self.viewport.problems if self.viewport is not None else []
+        self.messages.show_findings(self.doc.findings, [*problems, *self.run_notes])
 
     def _items_changed(self, change) -> None:
         self.tree.update_items(self.doc.model, change)
+        if self.viewport is None:  # make_view shows the model when it comes
+            return
         names = None if change.reset else change.touched()
         if names is None or names:
             self.viewport.sync_model(self.doc.model, self.doc.base_dir, names=names)
@@ -247,7 +267,8 @@ class MainWindow(FileMenu, RunMenu, QMainWindow):
         if self.tree.current() != name:
             self.tree.select(name)
         self.props.show_item(name)
-        self.viewport.highlight(name if name in self.doc.model.bodies else "")
+        if self.viewport is not None:
+            self.viewport.highlight(name if name in self.doc.model.bodies else "")
 
     def report(self, message: str) -> None:
         self.statusBar().showMessage(message, 10_000)
@@ -427,7 +448,8 @@ class MainWindow(FileMenu, RunMenu, QMainWindow):
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("state", self.saveState())
         recovery_path().unlink(missing_ok=True)
-        self.viewport.close()
+        if self.viewport is not None:
+            self.viewport.close()
         event.accept()
 
 
@@ -438,10 +460,14 @@ def run_gui(args: list[str], splash=None) -> int:
     app.setApplicationName("GearDyn")
     app.setOrganizationName("GearDyn")
     app.setWindowIcon(QIcon(str(ICON)))
-    window = MainWindow()
+    window = MainWindow(make_view=False)
     window.show()
     if splash is not None:
         splash.close()
+    app.processEvents()  # the window drawn before the 3-D view's modules load
+    if os.environ.get("GEARDYN_SMOKE_TEST"):
+        print("smoke test: window shown", flush=True)
+    window.make_view()
     window.offer_recovery()
     target = Path(args[0]) if args else EXAMPLES / "planetary.gdyn"
     if target.suffix == RESULTS_SUFFIX:

@@ -24,17 +24,18 @@ class ViewControls:
     those of the view toolbar."""
 
     def __init__(self, window):
-        self.window, view = window, window.viewport
-        self.fit = self._action("&Fit All", view.fit, "Ctrl+0", "Every body in view", "view_fit")
-        self.views = [self._action(f"&{name}", lambda _=False, d=d, u=u: view.look_from(d, u), key,
+        self.window = window
+        view = self.view  # the view is made after the window shows (MainWindow.make_view): looked up when used
+        self.fit = self._action("&Fit All", lambda _=False: view().reset_camera(), "Ctrl+0", "Every body in view", "view_fit")
+        self.views = [self._action(f"&{name}", lambda _=False, d=d, u=u: view().view_vector(d, viewup=u), key,
                                    f"Look from {name.lower()} ({', '.join(f'{v:g}' for v in d)}), all in view",
                                    f"view_{name.lower()}") for name, key, d, u in STANDARD_VIEWS]
-        self.wireframe = self._action("&Wireframe", lambda on: view.set_style(wireframe=on), "Ctrl+Shift+W",
+        self.wireframe = self._action("&Wireframe", lambda on: view().set_style(wireframe=on), "Ctrl+Shift+W",
                                       "The bodies' edges only", "view_wireframe", checkable=True)
-        self.transparent = self._action("T&ransparent Bodies", lambda on: view.set_style(transparent=on),
+        self.transparent = self._action("T&ransparent Bodies", lambda on: view().set_style(transparent=on),
                                         "Ctrl+Shift+T", "See-through bodies, to see joints and forces inside",
                                         "view_transparent", checkable=True)
-        self.parallel = self._action("&Parallel Projection", view.set_parallel, None,
+        self.parallel = self._action("&Parallel Projection", lambda on: view().set_parallel(on), None,
                                      "Parallel (orthographic) projection instead of perspective", "view_parallel",
                                      checkable=True)
         self.picture = self._action("Save View &Image...", self.save_picture, None, "The 3-D view as a PNG file",
@@ -42,6 +43,9 @@ class ViewControls:
         self.menu_actions = [self.fit, *self.views, None, self.wireframe, self.transparent, self.parallel, None,
                              self.picture]
         self.toolbar_actions = [self.fit, *self.views, self.wireframe, self.transparent]
+
+    def view(self):
+        return self.window.viewport
 
     def _action(self, text, slot, key, tip, name, checkable=False) -> QAction:
         act = self.window.action(text, slot, key, tip, name, checkable)

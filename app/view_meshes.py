@@ -1,13 +1,10 @@
-"""The bodies' display meshes for the 3-D view: VTK triangle meshes made from core's arrays, cached by visual
+"""The bodies' display meshes for the 3-D view: pyvista triangle meshes made from core's arrays, cached by visual
 source, and simplified for drawing when large (the mass properties always come from the full mesh in core)."""
 
 from __future__ import annotations
 
 import numpy as np
-from vtkmodules.util.numpy_support import numpy_to_vtk, numpy_to_vtkIdTypeArray
-from vtkmodules.vtkCommonCore import vtkPoints
-from vtkmodules.vtkCommonDataModel import vtkCellArray, vtkPolyData
-from vtkmodules.vtkFiltersCore import vtkQuadricDecimation
+import pyvista as pv
 
 from core.model.body_shapes import source_arrays
 from core.model.entities import MeshFileSource
@@ -16,40 +13,21 @@ DISPLAY_TRIANGLES = 3000  # above this a body's display mesh is simplified (soft
 DISPLAY_KEEP = 0.2  # share of the triangles kept: tooth shapes stay, the flat end faces lose their strips
 
 
-def poly_data(vertices, triangles) -> vtkPolyData:
-    """A VTK triangle mesh from vertices (n, 3) [m] and triangles (m, 3) of vertex indices."""
-    points = vtkPoints()
-    points.SetData(numpy_to_vtk(np.ascontiguousarray(vertices, dtype=float), deep=True))
-    tri = np.ascontiguousarray(triangles, dtype=np.int64)
-    offsets = np.arange(0, 3 * len(tri) + 1, 3, dtype=np.int64)
-    cells = vtkCellArray()
-    cells.SetData(numpy_to_vtkIdTypeArray(offsets, deep=True), numpy_to_vtkIdTypeArray(tri.ravel(), deep=True))
-    poly = vtkPolyData()
-    poly.SetPoints(points)
-    poly.SetPolys(cells)
-    return poly
-
-
-def decimated(poly: vtkPolyData, keep: float) -> vtkPolyData:
-    """`poly` simplified by quadric decimation to about `keep` of its triangles."""
-    f = vtkQuadricDecimation()
-    f.SetInputData(poly)
-    f.SetTargetReduction(1.0 - keep)
-    f.Update()
-    out = vtkPolyData()
-    out.ShallowCopy(f.GetOutput())
-    return out
+def poly_data(vertices, triangles) -> pv.PolyData:
+    """A triangle mesh from vertices (n, 3) [m] and triangles (m, 3) of vertex indices."""
+    return pv.PolyData.from_regular_faces(np.asarray(vertices, dtype=float), np.asarray(triangles, dtype=np.int64),
+                                          deep=True)
 
 
 class MeshCache:
-    """Body meshes in body axes (vtkPolyData) by visual source; an imported file is read once.
+    """Body meshes in body axes (pyvista PolyData) by visual source; an imported file is read once.
 
     The display mesh of a large body is simplified by quadric decimation
-    (flat regions first): the planetary example draws in a third of the time
-    under software OpenGL and its teeth keep their shape; mass properties
-    always come from the full mesh in core. A new mesh is shown full at once
-    and simplified afterwards (`simplify`), so decimation never delays a
-    first frame.
+    (pyvista's `decimate`, flat regions first): the planetary example draws in
+    a third of the time under software OpenGL and its teeth keep their shape;
+    mass properties always come from the full mesh in core. A new mesh is
+    shown full at once and simplified afterwards (`simplify`), so decimation
+    never delays a first frame.
     """
 
     def __init__(self):
@@ -60,13 +38,13 @@ class MeshCache:
     def key(visual, base_dir):
         return (visual, str(base_dir) if isinstance(visual, MeshFileSource) else None)
 
-    def get(self, visual, base_dir=None) -> vtkPolyData:
+    def get(self, visual, base_dir=None) -> pv.PolyData:
         k = self.key(visual, base_dir)
         if k not in self._meshes:
             vertices, triangles = source_arrays(visual, base_dir)
             poly = poly_data(vertices, triangles)
             self._meshes[k] = poly
-            if poly.GetNumberOfCells() > DISPLAY_TRIANGLES:
+            if poly.n_cells > DISPLAY_TRIANGLES:
                 self.pending.add(k)
         return self._meshes[k]
 
@@ -74,6 +52,6 @@ class MeshCache:
         """Decimate the meshes still full; returns {key: simplified mesh} for the actors to take."""
         done = {}
         for k in list(self.pending):
-            done[k] = self._meshes[k] = decimated(self._meshes[k], DISPLAY_KEEP)
+            done[k] = self._meshes[k] = self._meshes[k].decimate(1.0 - DISPLAY_KEEP)
         self.pending.clear()
         return done

@@ -1,32 +1,25 @@
-"""The 3-D viewport: one actor per body, built once from its mesh in body axes and moved by a transform.
+"""The 3-D viewport: a pyvista plotter in the window (pyvistaqt's QtInteractor), one actor per body, built once
+from its mesh in body axes and moved by its user matrix.
 
 Meshes are cached by the body's visual source (a generated gear, a primitive,
 an imported file read once), so an edit that only moves a body changes one
 transform and an animation frame changes only transforms. The view renders on
-demand: no timer redraws it while nothing changes.
-
-Built on VTK's own modules and its Qt widget rather than pyvista/pyvistaqt:
-pyvista imports matplotlib whole (about 1.6 s of the cold start on this
-machine, against 0.5 s for the VTK modules drawn here).
+demand (`auto_update=False`): no timer redraws it while nothing changes.
+pyvista gives the camera's standard views, fit, parallel projection, the
+orientation axes, text and screenshots; this class adds the model's bodies,
+their selection and the overlays of a run (tooth-force arrows, joint axes).
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pyvista as pv
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor
-from vtkmodules.qt.QVTKRenderWindowInteractor import QVTKRenderWindowInteractor
-from vtkmodules.util.numpy_support import vtk_to_numpy
-from vtkmodules.vtkCommonMath import vtkMatrix4x4
-from vtkmodules.vtkFiltersSources import vtkArrowSource, vtkLineSource
-from vtkmodules.vtkInteractionStyle import vtkInteractorStyleTrackballCamera
-from vtkmodules.vtkRenderingAnnotation import vtkAxesActor
-from vtkmodules.vtkRenderingCore import (vtkActor, vtkLight, vtkPolyDataMapper, vtkPropPicker, vtkRenderer,
-                                         vtkTextActor, vtkWindowToImageFilter)
-import vtkmodules.vtkRenderingOpenGL2  # noqa: F401  (registers the OpenGL render window)
+from pyvistaqt import QtInteractor
+from vtkmodules.vtkRenderingCore import vtkActor, vtkPropPicker
 
 from app.view_meshes import MeshCache
-
 from core.geometry.mesh_import import MeshImportError
 from core.geometry.rotations import pose_matrix
 from core.model.entities import GearSource, PrimitiveSource
@@ -40,17 +33,14 @@ HIGHLIGHT = "#ffb347"
 FORCE_COLOURS = {"Ft": "#d62728", "Fr": "#2ca02c", "Fa": "#8e44ad"}  # red, green, violet
 SEE_THROUGH = 0.3  # the bodies' opacity when see-through (View > Transparent Bodies, or tooth forces shown)
 AXIS_COLOUR = "#2e86c1"
+#: unit overlay shapes along +x, placed by a transform: a tooth-force arrow, a joint axis
+ARROW = pv.Arrow(tip_length=0.22, tip_radius=0.09, shaft_radius=0.035)
+AXIS_LINE = pv.Line((0.0, 0.0, 0.0), (1.0, 0.0, 0.0))
 
 
 def rgb(colour: str) -> tuple[float, float, float]:
     c = QColor(colour)
     return c.redF(), c.greenF(), c.blueF()
-
-
-def vtk_matrix(m: np.ndarray) -> vtkMatrix4x4:
-    out = vtkMatrix4x4()
-    out.DeepCopy(np.asarray(m, float).ravel())
-    return out
 
 
 def colour_of(visual) -> str:
@@ -59,73 +49,38 @@ def colour_of(visual) -> str:
     return PRIMITIVE_COLOUR if isinstance(visual, PrimitiveSource) else IMPORTED_COLOUR
 
 
-class ViewportWidget(QVTKRenderWindowInteractor):
+class ViewportWidget(QtInteractor):
     """Shows every body of a model, lit, with axes; bodies are placed by `set_poses` or at their initial pose.
 
     Mouse: left drag rotates, middle drag pans, wheel zooms, a left click
-    without a drag picks a body.
+    without a drag picks a body. Camera: pyvista's `view_isometric`,
+    `view_vector`, `reset_camera`, `enable_parallel_projection`.
     """
 
     def __init__(self, parent=None, on_pick=None):
-        super().__init__(parent)
+        # no multisampling and one headlight: each costs frame rate under software OpenGL
+        super().__init__(parent, auto_update=False, multi_samples=0, lighting="none")
         # A native window of its own, so a frame is composed over the view alone instead of the whole main window
-        # (about twice the frame rate under Xvfb); no multisampling (it costs frame rate under software OpenGL).
+        # (about twice the frame rate under Xvfb).
         self.setAttribute(Qt.WA_NativeWindow)
-        self.ren_win = self.GetRenderWindow()
-        self.ren_win.SetMultiSamples(0)
-        self.renderer = vtkRenderer()
-        self.renderer.SetBackground(*rgb(BACKGROUND))  # a gradient costs a tenth of the frame rate in software GL
-        self.renderer.AutomaticLightCreationOff()
-        light = vtkLight()  # one headlight: each light costs frame rate under software OpenGL
-        light.SetLightTypeToHeadlight()
-        light.SetIntensity(1.0)
-        self.renderer.AddLight(light)
-        self.ren_win.AddRenderer(self.renderer)
-        self._add_corner_axes()
-        self.interactor = self.ren_win.GetInteractor()
-        self.interactor.SetInteractorStyle(vtkInteractorStyleTrackballCamera())
-        self.meshes = MeshCache()
+        self.set_background(BACKGROUND)  # a gradient costs a tenth of the frame rate in software GL
+        self.add_light(pv.Light(light_type="headlight", intensity=1.0))
+        self.add_axes(color="#333333")
+        self.enable_trackball_style()
+        self.mesh_cache = MeshCache()
         self.body_actors: dict[str, vtkActor] = {}
         self._built_from: dict[str, tuple] = {}  # body -> (visual, base_dir) of its actor
         self.colours: dict[str, str] = {}
         self.problems: list[str] = []
         self.selected = ""
         self.overlay_actors: dict[str, vtkActor] = {}
-        self.caption: vtkTextActor | None = None
+        self.caption_text = ""  # the line in the view's lower right ('' none)
         self.wireframe = self.transparent = self.forces_see_through = False  # how the bodies are drawn
         self.frames_drawn = 0  # renders done (for frame rates)
         self.ren_win.AddObserver("EndEvent", self._drawn)
         self.on_pick = on_pick
         self._press_at = None
         self._picker = vtkPropPicker()
-        self.Initialize()
-
-    def _add_corner_axes(self) -> None:
-        """x, y, z arrows in the lower-left corner, turned with the main camera (a second renderer on top)."""
-        self.corner = vtkRenderer()
-        self.corner.SetViewport(0.0, 0.0, 0.16, 0.22)
-        self.corner.SetLayer(1)
-        self.corner.InteractiveOff()
-        axes = vtkAxesActor()
-        axes.SetShaftTypeToCylinder()
-        axes.SetTotalLength(1.0, 1.0, 1.0)
-        for caption in (axes.GetXAxisCaptionActor2D(), axes.GetYAxisCaptionActor2D(), axes.GetZAxisCaptionActor2D()):
-            caption.GetCaptionTextProperty().SetColor(0.2, 0.2, 0.2)
-            caption.GetCaptionTextProperty().ShadowOff()
-        self.corner.AddActor(axes)
-        self.ren_win.SetNumberOfLayers(2)
-        self.ren_win.AddRenderer(self.corner)
-        self.renderer.AddObserver("StartEvent", self._turn_corner)
-
-    def _turn_corner(self, *_) -> None:
-        main = self.renderer.GetActiveCamera()
-        cam = self.corner.GetActiveCamera()
-        d = np.subtract(main.GetPosition(), main.GetFocalPoint())
-        d = d / (np.linalg.norm(d) or 1.0)
-        cam.SetFocalPoint(0.0, 0.0, 0.0)
-        cam.SetPosition(*(4.0 * d))
-        cam.SetViewUp(main.GetViewUp())
-        self.corner.ResetCameraClippingRange()
 
     def _drawn(self, *_) -> None:
         self.frames_drawn += 1
@@ -155,10 +110,6 @@ class ViewportWidget(QVTKRenderWindowInteractor):
         actor = self._picker.GetViewProp()
         return next((name for name, a in self.body_actors.items() if a is actor), "")
 
-    def closeEvent(self, event) -> None:
-        self.Finalize()
-        super().closeEvent(event)
-
     # ------------------------------------------------------------------ model
 
     def sync_model(self, model: Model, base_dir=None, names=None) -> None:
@@ -179,13 +130,13 @@ class ViewportWidget(QVTKRenderWindowInteractor):
                 self._build(name, body.visual, base_dir)
             actor = self.body_actors.get(name)
             if actor is not None:
-                actor.SetUserMatrix(vtk_matrix(pose_matrix(body.position, body.orientation)))
+                actor.user_matrix = pose_matrix(body.position, body.orientation)
         if names is None:
             for name in [n for n in self.body_actors if n not in model.bodies]:
                 self._drop(name)
         self.problems = [p for p in self.problems if p.split(":")[0] in model.bodies]
         if empty and self.body_actors:  # the first bodies of a model: bring them into view
-            self.view_isometric()
+            self.view_isometric(render=False)
         self.request_render()
 
     def _build(self, name: str, visual, base_dir) -> None:
@@ -195,38 +146,29 @@ class ViewportWidget(QVTKRenderWindowInteractor):
         if visual is None:
             return
         try:
-            poly = self.meshes.get(visual, base_dir)
+            poly = self.mesh_cache.get(visual, base_dir)
         except MeshImportError as exc:
             self.problems.append(f"{name}: {exc}")
             return
         self.colours[name] = colour_of(visual)
-        mapper = vtkPolyDataMapper()
-        mapper.SetInputData(poly)
-        mapper.ScalarVisibilityOff()
-        mapper.SetStatic(True)  # its geometry changes only once, when simplified; then only the transform
-        actor = vtkActor()
-        actor.SetMapper(mapper)
-        prop = actor.GetProperty()
-        prop.SetColor(*rgb(HIGHLIGHT if name == self.selected else self.colours[name]))
-        prop.SetInterpolationToFlat()
-        prop.SetSpecular(0.4)
-        prop.SetAmbient(0.25)
-        prop.SetDiffuse(0.8)
+        actor = self.add_mesh(poly, color=HIGHLIGHT if name == self.selected else self.colours[name],
+                              smooth_shading=False, specular=0.4, ambient=0.25, diffuse=0.8, reset_camera=False,
+                              render=False, name=f"body:{name}")
+        actor.mapper.SetStatic(True)  # its geometry changes only once, when simplified; then only the transform
         self._apply_style(actor)
-        self.renderer.AddActor(actor)
         self.body_actors[name] = actor
-        if self.meshes.pending:
+        if self.mesh_cache.pending:
             QTimer.singleShot(0, self._simplify)
 
     def _simplify(self) -> None:
-        done = self.meshes.simplify()
+        done = self.mesh_cache.simplify()
         if not done:
             return
         for name, (visual, base_dir) in self._built_from.items():
-            poly = done.get(self.meshes.key(visual, base_dir))
+            poly = done.get(self.mesh_cache.key(visual, base_dir))
             actor = self.body_actors.get(name)
             if poly is not None and actor is not None:
-                mapper = actor.GetMapper()
+                mapper = actor.mapper
                 mapper.SetStatic(False)
                 mapper.SetInputData(poly)
                 mapper.Update()
@@ -237,28 +179,24 @@ class ViewportWidget(QVTKRenderWindowInteractor):
         actor = self.body_actors.pop(name, None)
         self._built_from.pop(name, None)
         if actor is not None:
-            self.renderer.RemoveActor(actor)
+            self.remove_actor(actor, render=False)
 
     def show_model(self, model: Model, base_dir=None, reset_camera: bool = True) -> None:
         """Show `model` afresh (a file was opened or the model replaced)."""
         self.sync_model(model, base_dir)
         if reset_camera:
-            self.view_isometric()
-
-    def clear_actors(self) -> None:
-        for name in list(self.body_actors):
-            self._drop(name)
+            self.view_isometric(render=False)
+            self.request_render()
 
     def highlight(self, name: str) -> None:
         self.selected = name
         for body, actor in self.body_actors.items():
-            actor.GetProperty().SetColor(*rgb(HIGHLIGHT if body == name else self.colours[body]))
+            actor.prop.color = HIGHLIGHT if body == name else self.colours[body]
         self.request_render()
 
     def actor_matrix(self, name: str) -> np.ndarray:
         """The 4x4 transform [m] placing body `name`'s actor (body axes to world)."""
-        m = self.body_actors[name].GetUserMatrix()
-        return np.array([[m.GetElement(i, j) for j in range(4)] for i in range(4)])
+        return np.array(self.body_actors[name].user_matrix)
 
     def actor_colour(self, name: str) -> tuple[float, float, float]:
         return tuple(self.body_actors[name].GetProperty().GetColor())
@@ -267,30 +205,15 @@ class ViewportWidget(QVTKRenderWindowInteractor):
         """Triangles of the body meshes on screen (after display simplification)."""
         return sum(a.GetMapper().GetInput().GetNumberOfCells() for a in self.body_actors.values())
 
-    # ------------------------------------------------------------------ camera
-
-    def view_isometric(self) -> None:
-        """Look at every body from (1, 1, 1) with z up, all of them in view."""
-        self.look_from((1.0, 1.0, 1.0), (0.0, 0.0, 1.0))
-
-    def look_from(self, direction, up) -> None:
-        """Look at every body from `direction` (world axes), `up` the screen's up, all of them in view."""
-        cam = self.renderer.GetActiveCamera()
-        cam.SetFocalPoint(0.0, 0.0, 0.0)
-        cam.SetPosition(*direction)
-        cam.SetViewUp(*up)
-        self.renderer.ResetCamera()
-        self.request_render()
-
-    def fit(self) -> None:
-        """Every body in view, seen from where the camera looks now."""
-        self.renderer.ResetCamera()
-        self.request_render()
+    # ------------------------------------------------------------------ camera and drawing style
 
     def set_parallel(self, on: bool) -> None:
-        """Parallel (orthographic) projection, or perspective."""
-        self.renderer.GetActiveCamera().SetParallelProjection(on)
-        self.renderer.ResetCamera()
+        """Parallel (orthographic) projection, or perspective; every body stays in view."""
+        if on:
+            self.enable_parallel_projection()
+        else:
+            self.disable_parallel_projection()
+        self.reset_camera(render=False)
         self.request_render()
 
     def set_style(self, wireframe: bool | None = None, transparent: bool | None = None) -> None:
@@ -304,33 +227,24 @@ class ViewportWidget(QVTKRenderWindowInteractor):
         self.request_render()
 
     def _apply_style(self, actor) -> None:
-        prop = actor.GetProperty()
-        if self.wireframe:
-            prop.SetRepresentationToWireframe()
-        else:
-            prop.SetRepresentationToSurface()
+        prop = actor.prop
+        prop.style = "wireframe" if self.wireframe else "surface"
         opacity = SEE_THROUGH if self.transparent or self.forces_see_through else 1.0
-        if prop.GetOpacity() != opacity:
-            prop.SetOpacity(opacity)
-
-    # ------------------------------------------------------------------ drawing
+        if prop.opacity != opacity:
+            prop.opacity = opacity
 
     def request_render(self) -> None:
         """Draw at the next paint (one render per frame: an explicit render plus Qt's repaint would be two)."""
         self.update()
 
-    def render(self) -> None:
-        """Draw now."""
-        self.ren_win.Render()
-
-    # ------------------------------------------------------------------ animation
+    # ------------------------------------------------------------------ animation and overlays
 
     def set_poses(self, bodies, positions, orientations, render: bool = True) -> None:
         """Place the named bodies: origins (b, 3) [m] and unit quaternions (b, 4)."""
         for name, p, q in zip(bodies, positions, orientations):
             actor = self.body_actors.get(name)
             if actor is not None:
-                actor.SetUserMatrix(vtk_matrix(pose_matrix(p, q)))
+                actor.user_matrix = pose_matrix(p, q)
         if render:
             self.request_render()
 
@@ -354,27 +268,28 @@ class ViewportWidget(QVTKRenderWindowInteractor):
         for key, (kind, matrix) in wanted.items():
             actor = self.overlay_actors.get(key)
             if actor is None:
-                actor = _overlay_actor(kind)
-                self.renderer.AddActor(actor)
-                self.overlay_actors[key] = actor
-            actor.SetUserMatrix(vtk_matrix(matrix))
+                actor = self.overlay_actors[key] = self._overlay_actor(key, kind)
+            actor.user_matrix = matrix
         if render:
             self.request_render()
 
+    def _overlay_actor(self, key: str, kind: str):
+        """An arrow of a tooth-force quantity (Ft, Fr, Fa) or a joint axis ('axis'), of unit length along x."""
+        if kind in FORCE_COLOURS:
+            return self.add_mesh(ARROW, color=FORCE_COLOURS[kind], pickable=False, reset_camera=False, render=False,
+                                 name=key)
+        return self.add_mesh(AXIS_LINE, color=AXIS_COLOUR, line_width=2, pickable=False, reset_camera=False,
+                             render=False, name=key)
+
     def set_caption(self, text: str) -> None:
         """A line of text in the view's lower right (the force scale); '' hides it."""
-        if self.caption is None:
-            if not text:
-                return
-            self.caption = vtkTextActor()
-            self.caption.GetTextProperty().SetFontSize(14)
-            self.caption.GetTextProperty().SetColor(*rgb("#222222"))
-            self.caption.GetTextProperty().SetJustificationToRight()
-            self.caption.GetPositionCoordinate().SetCoordinateSystemToNormalizedViewport()
-            self.caption.SetPosition(0.98, 0.02)
-            self.renderer.AddViewProp(self.caption)
-        self.caption.SetInput(text)
-        self.caption.SetVisibility(bool(text))
+        if text == self.caption_text:
+            return
+        self.caption_text = text
+        if text:
+            self.add_text(text, position="lower_right", font_size=10, color="#222222", name="caption", render=False)
+        else:
+            self.remove_actor("caption", render=False)
 
     def set_see_through(self, on: bool) -> None:
         """The bodies see-through while tooth forces show (SEE_THROUGH opacity), so the arrows in them show."""
@@ -386,7 +301,7 @@ class ViewportWidget(QVTKRenderWindowInteractor):
     def clear_overlays(self) -> None:
         """Remove every overlay actor (the model they belonged to is gone)."""
         for actor in self.overlay_actors.values():
-            self.renderer.RemoveActor(actor)
+            self.remove_actor(actor, render=False)
         self.overlay_actors.clear()
         self.set_caption("")
         self.set_see_through(False)
@@ -394,46 +309,11 @@ class ViewportWidget(QVTKRenderWindowInteractor):
 
     def frame_image(self) -> np.ndarray:
         """The current view as an RGB array (rows top to bottom, columns, 3), uint8."""
-        self.render()
-        grab = vtkWindowToImageFilter()
-        grab.SetInput(self.ren_win)
-        grab.SetInputBufferTypeToRGB()
-        grab.ReadFrontBufferOff()
-        grab.Update()
-        image = grab.GetOutput()
-        w, h, _ = image.GetDimensions()
-        pixels = vtk_to_numpy(image.GetPointData().GetScalars()).reshape(h, w, -1)
-        return np.ascontiguousarray(pixels[::-1, :, :3])
+        return np.ascontiguousarray(self.screenshot(return_img=True, transparent_background=False)[:, :, :3])
 
     def save_image(self, path) -> None:
         """Write the current view to a PNG file."""
-        from PySide6.QtGui import QImage
-
-        pixels = self.frame_image()
-        h, w, _ = pixels.shape
-        QImage(pixels.data, w, h, 3 * w, QImage.Format_RGB888).save(str(path))
-
-
-def _overlay_actor(kind: str) -> vtkActor:
-    """An arrow of a tooth-force quantity (Ft, Fr, Fa) or a joint axis ('axis'), of unit length along x."""
-    if kind in FORCE_COLOURS:
-        source = vtkArrowSource()
-        source.SetTipLength(0.22)
-        source.SetTipRadius(0.09)
-        source.SetShaftRadius(0.035)
-    else:
-        source = vtkLineSource()
-        source.SetPoint1(0.0, 0.0, 0.0)
-        source.SetPoint2(1.0, 0.0, 0.0)
-    mapper = vtkPolyDataMapper()
-    mapper.SetInputConnection(source.GetOutputPort())
-    actor = vtkActor()
-    actor.SetMapper(mapper)
-    actor.PickableOff()
-    prop = actor.GetProperty()
-    prop.SetColor(*rgb(FORCE_COLOURS.get(kind, AXIS_COLOUR)))
-    prop.SetLineWidth(2)
-    return actor
+        self.screenshot(str(path), transparent_background=False)
 
 
 def _placed(point, direction, length: float) -> np.ndarray:

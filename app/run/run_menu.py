@@ -42,6 +42,12 @@ class RunMenu:
         self.progress.show()
         self.run_notes = []
 
+    def _runs_changed(self) -> None:
+        """A new or opened model drops the runs: their notes leave the Messages with them."""
+        if not self.doc.runs and self.run_notes:
+            self.run_notes = []
+            self.refresh()
+
     def _run_prepared(self, record) -> None:
         """The run's evaluation plan where the user looks while it runs (and in its notes when it ends)."""
         self.statusBar().showMessage(f"{record.label}: {plan_line(record.results.settings)}")

@@ -1,4 +1,5 @@
-"""`geardyn gui` as a user starts it: a splash window shows before the main window's heavy modules load."""
+"""`geardyn gui` as a user starts it: a splash window shows before the main window's heavy modules load, and the
+main window shows before the 3-D view's (pyvista's)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,18 @@ from tests.conftest import EXAMPLES, ROOT
 
 CHILD = """
 import json, sys
+from PySide6.QtWidgets import QMainWindow
 import app.launch as launch
 
 seen = {}
+qt_show = QMainWindow.show
+
+def window_shown(window):
+    qt_show(window)
+    seen.update(window_visible=window.isVisible(), pyvista_at_window="pyvista" in sys.modules,
+                view_at_window=window.viewport is not None)
+
+QMainWindow.show = window_shown
 show = launch.show_splash
 
 def watched(app):
@@ -31,12 +41,14 @@ print(json.dumps(seen))
 """
 
 
-def test_the_splash_shows_before_vtk_and_the_main_window_load_and_closes_when_the_window_shows(tmp_path):
+def test_the_splash_shows_before_vtk_and_the_main_window_load_and_the_window_before_pyvista_loads(tmp_path):
     env = {**os.environ, "GEARDYN_SMOKE_TEST": "1", "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
     res = subprocess.run([sys.executable, "-c", CHILD, str(EXAMPLES / "planetary.gdyn")], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=180, check=False)
     assert res.returncode == 0, res.stderr[-2000:]
     lines = res.stdout.strip().splitlines()
-    assert "smoke test: splash shown" in lines and any(" drew 6 bodies" in line for line in lines)
+    assert lines[0] == "smoke test: splash shown" and lines[1] == "smoke test: window shown"
+    assert any(" drew 6 bodies" in line for line in lines[2:])  # the view made after the window, with the model
     seen = json.loads(lines[-1])
-    assert seen == {"visible": True, "vtk": False, "main_window": False, "numba": False, "code": 0, "closed": True}
+    assert seen == {"visible": True, "vtk": False, "main_window": False, "numba": False, "code": 0, "closed": True,
+                    "window_visible": True, "pyvista_at_window": False, "view_at_window": False}

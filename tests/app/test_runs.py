@@ -299,6 +299,8 @@ def test_results_belong_to_their_model_new_and_open_leave_no_arrow_no_curve_no_c
         assert window.open_file(EXAMPLES / "helical_pair.gdyn")
     assert window.doc.runs == [] and window.doc.current is None
     assert window.viewport.overlay_actors == {}
+    messages = [window.messages.list.item(k).text() for k in range(window.messages.list.count())]
+    assert not [m for m in messages if m.startswith("Run 1")]  # the dropped run's plan and summary go with it
     assert not tw.stack.current.curves and not tw.stack.cursors_on and not tw.act_cursors.isChecked()
     assert tw.browser.tree.topLevelItemCount() == 0
     (x0, x1), (y0, y1) = tw.stack.current.getPlotItem().viewRange()
@@ -381,11 +383,12 @@ def test_show_tooth_forces_draws_ft_fr_fa_in_their_colours_on_one_scale_over_see
 
     assert reddish(image) - reddish(plain) > 100  # Ft's arrow, seen
     per_newton = FORCE_LENGTH * window.animator._size() / np.abs(res["pair.Fc"]).max()  # [m/N]
-    assert view.caption.GetVisibility() and f"10 mm = {10e-3 / per_newton:.4g} N" in view.caption.GetInput()
+    caption = view.renderer.actors["caption"]  # lower right: a corner annotation's corner 1
+    assert caption.GetVisibility() and f"10 mm = {10e-3 / per_newton:.4g} N" in caption.GetText(1)
     window.act_forces.trigger()
     qtbot.wait(50)
     assert all(a.GetProperty().GetOpacity() == 1.0 for a in view.body_actors.values())
-    assert not view.caption.GetVisibility()
+    assert "caption" not in view.renderer.actors
 
 
 def test_show_joint_axes_draws_every_revolute_axis_through_see_through_bodies(window, qtbot):

@@ -65,7 +65,10 @@ class ViewportWidget(QtInteractor):
         self.setAttribute(Qt.WA_NativeWindow)
         self.set_background(BACKGROUND)  # a gradient costs a tenth of the frame rate in software GL
         self.add_light(pv.Light(light_type="headlight", intensity=1.0))
-        self.add_axes(color="#333333")
+        # pyvista's keys for a plotter window of its own (q closes it, C starts cell picking with a text over the
+        # view, ...) do not belong in the app's view; VTK's camera keys stay.
+        self.iren.clear_key_event_callbacks()
+        self.add_axes(color="#333333", line_width=3)
         self.enable_trackball_style()
         self.mesh_cache = MeshCache()
         self.body_actors: dict[str, vtkActor] = {}

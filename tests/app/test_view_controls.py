@@ -84,3 +84,19 @@ def test_parallel_projection_and_the_view_image_from_the_view_menu(window, qtbot
     by_name["view_image"].trigger()
     grey = np.asarray(Image.open(path).convert("L"), dtype=float)
     assert grey.shape[0] > 100 and grey.std() > 10
+
+
+def test_keys_of_a_standalone_pyvista_plotter_do_nothing_in_the_view(window, qtbot):
+    """pyvista binds q (close the plotter), C (cell picking, with a text over the view), b, v, S and others for
+    its own windows; in the app's view a stray key press must neither add to the scene nor close the view."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    view = window.viewport
+    before = set(view.renderer.actors)
+    view.setFocus()
+    for key in ("C", "b", "v", "S", "q"):
+        qtbot.keyClick(view, key)
+    qtbot.wait(50)
+    assert set(view.renderer.actors) == before
+    assert view.ren_win is not None and view.isVisible()
+    window.viewport.render()
+    assert window.viewport.frame_image().std() > 10  # still drawing the gears

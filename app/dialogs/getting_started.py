@@ -31,6 +31,9 @@ and their difference.</li>
 <li><b>Export CSV</b> in the Telemetry window writes the plotted channels or all of them; <b>File &gt; Save
 Results As</b> writes the whole run (HDF5); <b>Simulate &gt; Export Video</b> an MP4 or a GIF.</li>
 </ol>
+<p>The 3-D view: drag with the left button to turn it, the middle button to pan, the wheel to zoom; a click
+picks a body. <b>View &gt; Fit All</b> {fit} brings every body into view; the View menu and the bar over the view
+have the isometric, front, top and side views, wireframe, see-through bodies and a picture of the view.</p>
 <p>More: <b>Gears &gt; Planetary Gearset</b> {planetary} builds a whole set with its loads;
 <b>Analysis &gt; CHBM Study</b> {chbm} computes a pair's dynamic transmission error over a speed range;
 <b>Analysis &gt; Parameter Study</b> {study} varies fields of the model over a grid of cases.
@@ -55,7 +58,8 @@ class GettingStartedDialog(QDialog):
                  "undo", "redo")
         self.page = QTextBrowser()
         self.page.setObjectName("getting_started_page")
-        self.page.setHtml(STEPS.format(**{n: shortcut(getattr(window, f"act_{n}")) for n in names}))
+        keys = {n: shortcut(getattr(window, f"act_{n}")) for n in names}
+        self.page.setHtml(STEPS.format(fit=shortcut(window.view_controls.fit), **keys))
         buttons = QDialogButtonBox(QDialogButtonBox.Close)
         buttons.rejected.connect(self.reject)
         lay = QVBoxLayout(self)

@@ -98,3 +98,4 @@ def test_help_getting_started_opens_from_the_help_menu_with_the_windows_own_shor
         key = action.shortcut().toString(QKeySequence.NativeText)
         assert key and f"({key})" in text, (action.text(), key)
     assert "Run (F5)" in text and "Telemetry (Ctrl+T)" in text and "62.117 mm" in text
+    assert "Fit All (Ctrl+0)" in text  # the view's fit, from its action

@@ -467,13 +467,14 @@ def run_gui(args: list[str], splash=None) -> int:
     app.processEvents()  # the window drawn before the 3-D view's modules load
     if os.environ.get("GEARDYN_SMOKE_TEST"):
         print("smoke test: window shown", flush=True)
-    window.make_view()
     window.offer_recovery()
     target = Path(args[0]) if args else EXAMPLES / "planetary.gdyn"
-    if target.suffix == RESULTS_SUFFIX:
-        window.open_results_file(target)
-    else:
+    if target.suffix != RESULTS_SUFFIX:
         window.open_file(target, ask=False)
+        app.processEvents()  # the model's tree and messages shown while the view's modules load
+    window.make_view()
+    if target.suffix == RESULTS_SUFFIX:  # a run to play: the view first
+        window.open_results_file(target)
     if os.environ.get("GEARDYN_SMOKE_TEST"):  # packaging/smoke_test.py (app.smoke)
         QTimer.singleShot(0, lambda: smoke.start(app, window))
     return app.exec()

@@ -369,6 +369,7 @@ SIMULATE_FLAGS = {"t_end": "--t-end", "step": "--step", "output_step": "--output
 
 def _cmd_simulate(ns) -> int:
     from core.dynamics.program.linker import CompileError
+    from core.dynamics.results.results_file import SUFFIX as RESULTS_SUFFIX
     from core.dynamics.run import compile_note, effective_settings, prepare
     from core.model.files import load
     from core.errors import ModelError
@@ -376,6 +377,9 @@ def _cmd_simulate(ns) -> int:
     for name, value in (("--t-end", ns.t_end), ("--step", ns.step), ("--output-step", ns.output_step)):
         if value is not None and not value > 0:
             raise UsageError(f"{name}: must be a number above 0 s, got {value:g}")
+    if ns.out is not None and Path(ns.out).suffix.lower() == RESULTS_SUFFIX:  # a CSV by that name opens nowhere
+        raise UsageError(f"--out: writes a CSV table, not a results file; name the results file "
+                         f"({RESULTS_SUFFIX}) with --results")
     for flag, path in (("--out", ns.out), ("--results", ns.results)):
         if path is not None:
             _check_output(path, flag)  # before the run: nothing computed is then lost to a bad path

@@ -153,3 +153,12 @@ def test_output_paths_are_checked_before_anything_runs(tmp_path, args):
     assert line.startswith("geardyn: error: --") or line.startswith("error: --"), line
     assert any(w in line for w in ("does not exist", "is a folder", "needs a file name")), line
     assert "Traceback" not in res.stderr
+
+
+def test_simulate_refuses_a_csv_named_as_a_results_file(tmp_path):
+    """--out writes CSV; given r.gdres it wrote a table that neither the app nor open_results could read."""
+    res = subprocess.run([sys.executable, "-m", "core.cli", "simulate", str(EXAMPLES / "planetary.gdyn"), "--out",
+                          "r.gdres"], capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False)
+    assert res.returncode == 2 and not (tmp_path / "r.gdres").exists()
+    assert res.stderr.strip().splitlines()[-1] == ("geardyn: error: --out: writes a CSV table, not a results file; "
+                                                   "name the results file (.gdres) with --results")

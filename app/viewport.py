@@ -12,6 +12,8 @@ their selection and the overlays of a run (tooth-force arrows, joint axes).
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pyvista as pv
 from PySide6.QtCore import Qt, QTimer
@@ -123,6 +125,7 @@ class ViewportWidget(QtInteractor):
         """
         empty = not self.body_actors
         check = model.bodies if names is None else [n for n in names if n in model.bodies or n in self.body_actors]
+        added = []
         for name in list(check):
             body = model.bodies.get(name)
             if body is None:
@@ -130,6 +133,8 @@ class ViewportWidget(QtInteractor):
                 continue
             source = (body.visual, base_dir)
             if self._built_from.get(name) != source:
+                if name not in self._built_from:
+                    added.append(name)
                 self._build(name, body.visual, base_dir)
             actor = self.body_actors.get(name)
             if actor is not None:
@@ -140,7 +145,22 @@ class ViewportWidget(QtInteractor):
         self.problems = [p for p in self.problems if p.split(":")[0] in model.bodies]
         if empty and self.body_actors:  # the first bodies of a model: bring them into view
             self.view_isometric(render=False)
+        elif any(name in self.body_actors and not self.in_view(name) for name in added):
+            self.reset_camera(render=False)  # a new body placed out of sight: every body in view
         self.request_render()
+
+    def in_view(self, name: str) -> bool:
+        """Whether every corner of body `name`'s bounding box is inside the view, as the camera looks now."""
+        ren = self.renderer
+        w, h = self.ren_win.GetSize()
+        b = self.body_actors[name].GetBounds()
+        for x, y, z in itertools.product(b[0:2], b[2:4], b[4:6]):
+            ren.SetWorldPoint(x, y, z, 1.0)
+            ren.WorldToDisplay()
+            dx, dy, _ = ren.GetDisplayPoint()
+            if not (0 <= dx <= w and 0 <= dy <= h):
+                return False
+        return True
 
     def _build(self, name: str, visual, base_dir) -> None:
         self._drop(name)

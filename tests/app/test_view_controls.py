@@ -36,6 +36,23 @@ def on_screen(window) -> bool:
     return True
 
 
+def test_a_gear_added_out_of_sight_brings_every_body_into_view_and_one_in_sight_keeps_the_camera(window, qtbot):
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    cam = window.viewport.renderer.GetActiveCamera()
+    window.viewport.render()
+    assert on_screen(window)
+    where = cam.GetPosition()
+    fill_and_ok(qtbot, {"Name": "near", "Normal module": 1, "Number of teeth": 12, "Bore diameter": 3,
+                        "Position x": 20})
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    assert "near" in window.doc.model.bodies and cam.GetPosition() == where  # in sight: the camera stays
+    fill_and_ok(qtbot, {"Name": "far", "Number of teeth": 40, "Bore diameter": 20, "Position x": 400})
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    assert "far" in window.doc.model.bodies
+    window.viewport.render()
+    assert on_screen(window)  # the 80 mm gear 400 mm away, and the pair, all in view
+
+
 def test_fit_and_the_standard_views_put_every_body_in_view_from_their_side(window, qtbot):
     window.open_file(EXAMPLES / "planetary.gdyn")
     cam = window.viewport.renderer.GetActiveCamera()

@@ -22,17 +22,17 @@ def view_button(window, name):
 
 
 def on_screen(window) -> bool:
-    """Whether every corner of every body's bounds lands inside the view."""
+    """Whether every corner of every body's bounds lands inside the view: the camera's projection matrix applied
+    in numpy (normalised device coordinates within -1..1)."""
     ren = window.viewport.renderer
-    w, h = window.viewport.ren_win.GetSize()
+    m = ren.GetActiveCamera().GetCompositeProjectionTransformMatrix(ren.GetTiledAspectRatio(), -1.0, 1.0)
+    projection = np.array([[m.GetElement(i, j) for j in range(4)] for i in range(4)])
     for actor in window.viewport.body_actors.values():
         b = actor.GetBounds()
-        for x, y, z in itertools.product(b[0:2], b[2:4], b[4:6]):
-            ren.SetWorldPoint(x, y, z, 1.0)
-            ren.WorldToDisplay()
-            dx, dy, _ = ren.GetDisplayPoint()
-            if not (0 <= dx <= w and 0 <= dy <= h):
-                return False
+        corners = np.array([[*corner, 1.0] for corner in itertools.product(b[0:2], b[2:4], b[4:6])])
+        clip = corners @ projection.T
+        if np.abs(clip[:, :2] / clip[:, 3:]).max() > 1.0:
+            return False
     return True
 
 

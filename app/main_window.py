@@ -145,6 +145,7 @@ class MainWindow(FileMenu, RunMenu, QMainWindow):
         self.run_notes: list[str] = []
         self.statusBar().showMessage("Ready")
         self.tree.show_model(self.doc.model)
+        self.view_controls.set_enabled(False)
         if make_view:
             self.make_view()
         self.refresh()
@@ -157,6 +158,7 @@ class MainWindow(FileMenu, RunMenu, QMainWindow):
         self.viewport = self.animator.viewport = ViewportWidget(self, on_pick=self.select)
         self.centralWidget().layout().replaceWidget(self.view_placeholder, self.viewport)
         self.view_placeholder.deleteLater()
+        self.view_controls.set_enabled(True)
         self.viewport.show_model(self.doc.model, self.doc.base_dir)
         self.refresh()
 

@@ -26,7 +26,8 @@ class ViewControls:
     def __init__(self, window):
         self.window = window
         view = self.view  # the view is made after the window shows (MainWindow.make_view): looked up when used
-        self.fit = self._action("&Fit All", lambda _=False: view().reset_camera(), "Ctrl+0", "Every body in view", "view_fit")
+        self.fit = self._action("&Fit All", lambda _=False: view().reset_camera(), "Ctrl+0", "Every body in view",
+                                "view_fit")
         self.views = [self._action(f"&{name}", lambda _=False, d=d, u=u: view().view_vector(d, viewup=u), key,
                                    f"Look from {name.lower()} ({', '.join(f'{v:g}' for v in d)}), all in view",
                                    f"view_{name.lower()}") for name, key, d, u in STANDARD_VIEWS]
@@ -46,6 +47,12 @@ class ViewControls:
 
     def view(self):
         return self.window.viewport
+
+    def set_enabled(self, on: bool) -> None:
+        """The actions usable or not (not while the view is still being made)."""
+        for act in self.menu_actions:
+            if act is not None:
+                act.setEnabled(on)
 
     def _action(self, text, slot, key, tip, name, checkable=False) -> QAction:
         act = self.window.action(text, slot, key, tip, name, checkable)

@@ -21,7 +21,7 @@ qt_show = QMainWindow.show
 def window_shown(window):
     qt_show(window)
     seen.update(window_visible=window.isVisible(), pyvista_at_window="pyvista" in sys.modules,
-                view_at_window=window.viewport is not None)
+                view_at_window=window.viewport is not None, fit_at_window=window.view_controls.fit.isEnabled())
 
 QMainWindow.show = window_shown
 show = launch.show_splash
@@ -51,4 +51,5 @@ def test_the_splash_shows_before_vtk_and_the_main_window_load_and_the_window_bef
     assert any(" drew 6 bodies" in line for line in lines[2:])  # the view made after the window, with the model
     seen = json.loads(lines[-1])
     assert seen == {"visible": True, "vtk": False, "main_window": False, "numba": False, "code": 0, "closed": True,
-                    "window_visible": True, "pyvista_at_window": False, "view_at_window": False}
+                    "window_visible": True, "pyvista_at_window": False, "view_at_window": False,
+                    "fit_at_window": False}  # the view's actions wait for the view

@@ -85,6 +85,8 @@ class LawEditor(QWidget):
         self.plot.setMaximumHeight(160)
         self.plot.setLabel("bottom", "t", units="s")
         self.plot.setLabel("left", f"{label} [{unit}]")
+        # the unit is in the label already: no "(x0.001)" scale factor after it (a flat zero law had one, clipped)
+        self.plot.getAxis("left").enableAutoSIPrefix(False)
         self.plot.showGrid(x=True, y=True, alpha=0.3)
         self.curve = self.plot.plot(pen=pg.mkPen("#1f5fa8", width=2))
         lay = QVBoxLayout(self)

@@ -161,3 +161,19 @@ def test_law_plot_spans_the_runs_time(window, qtbot):
     x, y = got[0]
     assert x[-1] == pytest.approx(2.0)
     assert np.allclose(y, 1 + 0.5 * np.sin(2 * np.pi * 3 * x))
+
+
+def test_law_plot_of_a_zero_torque_labels_its_axis_in_n_m_without_a_scale_factor(window, qtbot):
+    """The Torque dialog opens on a constant 0 N m: its plot's axis said 'Torque [N m] (x0.001)', clipped."""
+    _open_pair(window)
+    got = []
+
+    def read(dlg):
+        plot = dlg.form.widgets["law"].plot
+        qtbot.waitUntil(lambda: plot.isVisible())
+        qtbot.wait(50)
+        got.append(plot.getAxis("left").labelString())
+
+    fill_and_ok(qtbot, {"Name": "s"}, {"joint": "gear1_joint"}, ok=False, press=read)
+    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
+    assert got and "Torque [N m]" in got[0] and "(x" not in got[0], got

@@ -175,7 +175,7 @@ class ViewportWidget(QtInteractor):
             return
         self.colours[name] = colour_of(visual)
         actor = self.add_mesh(poly, color=HIGHLIGHT if name == self.selected else self.colours[name],
-                              smooth_shading=False, specular=0.4, ambient=0.25, diffuse=0.8, reset_camera=False,
+                              smooth_shading=False, specular=0.15, specular_power=20, ambient=0.3, diffuse=0.7, reset_camera=False,
                               render=False, name=f"body:{name}")
         actor.mapper.SetStatic(True)  # its geometry changes only once, when simplified; then only the transform
         self._apply_style(actor)

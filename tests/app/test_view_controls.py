@@ -11,6 +11,7 @@ from PIL import Image
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QToolButton
 
+from app.viewport import BACKGROUND
 from tests.app.conftest import fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
 
@@ -117,3 +118,21 @@ def test_keys_of_a_standalone_pyvista_plotter_do_nothing_in_the_view(window, qtb
     assert view.ren_win is not None and view.isVisible()
     window.viewport.render()
     assert window.viewport.frame_image().std() > 10  # still drawing the gears
+
+
+def test_a_gear_seen_face_on_from_the_top_stands_out_from_the_background(window, qtbot):
+    """The headlight falls square on a face seen from the top: the face was lit near white, the colour of the
+    background, and the gear's outline was lost. A point of gear2's face, between bore and teeth, now differs
+    from the background by more than a sixth of full scale and is not near white."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    qtbot.mouseClick(view_button(window, "view_top"), Qt.LeftButton)
+    view = window.viewport
+    picture = view.frame_image().astype(int)
+    ren = view.renderer
+    ren.SetWorldPoint(0.06 + 0.025, 0.0, 0.011, 1.0)  # gear2 (d 80 mm, bore 20 mm) centred at x 60 mm, its face
+    ren.WorldToDisplay()
+    x, y, _ = ren.GetDisplayPoint()
+    h = picture.shape[0]
+    face = picture[h - 1 - round(y), round(x)]
+    background = np.array([int(BACKGROUND[k:k + 2], 16) for k in (1, 3, 5)])
+    assert np.abs(face - background).max() > 42 and face.min() < 215, (face, background)

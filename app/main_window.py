@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import smoke
+from app.background import Background
 from app.dialogs.body_dialogs import ImportMeshDialog, PrimitiveDialog
 from app.dialogs.check_dialog import CheckDialog
 from app.dialogs.entity_form import ItemDialog
@@ -40,6 +41,7 @@ from app.launch import ICON
 from app.run.animation import Animator
 from app.run.clock import PlaybackClock
 from app.run.controller import RunController
+from app.run.kernels import KernelLoader
 from app.run.playback_bar import PlaybackBar
 from app.run.run_menu import RunMenu
 from app.screen import fit_to_screen
@@ -102,6 +104,9 @@ class MainWindow(FileMenu, RunMenu, QMainWindow):
         self.animator = Animator(self.doc, self.clock, None, self.playback, self)
         self.dialog_memory: dict[str, dict] = {}  # per dialog kind: the values it was last accepted with
         self.runner = RunController(self.doc, self)
+        self.kernel_loading = Background(self)  # the compiled kernels for the model checks (load_kernels)
+        # a thread may not outlive the app: also when it quits without closing the window (the smoke test)
+        QApplication.instance().aboutToQuit.connect(self.kernel_loading.finish)
         self.telemetry = None
         self.chbm = None
         self.train = None
@@ -161,6 +166,18 @@ class MainWindow(FileMenu, RunMenu, QMainWindow):
         self.view_controls.set_enabled(True)
         self.viewport.show_model(self.doc.model, self.doc.base_dir)
         self.refresh()
+
+    def load_kernels(self) -> None:
+        """Load the compiled kernels in the background (app.run.kernels): the checks after each edit run compiled
+        once they are ready; the status bar says when they cannot be."""
+        worker = KernelLoader(self.doc.model)
+        worker.done.connect(self._kernels_loaded)
+        self.kernel_loading.start(worker)
+
+    def _kernels_loaded(self, ok: bool, why: str) -> None:
+        self.kernel_loading.finish()
+        if not ok:
+            self.statusBar().showMessage(f"Model checks run in Python: {why}", 10_000)
 
     # ------------------------------------------------------------------ actions
 
@@ -450,6 +467,7 @@ class MainWindow(FileMenu, RunMenu, QMainWindow):
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("state", self.saveState())
         recovery_path().unlink(missing_ok=True)
+        self.kernel_loading.finish()  # a thread may not outlive its window (waits for the loading to end)
         if self.viewport is not None:
             self.viewport.close()
         event.accept()
@@ -475,6 +493,7 @@ def run_gui(args: list[str], splash=None) -> int:
         window.open_file(target, ask=False)
         app.processEvents()  # the model's tree and messages shown while the view's modules load
     window.make_view()
+    window.load_kernels()
     if target.suffix == RESULTS_SUFFIX:  # a run to play: the view first
         window.open_results_file(target)
     if os.environ.get("GEARDYN_SMOKE_TEST"):  # packaging/smoke_test.py (app.smoke)

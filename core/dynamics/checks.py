@@ -22,7 +22,7 @@ import scipy.linalg
 from core.dynamics.buffers.layout import WORK_POWER
 from core.dynamics.formulations import assemble
 from core.dynamics.formulations.system import RANK_TOLERANCE, System
-from core.dynamics.program.linker import loaded
+from core.dynamics.program.linker import loaded, program
 from core.errors import ModelError
 from core.model.model import Model
 from core.validation import SEVERITIES, Finding, closing_pairs, validate
@@ -160,19 +160,35 @@ def system_findings(system: System) -> list[Finding]:
     return found
 
 
-def check(model: Model) -> list[Finding]:
+def check(model: Model, code=None) -> list[Finding]:
     """Every finding on `model`, errors first: the model's rules (core.validation) and, when it can be assembled,
-    the checks of its equations (`system_findings`), on the compiled program when this process has loaded it
-    (the findings are the same either way)."""
+    the checks of its equations (`system_findings`), on the program `code` (default: the compiled program when
+    this process has it ready, linker.loaded; the findings are the same either way)."""
     found = validate(model)
     if model.structural_problems():  # a model that cannot be assembled: its structural errors are the findings
         return found
     try:
-        system = assemble(model, compiled=loaded())
+        system = assemble(model, compiled=code or loaded())
     except ModelError as exc:
         return [Finding("error", exc.path or "model", exc.detail)] + found
     order = {s: i for i, s in enumerate(SEVERITIES)}
     return sorted(system_findings(system) + found, key=lambda f: order[f.severity])
+
+
+def load_compiled(model: Model) -> bool:
+    """Load the compiled program when its kernels are in the cache (not compiling them), check `model` on it so
+    that the machine code `check` calls is read, and mark it ready: from then on `check` runs compiled, several
+    times faster on a large train. Whether it did. For an application that checks its model after each edit, on a
+    thread of its own (a cache that does not match this machine compiles here, not in the checks)."""
+    if not program(False).cached():
+        return False
+    try:
+        code = program(True)
+    except ImportError:  # numba cannot be imported: the checks stay in Python
+        return False
+    check(model, code)
+    code.ready = True
+    return True
 
 
 def over(value: float, tolerance: float) -> float:

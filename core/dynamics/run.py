@@ -169,6 +169,7 @@ class Run:
                 raise CompileError(f"compiled: {code.culprit(exc)}") from None
             why = f"compiling failed: {code.culprit(exc)}"
             system = self.system = assemble(self.model, compiled=program(False))
+        system.kernel.program.ready = True  # assembling ran its entry points: checks may take it without waiting
         if check:
             refuse([f for f in system_findings(system) if f.severity == "error"])
         y0, change = system.consistent_initial_state()

@@ -3,6 +3,7 @@ About with the version, Help > Getting Started; secondary windows that open whol
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 
 from PySide6.QtCore import Qt, QTimer
@@ -12,7 +13,8 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMenu, QTextBrowse
 from app.main_window import about_text
 from app.screen import HEIGHT_SHARE, WIDTH_SHARE
 
-from core.commands import replace_fields
+from core.commands import SetSettings, replace_fields
+from core.dynamics import checks
 from tests.conftest import EXAMPLES, ROOT
 
 
@@ -99,3 +101,22 @@ def test_help_getting_started_opens_from_the_help_menu_with_the_windows_own_shor
         assert key and f"({key})" in text, (action.text(), key)
     assert "Run (F5)" in text and "Telemetry (Ctrl+T)" in text and "62.117 mm" in text
     assert "Fit All (Ctrl+0)" in text  # the view's fit, from its action
+
+
+def test_the_compiled_kernels_load_in_the_background_and_the_checks_after_an_edit_then_run_compiled(
+        window, qtbot, monkeypatch):
+    """What `geardyn gui` does after its view is made: the checks of the model after each edit (core.dynamics.
+    checks.check) move from the Python kernels to the compiled ones, with the same findings."""
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    programs = []
+    real = checks.assemble
+    monkeypatch.setattr(checks, "assemble", lambda model, compiled: programs.append(compiled.compiled) or
+                        real(model, compiled=compiled))
+    window.load_kernels()
+    qtbot.waitUntil(lambda: not window.kernel_loading.running, timeout=120_000)
+    assert programs == [True]  # the loader's own check, on the compiled program
+    before = [str(f) for f in window.doc.findings]
+    settings = window.doc.model.settings
+    window.doc.apply(SetSettings(window.doc.model, dataclasses.replace(settings, t_end=2 * settings.t_end)))
+    assert programs == [True, True]  # the edit's check
+    assert [str(f) for f in window.doc.findings] == before

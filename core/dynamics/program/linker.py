@@ -21,6 +21,7 @@ import importlib
 import importlib.metadata
 import platform
 import sys
+import threading
 import types
 from pathlib import Path
 
@@ -145,6 +146,8 @@ class Program:
             digest.update(part.encode())
         self.folder = root / digest.hexdigest()[:16]
         cache.adopt_shipped(self.folder, ENTRIES)
+        # whether its entry points have run (loaded or compiled): `loaded` gives it to work that must not wait
+        self.ready = not compiled
         if not compiled:
             self.note = "Python (not compiled)"
             for name, func in self.python.items():
@@ -182,18 +185,22 @@ class Program:
 
 
 _PROGRAMS: dict = {}
+_MAKING = threading.Lock()  # a run's thread and the app's kernel loading may ask at once
 
 
 def program(compiled: bool) -> Program:
-    """The program for the registry as it stands, made once per registry and form in a process."""
+    """The program for the registry as it stands, made once per registry and form in a process (thread-safe)."""
     key = (tuple(REGISTRY), compiled)
-    found = _PROGRAMS.get(key)
-    if found is None:
-        found = _PROGRAMS[key] = Program(compiled)
+    with _MAKING:
+        found = _PROGRAMS.get(key)
+        if found is None:
+            found = _PROGRAMS[key] = Program(compiled)
     return found
 
 
 def loaded() -> Program:
-    """The compiled program if this process has made it already, else the Python one (for work whose result does
-    not depend on it, and which should not load numba for it: the checks of a model)."""
-    return _PROGRAMS.get((tuple(REGISTRY), True)) or program(False)
+    """The compiled program if this process has it ready (its entry points have run: a compiled run, or
+    checks.load_compiled), else the Python one: for work whose result does not depend on it, and which should
+    neither load numba nor wait for a compile (the checks of a model after each edit)."""
+    compiled = _PROGRAMS.get((tuple(REGISTRY), True))
+    return compiled if compiled is not None and compiled.ready else program(False)

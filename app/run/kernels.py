@@ -26,4 +26,5 @@ class KernelLoader(Worker):
         except Exception as exc:  # the checks stay in Python; the status bar says why
             self.done.emit(False, f"the compiled kernels could not be loaded ({type(exc).__name__}: {exc})")
             return
-        self.done.emit(loaded, "" if loaded else "the compiled kernels are not in the cache yet")
+        why = "the compiled kernels are not in the cache yet ('make venv' builds them, as does a first compiled run)"
+        self.done.emit(loaded, "" if loaded else why)

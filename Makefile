@@ -30,6 +30,8 @@ run: sysdeps $(STAMP)
 	else echo "No DISPLAY: starting the app on a virtual screen (Xvfb)"; $(XVFB) $(VENV)/bin/geardyn gui $(EXAMPLE); fi
 
 test: sysdeps $(STAMP)
+	@# the kernels again when their sources changed since the environment was made (about 1 s when they did not)
+	$(PY) -m core.dynamics.warm
 	$(XVFB) $(PY) -m pytest -q -p no:cacheprovider -n 2 --dist loadfile
 
 bench: sysdeps $(STAMP)

@@ -54,7 +54,7 @@ def lumped_from_model(model: Model, pair_name: str, torque: float, contact_stiff
         raise ModelError(f"--contact: must be one of {', '.join(CONTACT_MODELS)}, got {contact!r}")
     if contact_stiffness is not None:
         contact = "step_gap"
-    errors = [f for f in validate(model) if f.severity == "error"]  # the model checks a run makes
+    errors = validate(model, errors_only=True)  # the model checks a run makes
     if errors:
         raise ModelError(f"--model: {errors[0]}")
     geo = pair_geometry(pair.pair_spec())

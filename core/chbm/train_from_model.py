@@ -58,7 +58,7 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
         Naming the item, if the model does not validate, has no gear pair, has a bevel pair or a gear not on
         its joint's body, axes that are not parallel, or a body both on a joint and on a bearing.
     """
-    errors = [f for f in validate(model) if f.severity == "error"]
+    errors = validate(model, errors_only=True)
     if errors:
         raise ModelError("model", str(errors[0]))
     if not model.gear_pairs:

@@ -156,7 +156,7 @@ class Run:
         self.traceback = ""
         findings = []
         if check:
-            refuse([f for f in validate(self.model) if f.severity == "error"])
+            refuse(validate(self.model, errors_only=True))
         code, why = choose_program(settings, compiled)
         try:
             system = self.system = assemble(self.model, compiled=code)

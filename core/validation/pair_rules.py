@@ -29,9 +29,9 @@ LENGTH_TOL = 1e-6  # m
 
 
 def _unit(v) -> tuple[float, float, float]:
-    x, y, z = (float(c) for c in v)
+    x, y, z = v
     n = math.sqrt(x * x + y * y + z * z)
-    return x / n, y / n, z / n
+    return float(x / n), float(y / n), float(z / n)
 
 
 def line_distance(p1, a1, p2, a2) -> float:
@@ -42,11 +42,11 @@ def line_distance(p1, a1, p2, a2) -> float:
     """
     a1, a2 = _unit(a1), _unit(a2)
     n = vec3.cross(a1, a2)
-    d = tuple(float(q) - float(p) for p, q in zip(p1, p2))
+    d = float(p2[0] - p1[0]), float(p2[1] - p1[1]), float(p2[2] - p1[2])
     nn = math.sqrt(vec3.dot(n, n))
     if nn < 1e-12:
         along = vec3.dot(d, a1)
-        r = tuple(di - along * ai for di, ai in zip(d, a1))
+        r = d[0] - along * a1[0], d[1] - along * a1[1], d[2] - along * a1[2]
         return math.sqrt(vec3.dot(r, r))
     return abs(vec3.dot(d, n)) / nn
 
@@ -69,7 +69,8 @@ def body_axis_line(body: RigidBody) -> tuple[tuple, tuple]:
 
 
 class PairRules:
-    """The checks of one gear pair (a part of the model checker: `self.m` the model, `self.add` a finding)."""
+    """The checks of one gear pair (a part of the model checker: `self.m` the model, `self.add` a finding,
+    `self.errors_only` whether checks that find only warnings are skipped)."""
 
 
     def gear_centre_fixed_on_carrier(self, joint: RevoluteJoint, carrier: str) -> bool:
@@ -114,7 +115,8 @@ class PairRules:
         r1, r2 = pair.pitch_radii()
         if pair.kind == "bevel":
             self.check_bevel(pair, j1, j2)
-            self.check_bevel_apexes(pair, j1, j2)
+            if not self.errors_only:  # warnings only
+                self.check_bevel_apexes(pair, j1, j2)
         else:
             angle = axis_angle(j1.axis, j2.axis)
             angle = min(angle, math.pi - angle)
@@ -134,7 +136,7 @@ class PairRules:
             if pair.kind == "internal" and pair.z1 >= pair.z2:
                 self.add("error", name, f"an inner pair needs the pinion on joint 1 and the ring on joint 2 "
                          f"(z1 < z2); got z1 = {pair.z1}, z2 = {pair.z2}: swap the joints and the teeth")
-            if angle <= ANGLE_TOL:
+            if angle <= ANGLE_TOL and not self.errors_only:  # warnings only
                 self.check_mesh_planes(pair, j1)
         for k, (field, joint) in enumerate((("gear1", j1), ("gear2", j2)), start=1):
             named = getattr(pair, field)

@@ -128,6 +128,8 @@ def check_file(text: str) -> str:
         assert "\n" not in str(exc) and len(str(exc)) < 2000, str(exc)[:300]
         return "refused"
     findings = validate(model)
+    # what a run checks (the errors alone, without the checks that find only warnings) is the same errors
+    assert validate(model, errors_only=True) == [f for f in findings if f.severity == "error"]
     if any(f.severity == "error" for f in findings):
         return "invalid"
     # samples no finer than the step, so 10 steps stay 10 steps' work (the fuzz is about tracebacks, not output)

@@ -5,12 +5,14 @@ import math
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from core.commands import AddItem, replace_fields
 from core.model.entities import GROUND, FixedJoint, RevoluteJoint, RigidBody, TimeLaw, Torque
 from core.model.files import load
 from core.validation import validate
 from tests.conftest import EXAMPLES
+from tests.core.strategies import models
 
 
 def _model(name):
@@ -164,3 +166,23 @@ def test_a_model_that_nothing_moves_is_warned_and_one_load_or_start_speed_ends_t
     assert any("nothing loads" in f.message for f in validate(model))
     replace_fields(model, "idle", law=TimeLaw(kind="step", value=0.0, final=1.0, t_start=0.1)).do(model)
     assert not any("nothing loads" in f.message for f in validate(model))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(models())
+def test_errors_only_finds_exactly_the_errors_of_all_checks(model):
+    """A run checks with errors_only (skipping the checks that find only warnings): random models with
+    misplaced joints, wrong carriers, bad pairs and meshes give the same errors as every check together."""
+    full = validate(model)
+    assert validate(model, errors_only=True) == [f for f in full if f.severity == "error"]
+
+
+def test_errors_only_still_refuses_an_example_made_wrong():
+    """The subset is not empty by accident: an example with planet 1's joint moved 1 mm is refused by both of
+    the planet's pairs."""
+    model = load(EXAMPLES / "planetary.gdyn")
+    joint = model.joints[model.gear_pairs["sun_planet1"].joint2]
+    model.joints[joint.name] = dataclasses.replace(joint, position=(joint.position[0] + 1e-3, *joint.position[1:]))
+    errors = validate(model, errors_only=True)
+    assert sorted(f.item for f in errors) == ["planet1_ring", "sun_planet1"]
+    assert all("apart" in f.message for f in errors)

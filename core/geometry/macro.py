@@ -11,6 +11,7 @@ approximation for straight bevel gears (ISO 23509 notation).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass
 
@@ -159,6 +160,7 @@ def transverse_pressure_angle(normal_pressure_angle: float, helix_angle: float) 
     return math.atan(math.tan(normal_pressure_angle) / math.cos(helix_angle))
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of a frozen spec: the checks and the assembly ask for it often
 def cylindrical_geometry(spec: GearSpec) -> CylindricalGeometry:
     """Macro-geometry of a helical/spur ('helical') or internal ('inner') gear."""
     m_t, z, beta = spec.module, spec.teeth, spec.helix_angle
@@ -353,6 +355,7 @@ def center_distance(p: PairSpec) -> float:
     return pair_geometry(p).center_distance
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of a frozen spec, as cylindrical_geometry
 def pair_geometry(p: PairSpec) -> PairGeometry:
     """Centre distance and contact ratios of a gear pair.
 

@@ -54,5 +54,6 @@ class Channel:
 def tooth_forces_first(channels: list[Channel]) -> np.ndarray:
     """Column order: the gear pairs' tooth forces (what people look at first), then the rest in their order."""
     first = [k for k, c in enumerate(channels) if c.group == "gear pair" and c.quantity in TOOTH_FORCES]
-    rest = [k for k in range(len(channels)) if k not in set(first)]
+    taken = set(first)
+    rest = [k for k in range(len(channels)) if k not in taken]
     return np.array(first + rest, dtype=int)

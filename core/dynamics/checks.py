@@ -41,7 +41,7 @@ def mass_conditioning(system: System) -> tuple[float, str] | None:
     kg m^2). The body named is the one whose coordinate dominates the eigenvector of the smallest eigenvalue.
     """
     if getattr(system, "nq", 0):
-        mq = system.matrices(np.zeros(system.nq), np.zeros(system.nq))["mass"]
+        mq = system.rest_matrices()["mass"]
         owner = {e.coordinate: system.names[e.child] for e in system.edges if e.coordinate is not None}
         names = [owner[k] for k in range(system.nq)]
     elif system.n:

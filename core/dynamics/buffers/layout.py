@@ -12,6 +12,8 @@ Every function here is plain Python that numba compiles unchanged (core.dynamics
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 # --------------------------------------------------------------------------- sizes (the first ints of ib)
@@ -110,7 +112,10 @@ class Pack:
     def put(self, slot: int, array, integer: bool = False) -> None:
         """The array of `slot` (1-D or 2-D; a 1-D array is one column)."""
         a = np.asarray(array, dtype=np.int64 if integer else float)
-        a = a[:, None] if a.ndim == 1 else a.reshape(a.shape[0], int(np.prod(a.shape[1:])))
+        if a.ndim == 1:
+            a = a[:, None]
+        elif a.ndim != 2:
+            a = a.reshape(a.shape[0], math.prod(a.shape[1:]))
         (self._int if integer else self._float)[slot] = np.ascontiguousarray(a)
 
     def buffers(self) -> tuple[np.ndarray, np.ndarray]:

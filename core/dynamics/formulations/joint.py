@@ -11,6 +11,8 @@ hold, the reason is kept (`constant_note`) and the rate takes the general path.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from core.dynamics.buffers.layout import (CONSTANT, CONSTANT_C, CONSTANT_GP, CONSTANT_GS, CONSTANT_J, CONSTANT_MINV,
@@ -32,6 +34,17 @@ TOLERANCE = 1e-11  # the change allowed at them, relative (round-off of the gene
 def largest(a: np.ndarray) -> float:
     """The largest magnitude in a (0 when empty)."""
     return float(np.abs(a).max(initial=0.0))
+
+
+@functools.cache
+def configurations(nq: int) -> tuple[np.ndarray, np.ndarray]:
+    """The CHECKS random configurations (angles [rad], uniform in +-pi) and speed directions (normal) the
+    constant matrices are checked at, for nq coordinates: the same every time (seeded), made once per size."""
+    rng = np.random.default_rng(20261202)
+    draws = [(rng.uniform(-np.pi, np.pi, nq), rng.normal(size=nq)) for _ in range(CHECKS)]
+    q, qd = (np.array([d[k] for d in draws]).reshape(CHECKS, nq) for k in (0, 1))
+    q.flags.writeable = qd.flags.writeable = False
+    return q, qd
 
 
 class JointSpace(EuclideanSpace):
@@ -56,6 +69,7 @@ class JointSystem(System):
         """`constant`: take the constant matrices where they hold (False keeps the general path: the reference
         they are tested against)."""
         self.constant = constant
+        self._at_rest: dict[bytes, dict] = {}  # rest_matrices by discrete state
         super().__init__(model, program)
 
     def held_joints(self, model: Model) -> dict[str, int]:
@@ -101,13 +115,18 @@ class JointSystem(System):
                  integer=True)
         self._pack = pack
 
+    _start: np.ndarray | None = None
+
     def initial_state(self) -> np.ndarray:
-        """Zero angles; rates that best reproduce the bodies' given velocities (in the mass metric)."""
-        y = np.zeros(self.space.size)
-        if self.nq:
-            mq, rhs = self.kernel.initial_rates(y, np.hstack([self.asm.v0, self.asm.w0]))
-            y[self.space.qd] = np.linalg.solve(mq, rhs)
-        return y
+        """Zero angles; rates that best reproduce the bodies' given velocities (in the mass metric). A new array
+        each call (worked out once: assembly, its checks and the run's start all ask)."""
+        if self._start is None:
+            y = np.zeros(self.space.size)
+            if self.nq:
+                mq, rhs = self.kernel.initial_rates(y, np.hstack([self.asm.v0, self.asm.w0]))
+                y[self.space.qd] = np.linalg.solve(mq, rhs)
+            self._start = y
+        return self._start.copy()
 
     # ------------------------------------------------------------------ constant matrices
 
@@ -121,6 +140,15 @@ class JointSystem(System):
         y = np.zeros(self.space.size)
         y[:self.nq], y[self.nq:2 * self.nq] = q, qd
         return self.kernel.matrices(y, len(self.asm.port_bodies), self.asm.npos)
+
+    def rest_matrices(self) -> dict:
+        """`matrices` at zero coordinates and speeds in the elements' discrete states as they are (made once per
+        discrete state; the caller does not change them)."""
+        key = self.kernel.disc.tobytes()
+        found = self._at_rest.get(key)
+        if found is None:
+            found = self._at_rest[key] = self.matrices(np.zeros(self.nq), np.zeros(self.nq))
+        return found
 
     def why_not_constant(self) -> str | None:
         """Why the constant matrices do not hold for this system, or None when they do: in every discrete state
@@ -149,22 +177,21 @@ class JointSystem(System):
 
     def why_not_constant_now(self) -> str | None:
         """Why the constant matrices do not hold in the elements' discrete states as they are, or None."""
-        base = self.matrices(np.zeros(self.nq), np.zeros(self.nq))
+        base = self.rest_matrices()
         rows = largest(base["g_plus"])
         if self.rows and largest(base["g_sep"]) > TOLERANCE * rows:
             return "a tooth force's separating part acts on the coordinates (gears on a swinging arm)"
-        rng = np.random.default_rng(20261202)
         scale = max(1.0, largest(self.initial_state()[self.space.qd]))
         weight = float(np.abs(self.asm.mass).max(initial=0.0)) * float(np.linalg.norm(self.model.settings.gravity))
         lever = max(float(np.abs(self.asm.x0).max(initial=0.0)), 1e-3)
-        for _ in range(CHECKS):
-            q, qd = rng.uniform(-np.pi, np.pi, self.nq), scale * rng.normal(size=self.nq)
+        sizes = {key: largest(base[key]) for key in MEANING}
+        for key in ("rows", "g_plus"):
+            sizes[key] = max(sizes[key], rows)
+        for q, unit_qd in zip(*configurations(self.nq)):
+            qd = scale * unit_qd
             other = self.matrices(q, qd)
-            for key in ("mass", "rows", "g_plus", "ports", "positions"):
-                size = max(largest(base[key]), largest(other[key]), 1e-300)
-                if key in ("rows", "g_plus") and self.rows:
-                    size = max(size, rows)
-                if largest(other[key] - base[key]) > TOLERANCE * size:
+            for key in MEANING:
+                if largest(other[key] - base[key]) > TOLERANCE * max(sizes[key], largest(other[key]), 1e-300):
                     return f"{MEANING[key]} change with the state"
             work = max(largest(other["inertial"]), largest(other["gamma"]))
             if work > TOLERANCE * (largest(base["mass"]) + largest(other["rows"])) * float(qd @ qd):
@@ -199,7 +226,7 @@ class JointSystem(System):
 
     def constant_buffers(self) -> tuple[np.ndarray, np.ndarray]:
         """The buffers with the constant matrices of the discrete states as they are."""
-        base = self.matrices(np.zeros(self.nq), np.zeros(self.nq))
+        base = self.rest_matrices()
         off = self.kernel.jacobian(np.zeros(self.space.size), self.nq)[2]
         pack = self._pack
         minv = np.linalg.inv(base["mass"])

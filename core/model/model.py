@@ -9,12 +9,14 @@ from core.model.kinds import COLLECTIONS
 from core.model.views import Views
 from core.model.entities import (
     GROUND,
+    MAX_NAME,
     GearPair,
     RevoluteJoint,
     RigidBody,
     SimulationSettings,
     collection_of,
     name_problem,
+    short_repr,
 )
 
 
@@ -30,6 +32,12 @@ def cached(item, key: str, compute):
         value = compute(item)
         object.__setattr__(item, attr, value)
     return value
+
+
+def shown_name(name: str) -> str:
+    """An item's name as a path shows it (its repr), cut only when it is far too long to be a valid name: a
+    file may hold a name of thousands of characters, and the error that names it stays one readable line."""
+    return short_repr(name, 2 * MAX_NAME)
 
 
 def own_problems(item) -> list[tuple[str, str]]:
@@ -150,13 +158,14 @@ class Model:
             if item.name == GROUND:
                 found.append((f"{coll}['{GROUND}'].name", f"'{GROUND}' is reserved for the world body"))
             if item.name in seen:
-                found.append((f"{coll}[{item.name!r}].name", f"duplicates the name of an item in {seen[item.name]}"))
+                found.append((f"{coll}[{shown_name(item.name)}].name", f"duplicates the name of an item in {seen[item.name]}"))
             seen[item.name] = coll
             if collection_of(item) != coll:
-                found.append((f"{coll}[{item.name!r}]", f"a {type(item).__name__} does not belong in {coll}"))
-            found += [(f"{coll}[{item.name!r}].{n}", m) for n, m in self.item_problems(item)]
+                found.append((f"{coll}[{shown_name(item.name)}]", f"a {type(item).__name__} does not belong in {coll}"))
+            found += [(f"{coll}[{shown_name(item.name)}].{n}", m) for n, m in self.item_problems(item)]
         for coll in COLLECTIONS:
             for key, item in self.collection(coll).items():
                 if key != item.name:
-                    found.append((f"{coll}[{key!r}].name", f"is {item.name!r}, not its key {key!r}"))
+                    found.append((f"{coll}[{shown_name(key)}].name",
+                                  f"is {shown_name(item.name)}, not its key {shown_name(key)}"))
         return found

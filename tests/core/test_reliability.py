@@ -161,6 +161,18 @@ def test_integer_with_thousands_of_digits_names_the_field(tmp_path):
         load(path)
 
 
+def test_a_name_of_thousands_of_characters_is_refused_in_a_message_of_readable_length():
+    """The fuzz found it: a body named by a 1,943-digit number gave a 2,000-character message, its path
+    holding the whole name."""
+    data = json.loads(PLANETARY.read_text())
+    data["bodies"][1]["name"] = "1" + "0" * 1942
+    with pytest.raises(ModelError) as caught:
+        loads(json.dumps(data))
+    text = str(caught.value)
+    assert text.startswith("bodies['1000") and text.endswith("].name: must be at most 200 characters, got 1943")
+    assert len(text) < 500 and "\n" not in text
+
+
 def test_deep_nesting_is_one_line(tmp_path):
     path = tmp_path / "deep.gdyn"
     path.write_text("[" * 100000 + "]" * 100000)

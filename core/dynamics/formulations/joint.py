@@ -190,9 +190,9 @@ class JointSystem(System):
         for q, unit_qd in zip(*configurations(self.nq)):
             qd = scale * unit_qd
             other = self.matrices(q, qd)
-            for key in MEANING:
+            for key, meaning in MEANING.items():
                 if largest(other[key] - base[key]) > TOLERANCE * max(sizes[key], largest(other[key]), 1e-300):
-                    return f"{MEANING[key]} change with the state"
+                    return f"{meaning} change with the state"
             work = max(largest(other["inertial"]), largest(other["gamma"]))
             if work > TOLERANCE * (largest(base["mass"]) + largest(other["rows"])) * float(qd @ qd):
                 return "the velocity terms act on the coordinates (a mass centre off its axis)"

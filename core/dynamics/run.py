@@ -27,7 +27,7 @@ import traceback
 
 import numpy as np
 
-from core.dynamics.checks import (Violation, drift_tolerances, system_findings, worst_violation)
+from core.dynamics.checks import DriftWatch, Violation, drift_tolerances, system_findings
 from core.dynamics.elements.base import Element
 from core.dynamics.events import locate
 from core.dynamics.formulations import assemble
@@ -208,6 +208,7 @@ class Run:
         self.results.findings = findings
         self._pending: list = []  # samples recorded, not yet taken
         self._tolerances = drift_tolerances(self.model)
+        self._watch = DriftWatch(system, *self._tolerances[:2])
         self._violation: tuple[float, Violation] | None = None
         self._guarded = [e for e in system.elements if type(e).guard is not Element.guard]
         self._broken: tuple[float, str] | None = None  # the first sample an element's guard refused
@@ -264,7 +265,7 @@ class Run:
         values, origins, quats = self.system.sample(t, y)
         self._pending.append((t, values[self._order], origins, quats))
         if t > 0 and self._violation is None:
-            worst = worst_violation(self.system, y, *self._tolerances[:2])
+            worst = self._watch.worst(y)
             if worst is not None:
                 self._violation = (t, worst)
         for e in self._guarded if self._broken is None else ():

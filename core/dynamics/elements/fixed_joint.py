@@ -7,7 +7,7 @@ from __future__ import annotations
 from core.dynamics.elements.base import NROWS, OUT0, ROW0, Element, element
 from core.dynamics.elements.blocks import pose, put, vector
 from core.dynamics.elements.frames import JointFrame
-from core.dynamics.elements.revolute_joint import joint_errors, joint_reaction, reaction_channels
+from core.dynamics.elements.revolute_joint import joint_reaction, reaction_channels, watch_joint
 from core.dynamics.results.channels import Channel
 from core.geometry import vec3
 from core.model.entities import FixedJoint
@@ -58,6 +58,7 @@ class FixedJointElement(Element):
         self.frame = f = JointFrame(asm, joint.body_i, joint.body_j, joint.position, (0.0, 0.0, 1.0))
         if not asm.held(joint.name):
             asm.rows(self, 6, (f.bi, f.bj), holonomic=True)
+            watch_joint(asm, self)
 
     def params(self):
         f = self.frame
@@ -65,6 +66,3 @@ class FixedJointElement(Element):
 
     def channels(self) -> list[Channel]:
         return reaction_channels(self.name)
-
-    def errors(self, phi, extra) -> list[tuple[str, float, str]]:
-        return joint_errors(self, phi)

@@ -84,6 +84,8 @@ class GearPairElement(Element):
         else:
             asm.ports(self, APPROACH_PORTS, (self.g1, self.g2))
         asm.extras(self, 1 if self.rigid else APPROACH_PORTS)
+        if self.rigid:  # a compliant mesh deflects by design
+            asm.drift(self, "gear phase drift", "m", extra=self.x0)
 
     def params(self):
         return self.pair_geometry, [self.g1, self.g2]
@@ -92,7 +94,3 @@ class GearPairElement(Element):
         drift = Channel(self.name, "drift", "m", "gear pair", "accumulated phase error at the pitch circle"
                         if self.rigid else "approach of the teeth along the tooth force's base part")
         return (tooth_force_channels(self.name) if self.rigid else []) + [drift]
-
-    def errors(self, phi, extra) -> list[tuple[str, float, str]]:
-        """A rigid pair's accumulated phase error at the pitch circle [m] (a compliant mesh deflects by design)."""
-        return [("gear phase drift", float(extra[self.x0]), "m")] if self.rigid else []

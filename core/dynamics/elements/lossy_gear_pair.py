@@ -206,6 +206,8 @@ class LossyGearPairElement(Element):
         if not self.rigid:
             asm.ports(self, 2, (self.g2, self.carrier))
         asm.extras(self, 1 if self.rigid else APPROACH_PORTS)
+        if self.rigid:  # a compliant mesh deflects by design
+            asm.drift(self, "gear phase drift", "m", extra=self.x0)
         asm.discrete(self, [FORWARD, 1])
         asm.events(self, 2)
         self.mesh_port = -1
@@ -246,10 +248,6 @@ class LossyGearPairElement(Element):
             Channel(n, "tau_b", "N m", "gear pair", "torque gear 2 puts into the pair, about its axis relative to the "
                     "carrier"),
             Channel(n, "w_a", "rad/s", "gear pair", "speed of gear 1 relative to the carrier")]
-
-    def errors(self, phi, extra) -> list[tuple[str, float, str]]:
-        """A rigid pair's accumulated phase error at the pitch circle [m] (a compliant mesh deflects by design)."""
-        return [("gear phase drift", float(extra[self.x0]), "m")] if self.rigid else []
 
     def guard(self, values) -> str:
         """Losses never give power back: the loss power at least zero to round-off of the power through the

@@ -8,8 +8,6 @@ angle, which torques, springs and compliant meshes read.
 
 from __future__ import annotations
 
-import numpy as np
-
 from core.dynamics.elements.base import (EDGE, NROWS, OUT0, PORT0, ROW0, X0, Element, element)
 from core.dynamics.elements.blocks import pose, put, put_spin, vector
 from core.dynamics.elements.frames import JointFrame
@@ -113,6 +111,7 @@ class RevoluteJointElement(Element):
         self.frame = f = JointFrame(asm, joint.body_i, joint.body_j, joint.position, joint.axis)
         if not asm.held(joint.name):
             asm.rows(self, 5, (f.bi, f.bj), holonomic=True)
+            watch_joint(asm, self)
         asm.ports(self, 1, (f.bi, f.bj))
         asm.extras(self, 1)
 
@@ -125,17 +124,12 @@ class RevoluteJointElement(Element):
                  Channel(n, "speed", "rad/s", "joint", "relative speed about the axis")]
                 + reaction_channels(n))
 
-    def errors(self, phi, extra) -> list[tuple[str, float, str]]:
-        return joint_errors(self, phi)
 
-
-def joint_errors(element, phi) -> list[tuple[str, float, str]]:
-    """A joint's rows' position errors (none when the coordinates hold it): the point's gap [m], the axis' [rad]."""
-    if not element.nrows or phi is None:
-        return []
-    mine = phi[element.row0:element.row0 + element.nrows]
-    return [("joint position error", float(np.linalg.norm(mine[:3])), "m"),
-            ("joint axis error", float(np.abs(mine[3:]).max()), "rad")]
+def watch_joint(asm, element) -> None:
+    """A joint's rows' position errors, watched during a run: the point's gap [m] (its first three rows) and the
+    axis' [rad] (the rest)."""
+    asm.drift(element, "joint position error", "m", rows=(element.row0, 3), norm=True)
+    asm.drift(element, "joint axis error", "rad", rows=(element.row0 + 3, element.nrows - 3))
 
 
 def reaction_channels(name: str) -> list[Channel]:

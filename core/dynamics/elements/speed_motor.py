@@ -47,11 +47,8 @@ class SpeedMotorElement(Element):
         self.frame = f = asm.element_of(motor.joint).frame
         asm.rows(self, 1, (f.bi, f.bj), power=WORK_POWER)
         asm.extras(self, 1)
+        asm.drift(self, "motor angle error", "rad", extra=self.x0)  # the angle the motor lags its law by
         self.law_index = asm.tables.add_law(motor.law)
 
     def params(self):
         return list(self.frame.ai), [self.frame.bi, self.frame.bj, self.law_index]
-
-    def errors(self, phi, extra) -> list[tuple[str, float, str]]:
-        """The angle the motor lags its law by [rad]."""
-        return [("motor angle error", float(extra[self.x0]), "rad")]

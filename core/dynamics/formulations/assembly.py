@@ -8,6 +8,8 @@ buffers with the formulation's own data (core.dynamics.buffers.layout). Assembly
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 import core.dynamics.elements  # noqa: F401  (the built-in element kinds register when imported)
@@ -21,6 +23,18 @@ from core.dynamics.results.channels import Channel
 from core.geometry.rotations import quat_matrices
 from core.model import entities as E
 from core.model.model import Model
+
+
+@dataclass(frozen=True)
+class Drift:
+    """One constraint error an element declared (`Assembly.drift`)."""
+
+    item: str
+    kind: str  # what it is, in words: "gear phase drift", "joint axis error", ...
+    unit: str
+    extra: int  # its extra state, or -1
+    rows: tuple[int, int]  # (first row, count) of its rows' position errors, when extra is -1
+    norm: bool  # the rows' Euclidean norm; else their largest magnitude
 
 
 class Assembly:
@@ -49,6 +63,7 @@ class Assembly:
         self.gear_rows: list[int] = []
         self.npos = self.nx = self.ndisc = self.nevents = 0
         self.disc_start: list[int] = []
+        self.drifts: list[Drift] = []
         self.elements, self.by_name = [], {}
         for item in (*model.joints.values(), *model.gear_pairs.values(), *model.forces.values()):
             element = kind_of(item)(item, self)
@@ -135,6 +150,14 @@ class Assembly:
         element.event0, element.nevents = self.nevents, count
         self.nevents += count
         return element.event0
+
+    def drift(self, element, kind: str, unit: str, extra: int = -1, rows: tuple[int, int] = (0, 0),
+              norm: bool = False) -> None:
+        """A constraint error of `element` that a run watches at its output samples (core.dynamics.checks): the
+        magnitude of its extra state `extra`, or of its rows' position errors rows = (first, count), their
+        Euclidean norm (`norm`) or their largest; `unit` "m" is held to the length tolerance, any other to the
+        angle one."""
+        self.drifts.append(Drift(element.name, kind, unit, extra, rows, norm))
 
     # ------------------------------------------------------------------ outputs
 

@@ -247,15 +247,16 @@ class DriftWatch:
             self.groups.append((mine, np.array(rows, np.int64), starts))
         self.needs_rows = any(len(mine) for mine, _, _ in self.groups)
 
-    def worst(self, y: np.ndarray) -> Violation | None:
+    def worst(self, y: np.ndarray, phi: np.ndarray | None = None) -> Violation | None:
         """The constraint error at state y furthest over its tolerance (the first declared among equals), or None
-        when all hold."""
+        when all hold; `phi` the rows' position errors at y when known (an output sample has them), else they
+        are worked out."""
         if not self.drifts:
             return None
         value = np.zeros(len(self.drifts))
         value[self.extras] = np.abs(y[self.system.space.e][self.extra_index])
         if self.needs_rows:
-            phi = self.system.rows_at(0.0, y)[1]
+            phi = self.system.rows_at(0.0, y)[1] if phi is None else phi
             for (mine, rows, starts), reduce in zip(self.groups, (np.add, np.maximum)):
                 if mine:
                     part = phi[rows]

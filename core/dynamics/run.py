@@ -262,10 +262,10 @@ class Run:
 
     def _record(self, t: float, y: np.ndarray) -> None:
         """Record the output sample at (t, y): its channels and poses, and the worst constraint drift there."""
-        values, origins, quats = self.system.sample(t, y)
+        values, origins, quats, phi = self.system.sample(t, y)
         self._pending.append((t, values[self._order], origins, quats))
         if t > 0 and self._violation is None:
-            worst = self._watch.worst(y)
+            worst = self._watch.worst(y, phi)
             if worst is not None:
                 self._violation = (t, worst)
         for e in self._guarded if self._broken is None else ():

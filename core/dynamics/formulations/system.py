@@ -142,8 +142,9 @@ class System:
         """J at (t, y) on the formulation's velocities (dense) and the rows' position errors (the joints')."""
         return self.kernel.jacobian(y, self.velocities)[:2]
 
-    def sample(self, t: float, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """One output sample: the channels' values, body origins (n, 3) [m] and orientations (n, 4)."""
+    def sample(self, t: float, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """One output sample: the channels' values, body origins (n, 3) [m] and orientations (n, 4), and the
+        rows' position errors (the joints': a point's gap [m], an axis' [rad])."""
         return self.kernel.sample(t, y)
 
     def channels(self, t: float, y: np.ndarray) -> dict[str, float]:
@@ -153,7 +154,7 @@ class System:
 
     def poses(self, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Body frame origins (n, 3) [m] and orientations (n, 4) at state y."""
-        _, origins, quats = self.sample(0.0, y)
+        _, origins, quats, _ = self.sample(0.0, y)
         return origins, quats
 
     # ------------------------------------------------------------------ modes and events

@@ -76,7 +76,8 @@ def advance(kind, t, y, h, t_stop, count, a, c, b, errors, k, first, stop, metho
 def query(kind, t, y, o1, o2, o3, o4, o5, o6, o7, o8, o9, fb, ib, disc, flanks, keys, store, used):
     """What an evaluation tells besides the rate, by `kind`, into the arrays o1 .. o9 (2-D; a vector is one row):
 
-    SAMPLE         every channel's value (o1[0]), the body frames' origins (o2) and orientations (o3)
+    SAMPLE         every channel's value (o1[0]), the body frames' origins (o2) and orientations (o3), the
+                   rows' position errors (o4[0]: what the run's drift watch reads)
     EVENTS         every event function's value (o1[0])
     MULTIPLIERS    the rate (o1[0]), the multipliers (o2[0]) and the bodies' accelerations (o3: COM, angular)
     JACOBIAN       J on the formulation's velocities (o1), the rows' position errors (o2[0]), 1 for each row that
@@ -91,7 +92,7 @@ def query(kind, t, y, o1, o2, o3, o4, o5, o6, o7, o8, o9, fb, ib, disc, flanks, 
     system = (fb, ib, disc, flanks, keys, store, used)
     w = workspace(ib)
     if kind == SAMPLE:
-        samples.sample(t, y, o1[0], o2, o3, system, w)
+        samples.sample(t, y, o1[0], o2, o3, o4[0], system, w)
     elif kind == EVENTS:
         samples.event_values(t, y, o1[0], system, w)
     elif kind == MULTIPLIERS:

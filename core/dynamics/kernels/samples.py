@@ -82,14 +82,16 @@ def tree_quaternions(q, fb, ib, quats):
             disp[k, 0], disp[k, 1], disp[k, 2], disp[k, 3], quat0[k, 0], quat0[k, 1], quat0[k, 2], quat0[k, 3])
 
 
-def sample(t, y, values, origins, quats, system, w):
-    """Every channel's value into `values`, the body frames' origins (n, 3) [m] and orientations (n, 4) at (t, y)."""
+def sample(t, y, values, origins, quats, phi, system, w):
+    """Every channel's value into `values`, the body frames' origins (n, 3) [m] and orientations (n, 4), and the
+    rows' position errors into `phi` (the joints': a point's gap [m], an axis' [rad]) at (t, y)."""
     fb, ib, disc, flanks = system[0], system[1], system[2], system[3]
     n, nx = ib[N], ib[EXTRA]
     cart = ib[FORM] == CARTESIAN
     general(t, y, np.empty(12 * n + nx if cart else 2 * ib[NQ] + nx), system, w)
     bodies, rows, ports, rates, forces, solve, _ = w
     pos, rot, vel, spin = bodies
+    phi[:] = rows[4]
     extra = y[y.shape[0] - nx:]
     react = np.zeros((ib[EDGES], 6))
     if not cart and ib[EDGES]:

@@ -147,12 +147,14 @@ class Kernel:
         self._query(MULTIPLIERS, t, y, out, lam, accel)
         return out[0], lam[0], accel
 
-    def sample(self, t: float, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every channel's value, the body frames' origins (n, 3) [m] and orientations (n, 4) at (t, y)."""
+    def sample(self, t: float, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Every channel's value, the body frames' origins (n, 3) [m] and orientations (n, 4), and the rows'
+        position errors at (t, y)."""
         n = int(self.ib[N])
         values, origins, quats = np.empty((1, int(self.ib[OUTPUTS]))), np.empty((n, 3)), np.empty((n, 4))
-        self._query(SAMPLE, t, y, values, origins, quats)
-        return values[0], origins, quats
+        phi = np.empty((1, int(self.ib[ROWS])))
+        self._query(SAMPLE, t, y, values, origins, quats, phi)
+        return values[0], origins, quats, phi[0]
 
     def events(self, t: float, y: np.ndarray) -> np.ndarray:
         """Every event function's value at (t, y)."""

@@ -85,13 +85,14 @@ def test_compiled_rates_projections_and_samples_are_the_python_programs(name, fo
             system.kernel.flanks[:] = 1.0  # both from the drive flanks
         assert relative(compiled.evaluate(t, y), python.evaluate(t, y)) < 1e-12
         assert relative(compiled.onto_constraints(t, y), python.onto_constraints(t, y)) < 1e-12
-        (va, pa, qa), (vb, pb, qb) = compiled.sample(t, y), python.sample(t, y)
+        (va, pa, qa, fa), (vb, pb, qb, fb) = compiled.sample(t, y), python.sample(t, y)
         units = np.array([c.unit for c in python.channel_records])
         for unit in set(units):  # each channel to round-off of the largest of its unit
             of = units == unit
             scale = max(float(np.abs(vb[of]).max()), 1e-9)
             assert float(np.abs(va[of] - vb[of]).max()) <= 1e-12 * scale, unit
         assert relative(pa, pb) < 1e-12 and relative(qa, qb) < 1e-12
+        assert np.abs(fa - fb).max(initial=0.0) <= 1e-12 * max(np.abs(fb).max(initial=0.0), 1e-9)
 
 
 def test_every_time_law_a_spring_and_a_motor_compiled():

@@ -81,3 +81,14 @@ def test_joint_coordinates_hold_their_joints_and_watch_the_gear_phases_and_the_m
     assert watch.worst(y).item == "planet1_ring"
     y[system.space.e][system.asm.element_of("planet1_ring").x0] = 1e-6
     assert watch.worst(y) is None
+
+
+def test_an_output_samples_position_errors_are_the_jacobian_passes(cartesian):
+    """The run's watch reads the rows' position errors from the output sample's evaluation, not from another
+    pass over the rows: both give the same errors at a state off the constraints."""
+    system, watch = cartesian
+    y = system.initial_state()
+    _planet2(system, y)[0][:] += (2e-5, 0.0, 1e-5)
+    phi = system.sample(0.0, y)[3]
+    assert np.array_equal(phi, system.rows_at(0.0, y)[1])
+    assert watch.worst(y, phi) == watch.worst(y)

@@ -257,11 +257,11 @@ class DriftWatch:
         value[self.extras] = np.abs(y[self.system.space.e][self.extra_index])
         if self.needs_rows:
             phi = self.system.rows_at(0.0, y)[1] if phi is None else phi
-            for (mine, rows, starts), reduce in zip(self.groups, (np.add, np.maximum)):
+            for (mine, rows, starts), norm in zip(self.groups, (True, False)):
                 if mine:
                     part = phi[rows]
-                    got = reduce.reduceat(part * part if reduce is np.add else np.abs(part), starts)
-                    value[mine] = np.sqrt(got) if reduce is np.add else got
+                    value[mine] = (np.sqrt(np.add.reduceat(part * part, starts)) if norm
+                                   else np.maximum.reduceat(np.abs(part), starts))
         ratio = value / self.tolerance
         ratio[~np.isfinite(ratio)] = math.inf  # a state that blew up
         k = int(np.argmax(ratio))

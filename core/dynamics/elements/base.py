@@ -14,7 +14,8 @@ The contract, after scipy's OdeSolver:
 2. ``__init__(entity, asm)`` builds it on an assembly (core.dynamics.formulations.assembly.Assembly): it asks
    ``asm`` for its constraint rows (``asm.rows``), ports (``asm.ports``), positions, extra states, discrete
    states and events, each of which it then owns, and declares the constraint errors a run watches for drift
-   (``asm.drift``: an extra state such as a rigid pair's accumulated phase error, or its rows' position errors). ``params()`` returns its kind-specific floats and ints.
+   (``asm.drift``: an extra state such as a rigid pair's accumulated phase error, or its rows' position
+   errors). ``params()`` returns its kind-specific floats and ints.
    ``channels()`` lists its result channels (core.dynamics.results.channels.Channel) without evaluating
    anything, in the order its ``outputs`` writes them. ``link(asm)`` runs after every element is built.
 3. The physics, as module-level functions of its module, plain Python on numbers and arrays that numba

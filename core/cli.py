@@ -33,6 +33,7 @@ from core.geometry.macro import (
     pair_geometry,
 )
 from core.model.entities import FORMULATIONS, INTEGRATOR_OPTIONS
+from core.model.views import CURVE_TORQUE, MAX_TORQUE_SCALES, TORQUE_SCALE, TRAIN_HARMONICS
 from core.outputs import output_problem, write_or_fallback
 from core.ranges import Range
 from core.signals import SIGNALLED, CancelOnSignal, end_unprepared
@@ -51,9 +52,13 @@ PAIR_ARGS = {"z1": "--z1", "z2": "--z2", "module": "--module", "pressure_angle":
 
 
 CHBM_F_MAX = 1e6  # Hz
-CHBM_TORQUE_MAX = 1e6  # N m
-CHBM_STIFFNESS_MAX = 1e12  # N/m
+#: a step-gap contact's single tooth-pair stiffness: below 1 N/m it holds no gear (a subnormal one stalled Newton)
+CHBM_STIFFNESS = Range(1.0, 1e12, unit="N/m")
 CHBM_DTI_POINTS_MAX = 2000
+#: how many frequencies train-chbm may integrate by Newmark (about 10 s each on the compliant planetary)
+NEWMARK_POINTS = Range(0, 200, integer=True)
+#: the highest input speed of `modes`' Campbell crossings (0: none listed)
+CAMPBELL_SPEED = Range(0.0, 1e6, unit="rpm")
 
 
 def _cut(text: str, limit: int = 80) -> str:
@@ -285,14 +290,13 @@ def _cmd_chbm(ns) -> int:
                          f"curve holds at most {MAX_POINTS} points, got {ns.df_max:g}")
     if ns.f_max > CHBM_F_MAX:
         raise UsageError(f"--f-max: must be at most {CHBM_F_MAX:g} Hz, got {ns.f_max:g}")
-    if any(not 0 < t <= CHBM_TORQUE_MAX for t in ns.torque):
-        raise UsageError(f"--torque: every torque must be above 0 and at most {CHBM_TORQUE_MAX:g} N m, got "
+    if any(CURVE_TORQUE.problem(t) for t in ns.torque):
+        raise UsageError(f"--torque: every torque must be {CURVE_TORQUE.describe()}, got "
                          f"{_cut(' '.join(f'{t:g}' for t in ns.torque))}")
     if len(ns.torque) > 8:
         raise UsageError(f"--torque: at most 8 torques, got {len(ns.torque)}")
-    if ns.contact_stiffness is not None and not 0 < ns.contact_stiffness <= CHBM_STIFFNESS_MAX:
-        raise UsageError(f"--contact-stiffness: must be above 0 and at most {CHBM_STIFFNESS_MAX:g} N/m, "
-                         f"got {ns.contact_stiffness:g}")
+    if ns.contact_stiffness is not None and CHBM_STIFFNESS.problem(ns.contact_stiffness):
+        raise UsageError(f"--contact-stiffness: {CHBM_STIFFNESS.problem(ns.contact_stiffness)}")
     if not 2 <= ns.dti_points <= CHBM_DTI_POINTS_MAX:
         raise UsageError(f"--dti-points: must be a whole number from 2 to {CHBM_DTI_POINTS_MAX}, got {ns.dti_points}")
     if ns.contact is not None and ns.model is None:
@@ -462,6 +466,8 @@ def _cmd_gui(ns) -> int:
 def _cmd_modes(ns) -> int:
     from core.chbm.train_commands import run_modes
 
+    if CAMPBELL_SPEED.problem(ns.speed_max):
+        raise UsageError(f"--speed-max: {CAMPBELL_SPEED.problem(ns.speed_max)}")
     return run_modes(ns.file, ns.json, ns.speed_max)
 
 
@@ -473,6 +479,14 @@ def _cmd_train_chbm(ns) -> int:
                          f"{ns.f_max:g}")
     if ns.df_max is not None and not 0 < ns.df_max <= ns.f_max - ns.f_min:
         raise UsageError(f"--df-max: must be above 0 and at most the range ({ns.f_max - ns.f_min:g} Hz), got {ns.df_max:g}")
+    if len(ns.torque_scale) > MAX_TORQUE_SCALES:
+        raise UsageError(f"--torque-scale: at most {MAX_TORQUE_SCALES} scales, got {len(ns.torque_scale)}")
+    for flag, values, allowed in (("--torque-scale", ns.torque_scale, TORQUE_SCALE),
+                                  ("--harmonics", [ns.harmonics], TRAIN_HARMONICS),
+                                  ("--newmark", [ns.newmark], NEWMARK_POINTS)):
+        for value in values:
+            if allowed.problem(value):
+                raise UsageError(f"{flag}: {allowed.problem(value)}")
     _check_output(ns.out, "--out")
     return run_train_chbm(ns.file, ns.out, ns.f_min, ns.f_max, ns.torque_scale, ns.harmonics, ns.df_max, ns.newmark)
 
@@ -685,7 +699,7 @@ def build_parser() -> argparse.ArgumentParser:
                                       "mean mesh stiffness), classified rotational, translational or planet")
     md.add_argument("file", help="a .gdyn model file")
     md.add_argument("--json", action="store_true", help="print JSON (SI units, speeds in rpm)")
-    md.add_argument("--speed-max", type=_number(float, Range(0.0, 1e6)), default=0.0,
+    md.add_argument("--speed-max", type=_number(float, CAMPBELL_SPEED), default=0.0,
                     help="list the Campbell crossings (mesh harmonics 1-3 meeting a natural frequency) up to this "
                          "input speed [rpm]")
     md.set_defaults(run=_cmd_modes)
@@ -696,13 +710,13 @@ def build_parser() -> argparse.ArgumentParser:
     tc.add_argument("file", help="a .gdyn model file (its gear pairs, compliant meshes, bearings and mean torques)")
     tc.add_argument("--f-min", type=_number(float), required=True, help="lowest mesh frequency [Hz]")
     tc.add_argument("--f-max", type=_number(float), required=True, help="highest mesh frequency [Hz]")
-    tc.add_argument("--torque-scale", type=_number(float, Range(0.0, 1e3, lo_open=True)), nargs="+", default=[1.0],
+    tc.add_argument("--torque-scale", type=_number(float, TORQUE_SCALE), nargs="+", default=[1.0],
                     help="scales of the model's torques, one curve each (default 1)")
-    tc.add_argument("--harmonics", type=_number(int, Range(1, 60)), default=8, help="harmonics H (default 8)")
+    tc.add_argument("--harmonics", type=_number(int, TRAIN_HARMONICS), default=8, help="harmonics H (default 8)")
     tc.add_argument("--df-max", type=_number(float), default=10.0,
                     help="largest frequency step between points [Hz] (default 10, as the Train Dynamics window: a "
                          "train's superharmonic peaks are sharp)")
-    tc.add_argument("--newmark", type=_number(int, Range(0, 200)), default=0,
+    tc.add_argument("--newmark", type=_number(int, NEWMARK_POINTS), default=0,
                     help="also run Newmark time integration at this many frequencies (the reference)")
     tc.add_argument("--out", required=True, help="curve CSV")
     tc.set_defaults(run=_cmd_train_chbm)

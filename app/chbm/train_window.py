@@ -52,7 +52,7 @@ from core.chbm.train_from_model import train_from_model
 from core.chbm.train_study import write_curves_csv
 from core.commands import SetViews
 from core.errors import ModelError
-from core.model.views import TrainStudy
+from core.model.views import MAX_TORQUE_SCALES, TORQUE_SCALE, TRAIN_HARMONICS, TrainStudy
 from core.ranges import Range
 
 HZ = Range(lo=0.0, hi=1e6, lo_open=True, unit="Hz")
@@ -152,12 +152,12 @@ class TrainWindow(WorkerRuns, QMainWindow):
                                        "The Campbell diagram's speed range [rpm] of the driven member")
         self.f_min = QuantityField("Lowest mesh frequency", HZ, 100.0)
         self.f_max = QuantityField("Highest mesh frequency", HZ, 3000.0)
-        self.harmonics = QuantityField("Harmonics", Range(lo=1, hi=60, integer=True), 8)
+        self.harmonics = QuantityField("Harmonics", TRAIN_HARMONICS, 8)
         self.df_max = QuantityField("Largest frequency step", Range(lo=0.0, hi=1e6, unit="Hz"), 10.0,
                                     "Largest frequency step between curve points [Hz]; 0: 1 % of the range")
-        self.scales = QuantityListField("Torque scales", Range(lo=0.0, hi=1e3, lo_open=True), (1.0,),
+        self.scales = QuantityListField("Torque scales", TORQUE_SCALE, (1.0,),
                                         "Scales of the model's mean torques, one curve each, separated by commas "
-                                        "(e.g. 0.5, 1, 2): at most 6, each above 0 and up to 1000")
+                                        f"(e.g. 0.5, 1, 2): at most {MAX_TORQUE_SCALES}, each {TORQUE_SCALE.describe()}")
         for w in (self.speed_max, self.f_min, self.f_max, self.harmonics, self.df_max, self.scales):
             form.addRow(w.label, w)
         self.speed_max.edit.editingFinished.connect(self.show_campbell)

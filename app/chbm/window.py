@@ -45,7 +45,7 @@ from core.commands import SetViews
 from core.errors import ModelError
 from core.gearing.gear_bodies import polar_inertia
 from core.geometry.macro import pair_geometry
-from core.model.views import MAX_TORQUES, PAPER_SOURCE, ChbmStudy
+from core.model.views import CURVE_TORQUE, MAX_TORQUES, PAPER_SOURCE, ChbmStudy
 from core.ranges import Range
 from core.tables import write_csv
 
@@ -98,7 +98,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         form.addRow(self.derived)
         self.torques = QLineEdit()
         self.torques.setObjectName("Torques")
-        self.torques.setToolTip(f"Torques on gear 1 [N m], 1 to {MAX_TORQUES} numbers above 0 and at most 1e6, "
+        self.torques.setToolTip(f"Torques on gear 1 [N m], 1 to {MAX_TORQUES} numbers, each {CURVE_TORQUE.describe()}, "
                                 "separated by spaces")
         form.addRow("Torques [N m]", self.torques)
         self.f_min = QuantityField("Lowest mesh frequency", HZ, 500.0)
@@ -176,7 +176,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         try:
             torques = tuple(float(t) for t in self.torques.text().replace(",", " ").split())
         except ValueError:
-            raise FieldError(f"Torques: must be 1 to {MAX_TORQUES} numbers above 0 N m, got "
+            raise FieldError(f"Torques: must be 1 to {MAX_TORQUES} numbers, each {CURVE_TORQUE.describe()}, got "
                              f"{self.torques.text()!r}") from None
         study = ChbmStudy(source=self.source.currentData() or PAPER_SOURCE, torques=torques,
                           f_min=self.f_min.value(), f_max=self.f_max.value(), harmonics=int(self.harmonics.value()),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.model.entities import MAX_NAME, name_problem
+from core.ranges import Range
 
 MAX_PLOTS = 16
 MAX_CHANNELS = 64
@@ -35,6 +36,12 @@ class TelemetryLayout:
 
 PAPER_SOURCE = ""  # the CHBM study's source when it is the paper's pair (Saletti et al. 2025, Table 1)
 MAX_TORQUES = 8
+#: a forced-response curve's torque on gear 1 [N m] and a train curve's torque scale: below 1e-9 a torque is
+#: round-off (a subnormal one made the solvers' scaling divide by zero)
+CURVE_TORQUE = Range(1e-9, 1e6, unit="N m")
+TORQUE_SCALE = Range(1e-9, 1e3)
+#: a train curve's harmonics H
+TRAIN_HARMONICS = Range(1, 60, integer=True)
 
 
 @dataclass(frozen=True)
@@ -46,7 +53,7 @@ class ChbmStudy:
     source : str
         A gear pair of the model, or "" for the paper's pair (Table 1).
     torques : tuple of float
-        Torques on gear 1 [N m], 1 to 8 of them, each above 0 and at most 1e6.
+        Torques on gear 1 [N m], 1 to 8 of them, each from 1e-9 to 1e6 (CURVE_TORQUE).
     f_min, f_max : float
         Mesh-frequency range [Hz], 0 < f_min < f_max <= 1e6.
     harmonics : int
@@ -69,8 +76,8 @@ class ChbmStudy:
         if not 1 <= len(self.torques) <= MAX_TORQUES:
             return [("torques", f"must hold 1 to {MAX_TORQUES} torques, got {len(self.torques)}")]
         for t in self.torques:
-            if not 0 < t <= 1e6:
-                return [("torques", f"each torque must be above 0 and at most 1e6 N m, got {t:g}")]
+            if CURVE_TORQUE.problem(t):
+                return [("torques", f"each torque {CURVE_TORQUE.problem(t)}")]
         if not 0 < self.f_min < self.f_max <= 1e6:
             return [("f_min", f"need 0 < f_min < f_max <= 1e6 Hz, got {self.f_min:g} and {self.f_max:g}")]
         if not 1 <= self.harmonics <= 100:
@@ -100,7 +107,7 @@ class TrainStudy:
     df_max : float
         Largest frequency step between points [Hz], 0 to 1e6; 0: 1 % of the range.
     torque_scales : tuple of float
-        Scales of the model's mean torques, one curve each: 1 to 6, each above 0 and at most 1000.
+        Scales of the model's mean torques, one curve each: 1 to 6, each from 1e-9 to 1000 (TORQUE_SCALE).
     """
 
     speed_max_rpm: float = 3000.0
@@ -115,15 +122,15 @@ class TrainStudy:
             return [("speed_max_rpm", f"must be above 0 and at most 1e6 rpm, got {self.speed_max_rpm:g}")]
         if not 0 < self.f_min < self.f_max <= 1e6:
             return [("f_min", f"need 0 < f_min < f_max <= 1e6 Hz, got {self.f_min:g} and {self.f_max:g}")]
-        if not 1 <= self.harmonics <= 60:
-            return [("harmonics", f"must be a whole number from 1 to 60, got {self.harmonics}")]
+        if TRAIN_HARMONICS.problem(self.harmonics):
+            return [("harmonics", TRAIN_HARMONICS.problem(self.harmonics))]
         if not 0 <= self.df_max <= 1e6:
             return [("df_max", f"must be from 0 to 1e6 Hz, got {self.df_max:g}")]
         if not 1 <= len(self.torque_scales) <= MAX_TORQUE_SCALES:
             return [("torque_scales", f"must hold 1 to {MAX_TORQUE_SCALES} scales, got {len(self.torque_scales)}")]
         for s in self.torque_scales:
-            if not 0 < s <= 1e3:
-                return [("torque_scales", f"each scale must be above 0 and at most 1000, got {s:g}")]
+            if TORQUE_SCALE.problem(s):
+                return [("torque_scales", f"each scale {TORQUE_SCALE.problem(s)}")]
         return []
 
 

@@ -73,6 +73,17 @@ def test_a_coarse_study_matches_the_command_line(window, qtbot, tmp_path):
     assert next(csv.reader(out.open())) == next(csv.reader((tmp_path / "cli.csv").open()))
 
 
+def test_a_torque_too_small_to_compute_is_named_with_its_range_and_nothing_runs(window, qtbot):
+    """A subnormal torque made the solver's scaling divide by zero ("Singular matrix") after Run."""
+    chbm = _open(window, qtbot)
+    _type(chbm, qtbot, {"Torques": "100 5e-324"})
+    _click(chbm, qtbot, "chbm_run")
+    assert chbm.message.text() == ("Torques: each torque must be a number from 1e-09 to 1e+06 N m, got "
+                                   "4.94066e-324 N m")
+    assert not chbm.running and not chbm.results
+    assert window.doc.model.views.chbm.torques != (100.0, 5e-324)  # the model keeps its study as it was
+
+
 def test_stop_keeps_the_points_so_far(window, qtbot):
     chbm = _open(window, qtbot)
     _type(chbm, qtbot, {"Torques": "100 200 300", "Harmonics": "20", "Largest frequency step": "5"})

@@ -111,6 +111,7 @@ def test_a_torque_scale_out_of_range_is_named_and_nothing_runs(window, qtbot):
     qtbot.keyClicks(edit, "1, -2")
     _click(train, qtbot, "train_run")
     assert "Torque scales" in train.message.text() and "-2" in train.message.text()
+    assert "from 1e-09 to 1000" in train.message.text()  # the range the command line holds scales to as well
     assert not train.background.running and not train.curves
 
 

@@ -106,10 +106,14 @@ def test_chbm_cli_with_model_and_dti(tmp_path):
 @pytest.mark.parametrize("args, expected", [
     (["--f-min", "4000", "--f-max", "500", "--out", "x.csv"], "--f-min, --f-max: need 0 < f-min < f-max Hz"),
     (["--harmonics", "0", "--out", "x.csv"], "--harmonics: must be a whole number from 1 to 100"),
-    (["--torque", "-5", "--out", "x.csv"], "--torque: every torque must be above 0 and at most 1e+06 N m, got -5"),
-    (["--torque", "1e308", "--out", "x.csv"], "--torque: every torque must be above 0 and at most 1e+06 N m, got 1e+308"),
-    (["--contact-stiffness", "0", "--out", "x.csv"], "--contact-stiffness: must be above 0 and at most 1e+12 N/m, got 0"),
-    (["--contact-stiffness", "1e308", "--out", "x.csv"], "--contact-stiffness: must be above 0 and at most 1e+12 N/m"),
+    (["--torque", "-5", "--out", "x.csv"], "--torque: every torque must be a number from 1e-09 to 1e+06 N m, got -5"),
+    (["--torque", "1e308", "--out", "x.csv"], "--torque: every torque must be a number from 1e-09 to 1e+06 N m, got 1e+308"),
+    # a subnormal torque made the solver's scaling divide by zero ("Singular matrix")
+    (["--torque", "5e-324", "--out", "x.csv"], "--torque: every torque must be a number from 1e-09 to 1e+06 N m"),
+    (["--contact-stiffness", "0", "--out", "x.csv"], "--contact-stiffness: must be a number from 1 to 1e+12 N/m, got 0 N/m"),
+    # a subnormal stiffness stalled Newton with invalid-value warnings
+    (["--contact-stiffness", "5e-324", "--out", "x.csv"], "--contact-stiffness: must be a number from 1 to 1e+12 N/m"),
+    (["--contact-stiffness", "1e308", "--out", "x.csv"], "--contact-stiffness: must be a number from 1 to 1e+12 N/m"),
     (["--dti-points", "-1", "--out", "x.csv"], "--dti-points: must be a whole number from 2 to 2000, got -1"),
     (["--dti-points", "1000000000", "--out", "x.csv"], "--dti-points: must be a whole number from 2 to 2000"),
     (["--contact", "mesh", "--out", "x.csv"], "--contact: chooses the contact of --model's pair"),

@@ -3,6 +3,8 @@
 import csv
 import json
 
+import pytest
+
 from core.cli import main
 from core.model.files import save
 from core.model.model import Model
@@ -34,6 +36,29 @@ def test_train_chbm_writes_every_meshs_dynamic_factor(tmp_path, capsys):
 def test_train_chbm_refuses_a_reversed_range_naming_the_flags(tmp_path, capsys):
     assert main(["train-chbm", EXAMPLE, "--f-min", "600", "--f-max", "500", "--out", str(tmp_path / "c.csv")]) == 2
     assert "--f-min, --f-max" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args, expected", [
+    # each was accepted: 0 gave a traceback (Singular matrix), -1 Newmark points one too, the others ran
+    (["--torque-scale", "0"], "--torque-scale: must be a number from 1e-09 to 1000, got 0"),
+    (["--torque-scale", "1", "2000"], "--torque-scale: must be a number from 1e-09 to 1000, got 2000"),
+    (["--torque-scale", "1", "2", "3", "4", "5", "6", "7"], "--torque-scale: at most 6 scales, got 7"),
+    (["--harmonics", "0"], "--harmonics: must be a whole number from 1 to 60, got 0"),
+    (["--harmonics", "1000"], "--harmonics: must be a whole number from 1 to 60, got 1000"),
+    (["--newmark", "-1"], "--newmark: must be a whole number from 0 to 200, got -1"),
+])
+def test_train_chbm_refuses_values_out_of_range_naming_the_flag_and_the_range(tmp_path, capsys, args, expected):
+    out = tmp_path / "c.csv"
+    assert main(["train-chbm", EXAMPLE, "--f-min", "500", "--f-max", "600", *args, "--out", str(out)]) == 2
+    assert capsys.readouterr().err.strip() == f"geardyn: error: {expected}"
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("speed", ["-5", "1e300"])
+def test_modes_refuses_a_campbell_speed_out_of_range(capsys, speed):
+    """A negative speed listed no crossings without a word; 1e300 rpm ran."""
+    assert main(["modes", EXAMPLE, "--speed-max", speed]) == 2
+    assert "--speed-max: must be a number from 0 to 1e+06 rpm" in capsys.readouterr().err
 
 
 def test_modes_of_a_model_without_gear_pairs_is_refused_with_the_reason(tmp_path, capsys):

@@ -217,6 +217,34 @@ def test_chbm_numeric_arguments(tmp_path_factory, flag, value):
     assert _cli(args + [flag, value]) in (0, 1, 2)
 
 
+TRAIN = str(EXAMPLES / "compliant_planetary.gdyn")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(flag=st.sampled_from(["--torque-scale", "--harmonics", "--newmark", "--df-max", "--speed-max"]),
+       value=numbers_as_text)
+def test_train_and_modes_numeric_arguments(tmp_path_factory, flag, value):
+    """train-chbm's and modes' numbers: a run, or a one-line refusal naming the flag; never a traceback (a torque
+    scale of 0 and -1 Newmark points were). Values that are valid are made cheap to run."""
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if flag == "--speed-max":
+        args = ["modes", TRAIN, flag, value]
+    else:
+        if flag == "--newmark" and 1 <= number <= 200:
+            value = "0"  # valid: Newmark runs (10 s a frequency here) are test_train_cli's
+        if flag == "--harmonics" and 1 <= number <= 60:
+            value = "2"
+        if flag == "--df-max" and 0 < number <= 20:
+            value = "20"
+        out = tmp_path_factory.mktemp("cli") / "t.csv"
+        args = ["train-chbm", TRAIN, "--f-min", "1000", "--f-max", "1020", "--harmonics", "2", flag, value,
+                "--out", str(out)]
+    assert _cli(args) in (0, 1, 2)
+
+
 def _cli(args) -> int:
     """main() in this process: any exception but SystemExit from argparse is a traceback the user would see."""
     try:

@@ -33,7 +33,7 @@ from core.geometry.macro import (
     pair_geometry,
 )
 from core.model.entities import FORMULATIONS, INTEGRATOR_OPTIONS
-from core.model.views import CURVE_TORQUE, MAX_TORQUE_SCALES, TORQUE_SCALE, TRAIN_HARMONICS
+from core.model.views import CURVE_TORQUE, MAX_TORQUE_SCALES, MAX_TORQUES, TORQUE_SCALE, TRAIN_HARMONICS
 from core.outputs import output_problem, write_or_fallback
 from core.ranges import Range
 from core.signals import SIGNALLED, CancelOnSignal, end_unprepared
@@ -71,8 +71,8 @@ class UsageError(GearDynError):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, exit 2
-        raise UsageError(message)
+    def error(self, message: str):  # one line, exit 2; "--flag: ..." as the checks after parsing say it
+        raise UsageError(message.removeprefix("argument "))
 
 
 def _unit_map(keys, length=(), angle=(), extra=None) -> dict:
@@ -293,8 +293,8 @@ def _cmd_chbm(ns) -> int:
     if any(CURVE_TORQUE.problem(t) for t in ns.torque):
         raise UsageError(f"--torque: every torque must be {CURVE_TORQUE.describe()}, got "
                          f"{_cut(' '.join(f'{t:g}' for t in ns.torque))}")
-    if len(ns.torque) > 8:
-        raise UsageError(f"--torque: at most 8 torques, got {len(ns.torque)}")
+    if len(ns.torque) > MAX_TORQUES:
+        raise UsageError(f"--torque: at most {MAX_TORQUES} torques, got {len(ns.torque)}")
     if ns.contact_stiffness is not None and CHBM_STIFFNESS.problem(ns.contact_stiffness):
         raise UsageError(f"--contact-stiffness: {CHBM_STIFFNESS.problem(ns.contact_stiffness)}")
     if not 2 <= ns.dti_points <= CHBM_DTI_POINTS_MAX:
@@ -466,8 +466,6 @@ def _cmd_gui(ns) -> int:
 def _cmd_modes(ns) -> int:
     from core.chbm.train_commands import run_modes
 
-    if CAMPBELL_SPEED.problem(ns.speed_max):
-        raise UsageError(f"--speed-max: {CAMPBELL_SPEED.problem(ns.speed_max)}")
     return run_modes(ns.file, ns.json, ns.speed_max)
 
 
@@ -481,12 +479,6 @@ def _cmd_train_chbm(ns) -> int:
         raise UsageError(f"--df-max: must be above 0 and at most the range ({ns.f_max - ns.f_min:g} Hz), got {ns.df_max:g}")
     if len(ns.torque_scale) > MAX_TORQUE_SCALES:
         raise UsageError(f"--torque-scale: at most {MAX_TORQUE_SCALES} scales, got {len(ns.torque_scale)}")
-    for flag, values, allowed in (("--torque-scale", ns.torque_scale, TORQUE_SCALE),
-                                  ("--harmonics", [ns.harmonics], TRAIN_HARMONICS),
-                                  ("--newmark", [ns.newmark], NEWMARK_POINTS)):
-        for value in values:
-            if allowed.problem(value):
-                raise UsageError(f"{flag}: {allowed.problem(value)}")
     _check_output(ns.out, "--out")
     return run_train_chbm(ns.file, ns.out, ns.f_min, ns.f_max, ns.torque_scale, ns.harmonics, ns.df_max, ns.newmark)
 
@@ -579,7 +571,8 @@ def _cmd_inspect(ns) -> int:
 
 
 def _number(kind, range_: Range | None = None):
-    """argparse type: parse, then say the allowed range on failure."""
+    """argparse type: parse, and hold the value to `range_` (given in its display unit, as typed), naming the
+    allowed range on failure."""
 
     def parse(text: str):
         try:
@@ -589,6 +582,9 @@ def _number(kind, range_: Range | None = None):
             raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}")
         if isinstance(value, float) and not math.isfinite(value):
             raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
+        problem = range_.problem(range_.from_display(value)) if range_ else None
+        if problem:
+            raise argparse.ArgumentTypeError(problem)
         return value
 
     return parse

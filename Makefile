@@ -39,11 +39,12 @@ bench: sysdeps $(STAMP)
 	@for f in tests/benchmarks/bench_*.py; do echo "== $$f"; $(XVFB) $(PY) $$f || exit 1; done
 
 # A one-folder frozen application in dist/geardyn (PyInstaller), its size, then its smoke test under Xvfb.
-# The kernels it ships are compiled first, for a generic CPU of this architecture (packaging/geardyn_main.py).
+# The kernels it ships are compiled first, ahead of time, for a generic CPU of this architecture: an extension
+# module that runs without numba (core.dynamics.program.ahead), from numba's program warmed for that CPU.
 package: sysdeps $(STAMP)
 	$(PY) -m pip install --quiet 'pyinstaller>=6.0'
-	rm -rf build/kernels dist/geardyn
-	NUMBA_CPU_NAME=generic GEARDYN_KERNEL_CACHE=$(CURDIR)/build/kernels $(PY) -m core.dynamics.warm
+	rm -rf build/kernels build/jit dist/geardyn
+	NUMBA_CPU_NAME=generic GEARDYN_KERNEL_CACHE=$(CURDIR)/build/jit $(PY) -m core.dynamics.warm --ahead build/kernels
 	xz -T0 -6 -c "$$($(PY) -c 'import imageio_ffmpeg; print(imageio_ffmpeg.get_ffmpeg_exe())')" > build/ffmpeg.xz
 	$(PY) -m PyInstaller --noconfirm --clean --distpath dist --workpath build/pyinstaller packaging/geardyn.spec
 	cp packaging/geardyn.desktop packaging/install-desktop-entry.sh resources/icons/geardyn.svg dist/geardyn/

@@ -7,8 +7,9 @@ compiled run is a first use), and checks every step by its results, not only its
 2. the app on the planetary: Simulate > Run, then Telemetry's Export CSV of every channel; the CSV holds the
    whole run and the carrier turns at a quarter of the sun's speed (Willis: z_s / (z_s + z_r) = 1/4); then
    File > Export Video: an MP4 of 31 frames, through the ffmpeg the app ships packed;
-3. `geardyn simulate` of the planetary compiled, 2 s at h = 1e-4, twice: the plan says compiled, the first run
-   takes at most 1.5 times the second (the shipped kernels load; nothing compiles), both give the Willis ratio;
+3. `geardyn simulate` of the planetary compiled, 2 s at h = 1e-4, twice: the plan says compiled ahead of time
+   (the shipped kernel module: the app ships no numba), the first run takes at most 1.5 times the second
+   (nothing compiles), both give the Willis ratio;
 4. `geardyn chbm` on the paper's pair: the curve the installed GearDyn computes, point for point;
 5. `geardyn study` of two cases on two local workers: both ok, and the final sun speed of the 2 N m case twice
    that of the 1 N m case (from rest under a constant torque, the speed grows as the torque);
@@ -104,8 +105,7 @@ def simulate_steps(smoke: Smoke) -> None:
         res, took = smoke.run(["simulate", PLANETARY, "--t-end", 2, "--step", 1e-4, "--compiled", "on", "--out", out])
         rows, ratio = willis(out) if out.is_file() else (0, float("nan"))
         plan = next((line for line in res.stdout.splitlines() if line.startswith("plan:")), "no plan line")
-        ok = res.returncode == 0 and rows >= 2 and abs(ratio - 0.25) < 1e-9 and "compiled" in plan \
-            and "compiled off" not in plan
+        ok = res.returncode == 0 and rows >= 2 and abs(ratio - 0.25) < 1e-9 and "ahead of time" in plan
         smoke.check(ok, f"simulate planetary compiled, run {k}: {took:.2f} s, {rows} rows, carrier/sun {ratio:.12f}",
                     res)
         fine = fine and ok

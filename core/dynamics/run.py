@@ -75,6 +75,8 @@ def choose_program(settings: SimulationSettings, compiled: str):
         if compiled == "on":
             raise CompileError(f"compiled: numba cannot be imported ({exc})") from None
         return python, f"numba cannot be imported ({exc})"
+    if code.ahead is not None:
+        return code, f"{'asked for; ' if compiled == 'on' else ''}ahead of time, shipped with the app"
     if compiled == "on":
         return code, "asked for"
     return code, "the compiled kernels are in the cache" if python.cached() else "a long run repays compiling them"

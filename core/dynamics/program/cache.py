@@ -6,15 +6,13 @@ place (the frozen app's build folder) would be missed in another (the user's cop
 puts each function of a program in the program's folder under its module's name, and stamps it with the
 program's digest: a cache is found after the folder has moved, and a change of any source is a new folder.
 
-The frozen app ships its kernels, built for a generic CPU of its architecture (packaging/geardyn_main.py), in
-`kernels/` beside its modules; a program found there is copied once into the user's cache (which is
-writable, so numba can add code for a CPU the shipped cache does not cover).
+The frozen app ships no numba: its kernels travel compiled ahead of time, in `kernels/` beside its modules
+(`shipped_root`; core.dynamics.program.ahead).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -55,23 +53,6 @@ def writable(folder: Path) -> bool:
 def holds_program(folder: Path, entries: tuple[str, ...]) -> bool:
     """Whether `folder` holds numba's index of every entry point (a program compiled there at least once)."""
     return folder.is_dir() and sum(1 for _ in folder.rglob("entries.*.nbi")) >= len(entries)
-
-
-def adopt_shipped(folder: Path, entries: tuple[str, ...]) -> bool:
-    """Copy the shipped program of `folder`'s digest into `folder` when the user's cache lacks it; whether it
-    did. A copy half made (a full disc) is removed, and the program compiles instead."""
-    shipped = shipped_root()
-    if shipped is None or holds_program(folder, entries) or not holds_program(shipped / folder.name, entries):
-        return False
-    partial = folder.with_name(f"{folder.name}.{os.getpid()}.copy")
-    try:
-        shutil.copytree(shipped / folder.name, partial, dirs_exist_ok=True)
-        shutil.rmtree(folder, ignore_errors=True)
-        partial.replace(folder)
-    except OSError:
-        shutil.rmtree(partial, ignore_errors=True)
-        return False
-    return True
 
 
 def register(folder: Path, numba) -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from core.dynamics.elements.base import REGISTRY
 from core.dynamics.kernels import entries
-from core.dynamics.program import cache, dispatch
+from core.dynamics.program import ahead, cache, dispatch
 from core.errors import GearDynError
 
 
@@ -40,6 +40,16 @@ class CompileError(GearDynError, RuntimeError):
 ENTRIES = ("rate", "advance", "query")
 #: the core package's folder
 CORE = Path(__file__).resolve().parents[2]
+
+
+def numba_version() -> str:
+    """The installed numba's version, or "none" (a frozen app that ships its program compiled ahead of time)."""
+    try:
+        return importlib.metadata.version("numba")
+    except importlib.metadata.PackageNotFoundError:
+        return "none"
+
+
 def portable(path: str) -> str:
     """A source file's name as it stays wherever GearDyn and its kernel cache are: its path inside the core
     package, else the file's own name (the generated element loops, an element kind's module of its own)."""
@@ -125,9 +135,10 @@ class Linker:
 class Program:
     """The entry points (ENTRIES) linked to the registry as it stands, as Python functions or compiled ones.
 
-    `folder` is where the compiled program is cached (named by a digest of its sources: see the module
-    docstring); `cached()` says whether numba has it there already. Compiled, numba is imported here, and the
-    entry points compile at their first call (or load from the cache).
+    `stamp` is a digest of its sources (see the module docstring), and `folder` where numba caches it (named by
+    the stamp and numba's version); `cached()` says whether the compiled program is at hand. Compiled, it runs
+    on the module compiled ahead of time that a frozen app ships for its stamp (`ahead`: its path, or None);
+    else numba is imported here, and the entry points compile at their first call (or load from the cache).
     """
 
     def __init__(self, compiled: bool):
@@ -142,16 +153,26 @@ class Program:
         for name, path in sorted((portable(path), path) for path in python.files | made_by):
             digest.update(name.encode())  # what, not where: a cache that moved with GearDyn is still found
             digest.update(Path(path).read_bytes())
-        for part in (importlib.metadata.version("numba"), sys.version, platform.machine()):
+        for part in (sys.version, platform.machine()):
             digest.update(part.encode())
+        self.stamp = digest.hexdigest()[:16]
+        digest.update(numba_version().encode())
         self.folder = root / digest.hexdigest()[:16]
-        cache.adopt_shipped(self.folder, ENTRIES)
+        # the program compiled ahead of time, when this build ships one for these sources (core.dynamics.
+        # program.ahead): compiled, it runs on that, and numba is not imported
+        self.ahead = ahead.find(self.stamp, cache.shipped_root())
         # whether its entry points have run (loaded or compiled): `loaded` gives it to work that must not wait
-        self.ready = not compiled
+        self.ready = not compiled or self.ahead is not None
         if not compiled:
             self.note = "Python (not compiled)"
             for name, func in self.python.items():
                 setattr(self, name, func)
+            return
+        if self.ahead is not None:
+            module = ahead.load(self.ahead)
+            for name in ENTRIES:
+                setattr(self, name, getattr(module, name))
+            self.note = f"compiled ahead of time, shipped as {self.ahead.name}"
             return
         numba = importlib.import_module("numba")
         cached = cache.writable(self.folder)
@@ -177,10 +198,10 @@ class Program:
     _cached = False
 
     def cached(self) -> bool:
-        """Whether the compiled program is in its cache folder (numba's index files of the entry points; once
-        found, not looked for again)."""
+        """Whether the compiled program is at hand: compiled ahead of time, or in its cache folder (numba's index
+        files of the entry points; once found, not looked for again)."""
         if not self._cached:
-            self._cached = cache.holds_program(self.folder, ENTRIES)
+            self._cached = self.ahead is not None or cache.holds_program(self.folder, ENTRIES)
         return self._cached
 
 

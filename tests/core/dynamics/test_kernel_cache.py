@@ -1,9 +1,8 @@
 """The compiled kernels' cache is found wherever GearDyn lives (core.dynamics.program.cache).
 
-The frozen app ships kernels compiled on the build machine; the user's copy of the app sits in another folder.
-So the program's folder name must not depend on where core is installed, a cache folder that moved must load
-without compiling anything (numba's counters of cache misses stay at 0), and a frozen app must take the
-kernels it ships into the user's cache.
+The program's folder name must not depend on where core is installed, and a cache folder that moved must load
+without compiling anything (numba's counters of cache misses stay at 0). (The frozen app ships its kernels
+compiled ahead of time instead: test_ahead_of_time.py.)
 """
 
 from __future__ import annotations
@@ -88,13 +87,3 @@ def test_a_moved_cache_loads_every_entry_point_without_compiling(warm_folder, el
     assert Path(seen["folder"]) == moved / warm_folder.name
     assert seen["misses"] == 0 and seen["hits"] >= 1, seen
     assert "compiled" in seen["plan"], seen["plan"]
-
-
-def test_a_frozen_app_takes_the_kernels_it_ships_into_the_users_cache(warm_folder, elsewhere, tmp_path):
-    bundle, user = tmp_path / "bundle", tmp_path / "user-cache"
-    shutil.copytree(warm_folder, bundle / "kernels" / warm_folder.name)
-    setup = f"sys.frozen = True; sys._MEIPASS = {str(bundle)!r}"
-    seen = child(user, setup, cwd=elsewhere)
-    assert seen["misses"] == 0 and seen["hits"] >= 1, seen
-    assert Path(seen["folder"]) == user / warm_folder.name and holds_program(user / warm_folder.name, ENTRIES)
-    assert not list(user.glob("*.copy"))  # the copy was made whole, then put in place

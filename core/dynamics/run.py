@@ -33,6 +33,7 @@ from core.dynamics.events import locate
 from core.dynamics.formulations import assemble
 from core.dynamics.integrators import METHODS, make_integrator
 from core.dynamics.plan import Plan, step_plan
+from core.dynamics.program import ahead
 from core.dynamics.program.linker import CompileError, program
 from core.dynamics.results.channels import tooth_forces_first
 from core.dynamics.results.results import Results
@@ -72,9 +73,10 @@ def choose_program(settings: SimulationSettings, compiled: str):
     try:
         code = program(True)
     except ImportError as exc:
+        why = str(exc) if isinstance(exc, ahead.LoadError) else f"numba cannot be imported ({exc})"
         if compiled == "on":
-            raise CompileError(f"compiled: numba cannot be imported ({exc})") from None
-        return python, f"numba cannot be imported ({exc})"
+            raise CompileError(f"compiled: {why}") from None
+        return python, why
     if code.ahead is not None:
         return code, f"{'asked for; ' if compiled == 'on' else ''}ahead of time, shipped with the app"
     if compiled == "on":

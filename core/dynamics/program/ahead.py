@@ -43,16 +43,26 @@ def find(stamp: str, folder: Path | None) -> Path | None:
     return path if path.is_file() else None
 
 
+class LoadError(ImportError):
+    """The program compiled ahead of time is there for its stamp and cannot be loaded (a damaged file, or one made
+    for another numpy); the message names the file and says why."""
+
+
 def load(path: Path):
-    """The extension module at `path` (a file `find` returned), imported once per process."""
+    """The extension module at `path` (a file `find` returned), imported once per process; LoadError when it
+    cannot be."""
     name = path.name.split(".")[0]
     found = sys.modules.get(name)
     if found is not None:
         return found
     spec = importlib.util.spec_from_file_location(name, path,
                                                   loader=importlib.machinery.ExtensionFileLoader(name, str(path)))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    try:
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except ImportError as exc:
+        where = "" if str(path) in str(exc) else f" from {path}"  # the loader's message names the file, mostly
+        raise LoadError(f"the kernels compiled ahead of time cannot be loaded{where}: {exc}") from None
     sys.modules[name] = module
     return module
 

@@ -94,3 +94,36 @@ def test_a_stamp_without_its_module_finds_nothing(shipped):
     assert ahead.find(program(True).stamp, shipped / "kernels") is not None
     assert ahead.find("0" * 16, shipped / "kernels") is None
     assert ahead.find(program(True).stamp, None) is None
+
+
+# A damaged shipped module, in a frozen app without numba: `--compiled on` stops naming the file, `auto` runs as
+# Python and its plan says why.
+DAMAGED = """
+import sys
+sys.modules["numba"] = None
+sys.frozen, sys._MEIPASS = True, sys.argv[1]
+from core.dynamics.program.linker import CompileError
+from core.dynamics.run import prepare
+from core.model.files import load
+try:
+    prepare(load(sys.argv[2]), t_end=0.01, compiled="on")
+except CompileError as exc:
+    print("on:", exc)
+run = prepare(load(sys.argv[2]), t_end=0.01, compiled="auto")
+print("auto:", run.plan.line())
+"""
+
+
+def test_a_damaged_shipped_module_is_named_when_compiled_is_asked_for_and_auto_runs_python(tmp_path):
+    kernels = tmp_path / "bundle" / "kernels"
+    kernels.mkdir(parents=True)
+    (kernels / ahead.file_name(program(False).stamp)).write_bytes(b"not a shared library")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "GEARDYN_KERNEL_CACHE": str(tmp_path / "cache")}
+    res = subprocess.run([sys.executable, "-c", DAMAGED, str(tmp_path / "bundle"), str(EXAMPLES / "planetary.gdyn")],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-3000:]
+    on, auto = res.stdout.strip().splitlines()[-2:]
+    assert on.startswith("on: compiled: the kernels compiled ahead of time cannot be loaded") and \
+        str(kernels) in on, on
+    assert auto.startswith("auto: joint coordinates, Python (the kernels compiled ahead of time cannot be loaded"), \
+        auto

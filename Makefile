@@ -15,7 +15,8 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[gui,test]'
-	@# the compiled kernels into their cache: a run then loads them (about 1 s), not compiles them (minutes)
+	@# the kernels compiled into their cache (numba, then ahead of time): a compiled run then loads one module,
+	@# without numba, instead of compiling (minutes)
 	$(PY) -m core.dynamics.warm
 	@rm -f $(VENV)/.installed-*
 	@touch $@
@@ -30,7 +31,7 @@ run: sysdeps $(STAMP)
 	else echo "No DISPLAY: starting the app on a virtual screen (Xvfb)"; $(XVFB) $(VENV)/bin/geardyn gui $(EXAMPLE); fi
 
 test: sysdeps $(STAMP)
-	@# the kernels again when their sources changed since the environment was made (about 1 s when they did not)
+	@# the kernels again when their sources changed since the environment was made (nothing when they did not)
 	$(PY) -m core.dynamics.warm
 	$(XVFB) $(PY) -m pytest -q -p no:cacheprovider -n 2 --dist loadfile
 

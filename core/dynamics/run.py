@@ -77,7 +77,7 @@ def choose_program(settings: SimulationSettings, compiled: str):
         if compiled == "on":
             raise CompileError(f"compiled: {why}") from None
         return python, why
-    if code.ahead is not None:
+    if code.shipped is not None:
         return code, f"{'asked for; ' if compiled == 'on' else ''}ahead of time, shipped with the app"
     if compiled == "on":
         return code, "asked for"

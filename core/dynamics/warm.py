@@ -1,10 +1,11 @@
-"""Compile the kernels into their cache: ``python -m core.dynamics.warm`` (``make venv`` runs it once); with
-``--ahead FOLDER``, then also ahead of time into an extension module there (core.dynamics.program.ahead: what
-``make package`` ships).
+"""Compile the kernels: ``python -m core.dynamics.warm`` (``make venv`` and ``make test`` run it).
 
-Every entry point compiles at its first call for the argument types it is given, so the surest way to compile
-what runs use is to run: each example a few steps in each formulation it allows, with each integrator, and
-sample it. Afterwards a run in any process loads the compiled kernels instead of compiling them.
+Two steps. numba compiles the program into its cache: every entry point compiles at its first call for the
+argument types it is given, so the surest way to compile what runs use is to run: each example a few steps in
+each formulation it allows, with each integrator, and sample it. Then the same program is compiled once more,
+ahead of time, into an extension module (core.dynamics.program.ahead) in the kernel cache, or with
+``--ahead FOLDER`` there (what ``make package`` ships). Afterwards a compiled run in any process runs on that
+module, without importing numba.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from core.dynamics.formulations import FORMULATIONS
 from core.dynamics.integrators import METHODS
 from core.dynamics.program import ahead
+from core.dynamics.program.cache import cache_root
 from core.dynamics.program.linker import program
 from core.dynamics.run import prepare
 from core.errors import ModelError
@@ -24,11 +26,19 @@ from core.model.files import load
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 
 
-def warm() -> str:
-    """Compile every entry point of the registry's program (the models of resources/examples exercise them
-    all); returns what was done and how long it took."""
+def warm(folder: Path | None = None) -> str:
+    """Compile every entry point of the registry's program with numba (the models of resources/examples exercise
+    them all), then ahead of time into `folder` (default: the kernel cache, where runs find it); what was done
+    and how long it took. Nothing to do when the cache holds the module compiled ahead of time already.
+    RuntimeError when it does and `folder` is another: this process then has no numba program to compile."""
     t0 = time.perf_counter()
+    target = cache_root() if folder is None else Path(folder)
     code = program(True)
+    if code.ahead is not None:
+        if code.ahead.parent == target:
+            return f"the kernels are compiled ahead of time in {code.ahead} (nothing to do)"
+        raise RuntimeError(f"the kernel cache holds the kernels compiled ahead of time ({code.ahead}): set "
+                           f"GEARDYN_KERNEL_CACHE to another folder to compile them into {target}")
     runs = 0
     paths = sorted(EXAMPLES.glob("*.gdyn"))
     if not paths:
@@ -46,20 +56,14 @@ def warm() -> str:
                     break
                 run.run()
                 runs += 1
-    return f"the compiled kernels are in {code.folder} ({runs} runs, {time.perf_counter() - t0:.1f} s)"
-
-
-def warm_ahead(folder: Path) -> str:
-    """`warm`, then the program it compiled compiled once more, ahead of time, into `folder`; what was done."""
-    done = warm()
-    t0 = time.perf_counter()
-    path = ahead.build(program(True), folder)
-    return f"{done}; ahead of time: {path} ({time.perf_counter() - t0:.1f} s)"
+    t1 = time.perf_counter()
+    path = ahead.build(code, target)
+    return (f"the kernels compiled by numba are in {code.folder} ({runs} runs, {t1 - t0:.1f} s), ahead of time in "
+            f"{path} ({time.perf_counter() - t1:.1f} s)")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m core.dynamics.warm", description=__doc__.splitlines()[0])
     parser.add_argument("--ahead", type=Path, metavar="FOLDER",
-                        help="also compile the program ahead of time into an extension module in FOLDER")
-    args = parser.parse_args()
-    print(warm() if args.ahead is None else warm_ahead(args.ahead))
+                        help="compile the kernels ahead of time into FOLDER (default: the kernel cache)")
+    print(warm(parser.parse_args().ahead))

@@ -43,8 +43,8 @@ def run_case(study: Study, base: dict | None, values: tuple[float, ...]) -> dict
 
 
 def warm_up(base: dict | None) -> str:
-    """Load what a case of `base` needs, by a two-step run of it: the engine's modules, numba and the compiled
-    kernels from their cache. Run on each worker of a cluster started ahead of a study (the app's study
+    """Load what a case of `base` needs, by a two-step run of it: the engine's modules and the compiled kernels
+    from their cache. Run on each worker of a cluster started ahead of a study (the app's study
     window), so that its first case does not pay for it. Returns 'ok', or why the run could not be made (the
     study's cases will say the same)."""
     if base is None:  # the paper's pair: CHBM cases need no kernels

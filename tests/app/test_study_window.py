@@ -8,6 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.studies import workers
+from core.dynamics.program.linker import loaded
 from core.studies.runner import run_study
 from core.studies.study_file import study_from_dict
 from tests.conftest import EXAMPLES
@@ -70,8 +71,8 @@ def test_bad_values_name_the_parameter(window, qtbot):
 
 
 def _engine_loaded() -> bool:
-    """Run on a dask worker: whether the engine and numba are loaded there."""
-    return "core.dynamics.run" in sys.modules and "numba" in sys.modules
+    """Run on a dask worker: whether the engine and the compiled kernels are loaded there."""
+    return "core.dynamics.run" in sys.modules and loaded().compiled
 
 
 def test_the_local_cluster_starts_when_the_window_opens_and_serves_every_study(window, qtbot):

@@ -1,15 +1,17 @@
 """The program compiled ahead of time: one extension module that runs the kernels without numba or LLVM.
 
 numba's just-in-time program (core.dynamics.program.linker) needs numba and llvmlite in the process, even when
-it only loads machine code from its cache: they are 160 MB of the frozen app and some 0.5 s of its start.
+it only loads machine code from its cache: they are 160 MB of the frozen app, and some 0.5 s and 180 MB of
+memory in each process that runs compiled.
 `build` hands the same linked entry points to numba's ahead-of-time compiler (numba.pycc), each with the one
 signature it was compiled for in this process (a warmed program: core.dynamics.warm), and writes an
 extension module that needs only numpy (and scipy's LAPACK, which numba's helpers load as the JIT's do). It
 is the one source compiled once more, not a second copy: the module's name carries the program's stamp (a
 digest of every source it is made of, `Program.stamp`), and `find` returns it only for that stamp.
 
-The frozen app ships it in ``kernels/`` (packaging/geardyn.spec); a program whose stamp it matches runs on it.
-numba.pycc is pending deprecation since numba 0.57; without it, the frozen app can ship numba's cache instead.
+core.dynamics.warm makes it in the kernel cache (``make venv``, ``make test``), and the frozen app ships it in
+``kernels/`` (packaging/geardyn.spec); a compiled program whose stamp it matches runs on it. numba.pycc is
+pending deprecation since numba 0.57; without it, runs take numba's cache, and the frozen app would ship numba.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from __future__ import annotations
 import importlib
 import importlib.machinery
 import importlib.util
+import os
 import sys
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -75,7 +79,6 @@ def build(program, folder: Path, verbose: bool = False) -> Path:
         warnings.simplefilter("ignore")  # numba.pycc's pending-deprecation warning at import
         pycc = importlib.import_module("numba.pycc")
     cc = pycc.CC(module_name(program.stamp))
-    cc.output_dir = str(folder)
     cc.verbose = verbose
     for name in program.python:  # the entry points' names
         dispatcher = getattr(program, name)
@@ -85,5 +88,9 @@ def build(program, folder: Path, verbose: bool = False) -> Path:
                              f"program first (core.dynamics.warm), with the same argument types every time")
         cc.export(name, signatures[0])(dispatcher.py_func)
     folder.mkdir(parents=True, exist_ok=True)
-    cc.compile()
-    return folder / file_name(program.stamp)
+    path = folder / file_name(program.stamp)
+    with tempfile.TemporaryDirectory(dir=folder) as work:  # linked there, then put in place whole: a run in
+        cc.output_dir = work                               # another process never finds half a module
+        cc.compile()
+        os.replace(Path(work) / path.name, path)
+    return path

@@ -25,6 +25,8 @@ import threading
 import types
 from pathlib import Path
 
+import numpy
+
 from core.dynamics.elements.base import REGISTRY
 from core.dynamics.kernels import entries
 from core.dynamics.program import ahead, cache, dispatch
@@ -135,10 +137,12 @@ class Linker:
 class Program:
     """The entry points (ENTRIES) linked to the registry as it stands, as Python functions or compiled ones.
 
-    `stamp` is a digest of its sources (see the module docstring), and `folder` where numba caches it (named by
-    the stamp and numba's version); `cached()` says whether the compiled program is at hand. Compiled, it runs
-    on the module compiled ahead of time that a frozen app ships for its stamp (`ahead`: its path, or None);
-    else numba is imported here, and the entry points compile at their first call (or load from the cache).
+    `stamp` is a digest of its sources (see the module docstring) and of Python's and numpy's versions, and
+    `folder` where numba caches it (named by the stamp and numba's version); `cached()` says whether the compiled
+    program is at hand. Compiled, it runs on the module compiled ahead of time for its stamp (`ahead`: its path,
+    or None), which a frozen app ships (`shipped`: the same path, or None) and core.dynamics.warm makes in the
+    cache; else numba is imported here, and the entry points compile at their first call (or load from the
+    cache).
     """
 
     def __init__(self, compiled: bool):
@@ -153,14 +157,15 @@ class Program:
         for name, path in sorted((portable(path), path) for path in python.files | made_by):
             digest.update(name.encode())  # what, not where: a cache that moved with GearDyn is still found
             digest.update(Path(path).read_bytes())
-        for part in (sys.version, platform.machine()):
+        for part in (sys.version, platform.machine(), numpy.__version__):
             digest.update(part.encode())
         self.stamp = digest.hexdigest()[:16]
         digest.update(numba_version().encode())
         self.folder = root / digest.hexdigest()[:16]
-        # the program compiled ahead of time, when this build ships one for these sources (core.dynamics.
-        # program.ahead): compiled, it runs on that, and numba is not imported
-        self.ahead = ahead.find(self.stamp, cache.shipped_root())
+        # the program compiled ahead of time for these sources (core.dynamics.program.ahead), shipped with a
+        # frozen app or made in the cache by core.dynamics.warm: compiled, it runs on that, and numba is not imported
+        self.shipped = ahead.find(self.stamp, cache.shipped_root())
+        self.ahead = self.shipped or ahead.find(self.stamp, root)
         # whether its entry points have run (loaded or compiled): `loaded` gives it to work that must not wait
         self.ready = not compiled or self.ahead is not None
         if not compiled:
@@ -172,7 +177,7 @@ class Program:
             module = ahead.load(self.ahead)
             for name in ENTRIES:
                 setattr(self, name, getattr(module, name))
-            self.note = f"compiled ahead of time, shipped as {self.ahead.name}"
+            self.note = f"compiled ahead of time, {'shipped with the app' if self.shipped else 'kept'} in {self.ahead}"
             return
         numba = importlib.import_module("numba")
         cached = cache.writable(self.folder)

@@ -1,15 +1,17 @@
-"""The kernels compiled ahead of time (core.dynamics.program.ahead): what the frozen app ships instead of numba.
+"""The kernels compiled ahead of time (core.dynamics.program.ahead): what compiled runs take, without numba.
 
-One build of the warmed program (numba.pycc, about two minutes). Then a child process that cannot import numba,
-and that is a frozen app shipping that module as far as it can tell, runs every example model in each
-formulation it allows: its channels equal those of numba's just-in-time program in this process bit for bit,
-and each run's plan says it ran compiled ahead of time.
+One build of the warmed program into a frozen app's folder (`python -m core.dynamics.warm --ahead`, as `make
+package` runs it: about half a minute on numba's cache). Then every example model runs in each formulation it
+allows in three child processes: on numba's just-in-time program; as a frozen app shipping the module; and as
+an installed GearDyn whose kernel cache holds it. The last two cannot import numba. Their channels equal the
+first's bit for bit, and each run's plan says which it ran on.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,24 +23,25 @@ from core.dynamics.formulations import FORMULATIONS
 from core.dynamics.program import ahead
 from core.dynamics.program.linker import program
 from core.dynamics.run import prepare
-from core.dynamics.warm import warm
 from core.errors import ModelError
 from core.model.files import load
 from tests.conftest import EXAMPLES, ROOT
 
 STEPS = 40  # of each example's own step: its events and samples
 
-# Runs every example in every formulation it allows as a frozen app without numba would, and saves what came out.
+# Runs every example in every formulation it allows and saves what came out; `setup` makes the process what the
+# case needs (no numba, a frozen app).
 CHILD = """
 import json, sys
 import numpy as np
-sys.modules["numba"] = None  # any import of numba fails, as in a frozen app that does not ship it
-sys.frozen, sys._MEIPASS = True, sys.argv[1]
+{setup}
+from core.dynamics.program.linker import program
 from tests.core.dynamics.test_ahead_of_time import runs
 found, plans = runs()
-np.savez(sys.argv[2], **found)
-print(json.dumps(plans))
+np.savez(sys.argv[1], **found)
+print(json.dumps({{"plans": plans, "note": program(True).note}}))
 """
+NO_NUMBA = 'sys.modules["numba"] = None  # any import of numba fails, as in a frozen app that does not ship it'
 
 
 def runs() -> tuple[dict[str, np.ndarray], dict[str, str]]:
@@ -63,37 +66,59 @@ def runs() -> tuple[dict[str, np.ndarray], dict[str, str]]:
     return found, plans
 
 
-@pytest.fixture(scope="module")
-def shipped(tmp_path_factory) -> Path:
-    """A frozen app's folder holding the program compiled ahead of time in kernels/, as `make package` makes it."""
-    bundle = tmp_path_factory.mktemp("bundle")
-    warm()  # every entry point run once, with the one signature it is exported with
-    ahead.build(program(True), bundle / "kernels")
-    return bundle
-
-
-def test_the_program_compiled_ahead_of_time_runs_every_example_as_numba_does_without_numba(shipped, tmp_path):
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "GEARDYN_KERNEL_CACHE": str(tmp_path / "cache")}
-    res = subprocess.run([sys.executable, "-c", CHILD, str(shipped), str(tmp_path / "out.npz")], cwd=ROOT, env=env,
+def child(cache: Path, out: Path, setup: str = "") -> tuple[dict, dict]:
+    """`runs()` in a child process whose kernel cache is `cache`: its channels, and its plans and program note."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "GEARDYN_KERNEL_CACHE": str(cache)}
+    res = subprocess.run([sys.executable, "-c", CHILD.format(setup=setup), str(out)], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=900)
     assert res.returncode == 0, res.stderr[-3000:]
-    plans = json.loads(res.stdout.strip().splitlines()[-1])
-    assert (shipped / "kernels" / ahead.file_name(program(True).stamp)).is_file()
-    expected, jit_plans = runs()
-    assert set(plans) == set(jit_plans) and len(plans) >= 17  # each example, in each formulation it allows
-    for key, line in plans.items():
-        assert "compiled (asked for; ahead of time, shipped with the app)" in line, (key, line)
-        assert "compiled (asked for)" in jit_plans[key], (key, jit_plans[key])
-    got = np.load(tmp_path / "out.npz")
-    assert set(got.files) == set(expected)
-    for name, values in expected.items():
-        np.testing.assert_array_equal(got[name], values, err_msg=name)
+    return dict(np.load(out)), json.loads(res.stdout.strip().splitlines()[-1])
 
 
-def test_a_stamp_without_its_module_finds_nothing(shipped):
-    assert ahead.find(program(True).stamp, shipped / "kernels") is not None
-    assert ahead.find("0" * 16, shipped / "kernels") is None
-    assert ahead.find(program(True).stamp, None) is None
+@pytest.fixture(scope="module")
+def places(tmp_path_factory) -> dict[str, Path]:
+    """A kernel cache holding numba's program alone ("jit": a copy of the user's, when there is one), and a frozen
+    app's folder ("bundle") holding the module compiled ahead of time in kernels/, made as `make package` does."""
+    home = tmp_path_factory.mktemp("ahead")
+    jit, bundle = home / "jit", home / "bundle"
+    mine = program(False).folder
+    if mine.is_dir():
+        shutil.copytree(mine, jit / mine.name)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "GEARDYN_KERNEL_CACHE": str(jit)}
+    res = subprocess.run([sys.executable, "-m", "core.dynamics.warm", "--ahead", str(bundle / "kernels")], cwd=ROOT,
+                         env=env, capture_output=True, text=True, timeout=1800)
+    assert res.returncode == 0, res.stderr[-3000:]
+    return {"jit": jit, "bundle": bundle}
+
+
+def test_the_kernels_compiled_ahead_of_time_run_every_example_as_numba_does_without_numba(places, tmp_path):
+    module = places["bundle"] / "kernels" / ahead.file_name(program(False).stamp)
+    assert module.is_file() and not list(places["jit"].glob("geardyn_kernels_*"))
+    installed = tmp_path / "installed"
+    installed.mkdir()
+    shutil.copy(module, installed)
+    expected, jit = child(places["jit"], tmp_path / "jit.npz")
+    frozen_found, frozen = child(tmp_path / "empty", tmp_path / "frozen.npz",
+                                 f"{NO_NUMBA}\nsys.frozen, sys._MEIPASS = True, {str(places['bundle'])!r}")
+    installed_found, kept = child(installed, tmp_path / "installed.npz", NO_NUMBA)
+    assert jit["note"].startswith("compiled by numba"), jit["note"]
+    assert frozen["note"] == f"compiled ahead of time, shipped with the app in {module}", frozen["note"]
+    assert kept["note"] == f"compiled ahead of time, kept in {installed / module.name}", kept["note"]
+    assert set(jit["plans"]) == set(frozen["plans"]) == set(kept["plans"]) and len(jit["plans"]) >= 17
+    for key, line in jit["plans"].items():
+        assert "compiled (asked for)" in line and "compiled (asked for)" in kept["plans"][key], (key, line)
+        assert "compiled (asked for; ahead of time, shipped with the app)" in frozen["plans"][key], key
+    for found in (frozen_found, installed_found):
+        assert set(found) == set(expected)
+        for name, values in expected.items():
+            np.testing.assert_array_equal(found[name], values, err_msg=name)
+
+
+def test_a_stamp_without_its_module_finds_nothing(places):
+    kernels = places["bundle"] / "kernels"
+    assert ahead.find(program(False).stamp, kernels) is not None
+    assert ahead.find("0" * 16, kernels) is None
+    assert ahead.find(program(False).stamp, None) is None
 
 
 # A damaged shipped module, in a frozen app without numba: `--compiled on` stops naming the file, `auto` runs as

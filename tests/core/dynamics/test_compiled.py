@@ -20,6 +20,7 @@ from core.commands import AddItem, replace_fields
 from core.dynamics import run as run_module
 from core.dynamics import warm
 from core.dynamics.formulations import FORMULATIONS
+from core.dynamics.program.cache import CACHE_VARIABLE
 from core.dynamics.program.linker import CompileError, program
 from core.dynamics.run import prepare
 from core.errors import ModelError
@@ -134,8 +135,9 @@ def test_a_joint_run_of_a_train_on_parallel_axes_takes_the_constant_matrices():
     assert "rk4, the steps between output samples in one call of the kernel (compiled)" == plan.steps
 
 
-def test_compiled_on_without_numba_is_an_error_that_says_why(monkeypatch):
+def test_compiled_on_without_numba_is_an_error_that_says_why(monkeypatch, tmp_path):
     real = importlib.import_module
+    monkeypatch.setenv(CACHE_VARIABLE, str(tmp_path))  # a kernel cache without the kernels compiled ahead of time
 
     def no_numba(name, *args):
         if name == "numba":

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 
 from core.chbm import lumped_model as lm
 from core.chbm.continuation import follow

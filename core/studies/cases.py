@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 
-
 from core.chbm import lumped_model as lm
 from core.chbm.continuation import follow
 from core.chbm.from_model import lumped_from_model

@@ -177,7 +177,8 @@ class Program:
             module = ahead.load(self.ahead)
             for name in ENTRIES:
                 setattr(self, name, getattr(module, name))
-            self.note = f"compiled ahead of time, {'shipped with the app' if self.shipped else 'kept'} in {self.ahead}"
+            where = "shipped with the app" if self.shipped else "kept"
+            self.note = f"compiled ahead of time, {where} in {self.ahead}"
             return
         numba = importlib.import_module("numba")
         cached = cache.writable(self.folder)

@@ -121,6 +121,20 @@ def test_a_stamp_without_its_module_finds_nothing(places):
     assert ahead.find(program(False).stamp, None) is None
 
 
+def test_without_a_c_compiler_warm_says_so_and_compiled_runs_take_numbas_cache(places, tmp_path):
+    cache = tmp_path / "cache"
+    shutil.copytree(places["jit"], cache)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "GEARDYN_KERNEL_CACHE": str(cache), "CC": "/bin/false"}
+    res = subprocess.run([sys.executable, "-m", "core.dynamics.warm"], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=900)
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert "could not be compiled ahead of time" in res.stdout and "numba's cache" in res.stdout, res.stdout
+    assert not list(cache.rglob("geardyn_kernels_*"))  # nothing half made left behind
+    _, seen = child(cache, tmp_path / "out.npz")
+    assert seen["note"].startswith("compiled by numba") and all(
+        "compiled (asked for)" in line for line in seen["plans"].values()), seen
+
+
 # A damaged shipped module, in a frozen app without numba: `--compiled on` stops naming the file, `auto` runs as
 # Python and its plan says why.
 DAMAGED = """

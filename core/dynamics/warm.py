@@ -17,7 +17,7 @@ from pathlib import Path
 from core.dynamics.formulations import FORMULATIONS
 from core.dynamics.integrators import METHODS
 from core.dynamics.program import ahead
-from core.dynamics.program.cache import cache_root
+from core.dynamics.program.cache import KEEP_DAYS, cache_root, prune
 from core.dynamics.program.linker import program
 from core.dynamics.run import prepare
 from core.errors import ModelError
@@ -38,7 +38,7 @@ def warm(folder: Path | None = None) -> str:
     code = program(True)
     if code.ahead is not None:
         if code.ahead.parent == target:
-            return f"the kernels are compiled ahead of time in {code.ahead} (nothing to do)"
+            return f"the kernels are compiled ahead of time in {code.ahead} (nothing to do){tidied(code)}"
         raise RuntimeError(f"the kernel cache holds the kernels compiled ahead of time ({code.ahead}): set "
                            f"GEARDYN_KERNEL_CACHE to another folder to compile them into {target}")
     runs = 0
@@ -67,8 +67,17 @@ def warm(folder: Path | None = None) -> str:
             raise
         why = str(exc).splitlines()[0] if str(exc) else ""
         return (f"{done}; they could not be compiled ahead of time ({type(exc).__name__}: {why}), so compiled runs "
-                f"load numba's cache (numba.pycc needs a C compiler and Python's headers)")
-    return f"{done}, ahead of time in {path} ({time.perf_counter() - t1:.1f} s)"
+                f"load numba's cache (numba.pycc needs a C compiler and Python's headers){tidied(code)}")
+    return f"{done}, ahead of time in {path} ({time.perf_counter() - t1:.1f} s){tidied(code) if folder is None else ''}"
+
+
+def tidied(code) -> str:
+    """Prune the kernel cache of programs of other sources unused for KEEP_DAYS days (keeping `code`'s); what was
+    removed, in words ('' when nothing)."""
+    root = cache_root()
+    count, size = prune(root, {code.folder, root / ahead.file_name(code.stamp)})
+    return f"; removed {count} programs of other sources unused for {KEEP_DAYS} days ({size / 1e6:.0f} MB)" \
+        if count else ""
 
 
 if __name__ == "__main__":

@@ -13,9 +13,14 @@ The frozen app ships no numba: its kernels travel compiled ahead of time, in `ke
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import sys
 import tempfile
+import time
 from pathlib import Path
+
+from core.dynamics.program.ahead import PREFIX
 
 #: environment variable naming the folder of compiled kernels (default: the user's cache folder)
 CACHE_VARIABLE = "GEARDYN_KERNEL_CACHE"
@@ -24,6 +29,9 @@ LOCATORS = ("core.dynamics.program.cache.ProgramLocator,UserProvidedCacheLocator
             "UserWideCacheLocator,IPythonCacheLocator,ZipCacheLocator")
 #: the module-name marker of a program's function copies (core.dynamics.program.linker.Linker.home)
 MARK = ".program_"
+
+#: days a program of other sources stays in the cache unused before `prune` removes it
+KEEP_DAYS = 30
 
 _FOLDERS: dict[str, Path] = {}
 
@@ -53,6 +61,39 @@ def writable(folder: Path) -> bool:
 def holds_program(folder: Path, entries: tuple[str, ...]) -> bool:
     """Whether `folder` holds numba's index of every entry point (a program compiled there at least once)."""
     return folder.is_dir() and sum(1 for _ in folder.rglob("entries.*.nbi")) >= len(entries)
+
+
+def used(path: Path) -> None:
+    """Mark a program's folder or module in the cache as used now (its time stamp: what `prune` reads); nothing
+    when it cannot be written (a shipped module, a read-only cache)."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def prune(root: Path, keep: set[Path], days: float = KEEP_DAYS) -> tuple[int, int]:
+    """Remove from the cache `root` the programs of other sources (numba's program folders, named by 16 hex
+    digits, and modules compiled ahead of time) not used for `days` days, except those in `keep`; how many and
+    how many bytes. A GearDyn of other sources that still runs compiles them again at its next compiled run."""
+    old = time.time() - days * 86400
+    count = size = 0
+    for path in root.glob("*"):
+        ours = (path.is_dir() and re.fullmatch(r"[0-9a-f]{16}", path.name)) or \
+            (path.is_file() and path.name.startswith(PREFIX))
+        try:
+            if not ours or path in keep or path.stat().st_mtime > old:
+                continue
+            files = [path] if path.is_file() else [f for f in path.rglob("*") if f.is_file()]
+            size += sum(f.stat().st_size for f in files)
+            if path.is_dir():
+                shutil.rmtree(path)
+            else:
+                path.unlink()
+        except OSError:  # gone meanwhile, or not ours to remove: left as it is
+            continue
+        count += 1
+    return count, size
 
 
 def register(folder: Path, numba) -> None:

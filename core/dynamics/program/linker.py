@@ -179,11 +179,13 @@ class Program:
                 setattr(self, name, getattr(module, name))
             where = "shipped with the app" if self.shipped else "kept"
             self.note = f"compiled ahead of time, {where} in {self.ahead}"
+            cache.used(self.ahead)
             return
         numba = importlib.import_module("numba")
         cached = cache.writable(self.folder)
         if cached:
             cache.register(self.folder, numba)
+            cache.used(self.folder)
         jit = numba.njit(cache=cached, error_model="numpy")  # a division by 0 gives inf or NaN, as numpy's
         link = Linker(self.loops, jit, numba.njit(cache=cached, error_model="numpy", inline="always"),
                       tag=self.folder.name)

@@ -12,11 +12,12 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from core.dynamics.program.cache import holds_program
+from core.dynamics.program.cache import holds_program, prune, used
 from core.dynamics.program.linker import ENTRIES, program
 from tests.conftest import EXAMPLES, ROOT
 
@@ -87,3 +88,25 @@ def test_a_moved_cache_loads_every_entry_point_without_compiling(warm_folder, el
     assert Path(seen["folder"]) == moved / warm_folder.name
     assert seen["misses"] == 0 and seen["hits"] >= 1, seen
     assert "compiled" in seen["plan"], seen["plan"]
+
+
+def test_prune_removes_programs_of_other_sources_unused_for_30_days_and_keeps_the_rest(tmp_path):
+    days = 86400
+    old_folder, fresh_folder, kept = (tmp_path / name for name in ("0123456789abcdef", "fedcba9876543210",
+                                                                    "aaaaaaaaaaaaaaaa"))
+    old_module = tmp_path / "geardyn_kernels_0123456789abcdef.cpython-311-x86_64-linux-gnu.so"
+    not_ours = [tmp_path / "loops", tmp_path / "notes.txt", tmp_path / "0123456789abcdeg"]
+    for folder in (old_folder, fresh_folder, kept, not_ours[0], not_ours[2]):
+        (folder / "module").mkdir(parents=True)
+        (folder / "module" / "code.nbc").write_bytes(b"x" * 1000)
+    old_module.write_bytes(b"y" * 500)
+    not_ours[1].write_text("a note")
+    now = time.time()
+    for path in (old_folder, old_module, kept, *not_ours):
+        os.utime(path, (now - 40 * days, now - 40 * days))
+    os.utime(fresh_folder, (now - 1 * days, now - 1 * days))
+    assert prune(tmp_path, {kept}) == (2, 1500)
+    assert not old_folder.exists() and not old_module.exists()
+    assert fresh_folder.exists() and kept.exists() and all(path.exists() for path in not_ours)
+    used(kept)  # a run that loads it marks it, and the next prune leaves it
+    assert prune(tmp_path, set()) == (0, 0) and kept.exists()

@@ -65,7 +65,7 @@ def holds_program(folder: Path, entries: tuple[str, ...]) -> bool:
 
 def used(path: Path) -> None:
     """Mark a program's folder or module in the cache as used now (its time stamp: what `prune` reads); nothing
-    when it cannot be written (a shipped module, a read-only cache)."""
+    when it cannot be written (a read-only cache)."""
     try:
         os.utime(path)
     except OSError:

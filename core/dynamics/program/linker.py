@@ -179,7 +179,8 @@ class Program:
                 setattr(self, name, getattr(module, name))
             where = "shipped with the app" if self.shipped else "kept"
             self.note = f"compiled ahead of time, {where} in {self.ahead}"
-            cache.used(self.ahead)
+            if not self.shipped:  # the app's own folder is not the cache: left untouched
+                cache.used(self.ahead)
             return
         numba = importlib.import_module("numba")
         cached = cache.writable(self.folder)

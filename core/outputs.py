@@ -49,6 +49,8 @@ def write_or_fallback(write, path: str, what: str) -> bool:
         return True
     except OSError as first:
         reason = first.strerror or str(first)
+        if first.filename and str(first.filename) != str(path):  # another file than `path`: say which
+            reason = f"{reason}: {first.filename}"
     stem, suffix = Path(path).stem or "geardyn", Path(path).suffix
     stamp = time.strftime("%Y%m%d-%H%M%S")
     for folder in (tempfile.gettempdir(), Path.home(), Path.cwd()):

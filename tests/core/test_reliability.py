@@ -33,6 +33,7 @@ from core.model import builders, files
 from core.model.entities import GROUND, GearPair, RevoluteJoint
 from core.model.files import load, loads
 from core.errors import ModelError
+from core.outputs import write_or_fallback
 from core.validation import validate
 from tests.conftest import wait_for_line
 
@@ -292,6 +293,18 @@ def test_a_write_that_fails_after_the_run_goes_to_a_fallback_file(tmp_path, monk
     saved = list((tmp_path / "fallback").glob("geardyn-r-*.csv"))
     assert len(saved) == 1 and f"it was written to {saved[0]}" in err and "No space left on device" in err
     assert len(saved[0].read_text().splitlines()) == 1 + 4  # header and the samples at 0, 1, 2, 3 ms
+
+
+def test_a_write_that_fails_on_another_file_names_that_file(tmp_path, capsys):
+    # a writer that needs a file of its own (a font, a template) and misses it: the path asked for is fine
+    missing = tmp_path / "fonts" / "DejaVuSans.ttf"
+
+    def plot(path):
+        open(missing, "rb")
+
+    assert not write_or_fallback(plot, str(tmp_path / "curve.png"), "the plot")
+    err = capsys.readouterr().err
+    assert f"cannot write the plot to {tmp_path / 'curve.png'} (No such file or directory: {missing})" in err
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])

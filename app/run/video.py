@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication, QProgressDialog
 from core.atomic import atomic_target
 
 FORMATS = {".mp4": "MP4 video (H.264)", ".gif": "GIF animation"}
-#: the frozen app's ffmpeg, xz-compressed (172 MB as a program, 50 MB packed: packaging/geardyn.spec)
+#: the frozen app's ffmpeg, xz-compressed (80 MB as a program, 21 MB packed: packaging/geardyn.spec)
 PACKED_ENCODER = "ffmpeg.xz"
 
 
@@ -34,7 +34,7 @@ def unpacked_encoder(packed: Path) -> Path:
 
 
 def use_packed_encoder() -> None:
-    """In the frozen app: unpack its ffmpeg into the user's cache once (about 3 s), and have imageio-ffmpeg run
+    """In the frozen app: unpack its ffmpeg into the user's cache once (about 1.5 s), and have imageio-ffmpeg run
     that one (its IMAGEIO_FFMPEG_EXE setting)."""
     packed = packed_encoder()
     if packed is None:

@@ -3,11 +3,12 @@
 # Xvfb for a virtual screen, Mesa for software OpenGL (VTK), the X/xcb
 # libraries Qt's xcb platform plugin loads, and a C compiler for the kernels
 # compiled ahead of time (numba.pycc; Python's headers come with the interpreter
-# the virtual environment is made from). Needs root (CI runs as root).
+# the virtual environment is made from); for `make package`, ICU's icupkg (the
+# frozen app's trimmed ICU data: packaging/icu_data.py). Needs root (CI runs as root).
 set -euo pipefail
 packages=(xvfb xauth libgl1-mesa-dri libglx-mesa0 libegl1 libxkbcommon-x11-0 libxcb-cursor0
   libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-xinerama0 libxcb-randr0
-  libxcb-shape0 libxcb-xkb1 libdbus-1-3 libfontconfig1 xz-utils gcc libc6-dev)
+  libxcb-shape0 libxcb-xkb1 libdbus-1-3 libfontconfig1 xz-utils gcc libc6-dev icu-devtools)
 command -v dpkg-query >/dev/null || { echo "not a Debian system: install ${packages[*]} by hand"; exit 0; }
 missing=()
 for p in "${packages[@]}"; do

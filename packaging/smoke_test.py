@@ -3,14 +3,16 @@
 Runs dist/geardyn/geardyn as a user would, with an empty home folder (so an empty kernel cache: the first
 compiled run is a first use), and checks every step by its results, not only its exit code:
 
-1. the app on each example under Xvfb (GEARDYN_SMOKE_TEST, app/smoke.py): it draws the bodies and quits;
+1. the app on each example under Xvfb (GEARDYN_SMOKE_TEST, app/smoke.py): it draws the bodies and quits, and
+   Qt's collation sorts names as ICU's root order does (the app ships ICU's data trimmed);
 2. the app on the planetary: Simulate > Run, then Telemetry's Export CSV of every channel; the CSV holds the
    whole run and the carrier turns at a quarter of the sun's speed (Willis: z_s / (z_s + z_r) = 1/4); then
    File > Export Video: an MP4 of 31 frames, through the ffmpeg the app ships packed;
 3. `geardyn simulate` of the planetary compiled, 2 s at h = 1e-4, twice: the plan says compiled ahead of time
    (the shipped kernel module: the app ships no numba), the first run takes at most 1.5 times the second
    (nothing compiles), both give the Willis ratio;
-4. `geardyn chbm` on the paper's pair: the curve the installed GearDyn computes, point for point;
+4. `geardyn chbm` on the paper's pair: the curve the installed GearDyn computes, point for point, and its plot
+   (a PNG of the figure's size, drawn with no font missing: the app ships matplotlib's DejaVu Sans alone);
 5. `geardyn study` of two cases on two local workers: both ok, and the final sun speed of the 2 N m case twice
    that of the 1 N m case (from rest under a constant torque, the speed grows as the torque);
 6. `geardyn validate` of an example.
@@ -35,6 +37,7 @@ APP = ROOT / "dist" / "geardyn" / "geardyn"
 EXAMPLES = ROOT / "resources" / "examples"
 PLANETARY = EXAMPLES / "planetary.gdyn"
 FIRST_RUN_RATIO = 1.5
+COLLATED = "a b B file2 file10"  # app/smoke.py's names in ICU's root collation, numbers by value
 
 
 class Smoke:
@@ -73,6 +76,14 @@ def willis(path: Path) -> tuple[int, float]:
     return len(data), data[-1, head.index("carrier_joint.speed [rad/s]")] / data[-1, head.index("sun_joint.speed [rad/s]")]
 
 
+def plot_size(path: Path) -> tuple[int, int]:
+    """Width and height of a PNG [px] from its header ((0, 0) if the file is missing or not a PNG)."""
+    head = path.read_bytes()[:24] if path.is_file() else b""
+    if not head.startswith(b"\x89PNG"):
+        return 0, 0
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
 def video_frames(path: Path) -> int:
     """Frames of an MP4, counted by the installed imageio-ffmpeg (0 if the file is missing or unreadable)."""
     try:
@@ -87,6 +98,8 @@ def gui_steps(smoke: Smoke) -> None:
         said = res.stdout.strip().splitlines()
         smoke.check(res.returncode == 0 and "drew" in res.stdout and "Traceback" not in res.stderr,
                     f"app on {example.name}: {said[-1] if said else 'nothing said'} (exit {res.returncode})", res)
+    collation = next((line for line in said if "collation" in line), "no collation line")
+    smoke.check(collation.endswith(COLLATED), f"app: {collation} (ICU's root order: {COLLATED})", res)
     out, mp4 = smoke.home / "app-export.csv", smoke.home / "app-export.mp4"
     res, seconds = smoke.run(["gui", PLANETARY], env={"GEARDYN_SMOKE_TEST": "1", "GEARDYN_SMOKE_EXPORT": str(out),
                                                       "GEARDYN_SMOKE_VIDEO": str(mp4)})
@@ -118,7 +131,8 @@ def simulate_steps(smoke: Smoke) -> None:
 
 def chbm_step(smoke: Smoke) -> None:
     frozen, installed = smoke.home / "chbm-frozen.csv", smoke.home / "chbm-installed.csv"
-    res, took = smoke.run(["chbm", "--out", frozen])
+    plot = smoke.home / "chbm.png"
+    res, took = smoke.run(["chbm", "--out", frozen, "--plot", plot])
     subprocess.run([sys.executable, "-m", "app.launch", "chbm", "--out", str(installed)], cwd=ROOT,
                    capture_output=True, check=True, timeout=600)
     head, got = table(frozen) if frozen.is_file() else ([], np.zeros((0, 0)))
@@ -127,6 +141,9 @@ def chbm_step(smoke: Smoke) -> None:
     smoke.check(res.returncode == 0 and same and len(got) > 100 and "stable" in head,
                 f"chbm on the paper's pair: {len(got)} curve points, the installed GearDyn's curve "
                 f"{'to 1e-9' if same else 'NOT matched'} ({took:.1f} s)", res)
+    size = plot_size(plot)
+    smoke.check(size == (960, 576) and "findfont" not in res.stderr,
+                f"chbm --plot: a {size[0]} x {size[1]} PNG (8 x 4.8 in at 120 dpi: 960 x 576), no font missing", res)
 
 
 def study_step(smoke: Smoke) -> None:

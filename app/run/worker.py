@@ -30,6 +30,8 @@ class RunWorker(Worker):
     refused = Signal(str)  # the run could not start (validation errors, bad settings)
 
     emit_interval = 0.1  # s of wall time between chunks (the GUI redraws at about this rate)
+    #: s of wall time per advance; after each the worker hands the GUI thread the GIL (see `work`)
+    slice_seconds = 0.01
 
     def __init__(self, model):
         super().__init__()
@@ -58,7 +60,11 @@ class RunWorker(Worker):
         self.prepared.emit(run.results)
         last = time.perf_counter()
         while True:
-            going = run.advance(max_seconds=self.emit_interval / 2)
+            going = run.advance(max_seconds=self.slice_seconds)
+            # A step's numpy calls let go of the GIL and take it back so often that the GUI thread waiting for it
+            # never asks for its turn (CPython's GIL: it asks after 5 ms without a switch), and the window froze
+            # for the whole compiled run; a sleep hands it over, once per slice.
+            time.sleep(0)
             now = time.perf_counter()
             if not going or now - last >= self.emit_interval:
                 last = now

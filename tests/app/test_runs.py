@@ -131,8 +131,8 @@ def test_a_failing_run_shows_when_and_keeps_what_it_computed(window, qtbot):
 
 def test_the_window_stays_responsive_and_an_edit_during_a_run_does_not_reach_it(window, qtbot):
     window.open_file(EXAMPLES / "planetary.gdyn")
-    # long enough to outlast the clicks below (they take about 1.5 s): 200,000 compiled steps take about 3 s
-    _settings(window, t_end=20.0, step=1e-4, output_step=1e-2)
+    # long enough to outlast the clicks below (they take about 1.5 s): 600,000 compiled steps take 4-9 s
+    _settings(window, t_end=60.0, step=1e-4, output_step=1e-2)
     reference = simulate(window.doc.model)
     qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
     qtbot.waitUntil(lambda: window.doc.current.results is not None and len(window.doc.current.results) > 1, timeout=30_000)

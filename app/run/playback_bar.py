@@ -55,7 +55,7 @@ class PlaybackBar(QWidget):
         self.slider.setObjectName("time_slider")
         self.slider.setRange(0, SLIDER_STEPS)
         self.slider.setToolTip("Time: drag to move the animation")
-        self.slider.setMinimumWidth(200)
+        self.slider.setMinimumWidth(240)  # the bar at its least width (a 1280 px screen): a third of it
         self.slider.valueChanged.connect(self._slid)
         lay.addWidget(self.slider, 4)  # the slider takes most of the bar's width, the run's state the rest
         self.time_label = QLabel("t = 0 s")

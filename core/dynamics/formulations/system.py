@@ -24,6 +24,7 @@ from core.dynamics.events import Event
 from core.dynamics.formulations.assembly import Assembly
 from core.dynamics.program.kernel import Kernel
 from core.dynamics.results.channels import Channel
+from core.errors import ModelError
 from core.model.model import Model
 
 #: rows whose singular values are below this share of the largest are redundant
@@ -109,8 +110,18 @@ class System:
         if y is None:
             return
         jac, _, off, _ = self.kernel.jacobian(y, self.velocities)
+        if not np.isfinite(jac).all():
+            raise self.undefined_rows(np.flatnonzero(~np.isfinite(jac).all(axis=1)))
         self.redundant = int(np.count_nonzero(~off)) - rank(jac[~off])
         self.kernel.ib[REDUNDANT] = self.redundant
+
+    def undefined_rows(self, rows: np.ndarray) -> ModelError:
+        """The error for constraint `rows` whose Jacobian is not finite: a placement their elements' geometry is
+        not defined for (bevel gears whose pitch cones do not meet, for one), named by the items' paths."""
+        paths = {item.name: f"{coll}.{item.name}" for coll, item in self.model.items()}
+        owners = [e.name for e in self.elements if e.nrows and np.any((rows >= e.row0) & (rows < e.row0 + e.nrows))]
+        return ModelError.of([(paths.get(name, name), "its constraint is not defined at these poses (the Jacobian "
+                               "is not finite): check where its bodies are placed") for name in owners])
 
     def bodies(self, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The bodies' COM positions (n, 3) [m], rotations (n, 3, 3), COM velocities (n, 3) [m/s] and spins (n, 3)

@@ -177,6 +177,14 @@ class Document(QObject):
         self.undo_stack.clear()
         self._reset()
 
+    def recover(self, path) -> None:
+        """Load an autosave as an unsaved model (no file of its own, dirty: closing asks to save it); on failure
+        raise ModelError and keep the current model."""
+        self.open(path)
+        self.path = None
+        self.undo_stack.resetClean()
+        self.changed.emit()
+
     def _drop_runs(self) -> None:
         """Results belong to their model: a new or opened model starts without runs."""
         if self.runs:

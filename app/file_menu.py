@@ -87,6 +87,7 @@ class FileMenu:
             self.report(f"Cannot save: {exc}")
             return False
         self._remember(path)
+        recovery_path().unlink(missing_ok=True)  # nothing unsaved is left to recover
         self.statusBar().showMessage(f"Saved {path}", 5000)
         return True
 
@@ -108,14 +109,23 @@ class FileMenu:
             except (ModelError, OSError):
                 pass  # an autosave must never interrupt the user; the next tick tries again
 
-    def offer_recovery(self) -> None:
-        """After a crash an autosave is left behind: offer to restore it."""
+    def offer_recovery(self) -> bool:
+        """After a crash an autosave is left behind: offer to restore it. True when the model was restored (the
+        caller then opens no other model over it)."""
         path = recovery_path()
         if not path.exists():
-            return
+            return False
         answer = QMessageBox.question(self, "Recover", "GearDyn did not close cleanly. Restore the autosaved model?")
-        if answer == QMessageBox.Yes:
-            self.open_file(path, ask=False)
-            self.doc.path = None
-            self.refresh()
-        path.unlink(missing_ok=True)
+        if answer != QMessageBox.Yes:
+            path.unlink(missing_ok=True)
+            return False
+        try:
+            self.doc.recover(path)
+        except ModelError as exc:
+            kept = path.with_name("autosave.unreadable.gdyn")
+            path.replace(kept)  # out of the way of the next autosave, and not offered at every start
+            self.report(f"Cannot restore the autosaved model: {exc}. The file is kept as {kept}")
+            return False
+        # the file stays until the model is saved or the window closes: a second crash finds it again
+        self.statusBar().showMessage("Restored the autosaved model: save it with File > Save As", 10_000)
+        return True

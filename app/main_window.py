@@ -473,6 +473,22 @@ class MainWindow(FileMenu, RunMenu, QMainWindow):
         event.accept()
 
 
+def open_first(window: MainWindow, args: list[str]) -> Path:
+    """The model the window shows first: the autosave a crash left when the user restores it (nothing is opened
+    over it), else the model file in `args` or the planetary example. Returns the file asked for (a results
+    file is opened by the caller, once the 3-D view is made)."""
+    restored = window.offer_recovery()
+    target = Path(args[0]) if args else EXAMPLES / "planetary.gdyn"
+    if target.suffix == RESULTS_SUFFIX:
+        return target
+    if not restored:
+        window.open_file(target, ask=False)
+    elif args:
+        window.statusBar().showMessage(f"Restored the autosaved model; {target.name} was not opened (File > Open)",
+                                       10_000)
+    return target
+
+
 def run_gui(args: list[str], splash=None) -> int:
     """Open the main window on the file in `args` (default: the planetary example); `splash`, the splash screen
     shown while the app loaded, closes when the window shows."""
@@ -487,11 +503,8 @@ def run_gui(args: list[str], splash=None) -> int:
     app.processEvents()  # the window drawn before the 3-D view's modules load
     if os.environ.get("GEARDYN_SMOKE_TEST"):
         print("smoke test: window shown", flush=True)
-    window.offer_recovery()
-    target = Path(args[0]) if args else EXAMPLES / "planetary.gdyn"
-    if target.suffix != RESULTS_SUFFIX:
-        window.open_file(target, ask=False)
-        app.processEvents()  # the model's tree and messages shown while the view's modules load
+    target = open_first(window, args)
+    app.processEvents()  # the model's tree and messages shown while the view's modules load
     window.make_view()
     window.load_kernels()
     if target.suffix == RESULTS_SUFFIX:  # a run to play: the view first

@@ -1,8 +1,9 @@
 """Files in the window: unsaved-changes prompt, recent files, autosave and recovery after a crash."""
 
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
 
-from app.main_window import recovery_path
+from app.main_window import open_first, recovery_path
 from core.commands import replace_fields
 from tests.conftest import EXAMPLES
 
@@ -29,15 +30,61 @@ def test_recent_files_are_remembered(window):
     assert names[:2] == ["helical_pair.gdyn", "planetary.gdyn"]
 
 
-def test_autosave_and_recovery_after_a_crash(window, monkeypatch):
+def answer_boxes(qtbot, buttons: list, texts: list) -> None:
+    """Arm a timer that presses buttons[k] of the k-th message box to come, each box's text into `texts`."""
+    left = list(buttons)
+
+    def press():
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox) or box.text() in texts:
+            QTimer.singleShot(50, press)
+            return
+        texts.append(box.text())
+        qtbot.mouseClick(box.button(left.pop(0)), Qt.LeftButton)
+        if left:
+            QTimer.singleShot(50, press)
+
+    QTimer.singleShot(0, press)
+
+
+def crash_with_an_edit(window) -> None:
+    """The planetary with the sun's mass 1 kg autosaved, as a session that crashed leaves it (the autosave on
+    disk, the window's model clean again as a new session's would be)."""
     window.open_file(EXAMPLES / "planetary.gdyn")
     _edit(window)
     window.write_autosave()
     assert recovery_path().exists()
-    # a new session finds the autosave left by the crashed one and is offered it
     window.doc.undo_stack.setClean()
     window.open_file(EXAMPLES / "helical_pair.gdyn")
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)
-    window.offer_recovery()
-    assert window.doc.model.bodies["sun"].mass == 1.0
+
+
+def test_restoring_the_autosave_at_start_shows_it_unsaved_and_opens_nothing_over_it(window, qtbot):
+    crash_with_an_edit(window)
+    asked = []
+    answer_boxes(qtbot, [QMessageBox.Yes], asked)
+    open_first(window, [])  # what the program does at start: recovery first, then the model to show
+    assert asked and "autosaved" in asked[0]
+    assert window.doc.model.bodies["sun"].mass == 1.0  # the restored model, not the planetary example over it
+    assert window.doc.dirty and window.doc.path is None and window.windowTitle().endswith("*")
+    assert recovery_path().exists()  # kept until saved or closed: a second crash finds it again
+    saved = window.doc.suggested_path(".gdyn", "recovered")
+    assert window._save_to(saved) and not recovery_path().exists()
+
+
+def test_declining_the_autosave_opens_the_file_asked_for_and_drops_the_autosave(window, qtbot):
+    crash_with_an_edit(window)
+    answer_boxes(qtbot, [QMessageBox.No], [])
+    open_first(window, [str(EXAMPLES / "bevel_pair.gdyn")])
+    assert window.doc.path == EXAMPLES / "bevel_pair.gdyn" and not window.doc.dirty
     assert not recovery_path().exists()
+
+
+def test_an_unreadable_autosave_is_set_aside_with_its_path_said(window, qtbot):
+    recovery_path().write_text("{ not a model")
+    texts = []
+    answer_boxes(qtbot, [QMessageBox.Yes, QMessageBox.Ok], texts)  # restore it; then the warning's OK
+    open_first(window, [])
+    assert window.doc.path == EXAMPLES / "planetary.gdyn"
+    kept = recovery_path().with_name("autosave.unreadable.gdyn")
+    assert kept.exists() and not recovery_path().exists()
+    assert len(texts) == 2 and "Cannot restore" in texts[1] and str(kept) in texts[1]

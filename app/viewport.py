@@ -125,7 +125,7 @@ class ViewportWidget(QtInteractor):
         """
         empty = not self.body_actors
         check = model.bodies if names is None else [n for n in names if n in model.bodies or n in self.body_actors]
-        added = []
+        added, moved = [], []
         for name in list(check):
             body = model.bodies.get(name)
             if body is None:
@@ -138,15 +138,18 @@ class ViewportWidget(QtInteractor):
                 self._build(name, body.visual, base_dir)
             actor = self.body_actors.get(name)
             if actor is not None:
-                actor.user_matrix = pose_matrix(body.position, body.orientation)
+                pose = pose_matrix(body.position, body.orientation)
+                if name not in added and not np.array_equal(actor.user_matrix, pose):
+                    moved.append(name)
+                actor.user_matrix = pose
         if names is None:
             for name in [n for n in self.body_actors if n not in model.bodies]:
                 self._drop(name)
         self.problems = [p for p in self.problems if p.split(":")[0] in model.bodies]
         if empty and self.body_actors:  # the first bodies of a model: bring them into view
             self.view_isometric(render=False)
-        elif any(name in self.body_actors and not self.in_view(name) for name in added):
-            self.reset_camera(render=False)  # a new body placed out of sight: every body in view
+        elif any(name in self.body_actors and not self.in_view(name) for name in added + moved):
+            self.reset_camera(render=False)  # a body placed or moved out of sight: every body in view
         self.request_render()
 
     def in_view(self, name: str) -> bool:

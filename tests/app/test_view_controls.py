@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFileDialog, QToolButton
+from PySide6.QtWidgets import QFileDialog, QPushButton, QToolButton
 
 from app.viewport import BACKGROUND
 from tests.app.conftest import fill_and_ok, toolbar_button
@@ -52,6 +52,18 @@ def test_a_gear_added_out_of_sight_brings_every_body_into_view_and_one_in_sight_
     assert "far" in window.doc.model.bodies
     window.viewport.render()
     assert on_screen(window)  # the 80 mm gear 400 mm away, and the pair, all in view
+
+
+def test_a_gear_moved_out_of_sight_brings_every_body_into_view(window, qtbot):
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    window.viewport.render()
+    assert on_screen(window)
+    window.select("gear2")
+    fill_and_ok(qtbot, {"Shift x": 400})
+    qtbot.mouseClick(window.props.widget().findChild(QPushButton, "move_body"), Qt.LeftButton)
+    assert window.doc.model.bodies["gear2"].position[0] > 0.4
+    window.viewport.render()
+    assert on_screen(window)  # the gear 400 mm further, and gear 1, in view
 
 
 def test_fit_and_the_standard_views_put_every_body_in_view_from_their_side(window, qtbot):

@@ -149,8 +149,8 @@ class GearPairDialog(QDialog):
         if bevel:
             text = (f"gamma2 = 90 - gamma1 = {math.degrees(geo.pitch_angle_2):.4f} deg; atan(z1/z2) = "
                     f"{math.degrees(math.atan2(pair.z1, pair.z2)):.4f} deg; contact ratio {geo.transverse_contact_ratio:.4f}")
-        else:
-            text = (f"helix angle gear 2 {math.degrees(geo.helix_angle_2):.4g} deg; centre distance "
+        else:  # + 0.0: a spur gear 2's helix angle of -0.0 reads 0
+            text = (f"helix angle gear 2 {math.degrees(geo.helix_angle_2) + 0.0:.4g} deg; centre distance "
                     f"{geo.center_distance * 1e3:.6g} mm; contact ratio {geo.transverse_contact_ratio:.4f}"
                     f" (+ overlap {geo.overlap_ratio:.4f})")
         self.derived.setText(text)

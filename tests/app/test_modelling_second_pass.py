@@ -275,6 +275,22 @@ def test_pair_dialog_before_any_joint_says_so_and_creates_the_joints_on_request(
     assert not model.joints and not model.gear_pairs
 
 
+def test_pair_dialog_of_spur_gears_gives_gear_2_a_helix_angle_of_0_not_minus_0(window, qtbot):
+    window.act_new.trigger()
+    for fields in ({"Name": "a", "Number of teeth": 20}, {"Name": "b", "Number of teeth": 40, "Position x": 60}):
+        fill_and_ok(qtbot, fields)
+        qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    seen = []
+
+    def create(dlg):
+        qtbot.mouseClick(dlg.findChild(QPushButton, "create_joints"), Qt.LeftButton)
+        seen.append(dlg.derived.text())
+
+    fill_and_ok(qtbot, {"Name": "p"}, press=create)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert seen[0].startswith("helix angle gear 2 0 deg; centre distance 60 mm"), seen
+
+
 def test_a_new_models_first_gear_is_brought_into_view(window, qtbot):
     window.open_file(EXAMPLES / "planetary.gdyn")  # a camera placed for a large set
     window.viewport.renderer.GetActiveCamera().Zoom(40.0)  # and zoomed far into it

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -21,6 +22,18 @@ from app.run.clock import SPEEDS, PlaybackClock
 
 SLIDER_STEPS = 10_000
 FOLLOW_INTERVAL = 0.066  # s
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that ends in an ellipsis where its text does not fit (`text()` stays whole)."""
+
+    def paintEvent(self, event) -> None:
+        rect = self.contentsRect()
+        shown = self.fontMetrics().elidedText(self.text(), Qt.ElideRight, rect.width())
+        painter = QPainter(self)
+        self.style().drawItemText(painter, rect, int(self.alignment()), self.palette(), self.isEnabled(), shown,
+                                  self.foregroundRole())
+        painter.end()
 
 
 class PlaybackBar(QWidget):
@@ -74,7 +87,7 @@ class PlaybackBar(QWidget):
         self.loop.setObjectName("loop")
         self.loop.toggled.connect(lambda on: setattr(clock, "loop", on))
         lay.addWidget(self.loop)
-        self.state = QLabel("")
+        self.state = ElidedLabel("")
         self.state.setObjectName("run_state")
         self.state.setWordWrap(False)
         self.state.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)  # a long state must not widen the window

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from app.plot_legend import anchor_legend, least_crossed_corner
 from app.telemetry.browser import MIME
@@ -20,6 +20,7 @@ from app.telemetry.browser import MIME
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f",
            "#bcbd22")
 PLAYHEAD_PEN = pg.mkPen("#e0a000", width=2)
+EMPTY_HINT = "Double-click a channel on the left, or drag it here, to plot it"
 CURSOR_PENS = {"A": pg.mkPen("#c0392b", width=1.5, style=Qt.DashLine), "B": pg.mkPen("#2471a3", width=1.5, style=Qt.DashLine)}
 
 
@@ -120,6 +121,11 @@ class PlotPanel(pg.PlotWidget):
             line.setVisible(False)
             self.addItem(line, ignoreBounds=True)
             self.cursors[name] = line
+        self.hint = QLabel(EMPTY_HINT, self)  # an empty plot says how to fill it
+        self.hint.setObjectName("empty_plot_hint")
+        self.hint.setAlignment(Qt.AlignCenter)
+        self.hint.setStyleSheet("color: #777; background: transparent")
+        self.hint.setAttribute(Qt.WA_TransparentForMouseEvents)
 
     def add_curve(self, name: str, unit: str, time, values) -> None:
         if name in self.curves:
@@ -177,6 +183,7 @@ class PlotPanel(pg.PlotWidget):
     def _label(self) -> None:
         units = sorted(set(self.units.values()))
         self.getPlotItem().setLabel("left", f"[{units[0]}]" if len(units) == 1 else "")
+        self.hint.setVisible(not self.curves)
 
     # drag and drop of channel names from the browser
     def dragEnterEvent(self, event):
@@ -201,7 +208,8 @@ class PlotPanel(pg.PlotWidget):
 
     def resizeEvent(self, event):
         super().resizeEvent(event)
-        if "curves" in self.__dict__:  # pyqtgraph resizes once while it builds the view
+        if "hint" in self.__dict__:  # pyqtgraph resizes once while it builds the view
+            self.hint.setGeometry(self.rect())
             self.redraw()
 
     def mousePressEvent(self, event):

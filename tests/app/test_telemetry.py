@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtWidgets import QFileDialog, QLineEdit, QToolBar
+from PySide6.QtWidgets import QFileDialog, QLabel, QLineEdit, QToolBar
 
 from app.telemetry.browser import matches
 from app.telemetry.readout import TIME_ROW
@@ -49,8 +49,11 @@ def test_a_channel_added_by_double_click_shows_the_solvers_values(window, qtbot)
     assert tw.isVisible() and "Run 1 (finished)" in tw.windowTitle()
     top = tw.browser.tree.topLevelItem(0)
     assert top.text(0) == "Gear pairs"  # the tooth forces come first
+    hint = tw.stack.current.findChild(QLabel, "empty_plot_hint")
+    assert hint.isVisible() and "Double-click a channel" in hint.text()  # the empty plot says how to fill it
     double_click_channel(qtbot, tw.browser, "sun_joint.speed")
     curve = tw.stack.current.curves["sun_joint.speed"]
+    assert not hint.isVisible()
     reference = simulate(load(EXAMPLES / "planetary.gdyn"), t_end=0.1)
     assert curve.envelope.values[-1] == res["sun_joint.speed"][-1] == reference["sun_joint.speed"][-1]
     assert np.array_equal(curve.envelope.time, reference.time)

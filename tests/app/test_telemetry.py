@@ -278,6 +278,22 @@ def test_a_constant_channel_autoranges_to_a_flat_line_not_to_its_round_off(windo
     assert hi - lo < 1e-3 * abs(values).max()  # still around the value, not the unit square
 
 
+def test_a_channel_zero_but_for_round_off_autoranges_to_a_flat_line_at_zero(window, qtbot):
+    """The helical example spins free: its tooth force is zero up to round-off (about 1e-15 N). The autoranged
+    plot spans at least 1e-9 N around it, so the curve is a flat line at zero, not noise filling the plot."""
+    res = _run(window, qtbot, EXAMPLES / "helical_pair.gdyn", t_end=0.1)
+    qtbot.mouseClick(toolbar_button(window, "telemetry"), Qt.LeftButton)
+    tw = window.telemetry
+    double_click_channel(qtbot, tw.browser, "pair.Ft")
+    values = res["pair.Ft"]
+    assert 0 < abs(values).max() < 1e-12  # zero but for round-off
+    tw.stack.auto_range()
+    qtbot.wait(100)
+    lo, hi = tw.stack.current.getPlotItem().viewRange()[1]
+    assert lo < 0 < hi and hi - lo >= 1e-9
+    assert hi - lo < 1e-6  # still around zero, not the unit square
+
+
 def test_export_csv_suggests_a_file_beside_the_model_or_in_the_documents_folder(window, qtbot):
     _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.01)
     qtbot.mouseClick(toolbar_button(window, "telemetry"), Qt.LeftButton)

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 
 from app.chbm.curve_plot import colour
 
+EMPTY_TITLE = "click a point of a curve above to see one period at its frequency here"
 ROWS = (("x [m]", "x", "um", 1e6), ("Fc [N]", "Fc", "kN", 1e-3),
         ("mesh stiffness [N/m]", "Fc / x", "N/um", 1e-6))  # DTE, total contact force, mesh stiffness
 
@@ -29,6 +30,7 @@ class PeriodPlot(pg.GraphicsLayoutWidget):
             self.plots.append(p)
         self.plots[-1].setLabel("bottom", "time in the period [ms]")
         self.plots[0].addLegend(offset=(10, 5))
+        self.plots[0].setTitle(EMPTY_TITLE, color="#777")  # until a point is chosen: how to choose one
         self.names, self.data = [], None
 
     def show_period(self, names: list[str], data: np.ndarray, frequency: float, curve: int = 0) -> None:

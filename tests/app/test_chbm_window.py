@@ -99,6 +99,8 @@ def test_stop_keeps_the_points_so_far(window, qtbot):
 
 def test_clicking_a_point_shows_its_period_as_the_command_line_does(window, qtbot, tmp_path):
     chbm = _open(window, qtbot)
+    title = chbm.period_plot.plots[0].titleLabel
+    assert "click a point of a curve above" in title.text  # the empty period plot says how to fill it
     _type(chbm, qtbot, COARSE)
     _click(chbm, qtbot, "chbm_run")
     qtbot.waitUntil(lambda: chbm.status == "finished", timeout=120000)
@@ -112,7 +114,7 @@ def test_clicking_a_point_shows_its_period_as_the_command_line_does(window, qtbo
     qtbot.mouseClick(chbm.curve.viewport(), Qt.LeftButton, pos=widget_pos)
     qtbot.waitUntil(lambda: chbm.period is not None, timeout=10000)
     names, data, shown, _ = chbm.period
-    assert shown == pytest.approx(freq, rel=1e-12)
+    assert shown == pytest.approx(freq, rel=1e-12) and title.text.startswith("one period at")
     out = tmp_path / "period.csv"
     subprocess.run([sys.executable, "-m", "core.cli", "chbm", "--torque", "100", "--f-min", "1000", "--f-max", "3000",
                     "--harmonics", "7", "--df-max", "100", "--out", str(tmp_path / "c.csv"), "--period", repr(float(freq)),

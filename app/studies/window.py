@@ -417,7 +417,7 @@ class StudyWindow(QMainWindow):
         for k, r in enumerate(self.rows):
             shown = (rng.to_display(v) if rng is not None else v for v, rng in zip(r["values"], ranges))
             cells = [str(k), *(f"{v:.6g}" for v in shown),
-                     *("" if math.isnan(v) else f"{v:.6g}" for v in r["results"]), r["status"], r["error"]]
+                     *("" if math.isnan(v) else f"{v:.6g}" for v in r["results"]), r["status"], r["message"]]
             for c, text in enumerate(cells):
                 self.table.setItem(k, c, QTableWidgetItem(text))
         self.table.resizeColumnsToContents()

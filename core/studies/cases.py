@@ -18,6 +18,7 @@ from core.model.files import model_from_dict
 from core.studies.parameters import apply
 from core.studies.reductions import reduce
 from core.studies.study_file import CHBM_BASE, Study
+from core.validation import validate
 
 CHBM_OUTPUTS = ("peak half peak-to-peak DTE [m]", "peak frequency [Hz]", "mean DTE at the peak [m]", "curve points")
 
@@ -30,10 +31,12 @@ def output_columns(study: Study) -> list[str]:
 
 
 def run_case(study: Study, base: dict | None, values: tuple[float, ...]) -> dict:
-    """{'values', 'results' (list of floats, NaN where not computed), 'status', 'error', 'units'}."""
+    """{'values', 'results' (list of floats, NaN where not computed), 'status', 'message', 'units'}: the message
+    says why a case failed, or gives the warnings of the case's model (a gear regenerated with a module its pair
+    does not have, for one) for a case that ran."""
     try:
-        results, units, status = _run(study, base, values)
-        return {"values": values, "results": results, "units": units, "status": status, "error": ""}
+        results, units, status, message = _run(study, base, values)
+        return {"values": values, "results": results, "units": units, "status": status, "message": message}
     except ModelError as exc:
         return _failed(study, values, str(exc))
     except Exception as exc:  # noqa: BLE001  (one case failing must not stop the others; its error is reported)
@@ -59,7 +62,7 @@ def warm_up(base: dict | None) -> str:
 def _failed(study, values, message):
     n = len(output_columns(study))
     return {"values": values, "results": [math.nan] * n, "units": [""] * n, "status": "failed",
-            "error": message.splitlines()[0][:300]}
+            "message": message.splitlines()[0][:300]}
 
 
 def _run(study: Study, base: dict | None, values):
@@ -73,9 +76,11 @@ def _run(study: Study, base: dict | None, values):
             chbm_params[p.path.split(".", 1)[1]] = v
         else:
             apply(model, p.path, v)
+    warnings = [] if model is None else [f for f in validate(model) if f.severity == "warning"]
+    message = "; ".join(f"warning: {f.item}: {f.message}" for f in warnings)[:300]
     if study.analysis.kind == "chbm":
-        return _chbm(study, model, settings, chbm_params)
-    return _simulation(study, model, settings)
+        return (*_chbm(study, model, settings, chbm_params), message)
+    return (*_simulation(study, model, settings), message)
 
 
 def _simulation(study, model, settings):

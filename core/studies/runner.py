@@ -143,7 +143,7 @@ def run_study(study: Study, scheduler: str | None = None, workers: int | None = 
             except Exception as exc:  # noqa: BLE001  (a lost worker: the case is reported, the others go on)
                 n = len(output_columns(study))
                 rows[k] = {"values": cases[k], "results": [math.nan] * n, "units": [""] * n, "status": "failed",
-                           "error": f"{type(exc).__name__}: {exc}"[:300]}
+                           "message": f"{type(exc).__name__}: {exc}"[:300]}
             rows[k]["case"] = k
             done += 1
             if progress:
@@ -158,16 +158,17 @@ def run_study(study: Study, scheduler: str | None = None, workers: int | None = 
 
 def _cancelled(study: Study, values) -> dict:
     n = len(output_columns(study))
-    return {"values": values, "results": [math.nan] * n, "units": [""] * n, "status": "cancelled", "error": ""}
+    return {"values": values, "results": [math.nan] * n, "units": [""] * n, "status": "cancelled", "message": ""}
 
 
 def header(study: Study, rows: list[dict | None]) -> list[str]:
-    """case, the parameter paths, the results (with the unit the first finished case reported), status, error."""
+    """case, the parameter paths, the results (with the unit the first finished case reported), status, message
+    (why a case failed, or its model's warnings)."""
     names = output_columns(study)
     units = next((r["units"] for r in rows if r is not None and r["status"] not in ("failed", "cancelled")),
                  [""] * len(names))
     cols = [f"{n} [{u}]" if u and "[" not in n else n for n, u in zip(names, units)]
-    return ["case", *[p.path for p in study.parameters], *cols, "status", "error"]
+    return ["case", *[p.path for p in study.parameters], *cols, "status", "message"]
 
 
 def write_results(path, study: Study, rows: list[dict | None]) -> None:
@@ -182,5 +183,5 @@ def write_results(path, study: Study, rows: list[dict | None]) -> None:
         if r is None:
             continue
         w.writerow([k, *(f"{v:.12g}" for v in r["values"]), *(f"{v:.12g}" for v in r["results"]), r["status"],
-                    r["error"]])
+                    r["message"]])
     atomic_write_text(path, buf.getvalue())

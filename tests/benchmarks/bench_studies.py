@@ -53,7 +53,7 @@ def cluster_start() -> float:
 def timed(study, workers):
     t0 = time.perf_counter()
     rows = run_study(study, workers=workers)
-    assert all(r["status"] == "ok" for r in rows), [r["error"] for r in rows if r["status"] != "ok"]
+    assert all(r["status"] == "ok" for r in rows), [r["message"] for r in rows if r["status"] != "ok"]
     return time.perf_counter() - t0, rows
 
 

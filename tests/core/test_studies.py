@@ -88,13 +88,26 @@ def test_a_failed_case_is_reported_and_the_others_run(tmp_path):
     study = study_from_dict(data, str(STUDY))
     rows = run_study(study, workers=0)
     assert [r["status"] for r in rows] == ["ok", "failed", "ok"]
-    assert "face_width" in rows[1]["error"] and math.isnan(rows[1]["results"][0])
+    assert "face_width" in rows[1]["message"] and math.isnan(rows[1]["results"][0])
     out = tmp_path / "r.csv"
     write_results(out, study, rows)
     table = list(csv.reader(out.open()))
     assert table[0] == ["case", "gears.sun.face_width", "sun_planet1.Ft max_abs [N]", "sun_planet1.Ft std [N]",
-                        "sun_joint.speed final [rad/s]", "status", "error"]
+                        "sun_joint.speed final [rad/s]", "status", "message"]
     assert table[2][-2] == "failed" and "face_width" in table[2][-1]
+
+
+def test_a_case_whose_model_has_warnings_runs_and_names_them(tmp_path):
+    """The sun regenerated with a 3 mm module runs (a warning, not an error) but its row says that its pairs
+    are 2 mm; the case with the example's own module has no message."""
+    data = short_repr(json.loads(STUDY.read_text()))
+    data["parameters"] = [{"path": "gears.sun.module", "values": [0.002, 0.003]}]
+    rows = run_study(study_from_dict(data, str(STUDY)), workers=0)
+    assert [r["status"] for r in rows] == ["ok", "ok"] and rows[0]["message"] == ""
+    assert "warning: sun_planet1: module 2 mm but gear 'sun' was generated with 3 mm" in rows[1]["message"]
+    out = tmp_path / "r.csv"
+    write_results(out, study_from_dict(data, str(STUDY)), rows)
+    assert list(csv.reader(out.open()))[2][-1] == rows[1]["message"]
 
 
 def test_chbm_study_of_the_papers_pair_finds_the_peak_a_newmark_run_down_finds():
@@ -172,7 +185,7 @@ def test_a_chbm_case_outside_its_ranges_fails_naming_the_parameter():
                              "analysis": {"kind": "chbm", "f_min": 1000, "f_max": 3000, "harmonics": 4}})
     rows = run_study(study, workers=0)
     assert [r["status"] for r in rows] == ["failed", "ok"]
-    assert rows[0]["error"] == "chbm.inertia: must be above 0 and at most 1000 kg m^2, got -1"
+    assert rows[0]["message"] == "chbm.inertia: must be above 0 and at most 1000 kg m^2, got -1"
 
 
 def test_an_undamped_chbm_case_fails_where_its_curve_turns_back_instead_of_reporting_a_peak_outside_its_range():
@@ -180,7 +193,7 @@ def test_an_undamped_chbm_case_fails_where_its_curve_turns_back_instead_of_repor
                              "analysis": {"kind": "chbm", "f_min": 1000, "f_max": 3000, "harmonics": 4}})
     (row,) = run_study(study, workers=0)
     # the undamped resonance never closes: the curve folds back below the range (its peak is at infinity)
-    assert row["status"] == "failed" and "turned back below f_min (1000 Hz)" in row["error"]
+    assert row["status"] == "failed" and "turned back below f_min (1000 Hz)" in row["message"]
     assert math.isnan(row["results"][0])
 
 

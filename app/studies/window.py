@@ -394,9 +394,11 @@ class StudyWindow(QMainWindow):
         self.rows = rows
         failed = sum(r["status"] == "failed" for r in rows)
         cancelled = sum(r["status"] == "cancelled" for r in rows)
+        warned = sum(r["status"] == "ok" and bool(r["message"]) for r in rows)
         self.status = "stopped" if cancelled else "finished"
         self.statusBar().showMessage(f"{len(rows)} cases: {len(rows) - failed - cancelled} computed, {failed} failed"
-                                     + (f", {cancelled} not run (stopped)" if cancelled else ""))
+                                     + (f", {cancelled} not run (stopped)" if cancelled else "")
+                                     + (f"; {warned} with warnings (see their message)" if warned else ""))
         self.fill_table()
         self.redraw()
         if self.cluster is not None and self.cluster.workers != self.workers.value():
@@ -419,7 +421,9 @@ class StudyWindow(QMainWindow):
             cells = [str(k), *(f"{v:.6g}" for v in shown),
                      *("" if math.isnan(v) else f"{v:.6g}" for v in r["results"]), r["status"], r["message"]]
             for c, text in enumerate(cells):
-                self.table.setItem(k, c, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                item.setToolTip(text if c == len(cells) - 1 else "")  # the whole message, which the column cuts
+                self.table.setItem(k, c, item)
         self.table.resizeColumnsToContents()
         n_par = len(self.study.parameters)
         keep = self.y_choice.currentText()

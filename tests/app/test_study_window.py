@@ -62,6 +62,23 @@ def test_a_study_of_the_open_model_runs_and_shows_a_table_and_a_plot(window, qtb
     assert w.grab().save(str(shot))
 
 
+def test_a_case_with_model_warnings_is_counted_and_its_whole_message_is_in_the_tool_tip(window, qtbot):
+    w = _window(window, qtbot)
+    w.params.cellWidget(0, 0).setCurrentText("gears.sun.module")
+    w.params.item(0, 2).setText("2 3")
+    w.t_end.setText("0.01")
+    w.step.setText("0.001")
+    w.workers.setValue(0)
+    qtbot.mouseClick(w.run_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: w.status in ("finished", "failed"), timeout=120000)
+    last = w.table.columnCount() - 1
+    assert w.table.horizontalHeaderItem(last).text() == "message" and w.table.item(0, last).text() == ""
+    message = w.table.item(1, last)
+    assert message.text().startswith("warning: sun_planet1: module 2 mm but gear 'sun' was generated with 3 mm")
+    assert message.toolTip() == message.text()
+    assert w.statusBar().currentMessage() == "2 cases: 2 computed, 0 failed; 1 with warnings (see their message)"
+
+
 def test_bad_values_name_the_parameter(window, qtbot):
     w = _window(window, qtbot)
     w.params.cellWidget(0, 0).setCurrentText("gears.sun.face_width")

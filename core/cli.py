@@ -377,6 +377,7 @@ def _cmd_simulate(ns) -> int:
     from core.dynamics.run import compile_note, effective_settings, prepare
     from core.model.files import load
     from core.errors import ModelError
+    from core.validation import validate
 
     for name, value in (("--t-end", ns.t_end), ("--step", ns.step), ("--output-step", ns.output_step)):
         if value is not None and not value > 0:
@@ -402,6 +403,9 @@ def _cmd_simulate(ns) -> int:
             raise UsageError(f"{flag}: {exc.detail}") from None
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    for f in validate(model):  # the model's warnings: the run refuses errors itself, but would not show these
+        if f.severity == "warning":
+            print(f"warning: {f.item}: {f.message}", file=sys.stderr)
     bar = TerminalProgress()
     # a signal while the run is prepared (the kernels may compile) ends the command; one while it runs ends the
     # run at its next step, with what it computed; one while the files are written lets them be finished first

@@ -8,6 +8,8 @@ import sys
 import pytest
 import trimesh
 
+from core.model.files import load, save
+from core.studies.parameters import apply
 from tests.conftest import EXAMPLES, ROOT
 
 
@@ -162,3 +164,15 @@ def test_simulate_refuses_a_csv_named_as_a_results_file(tmp_path):
     assert res.returncode == 2 and not (tmp_path / "r.gdres").exists()
     assert res.stderr.strip().splitlines()[-1] == ("geardyn: error: --out: writes a CSV table, not a results file; "
                                                    "name the results file (.gdres) with --results")
+
+
+def test_simulate_prints_the_models_warnings_and_runs(tmp_path):
+    """gear1 regenerated at 3 mm beside its 2 mm pair: a warning (the run goes on), said on stderr as in validate."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    apply(model, "gears.gear1.module", 0.003)
+    save(model, tmp_path / "m.gdyn")
+    res = run("simulate", str(tmp_path / "m.gdyn"), "--t-end", "0.002", "--out", str(tmp_path / "m.csv"))
+    assert res.returncode == 0 and (tmp_path / "m.csv").exists()
+    assert "warning: pair: module 2 mm but gear 'gear1' was generated with 3 mm" in res.stderr
+    clean = run("simulate", str(EXAMPLES / "helical_pair.gdyn"), "--t-end", "0.002", "--out", str(tmp_path / "c.csv"))
+    assert clean.returncode == 0 and "warning" not in clean.stderr

@@ -72,7 +72,7 @@ class FileMenu:
         return self._save_to(self.doc.path)
 
     def file_save_as(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self, "Save model as", str(self.doc.path or "model.gdyn"),
+        path, _ = QFileDialog.getSaveFileName(self, "Save model as", str(self.doc.suggested_path(SUFFIX, "model")),
                                               f"GearDyn models (*{SUFFIX})")
         if not path:
             return False

@@ -108,7 +108,7 @@ class RunMenu:
         if record is None or record.results is None or self.runner.running:
             self.report("Save Results: no finished run to save")
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Save results as", str((self.doc.path or Path("run")).with_suffix(RESULTS_SUFFIX)),
+        path, _ = QFileDialog.getSaveFileName(self, "Save results as", str(self.doc.suggested_path(RESULTS_SUFFIX, "run")),
                                               f"GearDyn results (*{RESULTS_SUFFIX})")
         if not path:
             return

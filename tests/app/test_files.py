@@ -1,10 +1,13 @@
 """Files in the window: unsaved-changes prompt, recent files, autosave and recovery after a crash."""
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from app.main_window import open_first, recovery_path
 from core.commands import replace_fields
+from core.dynamics.simulate import simulate
 from tests.conftest import EXAMPLES
 
 
@@ -88,3 +91,17 @@ def test_an_unreadable_autosave_is_set_aside_with_its_path_said(window, qtbot):
     kept = recovery_path().with_name("autosave.unreadable.gdyn")
     assert kept.exists() and not recovery_path().exists()
     assert len(texts) == 2 and "Cannot restore" in texts[1] and str(kept) in texts[1]
+
+
+def test_save_as_of_a_new_model_and_save_results_suggest_the_documents_folder_not_where_the_program_started(
+        window, qtbot, monkeypatch):
+    suggested = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (suggested.append(Path(a[2])), ("", ""))[1])
+    window.act_new.trigger()
+    window.file_save_as()
+    assert suggested[0].is_absolute() and suggested[0].name == "model.gdyn"
+    assert suggested[0].parent != Path.cwd() or Path.cwd() == Path.home()
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    window.doc.add_run(window.doc.model, simulate(window.doc.model, t_end=0.002))
+    window.save_results()
+    assert suggested[1] == EXAMPLES / "planetary.gdres"  # a saved model's run: beside it

@@ -15,10 +15,12 @@ STEPS = """
 keeps SI units.</li>
 <li><b>Gears &gt; Helical Gear</b> {helical}: normal module m<sub>n</sub> 2 mm, 20 teeth, helix angle 15 deg,
 right hand. The dialog shows m<sub>t</sub>, d, d<sub>a</sub>, d<sub>f</sub> and d<sub>b</sub> as you type.
-Add a second gear: 40 teeth, <i>left</i> hand, Position x = the centre distance
-a = (d<sub>1</sub> + d<sub>2</sub>) / 2 = 62.117 mm. The dialog keeps your last values.</li>
+Add a second gear: 40 teeth, <i>left</i> hand; leave its position (the pair places it). The dialog keeps your
+last values.</li>
 <li><b>Gears &gt; Gear Pair</b> {pair}: choose the two gears; the dialog offers to create their revolute joints
-to the ground (body I the carrier, body J the gear) and takes z, module and angles from the gears.</li>
+to the ground (body I the carrier, body J the gear) and takes z, module and angles from the gears.
+<b>Move gear 2 into mesh</b> puts gear 2 at the centre distance a = (d<sub>1</sub> + d<sub>2</sub>) / 2 =
+62.117 mm with its teeth in gear 1's spaces.</li>
 <li><b>Loads &gt; Torque</b> on the first gear's joint, e.g. 10 N m constant, and a resisting torque or a
 speed motor on the second. <b>Model &gt; Check Model</b> {check} shows the degrees of freedom and warns when
 nothing drives the model.</li>

@@ -95,6 +95,7 @@ class PropertyDock(QDockWidget):
             self.loss_editor.apply_requested.connect(lambda rows: self._commit("loss_table", rows))
             lay.addWidget(self.loss_editor)
         extra = QFormLayout()
+        extra.setRowWrapPolicy(QFormLayout.WrapLongRows)  # as the form above: a narrow dock puts labels above
         if isinstance(item, RigidBody):
             move = QPushButton("Move / Rotate...")
             move.setObjectName("move_body")

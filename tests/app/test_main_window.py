@@ -64,3 +64,16 @@ def test_findings_are_listed_live_and_clicking_selects_the_item(window, qtbot):
     assert window.tree.current() == "pair" and window.props.name == "pair"
     window.act_undo.trigger()
     assert window.messages.list.count() == 0
+
+
+def test_a_generated_gears_properties_fit_the_dock_of_a_1280_px_screen_without_a_horizontal_scroll_bar(window, qtbot):
+    """On a 1280 px screen the Properties dock gets about 300 px; every field and unit of a generated gear (its
+    inertia matrix too) fits it, with labels above their fields where a row is too long."""
+    window.resize(1230, 780)
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    window.tree.select("gear1")
+    window.resizeDocks([window.props], [300], Qt.Horizontal)
+    qtbot.waitUntil(lambda: abs(window.props.width() - 300) < 20)
+    scroll = window.props.scroll
+    qtbot.waitUntil(lambda: not scroll.horizontalScrollBar().isVisible(), timeout=2000)
+    assert scroll.widget().minimumSizeHint().width() <= scroll.viewport().width()

@@ -56,10 +56,12 @@ class LossTableEditor(QGroupBox):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
         self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.table.setMinimumHeight(110)
-        self.add = QPushButton("Add row")
+        self.add = QPushButton("Add")  # short words: the three buttons fit a 300 px dock side by side
         self.add.setObjectName("add_loss_row")
-        self.remove = QPushButton("Remove row")
+        self.add.setToolTip("Add a row to the table")
+        self.remove = QPushButton("Remove")
         self.remove.setObjectName("remove_loss_row")
+        self.remove.setToolTip("Remove the selected rows")
         self.apply = QPushButton("Apply")
         self.apply.setObjectName("apply_loss_table")
         self.apply.setToolTip("Store the table in the pair (one undoable edit); an empty table makes the pair lossless "
@@ -69,6 +71,7 @@ class LossTableEditor(QGroupBox):
         self.status.setWordWrap(True)
         buttons = QHBoxLayout()
         for b in (self.add, self.remove, self.apply):
+            b.setMinimumWidth(b.fontMetrics().horizontalAdvance(b.text()) + 24)  # below the style's 80 px
             buttons.addWidget(b)
         lay = QVBoxLayout(self)
         lay.addWidget(self.table)

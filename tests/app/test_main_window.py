@@ -1,6 +1,7 @@
 """The main window in a real window under Xvfb: it opens the example, draws the gears, and refuses bad files."""
 
 import numpy as np
+import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QMessageBox
 
@@ -66,12 +67,15 @@ def test_findings_are_listed_live_and_clicking_selects_the_item(window, qtbot):
     assert window.messages.list.count() == 0
 
 
-def test_a_generated_gears_properties_fit_the_dock_of_a_1280_px_screen_without_a_horizontal_scroll_bar(window, qtbot):
+@pytest.mark.parametrize("example, item", [("helical_pair", "gear1"), ("lossy_gear_demo1", "gear")])
+def test_properties_of_a_generated_gear_and_a_lossy_pair_fit_the_dock_of_a_1280_px_screen(window, qtbot, example,
+                                                                                             item):
     """On a 1280 px screen the Properties dock gets about 300 px; every field and unit of a generated gear (its
-    inertia matrix too) fits it, with labels above their fields where a row is too long."""
+    inertia matrix too) and of a lossy pair (its loss table and buttons) fits it without a horizontal scroll bar,
+    with labels above their fields where a row is too long."""
     window.resize(1230, 780)
-    window.open_file(EXAMPLES / "helical_pair.gdyn")
-    window.tree.select("gear1")
+    window.open_file(EXAMPLES / f"{example}.gdyn")
+    window.tree.select(item)
     window.resizeDocks([window.props], [300], Qt.Horizontal)
     qtbot.waitUntil(lambda: abs(window.props.width() - 300) < 20)
     scroll = window.props.scroll

@@ -12,14 +12,11 @@ from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
-    QPushButton,
-    QWidget,
 )
 
-from app.dialogs.fields import FieldError, QuantityField, VectorField, finish_form
+from app.dialogs.fields import FieldError, QuantityField, VectorField, file_row, finish_form
 from app.dialogs.gear_dialog import AXIS, POSITION
 from app.dialogs.mesh_sketch import MeshSketch
 from core.geometry.mesh_import import MeshImportError, NotWatertightError, import_mesh, read_mesh
@@ -49,15 +46,7 @@ class ImportMeshDialog(QDialog):
         self.setObjectName("import_dialog")
         self.name = QLineEdit(name)
         self.name.setObjectName("Name")
-        self.path = QLineEdit()
-        self.path.setObjectName("File")
-        browse = QPushButton("Browse...")
-        browse.clicked.connect(self._browse)
-        row = QWidget()
-        h = QHBoxLayout(row)
-        h.setContentsMargins(0, 0, 0, 0)
-        h.addWidget(self.path)
-        h.addWidget(browse)
+        row, self.path = file_row("", self._browse)
         self.unit = QComboBox()
         self.unit.setObjectName("unit")
         for key, text in UNIT_TEXT.items():

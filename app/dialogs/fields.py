@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -25,6 +26,22 @@ def display_text(rng: Range, value_si: float) -> str:
     if not rng.integer and abs(value_si) < 1e-12:
         return "0"
     return f"{rng.to_display(value_si):.6g}"
+
+
+def file_row(text: str, browse) -> tuple[QWidget, QLineEdit]:
+    """A file entry (object name "File") wide enough to show a path of about 50 characters, and its Browse...
+    button calling `browse`: the row and the entry."""
+    edit = QLineEdit(text)
+    edit.setObjectName("File")
+    edit.setMinimumWidth(50 * edit.fontMetrics().averageCharWidth())
+    button = QPushButton("Browse...")
+    button.clicked.connect(browse)
+    row = QWidget()
+    lay = QHBoxLayout(row)
+    lay.setContentsMargins(0, 0, 0, 0)
+    lay.addWidget(edit)
+    lay.addWidget(button)
+    return row, edit
 
 
 class FieldError(ValueError):

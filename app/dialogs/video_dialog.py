@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QDialog, QFileDialog, QFormLayout, QHBoxLayout, QLineEdit, QPushButton, QWidget
+from PySide6.QtWidgets import QDialog, QFileDialog, QFormLayout
 
-from app.dialogs.fields import FieldError, QuantityField, finish_form
+from app.dialogs.fields import FieldError, QuantityField, file_row, finish_form
 from app.run.video import FORMATS
 from core.ranges import Range
 
@@ -19,15 +19,7 @@ class VideoDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Export Video")
         self.setObjectName("video_dialog")
-        self.file = QLineEdit(str(suggestion))
-        self.file.setObjectName("File")
-        browse = QPushButton("Browse...")
-        browse.clicked.connect(self._browse)
-        row = QWidget()
-        h = QHBoxLayout(row)
-        h.setContentsMargins(0, 0, 0, 0)
-        h.addWidget(self.file)
-        h.addWidget(browse)
+        row, self.file = file_row(str(suggestion), self._browse)
         self.fps_field = QuantityField("Frames per second", FPS, 30)
         self.speed_field = QuantityField("Speed", SPEED, 1.0, "Simulated seconds per second of video")
         form = QFormLayout()

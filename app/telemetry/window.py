@@ -21,15 +21,11 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
     QFormLayout,
-    QHBoxLayout,
-    QLineEdit,
     QMainWindow,
     QMessageBox,
-    QPushButton,
-    QWidget,
 )
 
-from app.dialogs.fields import FieldError, finish_form
+from app.dialogs.fields import FieldError, file_row, finish_form
 from app.plot_image import save_plot_image
 from app.screen import fit_to_screen
 from app.telemetry.browser import ChannelBrowser
@@ -57,15 +53,7 @@ class ExportCsvDialog(QDialog):
         self.scope.setObjectName("scope")
         for key, text in SCOPES.items():
             self.scope.addItem(text, key)
-        self.file = QLineEdit(str(suggestion))
-        self.file.setObjectName("File")
-        browse = QPushButton("Browse...")
-        browse.clicked.connect(self._browse)
-        row = QWidget()
-        h = QHBoxLayout(row)
-        h.setContentsMargins(0, 0, 0, 0)
-        h.addWidget(self.file)
-        h.addWidget(browse)
+        row, self.file = file_row(str(suggestion), self._browse)
         form = QFormLayout()
         form.addRow("Export", self.scope)
         form.addRow("File", row)

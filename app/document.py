@@ -27,6 +27,9 @@ from core.errors import ModelError
 from core.model.model import COLLECTIONS, Model
 from core.dynamics.checks import check
 
+#: the bundled example models: templates in the program's folder, where nothing the user makes is written
+EXAMPLES = Path(__file__).resolve().parents[1] / "resources" / "examples"
+
 
 @dataclass
 class ModelChange:
@@ -155,9 +158,12 @@ class Document(QObject):
 
     def suggested_path(self, suffix: str, stem: str) -> Path:
         """Where a file made from this model goes unless the user says otherwise: beside the model file with its
-        name, else `stem` in the user's documents folder (never the folder the program was started from)."""
-        if self.path is not None:
+        name, else `stem` in the user's documents folder (never the folder the program was started from, nor the
+        program's own examples folder: an example's files are named after it in the documents folder)."""
+        if self.path is not None and self.path.resolve().parent != EXAMPLES:
             return self.path.with_suffix(suffix)
+        if self.path is not None:
+            stem = self.path.stem
         folder = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation)
         return (Path(folder) if folder and Path(folder).is_dir() else Path.home()) / f"{stem}{suffix}"
 

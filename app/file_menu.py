@@ -8,10 +8,10 @@ from pathlib import Path
 from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from app.document import EXAMPLES
 from core.errors import ModelError
 from core.model.files import SUFFIX, save
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "resources" / "examples"
 AUTOSAVE_MS = 60_000
 MAX_RECENT = 8
 

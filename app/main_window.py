@@ -35,8 +35,8 @@ from app.dialogs.settings_dialog import SettingsDialog
 from app.docks.messages import MessagesDock
 from app.docks.model_tree import ModelTreeDock
 from app.docks.properties import PropertyDock
-from app.document import Document
-from app.file_menu import AUTOSAVE_MS, EXAMPLES, FileMenu, recovery_path
+from app.document import EXAMPLES, Document
+from app.file_menu import AUTOSAVE_MS, FileMenu, recovery_path
 from app.launch import ICON
 from app.run.animation import Animator
 from app.run.clock import PlaybackClock

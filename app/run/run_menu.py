@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog
 
 from app.dialogs.video_dialog import VideoDialog
-from app.file_menu import EXAMPLES
+from app.document import EXAMPLES
 from app.run.video import export_animation
 from core.dynamics.plan import plan_line
 from core.dynamics.results import SUFFIX as RESULTS_SUFFIX

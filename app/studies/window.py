@@ -459,7 +459,12 @@ class StudyWindow(QMainWindow):
         write_results(path, self.study, self.rows)
 
     def save_study(self, path) -> None:
-        atomic_write_text(path, json.dumps(self.study_dict(), indent=2) + "\n")
+        """The study file at `path`; its base names the model file as seen from the study file's folder, so
+        `geardyn study` finds it wherever the two are."""
+        data = self.study_dict()
+        if self.doc.path is not None:
+            data["base"] = Path(os.path.relpath(Path(self.doc.path).resolve(), Path(path).resolve().parent)).as_posix()
+        atomic_write_text(path, json.dumps(data, indent=2) + "\n")
 
     def export_dialog(self) -> None:
         if not self.rows:

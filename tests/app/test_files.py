@@ -61,7 +61,7 @@ def crash_with_an_edit(window) -> None:
     window.open_file(EXAMPLES / "helical_pair.gdyn")
 
 
-def test_restoring_the_autosave_at_start_shows_it_unsaved_and_opens_nothing_over_it(window, qtbot):
+def test_restoring_the_autosave_at_start_shows_it_unsaved_and_opens_nothing_over_it(window, qtbot, tmp_path):
     crash_with_an_edit(window)
     asked = []
     answer_boxes(qtbot, [QMessageBox.Yes], asked)
@@ -70,8 +70,7 @@ def test_restoring_the_autosave_at_start_shows_it_unsaved_and_opens_nothing_over
     assert window.doc.model.bodies["sun"].mass == 1.0  # the restored model, not the planetary example over it
     assert window.doc.dirty and window.doc.path is None and window.windowTitle().endswith("*")
     assert recovery_path().exists()  # kept until saved or closed: a second crash finds it again
-    saved = window.doc.suggested_path(".gdyn", "recovered")
-    assert window._save_to(saved) and not recovery_path().exists()
+    assert window._save_to(tmp_path / "recovered.gdyn") and not recovery_path().exists()
 
 
 def test_declining_the_autosave_opens_the_file_asked_for_and_drops_the_autosave(window, qtbot):
@@ -94,7 +93,7 @@ def test_an_unreadable_autosave_is_set_aside_with_its_path_said(window, qtbot):
 
 
 def test_save_as_of_a_new_model_and_save_results_suggest_the_documents_folder_not_where_the_program_started(
-        window, qtbot, monkeypatch):
+        window, qtbot, monkeypatch, tmp_path):
     suggested = []
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (suggested.append(Path(a[2])), ("", ""))[1])
     window.act_new.trigger()
@@ -104,4 +103,9 @@ def test_save_as_of_a_new_model_and_save_results_suggest_the_documents_folder_no
     window.open_file(EXAMPLES / "planetary.gdyn")
     window.doc.add_run(window.doc.model, simulate(window.doc.model, t_end=0.002))
     window.save_results()
-    assert suggested[1] == EXAMPLES / "planetary.gdres"  # a saved model's run: beside it
+    assert suggested[1] == suggested[0].with_name("planetary.gdres")  # an example's run: named after it, not in
+    # the program's examples folder
+    mine = tmp_path / "mine.gdyn"
+    assert window._save_to(mine)
+    window.save_results()
+    assert suggested[2] == tmp_path / "mine.gdres"  # a model of the user's: beside it

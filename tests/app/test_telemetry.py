@@ -294,8 +294,10 @@ def test_a_channel_zero_but_for_round_off_autoranges_to_a_flat_line_at_zero(wind
     assert hi - lo < 1e-6  # still around zero, not the unit square
 
 
-def test_export_csv_suggests_a_file_beside_the_model_or_in_the_documents_folder(window, qtbot):
-    _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.01)
+def test_export_csv_suggests_a_file_beside_the_model_or_in_the_documents_folder(window, qtbot, tmp_path):
+    mine = tmp_path / "gears.gdyn"
+    mine.write_bytes((EXAMPLES / "planetary.gdyn").read_bytes())
+    _run(window, qtbot, mine, t_end=0.01)
     qtbot.mouseClick(toolbar_button(window, "telemetry"), Qt.LeftButton)
     tw = window.telemetry
     suggested = []
@@ -308,9 +310,13 @@ def test_export_csv_suggests_a_file_beside_the_model_or_in_the_documents_folder(
     window.doc.path = None  # as a model never saved
     fill_and_ok(qtbot, {}, ok=False, press=read_and_cancel)
     tw.act_csv.trigger()
-    assert suggested[0] == EXAMPLES / "planetary.csv"
+    window.doc.path = EXAMPLES / "planetary.gdyn"  # as the example opened
+    fill_and_ok(qtbot, {}, ok=False, press=read_and_cancel)
+    tw.act_csv.trigger()
+    assert suggested[0] == tmp_path / "gears.csv"
     assert suggested[1].is_absolute() and suggested[1].parent.is_dir() and suggested[1].name == "results.csv"
     assert suggested[1].parent != Path.cwd() or Path.cwd() == Path.home()  # not wherever the program started
+    assert suggested[2] == suggested[1].with_name("planetary.csv")  # named after the example, not in its folder
 
 
 def test_a_channel_of_another_unit_gets_a_plot_of_its_own(window, qtbot):

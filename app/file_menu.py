@@ -67,7 +67,7 @@ class FileMenu:
         return True
 
     def file_save(self) -> bool:
-        if self.doc.path is None:
+        if self.doc.path is None or Path(self.doc.path).resolve().parent == EXAMPLES:  # an example is a template
             return self.file_save_as()
         return self._save_to(self.doc.path)
 

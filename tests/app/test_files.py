@@ -109,3 +109,16 @@ def test_save_as_of_a_new_model_and_save_results_suggest_the_documents_folder_no
     assert window._save_to(mine)
     window.save_results()
     assert suggested[2] == tmp_path / "mine.gdres"  # a model of the user's: beside it
+
+
+def test_save_of_an_edited_example_asks_where_and_leaves_the_example_as_it_was(window, qtbot, monkeypatch, tmp_path):
+    before = (EXAMPLES / "planetary.gdyn").read_bytes()
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    _edit(window)
+    asked = []
+    target = tmp_path / "my_planetary.gdyn"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (asked.append(Path(a[2])), (str(target), ""))[1])
+    assert window.file_save()
+    assert asked and asked[0].name == "planetary.gdyn" and asked[0].parent != EXAMPLES  # Save As, in the documents
+    assert (EXAMPLES / "planetary.gdyn").read_bytes() == before and target.exists()
+    assert window.doc.path == target and not window.doc.dirty

@@ -19,6 +19,8 @@ from core.geometry.mass_properties import MassProperties, mesh_mass_properties
 UNIT_SCALE = {"mm": 1e-3, "cm": 1e-2, "m": 1.0, "in": 0.0254}  # the file's length unit to metres
 FALLBACKS = ("none", "convex_hull", "manual")
 SUFFIXES = (".obj", ".stl")
+#: the size a part may have, across its bounding box [m]: beyond it the file's unit is the likelier mistake
+SIZE_RANGE = (1e-6, 100.0)
 
 
 class MeshImportError(GearDynError, ValueError):
@@ -130,6 +132,11 @@ def read_mesh(path: str | Path, unit: str = "mm"):
     why = degeneracy(vertices, len(mesh.faces))
     if why:
         raise MeshImportError(f"{path.name}: {why}, so it has no volume, mass or inertia")
+    size = float(np.ptp(vertices, axis=0).max()) * UNIT_SCALE[unit]
+    lo, hi = SIZE_RANGE
+    if not lo <= size <= hi:
+        raise MeshImportError(f"unit: the part is {size:.3g} m across in {unit}, outside {lo:g} to {hi:g} m: choose the "
+                              "unit the file was written in, or scale the part")
     mesh.process()
     if len(mesh.faces) == 0:
         raise MeshImportError(f"{path.name}: holds no triangles with an area")

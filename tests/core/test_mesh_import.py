@@ -91,3 +91,14 @@ def test_missing_file_wrong_suffix_and_bad_arguments(tmp_path):
         import_mesh(path, unit="inch")
     with pytest.raises(MeshImportError, match="density"):
         import_mesh(path, density=-1.0)
+
+
+@pytest.mark.parametrize("extents, unit, size", [((200.0, 10.0, 10.0), "m", "200 m"),
+                                                 ((1e-4, 1e-4, 1e-4), "mm", "1e-07 m")])
+def test_a_part_of_an_implausible_size_names_the_unit_and_the_range(tmp_path, extents, unit, size):
+    """A part 200 m across (a file in mm read as metres) or 0.1 um across is refused before trimesh merges its
+    vertices (whose integer keys overflow on huge coordinates), naming the unit and the size allowed."""
+    path = _box_file(tmp_path, extents=extents)
+    with pytest.raises(MeshImportError, match=f"unit: the part is {size} across in {unit}, outside 1e-06 to 100 m"):
+        import_mesh(path, unit=unit)
+    assert import_mesh(path, unit="mm" if unit == "m" else "m").mass_properties.mass > 0  # the other unit reads it

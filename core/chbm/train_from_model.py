@@ -145,11 +145,11 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
                 (model.joints[p.joint2].body_j, model.joints[p.joint1].body_j)) if b not in planets and mate in planets}
     bodies = [dataclasses.replace(b, role="central") if b.name in central else b for b in bodies]
 
-    meshes = []
+    meshes, defaulted = [], []
     for p in model.gear_pairs.values():
         mesh = next((f for f in model.forces.values() if isinstance(f, CompliantMesh) and f.pair == p.name), None)
         if mesh is None:
-            notes.append(f"{p.name}: no compliant mesh; the compliant mesh's defaults (ISO 6336, involute) are used")
+            defaulted.append(p.name)
             mesh = CompliantMesh("mesh", p.name)
         if mesh.stiffness == "iso6336" and p.face_width <= 0:
             raise ModelError(f"{p.name}.face_width", "is 0; the ISO 6336 mesh stiffness needs it")
@@ -162,6 +162,9 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
         meshes.append(TrainMesh(p.name, g1, g2, p.kind, base_radius[g1], base_radius[g2], law.pressure_angle, law,
                                 phase=phase.phase0, reference=ref.body_j, teeth=phase.teeth,
                                 carrier="" if ref.body_i == GROUND else ref.body_i))
+    if defaulted:  # one note for them all: a planetary set lists six pairs
+        notes.append(f"{', '.join(defaulted)}: no compliant mesh; the compliant mesh's defaults (ISO 6336, involute) "
+                     "are used")
     springs = tuple(TrainSpring(f.name, "" if f.body_i == GROUND else f.body_i, plane(_world(model, f.body_i, f.point_i)),
                                 "" if f.body_j == GROUND else f.body_j, plane(_world(model, f.body_j, f.point_j)),
                                 f.stiffness, f.damping) for f in spring_items)

@@ -125,3 +125,11 @@ def test_every_bodys_vibration_matches_newmark_on_the_planetary_on_bearings():
         b = np.array([getattr(r, kind) for r in theirs])
         assert b.max() > 1e-8  # [m]: a real vibration of every kind, not round-off
         np.testing.assert_allclose(a, b, rtol=0, atol=1e-3 * b.max(), err_msg=kind)
+
+
+def test_pairs_without_a_compliant_mesh_are_named_in_one_note():
+    """The planetary has six rigid pairs: one note names them all and says which mesh law stands in."""
+    notes = train_from_model(load(EXAMPLES / "planetary.gdyn")).notes
+    defaulted = [n for n in notes if "no compliant mesh" in n]
+    assert defaulted == ["sun_planet1, sun_planet2, sun_planet3, planet1_ring, planet2_ring, planet3_ring: no "
+                         "compliant mesh; the compliant mesh's defaults (ISO 6336, involute) are used"]

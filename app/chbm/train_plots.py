@@ -156,6 +156,12 @@ class PeriodPlot(TrainPlot):
 
     def __init__(self, parent=None):
         super().__init__("train_period_plot", "mesh period [-]", "mesh force [N] (+ drive flank, - coast flank)", parent)
+        self.empty()
+
+    def empty(self) -> None:
+        """No curve point chosen: the plot says how to choose one."""
+        self.clear()
+        self.setTitle("click a point of a curve above to see every mesh force over one mesh period here", color="#777")
 
     def show(self, curve, frequency: float) -> str:
         """One period of every mesh force on the curve point nearest `frequency` [Hz]; returns a caption."""

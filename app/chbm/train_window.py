@@ -213,7 +213,7 @@ class TrainWindow(WorkerRuns, QMainWindow):
         self.set_animating(False)
         self.mode = None
         self._show_curves([])
-        self.period_plot.clear()
+        self.period_plot.empty()
         try:
             self.train = train_from_model(self.doc.model.copy())
         except ModelError as exc:

@@ -96,6 +96,7 @@ def test_forced_responses_at_two_torques_from_the_window_match_the_command_line(
     assert lines[f"{moving[0]} x1"].getData()[1][0] == pytest.approx(1e6 * full.bodies[0][k].translation)
     # a click on the curve shows one period of the mesh forces of the chosen torque there
     train.period_scale.setCurrentIndex(1)
+    assert "click a point of a curve above" in train.period_plot.plotItem.titleLabel.text  # how to fill it
     view = plot.plotItem.vb
     pos = plot.mapFromScene(view.mapViewToScene(QPointF(600.0, 0.0)))
     qtbot.mouseClick(plot.viewport(), Qt.LeftButton, pos=pos)

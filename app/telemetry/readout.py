@@ -30,7 +30,7 @@ class ReadoutTable(QTableWidget):
         self.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.verticalHeader().setVisible(False)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-        self.horizontalHeader().setStretchLastSection(True)
+        self.horizontalHeader().setStretchLastSection(False)  # each column its contents' width, numbers side by side
         self.rows: dict[str, dict[str, float]] = {}
 
     def show_values(self, results, names, t_range, cursors: tuple[float, float] | None) -> None:

@@ -179,6 +179,22 @@ class EntityForm(QWidget):
                 self.form.insertRow(self.form.rowCount() - 1, label, w)
             else:
                 self.form.addRow(label, w)
+        if hasattr(cls, "inactive_fields"):  # the fields a choice leaves unused are greyed out as it changes
+            for name, w in self.widgets.items():
+                if isinstance(w, QComboBox) and name not in refs:
+                    w.currentTextChanged.connect(self._grey_inactive)
+            self._grey_inactive()
+
+    def _grey_inactive(self, *_) -> None:
+        """Grey out the entries the chosen options do not use (the model's checks say so of a value set there)."""
+        choices = {n: w.currentText() for n, w in self.widgets.items()
+                   if isinstance(w, QComboBox) and n not in getattr(self.cls, "REFERENCE_FIELDS", {})}
+        required = {f.name: "" for f in dataclasses.fields(self.cls) if f.default is dataclasses.MISSING}
+        probe = (dataclasses.replace(self.item, **choices) if self.item is not None
+                 else self.cls(**{**required, **choices}))
+        inactive = probe.inactive_fields()
+        for name, w in self.widgets.items():
+            w.setEnabled(name not in inactive)
 
     def _twin_edited(self, name: str, twin, main) -> None:
         if self._sync(twin, main):

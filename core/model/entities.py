@@ -674,19 +674,24 @@ class CompliantMesh(Entity):
             found.append(("k_amplitude", f"must be below k_mean ({self.k_mean:.6g} N/m) so the stiffness stays positive"))
         return found
 
+    def inactive_fields(self) -> dict[str, str]:
+        """{field: why} for the fields this configuration does not use, whatever their values (a dialog greys
+        them out)."""
+        out = {}
+        if self.stiffness == "iso6336":
+            out["k_mean"] = "the stiffness comes from ISO 6336 (stiffness = iso6336)"
+        if self.waveform != "cosine":
+            out["k_amplitude"] = f"only the cosine waveform uses it (waveform = {self.waveform})"
+        if self.damping_model == "ratio":
+            out["damping"] = "the damping is a ratio of critical (damping_model = ratio)"
+        if self.damping_model == "constant":
+            out["damping_ratio"] = "the damping is a constant (damping_model = constant)"
+        return out
+
     def unused_fields(self) -> list[tuple[str, str]]:
         """(field, why) for fields set away from their default that this configuration does not use."""
         d = {f.name: f.default for f in dataclasses.fields(self)}
-        out = []
-        if self.stiffness == "iso6336" and self.k_mean != d["k_mean"]:
-            out.append(("k_mean", "the stiffness comes from ISO 6336 (stiffness = iso6336)"))
-        if self.k_amplitude != d["k_amplitude"] and (self.waveform != "cosine"):
-            out.append(("k_amplitude", f"only the cosine waveform uses it (waveform = {self.waveform})"))
-        if self.damping_model == "ratio" and self.damping != d["damping"]:
-            out.append(("damping", "the damping is a ratio of critical (damping_model = ratio)"))
-        if self.damping_model == "constant" and self.damping_ratio != d["damping_ratio"]:
-            out.append(("damping_ratio", "the damping is a constant (damping_model = constant)"))
-        return out
+        return [(field, why) for field, why in self.inactive_fields().items() if getattr(self, field) != d[field]]
 
 
 Force = Union[Torque, SpeedMotor, SpringDamper, TorsionalSpringDamper, BearingSpringDamper, CompliantMesh]

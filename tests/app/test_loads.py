@@ -177,3 +177,23 @@ def test_law_plot_of_a_zero_torque_labels_its_axis_in_n_m_without_a_scale_factor
     fill_and_ok(qtbot, {"Name": "s"}, {"joint": "gear1_joint"}, ok=False, press=read)
     qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
     assert got and "Torque [N m]" in got[0] and "(x" not in got[0], got
+
+
+def test_compliant_mesh_dialog_greys_out_the_entries_its_choices_do_not_use(window, qtbot):
+    _open_pair(window)
+    seen = {}
+
+    def look(dlg):
+        form = dlg.form
+        seen["iso"] = {n: form.widgets[n].isEnabled() for n in ("k_mean", "k_amplitude", "damping", "damping_ratio")}
+        form.widgets["stiffness"].setCurrentText("given")
+        form.widgets["waveform"].setCurrentText("cosine")
+        form.widgets["damping_model"].setCurrentText("constant")
+        seen["given"] = {n: form.widgets[n].isEnabled() for n in ("k_mean", "k_amplitude", "damping", "damping_ratio")}
+
+    fill_and_ok(qtbot, {"Name": "mesh", "Damping (constant)": 500}, {"pair": "pair"}, press=look)
+    qtbot.mouseClick(toolbar_button(window, "compliant_mesh"), Qt.LeftButton)
+    assert seen["iso"] == {"k_mean": False, "k_amplitude": False, "damping": False, "damping_ratio": True}
+    assert seen["given"] == {"k_mean": True, "k_amplitude": True, "damping": True, "damping_ratio": False}
+    mesh = window.doc.model.forces["mesh"]
+    assert (mesh.stiffness, mesh.waveform, mesh.damping_model, mesh.damping) == ("given", "cosine", "constant", 500.0)

@@ -382,6 +382,8 @@ def _cmd_simulate(ns) -> int:
     for name, value in (("--t-end", ns.t_end), ("--step", ns.step), ("--output-step", ns.output_step)):
         if value is not None and not value > 0:
             raise UsageError(f"{name}: must be a number above 0 s, got {value:g}")
+    if ns.out is None and ns.results is None:
+        raise UsageError("--out, --results: name the CSV, the results file or both, so the run is kept")
     if ns.out is not None and Path(ns.out).suffix.lower() == RESULTS_SUFFIX:  # a CSV by that name opens nowhere
         raise UsageError(f"--out: writes a CSV table, not a results file; name the results file "
                          f"({RESULTS_SUFFIX}) with --results")
@@ -449,13 +451,17 @@ def _write_simulation(ns, res) -> bool:
         print(f"event: t = {t:.9g} s, {name}: {detail}")
     if len(res.events) > shown:
         print(f"event: ... and {len(res.events) - shown} more (in the results file, --results)")
-    print(f"writing {ns.out}: {len(res.time)} samples", file=sys.stderr, flush=True)
-    ok = write_or_fallback(res.to_csv, ns.out, "the results CSV")
-    if ok:
-        print(f"wrote {ns.out}: {len(res.time)} samples of {len(res.channels)} channels to t = {res.time[-1]:.6g} s "
-              f"({res.steps} steps, {res.evaluations} evaluations)", flush=True)
+    summary = (f"{len(res.time)} samples of {len(res.channels)} channels to t = {res.time[-1]:.6g} s ({res.steps} "
+               f"steps, {res.evaluations} evaluations)")
+    ok = True
+    if ns.out is not None:
+        print(f"writing {ns.out}: {len(res.time)} samples", file=sys.stderr, flush=True)
+        ok = write_or_fallback(res.to_csv, ns.out, "the results CSV")
+        if ok:
+            print(f"wrote {ns.out}: {summary}", flush=True)
     if ns.results and write_or_fallback(lambda p: save_results(res, p), ns.results, "the results file"):
-        print(f"wrote {ns.results}: results file (channels, poses, model and settings)")
+        print(f"wrote {ns.results}: results file (channels, poses, model and settings)"
+              + ("" if ns.out else f", {summary}"))
     elif ns.results:
         ok = False
     return ok
@@ -668,8 +674,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run the kernels compiled (numba; the same code, each step the same to round-off): on, off, "
                         "or auto (compiled when the compiled kernels are in the cache, or for a run long enough to "
                         "repay compiling them); the plan line says what was chosen and why")
-    m.add_argument("--out", required=True, help="results CSV")
-    m.add_argument("--results", metavar="FILE.gdres", help="also write the results file (HDF5: channels, poses, model, settings)")
+    m.add_argument("--out", help="every channel as CSV (this, --results or both)")
+    m.add_argument("--results", metavar="FILE.gdres", help="the results file (HDF5: channels, poses, model, settings)")
     m.set_defaults(run=_cmd_simulate)
 
     st = sub.add_parser("study", help="a parameter study on dask: cases from a study file, one CSV row per case",

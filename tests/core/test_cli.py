@@ -8,6 +8,7 @@ import sys
 import pytest
 import trimesh
 
+from core.dynamics.results import open_results
 from core.model.files import load, save
 from core.studies.parameters import apply
 from tests.conftest import EXAMPLES, ROOT
@@ -176,3 +177,14 @@ def test_simulate_prints_the_models_warnings_and_runs(tmp_path):
     assert "warning: pair: module 2 mm but gear 'gear1' was generated with 3 mm" in res.stderr
     clean = run("simulate", str(EXAMPLES / "helical_pair.gdyn"), "--t-end", "0.002", "--out", str(tmp_path / "c.csv"))
     assert clean.returncode == 0 and "warning" not in clean.stderr
+
+
+def test_simulate_keeps_a_run_in_a_results_file_alone_and_refuses_to_keep_nothing(tmp_path):
+    alone = run("simulate", str(EXAMPLES / "planetary.gdyn"), "--t-end", "0.01", "--results", str(tmp_path / "r.gdres"))
+    assert alone.returncode == 0 and (tmp_path / "r.gdres").exists() and not list(tmp_path.glob("*.csv"))
+    assert "11 samples of" in alone.stdout
+    res = open_results(tmp_path / "r.gdres")
+    assert len(res.time) == 11 and res.time[-1] == pytest.approx(0.01)
+    nothing = run("simulate", str(EXAMPLES / "planetary.gdyn"), "--t-end", "0.01")
+    assert nothing.returncode == 2 and "--out, --results: name the CSV, the results file or both" in nothing.stderr
+    assert "preparing the run" not in nothing.stderr  # refused before any work

@@ -24,7 +24,9 @@ class RunMenu:
             return
         errors = [f for f in self.doc.findings if f.severity == "error"]
         if errors:
-            self.report(f"Cannot run: the model has {len(errors)} error(s); first: {errors[0]}")
+            first = f"{errors[0].item}: {errors[0].message}"
+            self.report(f"Cannot run: {first}" if len(errors) == 1 else
+                        f"Cannot run: the model has {len(errors)} errors (listed in Messages); the first: {first}")
             return
         if not self.doc.model.bodies:
             self.report("Cannot run: the model has no bodies")

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialogButtonBox,
     QLineEdit,
+    QMessageBox,
     QToolButton,
 )
 
@@ -86,3 +87,20 @@ def double_click_channel(qtbot, browser, name):
     assert rect.height() > 0
     qtbot.mouseClick(tree.viewport(), Qt.LeftButton, pos=rect.center())
     qtbot.mouseDClick(tree.viewport(), Qt.LeftButton, pos=rect.center())
+
+
+def answer_boxes(qtbot, buttons: list, texts: list) -> None:
+    """Arm a timer that presses buttons[k] of the k-th message box to come, each box's text into `texts`."""
+    left = list(buttons)
+
+    def press():
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox) or box.text() in texts:
+            QTimer.singleShot(50, press)
+            return
+        texts.append(box.text())
+        qtbot.mouseClick(box.button(left.pop(0)), Qt.LeftButton)
+        if left:
+            QTimer.singleShot(50, press)
+
+    QTimer.singleShot(0, press)

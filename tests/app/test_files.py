@@ -2,12 +2,12 @@
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.main_window import open_first, recovery_path
 from core.commands import replace_fields
 from core.dynamics.simulate import simulate
+from tests.app.conftest import answer_boxes
 from tests.conftest import EXAMPLES
 
 
@@ -31,23 +31,6 @@ def test_recent_files_are_remembered(window):
     window.open_file(EXAMPLES / "helical_pair.gdyn")
     names = [a.text() for a in window.recent_menu.actions()]
     assert names[:2] == ["helical_pair.gdyn", "planetary.gdyn"]
-
-
-def answer_boxes(qtbot, buttons: list, texts: list) -> None:
-    """Arm a timer that presses buttons[k] of the k-th message box to come, each box's text into `texts`."""
-    left = list(buttons)
-
-    def press():
-        box = QApplication.activeModalWidget()
-        if not isinstance(box, QMessageBox) or box.text() in texts:
-            QTimer.singleShot(50, press)
-            return
-        texts.append(box.text())
-        qtbot.mouseClick(box.button(left.pop(0)), Qt.LeftButton)
-        if left:
-            QTimer.singleShot(50, press)
-
-    QTimer.singleShot(0, press)
 
 
 def crash_with_an_edit(window) -> None:

@@ -12,7 +12,7 @@ import imageio_ffmpeg
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from app.run import video
 from app.run.animation import FORCE_LENGTH
@@ -22,7 +22,7 @@ from core.commands import SetSettings, replace_fields
 from core.dynamics.simulate import simulate
 from core.geometry.rotations import pose_matrix
 from core.model.entities import TimeLaw
-from tests.app.conftest import double_click_channel, fill_and_ok, toolbar_button
+from tests.app.conftest import answer_boxes, double_click_channel, fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
 
 GEAR = {"Normal module": 2, "Normal pressure angle": 20, "Gear width": 20, "Helix angle": 0}
@@ -97,6 +97,17 @@ def test_a_run_shows_its_evaluation_plan_in_the_status_bar_and_keeps_it_in_its_n
     assert shown[0].startswith(f"{window.doc.current.label}: {line}")
     texts = [window.messages.list.item(i).text() for i in range(window.messages.list.count())]
     assert any(t.startswith(f"{window.doc.current.label}: plan: {line}constant matrices") for t in texts), texts
+
+
+def test_run_of_a_model_in_error_is_refused_naming_the_item_and_why(window, qtbot):
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    window.doc.apply(replace_fields(window.doc.model, "pair", module=0.003))  # 90 mm apart at 3 mm, the axes 60
+    said = []
+    answer_boxes(qtbot, [QMessageBox.Ok], said)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    assert said == ["Cannot run: pair: the joint axes are 60 mm apart; the centre distance m_t (z1 + z2) / 2 is 90 mm: "
+                    "move 'gear2_joint' (and gear 'gear2')"]
+    assert not window.runner.running and window.doc.current is None
 
 
 def test_stop_keeps_partial_results_and_says_when(window, qtbot):

@@ -59,18 +59,51 @@ class PlanetaryDialog(QDialog):
         for w in (self.torque, self.load):
             form.addRow(w.label, w)
         form.addRow(self.hold)
-        self.message = finish_form(self, form, QLabel("Coaxial: z_r = z_s + 2 z_p. Assembly: (z_s + z_r) / N whole."))
+        self.derived = QLabel()
+        self.derived.setObjectName("derived")
+        self.derived.setWordWrap(True)
+        form.addRow("Derived", self.derived)
+        self.message = finish_form(self, form, QLabel("Coaxial: z_r = z_s + 2 z_p. Assembly: (z_s + z_r) / N whole. "
+                                                      "Neighbours: the planets' tips clear each other."))
+        for w in (self.sun, self.planet, self.ring, self.count, self.module, self.width, self.alpha, self.beta):
+            w.edit.editingFinished.connect(self.show_derived)
+        self.hand.currentTextChanged.connect(self.show_derived)
+        self.show_derived()
         self.command = None
+
+    def _set(self) -> tuple:
+        """The set's teeth, planets, transverse module [m], width [m], pressure angle and signed helix angle [rad]
+        (FieldError naming an entry out of range)."""
+        beta = self.beta.value() * HANDS[self.hand.currentText()]
+        return (self.sun.value(), self.planet.value(), self.ring.value(), self.count.value(),
+                self.module.value() / math.cos(beta), self.width.value(), self.alpha.value(), beta)
+
+    def show_derived(self) -> None:
+        """The ratio and the centre distance as the entries stand, or the first condition they break."""
+        try:
+            zs, zp, zr, n, mt, b, alpha, beta = self._set()
+        except FieldError as exc:
+            self.derived.setText(str(exc))
+            return
+        problems = builders.planetary_problems(zs, zp, zr, n, mt, b, alpha, beta)
+        if problems:
+            self.derived.setText(self._named("{}: {}".format(*problems[0])))
+            return
+        self.derived.setText(f"ratio sun to carrier with the ring held 1 + z_r / z_s = {1 + zr / zs:.6g}; centre "
+                             f"distance a = {mt * (zs + zp) / 2 * 1e3:.6g} mm; every condition holds")
+
+    @staticmethod
+    def _named(text: str) -> str:
+        """A builder's message with the dialog's names of its fields."""
+        return text.replace("ring_teeth:", "Ring teeth:").replace("planets:", "Number of planets:")
 
     def accept(self) -> None:
         try:
-            beta = self.beta.value() * HANDS[self.hand.currentText()]
-            items = builders.planetary_set(self.sun.value(), self.planet.value(), self.ring.value(), self.count.value(),
-                                           self.module.value() / math.cos(beta), self.width.value(), self.alpha.value(),
-                                           helix_angle=beta)
+            zs, zp, zr, n, mt, b, alpha, beta = self._set()
+            items = builders.planetary_set(zs, zp, zr, n, mt, b, alpha, helix_angle=beta)
             torque, load = self.torque.value(), self.load.value()
         except (FieldError, ModelError) as exc:
-            self.message.setText(str(exc).replace("ring_teeth:", "Ring teeth:").replace("planets:", "Number of planets:"))
+            self.message.setText(self._named(str(exc)))
             return
         if self.hold.isChecked():
             items.append(builders.held_joint("ring_hold", "ring_joint"))

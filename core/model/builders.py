@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from core.geometry.macro import GearSpec, bevel_geometry, mate_pitch_angle
+from core.geometry.macro import GearSpec, bevel_geometry, cylindrical_geometry, mate_pitch_angle
 from core.geometry.mass_properties import mesh_mass_properties
 from core.geometry.rotations import orientation_for_axis
 from core.model.body_shapes import source_mesh
@@ -80,6 +80,30 @@ def mesh_phase(z: int, toward: float) -> float:
     return toward - math.pi / z
 
 
+def planetary_problems(sun_teeth: int, planet_teeth: int, ring_teeth: int, planets: int, module: float,
+                       face_width: float, pressure_angle: float = math.radians(20.0),
+                       helix_angle: float = 0.0) -> list[tuple[str, str]]:
+    """(field, why) for each condition of a simple planetary set with equally spaced planets that fails: coaxial
+    (z_r = z_s + 2 z_p), assembly ((z_s + z_r) / N whole) and neighbours (the planets' tip circles clear each
+    other: 2 a sin(pi / N) > d_a of a planet). `module` is the transverse module [m]."""
+    found = []
+    if ring_teeth != sun_teeth + 2 * planet_teeth:
+        found.append(("ring_teeth", f"must be z_s + 2 z_p = {sun_teeth + 2 * planet_teeth} so the planets sit between "
+                                    f"sun and ring, got {ring_teeth}"))
+    if planets < 1 or (sun_teeth + ring_teeth) % planets:
+        found.append(("planets", "(z_s + z_r) / N must be a whole number for equally spaced planets; "
+                                 f"{sun_teeth + ring_teeth} / {planets} is not"))
+    elif planets > 1:
+        tip = 2 * cylindrical_geometry(GearSpec("helical", module, planet_teeth, pressure_angle, face_width,
+                                                helix_angle=helix_angle)).tip_radius
+        apart = module * (sun_teeth + planet_teeth) * math.sin(math.pi / planets)  # 2 a sin(pi / N)
+        if apart <= tip:
+            found.append(("planets", f"{planets} planets touch each other: their centres are 2 a sin(pi / N) = "
+                                     f"{apart * 1e3:.4g} mm apart, their tip circles d_a = {tip * 1e3:.4g} mm; fewer "
+                                     "planets, or a larger sun"))
+    return found
+
+
 def planetary_set(sun_teeth: int, planet_teeth: int, ring_teeth: int, planets: int, module: float,
                   face_width: float, pressure_angle: float = math.radians(20.0), helix_angle: float = 0.0,
                   density: float = 7850.0) -> list:
@@ -93,15 +117,12 @@ def planetary_set(sun_teeth: int, planet_teeth: int, ring_teeth: int, planets: i
     Raises
     ------
     ModelError
-        If z_r != z_s + 2 z_p (coaxial condition) or (z_s + z_r) / N is not a
-        whole number (assembly condition for equally spaced planets).
+        Naming the first condition of `planetary_problems` that fails (coaxial, assembly, neighbours).
     """
-    if ring_teeth != sun_teeth + 2 * planet_teeth:
-        raise ModelError("ring_teeth", f"must be z_s + 2 z_p = {sun_teeth + 2 * planet_teeth} so the planets sit "
-                         f"between sun and ring, got {ring_teeth}")
-    if planets < 1 or (sun_teeth + ring_teeth) % planets:
-        raise ModelError("planets", "(z_s + z_r) / N must be a whole number for equally spaced planets; "
-                         f"{sun_teeth + ring_teeth} / {planets} is not")
+    problems = planetary_problems(sun_teeth, planet_teeth, ring_teeth, planets, module, face_width, pressure_angle,
+                                  helix_angle)
+    if problems:
+        raise ModelError(*problems[0])
     a = module * (sun_teeth + planet_teeth) / 2
     common = dict(module=module, pressure_angle=pressure_angle, face_width=face_width, density=density)
     sun_spec = GearSpec(kind="helical", teeth=sun_teeth, helix_angle=helix_angle,

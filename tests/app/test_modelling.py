@@ -171,6 +171,23 @@ def test_planetary_wizard_builds_a_set_that_validates_clean(window, qtbot):
     assert window.doc.undo_stack.count() == 1  # one undoable step
 
 
+def test_planetary_wizard_shows_ratio_and_centre_distance_and_refuses_planets_that_touch(window, qtbot):
+    """24/24/72 at m 2 mm: ratio 1 + 72 / 24 = 4, a = 48 mm. Six planets are whole by assembly ((24 + 72) / 6 = 16)
+    but 2 a sin(30 deg) = 48 mm between centres is less than a planet's tip circle d_a = 2 (24 + 2) = 52 mm."""
+    seen, derived = [], []
+    fill_and_ok(qtbot, {"Number of planets": 6}, seen=seen,
+                press=lambda dlg: derived.append(dlg.findChild(QLabel, "derived").text()))
+    qtbot.mouseClick(toolbar_button(window, "planetary"), Qt.LeftButton)
+    assert derived[0].startswith("Number of planets: 6 planets touch each other: their centres are 2 a sin(pi / N) = "
+                                 "48 mm apart, their tip circles d_a = 52 mm")
+    assert seen and seen[0] == derived[0] and window.doc.model.is_empty()
+    fill_and_ok(qtbot, {"Number of planets": 4}, ok=False,
+                press=lambda dlg: derived.append(dlg.findChild(QLabel, "derived").text()))
+    qtbot.mouseClick(toolbar_button(window, "planetary"), Qt.LeftButton)
+    assert derived[1] == ("ratio sun to carrier with the ring held 1 + z_r / z_s = 4; centre distance a = 48 mm; "
+                          "every condition holds")
+
+
 def test_planetary_wizard_makes_a_helical_set_with_its_input_torque_and_carrier_load(window, qtbot):
     """m_n 2 mm at beta 20 deg, sun right hand: every gear has m_t = 2 / cos 20 deg, the planets and the ring the
     left hand; 3 N m on the sun and 6 N m of load on the carrier are one torque each, and the set runs."""

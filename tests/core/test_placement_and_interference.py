@@ -8,6 +8,7 @@ import pytest
 import trimesh
 
 from core.commands import AddItem, Macro
+from core.errors import ModelError
 from core.gearing.pitch_point import PairGeometryData, contact_frame
 from core.gearing.placement import mesh_turn, place_gear2
 from core.geometry.macro import GearSpec
@@ -144,3 +145,18 @@ def test_a_mesh_in_mm_imported_as_metres_is_named_with_the_fix(tmp_path):
     assert "import it again with unit mm" in finding.message
     assert f"{mp.mass * 1e-9:.4g} kg" in finding.message  # 0.188 kg as a 40 mm steel block
     assert mp.mass * 1e-9 == pytest.approx(7850 * 0.04 * 0.03 * 0.02, rel=1e-9)
+
+
+@pytest.mark.parametrize("planets, touch", [(3, False), (4, False), (6, True)])
+def test_a_planetary_set_whose_planets_touch_is_refused_by_the_neighbour_condition(planets, touch):
+    """24/24/72 at m 2 mm, a = 48 mm, a planet's tip circle d_a = 2 (24 + 2) = 52 mm: N planets' centres are
+    2 a sin(pi / N) apart, 83.1, 67.9 and 48 mm for N = 3, 4, 6, so six planets touch."""
+    if touch:
+        with pytest.raises(ModelError, match=r"planets: 6 planets touch each other: their centres are 2 a sin\(pi / N\) "
+                                             r"= 48 mm apart, their tip circles d_a = 52 mm"):
+            builders.planetary_set(24, 24, 72, planets, 0.002, 0.02)
+        return
+    model = Model()
+    for item in builders.planetary_set(24, 24, 72, planets, 0.002, 0.02):
+        AddItem(item).do(model)
+    assert not [f for f in validate(model) if "overlaps" in f.message]  # no two bodies overlap

@@ -8,6 +8,7 @@ import math
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QFormLayout, QLabel
 
 from app.dialogs.fields import FieldError, QuantityField, finish_form
+from app.dialogs.pair_dialog import ERROR_STYLE, OK_STYLE
 from core.commands import AddItem, Macro
 from core.geometry.macro import GearSpec
 from core.model import builders
@@ -62,7 +63,8 @@ class PlanetaryDialog(QDialog):
         self.derived = QLabel()
         self.derived.setObjectName("derived")
         self.derived.setWordWrap(True)
-        form.addRow("Derived", self.derived)
+        self.derived.setMinimumHeight(3 * self.derived.fontMetrics().lineSpacing())  # a broken condition's lines
+        form.addRow(self.derived)
         self.message = finish_form(self, form, QLabel("Coaxial: z_r = z_s + 2 z_p. Assembly: (z_s + z_r) / N whole. "
                                                       "Neighbours: the planets' tips clear each other."))
         for w in (self.sun, self.planet, self.ring, self.count, self.module, self.width, self.alpha, self.beta):
@@ -84,13 +86,15 @@ class PlanetaryDialog(QDialog):
             zs, zp, zr, n, mt, b, alpha, beta = self._set()
         except FieldError as exc:
             self.derived.setText(str(exc))
+            self.derived.setStyleSheet(ERROR_STYLE)
             return
         problems = builders.planetary_problems(zs, zp, zr, n, mt, b, alpha, beta)
         if problems:
             self.derived.setText(self._named("{}: {}".format(*problems[0])))
-            return
-        self.derived.setText(f"ratio sun to carrier with the ring held 1 + z_r / z_s = {1 + zr / zs:.6g}; centre "
-                             f"distance a = {mt * (zs + zp) / 2 * 1e3:.6g} mm; every condition holds")
+        else:
+            self.derived.setText(f"ratio sun to carrier with the ring held 1 + z_r / z_s = {1 + zr / zs:.6g}; centre "
+                                 f"distance a = {mt * (zs + zp) / 2 * 1e3:.6g} mm; every condition holds")
+        self.derived.setStyleSheet(ERROR_STYLE if problems else OK_STYLE)
 
     @staticmethod
     def _named(text: str) -> str:

@@ -54,7 +54,8 @@ class PlanetaryDialog(QDialog):
         self.hold = QCheckBox("Hold the ring (a 0 rad/s motor on its joint)")
         self.hold.setChecked(True)
         form = QFormLayout()
-        for w in (self.sun, self.planet, self.ring, self.count, self.module, self.width, self.alpha, self.beta):
+        geometry = (self.sun, self.planet, self.ring, self.count, self.module, self.width, self.alpha, self.beta)
+        for w in geometry:
             form.addRow(w.label, w)
         form.addRow("Sun hand", self.hand)
         for w in (self.torque, self.load):
@@ -67,7 +68,7 @@ class PlanetaryDialog(QDialog):
         form.addRow(self.derived)
         self.message = finish_form(self, form, QLabel("Coaxial: z_r = z_s + 2 z_p. Assembly: (z_s + z_r) / N whole. "
                                                       "Neighbours: the planets' tips clear each other."))
-        for w in (self.sun, self.planet, self.ring, self.count, self.module, self.width, self.alpha, self.beta):
+        for w in geometry:
             w.edit.editingFinished.connect(self.show_derived)
         self.hand.currentTextChanged.connect(self.show_derived)
         self.show_derived()
@@ -93,7 +94,7 @@ class PlanetaryDialog(QDialog):
             self.derived.setText(self._named("{}: {}".format(*problems[0])))
         else:
             self.derived.setText(f"ratio sun to carrier with the ring held 1 + z_r / z_s = {1 + zr / zs:.6g}; centre "
-                                 f"distance a = {mt * (zs + zp) / 2 * 1e3:.6g} mm; every condition holds")
+                                 f"distance a = {builders.carrier_arm(mt, zs, zp) * 1e3:.6g} mm; every condition holds")
         self.derived.setStyleSheet(ERROR_STYLE if problems else OK_STYLE)
 
     @staticmethod

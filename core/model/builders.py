@@ -80,6 +80,11 @@ def mesh_phase(z: int, toward: float) -> float:
     return toward - math.pi / z
 
 
+def carrier_arm(module: float, sun_teeth: int, planet_teeth: int) -> float:
+    """The centre distance of sun and planet, the carrier's arm [m]: m_t (z_s + z_p) / 2 (no profile shift)."""
+    return module * (sun_teeth + planet_teeth) / 2
+
+
 def planetary_problems(sun_teeth: int, planet_teeth: int, ring_teeth: int, planets: int, module: float,
                        face_width: float, pressure_angle: float = math.radians(20.0),
                        helix_angle: float = 0.0) -> list[tuple[str, str]]:
@@ -96,7 +101,7 @@ def planetary_problems(sun_teeth: int, planet_teeth: int, ring_teeth: int, plane
     elif planets > 1:
         tip = 2 * cylindrical_geometry(GearSpec("helical", module, planet_teeth, pressure_angle, face_width,
                                                 helix_angle=helix_angle)).tip_radius
-        apart = module * (sun_teeth + planet_teeth) * math.sin(math.pi / planets)  # 2 a sin(pi / N)
+        apart = 2 * carrier_arm(module, sun_teeth, planet_teeth) * math.sin(math.pi / planets)
         if apart <= tip:
             found.append(("planets", f"{planets} planets touch each other: their centres are 2 a sin(pi / N) = "
                                      f"{apart * 1e3:.4g} mm apart, their tip circles d_a = {tip * 1e3:.4g} mm; fewer "
@@ -123,7 +128,7 @@ def planetary_set(sun_teeth: int, planet_teeth: int, ring_teeth: int, planets: i
                                   helix_angle)
     if problems:
         raise ModelError(*problems[0])
-    a = module * (sun_teeth + planet_teeth) / 2
+    a = carrier_arm(module, sun_teeth, planet_teeth)
     common = dict(module=module, pressure_angle=pressure_angle, face_width=face_width, density=density)
     sun_spec = GearSpec(kind="helical", teeth=sun_teeth, helix_angle=helix_angle,
                         bore_diameter=0.4 * module * sun_teeth, **common)

@@ -37,7 +37,7 @@ class CurvePlot(pg.PlotWidget):
         self._label()
 
     def _label(self) -> None:
-        self.setLabel("left", f"{QUANTITIES[self.quantity][0]} [um]")
+        self.setLabel("left", f"{QUANTITIES[self.quantity][0]} [µm]")
 
     def set_quantity(self, quantity: str) -> None:
         self.quantity = quantity
@@ -49,7 +49,7 @@ class CurvePlot(pg.PlotWidget):
         self.redraw()
 
     def values(self, result) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Frequencies [Hz], the chosen quantity [um], stable flags and segment ids of a curve's points."""
+        """Frequencies [Hz], the chosen quantity [µm], stable flags and segment ids of a curve's points."""
         col = QUANTITIES[self.quantity][1]
         rows = np.array([p.row() for p in result.points]) if result.points else np.zeros((0, 7))
         return rows[:, 0], rows[:, col] * UM, rows[:, 4].astype(bool), rows[:, 5].astype(int)

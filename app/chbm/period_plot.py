@@ -9,8 +9,8 @@ from PySide6.QtCore import Qt
 from app.chbm.curve_plot import colour
 
 EMPTY_TITLE = "click a point of a curve above to see one period at its frequency here"
-ROWS = (("x [m]", "x", "um", 1e6), ("Fc [N]", "Fc", "kN", 1e-3),
-        ("mesh stiffness [N/m]", "Fc / x", "N/um", 1e-6))  # DTE, total contact force, mesh stiffness
+ROWS = (("x [m]", "x", "µm", 1e6), ("Fc [N]", "Fc", "kN", 1e-3),
+        ("mesh stiffness [N/m]", "Fc / x", "N/µm", 1e-6))  # DTE, total contact force, mesh stiffness
 
 
 class PeriodPlot(pg.GraphicsLayoutWidget):

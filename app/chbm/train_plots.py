@@ -19,8 +19,8 @@ from core.chbm.train_study import contact_lost, period_forces
 RESPONSES = {
     "Mesh dynamic factor": ("mesh", lambda ld: ld.factor, "dynamic factor (peak / static mesh force)"),
     "Mesh force, 1x mesh amplitude": ("mesh", lambda ld: ld.harmonics[0], "1x mesh force amplitude [N]"),
-    "Body rotation (arc at rho)": ("body", lambda b: 1e6 * b.rotation, "rotation amplitude, arc at rho [um]"),
-    "Body centre translation": ("body", lambda b: 1e6 * b.translation, "centre translation amplitude [um]"),
+    "Body rotation (arc at rho)": ("body", lambda b: 1e6 * b.rotation, "rotation amplitude, arc at rho [µm]"),
+    "Body centre translation": ("body", lambda b: 1e6 * b.translation, "centre translation amplitude [µm]"),
 }
 
 PLURAL = {"mesh": "meshes", "body": "bodies"}

@@ -14,6 +14,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
+from app.plot_axis import unit_axes
 from app.plot_legend import anchor_legend, least_crossed_corner
 from app.telemetry.browser import MIME
 
@@ -101,16 +102,14 @@ class PlotPanel(pg.PlotWidget):
     clicked = Signal(object)
 
     def __init__(self, parent=None):
-        super().__init__(parent, background="w")
+        super().__init__(parent, background="w", axisItems=unit_axes("left", "bottom"))
         self.setAcceptDrops(True)
         self.setObjectName("telemetry_plot")
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.units: dict[str, str] = {}
         item = self.getPlotItem()
         item.showGrid(x=True, y=True, alpha=0.25)
-        item.setLabel("bottom", "t [s]")
-        for side in ("bottom", "left"):
-            item.getAxis(side).enableAutoSIPrefix(False)  # the unit is in the label; no "x0.001" scaling
+        item.getAxis("bottom").set_quantity("t", "s")
         self.legend = item.addLegend(offset=(5, 5))
         item.sigXRangeChanged.connect(lambda *_: self.redraw())
         item.getViewBox().sigRangeChanged.connect(lambda *_: self.place_legend())
@@ -135,7 +134,7 @@ class PlotPanel(pg.PlotWidget):
         if name in self.curves:
             return
         pen = pg.mkPen(COLOURS[len(self.curves) % len(COLOURS)], width=1)  # a thicker pen draws several times slower
-        curve = Curve(pen=pen, name=f"{name} [{unit}]", skipFiniteCheck=True)
+        curve = Curve(pen=pen, name=name, skipFiniteCheck=True)  # the unit, with its prefix, is the axis's
         self.addItem(curve)
         self.curves[name] = curve
         self.units[name] = unit
@@ -186,7 +185,7 @@ class PlotPanel(pg.PlotWidget):
 
     def _label(self) -> None:
         units = sorted(set(self.units.values()))
-        self.getPlotItem().setLabel("left", f"[{units[0]}]" if len(units) == 1 else "")
+        self.getPlotItem().getAxis("left").set_quantity("", units[0] if len(units) == 1 else "")
         self.hint.setVisible(not self.curves)
 
     # drag and drop of channel names from the browser

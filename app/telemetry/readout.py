@@ -1,10 +1,13 @@
 """The read-out under the plots: each plotted channel's value at the cursors A and B, their difference, and its
-statistics over the visible time range."""
+statistics over the visible time range. A row shows its numbers in its unit with the SI prefix that suits its
+largest one, as the plots' axes do (a transmission error in µm); `rows` keeps them in SI units."""
 
 from __future__ import annotations
 
 import numpy as np
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
+
+from app.plot_axis import prefixed
 
 COLUMNS = ("Channel", "Unit", "at A", "at B", "B - A", "min", "max", "mean", "RMS", "peak-to-peak")
 TIME_ROW = "time (t_A, t_B, dt)"
@@ -44,8 +47,7 @@ class ReadoutTable(QTableWidget):
         if cursors is not None:
             t_a, t_b = cursors
             self.rows[TIME_ROW] = {"at A": t_a, "at B": t_b, "B - A": t_b - t_a}
-            for c, text in enumerate([TIME_ROW, "s", _fmt(t_a), _fmt(t_b), _fmt(t_b - t_a)]):
-                self.setItem(0, c, QTableWidgetItem(text))
+            self._fill(0, TIME_ROW, "s", self.rows[TIME_ROW])
         time = results.time
         rows = (time >= t_range[0]) & (time <= t_range[1])
         for r, name in enumerate(names, start=first):
@@ -59,6 +61,12 @@ class ReadoutTable(QTableWidget):
                 a, b = (float(np.interp(t, time, values)) for t in cursors)
                 entry.update({"at A": a, "at B": b, "B - A": b - a})
             self.rows[name] = entry
-            cells = [name, unit] + [_fmt(entry.get(c, float("nan"))) for c in COLUMNS[2:]]
-            for c, text in enumerate(cells):
-                self.setItem(r, c, QTableWidgetItem(text))
+            self._fill(r, name, unit, entry)
+
+    def _fill(self, r: int, name: str, unit: str, entry: dict[str, float]) -> None:
+        """Row r: the name, the unit with the prefix that suits the entry's largest number, and the numbers."""
+        finite = [abs(v) for v in entry.values() if v == v]
+        scale, unit = prefixed(max(finite, default=0.0), unit)
+        cells = [name, unit] + [_fmt(entry.get(c, float("nan")) * scale) for c in COLUMNS[2:]]
+        for c, text in enumerate(cells):
+            self.setItem(r, c, QTableWidgetItem(text))

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.plot_axis import prefixed, unit_axes
 from app.screen import fit_to_screen
 from core.analysis.spectra import (
     WINDOWS,
@@ -62,20 +63,20 @@ class SpectrumWindow(QWidget):
         form.addRow("Over", self.range)
         form.addRow("Order map: shaft", self.reference)
         form.addRow("Order map: samples per spectrum", self.segment)
-        self.plot = pg.PlotWidget(background="w")
+        self.plot = pg.PlotWidget(background="w", axisItems=unit_axes("left", "bottom"))
         self.plot.setObjectName("spectrum_plot")
         self.plot.showGrid(x=True, y=True, alpha=0.25)
-        self.plot.setLabel("bottom", "f [Hz]")
-        for w in (self.plot, ):
-            for side in ("bottom", "left"):
-                w.getPlotItem().getAxis(side).enableAutoSIPrefix(False)
+        self.plot.getAxis("bottom").set_quantity("f", "Hz")
         self.curve = self.plot.plot(pen=pg.mkPen("#1f77b4", width=1.5))
-        self.map_plot = pg.PlotWidget(background="w")
+        self.map_plot = pg.PlotWidget(background="w", axisItems=unit_axes("left", "bottom"))
         self.map_plot.setObjectName("order_map_plot")
-        self.map_plot.setLabel("left", "f [Hz]")
+        self.map_plot.getAxis("left").set_quantity("f", "Hz")
         self.image = pg.ImageItem()
-        self.image.setColorMap(pg.colormap.get("viridis"))
         self.map_plot.addItem(self.image)
+        # the map's colours read against a scale of the amplitude beside it
+        self.colour_bar = pg.ColorBarItem(colorMap=pg.colormap.get("viridis"), interactive=False, width=15)
+        self.colour_bar.setImageItem(self.image, insert_in=self.map_plot.getPlotItem())
+        self.colour_bar.axis.enableAutoSIPrefix(False)  # the amplitude comes scaled to its prefix
         self.tabs = QTabWidget()
         self.tabs.addTab(self.plot, "Spectrum")
         self.tabs.addTab(self.map_plot, "Order map")
@@ -130,7 +131,7 @@ class SpectrumWindow(QWidget):
         self.spectrum = spec
         unit = res.record(name).unit
         self.curve.setData(spec.frequency, spec.amplitude)
-        self.plot.setLabel("left", f"amplitude [{unit}]")
+        self.plot.getAxis("left").set_quantity("amplitude", unit)
         model = self.telemetry.model_of_results()
         self.markers = mesh_frequencies(res, model, spec.t0, spec.t1)
         for line in self._lines:
@@ -170,12 +171,15 @@ class SpectrumWindow(QWidget):
         if increasing:  # a run-up: amplitude against shaft speed on a uniform grid
             grid = np.linspace(rpm[0], rpm[-1], len(rpm))
             amp = np.column_stack([np.interp(grid, rpm, om.amplitude[:, k]) for k in range(om.amplitude.shape[1])])
-            x0, x1, xlabel = grid[0], grid[-1], f"{joint} speed [rpm]"
+            x0, x1, xlabel = grid[0], grid[-1], (f"{joint} speed", "rpm")
         else:
-            amp, x0, x1, xlabel = om.amplitude, om.time[0], om.time[-1], "t [s] (the shaft speed is not rising)"
-        self.image.setImage(amp, autoLevels=True)
+            amp, x0, x1, xlabel = om.amplitude, om.time[0], om.time[-1], ("t (the shaft speed is not rising)", "s")
+        scale, unit = prefixed(float(np.abs(amp).max(initial=0.0)), res.record(name).unit)
+        self.image.setImage(amp * scale)
+        self.colour_bar.setLevels((float(amp.min()) * scale, float(amp.max()) * scale))
+        self.colour_bar.getAxis("left").setLabel(f"amplitude [{unit}]")
         self.image.setRect(x0, om.frequency[0], max(x1 - x0, 1e-12), om.frequency[-1] - om.frequency[0])
-        self.map_plot.setLabel("bottom", xlabel)
+        self.map_plot.getAxis("bottom").set_quantity(*xlabel)
         if increasing:
             for k, (pair, order) in enumerate(mesh_orders(model, res, joint, t0, t1).items()):
                 colour = MARKER_COLOURS[k % len(MARKER_COLOURS)]

@@ -133,9 +133,9 @@ def test_ab_cursors_read_the_values_and_their_difference(window, qtbot):
         row = tw.readout.rows[name]
         assert (row["at A"], row["at B"]) == pytest.approx((a, b), rel=1e-12)
         assert row["B - A"] == pytest.approx(b - a, rel=1e-12)
-    # the cursors' own times, first in the table
-    assert tw.readout.item(0, 0).text() == TIME_ROW and tw.readout.item(0, 1).text() == "s"
-    assert [float(tw.readout.item(0, c).text()) for c in (2, 3, 4)] == pytest.approx([0.02, 0.07, 0.05])
+    # the cursors' own times, first in the table (in ms, as the time axis reads under 1 s)
+    assert tw.readout.item(0, 0).text() == TIME_ROW and tw.readout.item(0, 1).text() == "ms"
+    assert [float(tw.readout.item(0, c).text()) for c in (2, 3, 4)] == pytest.approx([20, 70, 50])
     # statistics over the visible range
     tw.stack.set_x_range(0.0, 0.05)
     tw._refresh()
@@ -143,6 +143,29 @@ def test_ab_cursors_read_the_values_and_their_difference(window, qtbot):
     row = tw.readout.rows["sun_joint.speed"]
     assert (row["min"], row["max"], row["mean"]) == pytest.approx((v.min(), v.max(), v.mean()))
     assert row["RMS"] == pytest.approx(math.sqrt(np.mean(v * v))) and row["peak-to-peak"] == pytest.approx(np.ptp(v))
+
+
+def test_a_transmission_error_reads_in_micrometres_on_its_axis_and_in_the_readout(window, qtbot):
+    """The compliant pair's TE is some 1e-5 m: its axis read '[m]' with ticks 6e-06 to 1.4e-05 and the read-out
+    5.84403e-06, where the CHBM windows show the same quantity in um. The axis and the row now take the SI
+    prefix that suits them; the values read back are the results' own, times 1e6."""
+    res = _run(window, qtbot, EXAMPLES / "compliant_mesh_pair.gdyn", t_end=0.05)
+    tw = window.show_telemetry()
+    tw.add_channels(["mesh.TE"])
+    tw._refresh()
+    te = res["mesh.TE"]
+    assert 1e-6 < np.abs(te).max() < 1e-3  # the case this test is about: micrometres
+    axis = tw.stack.current.getPlotItem().getAxis("left")
+    qtbot.waitUntil(lambda: axis.autoSIPrefixScale != 1.0, timeout=5000)  # set when the view takes its range
+    assert "[\u00b5m]" in axis.labelString() or "[\u03bcm]" in axis.labelString(), axis.labelString()
+    assert axis.autoSIPrefixScale == 1e6
+    bottom = tw.stack.current.getPlotItem().getAxis("bottom")
+    assert "t [ms]" in bottom.labelString() and bottom.autoSIPrefixScale == 1e3  # a 50 ms run, in ms
+    row = [tw.readout.item(1 if tw.readout.item(0, 0).text() == TIME_ROW else 0, c).text() for c in range(10)]
+    assert row[0] == "mesh.TE" and row[1] in ("\u00b5m", "\u03bcm")
+    shown = [float(row[c]) for c in (5, 6, 7)]  # min, max, mean over the visible range
+    visible = te[(res.time >= tw.stack.x_range()[0]) & (res.time <= tw.stack.x_range()[1])]
+    assert shown == pytest.approx([visible.min() * 1e6, visible.max() * 1e6, visible.mean() * 1e6], rel=1e-5)
 
 
 def test_dragging_the_playhead_seeks_the_animation_and_playing_moves_the_playhead(window, qtbot):

@@ -88,7 +88,7 @@ def test_forced_responses_at_two_torques_from_the_window_match_the_command_line(
     moving = [b.name for b, r in zip(full.train.bodies, full.bodies[0]) if r.translation > 0]
     lines = [i for i in plot.listDataItems() if i.yData is not None and np.isfinite(i.yData).any()]
     assert len(lines) == 2 * len(moving) > 2
-    assert "um" in plot.plotItem.getAxis("left").labelText
+    assert "µm" in plot.plotItem.getAxis("left").labelText
     train.only.setCurrentText(moving[0])  # one body of them, named per torque
     lines = {i.name(): i for i in plot.listDataItems() if i.name() and i.name() != "folds"}
     assert set(lines) == {f"{moving[0]} x0.5", f"{moving[0]} x1"}

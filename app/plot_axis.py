@@ -1,0 +1,56 @@
+"""A plot axis labelled 'quantity [unit]' whose unit takes the SI prefix that suits its range (pyqtgraph).
+
+A transmission error of 14e-6 m reads as 14 on an axis labelled 'TE [µm]' (as the CHBM windows show it), a
+mesh stiffness of 4e8 N/m as 400 [MN/m], a 0.1 s run's time as 0 to 100 [ms]. pyqtgraph picks the prefix
+from the visible range (its automatic SI prefix); this class only writes the label in the app's brackets.
+A dimensionless unit ('1', or none) and rpm take no prefix: its ticks are the values as they are.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+
+#: units a prefix would make wrong or odd: dimensionless ones, and rpm (read as it is: not krpm)
+NO_PREFIX = ("", "1", "-", "rpm")
+
+
+class UnitAxis(pg.AxisItem):
+    """An axis showing `quantity [prefix unit]`; set both with `set_quantity`."""
+
+    _unit = ""  # the unit as given (pyqtgraph keeps none for a unit it does not prefix)
+
+    def set_quantity(self, text: str, unit: str) -> None:
+        """Label the axis with `text` and `unit` (SI, as the channel records give it); '' for neither."""
+        self._unit = unit
+        prefixed = unit not in NO_PREFIX
+        self.autoSIPrefix = prefixed
+        self.setLabel(text, units=unit if prefixed else None)
+        self.showLabel(bool(text or unit))
+        self.updateAutoSIPrefix()
+
+    def updateAutoSIPrefix(self) -> None:
+        if self.autoSIPrefix:
+            super().updateAutoSIPrefix()
+        else:  # pyqtgraph would still scale the ticks by a prefix it picks from the range
+            self.autoSIPrefixScale, self.labelUnitPrefix = 1.0, ""
+            self._updateLabel()
+
+    def labelString(self) -> str:
+        unit = f"{self.labelUnitPrefix}{self.labelUnits}" if self.labelUnits else self._unit
+        text = " ".join(s for s in (self.labelText.strip(), f"[{unit}]" if unit else "") if s)
+        style = ";".join(f"{k}: {v}" for k, v in self.labelStyle.items())
+        return f"<span style='{style}'>{text}</span>"
+
+
+def prefixed(largest: float, unit: str) -> tuple[float, str]:
+    """The factor and the prefixed unit that show values up to `largest` in magnitude (in `unit`) as numbers of
+    1 to 1000, as the axes do: (1e6, 'um') for metres up to 14e-6; (1, unit) for a unit NO_PREFIX holds."""
+    if unit in NO_PREFIX:
+        return 1.0, unit
+    scale, prefix = pg.siScale(largest)
+    return scale, prefix + unit
+
+
+def unit_axes(*sides: str) -> dict[str, UnitAxis]:
+    """UnitAxis items for a PlotWidget's `axisItems`, by side ('left', 'bottom', ...)."""
+    return {side: UnitAxis(side) for side in sides}

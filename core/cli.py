@@ -155,7 +155,8 @@ def pair_report(spec: PairSpec) -> dict:
 
 
 PEOPLE_UNITS = {"m": (1e3, "mm"), "rad": (180.0 / math.pi, "deg"), "m^3": (1e9, "mm^3"),
-                "N/m^2": (1e-9, "N/(mm um)")}  # stiffness per unit face width, as ISO 6336 writes it
+                "N/m^2": (1e-9, "N/(mm um)"),  # stiffness per unit face width, as ISO 6336 writes it
+                "N/m": (1e-6, "N/um")}  # a mesh's stiffness, in the same terms
 
 
 def _shown(value, scale: float):
@@ -176,6 +177,9 @@ def _print(data: dict, as_json: bool) -> None:
     units = data.get("units", {})
     for k, v in data.items():
         if k == "units":
+            continue
+        if v is None:  # a quantity the part does not have (a spur gear's lead): no number, no unit
+            print(f"{k:28s} none")
             continue
         scale, unit = PEOPLE_UNITS.get(units.get(k, ""), (1.0, units.get(k, "")))
         print(f"{k:28s} {_shown(v, scale)}" + (f" [{unit}]" if unit else ""))

@@ -46,6 +46,28 @@ def test_gear_inner_and_bevel_json():
     assert bevel["watertight"] is True
 
 
+def test_gear_table_of_a_spur_gear_says_it_has_no_lead_and_gives_the_helical_lead_in_mm():
+    """A spur gear's lead is infinite: the table printed 'lead None [mm]'. A helical gear's lead is
+    2 pi r / tan(beta) = 2 pi 20 mm / tan 15 deg = 469.0 mm (transverse module 2 mm, 20 teeth)."""
+    spur = run("gear", "helical", "--module", "2", "--teeth", "24", "--width", "20")
+    assert spur.returncode == 0, spur.stderr
+    lead = next(line for line in spur.stdout.splitlines() if line.startswith("lead "))
+    assert lead.split() == ["lead", "none"] and "None" not in spur.stdout
+    helical = run("gear", "helical", "--module", "2", "--teeth", "20", "--helix-angle", "15", "--width", "20")
+    lead = next(line for line in helical.stdout.splitlines() if line.startswith("lead ")).split()
+    assert lead[2] == "[mm]" and float(lead[1]) == pytest.approx(2 * math.pi * 0.020 / math.tan(math.radians(15)) * 1e3,
+                                                                  rel=1e-6)
+
+
+def test_pair_table_gives_the_mesh_stiffness_in_n_per_um_as_c_gamma_alpha_times_the_width():
+    """c_gamma_alpha is printed in N/(mm um), as ISO 6336 writes it; the mesh's stiffness c_gamma_alpha b was printed
+    as 3.74784e+08 [N/m]. In the same terms: 18.7392 N/(mm um) x 20 mm = 374.78 N/um."""
+    res = run("pair", "--z1", "20", "--z2", "40", "--module", "2", "--width", "20")
+    rows = {line.split()[0]: line.split()[1:] for line in res.stdout.splitlines() if line.strip()}
+    assert rows["c_gamma_alpha"][1:] == ["[N/(mm", "um)]"] and rows["mesh_stiffness"][1] == "[N/um]"
+    assert float(rows["mesh_stiffness"][0]) == pytest.approx(float(rows["c_gamma_alpha"][0]) * 20, rel=1e-5)
+
+
 def test_pair_json():
     data = json.loads(run("pair", "--z1", "20", "--z2", "40", "--module", "2", "--pressure-angle", "20",
                           "--helix-angle", "15", "--width", "20", "--json").stdout)

@@ -132,3 +132,5 @@ def range_problems(obj: Any) -> list[tuple[str, str]]:
 
 MM = {"unit": "m", "display_unit": "mm", "scale": 1e3}
 DEG = {"unit": "rad", "display_unit": "deg", "scale": 180.0 / math.pi}
+#: a mesh's or a bearing's stiffness, as gear and bearing data give it (ISO 6336's c' is in N/(mm um))
+N_PER_UM = {"unit": "N/m", "display_unit": "N/µm", "scale": 1e-6}

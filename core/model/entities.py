@@ -19,7 +19,7 @@ import numpy as np
 from core.geometry.macro import PAIR_KINDS, GearSpec, PairSpec, pair_field
 from core.geometry.mesh_import import UNIT_SCALE
 from core.model.kinds import KINDS, item_kind
-from core.ranges import DEG, MM, choice, range_problems, ranged, vector
+from core.ranges import DEG, MM, N_PER_UM, Range, choice, range_problems, ranged, vector
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
@@ -603,9 +603,9 @@ class BearingSpringDamper(Entity):
     body_j: str
     position: Vec3 = vector(ZERO3, **MM)
     axis: Vec3 = vector((0.0, 0.0, 1.0))
-    radial_stiffness: float = ranged(1e8, lo=0.0, unit="N/m")
+    radial_stiffness: float = ranged(1e8, lo=0.0, **N_PER_UM)
     radial_damping: float = ranged(0.0, lo=0.0, unit="N s/m")
-    axial_stiffness: float = ranged(1e8, lo=0.0, unit="N/m")
+    axial_stiffness: float = ranged(1e8, lo=0.0, **N_PER_UM)
     axial_damping: float = ranged(0.0, lo=0.0, unit="N s/m")
     tilt_stiffness: float = ranged(1e6, lo=0.0, unit="N m/rad")
     tilt_damping: float = ranged(0.0, lo=0.0, unit="N m s/rad")
@@ -653,8 +653,8 @@ class CompliantMesh(Entity):
     name: str
     pair: str
     stiffness: str = choice("iso6336", ("iso6336", "given"))
-    k_mean: float = ranged(2e8, lo=0.0, hi=1e13, lo_open=True, unit="N/m")
-    k_amplitude: float = ranged(0.0, lo=0.0, hi=1e13, unit="N/m")
+    k_mean: float = ranged(2e8, lo=0.0, hi=1e13, lo_open=True, **N_PER_UM)
+    k_amplitude: float = ranged(0.0, lo=0.0, hi=1e13, **N_PER_UM)
     waveform: str = choice("involute", ("involute", "cosine", "rectangular"))
     damping_model: str = choice("ratio", ("ratio", "constant"))
     damping_ratio: float = ranged(0.07, lo=0.0, hi=2.0)
@@ -671,7 +671,9 @@ class CompliantMesh(Entity):
             if getattr(self, field) not in allowed:
                 found.append((field, f"must be one of {', '.join(allowed)}, got {short_repr(getattr(self, field))}"))
         if not found and self.waveform == "cosine" and self.k_amplitude >= self.k_mean:
-            found.append(("k_amplitude", f"must be below k_mean ({self.k_mean:.6g} N/m) so the stiffness stays positive"))
+            shown = Range(**N_PER_UM)
+            found.append(("k_amplitude", f"must be below k_mean ({shown.to_display(self.k_mean):.6g} "
+                                         f"{shown.shown_unit}) so the stiffness stays positive"))
         return found
 
     def inactive_fields(self) -> dict[str, str]:

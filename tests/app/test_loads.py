@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QPushButton
+from PySide6.QtWidgets import QFileDialog, QLabel, QMessageBox, QPushButton
 
 from core.model import entities as E
 from core.model.files import load
@@ -47,9 +47,9 @@ def test_torque_with_a_ramp_law_is_added_edited_in_the_properties_and_undone(win
     ("torsional_spring_damper", {"Name": "d", "Damping": -1}, {"joint": "gear2_joint"},
      "Damping: must be a number at least 0 N m s/rad, got -1 N m s/rad"),
     ("bearing", {"Name": "b", "Radial stiffness": -5}, {"body_i": "ground", "body_j": "gear1"},
-     "Radial stiffness: must be a number at least 0 N/m, got -5 N/m"),
+     "Radial stiffness: must be a number at least 0 N/µm, got -5 N/µm"),
     ("compliant_mesh", {"Name": "m", "Mean mesh stiffness": 0}, {"pair": "pair"},
-     "Mean mesh stiffness: must be a number above 0 and at most 1e+13 N/m, got 0 N/m"),
+     "Mean mesh stiffness: must be a number above 0 and at most 1e+07 N/µm, got 0 N/µm"),
     ("spring_damper", {"Name": "s", "Free length": -3}, {"body_i": "gear1", "body_j": "gear2"},
      "Free length: must be a number at least 0 mm, got -3 mm"),
     ("speed_motor", {"Name": "m", "law_frequency": -2}, {"joint": "gear1_joint", "law_kind": "Sine"},
@@ -177,6 +177,27 @@ def test_law_plot_of_a_zero_torque_labels_its_axis_in_n_m_without_a_scale_factor
     fill_and_ok(qtbot, {"Name": "s"}, {"joint": "gear1_joint"}, ok=False, press=read)
     qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
     assert got and "Torque [N m]" in got[0] and "(x" not in got[0], got
+
+
+def test_mesh_stiffness_is_typed_in_n_per_um_and_kept_in_n_per_m(window, qtbot):
+    """Mesh and bearing stiffnesses are typed as gear data give them (ISO 6336's c' is in N/(mm um)): 400 N/um is
+    4e8 N/m in the model; the dialog asked for 4e8 N/m."""
+    _open_pair(window)
+    units = []
+
+    def look(dlg):
+        units.extend(label.text() for label in dlg.findChildren(QLabel) if "N/" in label.text())
+
+    fill_and_ok(qtbot, {"Name": "mesh", "stiffness": "given", "waveform": "cosine", "Mean mesh stiffness": 400,
+                        "Stiffness amplitude": 120}, {"pair": "pair"}, press=look)
+    qtbot.mouseClick(toolbar_button(window, "compliant_mesh"), Qt.LeftButton)
+    mesh = window.doc.model.forces["mesh"]
+    assert (mesh.k_mean, mesh.k_amplitude) == (pytest.approx(4e8), pytest.approx(1.2e8))
+    assert units.count("N/\u00b5m") == 2 and "N/m" not in units, units
+    fill_and_ok(qtbot, {"Name": "b", "Radial stiffness": 250, "Axial stiffness": 80}, {"body_i": "ground", "body_j": "gear1"})
+    qtbot.mouseClick(toolbar_button(window, "bearing"), Qt.LeftButton)
+    bearing = window.doc.model.forces["b"]
+    assert (bearing.radial_stiffness, bearing.axial_stiffness) == (pytest.approx(2.5e8), pytest.approx(8e7))
 
 
 def test_compliant_mesh_dialog_greys_out_the_entries_its_choices_do_not_use(window, qtbot):

@@ -28,7 +28,6 @@ class Animator(QObject):
         self.follow = True
         self.scene: Scene | None = None
         self._scene_of = None
-        self._seeking = False
         self.frames = 0  # frames drawn (for the frame-rate benchmark)
         document.run_updated.connect(self._run_updated)
         document.runs_changed.connect(self._runs_changed)

@@ -341,8 +341,3 @@ class PlotStack(QWidget):
         for p in self.panels:
             seen += [n for n in p.curves if n not in seen]
         return seen
-
-
-def values_at(time: np.ndarray, values: np.ndarray, t: float) -> float:
-    """The channel's value at time t by linear interpolation between samples (held at the ends)."""
-    return float(np.interp(t, time, values))

@@ -27,9 +27,6 @@ import scipy.linalg
 from core.chbm.lumped_model import ContactElement, LumpedModel, mesh_elements
 from core.errors import ModelError
 
-ROLES = ("central", "planet", "carrier", "gear", "other")
-
-
 @dataclass(frozen=True)
 class TrainBody:
     """One body of a train.

@@ -14,9 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.geometry import vec3
-from core.geometry.rotations import (quat_conj, quat_log, quat_matrices, quat_mul, quat_product, rotation_vector_quat)
-
-rotation_matrices = quat_matrices  # the name the engine reads best with
+from core.geometry.rotations import (quat_conj, quat_log, quat_mul, quat_product, rotation_vector_quat)
 
 
 def dexp_inv(theta, omega):

@@ -242,14 +242,6 @@ def force_direction(g: PairGeometryData, f: ContactFrame, sign: float) -> np.nda
     return base + sign * sep
 
 
-def force_components(g: PairGeometryData, ft: float) -> tuple[float, float, float, float]:
-    """(Ft, Fr, Fa, Fc) [N] from the tangential force by the gear formulas (ft a number, or an array of them)."""
-    if g.kind == "bevel":
-        ta = math.tan(g.pressure_angle)
-        return with_resultant(ft, abs(ft) * ta * math.cos(g.pitch_angle), abs(ft) * ta * math.sin(g.pitch_angle))
-    return cylinder_force_components(ft, math.tan(g.working_pressure_angle), math.tan(g.working_helix_angle))
-
-
 def cylinder_force_components(ft, tan_pressure: float, tan_helix: float):
     """(Ft, Fr, Fa, Fc) [N] of a cylindrical pair from the tangential force and the tangents of its working
     transverse pressure and helix angles (ft a number, or an array of them; the compiled sample runs it on

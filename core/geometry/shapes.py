@@ -27,11 +27,3 @@ def primitive_arrays(shape: str, radius: float, length: float, size) -> tuple[np
     faces = np.array([[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
                       [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]])
     return corners, faces
-
-
-def primitive_mesh(shape: str, radius: float, length: float, size):
-    """The primitive as a trimesh.Trimesh."""
-    import trimesh
-
-    vertices, faces = primitive_arrays(shape, radius, length, size)
-    return trimesh.Trimesh(vertices=vertices, faces=faces, process=False)

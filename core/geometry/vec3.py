@@ -10,8 +10,6 @@ kernels, core.dynamics.kernels and core.dynamics.elements, run them on floats).
 
 from __future__ import annotations
 
-import numpy as np
-
 Vec = tuple[float, float, float]
 
 
@@ -40,12 +38,3 @@ def rotate(r, a) -> Vec:
     return (r[0, 0] * a[0] + r[0, 1] * a[1] + r[0, 2] * a[2],
             r[1, 0] * a[0] + r[1, 1] * a[1] + r[1, 2] * a[2],
             r[2, 0] * a[0] + r[2, 1] * a[1] + r[2, 2] * a[2])
-
-
-_NEXT, _AFTER = np.array([1, 2, 0]), np.array([2, 0, 1])
-
-
-def cross_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row-wise cross products of (..., 3) arrays, either may be one (3,) row (four takes: np.cross and
-    per-component slicing cost two to five times more at small sizes)."""
-    return a.take(_NEXT, axis=-1) * b.take(_AFTER, axis=-1) - a.take(_AFTER, axis=-1) * b.take(_NEXT, axis=-1)

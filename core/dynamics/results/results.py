@@ -23,9 +23,6 @@ import numpy as np
 from core.dynamics.results.channels import Channel
 from core.tables import write_csv
 
-STATUSES = ("running", "finished", "failed", "cancelled")
-
-
 class Results:
     """Channels and poses sampled at `time`.
 

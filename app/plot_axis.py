@@ -1,7 +1,7 @@
 """A plot axis labelled 'quantity [unit]' whose unit takes the SI prefix that suits its range (pyqtgraph).
 
 A transmission error of 14e-6 m reads as 14 on an axis labelled 'TE [µm]' (as the CHBM windows show it), a
-mesh stiffness of 4e8 N/m as 400 [MN/m], a 0.1 s run's time as 0 to 100 [ms]. pyqtgraph picks the prefix
+0.1 s run's time as 0 to 100 [ms]. A mesh stiffness reads in N/µm whatever its size, as the dialogs take it. pyqtgraph picks the prefix
 from the visible range (its automatic SI prefix); this class only writes the label in the app's brackets.
 A dimensionless unit ('1', or none) and rpm take no prefix: its ticks are the values as they are.
 """
@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 
+from core.ranges import N_PER_UM
+
 #: units a prefix would make wrong or odd: dimensionless ones, and rpm (read as it is: not krpm)
 NO_PREFIX = ("", "1", "-", "rpm")
+#: units shown in one unit of their own, as the model's entries show them: {SI unit: (shown unit, factor)}
+PEOPLE = {N_PER_UM["unit"]: (N_PER_UM["display_unit"], N_PER_UM["scale"])}
 
 
 class UnitAxis(pg.AxisItem):
@@ -21,9 +25,11 @@ class UnitAxis(pg.AxisItem):
 
     def set_quantity(self, text: str, unit: str) -> None:
         """Label the axis with `text` and `unit` (SI, as the channel records give it); '' for neither."""
-        self._unit = unit
-        prefixed = unit not in NO_PREFIX
+        shown, scale = PEOPLE.get(unit, (unit, 1.0))
+        self._unit = shown
+        prefixed = unit not in NO_PREFIX and unit not in PEOPLE
         self.autoSIPrefix = prefixed
+        self.setScale(scale)
         self.setLabel(text, units=unit if prefixed else None)
         self.showLabel(bool(text or unit))
         self.updateAutoSIPrefix()
@@ -44,7 +50,10 @@ class UnitAxis(pg.AxisItem):
 
 def prefixed(largest: float, unit: str) -> tuple[float, str]:
     """The factor and the prefixed unit that show values up to `largest` in magnitude (in `unit`) as numbers of
-    1 to 1000, as the axes do: (1e6, 'um') for metres up to 14e-6; (1, unit) for a unit NO_PREFIX holds."""
+    1 to 1000, as the axes do: (1e6, 'µm') for metres up to 14e-6; (1, unit) for a unit NO_PREFIX holds; a
+    unit PEOPLE holds in its own unit."""
+    if unit in PEOPLE:
+        return PEOPLE[unit][1], PEOPLE[unit][0]
     if unit in NO_PREFIX:
         return 1.0, unit
     scale, prefix = pg.siScale(largest)

@@ -145,7 +145,7 @@ def test_ab_cursors_read_the_values_and_their_difference(window, qtbot):
     assert row["RMS"] == pytest.approx(math.sqrt(np.mean(v * v))) and row["peak-to-peak"] == pytest.approx(np.ptp(v))
 
 
-def test_a_transmission_error_reads_in_micrometres_on_its_axis_and_in_the_readout(window, qtbot):
+def test_a_transmission_error_reads_in_micrometres_and_a_mesh_stiffness_in_n_per_um(window, qtbot):
     """The compliant pair's TE is some 1e-5 m: its axis read '[m]' with ticks 6e-06 to 1.4e-05 and the read-out
     5.84403e-06, where the CHBM windows show the same quantity in um. The axis and the row now take the SI
     prefix that suits them; the values read back are the results' own, times 1e6."""
@@ -166,6 +166,16 @@ def test_a_transmission_error_reads_in_micrometres_on_its_axis_and_in_the_readou
     shown = [float(row[c]) for c in (5, 6, 7)]  # min, max, mean over the visible range
     visible = te[(res.time >= tw.stack.x_range()[0]) & (res.time <= tw.stack.x_range()[1])]
     assert shown == pytest.approx([visible.min() * 1e6, visible.max() * 1e6, visible.mean() * 1e6], rel=1e-5)
+    # the mesh's stiffness in N/um, as the compliant mesh dialog takes it (pyqtgraph alone would say MN/m)
+    tw.add_channels(["mesh.stiffness"])
+    panel = next(p for p in tw.stack.panels if "mesh.stiffness" in p.curves)
+    axis = panel.getPlotItem().getAxis("left")
+    assert "[N/\u00b5m]" in axis.labelString() and axis.scale == 1e-6 and axis.autoSIPrefixScale == 1.0
+    tw._refresh()
+    row = next(r for r in range(tw.readout.rowCount()) if tw.readout.item(r, 0).text() == "mesh.stiffness")
+    k = res["mesh.stiffness"][(res.time >= tw.stack.x_range()[0]) & (res.time <= tw.stack.x_range()[1])]
+    assert tw.readout.item(row, 1).text() == "N/\u00b5m"
+    assert float(tw.readout.item(row, 6).text()) == pytest.approx(k.max() * 1e-6, rel=1e-5)
 
 
 def test_dragging_the_playhead_seeks_the_animation_and_playing_moves_the_playhead(window, qtbot):

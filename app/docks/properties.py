@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PySide6.QtCore import Signal
@@ -23,6 +24,7 @@ from app.dialogs.loss_table_editor import LossTableEditor
 from core.commands import replace_fields, set_gear_spec
 from core.geometry.macro import GearSpec
 from core.model.entities import GearPair, GearSource, MeshFileSource, RigidBody
+from core.model.kinds import registered_kind
 from core.errors import ModelError
 
 BODY_FIELDS = ("name", "mass", "com", "position", "orientation", "velocity", "angular_velocity")
@@ -35,6 +37,13 @@ MESH_NOTES = {
               "were entered by hand."}
 SPEC_KIND_TEXT = {"helical": "helical/spur gear", "inner": "inner (ring) gear", "bevel": "straight bevel gear"}
 
+
+
+def kind_title(cls: type) -> str:
+    """What an item's kind is called on screen: its tool's label ('Compliant Mesh'), else its class name in words
+    ('Rigid Body')."""
+    kind = registered_kind(cls)
+    return kind.label if kind is not None and kind.label else re.sub(r"(?<=[a-z])(?=[A-Z])", " ", cls.__name__)
 
 class PropertyDock(QDockWidget):
     """Shows the selected item; edits go through the document as commands. `move_requested(body)` asks for the
@@ -76,7 +85,7 @@ class PropertyDock(QDockWidget):
             lay.addStretch(1)
             self._set(panel)
             return
-        lay.addWidget(QLabel(f"<b>{type(item).__name__}</b>"))
+        lay.addWidget(QLabel(f"<b>{kind_title(type(item))}</b>"))
         fields = None
         generated = isinstance(getattr(item, "visual", None), GearSource)
         if isinstance(item, RigidBody):

@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QLabel, QMessageBox
 
+from tests.app.conftest import toolbar_button
 from tests.conftest import EXAMPLES
 
 
@@ -65,6 +66,19 @@ def test_findings_are_listed_live_and_clicking_selects_the_item(window, qtbot):
     assert window.tree.current() == "pair" and window.props.name == "pair"
     window.act_undo.trigger()
     assert window.messages.list.count() == 0
+
+
+def test_properties_name_the_kind_of_item_as_the_tools_do(window, qtbot):
+    """The panel's heading was the class name ('CompliantMesh', 'RigidBody'); it is the name the toolbar and the
+    tree use ('Compliant Mesh'), or the class name in words."""
+    window.open_file(EXAMPLES / "compliant_mesh_pair.gdyn")
+    seen = {}
+    for item in ("mesh", "gear1", "gear1_joint", "pair", "drive"):
+        window.tree.select(item)
+        seen[item] = window.props.scroll.widget().findChildren(QLabel)[0].text()
+    assert seen == {"mesh": "<b>Compliant Mesh</b>", "gear1": "<b>Rigid Body</b>", "gear1_joint": "<b>Revolute Joint</b>",
+                    "pair": "<b>Gear Pair</b>", "drive": "<b>Torque</b>"}
+    assert toolbar_button(window, "compliant_mesh").text() == "Compliant Mesh"
 
 
 @pytest.mark.parametrize("example, item", [("helical_pair", "gear1"), ("lossy_gear_demo1", "gear")])

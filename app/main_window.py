@@ -52,6 +52,7 @@ from core.dynamics.results import SUFFIX as RESULTS_SUFFIX
 from core.errors import ModelError
 from core.gearing.placement import fix_command
 from core.model import entities as E
+from core.model.builders import selection_defaults
 from core.model.kinds import KINDS, tools
 
 
@@ -365,7 +366,7 @@ class MainWindow(FileMenu, RunMenu, QMainWindow):
                 self.report(f"{title}: add {need[kind]} first")
                 return
         dlg = ItemDialog(cls, model, self._unique(KINDS[cls].stem or cls.__name__.lower()), title,
-                         t_span=model.settings.t_end, parent=self)
+                         t_span=model.settings.t_end, parent=self, **selection_defaults(cls, model, self.tree.current()))
         if dlg.exec() and dlg.item is not None:
             self.apply(AddItem(dlg.item))
 

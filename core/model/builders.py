@@ -197,3 +197,33 @@ def held_joint(name: str, joint: str) -> SpeedMotor:
 def constant_torque(name: str, joint: str, torque: float) -> Torque:
     """A constant torque [N m] about a revolute joint's axis."""
     return Torque(name, joint, TimeLaw(kind="constant", value=torque))
+
+
+def selection_defaults(cls: type, model, selected: str = "") -> dict:
+    """Where a new item of kind `cls` (a load, spring or bearing) starts, given the item selected ('' for none).
+
+    A joint reference takes the selected revolute joint, the joint that carries the selected body, or the first
+    joint of the selected gear pair; a pair reference the selected pair, or the pair of the selected body's joint;
+    body_j (the shaft of a bearing, spring-damper or joint) the selected body, or the body of the selected joint,
+    else the first body (body_i stays the ground: never ground to ground); a bearing sits at its shaft's origin.
+    A reference with nothing to take keeps the model's first candidate.
+    """
+    item = model.find(selected) if selected else None
+    revolutes = [j for j in model.joints.values() if isinstance(j, RevoluteJoint)]
+    body = selected if selected in model.bodies else getattr(item, "body_j", "") if item in revolutes else ""
+    joint = (selected if item in revolutes else
+             next((j.name for j in revolutes if body and j.body_j == body), "") or
+             (item.joint1 if isinstance(item, GearPair) else ""))
+    pair = selected if isinstance(item, GearPair) else next(
+        (p.name for p in model.gear_pairs.values() if joint and joint in (p.joint1, p.joint2)), "")
+    out = {}
+    for field, kind in getattr(cls, "REFERENCE_FIELDS", {}).items():
+        if kind == "revolute" and joint:
+            out[field] = joint
+        elif kind == "gear pair" and pair:
+            out[field] = pair
+        elif field == "body_j" and (body or model.bodies):
+            out[field] = body or next(iter(model.bodies))
+    if "body_j" in out and "position" in {f.name for f in dataclasses.fields(cls)}:
+        out["position"] = model.bodies[out["body_j"]].position
+    return out

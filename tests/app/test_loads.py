@@ -179,6 +179,22 @@ def test_law_plot_of_a_zero_torque_labels_its_axis_in_n_m_without_a_scale_factor
     assert got and "Torque [N m]" in got[0] and "(x" not in got[0], got
 
 
+def test_a_bearing_and_a_torque_start_on_the_gear_selected_in_the_tree(window, qtbot):
+    """Select gear 2, click Bearing Spring-Damper, OK: a bearing from the ground to gear 2 at gear 2's centre (the
+    dialog offered ground to ground, which it then refused). Torque with gear 2 selected acts on gear 2's joint."""
+    _open_pair(window)
+    window.tree.select("gear2")
+    fill_and_ok(qtbot, {"Name": "b"})
+    qtbot.mouseClick(toolbar_button(window, "bearing"), Qt.LeftButton)
+    bearing = window.doc.model.forces["b"]
+    assert (bearing.body_i, bearing.body_j) == ("ground", "gear2")
+    assert bearing.position == window.doc.model.bodies["gear2"].position != (0.0, 0.0, 0.0)
+    window.tree.select("gear2")
+    fill_and_ok(qtbot, {"Name": "t"})
+    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
+    assert window.doc.model.forces["t"].joint == "gear2_joint"
+
+
 def test_mesh_stiffness_is_typed_in_n_per_um_and_kept_in_n_per_m(window, qtbot):
     """Mesh and bearing stiffnesses are typed as gear data give them (ISO 6336's c' is in N/(mm um)): 400 N/um is
     4e8 N/m in the model; the dialog asked for 4e8 N/m."""

@@ -1,0 +1,52 @@
+"""Where a new load, spring or bearing starts from the selected item (core.model.builders.selection_defaults):
+the references a user means, and an item the model accepts as it stands."""
+
+import dataclasses
+
+import pytest
+
+from core.model.builders import selection_defaults
+from core.model.entities import GROUND, BearingSpringDamper, CompliantMesh, SpringDamper, Torque
+from core.model.files import load
+from tests.conftest import EXAMPLES
+
+
+@pytest.fixture
+def pair():
+    return load(EXAMPLES / "compliant_mesh_pair.gdyn")  # gear1, gear2 on gear1_joint, gear2_joint; pair; mesh
+
+
+def _accepted(model, cls, **fields):
+    item = cls(name="new", **fields)
+    assert model.item_problems(item) == [], item
+    return item
+
+
+@pytest.mark.parametrize("selected, joint", [("gear2", "gear2_joint"), ("gear2_joint", "gear2_joint"),
+                                             ("pair", "gear1_joint")])
+def test_a_torque_starts_on_the_joint_of_the_selected_body_joint_or_pair(pair, selected, joint):
+    start = selection_defaults(Torque, pair, selected)
+    assert start == {"joint": joint}
+    _accepted(pair, Torque, **start)
+
+
+def test_without_a_selection_a_joint_reference_is_left_to_the_first_candidate(pair):
+    assert selection_defaults(Torque, pair, "") == {} and selection_defaults(Torque, pair, "mesh") == {}
+
+
+def test_a_bearing_starts_between_the_ground_and_the_selected_body_at_its_origin(pair):
+    start = selection_defaults(BearingSpringDamper, pair, "gear2")
+    assert start == {"body_j": "gear2", "position": pair.bodies["gear2"].position}
+    bearing = _accepted(pair, BearingSpringDamper, body_i=GROUND, **start)
+    assert bearing.body_i == GROUND and bearing.position != (0.0, 0.0, 0.0)  # gear 2 sits off the origin
+    # the joint's body when a joint is selected; with nothing selected the first body, never ground to ground
+    assert selection_defaults(BearingSpringDamper, pair, "gear2_joint")["body_j"] == "gear2"
+    assert selection_defaults(BearingSpringDamper, pair, "")["body_j"] == "gear1"
+    _accepted(pair, BearingSpringDamper, body_i=GROUND, **selection_defaults(BearingSpringDamper, pair, ""))
+
+
+def test_a_mesh_starts_on_the_pair_of_the_selected_body_and_a_spring_on_the_selected_body(pair):
+    assert selection_defaults(CompliantMesh, pair, "gear1") == {"pair": "pair"}
+    start = selection_defaults(SpringDamper, pair, "gear2")
+    assert start == {"body_j": "gear2"} and not {f.name for f in dataclasses.fields(SpringDamper)} >= {"position"}
+    _accepted(pair, SpringDamper, body_i=GROUND, **start)

@@ -101,6 +101,12 @@ class _Checker(PairRules):
             if len(names) > 1:
                 self.add("warning", names[1], f"joints {', '.join(repr(n) for n in names)} all connect "
                          f"{' and '.join(sorted(bodies))}: the extra ones are redundant; remove them")
+        for f in self.m.forces.values():
+            joints = links.get(frozenset((f.body_i, f.body_j)), []) if isinstance(f, BearingSpringDamper) else []
+            if joints:  # a rigid joint holds the shaft where the bearing's springs would
+                self.add("warning", f.name, f"runs beside joint {joints[0]!r} between the same bodies ({f.body_i} "
+                         f"and {f.body_j}): the joint holds {f.body_j} rigidly, so the bearing's springs carry no "
+                         f"load; remove the joint to let the bearing carry the shaft")
         seen_pairs: dict[frozenset, str] = {}
         for p in self.m.gear_pairs.values():
             key = frozenset((p.joint1, p.joint2))

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from core.commands import AddItem, replace_fields
-from core.model.entities import GROUND, FixedJoint, RevoluteJoint, RigidBody, TimeLaw, Torque
+from core.dynamics.simulate import simulate
+from core.model.entities import GROUND, BearingSpringDamper, FixedJoint, RevoluteJoint, RigidBody, TimeLaw, Torque
 from core.model.files import load
 from core.validation import validate
 from tests.conftest import EXAMPLES
@@ -186,3 +187,20 @@ def test_errors_only_still_refuses_an_example_made_wrong():
     errors = validate(model, errors_only=True)
     assert sorted(f.item for f in errors) == ["planet1_ring", "sun_planet1"]
     assert all("apart" in f.message for f in errors)
+
+
+def test_a_bearing_beside_a_joint_on_the_same_bodies_is_warned_of_and_indeed_carries_nothing():
+    """A user selects gear 2 and adds a Bearing Spring-Damper to read its bearing loads; gear 2 keeps its revolute
+    joint to the ground, which holds it rigidly: the run reads zero on the bearing while the joint carries the
+    mesh's kN. The model check says so; the run shows that it is so."""
+    m = load(EXAMPLES / "compliant_mesh_pair.gdyn")
+    assert validate(m) == []
+    AddItem(BearingSpringDamper("b", GROUND, "gear2", m.bodies["gear2"].position)).do(m)
+    found = [f for f in validate(m) if f.item == "b"]
+    assert [f.severity for f in found] == ["warning"] and "'gear2_joint'" in found[0].message
+    res = simulate(m, t_end=0.01)
+    assert max(abs(res[f"b.F{c}"]).max() for c in "xyz") == 0.0
+    assert max(abs(res[f"gear2_joint.F{c}"]).max() for c in "xy") > 100.0  # N: the joint takes the mesh force
+    # the bearing in place of the joint: no warning (it carries the shaft)
+    m2 = load(EXAMPLES / "compliant_planetary.gdyn")
+    assert not [f for f in validate(m2) if "runs beside joint" in f.message]

@@ -330,7 +330,8 @@ class MainWindow(FileMenu, RunMenu, QMainWindow):
         if not self.doc.model.bodies:
             self.report("Revolute Joint: add a body first")
             return
-        dlg = RevoluteJointDialog(self.doc.model, self._unique("joint"), self)
+        start = selection_defaults(E.RevoluteJoint, self.doc.model, self.tree.current())
+        dlg = RevoluteJointDialog(self.doc.model, self._unique("joint"), self, body_j=start.get("body_j", ""))
         if dlg.exec() and dlg.joint is not None:
             self.apply(AddItem(dlg.joint))
 

@@ -14,7 +14,8 @@ from core.model.entities import GROUND, RevoluteJoint
 class RevoluteJointDialog(QDialog):
     """Picks the carrier and the gear; the point and axis start on the gear's own axis."""
 
-    def __init__(self, model, name: str, parent=None):
+    def __init__(self, model, name: str, parent=None, body_j: str = ""):
+        """`body_j`: the gear it starts on (core.model.builders.selection_defaults), else the first body."""
         super().__init__(parent)
         self.setWindowTitle("Revolute Joint")
         self.setObjectName("revolute_dialog")
@@ -28,6 +29,8 @@ class RevoluteJointDialog(QDialog):
         self.body_j = QComboBox()
         self.body_j.setObjectName("body_j")
         self.body_j.addItems(list(model.bodies))
+        if body_j:
+            self.body_j.setCurrentText(body_j)
         self.body_j.setToolTip("Body_J: the gear that turns on the joint")
         self.position = VectorField("Position", POSITION, (0.0, 0.0, 0.0))
         self.axis = VectorField("Axis", AXIS, (0.0, 0.0, 1.0))

@@ -205,7 +205,8 @@ def selection_defaults(cls: type, model, selected: str = "") -> dict:
     A joint reference takes the selected revolute joint, the joint that carries the selected body, or the first
     joint of the selected gear pair; a pair reference the selected pair, or the pair of the selected body's joint;
     body_j (the shaft of a bearing, spring-damper or joint) the selected body, or the body of the selected joint,
-    else the first body (body_i stays the ground: never ground to ground); a bearing sits at its shaft's origin.
+    else the first body no joint carries yet, else the first body (body_i stays the ground: never ground to
+    ground); a bearing sits at its shaft's origin.
     A reference with nothing to take keeps the model's first candidate.
     """
     item = model.find(selected) if selected else None
@@ -223,7 +224,8 @@ def selection_defaults(cls: type, model, selected: str = "") -> dict:
         elif kind == "gear pair" and pair:
             out[field] = pair
         elif field == "body_j" and (body or model.bodies):
-            out[field] = body or next(iter(model.bodies))
+            held = {j.body_j for j in model.joints.values()}
+            out[field] = body or next((b for b in model.bodies if b not in held), next(iter(model.bodies)))
     if "body_j" in out and "position" in {f.name for f in dataclasses.fields(cls)}:
         out["position"] = model.bodies[out["body_j"]].position
     return out

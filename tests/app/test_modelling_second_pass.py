@@ -396,3 +396,22 @@ def test_the_properties_of_a_generated_gear_show_its_normal_module_diameters_and
     derived = window.props.widget().findChild(QLabel, "gear_derived")
     assert derived.text() == ("m_t 2.0706 mm, m_n 2 mm, d 41.411 mm, d_a 45.411 mm, d_f 36.411 mm, d_b 38.751 mm; "
                               "left hand")
+
+
+def test_a_revolute_joint_starts_on_the_selected_gear_or_the_first_gear_without_a_joint(window, qtbot):
+    """The joint dialog always offered the first body: after gear a had its joint, the next joint started on a again.
+    It takes the gear selected in the tree, and with nothing selected the first gear no joint carries yet."""
+    window.act_new.trigger()
+    for name, x in (("a", 0), ("b", 70)):
+        fill_and_ok(qtbot, {"Name": name, **GEAR, "Number of teeth": 20, "Helix angle": 0, "Bore diameter": 12,
+                            "Position x": x})
+        qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    window.tree.select("b")
+    fill_and_ok(qtbot, {"Name": "b_joint"})
+    qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
+    window.tree.select("")
+    fill_and_ok(qtbot, {"Name": "a_joint"})
+    qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
+    joints = window.doc.model.joints
+    assert (joints["b_joint"].body_j, joints["a_joint"].body_j) == ("b", "a")
+    assert joints["b_joint"].position == pytest.approx((0.07, 0.0, 0.0))  # on gear b's axis, as the dialog places it

@@ -6,7 +6,8 @@ import dataclasses
 import pytest
 
 from core.model.builders import selection_defaults
-from core.model.entities import GROUND, BearingSpringDamper, CompliantMesh, SpringDamper, Torque
+from core.commands import AddItem
+from core.model.entities import GROUND, BearingSpringDamper, CompliantMesh, RevoluteJoint, RigidBody, SpringDamper, Torque
 from core.model.files import load
 from tests.conftest import EXAMPLES
 
@@ -50,3 +51,9 @@ def test_a_mesh_starts_on_the_pair_of_the_selected_body_and_a_spring_on_the_sele
     start = selection_defaults(SpringDamper, pair, "gear2")
     assert start == {"body_j": "gear2"} and not {f.name for f in dataclasses.fields(SpringDamper)} >= {"position"}
     _accepted(pair, SpringDamper, body_i=GROUND, **start)
+
+
+def test_a_joint_starts_on_the_first_body_no_joint_carries_when_nothing_is_selected(pair):
+    AddItem(RigidBody("shaft", mass=1.0, position=(0.0, 0.3, 0.0))).do(pair)
+    assert selection_defaults(RevoluteJoint, pair, "")["body_j"] == "shaft"
+    assert selection_defaults(RevoluteJoint, pair, "gear2")["body_j"] == "gear2"  # a selection wins

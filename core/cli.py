@@ -409,9 +409,11 @@ def _cmd_simulate(ns) -> int:
             raise UsageError(f"{flag}: {exc.detail}") from None
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    for f in validate(model):  # the model's warnings: the run refuses errors itself, but would not show these
-        if f.severity == "warning":
-            print(f"warning: {f.item}: {f.message}", file=sys.stderr)
+    for f in validate(model, settings=settings):  # the warnings of the model as it will run (the run refuses
+        if f.severity == "warning":                 # errors itself, but would not show these)
+            field = f.item.removeprefix("settings.")
+            given = SIMULATE_FLAGS.get(field) if overrides.get(field) is not None else None
+            print(f"warning: {given or f.item}: {f.message}", file=sys.stderr)
     bar = TerminalProgress()
     # a signal while the run is prepared (the kernels may compile) ends the command; one while it runs ends the
     # run at its next step, with what it computed; one while the files are written lets them be finished first

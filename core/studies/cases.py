@@ -12,6 +12,7 @@ from core.chbm import lumped_model as lm
 from core.chbm.continuation import follow
 from core.chbm.from_model import lumped_from_model
 from core.chbm.harmonic_balance import HarmonicBalance
+from core.dynamics.run import effective_settings
 from core.dynamics.simulate import simulate
 from core.errors import ModelError
 from core.model.files import model_from_dict
@@ -76,11 +77,23 @@ def _run(study: Study, base: dict | None, values):
             chbm_params[p.path.split(".", 1)[1]] = v
         else:
             apply(model, p.path, v)
-    warnings = [] if model is None else [f for f in validate(model) if f.severity == "warning"]
+    warnings = [] if model is None else [f for f in validate(model, settings=_settings(study, model))
+                                         if f.severity == "warning"]
     message = "; ".join(f"warning: {f.item}: {f.message}" for f in warnings)[:300]
     if study.analysis.kind == "chbm":
         return (*_chbm(study, model, settings, chbm_params), message)
     return (*_simulation(study, model, settings), message)
+
+
+def _settings(study, model):
+    """The settings a case runs with (the model's, with the study's), or None when the study runs no simulation;
+    settings out of range are left to the run, which names them."""
+    if study.analysis.kind == "chbm":
+        return None
+    try:
+        return effective_settings(model, **study.analysis.settings)[0]
+    except ModelError:
+        return None
 
 
 def _simulation(study, model, settings):

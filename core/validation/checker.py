@@ -282,8 +282,13 @@ def _reach_from_com(body) -> float | None:
     return float(np.linalg.norm(vertices - np.asarray(body.com, float), axis=1).max())
 
 
-def validate(model: Model, errors_only: bool = False) -> list[Finding]:
+def validate(model: Model, errors_only: bool = False, settings=None) -> list[Finding]:
     """All findings for `model`, errors first; with `errors_only` the errors alone, found without the checks
-    that find nothing else (for a run, which refuses errors and leaves warnings to the model's checks)."""
+    that find nothing else (for a run, which refuses errors and leaves warnings to the model's checks).
+    `settings` (SimulationSettings): check the model as it will run with these in place of its own (a step given
+    on the command line or by a study is checked as the model's own step would be)."""
+    if settings is not None:
+        model = model.copy()
+        model.settings = settings
     order = {s: i for i, s in enumerate(SEVERITIES)}
     return sorted(_Checker(model, errors_only).run(), key=lambda f: order[f.severity])

@@ -97,6 +97,23 @@ def test_a_failed_case_is_reported_and_the_others_run(tmp_path):
     assert table[2][-2] == "failed" and "face_width" in table[2][-1]
 
 
+def test_a_case_is_checked_with_the_settings_the_study_runs_it_with():
+    """A study's own step is checked as the model's would be: the compliant pair (mesh mode 1653 Hz) studied at
+    1e-3 s says RK4 is unstable there (its case then fails, as the warning says); at 2e-5 s it says nothing."""
+    def rows_at(step):
+        data = {"base": str(EXAMPLES / "compliant_mesh_pair.gdyn"),
+                "parameters": [{"path": "forces.drive.law.value", "values": [100.0]}],
+                "analysis": {"kind": "simulation", "t_end": 0.06, "step": step, "output_step": 0.001,
+                             "integrator": "rk4", "outputs": [{"channel": "mesh.TE", "reduce": "final"}]}}
+        return run_study(study_from_dict(data, str(STUDY)), workers=0)
+
+    coarse = rows_at(1e-3)
+    assert "warning: settings.step: RK4 is unstable on the mesh mode of 'mesh'" in coarse[0]["message"], coarse[0]
+    assert coarse[0]["status"].startswith("failed"), coarse[0]
+    fine = rows_at(2e-5)
+    assert fine[0]["status"] == "ok" and fine[0]["message"] == "", fine[0]
+
+
 def test_a_case_whose_model_has_warnings_runs_and_names_them(tmp_path):
     """The sun regenerated with a 3 mm module runs (a warning, not an error) but its row says that its pairs
     are 2 mm; the case with the example's own module has no message."""

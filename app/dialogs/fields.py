@@ -60,8 +60,9 @@ class QuantityField(QWidget):
         super().__init__(parent)
         self.label, self.range = label, rng
         self._exact = (display_text(rng, value_si), value_si)
-        self.edit = QLineEdit(self._exact[0])
+        self.edit = QLineEdit()
         self.edit.setObjectName(label)
+        self._show(self._exact[0])
         self.edit.setToolTip(tooltip or f"{label}: {rng.describe()}")
         self.edit.setMinimumWidth(48)
         lay = QHBoxLayout(self)
@@ -70,9 +71,15 @@ class QuantityField(QWidget):
         if unit and rng.shown_unit:
             lay.addWidget(QLabel(rng.shown_unit))
 
+    def _show(self, text: str) -> None:
+        """Show `text` from its first character: a narrow entry cut off the leading digits ('1.5692' of 41.5692)
+        where the cursor at the end scrolled it."""
+        self.edit.setText(text)
+        self.edit.setCursorPosition(0)
+
     def set_si(self, value: float) -> None:
         self._exact = (display_text(self.range, value), value)
-        self.edit.setText(self._exact[0])
+        self._show(self._exact[0])
 
     def value(self) -> float:
         text = self.edit.text().strip()
@@ -99,7 +106,7 @@ class QuantityListField(QuantityField):
         self.set_values(values_si)
 
     def set_values(self, values_si) -> None:
-        self.edit.setText(", ".join(display_text(self.range, v) for v in values_si))
+        self._show(", ".join(display_text(self.range, v) for v in values_si))
 
     def value(self) -> tuple[float, ...]:
         parts = [p.strip() for p in self.edit.text().split(",") if p.strip()]
@@ -134,6 +141,14 @@ class VectorField(QWidget):
             lay.addWidget(f)
         if rng.shown_unit:
             lay.addWidget(QLabel(rng.shown_unit))
+        self._fit()
+
+    def _fit(self) -> None:
+        """Each entry at least as wide as its number (41.5692 showed as 41.569 in a narrow dock); a row that then
+        does not fit beside its label goes below it (WrapLongRows)."""
+        for p in self.parts:
+            wide = p.edit.fontMetrics().horizontalAdvance(p.edit.text()) + 12
+            p.edit.setMinimumWidth(max(48, wide))
 
     def value(self) -> tuple[float, float, float]:
         return tuple(p.value() for p in self.parts)
@@ -141,6 +156,7 @@ class VectorField(QWidget):
     def set_si(self, values) -> None:
         for p, v in zip(self.parts, values):
             p.set_si(v)
+        self._fit()
 
 
 class AxisAngleField(QWidget):

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QLabel, QMessageBox
+from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox
 
 from tests.app.conftest import toolbar_button
 from tests.conftest import EXAMPLES
@@ -81,12 +81,14 @@ def test_properties_name_the_kind_of_item_as_the_tools_do(window, qtbot):
     assert toolbar_button(window, "compliant_mesh").text() == "Compliant Mesh"
 
 
-@pytest.mark.parametrize("example, item", [("helical_pair", "gear1"), ("lossy_gear_demo1", "gear")])
+@pytest.mark.parametrize("example, item", [("helical_pair", "gear1"), ("lossy_gear_demo1", "gear"),
+                                           ("planetary", "planet2")])
 def test_properties_of_a_generated_gear_and_a_lossy_pair_fit_the_dock_of_a_1280_px_screen(window, qtbot, example,
                                                                                              item):
     """On a 1280 px screen the Properties dock gets about 300 px; every field and unit of a generated gear (its
     inertia matrix too) and of a lossy pair (its loss table and buttons) fits it without a horizontal scroll bar,
-    with labels above their fields where a row is too long."""
+    with labels above their fields where a row is too long. Every entry shows its whole number: planet 2's
+    position y, 41.5692 mm, read '1.5692' (then '41.569') in an entry narrower than it."""
     window.resize(1230, 780)
     window.open_file(EXAMPLES / f"{example}.gdyn")
     window.tree.select(item)
@@ -95,3 +97,6 @@ def test_properties_of_a_generated_gear_and_a_lossy_pair_fit_the_dock_of_a_1280_
     scroll = window.props.scroll
     qtbot.waitUntil(lambda: not scroll.horizontalScrollBar().isVisible(), timeout=2000)
     assert scroll.widget().minimumSizeHint().width() <= scroll.viewport().width()
+    cut = [(e.objectName(), e.text()) for e in scroll.widget().findChildren(QLineEdit)
+           if e.isVisible() and e.width() < e.fontMetrics().horizontalAdvance(e.text()) + 8]
+    assert cut == []

@@ -23,11 +23,12 @@ class UnitAxis(pg.AxisItem):
 
     _unit = ""  # the unit as given (pyqtgraph keeps none for a unit it does not prefix)
 
-    def set_quantity(self, text: str, unit: str) -> None:
-        """Label the axis with `text` and `unit` (SI, as the channel records give it); '' for neither."""
-        shown, scale = PEOPLE.get(unit, (unit, 1.0))
+    def set_quantity(self, text: str, unit: str, prefix: bool = True) -> None:
+        """Label the axis with `text` and `unit` (SI, as the channel records give it); '' for neither. `prefix`
+        False keeps the values as they are (an entry's preview, in the unit the entry takes)."""
+        shown, scale = PEOPLE.get(unit, (unit, 1.0)) if prefix else (unit, 1.0)
         self._unit = shown
-        prefixed = unit not in NO_PREFIX and unit not in PEOPLE
+        prefixed = prefix and unit not in NO_PREFIX and unit not in PEOPLE
         self.autoSIPrefix = prefixed
         self.setScale(scale)
         self.setLabel(text, units=unit if prefixed else None)

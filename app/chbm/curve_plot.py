@@ -9,6 +9,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 
+from app.plot_axis import unit_axes
+
 QUANTITIES = {"half_p2p": ("half peak-to-peak DTE", 2), "mean": ("mean DTE", 1), "rms": ("RMS fluctuating DTE", 3)}
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 UM = 1e6  # plotted in micrometres
@@ -22,13 +24,13 @@ class CurvePlot(pg.PlotWidget):
     point_clicked = Signal(int, float)  # curve index, mesh frequency [Hz]
 
     def __init__(self, parent=None):
-        super().__init__(parent, background="w")
+        super().__init__(parent, background="w", axisItems=unit_axes("bottom"))
         self.setObjectName("chbm_curve_plot")
         self.quantity = "half_p2p"
         self.results = []
         self.legend = self.addLegend(offset=(10, 10))
         self.showGrid(x=True, y=True, alpha=0.25)
-        self.setLabel("bottom", "mesh frequency", units="Hz")
+        self.getAxis("bottom").set_quantity("mesh frequency", "Hz")
         self.scatters = []
         self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#888", style=Qt.DashLine))
         self.marker.setVisible(False)

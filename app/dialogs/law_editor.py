@@ -78,15 +78,16 @@ class LawEditor(QWidget):
         self.form.addRow("Table", row)
         import pyqtgraph as pg  # loaded with the first law editor, not at start-up
 
-        self.plot = pg.PlotWidget()
+        from app.plot_axis import unit_axes
+
+        self.plot = pg.PlotWidget(axisItems=unit_axes("left", "bottom"))
         self.plot.setObjectName("law_plot")
         self.plot.setBackground("w")
         self.plot.setMinimumHeight(120)
         self.plot.setMaximumHeight(160)
-        self.plot.setLabel("bottom", "t", units="s")
-        self.plot.setLabel("left", f"{label} [{unit}]")
-        # the unit is in the label already: no "(x0.001)" scale factor after it (a flat zero law had one, clipped)
-        self.plot.getAxis("left").enableAutoSIPrefix(False)
+        self.plot.getAxis("bottom").set_quantity("t", "s")
+        # the law's values in the unit its entries take (a flat zero law showed "(x0.001)" after the label)
+        self.plot.getAxis("left").set_quantity(label, unit, prefix=False)
         self.plot.showGrid(x=True, y=True, alpha=0.3)
         self.curve = self.plot.plot(pen=pg.mkPen("#1f5fa8", width=2))
         lay = QVBoxLayout(self)

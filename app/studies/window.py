@@ -66,6 +66,13 @@ def parse_values(text: str, path: str, rng=None) -> dict:
     return {"values": values}
 
 
+
+def whole_names(combo: QComboBox) -> None:
+    """Let the combo's list be as wide as its longest entry: in a table column it elided field paths in the middle
+    ('forces.driv...w.amplitude')."""
+    view = combo.view()
+    view.setMinimumWidth(view.sizeHintForColumn(0) + view.verticalScrollBar().sizeHint().width() + 8)
+
 class StudyWindow(QMainWindow):
     @Slot(int, int)
     def _progress(self, done: int, total: int) -> None:
@@ -214,6 +221,7 @@ class StudyWindow(QMainWindow):
         combo.setEditable(True)
         combo.setObjectName(f"parameter_path_{r}")
         combo.addItems(numeric_paths(self.doc.model))
+        whole_names(combo)
         if path:
             combo.setCurrentText(path)
         self.params.setCellWidget(r, 0, combo)
@@ -254,6 +262,7 @@ class StudyWindow(QMainWindow):
         combo.setObjectName(f"output_channel_{r}")
         names = self.channel_names()
         combo.addItems(names)
+        whole_names(combo)
         combo.setCurrentText(channel or next((n for n in names if n.endswith(".Ft")), ""))
         self.outputs.setCellWidget(r, 0, combo)
         red = QComboBox()

@@ -80,6 +80,17 @@ def test_a_case_with_model_warnings_is_counted_and_its_whole_message_is_in_the_t
     assert w.statusBar().currentMessage() == "2 cases: 2 computed, 0 failed; 1 with warnings (see their message)"
 
 
+def test_the_field_and_channel_lists_show_whole_names(window, qtbot):
+    """In the table's narrow column the drop-down list elided paths in the middle ('forces.driv...w.amplitude')."""
+    w = _window(window, qtbot)
+    for combo in (w.params.cellWidget(0, 0), w.outputs.cellWidget(0, 0)):
+        view = combo.view()
+        longest = max((combo.itemText(i) for i in range(combo.count())), key=view.fontMetrics().horizontalAdvance)
+        assert view.minimumWidth() > view.fontMetrics().horizontalAdvance(longest), longest
+    params = w.params.cellWidget(0, 0)
+    assert params.view().minimumWidth() > params.width()  # the case that elided: paths wider than the column
+
+
 def test_bad_values_name_the_parameter(window, qtbot):
     w = _window(window, qtbot)
     w.params.cellWidget(0, 0).setCurrentText("gears.sun.face_width")

@@ -94,7 +94,7 @@ def label_of(name: str, cls=None) -> str:
 
 def law_unit(cls) -> tuple[str, str]:
     """Unit and name of the quantity a joint law gives."""
-    return ("rad/s", "Speed") if cls is SpeedMotor else ("N m", "Torque")
+    return cls.LAW_UNIT, ("Speed" if cls is SpeedMotor else "Torque")
 
 
 class EntityForm(QWidget):

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from app.dialogs.fields import FieldError, QuantityField
 from core.model.entities import TimeLaw
-from core.ranges import DEG, Range, field_range
+from core.ranges import Range, field_range
 from core.tables import TableError, read_table
 
 KIND_TEXT = {"constant": "Constant", "step": "Step", "ramp": "Ramp", "sine": "Sine", "table": "Table (CSV)"}
@@ -51,7 +51,7 @@ class LawEditor(QWidget):
             "t_end": QuantityField("End time", field_range(TimeLaw, "t_end"), law.t_end),
             "amplitude": QuantityField("Amplitude", value, law.amplitude),
             "frequency": QuantityField("Frequency", field_range(TimeLaw, "frequency"), law.frequency),
-            "phase": QuantityField("Phase", Range(**DEG), law.phase),
+            "phase": QuantityField("Phase", field_range(TimeLaw, "phase"), law.phase),
         }
         for name, f in self.fields.items():
             f.edit.setObjectName(f"law_{name}")

@@ -437,7 +437,7 @@ class TimeLaw:
     t_end: float = ranged(0.0, lo=0.0, unit="s")
     amplitude: float = 0.0
     frequency: float = ranged(0.0, lo=0.0, unit="Hz")
-    phase: float = 0.0
+    phase: float = ranged(0.0, **DEG)
     table: tuple[tuple[float, float], ...] = ()
 
     KINDS: ClassVar[tuple[str, ...]] = ("constant", "step", "ramp", "sine", "table")
@@ -533,6 +533,8 @@ class _JointLaw(Entity):
     law: TimeLaw = TimeLaw()
 
     REFERENCE_FIELDS: ClassVar[dict[str, str]] = {"joint": "revolute"}
+    #: the SI unit of the law's value, final value and amplitude
+    LAW_UNIT: ClassVar[str] = ""
 
     def problems(self) -> list[tuple[str, str]]:
         return _law_problems(self.law)
@@ -543,11 +545,15 @@ class _JointLaw(Entity):
 class Torque(_JointLaw):
     """Torque [N m] about a revolute joint's axis on body_j, reaction on body_i."""
 
+    LAW_UNIT: ClassVar[str] = "N m"
+
 
 @item_kind("forces", "speed_motor", "Speed Motor", "Prescribe a revolute joint's speed as a function of time (0 holds it)")
 @dataclass(frozen=True)
 class SpeedMotor(_JointLaw):
     """Prescribes the relative speed [rad/s] of a revolute joint (0 holds it still)."""
+
+    LAW_UNIT: ClassVar[str] = "rad/s"
 
 
 @item_kind("forces", "spring_damper", "Spring-Damper", "A linear spring-damper between points of two bodies")

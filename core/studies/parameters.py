@@ -115,6 +115,8 @@ def path_range(model, path: str) -> Range | None:
                 "forces": model.forces}[parts[0]].get(name)
         if item is None:
             return None
+        if len(parts) == 4 and field in ("value", "final", "amplitude"):  # in the unit of what the law gives
+            return Range(unit=getattr(item, "LAW_UNIT", ""))
         return field_range(TimeLaw if len(parts) == 4 else type(item), field)
     except KeyError:  # no such field
         return None

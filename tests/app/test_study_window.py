@@ -28,7 +28,7 @@ def _fill(w, qtbot, workers):
     w.params.item(0, 2).setText("15 25")
     qtbot.mouseClick(w.findChild(type(w.run_button), "add_parameter"), Qt.LeftButton)
     w.params.cellWidget(1, 0).setCurrentText("forces.sun_torque.law.value")
-    assert w.params.item(1, 1).text() == "SI"  # a load's value: its own SI unit (N m here)
+    assert w.params.item(1, 1).text() == "N m"  # a torque's value, in the unit of the torque dialog
     w.params.item(1, 2).setText("1:3:2")
     w.t_end.setText("0.01")
     w.step.setText("0.001")

@@ -12,7 +12,7 @@ from core.chbm.newmark import NewmarkIntegrator
 from core.chbm.lumped_model import paper_model
 from core.model.files import load
 from core.errors import ModelError
-from core.studies.parameters import apply
+from core.studies.parameters import apply, path_range
 from core.studies.runner import run_study, write_results
 from core.studies.study_file import load_study, study_from_dict
 from tests.conftest import EXAMPLES
@@ -80,6 +80,18 @@ def test_simulation_cases_against_the_closed_form_planetary():
         j_eq = izz["sun"] + izz["carrier"] * kc**2 + sum(b[f"planet{k}"].mass * (a * kc) ** 2 + izz[f"planet{k}"] * kp**2
                                                          for k in (1, 2, 3))
         assert row["results"][2] == pytest.approx(torque / j_eq * 0.01, rel=1e-6)
+
+
+def test_a_laws_parameters_are_in_the_units_of_the_load_that_has_it():
+    """A torque's law value is in N m and a speed motor's in rad/s (they were 'SI' in the study window, which had
+    to say so); a phase is typed in degrees, as the law dialog takes it: 90 deg is pi/2 in the model."""
+    model = load(EXAMPLES / "planetary.gdyn")  # sun_torque: a Torque; ring_hold: a SpeedMotor
+    assert path_range(model, "forces.sun_torque.law.value").shown_unit == "N m"
+    assert path_range(model, "forces.sun_torque.law.amplitude").shown_unit == "N m"
+    assert path_range(model, "forces.ring_hold.law.final").shown_unit == "rad/s"
+    phase = path_range(model, "forces.sun_torque.law.phase")
+    assert phase.shown_unit == "deg" and phase.from_display(90.0) == pytest.approx(math.pi / 2)
+    assert path_range(model, "forces.sun_torque.law.frequency").shown_unit == "Hz"
 
 
 def test_a_failed_case_is_reported_and_the_others_run(tmp_path):

@@ -22,15 +22,8 @@ from PySide6.QtWidgets import (
 
 from app import smoke
 from app.background import Background
-from app.dialogs.body_dialogs import ImportMeshDialog, PrimitiveDialog
 from app.dialogs.check_dialog import CheckDialog
-from app.dialogs.entity_form import ItemDialog
-from app.dialogs.gear_dialog import GearDialog
 from app.dialogs.getting_started import GettingStartedDialog
-from app.dialogs.joint_dialog import RevoluteJointDialog
-from app.dialogs.move_dialog import MoveDialog
-from app.dialogs.pair_dialog import GearPairDialog
-from app.dialogs.planetary_dialog import PlanetaryDialog
 from app.dialogs.settings_dialog import SettingsDialog
 from app.docks.messages import MessagesDock
 from app.docks.model_tree import ModelTreeDock
@@ -38,6 +31,7 @@ from app.docks.properties import PropertyDock
 from app.document import EXAMPLES, Document
 from app.file_menu import AUTOSAVE_MS, FileMenu, recovery_path
 from app.launch import ICON
+from app.model_edits import ModelEdits
 from app.run.animation import Animator
 from app.run.clock import PlaybackClock
 from app.run.controller import RunController
@@ -47,13 +41,9 @@ from app.run.run_menu import RunMenu
 from app.screen import fit_to_screen
 from app.view_menu import ViewControls
 from app.window_menus import build_menus_and_toolbars
-from core.commands import AddItem, RemoveItem, SetSettings
+from core.commands import SetSettings
 from core.dynamics.results import SUFFIX as RESULTS_SUFFIX
-from core.errors import ModelError
-from core.gearing.placement import fix_command
-from core.model import entities as E
-from core.model.builders import selection_defaults
-from core.model.kinds import KINDS, tools
+from core.model.kinds import tools
 
 
 def load_tools() -> list:
@@ -79,8 +69,9 @@ def _version(dist: str) -> str | None:
         return None
 
 
-class MainWindow(FileMenu, RunMenu, QMainWindow):
-    """Main window holding one document (its File menu: app.file_menu; its runs: app.run.run_menu)."""
+class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
+    """Main window holding one document (its File menu: app.file_menu; its runs: app.run.run_menu; its edits of
+    the model: app.model_edits)."""
 
     def __init__(self, make_view: bool = True):
         """`make_view` False: the 3-D view is made later by `make_view` (run_gui shows the window first)."""
@@ -213,6 +204,8 @@ class MainWindow(FileMenu, RunMenu, QMainWindow):
         redo.setObjectName("redo")
         self.act_undo, self.act_redo = undo, redo
         self.act_delete = a("&Delete", self.delete_selected, QKeySequence.Delete, "Delete the selected item and what depends on it")
+        self.act_duplicate = a("D&uplicate", self.duplicate_selected, "Ctrl+D",
+                               "A copy of the selected body or load under a new name, in the same place")
         self.act_helical = a("Helical Gear", lambda: self.add_gear("helical"), "Ctrl+1", "Generate a helical or spur gear (helix 0) from its macro-geometry", "helical_gear")
         self.act_inner = a("Inner Gear", lambda: self.add_gear("inner"), "Ctrl+2", "Generate an inner (ring) gear", "inner_gear")
         self.act_bevel = a("Bevel Gear", lambda: self.add_gear("bevel"), "Ctrl+3", "Generate a straight bevel gear", "bevel_gear")
@@ -303,74 +296,6 @@ class MainWindow(FileMenu, RunMenu, QMainWindow):
     def getting_started(self) -> None:
         GettingStartedDialog(self).exec()
 
-    # ------------------------------------------------------------------ edits
-
-    def _unique(self, stem: str) -> str:
-        names = self.doc.model.names()
-        k = 1
-        while f"{stem}{k}" in names:
-            k += 1
-        return f"{stem}{k}"
-
-    def apply(self, command) -> bool:
-        try:
-            self.doc.apply(command)
-        except ModelError as exc:
-            self.report(str(exc))
-            return False
-        return True
-
-    def add_gear(self, kind: str) -> None:
-        dlg = GearDialog(kind, self._unique("gear"), self, memory=self.dialog_memory.setdefault(kind, {}))
-        if dlg.exec() and dlg.body is not None:
-            self.apply(AddItem(dlg.body))
-            self.statusBar().showMessage(f"{dlg.body.name}: {dlg.body.mass:.4g} kg from its mesh", 5000)
-
-    def add_revolute(self) -> None:
-        if not self.doc.model.bodies:
-            self.report("Revolute Joint: add a body first")
-            return
-        start = selection_defaults(E.RevoluteJoint, self.doc.model, self.tree.current())
-        dlg = RevoluteJointDialog(self.doc.model, self._unique("joint"), self, body_j=start.get("body_j", ""))
-        if dlg.exec() and dlg.joint is not None:
-            self.apply(AddItem(dlg.joint))
-
-    def add_pair(self) -> None:
-        dlg = GearPairDialog(self.doc.model, self._unique("pair"), self)
-        if dlg.exec() and dlg.command is not None:
-            self.apply(dlg.command)
-
-    def add_planetary(self) -> None:
-        dlg = PlanetaryDialog(self)
-        if dlg.exec() and dlg.command is not None:
-            self.apply(dlg.command)
-
-    def import_mesh(self) -> None:
-        dlg = ImportMeshDialog(self._unique("part"), self)
-        if dlg.exec() and dlg.body is not None and self.apply(AddItem(dlg.body)):
-            for note in dlg.notes:
-                self.statusBar().showMessage(note, 10_000)
-
-    def add_primitive(self, shape: str) -> None:
-        dlg = PrimitiveDialog(shape, self._unique(shape), self)
-        if dlg.exec() and dlg.body is not None:
-            self.apply(AddItem(dlg.body))
-
-    def add_load(self, cls, title: str) -> None:
-        refs = getattr(cls, "REFERENCE_FIELDS", {})
-        need = {"revolute": "a revolute joint", "gear pair": "a gear pair", "body": "a body"}
-        model = self.doc.model
-        for kind in set(refs.values()) - {"optional body"}:
-            have = {"revolute": [j for j in model.joints.values() if isinstance(j, E.RevoluteJoint)],
-                    "gear pair": list(model.gear_pairs), "body": list(model.bodies)}[kind]
-            if not have:
-                self.report(f"{title}: add {need[kind]} first")
-                return
-        dlg = ItemDialog(cls, model, self._unique(KINDS[cls].stem or cls.__name__.lower()), title,
-                         t_span=model.settings.t_end, parent=self, **selection_defaults(cls, model, self.tree.current()))
-        if dlg.exec() and dlg.item is not None:
-            self.apply(AddItem(dlg.item))
-
     # ------------------------------------------------------------------ simulation
 
     def edit_settings(self) -> None:
@@ -415,35 +340,6 @@ class MainWindow(FileMenu, RunMenu, QMainWindow):
         from app.studies.window import StudyWindow
 
         return self._window("study", lambda: StudyWindow(self.doc, self))
-
-    def move_body(self, name: str) -> None:
-        if name not in self.doc.model.bodies:
-            self.report("Move / Rotate: select a body first")
-            return
-        dlg = MoveDialog(self.doc.model, name, self)
-        if dlg.exec() and dlg.command is not None:
-            self.apply(dlg.command)
-
-    def apply_fix(self, finding) -> None:
-        """Apply the one-click fix a finding offers (e.g. move gear 2 into mesh)."""
-        try:
-            command = fix_command(self.doc.model, finding)
-        except ModelError as exc:
-            self.report(str(exc))
-            return
-        if command is not None:
-            self.apply(command)
-
-    def delete_selected(self) -> None:
-        name = self.tree.current()
-        if not name:
-            return
-        cmd = RemoveItem(self.doc.model, name)
-        if cmd.dependent_names:
-            answer = QMessageBox.question(self, "Delete", f"Deleting {name} also deletes: {', '.join(cmd.dependent_names)}. Go on?")
-            if answer != QMessageBox.Yes:
-                return
-        self.apply(cmd)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

@@ -31,6 +31,7 @@ def build_menus_and_toolbars(window, examples: Path) -> None:
     em.addAction(window.act_undo)
     em.addAction(window.act_redo)
     em.addSeparator()
+    em.addAction(window.act_duplicate)
     em.addAction(window.act_delete)
     vm = menu.addMenu("&View")
     for act in window.view_controls.menu_actions:

@@ -17,6 +17,7 @@ from core.geometry.rotations import quat_about, quat_matrices, quat_mul
 from core.model.builders import regenerated
 from core.model.entities import (
     BearingSpringDamper,
+    CompliantMesh,
     FixedJoint,
     GearSource,
     RevoluteJoint,
@@ -70,6 +71,23 @@ class AddItem(Command):
 
     def undo(self, model: Model) -> None:
         del model.collection(self.coll)[self.item.name]
+
+
+class DuplicateItem(AddItem):
+    """Add a copy of a body or a force element under `new_name`, its values and references as they are (a body
+    in the same place). A joint or gear pair is not copied: the copy would hold the same bodies twice; a compliant
+    mesh neither: a pair takes one."""
+
+    def __init__(self, model: Model, name: str, new_name: str):
+        item = model.find(name)
+        if item is None:
+            raise ModelError("name", f"no item {name!r} in the model")
+        if collection_of(item) not in ("bodies", "forces") or isinstance(item, CompliantMesh):
+            raise ModelError("name", f"{name!r}: only a body or a load, spring or bearing can be duplicated (a "
+                                     f"copy of a joint, gear pair or compliant mesh would act on the same bodies "
+                                     f"twice)")
+        super().__init__(dataclasses.replace(item, name=new_name))
+        self.text = f"Duplicate {name}"
 
 
 class RemoveItem(Command):

@@ -415,3 +415,24 @@ def test_a_revolute_joint_starts_on_the_selected_gear_or_the_first_gear_without_
     joints = window.doc.model.joints
     assert (joints["b_joint"].body_j, joints["a_joint"].body_j) == ("b", "a")
     assert joints["b_joint"].position == pytest.approx((0.07, 0.0, 0.0))  # on gear b's axis, as the dialog places it
+
+
+def test_edit_duplicate_copies_the_selected_gear_selects_it_and_undo_removes_it(window, qtbot):
+    """Select gear 2, press Ctrl+D: gear2_copy1, the same gear in the same place, selected in the tree for its
+    properties; Undo takes it away. A joint is not copied, and the message says why."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    window.tree.select("gear2")
+    edit = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Edit")
+    assert window.act_duplicate in edit.actions() and window.act_duplicate.shortcut().toString() == "Ctrl+D"
+    window.act_duplicate.trigger()
+    model = window.doc.model
+    assert "gear2_copy1" in model.bodies and model.bodies["gear2_copy1"].visual == model.bodies["gear2"].visual
+    assert window.tree.current() == "gear2_copy1" and window.props.name == "gear2_copy1"
+    assert "a copy of gear2" in window.statusBar().currentMessage()
+    window.act_undo.trigger()
+    assert "gear2_copy1" not in window.doc.model.bodies
+    shown = []
+    window.report = shown.append  # the message box a refused edit opens, read instead of clicked
+    window.tree.select("gear1_joint")
+    window.act_duplicate.trigger()
+    assert len(window.doc.model.joints) == 2 and "'gear1_joint': only a body or a load" in shown[0]

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from core.commands import (
     AddItem,
+    DuplicateItem,
     Macro,
     RemoveItem,
     ReplaceItem,
@@ -163,3 +164,24 @@ def test_only_edits_that_enter_a_simulation_make_a_run_stale():
     other = load(EXAMPLES / "planetary.gdyn")
     replace_fields(other, "sun_torque", law=TimeLaw(value=7.0)).do(other)
     assert not other.simulates_like(run_of)
+
+
+def test_duplicate_copies_a_body_or_a_load_under_a_new_name_and_undo_removes_it():
+    m = load(EXAMPLES / "compliant_mesh_pair.gdyn")
+    before = m.copy()
+    cmd = DuplicateItem(m, "gear2", "gear2_copy1")
+    cmd.do(m)
+    copy, original = m.bodies["gear2_copy1"], m.bodies["gear2"]
+    assert dataclasses.replace(copy, name="gear2") == original and cmd.text == "Duplicate gear2"
+    DuplicateItem(m, "drive", "drive_copy1").do(m)
+    assert m.forces["drive_copy1"].joint == m.forces["drive"].joint
+    cmd.undo(m)
+    assert "gear2_copy1" not in m.bodies
+    for name in ("gear1_joint", "pair", "mesh"):  # each would act on the same bodies twice
+        with pytest.raises(ModelError) as err:
+            DuplicateItem(m, name, f"{name}_copy1")
+        assert err.value.path == "name" and repr(name) in str(err.value)
+    with pytest.raises(ModelError):
+        DuplicateItem(m, "gear1", "gear2").do(m)  # a name in use: refused, the model as it was
+    m.forces.pop("drive_copy1")
+    assert m.bodies == before.bodies and m.forces == before.forces

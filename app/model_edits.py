@@ -87,7 +87,8 @@ class ModelEdits:
                 self.report(f"{title}: add {need[kind]} first")
                 return
         dlg = ItemDialog(cls, model, self._unique(KINDS[cls].stem or cls.__name__.lower()), title,
-                         t_span=model.settings.t_end, parent=self, **selection_defaults(cls, model, self.tree.current()))
+                         t_span=model.settings.t_end, parent=self,
+                         **selection_defaults(cls, model, self.tree.current()))
         if dlg.exec() and dlg.item is not None:
             self.apply(AddItem(dlg.item))
 
@@ -115,7 +116,8 @@ class ModelEdits:
             return
         cmd = RemoveItem(self.doc.model, name)
         if cmd.dependent_names:
-            answer = QMessageBox.question(self, "Delete", f"Deleting {name} also deletes: {', '.join(cmd.dependent_names)}. Go on?")
+            answer = QMessageBox.question(self, "Delete",
+                                          f"Deleting {name} also deletes: {', '.join(cmd.dependent_names)}. Go on?")
             if answer != QMessageBox.Yes:
                 return
         self.apply(cmd)

@@ -1,9 +1,10 @@
 """A plot axis labelled 'quantity [unit]' whose unit takes the SI prefix that suits its range (pyqtgraph).
 
 A transmission error of 14e-6 m reads as 14 on an axis labelled 'TE [µm]' (as the CHBM windows show it), a
-0.1 s run's time as 0 to 100 [ms]. A mesh stiffness reads in N/µm whatever its size, as the dialogs take it. pyqtgraph picks the prefix
-from the visible range (its automatic SI prefix); this class only writes the label in the app's brackets.
-A dimensionless unit ('1', or none) and rpm take no prefix: its ticks are the values as they are.
+0.1 s run's time as 0 to 100 [ms]. pyqtgraph picks the prefix from the visible range (its automatic SI
+prefix); this class writes the label in the app's brackets. A mesh stiffness reads in N/µm whatever its size,
+as the dialogs take it; a dimensionless unit ('1', or none) and rpm take no prefix: their ticks are the values
+as they are.
 """
 
 from __future__ import annotations

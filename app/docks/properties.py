@@ -38,12 +38,12 @@ MESH_NOTES = {
 SPEC_KIND_TEXT = {"helical": "helical/spur gear", "inner": "inner (ring) gear", "bevel": "straight bevel gear"}
 
 
-
 def kind_title(cls: type) -> str:
     """What an item's kind is called on screen: its tool's label ('Compliant Mesh'), else its class name in words
     ('Rigid Body')."""
     kind = registered_kind(cls)
     return kind.label if kind is not None and kind.label else re.sub(r"(?<=[a-z])(?=[A-Z])", " ", cls.__name__)
+
 
 class PropertyDock(QDockWidget):
     """Shows the selected item; edits go through the document as commands. `move_requested(body)` asks for the

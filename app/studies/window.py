@@ -66,12 +66,12 @@ def parse_values(text: str, path: str, rng=None) -> dict:
     return {"values": values}
 
 
-
 def whole_names(combo: QComboBox) -> None:
     """Let the combo's list be as wide as its longest entry: in a table column it elided field paths in the middle
     ('forces.driv...w.amplitude')."""
     view = combo.view()
     view.setMinimumWidth(view.sizeHintForColumn(0) + view.verticalScrollBar().sizeHint().width() + 8)
+
 
 class StudyWindow(QMainWindow):
     @Slot(int, int)

@@ -210,7 +210,8 @@ def test_mesh_stiffness_is_typed_in_n_per_um_and_kept_in_n_per_m(window, qtbot):
     mesh = window.doc.model.forces["mesh"]
     assert (mesh.k_mean, mesh.k_amplitude) == (pytest.approx(4e8), pytest.approx(1.2e8))
     assert units.count("N/\u00b5m") == 2 and "N/m" not in units, units
-    fill_and_ok(qtbot, {"Name": "b", "Radial stiffness": 250, "Axial stiffness": 80}, {"body_i": "ground", "body_j": "gear1"})
+    fill_and_ok(qtbot, {"Name": "b", "Radial stiffness": 250, "Axial stiffness": 80},
+                {"body_i": "ground", "body_j": "gear1"})
     qtbot.mouseClick(toolbar_button(window, "bearing"), Qt.LeftButton)
     bearing = window.doc.model.forces["b"]
     assert (bearing.radial_stiffness, bearing.axial_stiffness) == (pytest.approx(2.5e8), pytest.approx(8e7))

@@ -76,8 +76,8 @@ def test_properties_name_the_kind_of_item_as_the_tools_do(window, qtbot):
     for item in ("mesh", "gear1", "gear1_joint", "pair", "drive"):
         window.tree.select(item)
         seen[item] = window.props.scroll.widget().findChildren(QLabel)[0].text()
-    assert seen == {"mesh": "<b>Compliant Mesh</b>", "gear1": "<b>Rigid Body</b>", "gear1_joint": "<b>Revolute Joint</b>",
-                    "pair": "<b>Gear Pair</b>", "drive": "<b>Torque</b>"}
+    assert seen == {"mesh": "<b>Compliant Mesh</b>", "gear1": "<b>Rigid Body</b>",
+                    "gear1_joint": "<b>Revolute Joint</b>", "pair": "<b>Gear Pair</b>", "drive": "<b>Torque</b>"}
     assert toolbar_button(window, "compliant_mesh").text() == "Compliant Mesh"
 
 

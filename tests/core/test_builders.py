@@ -7,7 +7,8 @@ import pytest
 
 from core.model.builders import selection_defaults
 from core.commands import AddItem
-from core.model.entities import GROUND, BearingSpringDamper, CompliantMesh, RevoluteJoint, RigidBody, SpringDamper, Torque
+from core.model.entities import (GROUND, BearingSpringDamper, CompliantMesh, RevoluteJoint, RigidBody, SpringDamper,
+                                 Torque)
 from core.model.files import load
 from tests.conftest import EXAMPLES
 

@@ -21,8 +21,8 @@ last values.</li>
 to the ground (body I the carrier, body J the gear) and takes z, module and angles from the gears.
 <b>Move gear 2 into mesh</b> puts gear 2 at the centre distance a = (d<sub>1</sub> + d<sub>2</sub>) / 2 =
 62.117 mm with its teeth in gear 1's spaces.</li>
-<li><b>Loads &gt; Torque</b> on the first gear's joint, e.g. 10 N m constant, and a resisting torque or a
-speed motor on the second. <b>Model &gt; Check Model</b> {check} shows the degrees of freedom and warns when
+<li>Select the first gear in the model tree, then <b>Loads &gt; Torque</b>: it starts on that gear's joint;
+e.g. 10 N m constant. Select the second gear for a resisting torque or a speed motor on it. <b>Model &gt; Check Model</b> {check} shows the degrees of freedom and warns when
 nothing drives the model.</li>
 <li><b>Simulate &gt; Run</b> {run}; <b>Play</b> {play} animates the result, <b>Home</b>/<b>End</b> go to
 its ends. <b>Show Tooth Forces</b> draws F<sub>t</sub>, F<sub>r</sub> and F<sub>a</sub> at the pitch point.
@@ -39,7 +39,8 @@ have the isometric, front, top and side views, wireframe, see-through bodies and
 <p>More: <b>Gears &gt; Planetary Gearset</b> {planetary} builds a whole set with its loads;
 <b>Analysis &gt; CHBM Study</b> {chbm} computes a pair's dynamic transmission error over a speed range;
 <b>Analysis &gt; Parameter Study</b> {study} varies fields of the model over a grid of cases.
-Undo {undo} and redo {redo} take back every edit.</p>
+<b>Edit &gt; Duplicate</b> {duplicate} copies the selected body or load. Undo {undo} and redo {redo} take back
+every edit.</p>
 """
 
 
@@ -57,7 +58,7 @@ class GettingStartedDialog(QDialog):
         self.setWindowTitle("Getting Started")
         self.setObjectName("getting_started")
         names = ("new", "helical", "pair", "check", "run", "play", "telemetry", "planetary", "chbm", "study",
-                 "undo", "redo")
+                 "duplicate", "undo", "redo")
         self.page = QTextBrowser()
         self.page.setObjectName("getting_started_page")
         keys = {n: shortcut(getattr(window, f"act_{n}")) for n in names}

@@ -96,7 +96,8 @@ def test_help_getting_started_opens_from_the_help_menu_with_the_windows_own_shor
     entry.trigger()
     assert seen["title"] == "Getting Started" and seen["on_screen"]
     text = seen["text"]
-    for action in (window.act_run, window.act_telemetry, window.act_new, window.act_helical, window.act_pair):
+    for action in (window.act_run, window.act_telemetry, window.act_new, window.act_helical, window.act_pair,
+                   window.act_duplicate):
         key = action.shortcut().toString(QKeySequence.NativeText)
         assert key and f"({key})" in text, (action.text(), key)
     assert "Run (F5)" in text and "Telemetry (Ctrl+T)" in text and "62.117 mm" in text

@@ -132,5 +132,7 @@ def range_problems(obj: Any) -> list[tuple[str, str]]:
 
 MM = {"unit": "m", "display_unit": "mm", "scale": 1e3}
 DEG = {"unit": "rad", "display_unit": "deg", "scale": 180.0 / math.pi}
+#: a speed as engineers also read it
+RPM = {"unit": "rad/s", "display_unit": "rpm", "scale": 60.0 / (2.0 * math.pi)}
 #: a mesh's or a bearing's stiffness, as gear and bearing data give it (ISO 6336's c' is in N/(mm um))
 N_PER_UM = {"unit": "N/m", "display_unit": "N/µm", "scale": 1e-6}

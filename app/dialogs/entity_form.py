@@ -10,7 +10,6 @@ the same everywhere.
 from __future__ import annotations
 
 import dataclasses
-import math
 import typing
 
 from PySide6.QtCore import Signal
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 from app.dialogs.fields import AxisAngleField, FieldError, QuantityField, VectorField, finish_form
 from app.dialogs.law_editor import LawEditor
 from core.model.entities import GROUND, GearPair, RevoluteJoint, SpeedMotor, TimeLaw
+from core import ranges
 from core.ranges import Range
 
 LABELS = {
@@ -71,7 +71,7 @@ REFERENCE_KINDS = {"body": lambda m: [GROUND, *m.bodies],
                    "revolute": lambda m: [j.name for j in m.joints.values() if isinstance(j, RevoluteJoint)],
                    "gear pair": lambda m: [p.name for p in m.gear_pairs.values() if isinstance(p, GearPair)]}
 HIDDEN = {"inertia", "visual", "frames", "table"}
-RPM = Range(unit="rad/s", display_unit="rpm", scale=60.0 / (2.0 * math.pi))
+RPM = Range(**ranges.RPM)
 
 
 CLASS_LABELS = {"GearPair": {"helix_angle": "Helix angle of gear 1", "pitch_angle": "Pitch angle of gear 1",

@@ -23,12 +23,30 @@ from PySide6.QtWidgets import (
 
 from app.dialogs.fields import FieldError, QuantityField
 from core.model.entities import TimeLaw
+from core import ranges
 from core.ranges import Range, field_range
 from core.tables import TableError, read_table
 
+RPM = Range(**ranges.RPM)
 KIND_TEXT = {"constant": "Constant", "step": "Step", "ramp": "Ramp", "sine": "Sine", "table": "Table (CSV)"}
 FIELDS_OF = {"constant": ("value",), "step": ("value", "final", "t_start"), "ramp": ("value", "final", "t_start", "t_end"),
              "sine": ("value", "amplitude", "frequency", "phase"), "table": ()}
+
+
+def in_rpm(field: QuantityField) -> None:
+    """Show a speed typed in rad/s in rpm beside it as well ('= 477.5 rpm'), as a body's initial speed is."""
+    label = QLabel()
+    label.setObjectName(f"{field.edit.objectName()}_rpm")
+
+    def show(text: str) -> None:
+        try:
+            label.setText(f"= {RPM.to_display(float(text)):.6g} {RPM.shown_unit}")
+        except ValueError:
+            label.setText("")
+
+    field.layout().addWidget(label)
+    field.edit.textChanged.connect(show)
+    show(field.edit.text())
 
 class LawEditor(QWidget):
     """Edits a TimeLaw in `unit`; plots it over [0, t_span] s. `changed` fires after each edit."""
@@ -56,6 +74,8 @@ class LawEditor(QWidget):
         for name, f in self.fields.items():
             f.edit.setObjectName(f"law_{name}")
             f.edit.editingFinished.connect(self._edited)
+            if unit == "rad/s" and name in ("value", "final", "amplitude"):
+                in_rpm(f)
         self.load = QPushButton("Load CSV...")
         self.load.setObjectName("law_load_csv")
         self.load.setToolTip("Two columns: time [s], value; a header row is skipped")

@@ -1,9 +1,11 @@
 """Loads, fixed joints and simulation settings by point and click: dialogs with range checks, the property dock, undo."""
 
+import math
+
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFileDialog, QLabel, QMessageBox, QPushButton
+from PySide6.QtWidgets import QFileDialog, QLabel, QLineEdit, QMessageBox, QPushButton
 
 from core.model import entities as E
 from core.model.files import load
@@ -193,6 +195,26 @@ def test_a_bearing_and_a_torque_start_on_the_gear_selected_in_the_tree(window, q
     fill_and_ok(qtbot, {"Name": "t"})
     qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
     assert window.doc.model.forces["t"].joint == "gear2_joint"
+
+
+def test_a_speed_motor_shows_its_speed_in_rpm_beside_rad_per_s(window, qtbot):
+    """A body's initial speed shows rad/s and rpm; the speed motor's law took rad/s alone. 100 pi rad/s reads
+    '= 3000 rpm' as it is typed; a torque's law has no such line."""
+    _open_pair(window)
+    seen = {}
+
+    def look(dlg):
+        dlg.findChild(QLineEdit, "law_value").setText(str(100 * math.pi))
+        seen["rpm"] = dlg.findChild(QLabel, "law_value_rpm").text()
+
+    fill_and_ok(qtbot, {"Name": "m"}, {"joint": "gear1_joint"}, press=look)
+    qtbot.mouseClick(toolbar_button(window, "speed_motor"), Qt.LeftButton)
+    assert seen["rpm"] == "= 3000 rpm"
+    assert window.doc.model.forces["m"].law.value == pytest.approx(100 * math.pi)
+    fill_and_ok(qtbot, {"Name": "t"}, {"joint": "gear1_joint"},
+                press=lambda dlg: seen.update(torque=dlg.findChild(QLabel, "law_value_rpm")))
+    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
+    assert seen["torque"] is None
 
 
 def test_mesh_stiffness_is_typed_in_n_per_um_and_kept_in_n_per_m(window, qtbot):

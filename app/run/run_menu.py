@@ -8,7 +8,6 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog
 
 from app.dialogs.video_dialog import VideoDialog
-from app.document import EXAMPLES
 from app.run.video import export_animation
 from core.dynamics.plan import plan_line
 from core.dynamics.results import SUFFIX as RESULTS_SUFFIX
@@ -91,8 +90,9 @@ class RunMenu:
             self.statusBar().showMessage(f"Wrote {dlg.path}" if ok else "Video export cancelled", 10_000)
 
     def open_results(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open results", str(self.doc.base_dir or EXAMPLES),
-                                              f"GearDyn results (*{RESULTS_SUFFIX})")
+        # where Save Results As puts them (the examples folder holds none)
+        folder = self.doc.suggested_path(RESULTS_SUFFIX, "run").parent
+        path, _ = QFileDialog.getOpenFileName(self, "Open results", str(folder), f"GearDyn results (*{RESULTS_SUFFIX})")
         if path:
             self.open_results_file(path)
 

@@ -6,6 +6,7 @@ import lzma
 import math
 import os
 import sys
+from pathlib import Path
 
 import imageio.v2 as imageio
 import imageio_ffmpeg
@@ -231,8 +232,11 @@ def test_results_file_round_trip_through_the_menus(window, qtbot, tmp_path, monk
     ran = window.doc.model.copy()
     window.doc.undo_stack.setClean()
     window.act_new.trigger()
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: asked.append(a[2]) or (str(path), ""))
     window.act_open_results.trigger()
+    # the dialog opens where Save Results As suggests (the documents folder), not in the examples folder
+    assert Path(asked[0]) == window.doc.suggested_path(".gdres", "run").parent != EXAMPLES
     back = window.doc.current.results
     assert back is not res and back.channels == res.channels and back.bodies == res.bodies
     for k in range(len(res.channels)):

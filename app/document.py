@@ -31,6 +31,12 @@ from core.dynamics.checks import check
 EXAMPLES = Path(__file__).resolve().parents[1] / "resources" / "examples"
 
 
+def documents_folder() -> Path:
+    """The user's documents folder (the home folder where there is none)."""
+    folder = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation)
+    return Path(folder) if folder and Path(folder).is_dir() else Path.home()
+
+
 @dataclass
 class ModelChange:
     """What an edit changed: item names added, removed, replaced (old name -> new name); settings; everything."""
@@ -164,8 +170,12 @@ class Document(QObject):
             return self.path.with_suffix(suffix)
         if self.path is not None:
             stem = self.path.stem
-        folder = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation)
-        return (Path(folder) if folder and Path(folder).is_dir() else Path.home()) / f"{stem}{suffix}"
+        return documents_folder() / f"{stem}{suffix}"
+
+    def own_folder(self) -> Path:
+        """Where the user's own files for this model are looked for (a part to import, a table, results): the
+        model's folder, or the documents folder for a new model or an example."""
+        return self.suggested_path("", "x").parent
 
     def new(self) -> None:
         """An empty model; the runs of the model before go with it (its results files keep them)."""

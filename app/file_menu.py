@@ -49,9 +49,18 @@ class FileMenu:
     def file_open(self) -> None:
         if not self.maybe_save():
             return
-        path, _ = QFileDialog.getOpenFileName(self, "Open model", str(EXAMPLES), f"GearDyn models (*{SUFFIX})")
+        path, _ = QFileDialog.getOpenFileName(self, "Open model", str(self._open_folder()),
+                                              f"GearDyn models (*{SUFFIX})")
         if path:
             self.open_file(path, ask=False)
+
+    def _open_folder(self) -> Path:
+        """Where File > Open starts: the open model's folder, else that of the last model opened, else the
+        examples (a first start)."""
+        if self.doc.path is not None:
+            return Path(self.doc.path).parent
+        folders = [Path(p).parent for p in self.settings.value("recent") or [] if Path(p).parent.is_dir()]
+        return folders[0] if folders else EXAMPLES
 
     def open_file(self, path, ask: bool = True) -> bool:
         """Load a model file; on failure say why and keep the current model."""

@@ -66,7 +66,7 @@ class ModelEdits:
             self.apply(dlg.command)
 
     def import_mesh(self) -> None:
-        dlg = ImportMeshDialog(self._unique("part"), self)
+        dlg = ImportMeshDialog(self._unique("part"), self, folder=self.doc.own_folder())
         if dlg.exec() and dlg.body is not None and self.apply(AddItem(dlg.body)):
             for note in dlg.notes:
                 self.statusBar().showMessage(note, 10_000)

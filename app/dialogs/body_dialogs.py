@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from app.dialogs.fields import FieldError, QuantityField, VectorField, file_row, finish_form
 from app.dialogs.gear_dialog import AXIS, POSITION
 from app.dialogs.mesh_sketch import MeshSketch
+from app.document import documents_folder
 from core.geometry.mesh_import import MeshImportError, NotWatertightError, import_mesh, read_mesh
 from core.model import builders
 from core.model.entities import MeshFileSource, PrimitiveSource, RigidBody
@@ -40,8 +41,10 @@ FALLBACK_TEXT = {"none": "refuse", "convex_hull": "use its convex hull", "manual
 class ImportMeshDialog(QDialog):
     """File, its length unit, density, and what to do when the mesh is not watertight."""
 
-    def __init__(self, name: str, parent=None):
+    def __init__(self, name: str, parent=None, folder: Path | None = None):
+        """`folder`: where Browse... starts (the model's folder; the documents folder by default)."""
         super().__init__(parent)
+        self.folder = folder or documents_folder()
         self.setWindowTitle("Import OBJ/STL")
         self.setObjectName("import_dialog")
         self.name = QLineEdit(name)
@@ -136,7 +139,7 @@ class ImportMeshDialog(QDialog):
         self.density.setEnabled(not manual)
 
     def _browse(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Import mesh", "", "Meshes (*.obj *.stl)")
+        path, _ = QFileDialog.getOpenFileName(self, "Import mesh", str(self.folder), "Meshes (*.obj *.stl)")
         if path:
             self.path.setText(path)
             self.show_preview()

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.dialogs.fields import FieldError, QuantityField
+from app.document import documents_folder
 from core.model.entities import TimeLaw
 from core import ranges
 from core.ranges import Range, field_range
@@ -135,7 +136,8 @@ class LawEditor(QWidget):
         self.changed.emit()
 
     def _load_csv(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Load table", "", "CSV files (*.csv *.txt);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, "Load table", str(documents_folder()),
+                                              "CSV files (*.csv *.txt);;All files (*)")
         if path:
             self.load_table(path)
 

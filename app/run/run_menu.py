@@ -91,8 +91,8 @@ class RunMenu:
 
     def open_results(self) -> None:
         # where Save Results As puts them (the examples folder holds none)
-        folder = self.doc.suggested_path(RESULTS_SUFFIX, "run").parent
-        path, _ = QFileDialog.getOpenFileName(self, "Open results", str(folder), f"GearDyn results (*{RESULTS_SUFFIX})")
+        path, _ = QFileDialog.getOpenFileName(self, "Open results", str(self.doc.own_folder()),
+                                              f"GearDyn results (*{RESULTS_SUFFIX})")
         if path:
             self.open_results_file(path)
 

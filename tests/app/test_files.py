@@ -4,6 +4,8 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from app.dialogs.body_dialogs import ImportMeshDialog
+from app.document import documents_folder
 from app.main_window import open_first, recovery_path
 from core.commands import replace_fields
 from core.dynamics.simulate import simulate
@@ -31,6 +33,26 @@ def test_recent_files_are_remembered(window):
     window.open_file(EXAMPLES / "helical_pair.gdyn")
     names = [a.text() for a in window.recent_menu.actions()]
     assert names[:2] == ["helical_pair.gdyn", "planetary.gdyn"]
+
+
+def test_open_dialogs_start_in_the_users_folder_not_where_the_program_was_started(window, tmp_path, monkeypatch):
+    """File > Open started in the examples folder even with the user's own model open, Import OBJ/STL's Browse
+    in the folder the program was started from. They start in the open model's folder; after New, File > Open
+    in the last model's folder, Import in the documents folder."""
+    own = tmp_path / "work" / "pair.gdyn"
+    own.parent.mkdir()
+    own.write_bytes((EXAMPLES / "helical_pair.gdyn").read_bytes())
+    window.open_file(own)
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: asked.append(Path(a[2])) or ("", ""))
+    window.act_open.trigger()
+    dialog = ImportMeshDialog("part", window, folder=window.doc.own_folder())
+    dialog._browse()
+    assert asked == [own.parent, own.parent]
+    window.act_new.trigger()
+    window.act_open.trigger()
+    ImportMeshDialog("part", window, folder=window.doc.own_folder())._browse()
+    assert asked[2] == own.parent and asked[3] == documents_folder() != Path.cwd()
 
 
 def crash_with_an_edit(window) -> None:

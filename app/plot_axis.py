@@ -4,7 +4,7 @@ A transmission error of 14e-6 m reads as 14 on an axis labelled 'TE [µm]' (as t
 0.1 s run's time as 0 to 100 [ms]. pyqtgraph picks the prefix from the visible range (its automatic SI
 prefix); this class writes the label in the app's brackets. A mesh stiffness reads in N/µm whatever its size,
 as the dialogs take it; a dimensionless unit ('1', or none) and rpm take no prefix: their ticks are the values
-as they are.
+as they are; an angle or a speed takes one only below 1 (mrad, but 3000 rad rather than 3 krad).
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from core.ranges import N_PER_UM
 
 #: units a prefix would make wrong or odd: dimensionless ones, and rpm (read as it is: not krpm)
 NO_PREFIX = ("", "1", "-", "rpm")
+#: units that take a prefix only below 1 (mrad, but 3000 rad rather than 3 krad)
+SMALL_ONLY = ("rad", "rad/s", "rad/s^2")
 #: units shown in one unit of their own, as the model's entries show them: {SI unit: (shown unit, factor)}
 PEOPLE = {N_PER_UM["unit"]: (N_PER_UM["display_unit"], N_PER_UM["scale"])}
 
@@ -32,7 +34,8 @@ class UnitAxis(pg.AxisItem):
         prefixed = prefix and unit not in NO_PREFIX and unit not in PEOPLE
         self.autoSIPrefix = prefixed
         self.setScale(scale)
-        self.setLabel(text, units=unit if prefixed else None)
+        self.setLabel(text, units=unit if prefixed else None,
+                      siPrefixEnableRanges=((0.0, 1.0),) if unit in SMALL_ONLY else None)
         self.showLabel(bool(text or unit))
         self.updateAutoSIPrefix()
 
@@ -56,7 +59,7 @@ def prefixed(largest: float, unit: str) -> tuple[float, str]:
     unit PEOPLE holds in its own unit."""
     if unit in PEOPLE:
         return PEOPLE[unit][1], PEOPLE[unit][0]
-    if unit in NO_PREFIX:
+    if unit in NO_PREFIX or (unit in SMALL_ONLY and largest >= 1.0):
         return 1.0, unit
     scale, prefix = pg.siScale(largest)
     return scale, prefix + unit

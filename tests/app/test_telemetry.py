@@ -10,10 +10,12 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtWidgets import QFileDialog, QLabel, QLineEdit, QToolBar
 
+from app.plot_axis import prefixed, unit_axes
 from app.telemetry.browser import matches
 from app.telemetry.readout import TIME_ROW
 from core.commands import SetSettings, replace_fields
@@ -385,3 +387,18 @@ def test_the_legend_moves_to_the_corner_the_curves_leave_free(window, qtbot):
     tw.stack.auto_range()
     qtbot.wait(100)
     assert panel.legend_corner == (1, 0)
+
+
+def test_an_angle_axis_takes_a_prefix_only_below_one_radian(qtbot):
+    """A shaft turned through 3000 rad read '3 [krad]'; it reads 3000 [rad], while a drift of 2e-3 rad reads
+    2 [mrad] and a force of 3000 N 3 [kN]."""
+    plot = pg.PlotWidget(axisItems=unit_axes("left"))
+    qtbot.addWidget(plot)
+    axis = plot.getAxis("left")
+    seen = {}
+    for unit, top in (("rad", 3000.0), ("rad", 2e-3), ("N", 3000.0)):
+        axis.set_quantity("", unit)
+        axis.setRange(0.0, top)
+        seen[(unit, top)] = (axis.autoSIPrefixScale, axis.labelString().split(">")[1].split("<")[0])
+        assert prefixed(top, unit) == (axis.autoSIPrefixScale, seen[(unit, top)][1].strip("[]"))
+    assert seen == {("rad", 3000.0): (1.0, "[rad]"), ("rad", 2e-3): (1e3, "[mrad]"), ("N", 3000.0): (1e-3, "[kN]")}

@@ -32,6 +32,7 @@ from core.geometry.macro import (
     cylindrical_geometry,
     pair_geometry,
 )
+from core.geometry.tooth_checks import tip_thickness, tooth_warnings, undercut_limit
 from core.model.entities import FORMULATIONS, INTEGRATOR_OPTIONS
 from core.model.views import CURVE_TORQUE, MAX_TORQUE_SCALES, MAX_TORQUES, TORQUE_SCALE, TRAIN_HARMONICS
 from core.outputs import output_problem, write_or_fallback
@@ -111,13 +112,17 @@ def gear_report(spec: GearSpec, export: str | None = None) -> dict:
                    base_helix_angle=g.base_helix_angle, pitch_radius=g.pitch_radius, base_radius=g.base_radius,
                    tip_radius=g.tip_radius, root_radius=g.root_radius, addendum=g.addendum, dedendum=g.dedendum,
                    transverse_base_pitch=g.transverse_base_pitch, lead=None if math.isinf(g.lead) else g.lead)
+        if spec.kind == "helical":
+            out.update(undercut_limit_teeth=undercut_limit(spec), tip_thickness=tip_thickness(spec),
+                       warnings=tooth_warnings(spec))
         out["rim_diameter" if spec.kind == "inner" else "bore_diameter"] = (
             spec.rim_diameter if spec.kind == "inner" else spec.bore_diameter)
     out.update(density=spec.density, mass=mp.mass, volume=mp.volume, center_of_mass=list(mp.com),
                inertia=[list(r) for r in mp.inertia], watertight=bool(mesh.is_watertight),
                winding_consistent=bool(mesh.is_winding_consistent), triangles=int(len(mesh.faces)))
     lengths = ("module", "face_width", "normal_module", "pitch_radius", "base_radius", "tip_radius", "root_radius",
-               "addendum", "dedendum", "transverse_base_pitch", "lead", "cone_distance", "back_cone_radius",
+               "addendum", "dedendum", "transverse_base_pitch", "lead", "tip_thickness", "cone_distance",
+               "back_cone_radius",
                "outer_tip_radius", "apex_distance", "bore_diameter", "rim_diameter", "center_of_mass")
     angles = ("pressure_angle", "normal_pressure_angle", "transverse_pressure_angle", "helix_angle",
               "base_helix_angle", "pitch_angle", "mate_pitch_angle", "addendum_angle", "dedendum_angle",
@@ -177,6 +182,10 @@ def _print(data: dict, as_json: bool) -> None:
     units = data.get("units", {})
     for k, v in data.items():
         if k == "units":
+            continue
+        if k == "warnings":  # said as the model check says its warnings
+            for text in v:
+                print(f"warning: {text}", file=sys.stderr)
             continue
         if v is None:  # a quantity the part does not have (a spur gear's lead): no number, no unit
             print(f"{k:28s} none")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import textwrap
 
 from PySide6.QtWidgets import QComboBox, QDialog, QFormLayout, QLabel, QLineEdit
 
@@ -15,6 +16,7 @@ from app.dialogs.fields import (
     finish_form,
 )
 from core.geometry.macro import GearSpec, bevel_geometry, cylindrical_geometry
+from core.geometry.tooth_checks import tooth_warnings
 from core.model import builders
 from core.errors import ModelError
 from core.ranges import DEG, MM, Range, field_range
@@ -99,6 +101,13 @@ class GearDialog(QDialog):
         self.derived.setObjectName("derived")
         self.derived.setWordWrap(True)
         form.addRow("Derived", self.derived)
+        # what the rack does to the teeth (undercut, a pointed tip): lines broken here, so that the dialog grows
+        # to show them (a word-wrapped label leaves its height to the window)
+        self.teeth_check = QLabel("")
+        self.teeth_check.setObjectName("teeth_check")
+        self.teeth_check.setStyleSheet("color: #b00020")
+        self.teeth_check.setVisible(False)
+        form.addRow(self.teeth_check)
         self.message = finish_form(self, form)
         self.body = None
         self.memory = {} if memory is None else memory
@@ -141,6 +150,12 @@ class GearDialog(QDialog):
         except ModelError:
             mass = ""
         self.derived.setText(derived_text(spec) + mass)
+        warnings = tooth_warnings(spec)
+        text = "\n".join(textwrap.fill(w, 80) for w in warnings)
+        if text != self.teeth_check.text():
+            self.teeth_check.setText(text)
+            self.teeth_check.setVisible(bool(warnings))
+            self.adjustSize()  # room for the lines, or back to the size without them
 
     def spec(self) -> GearSpec:
         values = {f: w.value() for f, w in self.fields.items()}

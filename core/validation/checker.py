@@ -16,6 +16,7 @@ import numpy as np
 from core.gearing.gear_bodies import polar_inertia
 from core.gearing.mesh_model import equivalent_mass, mesh_model_for
 from core.geometry.macro import pair_geometry
+from core.geometry.tooth_checks import tooth_warnings
 from core.model.body_shapes import source_arrays
 from core.model.entities import (
     GROUND,
@@ -24,6 +25,7 @@ from core.model.entities import (
     BearingSpringDamper,
     CompliantMesh,
     GearPair,
+    GearSource,
     MeshFileSource,
     SpeedMotor,
     SpringDamper,
@@ -147,6 +149,13 @@ class _Checker(PairRules):
             self.add("info", "gear_pairs", f"the gear pairs close {loops} loop(s): {loops} constraint(s) are redundant "
                      "when the teeth agree (as in a planetary set); the solver shares the load by minimum-norm multipliers")
 
+    def check_teeth(self) -> None:
+        """Generated gears whose teeth the rack undercuts or thins to a point (core.geometry.tooth_checks)."""
+        for body in self.m.bodies.values():
+            if isinstance(body.visual, GearSource):
+                for text in tooth_warnings(body.visual.spec):
+                    self.add("warning", body.name, text)
+
     def check_inertia_vs_shape(self) -> None:
         """Inertia implausibly small (or large) for a body's mass and the size of its shape."""
         for body in self.m.bodies.values():
@@ -241,6 +250,7 @@ class _Checker(PairRules):
             return [Finding("error", path, msg) for path, msg in structural]
         if not self.errors_only:  # these find warnings and notes only
             self.check_settings()
+            self.check_teeth()
             self.check_mass_properties()
             self.check_interference()
         for pair in self.m.gear_pairs.values():

@@ -436,3 +436,22 @@ def test_edit_duplicate_copies_the_selected_gear_selects_it_and_undo_removes_it(
     window.tree.select("gear1_joint")
     window.act_duplicate.trigger()
     assert len(window.doc.model.joints) == 2 and "'gear1_joint': only a body or a load" in shown[0]
+
+
+def test_the_gear_dialog_says_in_red_when_the_rack_undercuts_the_teeth(window, qtbot):
+    """Ten teeth at 20 deg without shift are undercut (z_min 17.1): a red line under the derived sizes says so,
+    with the shift that avoids it, shown whole (the dialog grows); twenty teeth have no such line."""
+    seen = {}
+
+    def look(dlg):
+        for z in (10, 20):
+            dlg.findChild(QLineEdit, "Number of teeth").setText(str(z))
+            dlg.show_derived()
+            check = dlg.findChild(QLabel, "teeth_check")
+            qtbot.wait(20)
+            seen[z] = (check.text().replace("\n", " "), check.isVisible(), check.height() >= check.sizeHint().height())
+
+    fill_and_ok(qtbot, {"Name": "g", **GEAR, "Helix angle": 0, "Bore diameter": 5}, ok=False, press=look)
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    assert "10 teeth are undercut" in seen[10][0] and "z_min = 17.1" in seen[10][0] and seen[10][1:] == (True, True)
+    assert seen[20][:2] == ("", False)

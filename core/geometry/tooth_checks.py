@@ -1,0 +1,58 @@
+"""Tooth form of an external cylindrical gear cut by the basic rack: undercut and a thin or pointed tip.
+
+A gear's macro-geometry (core.geometry.macro) holds for any number of teeth, but a pinion with few teeth is
+undercut by the rack that generates it, and a large profile shift thins its tips to a point; the contact ratio
+and the mesh stiffness then describe a tooth the gear does not have. Both are warnings, with the numbers.
+
+- Undercut: the rack's straight flank reaches h_a0 = 1.0 m_n below the pitch line; shifted out by x m_n, it cuts
+  no undercut while (1 - x) m_n <= r sin^2(alpha_t), i.e. z >= z_min = 2 cos(beta) (1 - x) / sin^2(alpha_t)
+  (17.1 for a spur gear at 20 deg without shift).
+- Tip: the transverse tooth thickness at the tip circle s_at = 2 r_a (psi + inv alpha_t - inv alpha_at), psi =
+  (pi / 2 + 2 x tan alpha_n) / z the half tooth angle at the pitch circle, cos alpha_at = r_b / r_a; normal to
+  the helix at the tip s_an = s_at cos(beta_a), tan(beta_a) = tan(beta) r_a / r. A tip under 0.2 m_n is the
+  common limit for a tooth that does not chip (ISO 21771 leaves it to the designer; DIN 3960 practice).
+"""
+
+from __future__ import annotations
+
+import math
+
+from core.geometry.macro import ADDENDUM, GearSpec, cylindrical_geometry, involute
+
+#: the least normal tip thickness, in normal modules, before a tip is called nearly pointed
+THIN_TIP = 0.2
+
+
+def undercut_limit(spec: GearSpec) -> float:
+    """z_min, the fewest teeth the basic rack cuts without undercut at this gear's shift and angles."""
+    g = cylindrical_geometry(spec)
+    return 2.0 * math.cos(g.helix_angle) * (ADDENDUM - g.profile_shift) / math.sin(g.transverse_pressure_angle) ** 2
+
+
+def tip_thickness(spec: GearSpec) -> float:
+    """The normal tooth thickness at the tip circle s_an [m]; zero or less where the flanks meet below it."""
+    g = cylindrical_geometry(spec)
+    psi = (math.pi / 2 + 2 * g.profile_shift * math.tan(g.normal_pressure_angle)) / g.teeth
+    alpha_at = math.acos(min(1.0, g.base_radius / g.tip_radius))
+    s_at = 2 * g.tip_radius * (psi + involute(g.transverse_pressure_angle) - involute(alpha_at))
+    beta_a = math.atan(math.tan(g.helix_angle) * g.tip_radius / g.pitch_radius)
+    return s_at * math.cos(beta_a)
+
+
+def tooth_warnings(spec: GearSpec) -> list[str]:
+    """What is wrong with the teeth of an external helical/spur gear, in words ([] for any other kind)."""
+    if spec.kind != "helical":
+        return []
+    out = []
+    z_min = undercut_limit(spec)
+    if spec.teeth < z_min:
+        out.append(f"{spec.teeth} teeth are undercut by the generating rack (fewer than z_min = {z_min:.3g} at "
+                   f"profile shift {spec.profile_shift:g}): give more teeth or a profile shift of at least "
+                   f"{ADDENDUM - spec.teeth / z_min * (ADDENDUM - spec.profile_shift):.2g}")
+    s_an, m_n = tip_thickness(spec), spec.module * math.cos(spec.helix_angle)
+    if s_an <= 0.0:
+        out.append("the teeth are pointed: their flanks meet below the tip circle; reduce the profile shift")
+    elif s_an < THIN_TIP * m_n:
+        out.append(f"the tooth tips are {s_an * 1e3:.3g} mm thick, under {THIN_TIP:g} m_n = {THIN_TIP * m_n * 1e3:.3g} "
+                   f"mm: nearly pointed; reduce the profile shift")
+    return out

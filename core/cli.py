@@ -32,7 +32,7 @@ from core.geometry.macro import (
     cylindrical_geometry,
     pair_geometry,
 )
-from core.geometry.tooth_checks import tip_thickness, tooth_warnings, undercut_limit
+from core.geometry.tooth_checks import pair_tooth_warnings, tip_thickness, tooth_warnings, undercut_limit
 from core.model.entities import FORMULATIONS, INTEGRATOR_OPTIONS
 from core.model.views import CURVE_TORQUE, MAX_TORQUE_SCALES, MAX_TORQUES, TORQUE_SCALE, TRAIN_HARMONICS
 from core.outputs import output_problem, write_or_fallback
@@ -153,6 +153,7 @@ def pair_report(spec: PairSpec) -> dict:
         out.update(stiff)
         if spec.face_width > 0:
             out["mesh_stiffness"] = iso.c_gamma_alpha * spec.face_width
+    out["warnings"] = pair_tooth_warnings(spec)
     out["units"] = _unit_map(out, ("module", "center_distance", "transverse_base_pitch", "path_of_contact", "face_width"),
                              ("transverse_pressure_angle", "helix_angle_1", "helix_angle_2"),
                              {**{k: "N/m^2" for k in stiff}, "mesh_stiffness": "N/m"})

@@ -331,7 +331,8 @@ def pair_field(name: str):
     return dataclasses.field(default=f.default, metadata=f.metadata)
 
 
-def _spec(kind: str, z: int, p: PairSpec, x: float = 0.0) -> GearSpec:
+def pair_gear_spec(kind: str, z: int, p: PairSpec, x: float = 0.0) -> GearSpec:
+    """The GearSpec of one gear of pair `p`: its kind, teeth and profile shift; the pair's module and angles."""
     return GearSpec(kind=kind, module=p.module, teeth=z, pressure_angle=p.pressure_angle, helix_angle=p.helix_angle,
                     profile_shift=x)
 
@@ -379,8 +380,8 @@ def pair_geometry(p: PairSpec) -> PairGeometry:
         return PairGeometry("bevel", p.z2 / p.z1, 0.0, alpha, p_b, path, path / p_b, 0.0, g1, g2, 0.0,
                             working_radius_1=r1, working_radius_2=r2, base_radius_1=rb1, base_radius_2=rb2)
     internal = p.kind == "internal"
-    s1 = cylindrical_geometry(_spec("helical", p.z1, p, p.x1))
-    s2 = cylindrical_geometry(_spec("inner" if internal else "helical", p.z2, p, 0.0 if internal else p.x2))
+    s1 = cylindrical_geometry(pair_gear_spec("helical", p.z1, p, p.x1))
+    s2 = cylindrical_geometry(pair_gear_spec("inner" if internal else "helical", p.z2, p, 0.0 if internal else p.x2))
     alpha_t = s1.transverse_pressure_angle
     alpha_w = working_pressure_angle(p, alpha_t)
     if internal:

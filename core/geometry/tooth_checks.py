@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from core.geometry.macro import ADDENDUM, GearSpec, cylindrical_geometry, involute
+from core.geometry.macro import ADDENDUM, GearSpec, PairSpec, cylindrical_geometry, involute, pair_gear_spec
 
 #: the least normal tip thickness, in normal modules, before a tip is called nearly pointed
 THIN_TIP = 0.2
@@ -56,3 +56,13 @@ def tooth_warnings(spec: GearSpec) -> list[str]:
         out.append(f"the tooth tips are {s_an * 1e3:.3g} mm thick, under {THIN_TIP:g} m_n = {THIN_TIP * m_n * 1e3:.3g} "
                    f"mm: nearly pointed; reduce the profile shift")
     return out
+
+
+def pair_tooth_warnings(p: PairSpec) -> list[str]:
+    """`tooth_warnings` of a cylindrical pair's external gears (gear 1, and gear 2 but for a ring), each named."""
+    if p.kind == "bevel":
+        return []
+    gears = [(1, pair_gear_spec("helical", p.z1, p, p.x1))]
+    if p.kind == "external":
+        gears.append((2, pair_gear_spec("helical", p.z2, p, p.x2)))
+    return [f"gear {k}: {text}" for k, spec in gears for text in tooth_warnings(spec)]

@@ -2,6 +2,7 @@
 the textbook limits and an involute drawn from its definition, and where a user meets them: the model check and
 `geardyn gear`."""
 
+import json
 import math
 import subprocess
 import sys
@@ -89,3 +90,15 @@ def test_the_model_check_and_geardyn_gear_name_an_undercut_pinion():
     rows = {line.split()[0]: line.split()[1:] for line in res.stdout.splitlines()}
     assert float(rows["undercut_limit_teeth"][0]) == pytest.approx(17.0973, rel=1e-5)
     assert rows["tip_thickness"][1] == "[mm]"
+
+
+def test_geardyn_pair_warns_of_an_undercut_pinion_and_not_of_a_ring():
+    """A 3-tooth pinion against 40 teeth was reported with a contact ratio of 1.38 and nothing else."""
+    def pair(*args):
+        return subprocess.run([sys.executable, "-m", "core.cli", "pair", "--module", "2", *args, "--json"],
+                              cwd=ROOT, capture_output=True, text=True)
+
+    small = json.loads(pair("--z1", "3", "--z2", "40").stdout)["warnings"]
+    assert len(small) == 1 and small[0].startswith("gear 1: 3 teeth are undercut")
+    assert json.loads(pair("--z1", "20", "--z2", "40").stdout)["warnings"] == []
+    assert json.loads(pair("--z1", "20", "--z2", "60", "--internal").stdout)["warnings"] == []

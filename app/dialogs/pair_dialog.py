@@ -21,6 +21,7 @@ from core.dynamics.checks import check
 from core.errors import ModelError
 from core.gearing.placement import place_gear2
 from core.geometry.macro import pair_geometry
+from core.geometry.tooth_checks import pair_tooth_warnings
 from core.geometry.rotations import quat_matrices
 from core.model.entities import GROUND, GearPair, GearSource, RevoluteJoint
 from core.ranges import field_range
@@ -161,8 +162,10 @@ class GearPairDialog(QDialog):
             self.checks.setStyleSheet(ERROR_STYLE)
             return
         trial.gear_pairs[pair.name] = pair
-        findings = [f for f in check(trial) if f.item in (pair.name, pair.joint1, pair.joint2) and f.severity != "info"]
-        self.checks.setText("\n".join(f"{f.severity}: {f.message}" for f in findings) or "All gear rules hold.")
+        findings = [f"{f.severity}: {f.message}" for f in check(trial)
+                    if f.item in (pair.name, pair.joint1, pair.joint2) and f.severity != "info"]
+        findings += [f"warning: {text}" for text in pair_tooth_warnings(pair.pair_spec())]  # the pair's own teeth
+        self.checks.setText("\n".join(findings) or "All gear rules hold.")
         self.checks.setStyleSheet(ERROR_STYLE if findings else OK_STYLE)
 
     def _create_joints(self) -> None:

@@ -455,3 +455,18 @@ def test_the_gear_dialog_says_in_red_when_the_rack_undercuts_the_teeth(window, q
     qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
     assert "10 teeth are undercut" in seen[10][0] and "z_min = 17.1" in seen[10][0] and seen[10][1:] == (True, True)
     assert seen[20][:2] == ("", False)
+
+
+def test_the_pair_dialog_warns_of_a_pinion_the_rack_undercuts(window, qtbot):
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    seen = {}
+
+    def look(dlg):
+        edit = dlg.findChild(QLineEdit, "z1")
+        edit.setText("10")
+        edit.editingFinished.emit()
+        seen["checks"] = dlg.checks.text()
+
+    fill_and_ok(qtbot, {"Name": "p"}, ok=False, press=look)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert "warning: gear 1: 10 teeth are undercut by the generating rack" in seen["checks"]

@@ -22,7 +22,8 @@ to the ground (body I the carrier, body J the gear) and takes z, module and angl
 <b>Move gear 2 into mesh</b> puts gear 2 at the centre distance a = (d<sub>1</sub> + d<sub>2</sub>) / 2 =
 62.117 mm with its teeth in gear 1's spaces.</li>
 <li>Select the first gear in the model tree, then <b>Loads &gt; Torque</b>: it starts on that gear's joint;
-e.g. 10 N m constant. Select the second gear for a resisting torque or a speed motor on it. <b>Model &gt; Check Model</b> {check} shows the degrees of freedom and warns when
+e.g. 10 N m constant. Select the second gear for a resisting torque or a speed motor on it.
+<b>Model &gt; Check Model</b> {check} shows the degrees of freedom and warns when
 nothing drives the model.</li>
 <li><b>Simulate &gt; Run</b> {run}; <b>Play</b> {play} animates the result, <b>Home</b>/<b>End</b> go to
 its ends. <b>Show Tooth Forces</b> draws F<sub>t</sub>, F<sub>r</sub> and F<sub>a</sub> at the pitch point.

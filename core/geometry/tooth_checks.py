@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import math
 
-from core.geometry.macro import ADDENDUM, GearSpec, PairSpec, cylindrical_geometry, involute, pair_gear_spec
+from core.geometry.macro import ADDENDUM, GearSpec, PairSpec, cylindrical_geometry, pair_gear_spec
+from core.geometry.tooth_profile import external_half_angle
 
 #: the least normal tip thickness, in normal modules, before a tip is called nearly pointed
 THIN_TIP = 0.2
@@ -32,9 +33,9 @@ def undercut_limit(spec: GearSpec) -> float:
 def tip_thickness(spec: GearSpec) -> float:
     """The normal tooth thickness at the tip circle s_an [m]; zero or less where the flanks meet below it."""
     g = cylindrical_geometry(spec)
-    psi = (math.pi / 2 + 2 * g.profile_shift * math.tan(g.normal_pressure_angle)) / g.teeth
-    alpha_at = math.acos(min(1.0, g.base_radius / g.tip_radius))
-    s_at = 2 * g.tip_radius * (psi + involute(g.transverse_pressure_angle) - involute(alpha_at))
+    thickening = 2 * g.profile_shift * math.tan(g.normal_pressure_angle)  # the generated tooth's own half angle
+    s_at = 2 * g.tip_radius * float(external_half_angle(g.tip_radius, g.teeth, g.transverse_pressure_angle,
+                                                        g.base_radius, thickening))
     beta_a = math.atan(math.tan(g.helix_angle) * g.tip_radius / g.pitch_radius)
     return s_at * math.cos(beta_a)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 from PySide6.QtWidgets import (
     QDialogButtonBox,
@@ -42,6 +44,24 @@ def file_row(text: str, browse) -> tuple[QWidget, QLineEdit]:
     lay.addWidget(edit)
     lay.addWidget(button)
     return row, edit
+
+
+class WarningLines(QLabel):
+    """Warnings in red under a dialog's entries, hidden when there are none. The lines are broken here (80
+    characters) rather than word-wrapped, so that the dialog grows to show them all."""
+
+    def __init__(self, name: str, parent=None):
+        super().__init__("", parent)
+        self.setObjectName(name)
+        self.setStyleSheet("color: #b00020")
+        self.setVisible(False)
+
+    def show_lines(self, texts: list[str]) -> None:
+        text = "\n".join(textwrap.fill(t, 80) for t in texts)
+        if text != self.text():
+            self.setText(text)
+            self.setVisible(bool(texts))
+            self.window().adjustSize()  # room for the lines, or back to the size without them
 
 
 class FieldError(ValueError):

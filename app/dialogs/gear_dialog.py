@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import textwrap
 
 from PySide6.QtWidgets import QComboBox, QDialog, QFormLayout, QLabel, QLineEdit
 
@@ -12,6 +11,7 @@ from app.dialogs.fields import (
     FieldError,
     QuantityField,
     VectorField,
+    WarningLines,
     add_rows,
     finish_form,
 )
@@ -101,12 +101,7 @@ class GearDialog(QDialog):
         self.derived.setObjectName("derived")
         self.derived.setWordWrap(True)
         form.addRow("Derived", self.derived)
-        # what the rack does to the teeth (undercut, a pointed tip): lines broken here, so that the dialog grows
-        # to show them (a word-wrapped label leaves its height to the window)
-        self.teeth_check = QLabel("")
-        self.teeth_check.setObjectName("teeth_check")
-        self.teeth_check.setStyleSheet("color: #b00020")
-        self.teeth_check.setVisible(False)
+        self.teeth_check = WarningLines("teeth_check")  # what the rack does to the teeth: undercut, a pointed tip
         form.addRow(self.teeth_check)
         self.message = finish_form(self, form)
         self.body = None
@@ -150,12 +145,7 @@ class GearDialog(QDialog):
         except ModelError:
             mass = ""
         self.derived.setText(derived_text(spec) + mass)
-        warnings = tooth_warnings(spec)
-        text = "\n".join(textwrap.fill(w, 80) for w in warnings)
-        if text != self.teeth_check.text():
-            self.teeth_check.setText(text)
-            self.teeth_check.setVisible(bool(warnings))
-            self.adjustSize()  # room for the lines, or back to the size without them
+        self.teeth_check.show_lines(tooth_warnings(spec))
 
     def spec(self) -> GearSpec:
         values = {f: w.value() for f, w in self.fields.items()}

@@ -7,7 +7,7 @@ import math
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QFormLayout, QLabel
 
-from app.dialogs.fields import FieldError, QuantityField, finish_form
+from app.dialogs.fields import FieldError, QuantityField, WarningLines, finish_form
 from app.dialogs.pair_dialog import ERROR_STYLE, OK_STYLE
 from core.commands import AddItem, Macro
 from core.geometry.macro import GearSpec
@@ -66,6 +66,8 @@ class PlanetaryDialog(QDialog):
         self.derived.setWordWrap(True)
         self.derived.setMinimumHeight(3 * self.derived.fontMetrics().lineSpacing())  # a broken condition's lines
         form.addRow(self.derived)
+        self.teeth_check = WarningLines("teeth_check")  # a sun or planet the rack undercuts
+        form.addRow(self.teeth_check)
         self.message = finish_form(self, form, QLabel("Coaxial: z_r = z_s + 2 z_p. Assembly: (z_s + z_r) / N whole. "
                                                       "Neighbours: the planets' tips clear each other."))
         for w in geometry:
@@ -96,6 +98,7 @@ class PlanetaryDialog(QDialog):
             self.derived.setText(f"ratio sun to carrier with the ring held 1 + z_r / z_s = {1 + zr / zs:.6g}; centre "
                                  f"distance a = {builders.carrier_arm(mt, zs, zp) * 1e3:.6g} mm; every condition holds")
         self.derived.setStyleSheet(ERROR_STYLE if problems else OK_STYLE)
+        self.teeth_check.show_lines(builders.planetary_tooth_warnings(zs, zp, mt, alpha, beta))
 
     @staticmethod
     def _named(text: str) -> str:

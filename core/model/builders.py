@@ -13,6 +13,7 @@ import math
 from core.geometry.macro import GearSpec, bevel_geometry, cylindrical_geometry, mate_pitch_angle
 from core.geometry.mass_properties import mesh_mass_properties
 from core.geometry.rotations import orientation_for_axis
+from core.geometry.tooth_checks import tooth_warnings
 from core.model.body_shapes import source_mesh
 from core.model.entities import (
     GROUND,
@@ -107,6 +108,15 @@ def planetary_problems(sun_teeth: int, planet_teeth: int, ring_teeth: int, plane
                                      f"{apart * 1e3:.4g} mm apart, their tip circles d_a = {tip * 1e3:.4g} mm; fewer "
                                      "planets, or a larger sun"))
     return found
+
+
+def planetary_tooth_warnings(sun_teeth: int, planet_teeth: int, module: float, pressure_angle: float,
+                             helix_angle: float = 0.0) -> list[str]:
+    """The tooth warnings (core.geometry.tooth_checks) of a set's sun and planets, each named; the ring, an inner
+    gear, is not cut by a rack."""
+    return [f"{name}: {text}" for name, z in (("sun", sun_teeth), ("planet", planet_teeth))
+            for text in tooth_warnings(GearSpec(module=module, teeth=z, pressure_angle=pressure_angle,
+                                                helix_angle=helix_angle))]
 
 
 def planetary_set(sun_teeth: int, planet_teeth: int, ring_teeth: int, planets: int, module: float,

@@ -326,3 +326,20 @@ def test_the_import_dialog_previews_the_file_and_the_body_keeps_its_hull_note(wi
     window.select("shell")
     note = window.props.widget().findChild(QLabel, "mesh_note")
     assert "open.stl" in note.text() and "convex hull" in note.text() and "upper bound" in note.text()
+
+
+def test_planetary_wizard_names_a_sun_the_rack_undercuts_and_the_model_check_agrees(window, qtbot):
+    """A 12-tooth sun (z_min 17.1 at 20 deg) with 18-tooth planets and a 48-tooth ring: every condition holds, and
+    a red line says the sun is undercut; built, the Messages panel says it of the sun's body."""
+    seen = {}
+
+    def look(dlg):
+        dlg.show_derived()
+        check = dlg.findChild(QLabel, "teeth_check")
+        seen["lines"] = (check.text().replace("\n", " "), check.isVisible())
+
+    fill_and_ok(qtbot, {"Sun teeth": 12, "Planet teeth": 18, "Ring teeth": 48, "Number of planets": 3}, press=look)
+    qtbot.mouseClick(toolbar_button(window, "planetary"), Qt.LeftButton)
+    text, visible = seen["lines"]
+    assert visible and text.startswith("sun: 12 teeth are undercut") and "planet" not in text
+    assert [f.item for f in window.doc.findings if "undercut" in f.message] == ["sun"]

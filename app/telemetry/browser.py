@@ -127,7 +127,9 @@ class ChannelBrowser(QWidget):
 
 
 def matches(name: str, words: list[str]) -> bool:
-    """Whether every word (lower case) begins a part of the channel's name (parts split at '.' and '_'): 'ft'
-    finds sun_planet1.Ft but not drift, 'planet' finds sun_planet1 and planet1_ring."""
-    parts = re.split(r"[._\s]+", name.lower())
-    return all(any(p.startswith(w) for p in parts) for w in words)
+    """Whether every word (lower case) stands in the channel's name from the beginning of a part (parts split at
+    '.' and '_'): 'ft' finds sun_planet1.Ft but not drift, 'planet' finds sun_planet1 and planet1_ring, and an
+    item's whole name, 'sun_joint', finds its channels."""
+    low = name.lower()
+    starts = [0] + [m.end() for m in re.finditer(r"[._\s]+", low)]
+    return all(any(low.startswith(w, s) for s in starts) for w in words)

@@ -295,6 +295,12 @@ def test_the_filter_matches_the_beginnings_of_name_parts(window, qtbot):
     assert shown and all(n.endswith(".Ft") for n in shown)  # not the pairs' drift
     assert "sun_planet1.Ft" in shown
     assert matches("planet1_ring.drift", ["planet"]) and not matches("sun_planet1.drift", ["ft"])
+    # an item's name as the model tree shows it (it found nothing: 'sun_joint' began no part of the name)
+    tw.browser.filter.clear()
+    qtbot.keyClicks(tw.browser.filter, "sun_joint")
+    shown = [n for n, leaf in tw.browser.items.items() if not leaf.isHidden()]
+    assert shown and all(n.startswith("sun_joint.") for n in shown) and "sun_joint.speed" in shown
+    assert matches("sun_joint.speed", ["joint.sp"]) and not matches("carrier_joint.speed", ["sun_joint"])
 
 
 def test_a_constant_channel_autoranges_to_a_flat_line_not_to_its_round_off(window, qtbot):

@@ -166,16 +166,16 @@ class Document(QObject):
         """Where a file made from this model goes unless the user says otherwise: beside the model file with its
         name, else `stem` in the user's documents folder (never the folder the program was started from, nor the
         program's own examples folder: an example's files are named after it in the documents folder)."""
-        if self.path is not None and self.path.resolve().parent != EXAMPLES:
-            return self.path.with_suffix(suffix)
         if self.path is not None:
             stem = self.path.stem
-        return documents_folder() / f"{stem}{suffix}"
+        return self.own_folder() / f"{stem}{suffix}"
 
     def own_folder(self) -> Path:
-        """Where the user's own files for this model are looked for (a part to import, a table, results): the
-        model's folder, or the documents folder for a new model or an example."""
-        return self.suggested_path("", "x").parent
+        """Where the user's own files for this model go and are looked for (a part to import, a table, results):
+        the model's folder, or the documents folder for a new model or an example."""
+        if self.path is not None and self.path.resolve().parent != EXAMPLES:
+            return self.path.parent
+        return documents_folder()
 
     def new(self) -> None:
         """An empty model; the runs of the model before go with it (its results files keep them)."""

@@ -36,7 +36,7 @@ from core.geometry.tooth_checks import pair_tooth_warnings, tip_thickness, tooth
 from core.model.entities import FORMULATIONS, INTEGRATOR_OPTIONS
 from core.model.views import CURVE_TORQUE, MAX_TORQUE_SCALES, MAX_TORQUES, TORQUE_SCALE, TRAIN_HARMONICS
 from core.outputs import output_problem, write_or_fallback
-from core.ranges import Range
+from core.ranges import N_PER_UM, Range
 from core.signals import SIGNALLED, CancelOnSignal, end_unprepared
 
 FORMULATION_HELP = ("joint (angles of the joint tree), cartesian (6 per body) or auto: joint when every body hangs "
@@ -162,7 +162,7 @@ def pair_report(spec: PairSpec) -> dict:
 
 PEOPLE_UNITS = {"m": (1e3, "mm"), "rad": (180.0 / math.pi, "deg"), "m^3": (1e9, "mm^3"),
                 "N/m^2": (1e-9, "N/(mm um)"),  # stiffness per unit face width, as ISO 6336 writes it
-                "N/m": (1e-6, "N/um")}  # a mesh's stiffness, in the same terms
+                "N/m": (N_PER_UM["scale"], "N/um")}  # a mesh's stiffness, as the app takes it (in ASCII)
 
 
 def _shown(value, scale: float):

@@ -221,8 +221,9 @@ def selection_defaults(cls: type, model, selected: str = "") -> dict:
     """
     item = model.find(selected) if selected else None
     revolutes = [j for j in model.joints.values() if isinstance(j, RevoluteJoint)]
-    body = selected if selected in model.bodies else getattr(item, "body_j", "") if item in revolutes else ""
-    joint = (selected if item in revolutes else
+    on_joint = isinstance(item, RevoluteJoint)
+    body = selected if selected in model.bodies else item.body_j if on_joint else ""
+    joint = (selected if on_joint else
              next((j.name for j in revolutes if body and j.body_j == body), "") or
              (item.joint1 if isinstance(item, GearPair) else ""))
     pair = selected if isinstance(item, GearPair) else next(

@@ -41,7 +41,7 @@ def target_position(model: Model, pair: GearPair) -> np.ndarray:
     """Where joint 2's point must go [m], world: the centre distance from joint 1 along their present direction
     (parallel pairs), or gear 2's outer pitch circle r2 / tan(gamma2) from the apex (bevel pairs, axes at 90 deg).
 
-    Raises ModelError when no placement is unique (bevel axes not yet at 90 deg).
+    Raises ModelError when no placement is unique (bevel axes not at 90 deg: `place_gear2` turns them first).
     """
     j1, j2 = model.joints[pair.joint1], model.joints[pair.joint2]
     a1, a2 = j1.unit_axis(), j2.unit_axis()
@@ -52,15 +52,51 @@ def target_position(model: Model, pair: GearPair) -> np.ndarray:
             raise ModelError(f"{pair.name}: turn gear 2's axis to 90 deg from gear 1's first; then it can be moved to the apex")
         apex = p1 + a1 * r1 / math.tan(pair.pitch_angle)
         return apex - a2 * r2 / math.tan(math.pi / 2 - pair.pitch_angle)
-    need = center_distance(pair.pair_spec())
     d = p2 - p1
+    return p1 + a1 * (a1 @ d) + center_distance(pair.pair_spec()) * _side(a1, d)
+
+
+def _side(a1: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """The unit direction across axis `a1` towards offset `d` (a fixed one when `d` lies along the axis)."""
     d_perp = d - a1 * (a1 @ d)
     if np.linalg.norm(d_perp) > 1e-12:
-        u = d_perp / np.linalg.norm(d_perp)
-    else:
-        u = np.cross(a1, [0.0, 0.0, 1.0] if abs(a1[2]) < 0.9 else [1.0, 0.0, 0.0])
-        u /= np.linalg.norm(u)
-    return p1 + a1 * (a1 @ d) + need * u
+        return d_perp / np.linalg.norm(d_perp)
+    u = np.cross(a1, [0.0, 0.0, 1.0] if abs(a1[2]) < 0.9 else [1.0, 0.0, 0.0])
+    return u / np.linalg.norm(u)
+
+
+def square_axis(model: Model, pair: GearPair) -> np.ndarray:
+    """Gear 2's axis of a bevel pair turned to 90 deg from gear 1's, as little as it can be: its part along gear
+    1's axis taken away, or, when it lies along that axis, pointing back across it from the side gear 2 stands
+    on (gear 2 stays on that side, its cone towards the apex)."""
+    j1, j2 = model.joints[pair.joint1], model.joints[pair.joint2]
+    a1, a2 = j1.unit_axis(), j2.unit_axis()
+    across = a2 - a1 * (a1 @ a2)
+    if np.linalg.norm(across) > 1e-6:
+        return across / np.linalg.norm(across)
+    return -_side(a1, np.asarray(j2.position, float) - np.asarray(j1.position, float))
+
+
+def _turn_gear2(model: Model, pair: GearPair) -> list[Command]:
+    """Commands that turn joint 2 and its gear as one about the joint's point so that the joint's axis is
+    `square_axis` (none when it is already); done on `model` as they are made."""
+    j2 = model.joints[pair.joint2]
+    old, new = j2.unit_axis(), square_axis(model, pair)
+    normal = np.cross(old, new)
+    if np.linalg.norm(normal) < 1e-12:
+        return []
+    turn = quat_about(normal, math.atan2(np.linalg.norm(normal), old @ new))
+    commands = [replace_fields(model, j2.name, axis=tuple(float(v) for v in new))]
+    commands[-1].do(model)
+    gear = model.bodies.get(j2.body_j)
+    if gear is not None:
+        pivot = np.asarray(j2.position, float)
+        q = quat_mul(turn, gear.orientation)
+        commands.append(replace_fields(
+            model, gear.name, orientation=tuple(float(v) for v in q / np.linalg.norm(q)),
+            position=tuple(float(v) for v in pivot + quat_matrices(turn) @ (np.asarray(gear.position) - pivot))))
+        commands[-1].do(model)
+    return commands
 
 
 def _phase(body, point, teeth: int, pitch_radius: float, tangent) -> tuple[float, float]:
@@ -96,7 +132,8 @@ def mesh_turn(model: Model, pair: GearPair) -> float:
 
 
 def place_gear2(model: Model, pair: GearPair) -> list[Command]:
-    """Commands that move gear 2 and its joint to where `pair` needs them and turn gear 2 into mesh.
+    """Commands that move gear 2 and its joint to where `pair` needs them and turn gear 2 into mesh (a bevel
+    gear's axis first turned to 90 deg from gear 1's when it is not).
 
     `pair` need not be in the model yet (the pair dialog places before it
     adds). The commands are checked on a copy, so the model is not touched.
@@ -105,9 +142,10 @@ def place_gear2(model: Model, pair: GearPair) -> list[Command]:
     j2 = trial.joints[pair.joint2]
     if not isinstance(j2, RevoluteJoint):
         raise ModelError(f"{pair.name}: joint2 must be a revolute joint")
+    commands = _turn_gear2(trial, pair) if pair.kind == "bevel" else []
+    j2 = trial.joints[pair.joint2]
     target = target_position(trial, pair)
     shift = target - np.asarray(j2.position, float)
-    commands: list[Command] = []
     gear = trial.bodies.get(j2.body_j)
     if np.linalg.norm(shift) > 0:
         if gear is not None:

@@ -114,8 +114,8 @@ class PairRules:
             return
         r1, r2 = pair.pitch_radii()
         if pair.kind == "bevel":
-            self.check_bevel(pair, j1, j2)
-            if not self.errors_only:  # warnings only
+            square = self.check_bevel(pair, j1, j2)
+            if square and not self.errors_only:  # a warning; moving along the axis helps only once it is square
                 self.check_bevel_apexes(pair, j1, j2)
         else:
             angle = axis_angle(j1.axis, j2.axis)
@@ -159,18 +159,22 @@ class PairRules:
                      f"along the axis (more than half the face width, {limit * 1e3:.4g} mm): the teeth do not face each "
                      "other. If a gear welded to the shaft carries the teeth, name it in gear1/gear2")
 
-    def check_bevel(self, pair: GearPair, j1: RevoluteJoint, j2: RevoluteJoint) -> None:
+    def check_bevel(self, pair: GearPair, j1: RevoluteJoint, j2: RevoluteJoint) -> bool:
+        """Check the bevel pair's axes and pitch angle; whether its axes are at 90 deg."""
         angle = axis_angle(j1.axis, j2.axis)
-        if abs(angle - math.pi / 2) > ANGLE_TOL:
-            self.add("error", pair.name, f"bevel joint axes must be at 90 deg; they are at {math.degrees(angle):.6g} deg")
+        square = abs(angle - math.pi / 2) <= ANGLE_TOL
+        if not square:
+            self.add("error", pair.name, f"bevel joint axes must be at 90 deg; they are at {math.degrees(angle):.6g} deg",
+                     fix="place_gear2")
         gap = line_distance(j1.position, j1.axis, j2.position, j2.axis)
         if gap > LENGTH_TOL:
             self.add("error", pair.name, f"bevel joint axes must intersect at the pitch apex; they miss by {gap * 1e3:.6g} mm",
-                     fix="place_gear2" if abs(angle - math.pi / 2) <= ANGLE_TOL else "")
+                     fix="place_gear2")
         want = bevel_pitch_angle(pair.z1, pair.z2)
         if abs(pair.pitch_angle - want) > ANGLE_TOL:
             self.add("error", pair.name, f"pitch angle of gear 1 is {math.degrees(pair.pitch_angle):.6g} deg; with 90 deg "
                      f"shafts it must be atan(z1 / z2) = {math.degrees(want):.6g} deg")
+        return square
 
     def check_bevel_apexes(self, pair: GearPair, j1: RevoluteJoint, j2: RevoluteJoint) -> None:
         """Generated bevel gears must share their pitch apex (their cones touch along a line through it)."""

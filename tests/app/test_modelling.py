@@ -281,6 +281,28 @@ def test_bevel_pair_dialog_moves_gear_2_to_the_apex(window, qtbot):
     assert window.doc.model.joints["wheel_joint"].position == pytest.approx((0.0, 0.0, -0.030))
 
 
+def test_bevel_pair_dialog_turns_a_wheel_made_on_the_pinions_axis_square_and_into_mesh(window, qtbot):
+    """Both gears as the Bevel Gear dialog makes them (on the z axis at the origin): Move gear 2 into mesh turns
+    the wheel to 90 deg and puts it on the apex, in mesh (it said to turn the axis by hand before)."""
+    bevel = {"Module": 3, "Normal pressure angle": 20, "Gear width": 20}
+    _two_gears_on_joints(window, qtbot, "bevel_gear",
+                         {"Name": "pinion", **bevel, "Number of teeth": 20, "Pitch angle": 26.56505117707799,
+                          "Bore diameter": 12},
+                         {"Name": "wheel", **bevel, "Number of teeth": 40, "Pitch angle": 63.43494882292201,
+                          "Bore diameter": 20})
+    messages = []
+    fill_and_ok(qtbot, {"Name": "p", "z1": 20, "z2": 40, "Transverse module": 3, "Pitch angle gear 1": 26.56505117707799},
+                {"kind": "bevel", "joint1": "pinion_joint", "joint2": "wheel_joint", "carrier": "ground"},
+                press=_check_move_check(qtbot, messages))
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert "bevel joint axes must be at 90 deg; they are at 0 deg" in messages[0]
+    assert messages[1] == "All gear rules hold."
+    model = window.doc.model
+    assert "p" in model.gear_pairs
+    assert abs(model.joints["wheel_joint"].unit_axis()[2]) < 1e-12
+    assert not [f for f in window.doc.findings if f.severity == "error"]
+
+
 def test_profile_shifted_gears_pair_at_the_working_centre_distance(window, qtbot):
     """Profile shift typed in the gear dialogs travels into the pair, and 'move gear 2' uses a_w."""
     from core.geometry.macro import center_distance

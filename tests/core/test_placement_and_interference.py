@@ -90,6 +90,47 @@ def test_placed_gears_mesh_without_overlap_and_touch_at_the_pitch_point(kind):
     assert gap < 0.02 * pair.module
 
 
+@pytest.mark.parametrize("beside", [0.0, 0.09])
+def test_a_bevel_gear_made_on_gear_1s_axis_is_turned_square_placed_on_the_apex_and_in_mesh(beside):
+    """The Bevel Gear dialog makes gear 2 on the z axis as it makes gear 1 (on top of it, or where the user put
+    it beside): Move gear 2 into mesh turns it to 90 deg, on the side it stood, puts its apex on gear 1's, and
+    turns its teeth into gear 1's gaps (it refused before, saying to turn the axis by hand first; and the model
+    check told to move it along its axis, which cannot bring the apexes together while the axes are parallel)."""
+    z1, z2, m = 20, 40, 0.003
+    gamma1 = math.atan2(z1, z2)
+    specs = [GearSpec("bevel", m, z, 20 * DEG, 0.02, pitch_angle=g, bore_diameter=0.012)
+             for z, g in ((z1, gamma1), (z2, math.pi / 2 - gamma1))]
+    model = Model()
+    Macro("build", [AddItem(builders.gear_body("g1", specs[0])),
+                    AddItem(builders.gear_body("g2", specs[1], position=(beside, 0.0, 0.0))),
+                    AddItem(RevoluteJoint("j1", GROUND, "g1", (0.0, 0.0, 0.0), (0.0, 0.0, 1.0))),
+                    AddItem(RevoluteJoint("j2", GROUND, "g2", (beside, 0.0, 0.0), (0.0, 0.0, 1.0)))]).do(model)
+    pair = GearPair("p", "j1", "j2", GROUND, kind="bevel", z1=z1, z2=z2, module=m, pitch_angle=gamma1,
+                    face_width=0.02)
+    AddItem(pair).do(model)
+    square = [f for f in validate(model) if f.message.startswith("bevel joint axes must be at 90")]
+    assert square and square[0].fix == "place_gear2"  # the finding offers the fix
+    assert not [f for f in validate(model) if "apexes" in f.message]  # not "move it along its axis": that cannot do
+    for command in place_gear2(model, pair):
+        command.do(model)
+    assert not [f for f in validate(model) if f.severity == "error"]
+    assert not [f for f in validate(model) if "apexes" in f.message]
+    a2 = model.joints["j2"].unit_axis()
+    assert abs(a2 @ (0.0, 0.0, 1.0)) < 1e-12
+    assert np.allclose(quat_matrices(model.bodies["g2"].orientation)[:, 2], a2, atol=1e-12)  # the gear turned with it
+    # gear 2's pitch circle touches gear 1's: its centre r1 across gear 1's axis, r2 along it (tan gamma1 = r1/r2)
+    r1, r2 = m * z1 / 2, m * z2 / 2
+    centre = np.asarray(model.bodies["g2"].position)
+    assert abs(math.hypot(centre[0], centre[1]) - r1) < 1e-12 and abs(centre[2] - r2) < 1e-12
+    if beside:
+        assert centre[0] > 0  # on the side the user put it
+    assert abs(mesh_turn(model, pair)) < 1e-9
+    g1, g2 = _world(model.bodies["g1"]), _world(model.bodies["g2"])
+    with np.errstate(invalid="ignore"):
+        overlap = trimesh.boolean.intersection([g1, g2], engine="manifold").volume
+    assert overlap < 1e-6 * g1.volume / z1
+
+
 def test_the_examples_are_in_mesh():
     for name in ("helical_pair", "inner_pair", "bevel_pair"):
         model = load(EXAMPLES / f"{name}.gdyn")

@@ -29,6 +29,7 @@ from core.geometry.macro import (
     GearSpec,
     PairSpec,
     bevel_geometry,
+    bevel_pitch_angle,
     cylindrical_geometry,
     pair_geometry,
 )
@@ -48,8 +49,7 @@ GEAR_ARGS = {
     "rim_diameter": "--rim-diameter", "density": "--density", "profile_shift": "--x1",
 }
 PAIR_ARGS = {"z1": "--z1", "z2": "--z2", "module": "--module", "pressure_angle": "--pressure-angle",
-             "helix_angle": "--helix-angle", "pitch_angle": "--pitch-angle", "face_width": "--width", "kind": "--internal",
-             "x1": "--x1", "x2": "--x2"}
+             "helix_angle": "--helix-angle", "face_width": "--width", "x1": "--x1", "x2": "--x2"}
 
 
 CHBM_F_MAX = 1e6  # Hz
@@ -104,7 +104,8 @@ def gear_report(spec: GearSpec, export: str | None = None) -> dict:
                    virtual_teeth=g.virtual_teeth, addendum=g.addendum, dedendum=g.dedendum,
                    addendum_angle=g.addendum_angle, dedendum_angle=g.dedendum_angle, tip_angle=g.tip_angle,
                    root_angle=g.root_angle, outer_tip_radius=g.outer_tip_radius, apex_distance=g.apex_distance,
-                   bore_diameter=spec.bore_diameter)
+                   bore_diameter=spec.bore_diameter, undercut_limit_teeth=undercut_limit(spec),
+                   warnings=tooth_warnings(spec))
     else:
         g = cylindrical_geometry(spec)
         out.update(normal_module=g.normal_module, normal_pressure_angle=g.normal_pressure_angle,
@@ -139,24 +140,37 @@ def gear_report(spec: GearSpec, export: str | None = None) -> dict:
 def pair_report(spec: PairSpec) -> dict:
     """Centre distance and contact ratios of a gear pair (SI)."""
     g = pair_geometry(spec)
+    if spec.kind == "bevel":
+        return _bevel_pair_report(spec, g)
     out = {"kind": g.kind, "z1": spec.z1, "z2": spec.z2, "module": spec.module, "ratio": g.ratio,
            "center_distance": g.center_distance, "transverse_pressure_angle": g.working_pressure_angle,
            "transverse_base_pitch": g.transverse_base_pitch, "path_of_contact": g.path_of_contact,
            "transverse_contact_ratio": g.transverse_contact_ratio, "overlap_ratio": g.overlap_ratio,
            "total_contact_ratio": g.total_contact_ratio, "helix_angle_1": spec.helix_angle,
            "helix_angle_2": g.helix_angle_2, "face_width": spec.face_width, "x1": spec.x1, "x2": spec.x2}
-    stiff = {}
-    if spec.kind != "bevel":
-        iso = iso6336_stiffness(spec.z1, spec.z2, spec.pressure_angle, spec.helix_angle, g.transverse_contact_ratio,
-                                spec.x1, spec.x2, internal=spec.kind == "internal")
-        stiff = {"c_th": iso.c_th, "c_prime": iso.c_single, "c_gamma_alpha": iso.c_gamma_alpha}
-        out.update(stiff)
-        if spec.face_width > 0:
-            out["mesh_stiffness"] = iso.c_gamma_alpha * spec.face_width
+    iso = iso6336_stiffness(spec.z1, spec.z2, spec.pressure_angle, spec.helix_angle, g.transverse_contact_ratio,
+                            spec.x1, spec.x2, internal=spec.kind == "internal")
+    stiff = {"c_th": iso.c_th, "c_prime": iso.c_single, "c_gamma_alpha": iso.c_gamma_alpha}
+    out.update(stiff)
+    if spec.face_width > 0:
+        out["mesh_stiffness"] = iso.c_gamma_alpha * spec.face_width
     out["warnings"] = pair_tooth_warnings(spec)
     out["units"] = _unit_map(out, ("module", "center_distance", "transverse_base_pitch", "path_of_contact", "face_width"),
                              ("transverse_pressure_angle", "helix_angle_1", "helix_angle_2"),
                              {**{k: "N/m^2" for k in stiff}, "mesh_stiffness": "N/m"})
+    return out
+
+
+def _bevel_pair_report(spec: PairSpec, g) -> dict:
+    """A straight bevel pair on 90 deg shafts (SI): pitch angles, outer cone distance, and the contact ratio of its
+    virtual (back-cone) spur pair; no centre distance, and no ISO 6336-1 stiffness (written for cylindrical gears)."""
+    out = {"kind": g.kind, "z1": spec.z1, "z2": spec.z2, "module": spec.module, "ratio": g.ratio,
+           "pitch_angle_1": g.pitch_angle_1, "pitch_angle_2": g.pitch_angle_2,
+           "outer_cone_distance": g.working_radius_1 / math.sin(g.pitch_angle_1), "pressure_angle": spec.pressure_angle,
+           "path_of_contact": g.path_of_contact, "virtual_contact_ratio": g.transverse_contact_ratio,
+           "face_width": spec.face_width, "warnings": pair_tooth_warnings(spec)}
+    out["units"] = _unit_map(out, ("module", "outer_cone_distance", "path_of_contact", "face_width"),
+                             ("pitch_angle_1", "pitch_angle_2", "pressure_angle"), {})
     return out
 
 
@@ -234,10 +248,12 @@ def _cmd_gear(ns) -> int:
 
 def _cmd_pair(ns) -> int:
     deg = math.radians(1.0)
-    spec = PairSpec(kind="internal" if ns.internal else "external", z1=ns.z1, z2=ns.z2, module=ns.module * 1e-3,
+    kind = "internal" if ns.internal else "bevel" if ns.bevel else "external"
+    cone = {"pitch_angle": bevel_pitch_angle(ns.z1, ns.z2)} if ns.bevel else {}
+    spec = PairSpec(kind=kind, z1=ns.z1, z2=ns.z2, module=ns.module * 1e-3,
                     pressure_angle=ns.pressure_angle * deg, helix_angle=(ns.helix_angle or 0.0) * deg,
-                    face_width=(ns.width or 0.0) * 1e-3, x1=ns.x1, x2=ns.x2)
-    _problem_to_usage(spec.problems(), PAIR_ARGS)
+                    face_width=(ns.width or 0.0) * 1e-3, x1=ns.x1, x2=ns.x2, **cone)
+    _problem_to_usage(spec.problems(), {**PAIR_ARGS, "pitch_angle": "--z1, --z2: the pitch angle atan(z1 / z2)"})
     _print(pair_report(spec), ns.json)
     return 0
 
@@ -649,7 +665,11 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--pressure-angle", type=_number(float, rp("pressure_angle")), default=20.0, help="normal pressure angle [deg]")
     q.add_argument("--helix-angle", type=_number(float, rp("helix_angle")), help="helix angle of gear 1 [deg]")
     q.add_argument("--width", type=_number(float, rp("face_width")), help="face width [mm], for the overlap ratio")
-    q.add_argument("--internal", action="store_true", help="gear 2 is an inner (ring) gear")
+    kinds = q.add_mutually_exclusive_group()
+    kinds.add_argument("--internal", action="store_true", help="gear 2 is an inner (ring) gear")
+    kinds.add_argument("--bevel", action="store_true",
+                       help="a straight bevel pair on 90 deg shafts (pitch angles atan(z1/z2) and its complement; "
+                            "--module is the outer module)")
     q.add_argument("--x1", type=_number(float, rp("x1")), default=0.0, help="profile shift coefficient of gear 1 (external pairs)")
     q.add_argument("--x2", type=_number(float, rp("x2")), default=0.0, help="profile shift coefficient of gear 2 (external pairs)")
     q.add_argument("--json", action="store_true", help="print JSON (SI units)")

@@ -1,4 +1,5 @@
-"""Tooth form of an external cylindrical gear cut by the basic rack: undercut and a thin or pointed tip.
+"""Tooth form of an external cylindrical gear cut by the basic rack: undercut and a thin or pointed tip; the
+undercut of a straight bevel gear.
 
 A gear's macro-geometry (core.geometry.macro) holds for any number of teeth, but a pinion with few teeth is
 undercut by the rack that generates it, and a large profile shift thins its tips to a point; the contact ratio
@@ -11,13 +12,17 @@ and the mesh stiffness then describe a tooth the gear does not have. Both are wa
   (pi / 2 + 2 x tan alpha_n) / z the half tooth angle at the pitch circle, cos alpha_at = r_b / r_a; normal to
   the helix at the tip s_an = s_at cos(beta_a), tan(beta_a) = tan(beta) r_a / r. A tip under 0.2 m_n is the
   common limit for a tooth that does not chip (ISO 21771 leaves it to the designer; DIN 3960 practice).
+- A straight bevel gear's teeth are those of its virtual spur gear on the back cone (Tredgold), z_v = z / cos(gamma)
+  teeth, which the tool undercuts below the spur gear's z_min: z >= z_min cos(gamma) (14.5 at 20 deg and gamma =
+  30 deg). Bevel gears here carry no profile shift, so their tips are those of an unshifted gear.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
-from core.geometry.macro import ADDENDUM, GearSpec, PairSpec, cylindrical_geometry, pair_gear_spec
+from core.geometry.macro import ADDENDUM, GearSpec, PairSpec, cylindrical_geometry, mate_pitch_angle, pair_gear_spec
 from core.geometry.tooth_profile import external_half_angle
 
 #: the least normal tip thickness, in normal modules, before a tip is called nearly pointed
@@ -25,7 +30,10 @@ THIN_TIP = 0.2
 
 
 def undercut_limit(spec: GearSpec) -> float:
-    """z_min, the fewest teeth the basic rack cuts without undercut at this gear's shift and angles."""
+    """z_min, the fewest teeth the basic rack cuts without undercut at this gear's shift and angles (a straight
+    bevel gear: those whose virtual back-cone gear, z / cos(gamma) teeth, reaches the spur gear's z_min)."""
+    if spec.kind == "bevel":
+        return 2.0 * ADDENDUM / math.sin(spec.pressure_angle) ** 2 * math.cos(spec.pitch_angle)
     g = cylindrical_geometry(spec)
     return 2.0 * math.cos(g.helix_angle) * (ADDENDUM - g.profile_shift) / math.sin(g.transverse_pressure_angle) ** 2
 
@@ -41,7 +49,13 @@ def tip_thickness(spec: GearSpec) -> float:
 
 
 def tooth_warnings(spec: GearSpec) -> list[str]:
-    """What is wrong with the teeth of an external helical/spur gear, in words ([] for any other kind)."""
+    """What is wrong with the teeth of an external helical/spur gear, or the undercut of a straight bevel gear, in
+    words ([] for an inner gear)."""
+    if spec.kind == "bevel":
+        z_min = undercut_limit(spec)
+        return [f"{spec.teeth} teeth are undercut by the generating tool: fewer than {z_min:.3g} at pitch angle "
+                f"{math.degrees(spec.pitch_angle):.4g} deg (the virtual back-cone gear has {spec.teeth / math.cos(spec.pitch_angle):.3g} "
+                f"teeth, under z_min = {z_min / math.cos(spec.pitch_angle):.3g}): give more teeth"] if spec.teeth < z_min else []
     if spec.kind != "helical":
         return []
     out = []
@@ -60,10 +74,12 @@ def tooth_warnings(spec: GearSpec) -> list[str]:
 
 
 def pair_tooth_warnings(p: PairSpec) -> list[str]:
-    """`tooth_warnings` of a cylindrical pair's external gears (gear 1, and gear 2 but for a ring), each named."""
+    """`tooth_warnings` of a pair's gears (gear 1, and gear 2 but for a ring), each named."""
     if p.kind == "bevel":
-        return []
-    gears = [(1, pair_gear_spec("helical", p.z1, p, p.x1))]
+        gears = [(k, dataclasses.replace(pair_gear_spec("bevel", z, p), pitch_angle=cone))
+                 for k, z, cone in ((1, p.z1, p.pitch_angle), (2, p.z2, mate_pitch_angle(p.pitch_angle)))]
+    else:
+        gears = [(1, pair_gear_spec("helical", p.z1, p, p.x1))]
     if p.kind == "external":
         gears.append((2, pair_gear_spec("helical", p.z2, p, p.x2)))
     return [f"gear {k}: {text}" for k, spec in gears for text in tooth_warnings(spec)]

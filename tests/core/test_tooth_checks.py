@@ -102,3 +102,42 @@ def test_geardyn_pair_warns_of_an_undercut_pinion_and_not_of_a_ring():
     assert len(small) == 1 and small[0].startswith("gear 1: 3 teeth are undercut")
     assert json.loads(pair("--z1", "20", "--z2", "40").stdout)["warnings"] == []
     assert json.loads(pair("--z1", "20", "--z2", "60", "--internal").stdout)["warnings"] == []
+
+
+def bevel(teeth, pitch_deg):
+    return GearSpec(kind="bevel", module=0.003, teeth=teeth, pressure_angle=math.radians(20.0),
+                    pitch_angle=math.radians(pitch_deg), face_width=0.01, bore_diameter=0.004)
+
+
+@pytest.mark.parametrize("pitch, cut, whole", [(45.0, 12, 13), (30.0, 14, 15), (11.3099, 16, 17)])
+def test_a_bevel_gear_is_undercut_where_its_virtual_back_cone_gear_is(pitch, cut, whole):
+    """A straight bevel gear has the teeth of its virtual spur gear, z / cos(gamma) teeth (Tredgold), which the
+    tool undercuts below 2 / sin^2(alpha) = 17.1 at 20 deg: z_min = 17.1 cos(gamma), 12.1 for mitre gears (Niemann,
+    Roloff/Matek's z_g = 2 cos(delta) / sin^2(alpha)). It was not checked: an 8-tooth bevel pinion passed."""
+    assert undercut_limit(bevel(20, pitch)) == pytest.approx(2 / math.sin(math.radians(20.0)) ** 2
+                                                             * math.cos(math.radians(pitch)), rel=1e-12)
+    assert tooth_warnings(bevel(cut, pitch)) and "undercut" in tooth_warnings(bevel(cut, pitch))[0]
+    assert tooth_warnings(bevel(whole, pitch)) == []
+
+
+def test_geardyn_pair_reports_a_bevel_pair_and_its_undercut_pinion():
+    """`geardyn pair --bevel`: the pitch angles atan(z1/z2) and their complement, the outer cone distance
+    r1 / sin(gamma1), and the contact ratio of the virtual spur pair on the back cones (Tredgold) worked here from
+    its radii; the 8-tooth pinion of an 8/40 pair is named, its 40-tooth wheel is not."""
+    res = subprocess.run([sys.executable, "-m", "core.cli", "pair", "--bevel", "--z1", "20", "--z2", "40", "--module",
+                          "3", "--width", "20", "--json"], cwd=ROOT, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    data = json.loads(res.stdout)
+    g1 = math.atan(20 / 40)
+    assert data["pitch_angle_1"] == pytest.approx(g1, rel=1e-12)
+    assert data["pitch_angle_2"] == pytest.approx(math.pi / 2 - g1, rel=1e-12)
+    assert data["outer_cone_distance"] == pytest.approx(0.030 / math.sin(g1), rel=1e-12)
+    m, a = 0.003, math.radians(20.0)
+    rv = [0.030 / math.cos(g1), 0.060 / math.sin(g1)]  # back-cone radii: r / cos(gamma)
+    path = sum(math.sqrt((r + m) ** 2 - (r * math.cos(a)) ** 2) for r in rv) - sum(rv) * math.sin(a)
+    assert data["virtual_contact_ratio"] == pytest.approx(path / (math.pi * m * math.cos(a)), rel=1e-12)
+    assert "center_distance" not in data and data["warnings"] == []
+    small = subprocess.run([sys.executable, "-m", "core.cli", "pair", "--bevel", "--z1", "8", "--z2", "40",
+                            "--module", "3", "--json"], cwd=ROOT, capture_output=True, text=True)
+    warned = json.loads(small.stdout)["warnings"]
+    assert len(warned) == 1 and warned[0].startswith("gear 1: 8 teeth are undercut")

@@ -207,7 +207,8 @@ class GearPairDialog(QDialog):
         self.refresh()
 
     def _from_generators(self, *_) -> None:
-        """Fill z, module, pressure and helix (or pitch) angles from the gears' generator data, when both were generated."""
+        """Fill z, module, pressure and helix (or pitch) angles from the gears' generator data, when both were generated
+        (a ring chosen on joint 1 goes to joint 2, where an internal pair has it)."""
         specs = []
         trial = self._trial()  # the joints this dialog created are there
         for combo in (self.joint1, self.joint2):
@@ -217,6 +218,13 @@ class GearPairDialog(QDialog):
         if None in specs:
             return
         s1, s2 = specs
+        if s1.kind == "inner" and s2.kind != "inner":  # the ring belongs on joint 2, the pinion on joint 1
+            one, two = self.joint1.currentText(), self.joint2.currentText()
+            for combo, text in ((self.joint1, two), (self.joint2, one)):
+                combo.blockSignals(True)
+                combo.setCurrentText(text)
+                combo.blockSignals(False)
+            s1, s2 = s2, s1
         kind = "bevel" if s1.kind == "bevel" else "internal" if s2.kind == "inner" else "external"
         self.kind.setCurrentText(kind)
         self.z1.set_si(s1.teeth)

@@ -303,6 +303,32 @@ def test_bevel_pair_dialog_turns_a_wheel_made_on_the_pinions_axis_square_and_int
     assert not [f for f in window.doc.findings if f.severity == "error"]
 
 
+def test_pair_dialog_puts_a_ring_made_first_on_joint_2_and_the_pair_is_internal(window, qtbot):
+    """File > New, Inner Gear, then a Helical Gear, Gear Pair, Create revolute joints: the ring came first, so it
+    was gear 1 of an 'external' pair and the dialog said an inner gear belongs on joint 2. The dialog puts it
+    there and makes the pair internal; Move gear 2 into mesh then leaves every rule holding."""
+    fill_and_ok(qtbot, {"Name": "ring", "Normal module": 2, "Number of teeth": 60})
+    qtbot.mouseClick(toolbar_button(window, "inner_gear"), Qt.LeftButton)
+    fill_and_ok(qtbot, {"Name": "pinion", **GEAR, "Number of teeth": 20, "Bore diameter": 10})
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    seen = {}
+
+    def joints_then_move(dlg):
+        qtbot.mouseClick(dlg.findChild(QPushButton, "create_joints"), Qt.LeftButton)
+        seen.update(kind=dlg.kind.currentText(), joint1=dlg.joint1.currentText(), joint2=dlg.joint2.currentText(),
+                    z=(dlg.z1.value(), dlg.z2.value()))
+        qtbot.mouseClick(dlg.findChild(QPushButton, "move_gear2"), Qt.LeftButton)
+        seen["checks"] = dlg.checks.text()
+
+    fill_and_ok(qtbot, {"Name": "p"}, press=joints_then_move)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert seen["kind"] == "internal" and seen["joint1"] == "pinion_joint" and seen["joint2"] == "ring_joint"
+    assert seen["z"] == (20, 60)
+    assert seen["checks"] == "All gear rules hold."
+    pair = window.doc.model.gear_pairs["p"]
+    assert (pair.kind, pair.joint1, pair.joint2) == ("internal", "pinion_joint", "ring_joint")
+
+
 def test_profile_shifted_gears_pair_at_the_working_centre_distance(window, qtbot):
     """Profile shift typed in the gear dialogs travels into the pair, and 'move gear 2' uses a_w."""
     from core.geometry.macro import center_distance

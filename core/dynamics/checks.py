@@ -169,10 +169,16 @@ def check(model: Model, code=None) -> list[Finding]:
         return found
     try:
         system = assemble(model, compiled=code or loaded())
-    except ModelError as exc:
-        return [Finding("error", exc.path or "model", exc.detail)] + found
+    except ModelError as exc:  # named as validation names items ('p', not 'gear_pairs.p'): a click selects it
+        return [Finding("error", _item(model, path), detail) for path, detail in exc.problems] + found
     order = {s: i for i, s in enumerate(SEVERITIES)}
     return sorted(system_findings(system) + found, key=lambda f: order[f.severity])
+
+
+def _item(model: Model, path: str) -> str:
+    """The model item a ModelError's path names ('gear_pairs.p' -> 'p'), or the path ('model' for none)."""
+    parts = path.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in model.names() else path or "model"
 
 
 def load_compiled(model: Model) -> bool:

@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +25,9 @@ import core.atomic
 from core.atomic import atomic_target
 from core.cli import main
 from core.dynamics.integrators import make_integrator
+from core.commands import AddItem, Macro
 from core.dynamics.checks import check
+from core.dynamics.program.linker import program
 from core.dynamics.run import prepare
 from core.dynamics.state_space import EuclideanSpace
 from core.geometry.macro import GearSpec
@@ -32,6 +35,7 @@ from core.geometry.mesh_import import MeshImportError, import_mesh
 from core.model import builders, files
 from core.model.entities import GROUND, GearPair, RevoluteJoint
 from core.model.files import load, loads
+from core.model.model import Model
 from core.errors import ModelError
 from core.outputs import write_or_fallback
 from core.validation import validate
@@ -123,6 +127,33 @@ def test_locked_gear_loop_is_an_error_naming_the_loop():
     assert len(locked) == 1
     for pair in ("'p01'", "'p12'", "'p20'"):
         assert pair in locked[0].message
+
+
+@pytest.mark.parametrize("kind", ["external", "internal"])
+def test_checking_a_pair_whose_gears_share_a_centre_says_the_rule_without_numpy_warnings(kind):
+    """Two gears made where the dialogs make them, at the origin, paired before gear 2 is moved: the checks of the
+    equations divided by the zero centre distance (four RuntimeWarnings in the terminal each time the model was
+    checked in Python). The pitch point is undefined there; the rule says to move gear 2, and the equations' check
+    says the constraint is undefined, naming the pair by its name ('gear_pairs.p' before, which selected nothing)."""
+    m = 0.002
+    ring = GearSpec("inner", m, 60, math.radians(20), 0.02, rim_diameter=0.15)
+    specs = [GearSpec("helical", m, 20, math.radians(20), 0.02, bore_diameter=0.01),
+             ring if kind == "internal" else GearSpec("helical", m, 40, math.radians(20), 0.02, bore_diameter=0.01)]
+    model = Model()
+    Macro("build", [*(AddItem(builders.gear_body(f"g{k}", spec)) for k, spec in enumerate(specs)),
+                    *(AddItem(RevoluteJoint(f"j{k}", GROUND, f"g{k}", (0.0, 0.0, 0.0), (0.0, 0.0, 1.0)))
+                      for k in range(2)),
+                    AddItem(GearPair("p", "j0", "j1", GROUND, kind=kind, z1=20, z2=specs[1].teeth, module=m,
+                                     face_width=0.02))]).do(model)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        found = check(model, program(False))
+    rule = ("the joint axes are 0 mm apart; the centre distance m_t (z2 - z1) / 2 is 40 mm: move 'j1' (and gear 'g1')"
+            if kind == "internal" else
+            "the joint axes are 0 mm apart; the centre distance m_t (z1 + z2) / 2 is 60 mm: move 'j1' (and gear 'g1')")
+    assert sorted((f.item, f.message) for f in found if f.severity == "error") == [
+        ("p", "its constraint is not defined at these poses (the Jacobian is not finite): check where its bodies are "
+              "placed"), ("p", rule)]  # both name the pair as the tree does (a click on either selects it)
 
 
 def test_planetary_loops_stay_redundant_information():

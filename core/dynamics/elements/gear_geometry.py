@@ -74,6 +74,9 @@ def pair_frame(fp, bodies, b1, b2):
         along = vec3.dot(ax1, d)
         off = vec3.sub(d, vec3.scale(along, ax1))
         a = math.sqrt(vec3.dot(off, off))
+        if a == 0.0 or fp[A0] == 0.0:  # gear 2's centre on gear 1's axis (now or at the start): no pitch point
+            nan3 = (math.nan, math.nan, math.nan)
+            return nan3, nan3, nan3, nan3, math.nan
         spread = a / fp[A0]
         r1 = fp[R1] * spread
         tan_pressure = math.sqrt(max(spread * spread * (1.0 + fp[TAN_PRESSURE] * fp[TAN_PRESSURE]) - 1.0, 0.0))

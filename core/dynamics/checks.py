@@ -170,7 +170,9 @@ def check(model: Model, code=None) -> list[Finding]:
     try:
         system = assemble(model, compiled=code or loaded())
     except ModelError as exc:  # named as validation names items ('p', not 'gear_pairs.p'): a click selects it
-        return [Finding("error", _item(model, path), detail) for path, detail in exc.problems] + found
+        ruled = {f.item for f in found if f.severity == "error"}  # a broken rule says what to do about the item
+        return [Finding("error", _item(model, path), detail) for path, detail in exc.problems
+                if _item(model, path) not in ruled] + found
     order = {s: i for i, s in enumerate(SEVERITIES)}
     return sorted(system_findings(system) + found, key=lambda f: order[f.severity])
 

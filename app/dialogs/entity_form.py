@@ -18,13 +18,15 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QFormLayout,
+    QLabel,
     QLineEdit,
     QWidget,
 )
 
 from app.dialogs.fields import AxisAngleField, FieldError, QuantityField, VectorField, finish_form
 from app.dialogs.law_editor import LawEditor
-from core.model.entities import GROUND, GearPair, RevoluteJoint, SpeedMotor, TimeLaw
+from app.dialogs.mesh_note import mesh_note
+from core.model.entities import GROUND, CompliantMesh, GearPair, RevoluteJoint, SpeedMotor, TimeLaw
 from core import ranges
 from core.ranges import Range
 
@@ -72,6 +74,7 @@ REFERENCE_KINDS = {"body": lambda m: [GROUND, *m.bodies],
                    "gear pair": lambda m: [p.name for p in m.gear_pairs.values() if isinstance(p, GearPair)]}
 HIDDEN = {"inertia", "visual", "frames", "table"}
 RPM = Range(**ranges.RPM)
+NOTES = {CompliantMesh: mesh_note}  # a note under the add dialog's form, and in Properties, on what the item is
 
 
 CLASS_LABELS = {"GearPair": {"helix_angle": "Helix angle of gear 1", "pitch_angle": "Pitch angle of gear 1",
@@ -255,9 +258,21 @@ class ItemDialog(QDialog):
         self.model = model
         start = dataclasses.replace(_blank(cls, model, name), **defaults) if defaults else None
         self.form = EntityForm(cls, model, start, name=name, t_span=t_span)
+        self.note = QLabel("")  # what the entries make, where the kind has such a note (NOTES)
+        self.note.setObjectName("note")
+        self.note.setWordWrap(True)
         outer = QFormLayout()
-        self.message = finish_form(self, outer, self.form)
+        self.message = finish_form(self, outer, self.form, *([self.note] if cls in NOTES else []))
         self.item = None
+        if cls in NOTES:
+            self.form.edited.connect(self._show_note)
+            self._show_note()
+
+    def _show_note(self, *_) -> None:
+        try:
+            self.note.setText(NOTES[self.form.cls](self.model, self.form.value()))
+        except FieldError:
+            self.note.setText("")
 
     def accept(self) -> None:
         try:

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.dialogs.entity_form import EntityForm
+from app.dialogs.entity_form import NOTES, EntityForm
 from app.dialogs.fields import FieldError
 from app.dialogs.frame_dialog import FrameDialog
 from app.dialogs.gear_dialog import derived_text
@@ -105,6 +105,11 @@ class PropertyDock(QDockWidget):
             lay.addWidget(self.loss_editor)
         extra = QFormLayout()
         extra.setRowWrapPolicy(QFormLayout.WrapLongRows)  # as the form above: a narrow dock puts labels above
+        if type(item) in NOTES:
+            note = QLabel(NOTES[type(item)](self.document.model, item))
+            note.setObjectName("note")
+            note.setWordWrap(True)
+            extra.addRow("As run", note)
         if isinstance(item, RigidBody):
             move = QPushButton("Move / Rotate...")
             move.setObjectName("move_body")

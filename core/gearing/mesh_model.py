@@ -29,11 +29,13 @@ import numpy as np
 
 from core.gearing.mesh_stiffness import (
     WAVEFORM_SAMPLES,
+    IsoMeshStiffness,
     involute_waveform,
     iso6336_stiffness,
     periodic_interp,
     periodic_value,
 )
+from core.gearing.gear_bodies import polar_inertia
 from core.geometry.macro import pair_geometry
 
 WAVEFORMS = ("involute", "cosine", "rectangular")
@@ -160,16 +162,23 @@ def waveform_profile(waveform: str, eps_alpha: float, eps_beta: float, amplitude
     raise ValueError(f"waveform: must be one of {', '.join(WAVEFORMS)}, got {waveform!r}")
 
 
+def pair_iso_stiffness(pair) -> IsoMeshStiffness:
+    """ISO 6336-1 method B stiffness of model GearPair `pair` (a bevel pair: of its virtual back-cone spur pair, as
+    ISO 10300 does for bevel gears)."""
+    z1, z2 = pair.z1, pair.z2
+    if pair.kind == "bevel":
+        z1, z2 = z1 / math.cos(pair.pitch_angle), z2 / math.cos(math.pi / 2 - pair.pitch_angle)
+    eps_a = pair_geometry(pair.pair_spec()).transverse_contact_ratio
+    return iso6336_stiffness(z1, z2, pair.pressure_angle, pair.helix_angle, eps_a, pair.x1, pair.x2,
+                             internal=pair.kind == "internal")
+
+
 def mesh_model_for(pair, mesh, inertia_1: float, inertia_2: float) -> MeshModel:
     """The MeshModel of model CompliantMesh `mesh` on GearPair `pair`, with the gears' polar inertias [kg m^2]."""
     geo = pair_geometry(pair.pair_spec())
     eps_a, eps_b = geo.transverse_contact_ratio, geo.overlap_ratio
     if mesh.stiffness == "iso6336":
-        z1, z2 = pair.z1, pair.z2
-        if pair.kind == "bevel":  # the virtual (back-cone) spur pair, as ISO 10300 does for bevel gears
-            z1, z2 = z1 / math.cos(pair.pitch_angle), z2 / math.cos(math.pi / 2 - pair.pitch_angle)
-        iso = iso6336_stiffness(z1, z2, pair.pressure_angle, pair.helix_angle, eps_a, pair.x1, pair.x2,
-                                internal=pair.kind == "internal")
+        iso = pair_iso_stiffness(pair)
         k_mean = iso.c_gamma_alpha * pair.face_width
         source = (f"ISO 6336-1 method B: c' = {iso.c_single / 1e9:.4g} N/(mm um), c_gamma_alpha = "
                   f"{iso.c_gamma_alpha / 1e9:.4g} N/(mm um) times b = {pair.face_width * 1e3:g} mm")
@@ -190,3 +199,16 @@ def mesh_model_for(pair, mesh, inertia_1: float, inertia_2: float) -> MeshModel:
         damping = mesh.damping
     return MeshModel(k_mean, np.asarray(profile, float), damping, mesh.backlash, geo.working_pressure_angle, source,
                      cosine=amplitude if mesh.waveform == "cosine" else None)
+
+
+def mesh_in_model(model, mesh) -> tuple[MeshModel, float]:
+    """The MeshModel a run makes of CompliantMesh `mesh` in `model` (its gears' inertias about their joints at the
+    start), and the frequency [Hz] of the mesh mode of the two gears on fixed centres, sqrt(k / m_eq) / (2 pi)
+    with k the stiffness's mean over a mesh period (0 when a gear has no inertia about its axis)."""
+    pair = model.gear_pairs[mesh.pair]
+    i1, i2 = polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2)
+    law = mesh_model_for(pair, mesh, i1, i2)
+    geo = pair_geometry(pair.pair_spec())
+    m_eq = equivalent_mass(i1, i2, geo.base_radius_1, geo.base_radius_2) if i1 > 0 and i2 > 0 else 0.0
+    f_n = math.sqrt(law.k_mean * float(np.mean(law.profile)) / m_eq) / (2 * math.pi) if m_eq > 0 else 0.0
+    return law, f_n

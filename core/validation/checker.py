@@ -14,8 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.gearing.gear_bodies import polar_inertia
-from core.gearing.mesh_model import equivalent_mass, mesh_model_for
-from core.geometry.macro import pair_geometry
+from core.gearing.mesh_model import mesh_in_model
 from core.geometry.tooth_checks import tooth_warnings
 from core.model.body_shapes import source_arrays
 from core.model.entities import (
@@ -198,13 +197,9 @@ class _Checker(PairRules):
                 self.add("error", f"{mesh.name}.stiffness", f"ISO 6336 stiffness needs the face width of pair "
                          f"{pair.name!r} (it is 0): set pair {pair.name}.face_width, or give k_mean with stiffness = given")
                 continue
-            i1, i2 = polar_inertia(self.m, pair.joint1), polar_inertia(self.m, pair.joint2)
-            if i1 <= 0 or i2 <= 0:
+            if polar_inertia(self.m, pair.joint1) <= 0 or polar_inertia(self.m, pair.joint2) <= 0:
                 continue
-            model = mesh_model_for(pair, mesh, i1, i2)
-            geo = pair_geometry(pair.pair_spec())
-            m_eq = equivalent_mass(i1, i2, geo.base_radius_1, geo.base_radius_2)
-            f_n = math.sqrt(model.k_mean * float(np.mean(model.profile)) / m_eq) / (2 * math.pi) if m_eq > 0 else 0.0
+            f_n = mesh_in_model(self.m, mesh)[1]
             speed = self.expected_speed(pair)
             f_mesh = pair.z1 * speed / (2 * math.pi)
             if f_mesh > 0 and st.step > 1.0 / (50.0 * f_mesh) and st.integrator not in STEP_IS_FIRST_ONLY:

@@ -7,6 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QLabel, QLineEdit, QMessageBox, QPushButton
 
+from core.gearing.mesh_model import mesh_in_model, pair_iso_stiffness
 from core.model import entities as E
 from core.model.files import load
 from tests.app.conftest import fill_and_ok, toolbar_button
@@ -257,3 +258,32 @@ def test_compliant_mesh_dialog_greys_out_the_entries_its_choices_do_not_use(wind
     assert seen["given"] == {"k_mean": True, "k_amplitude": True, "damping": True, "damping_ratio": False}
     mesh = window.doc.model.forces["mesh"]
     assert (mesh.stiffness, mesh.waveform, mesh.damping_model, mesh.damping) == ("given", "cosine", "constant", 500.0)
+
+
+def test_compliant_mesh_says_the_iso_stiffness_it_will_use_and_the_mesh_mode(window, qtbot):
+    """With the stiffness from ISO 6336 the dialog greyed out a 'Mean mesh stiffness' of 200 N/µm that is not the
+    one used; it now says what the run will use (c_gamma_alpha b of the pair, as core's ISO 6336-1 method B gives
+    it), in N/µm, and the mesh mode's frequency; a given stiffness is said as typed. Properties say the same."""
+    _open_pair(window)
+    pair = window.doc.model.gear_pairs["pair"]
+    iso = pair_iso_stiffness(pair).c_gamma_alpha * pair.face_width * 1e-6  # N/µm
+    notes = []
+
+    def look(dlg):
+        def note():
+            label = dlg.findChild(QLabel, "note")
+            return label.text() if label is not None else ""
+
+        notes.append(note())
+        dlg.form.widgets["stiffness"].setCurrentText("given")
+        notes.append(note())
+        dlg.form.widgets["stiffness"].setCurrentText("iso6336")
+
+    fill_and_ok(qtbot, {"Name": "mesh"}, {"pair": "pair"}, press=look)
+    qtbot.mouseClick(toolbar_button(window, "compliant_mesh"), Qt.LeftButton)
+    assert notes[0].startswith(f"k_mean {iso:.4g} N/µm (ISO 6336-1 method B: c_γα ")
+    assert notes[1].startswith("k_mean 200 N/µm (given)")
+    f_n = mesh_in_model(window.doc.model, window.doc.model.forces["mesh"])[1]
+    assert f"mesh mode {f_n:.0f} Hz" in notes[0] and f_n > 1e3
+    window.select("mesh")
+    assert window.props.panel.findChild(QLabel, "note").text() == notes[0]

@@ -9,11 +9,13 @@ import sys
 import numpy as np
 import pytest
 
+from core.chbm.modes import distinct, train_modes
+from core.chbm.train_from_model import train_from_model
 from core.commands import AddItem, replace_fields
 from core.dynamics.formulations import assemble
 from core.dynamics.simulate import simulate
 from core.gearing.gear_bodies import polar_inertia
-from core.gearing.mesh_model import equivalent_mass, mesh_model_for
+from core.gearing.mesh_model import equivalent_mass, mesh_in_model, mesh_model_for
 from core.gearing.mesh_stiffness import N_PER_MM_UM, involute_waveform, iso6336_stiffness
 from core.geometry.macro import PairSpec, center_distance, pair_geometry
 from core.model import builders
@@ -176,3 +178,14 @@ def test_profile_shift_in_the_generated_gear():
     assert r0 == pytest.approx(0.020 + 0.002, rel=1e-9)
     assert r1 == pytest.approx(0.020 + 1.3 * 0.002, rel=1e-9)
     assert GearSpec(kind="inner", teeth=60, rim_diameter=0.15, profile_shift=0.2).problems()[0][0] == "profile_shift"
+
+
+def test_the_mesh_mode_of_a_pair_on_fixed_centres_is_the_trains_eigenfrequency():
+    """mesh_in_model's f_n = sqrt(k / m_eq) / (2 pi), what the model check and the app's mesh note give, against
+    the lumped train's eigenvalue problem (core.chbm.modes) on the same pair: 1653 Hz for the example."""
+    model = load(EXAMPLES / "compliant_mesh_pair.gdyn")
+    mesh = next(f for f in model.forces.values() if isinstance(f, CompliantMesh))
+    law, f_n = mesh_in_model(model, mesh)
+    eigen = [m.frequency for m in distinct(train_modes(train_from_model(model))) if m.frequency > 0]
+    assert len(eigen) == 1 and f_n == pytest.approx(eigen[0], rel=1e-9)
+    assert law.k_mean == mesh.k_mean

@@ -185,13 +185,16 @@ class AxisAngleField(QWidget):
     def __init__(self, label: str, quaternion, parent=None):
         super().__init__(parent)
         self.label = label
-        lay = QHBoxLayout(self)
+        lay = QVBoxLayout(self)  # the angle under the axis: four numbers side by side ran off a 300 px dock
         lay.setContentsMargins(0, 0, 0, 0)
         axis, angle = self._split(quaternion)
         self.axis = VectorField(f"{label} axis", Range(), axis)
         self.angle = QuantityField(f"{label} angle", Range(**DEG), angle)
-        lay.addWidget(self.axis, 3)
-        lay.addWidget(self.angle, 1)
+        turn = QHBoxLayout()
+        turn.addWidget(QLabel("angle"))
+        turn.addWidget(self.angle, 1)
+        lay.addWidget(self.axis)
+        lay.addLayout(turn)
         self.parts = [*self.axis.parts, self.angle]
 
     @staticmethod

@@ -22,7 +22,7 @@ def statistics(values: np.ndarray) -> tuple[float, float, float, float, float]:
 
 
 def _fmt(v: float) -> str:
-    return "" if v != v else f"{v:.6g}"
+    return "" if v != v else f"{v + 0.0:.6g}"  # + 0.0: a spur pair's Fa of -0.0 N read "-0"
 
 
 class ReadoutTable(QTableWidget):

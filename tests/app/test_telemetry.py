@@ -180,6 +180,18 @@ def test_a_transmission_error_reads_in_micrometres_and_a_mesh_stiffness_in_n_per
     assert float(tw.readout.item(row, 6).text()) == pytest.approx(k.max() * 1e-6, rel=1e-5)
 
 
+def test_a_zero_that_is_minus_zero_reads_0(window, qtbot):
+    """A spur pair's axial force Fa = Ft tan(0) is -0.0 N while Ft < 0; the read-out showed its min as '-0'."""
+    res = _run(window, qtbot, EXAMPLES / "compliant_mesh_pair.gdyn", t_end=0.01)
+    assert np.signbit(res["pair.Fa"].min()) and res["pair.Fa"].min() == 0.0  # the case: -0.0
+    tw = window.show_telemetry()
+    tw.add_channels(["pair.Fa"])
+    tw._refresh()
+    row = next(r for r in range(tw.readout.rowCount()) if tw.readout.item(r, 0).text() == "pair.Fa")
+    cells = [tw.readout.item(row, c).text() for c in range(2, 10)]
+    assert "-0" not in cells and "0" in cells, cells
+
+
 def test_dragging_the_playhead_seeks_the_animation_and_playing_moves_the_playhead(window, qtbot):
     res = _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.1)
     tw = window.show_telemetry()

@@ -301,6 +301,11 @@ def test_bevel_pair_dialog_turns_a_wheel_made_on_the_pinions_axis_square_and_int
     assert "p" in model.gear_pairs
     assert abs(model.joints["wheel_joint"].unit_axis()[2]) < 1e-12
     assert not [f for f in window.doc.findings if f.severity == "error"]
+    window.doc.undo_stack.undo()  # one step takes the pair, the turn and the move back
+    model = window.doc.model
+    assert "p" not in model.gear_pairs and model.joints["wheel_joint"].axis == (0.0, 0.0, 1.0)
+    assert model.bodies["wheel"].position == (0.0, 0.0, 0.0)
+    assert np.allclose(model.bodies["wheel"].orientation, (1.0, 0.0, 0.0, 0.0))
 
 
 def test_pair_dialog_puts_a_ring_made_first_on_joint_2_and_the_pair_is_internal(window, qtbot):

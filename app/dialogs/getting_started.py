@@ -42,6 +42,11 @@ have the isometric, front, top and side views, wireframe, see-through bodies and
 <b>Analysis &gt; Parameter Study</b> {study} varies fields of the model over a grid of cases.
 <b>Edit &gt; Duplicate</b> {duplicate} copies the selected body or load. Undo {undo} and redo {redo} take back
 every edit.</p>
+<p>Other pairs the same way: an <b>Inner Gear</b> and its pinion (the ring goes on joint 2, the pair is
+internal), or two <b>Bevel Gears</b> (pitch angles atan(z<sub>1</sub>/z<sub>2</sub>) and its complement, both
+made on the z axis: Move gear 2 into mesh turns the wheel to 90 deg and puts it on the apex). For the teeth's
+elasticity select the pair, then <b>Loads &gt; Compliant Mesh</b>: it says the ISO 6336 stiffness it will use and
+the mesh mode's frequency, and the model check says the time step that mode needs.</p>
 """
 
 

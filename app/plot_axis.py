@@ -2,12 +2,15 @@
 
 A transmission error of 14e-6 m reads as 14 on an axis labelled 'TE [µm]' (as the CHBM windows show it), a
 0.1 s run's time as 0 to 100 [ms]. pyqtgraph picks the prefix from the visible range (its automatic SI
-prefix); this class writes the label in the app's brackets. A mesh stiffness reads in N/µm whatever its size,
-as the dialogs take it; a dimensionless unit ('1', or none) and rpm take no prefix: their ticks are the values
-as they are; an angle or a speed takes one only below 1 (mrad, but 3000 rad rather than 3 krad).
+prefix); this class writes the label in the app's brackets. Some units read in the unit the app's entries
+take, whatever their size: a mesh stiffness in N/µm, an angle in degrees, a speed of rotation in rpm. A
+dimensionless unit ('1', or none) takes no prefix: its ticks are the values as they are; an angular
+acceleration takes one only below 1.
 """
 
 from __future__ import annotations
+
+import math
 
 import pyqtgraph as pg
 
@@ -15,10 +18,12 @@ from core.ranges import N_PER_UM
 
 #: units a prefix would make wrong or odd: dimensionless ones, and rpm (read as it is: not krpm)
 NO_PREFIX = ("", "1", "-", "rpm")
-#: units that take a prefix only below 1 (mrad, but 3000 rad rather than 3 krad)
-SMALL_ONLY = ("rad", "rad/s", "rad/s^2")
-#: units shown in one unit of their own, as the model's entries show them: {SI unit: (shown unit, factor)}
-PEOPLE = {N_PER_UM["unit"]: (N_PER_UM["display_unit"], N_PER_UM["scale"])}
+#: units that take a prefix only below 1 (mrad/s^2, but 3000 rad/s^2 rather than 3 krad/s^2)
+SMALL_ONLY = ("rad/s^2",)
+#: units shown in one unit of their own, as the model's entries show them (mm and degrees, speeds also in rpm,
+#: stiffness in N/µm): {SI unit: (shown unit, factor)}
+PEOPLE = {N_PER_UM["unit"]: (N_PER_UM["display_unit"], N_PER_UM["scale"]),
+          "rad": ("deg", 180.0 / math.pi), "rad/s": ("rpm", 30.0 / math.pi)}
 
 
 class UnitAxis(pg.AxisItem):
@@ -63,6 +68,11 @@ def prefixed(largest: float, unit: str) -> tuple[float, str]:
         return 1.0, unit
     scale, prefix = pg.siScale(largest)
     return scale, prefix + unit
+
+
+def shown_unit(unit: str) -> str:
+    """The unit a channel of SI `unit` is shown in (before any SI prefix): 'rpm' for 'rad/s'."""
+    return PEOPLE.get(unit, (unit, 1.0))[0]
 
 
 def unit_axes(*sides: str) -> dict[str, UnitAxis]:

@@ -34,11 +34,13 @@ from PySide6.QtWidgets import (
 )
 
 from app.background import Background
+from app.plot_axis import PEOPLE
 from app.screen import fit_to_screen
 from app.studies.workers import ClusterWorker, StudyWorker
 from core.atomic import atomic_write_text
 from core.errors import ModelError
 from core.model.files import model_to_dict
+from core.studies.cases import output_columns
 from core.studies.parameters import numeric_paths, path_range
 from core.studies.reductions import REDUCTIONS
 from core.studies.runner import header, write_results
@@ -85,6 +87,7 @@ class StudyWindow(QMainWindow):
         self.doc = doc
         self.study = None
         self.rows = []
+        self.factors: list[float] = []  # each result column's factor from SI to the unit shown
         self.background = Background(self)  # the study's cases
         self.starter = Background(self)  # the local dask cluster's start
         self.cluster = None  # the started cluster (app.studies.workers.Cluster), kept for every study
@@ -421,6 +424,7 @@ class StudyWindow(QMainWindow):
         for k, rng in enumerate(ranges):  # the parameters in the units they were typed in
             if rng is not None and rng.shown_unit:
                 cols[1 + k] = f"{cols[1 + k]} [{rng.shown_unit}]"
+        self.factors = self._shown_outputs(cols)
         self.table.clear()
         self.table.setColumnCount(len(cols))
         self.table.setRowCount(len(self.rows))
@@ -428,7 +432,8 @@ class StudyWindow(QMainWindow):
         for k, r in enumerate(self.rows):
             shown = (rng.to_display(v) if rng is not None else v for v, rng in zip(r["values"], ranges))
             cells = [str(k), *(f"{v:.6g}" for v in shown),
-                     *("" if math.isnan(v) else f"{v:.6g}" for v in r["results"]), r["status"], r["message"]]
+                     *("" if math.isnan(v) else f"{v * f:.6g}" for v, f in zip(r["results"], self.factors)),
+                     r["status"], r["message"]]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text if c == len(cells) - 1 else "")  # the whole message, which the column cuts
@@ -442,6 +447,18 @@ class StudyWindow(QMainWindow):
         self.y_choice.setCurrentIndex(max(0, self.y_choice.findText(keep)))
         self.y_choice.blockSignals(False)
 
+    def _shown_outputs(self, cols: list[str]) -> list[float]:
+        """The result columns of `cols` named in the units the app shows (rpm, deg, N/µm, as Telemetry does),
+        rewritten in place; each one's factor from SI (the exported CSV stays SI)."""
+        names = output_columns(self.study)
+        units = next((r["units"] for r in self.rows if r["status"] not in ("failed", "cancelled")), [""] * len(names))
+        factors = [1.0] * len(names)
+        for j, (name, unit) in enumerate(zip(names, units)):
+            if unit in PEOPLE and "[" not in name:
+                shown, factors[j] = PEOPLE[unit]
+                cols[1 + len(self.study.parameters) + j] = f"{name} [{shown}]"
+        return factors
+
     def redraw(self) -> None:
         """The chosen result against the first parameter, one line per value of the second."""
         self.plot.clear()
@@ -453,7 +470,7 @@ class StudyWindow(QMainWindow):
         ranges = [path_range(self.doc.model, p.path) for p in self.study.parameters]
         values = np.array([[rng.to_display(v) if rng is not None else v for v, rng in zip(r["values"], ranges)]
                            for r in self.rows], float)
-        y = np.array([r["results"][j] for r in self.rows], float)
+        y = np.array([r["results"][j] for r in self.rows], float) * self.factors[j]
         groups = sorted(set(values[:, 1])) if values.shape[1] > 1 else [None]
         for g, key in enumerate(groups):
             mask = np.ones(len(y), bool) if key is None else values[:, 1] == key

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.plot_axis import shown_unit
 from core.dynamics.results import GROUPS
 
 MIME = "application/x-geardyn-channels"
@@ -86,7 +87,7 @@ class ChannelBrowser(QWidget):
                 owner = owners[(c.group, c.item)] = QTreeWidgetItem([c.item])
                 owner.setFlags(owner.flags() & ~Qt.ItemIsDragEnabled & ~Qt.ItemIsSelectable)
                 top.addChild(owner)
-            leaf = QTreeWidgetItem([c.quantity, c.unit])
+            leaf = QTreeWidgetItem([c.quantity, shown_unit(c.unit)])
             leaf.setData(0, Qt.UserRole, c.name)
             leaf.setToolTip(0, f"{c.label}: {c.description}" if c.description else c.label)
             owner.addChild(leaf)

@@ -2,6 +2,7 @@
 
 import csv
 import json
+import math
 import sys
 
 import pytest
@@ -55,7 +56,9 @@ def test_a_study_of_the_open_model_runs_and_shows_a_table_and_a_plot(window, qtb
     assert [float(w.table.item(k, 1).text()) for k in range(4)] == pytest.approx([15, 15, 25, 25])
     rows = run_study(study_from_dict(data, str(tmp_path / "s.json")), workers=0)
     assert [r["results"] for r in rows] == [r["results"] for r in w.rows]
-    assert float(w.table.item(3, 3).text()) == pytest.approx(rows[3]["results"][0], rel=1e-5)
+    # the speed in rpm, as Telemetry and the speed motor show it; the exported CSV stays SI
+    assert w.table.horizontalHeaderItem(3).text() == "sun_joint.speed final [rpm]"
+    assert float(w.table.item(3, 3).text()) == pytest.approx(rows[3]["results"][0] * 30 / math.pi, rel=1e-5)
     assert len(w.plot.getPlotItem().listDataItems()) == 2  # one line per torque
     w.export(tmp_path / "r.csv")
     assert next(csv.reader((tmp_path / "r.csv").open()))[3] == "sun_joint.speed final [rad/s]"

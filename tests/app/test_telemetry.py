@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtWidgets import QFileDialog, QLabel, QLineEdit, QToolBar
 
-from app.plot_axis import prefixed, unit_axes
+from app.plot_axis import prefixed, shown_unit, unit_axes
 from app.telemetry.browser import matches
 from app.telemetry.readout import TIME_ROW
 from core.commands import SetSettings, replace_fields
@@ -145,6 +145,13 @@ def test_ab_cursors_read_the_values_and_their_difference(window, qtbot):
     row = tw.readout.rows["sun_joint.speed"]
     assert (row["min"], row["max"], row["mean"]) == pytest.approx((v.min(), v.max(), v.mean()))
     assert row["RMS"] == pytest.approx(math.sqrt(np.mean(v * v))) and row["peak-to-peak"] == pytest.approx(np.ptp(v))
+    # shown in rpm, as the speed motor and the bodies' speeds are typed: the browser, the axis and the row
+    assert tw.browser.items["sun_joint.speed"].text(1) == "rpm"
+    panel = next(p for p in tw.stack.panels if "sun_joint.speed" in p.curves)
+    assert "[rpm]" in panel.getPlotItem().getAxis("left").labelString()
+    shown = next(r for r in range(tw.readout.rowCount()) if tw.readout.item(r, 0).text() == "sun_joint.speed")
+    assert tw.readout.item(shown, 1).text() == "rpm"
+    assert float(tw.readout.item(shown, 6).text()) == pytest.approx(v.max() * 30 / math.pi, rel=1e-5)
 
 
 def test_a_transmission_error_reads_in_micrometres_and_a_mesh_stiffness_in_n_per_um(window, qtbot):
@@ -407,16 +414,25 @@ def test_the_legend_moves_to_the_corner_the_curves_leave_free(window, qtbot):
     assert panel.legend_corner == (1, 0)
 
 
-def test_an_angle_axis_takes_a_prefix_only_below_one_radian(qtbot):
-    """A shaft turned through 3000 rad read '3 [krad]'; it reads 3000 [rad], while a drift of 2e-3 rad reads
-    2 [mrad] and a force of 3000 N 3 [kN]."""
+def test_angles_read_in_degrees_and_speeds_in_rpm_as_the_dialogs_take_them(qtbot):
+    """Angles and speeds of rotation read in degrees and rpm, the units every entry of the app takes (a shaft
+    turned through 3000 rad read '3 [krad]', then '3000 [rad]'; a speed motor's 100 pi rad/s is typed as 3000
+    rpm); an angular acceleration keeps rad/s^2 with a prefix only below 1, a force its SI prefix."""
     plot = pg.PlotWidget(axisItems=unit_axes("left"))
     qtbot.addWidget(plot)
     axis = plot.getAxis("left")
     seen = {}
-    for unit, top in (("rad", 3000.0), ("rad", 2e-3), ("N", 3000.0)):
+    for unit, top in (("rad", 3000.0), ("rad", 2e-3), ("rad/s", 100 * math.pi), ("rad/s^2", 3000.0),
+                      ("rad/s^2", 2e-3), ("N", 3000.0)):
         axis.set_quantity("", unit)
         axis.setRange(0.0, top)
-        seen[(unit, top)] = (axis.autoSIPrefixScale, axis.labelString().split(">")[1].split("<")[0])
-        assert prefixed(top, unit) == (axis.autoSIPrefixScale, seen[(unit, top)][1].strip("[]"))
-    assert seen == {("rad", 3000.0): (1.0, "[rad]"), ("rad", 2e-3): (1e3, "[mrad]"), ("N", 3000.0): (1e-3, "[kN]")}
+        label = axis.labelString().split(">")[1].split("<")[0]
+        seen[(unit, top)] = (axis.scale * axis.autoSIPrefixScale, label)
+        factor, shown = prefixed(top, unit)  # the read-out's numbers, as the axis shows them
+        assert factor == pytest.approx(seen[(unit, top)][0]) and shown == label.strip("[]")
+    assert seen == {("rad", 3000.0): (pytest.approx(180 / math.pi), "[deg]"),
+                    ("rad", 2e-3): (pytest.approx(180 / math.pi), "[deg]"),
+                    ("rad/s", 100 * math.pi): (pytest.approx(30 / math.pi), "[rpm]"),
+                    ("rad/s^2", 3000.0): (1.0, "[rad/s^2]"), ("rad/s^2", 2e-3): (1e3, "[mrad/s^2]"),
+                    ("N", 3000.0): (1e-3, "[kN]")}
+    assert shown_unit("rad/s") == "rpm" and shown_unit("rad") == "deg" and shown_unit("N") == "N"

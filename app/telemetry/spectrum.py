@@ -147,9 +147,13 @@ class SpectrumWindow(QWidget):
                                        labelOpts={"position": 0.9 - 0.05 * k, "color": colour})
                 self.plot.addItem(line, ignoreBounds=True)
                 self._lines.append(line)
+        top = spec.frequency[-1]  # the samples' Nyquist frequency: a mesh frequency above it has no line here
+        unseen = [f"{p}'s is above the {top:.4g} Hz the output samples resolve: an output step under {0.5 / f:.3g} s "
+                  "shows it" for p, f in self.markers.items() if f > top]
         self.info.setText(f"{name}: {spec.samples} samples from {spec.t0:.6g} to {spec.t1:.6g} s, {spec.window} window, "
                           f"resolution {spec.resolution:.4g} Hz" + (" (resampled to equal steps)" if spec.resampled else "")
-                          + "; mesh frequencies: " + ", ".join(f"{p} {f:.6g} Hz" for p, f in self.markers.items()))
+                          + "; mesh frequencies: " + ", ".join(f"{p} {f:.6g} Hz" for p, f in self.markers.items())
+                          + "".join(f"; {text}" for text in unseen))
         self._order_map(res, model, name, t0, t1)
 
     def _order_map(self, res, model, name, t0, t1) -> None:

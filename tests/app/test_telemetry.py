@@ -106,6 +106,21 @@ def test_csv_export_through_the_dialog_equals_geardyn_simulate(window, qtbot, tm
     assert min(times) >= 0.01 - 1e-12 and max(times) <= 0.03 + 1e-12 and len(times) == 11
 
 
+def test_a_mesh_frequency_the_samples_cannot_resolve_is_said_with_the_output_step_that_would(window, qtbot):
+    """The compliant pair at 100 rad/s meshes at 32 x 100 / (2 pi) = 509 Hz; sampled every 1.25 ms the spectrum
+    ends below 400 Hz and showed no line and no word of it."""
+    _run(window, qtbot, EXAMPLES / "compliant_mesh_pair.gdyn", t_end=0.1, output_step=1.25e-3)
+    tw = window.show_telemetry()
+    tw.add_channels(["mesh.TE"])
+    tw.browser.tree.clearSelection()
+    qtbot.mouseClick(tw.findChild(QToolBar).widgetForAction(tw.act_spectrum), Qt.LeftButton)
+    sw = tw.spectrum_window
+    f, top = sw.markers["pair"], sw.spectrum.frequency[-1]
+    assert 390.0 < top <= 400.0 < f  # 400 Hz = 1 / (2 x 1.25 ms)
+    assert (f"pair's is above the {top:.4g} Hz the output samples resolve: an output step under {0.5 / f:.3g} s"
+            in sw.info.text())
+
+
 def test_spectrum_peak_is_at_the_mesh_frequency_marker(window, qtbot):
     res = _run(window, qtbot, EXAMPLES / "compliant_mesh_pair.gdyn", t_end=0.1)
     tw = window.show_telemetry()

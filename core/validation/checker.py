@@ -185,8 +185,10 @@ class _Checker(PairRules):
                                                    f"{st.integrator})" for u in unused))
 
     def check_meshes(self) -> None:
-        """Compliant meshes: fields not used, a face width for ISO stiffness, and a step that resolves the mesh."""
+        """Compliant meshes: fields not used, a face width for ISO stiffness, and a step that resolves the mesh
+        (each kind of step warning said once, naming every mesh it holds for and the step they all need)."""
         st = self.m.settings
+        coarse, damped, unstable = [], [], []  # (mesh, frequency [Hz]) for each kind of step warning
         for mesh in self.m.forces.values():
             if not isinstance(mesh, CompliantMesh) or mesh.pair not in self.m.gear_pairs:
                 continue
@@ -200,19 +202,27 @@ class _Checker(PairRules):
             if polar_inertia(self.m, pair.joint1) <= 0 or polar_inertia(self.m, pair.joint2) <= 0:
                 continue
             f_n = mesh_in_model(self.m, mesh)[1]
-            speed = self.expected_speed(pair)
-            f_mesh = pair.z1 * speed / (2 * math.pi)
+            f_mesh = pair.z1 * self.expected_speed(pair) / (2 * math.pi)
             if f_mesh > 0 and st.step > 1.0 / (50.0 * f_mesh) and st.integrator not in STEP_IS_FIRST_ONLY:
-                self.add("warning", "settings.step", f"{st.step:.3g} s is coarser than 1/50 of the mesh period of "
-                         f"{mesh.name!r} ({1 / f_mesh:.3g} s at {f_mesh:.4g} Hz): the mesh response is not resolved; "
-                         f"use a step of at most {1 / (50 * f_mesh):.3g} s")
+                coarse.append((mesh.name, f_mesh))
             if f_n > 0 and st.integrator == "generalized_alpha" and st.rho_inf < 1.0 and st.step * f_n > 1.0 / 20:
-                self.add("warning", "settings.rho_inf", f"generalised-alpha with rho_inf {st.rho_inf:g} damps the mesh "
-                         f"mode of {mesh.name!r} ({f_n:.4g} Hz, {1 / (st.step * f_n):.3g} steps per period): set "
-                         "rho_inf to 1, or a step under 1/20 of that period")
+                damped.append((mesh.name, f_n))
             if f_n > 0 and st.integrator == "rk4" and 2 * math.pi * f_n * st.step > 2.5:
-                self.add("warning", "settings.step", f"RK4 is unstable on the mesh mode of {mesh.name!r} "
-                         f"({f_n:.4g} Hz) at {st.step:.3g} s: use a step under {2.5 / (2 * math.pi * f_n):.3g} s")
+                unstable.append((mesh.name, f_n))
+        if coarse:
+            which, f = _named(coarse, "mesh period")
+            self.add("warning", "settings.step", f"{st.step:.3g} s is coarser than 1/50 of {which} ("
+                     f"{'the shortest ' if len(coarse) > 1 else ''}{1 / f:.3g} s at {f:.4g} Hz): the mesh response is "
+                     f"not resolved; use a step of at most {1 / (50 * f):.3g} s")
+        if damped:
+            which, f = _named(damped, "mesh mode")
+            self.add("warning", "settings.rho_inf", f"generalised-alpha with rho_inf {st.rho_inf:g} damps {which} "
+                     f"({'up to ' if len(damped) > 1 else ''}{f:.4g} Hz, {1 / (st.step * f):.3g} steps per period): "
+                     "set rho_inf to 1, or a step under 1/20 of that period")
+        if unstable:
+            which, f = _named(unstable, "mesh mode")
+            self.add("warning", "settings.step", f"RK4 is unstable on {which} ({'up to ' if len(unstable) > 1 else ''}"
+                     f"{f:.4g} Hz) at {st.step:.3g} s: use a step under {2.5 / (2 * math.pi * f):.3g} s")
 
     def expected_speed(self, pair: GearPair) -> float:
         """The largest speed [rad/s] of gear 1 relative to the carrier expected in the run: initial or motor-driven."""
@@ -272,6 +282,16 @@ class _Checker(PairRules):
             self.add("warning", "forces", "nothing loads or drives the model (no torque or motor with a law that is "
                      "not zero, no gravity, every body at rest at the start): a run will show nothing moving. Add a "
                      "Torque or a Speed Motor (Loads menu)")
+
+
+def _named(found: list[tuple[str, float]], noun: str) -> tuple[str, float]:
+    """Words naming the meshes of `found` ((name, frequency) pairs) with `noun` ("the mesh mode of 'm'", "the mesh
+    modes of 'a', 'b' and 'c'"), and their highest frequency [Hz]."""
+    names = [repr(name) for name, _ in found]
+    top = max(f for _, f in found)
+    if len(names) == 1:
+        return f"the {noun} of {names[0]}", top
+    return f"the {noun}s of {', '.join(names[:-1])} and {names[-1]}", top
 
 
 def _reach_from_com(body) -> float | None:

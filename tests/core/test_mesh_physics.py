@@ -189,3 +189,18 @@ def test_the_mesh_mode_of_a_pair_on_fixed_centres_is_the_trains_eigenfrequency()
     eigen = [m.frequency for m in distinct(train_modes(train_from_model(model))) if m.frequency > 0]
     assert len(eigen) == 1 and f_n == pytest.approx(eigen[0], rel=1e-9)
     assert law.k_mean == mesh.k_mean
+
+
+def test_one_step_warning_names_every_mesh_of_a_compliant_planetary_and_the_step_they_all_need():
+    """Six compliant meshes on the planetary at its 1 ms step gave six lines saying the same thing (RK4 is
+    unstable on each mesh mode); one line names them all and the step under which the stiffest is stable,
+    2.5 / (2 pi f_n) of the highest mesh mode (RK4's stability limit on the imaginary axis is 2.83)."""
+    model = load(EXAMPLES / "planetary.gdyn")
+    for pair in list(model.gear_pairs):
+        AddItem(CompliantMesh(f"{pair}_mesh", pair)).do(model)
+    meshes = [f for f in model.forces.values() if isinstance(f, CompliantMesh)]
+    top = max(mesh_in_model(model, m)[1] for m in meshes)
+    found = [f for f in validate(model) if "RK4 is unstable" in f.message]
+    assert len(found) == 1 and all(repr(m.name) in found[0].message for m in meshes)
+    assert found[0].message.endswith(f"use a step under {2.5 / (2 * math.pi * top):.3g} s")
+    assert f"(up to {top:.4g} Hz)" in found[0].message

@@ -402,6 +402,7 @@ SIMULATE_FLAGS = {"t_end": "--t-end", "step": "--step", "output_step": "--output
 
 
 def _cmd_simulate(ns) -> int:
+    from core.dynamics.checks import step_findings
     from core.dynamics.program.linker import CompileError
     from core.dynamics.results.results_file import SUFFIX as RESULTS_SUFFIX
     from core.dynamics.run import compile_note, effective_settings, prepare
@@ -435,11 +436,14 @@ def _cmd_simulate(ns) -> int:
             raise UsageError(f"{flag}: {exc.detail}") from None
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    for f in validate(model, settings=settings):  # the warnings of the model as it will run (the run refuses
-        if f.severity == "warning":                 # errors itself, but would not show these)
-            field = f.item.removeprefix("settings.")
-            given = SIMULATE_FLAGS.get(field) if overrides.get(field) is not None else None
-            print(f"warning: {given or f.item}: {f.message}", file=sys.stderr)
+    def warn(findings):  # the warnings of the model as it will run, named by the flag that set a field
+        for f in findings:
+            if f.severity == "warning":
+                field = f.item.removeprefix("settings.")
+                given = SIMULATE_FLAGS.get(field) if overrides.get(field) is not None else None
+                print(f"warning: {given or f.item}: {f.message}", file=sys.stderr)
+
+    warn(validate(model, settings=settings))  # the run refuses errors itself, but would not show these
     bar = TerminalProgress()
     # a signal while the run is prepared (the kernels may compile) ends the command; one while it runs ends the
     # run at its next step, with what it computed; one while the files are written lets them be finished first
@@ -450,6 +454,7 @@ def _cmd_simulate(ns) -> int:
             print("preparing the run" + (f": {note}" if note else ""), file=sys.stderr, flush=True)
             run = prepare(model, progress=bar, compiled=ns.compiled, **overrides)
             sig.cancel = run.cancel
+            warn(step_findings(run.system, settings))  # the step against the assembled equations' fastest mode
             print(f"plan: {run.plan.line()}", flush=True)
             res = run.run()
         except (ModelError, CompileError) as exc:

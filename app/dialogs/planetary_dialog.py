@@ -1,5 +1,5 @@
 """Planetary Gearset wizard: teeth, planets, normal module, helix and width in; sun, carrier, planets, ring,
-joints, pairs and (optionally) an input torque on the sun and a load on the carrier out."""
+joints, pairs and (optionally) an input torque on the sun, a load on the carrier and compliant meshes out."""
 
 from __future__ import annotations
 
@@ -53,6 +53,11 @@ class PlanetaryDialog(QDialog):
                                   "A constant torque on the carrier's joint about -z, against the input; 0 adds none")
         self.hold = QCheckBox("Hold the ring (a 0 rad/s motor on its joint)")
         self.hold.setChecked(True)
+        self.compliant = QCheckBox("Compliant meshes (ISO 6336 stiffness on every pair)")
+        self.compliant.setObjectName("compliant_meshes")
+        self.compliant.setToolTip("A Compliant Mesh on each sun-planet and planet-ring pair: the teeth deflect "
+                                  "under load (transmission error, mesh forces); the model check then says the time "
+                                  "step their mesh modes need")
         form = QFormLayout()
         geometry = (self.sun, self.planet, self.ring, self.count, self.module, self.width, self.alpha, self.beta)
         for w in geometry:
@@ -61,6 +66,7 @@ class PlanetaryDialog(QDialog):
         for w in (self.torque, self.load):
             form.addRow(w.label, w)
         form.addRow(self.hold)
+        form.addRow(self.compliant)
         self.derived = QLabel()
         self.derived.setObjectName("derived")
         self.derived.setWordWrap(True)
@@ -113,6 +119,8 @@ class PlanetaryDialog(QDialog):
         except (FieldError, ModelError) as exc:
             self.message.setText(self._named(str(exc)))
             return
+        if self.compliant.isChecked():
+            items += builders.compliant_meshes(items)
         if self.hold.isChecked():
             items.append(builders.held_joint("ring_hold", "ring_joint"))
         if torque > 0:

@@ -22,8 +22,10 @@ import scipy.linalg
 from core.dynamics.buffers.layout import WORK_POWER
 from core.dynamics.formulations import assemble
 from core.dynamics.formulations.system import RANK_TOLERANCE, System
+from core.dynamics.integrators.implicit import rate_jacobian
 from core.dynamics.program.linker import loaded, program
 from core.errors import ModelError
+from core.model.entities import BearingSpringDamper, CompliantMesh, SpringDamper, TorsionalSpringDamper
 from core.model.model import Model
 from core.validation import SEVERITIES, Finding, closing_pairs, validate
 
@@ -160,6 +162,35 @@ def system_findings(system: System) -> list[Finding]:
     return found
 
 
+#: h |lambda| up to which the step advice holds RK4 stable (its region reaches 2.83 on the imaginary axis, 2.79 on
+#: the real one)
+RK4_REACH = 2.5
+#: the elements whose springs and dampers make a model's fastest mode (a rigid model's is Baumgarte's, slow)
+SPRINGS = (CompliantMesh, BearingSpringDamper, SpringDamper, TorsionalSpringDamper)
+
+
+def fastest_rate(system: System) -> float:
+    """The largest |lambda| [1/s] of the rates' Jacobian at the consistent initial state: the fastest mode of the
+    assembled equations (its angular frequency where it oscillates), all couplings in (a planetary's sun on three
+    compliant meshes is faster than any one mesh's mode)."""
+    y0 = system.consistent_initial_state()[0]
+    jac = rate_jacobian(system.evaluate, system.space, 0.0, y0, system.evaluate(0.0, y0))
+    return float(np.abs(np.linalg.eigvals(jac)).max(initial=0.0))
+
+
+def step_findings(system: System, settings) -> list[Finding]:
+    """Whether RK4 is stable at the step of `settings` on the fastest mode of `system`, for a model with springs
+    or dampers (SPRINGS; [] for another integrator, or a model without them: its equations are not stiff)."""
+    if settings.integrator != "rk4" or not any(isinstance(f, SPRINGS) for f in system.model.forces.values()):
+        return []
+    rate = fastest_rate(system)
+    if settings.step * rate <= RK4_REACH:
+        return []
+    return [Finding("warning", "settings.step", f"RK4 is unstable at {settings.step:.3g} s on the model's fastest mode "
+                    f"({rate / (2 * math.pi):.4g} Hz at the start, of its compliant meshes, bearings and springs): use "
+                    f"a step under {RK4_REACH / rate:.3g} s")]
+
+
 def check(model: Model, code=None) -> list[Finding]:
     """Every finding on `model`, errors first: the model's rules (core.validation) and, when it can be assembled,
     the checks of its equations (`system_findings`), on the program `code` (default: the compiled program when
@@ -174,7 +205,8 @@ def check(model: Model, code=None) -> list[Finding]:
         return [Finding("error", _item(model, path), detail) for path, detail in exc.problems
                 if _item(model, path) not in ruled] + found
     order = {s: i for i, s in enumerate(SEVERITIES)}
-    return sorted(system_findings(system) + found, key=lambda f: order[f.severity])
+    return sorted(system_findings(system) + step_findings(system, model.settings) + found,
+                  key=lambda f: order[f.severity])
 
 
 def _item(model: Model, path: str) -> str:

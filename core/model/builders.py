@@ -17,6 +17,7 @@ from core.geometry.tooth_checks import tooth_warnings
 from core.model.body_shapes import source_mesh
 from core.model.entities import (
     GROUND,
+    CompliantMesh,
     GearPair,
     GearSource,
     PrimitiveSource,
@@ -197,6 +198,12 @@ def bevel_pair_bodies(names: tuple[str, str], z1: int, z2: int, module: float, f
         apex = bevel_geometry(spec).apex_distance
         out.append(gear_body(name, spec, position=tuple(-apex * c for c in axis), axis=axis))
     return out
+
+
+def compliant_meshes(items) -> list[CompliantMesh]:
+    """A compliant mesh (ISO 6336 stiffness, the involute waveform, 7 % damping) for each gear pair of `items`,
+    named ``<pair>_mesh``."""
+    return [CompliantMesh(f"{pair.name}_mesh", pair.name) for pair in items if isinstance(pair, GearPair)]
 
 
 def held_joint(name: str, joint: str) -> SpeedMotor:

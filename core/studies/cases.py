@@ -12,7 +12,8 @@ from core.chbm import lumped_model as lm
 from core.chbm.continuation import follow
 from core.chbm.from_model import lumped_from_model
 from core.chbm.harmonic_balance import HarmonicBalance
-from core.dynamics.run import effective_settings
+from core.dynamics.checks import step_findings
+from core.dynamics.run import effective_settings, prepare
 from core.dynamics.simulate import simulate
 from core.errors import ModelError
 from core.model.files import model_from_dict
@@ -79,10 +80,15 @@ def _run(study: Study, base: dict | None, values):
             apply(model, p.path, v)
     warnings = [] if model is None else [f for f in validate(model, settings=_settings(study, model))
                                          if f.severity == "warning"]
-    message = "; ".join(f"warning: {f.item}: {f.message}" for f in warnings)[:300]
     if study.analysis.kind == "chbm":
-        return (*_chbm(study, model, settings, chbm_params), message)
-    return (*_simulation(study, model, settings), message)
+        return (*_chbm(study, model, settings, chbm_params), _said(warnings))
+    *computed, step = _simulation(study, model, settings)
+    return (*computed, _said(warnings + step))
+
+
+def _said(warnings) -> str:
+    """A case's warnings in its message (cut to a table cell's length)."""
+    return "; ".join(f"warning: {f.item}: {f.message}" for f in warnings)[:300]
 
 
 def _settings(study, model):
@@ -97,7 +103,10 @@ def _settings(study, model):
 
 
 def _simulation(study, model, settings):
-    res = simulate(model, **settings)
+    """(results, units, status, the step's warnings against the assembled equations) of a simulation case."""
+    run = prepare(model, **settings)
+    step = step_findings(run.system, run.settings)
+    res = run.run()
     results, units = [], []
     for o in study.analysis.outputs:
         try:
@@ -107,7 +116,7 @@ def _simulation(study, model, settings):
         results.append(reduce(res.channel(o.channel), o.reduce))
         units.append(rec.unit)
     status = "ok" if res.status == "finished" else f"{res.status}: {res.message}"[:300]
-    return results, units, status
+    return results, units, status, step
 
 
 #: What a CHBM case's parameters may be (low, high, whether low itself is allowed)

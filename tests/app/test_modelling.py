@@ -1,15 +1,17 @@
 """Building models in the real window with the toolbar and its dialogs (clicks and typing, no calls on the model)."""
 
+import dataclasses
 import math
 
 import numpy as np
 import pytest
 import trimesh
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFileDialog, QLabel, QPushButton
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QCheckBox, QFileDialog, QLabel, QPushButton
 
-from core.commands import RemoveItem
+from core.commands import RemoveItem, SetSettings
 from core.dynamics.simulate import simulate
+from core.model.entities import CompliantMesh
 from core.model.files import load
 from tests.app.conftest import fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
@@ -169,6 +171,33 @@ def test_planetary_wizard_builds_a_set_that_validates_clean(window, qtbot):
     assert [(f.severity, f.item) for f in window.doc.findings if f.severity != "info"] == [("warning", "forces")]
     assert any(f.message.startswith("nothing loads or drives the model") for f in window.doc.findings)
     assert window.doc.undo_stack.count() == 1  # one undoable step
+
+
+def test_planetary_wizard_makes_compliant_meshes_that_run_at_the_step_the_check_names(window, qtbot):
+    """A compliant planetary took six Compliant Mesh dialogs after the wizard; one box makes them. The model check
+    then names the step their mesh modes need in one line; the set runs at that step with a transmission error
+    on every mesh."""
+    def tick(dlg):
+        box = dlg.findChild(QCheckBox, "compliant_meshes")
+        qtbot.mouseClick(box, Qt.LeftButton, pos=box.rect().topLeft() + QPoint(8, box.height() // 2))
+        assert box.isChecked()
+
+    fill_and_ok(qtbot, {"Sun teeth": 24, "Planet teeth": 24, "Ring teeth": 72, "Number of planets": 3}, press=tick)
+    qtbot.mouseClick(toolbar_button(window, "planetary"), Qt.LeftButton)
+    model = window.doc.model
+    meshes = {f.pair: f.name for f in model.forces.values() if isinstance(f, CompliantMesh)}
+    assert meshes == {p: f"{p}_mesh" for p in model.gear_pairs} and len(meshes) == 6
+    step = [f for f in window.doc.findings if f.item == "settings.step"]
+    assert len(step) == 1 and "RK4 is unstable at 0.001 s on the model's fastest mode" in step[0].message
+    needed = float(step[0].message.rsplit("use a step under ", 1)[1].split()[0])
+    window.doc.apply(SetSettings(model, dataclasses.replace(model.settings, step=0.9 * needed, t_end=0.002,
+                                                            output_step=1e-4)))
+    assert not [f for f in window.doc.findings if f.item == "settings.step"]
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)
+    res = window.doc.current.results
+    assert res.status == "finished", res.message
+    assert all(np.isfinite(res[f"{name}.TE"]).all() for name in meshes.values())
 
 
 def test_planetary_wizard_shows_ratio_and_centre_distance_and_refuses_planets_that_touch(window, qtbot):

@@ -120,7 +120,7 @@ def test_a_case_is_checked_with_the_settings_the_study_runs_it_with():
         return run_study(study_from_dict(data, str(STUDY)), workers=0)
 
     coarse = rows_at(1e-3)
-    assert "warning: settings.step: RK4 is unstable on the mesh mode of 'mesh'" in coarse[0]["message"], coarse[0]
+    assert "warning: settings.step: RK4 is unstable at 0.001 s on the model's fastest mode" in coarse[0]["message"]
     assert coarse[0]["status"].startswith("failed"), coarse[0]
     fine = rows_at(2e-5)
     assert fine[0]["status"] == "ok" and fine[0]["message"] == "", fine[0]

@@ -9,6 +9,18 @@ import numpy as np
 from core.dynamics.integrators.base import NEWTON_FLOOR, NONFINITE_ATTEMPTS, Integrator
 
 
+def rate_jacobian(rate, space, t: float, y: np.ndarray, f0: np.ndarray) -> np.ndarray:
+    """d rate / d y at (t, y) on the state's tangent space by forward differences, f0 = rate(t, y) (dense)."""
+    n = space.tangent_size
+    jac = np.empty((n, n))
+    for i in range(n):
+        e = np.zeros(n)
+        eps = 1e-7 * max(1.0, float(np.abs(f0[i])) * 1e-3)
+        e[i] = eps
+        jac[:, i] = (rate(t, space.retract(y, e)) - f0) / eps
+    return jac
+
+
 class GeneralizedAlpha(Integrator):
     """First-order generalised-alpha (implicit, second order); rho_inf in [0, 1].
 
@@ -36,15 +48,7 @@ class GeneralizedAlpha(Integrator):
         self.jac_h = None
 
     def _jacobian(self, t, y, f0):
-        sp = self.space
-        n = sp.tangent_size
-        jac = np.empty((n, n))
-        for i in range(n):
-            e = np.zeros(n)
-            eps = 1e-7 * max(1.0, float(np.abs(f0[i])) * 1e-3)
-            e[i] = eps
-            jac[:, i] = (self.eval(t, sp.retract(y, e)) - f0) / eps
-        return jac
+        return rate_jacobian(self.eval, self.space, t, y, f0)
 
     def _implicit(self, h):
         """(increment, rate variable) of one generalised-alpha step of size h from the current state, or None

@@ -10,11 +10,9 @@ acceleration takes one only below 1.
 
 from __future__ import annotations
 
-import math
-
 import pyqtgraph as pg
 
-from core.ranges import N_PER_UM
+from core.ranges import DEG, N_PER_UM, RPM
 
 #: units a prefix would make wrong or odd: dimensionless ones, and rpm (read as it is: not krpm)
 NO_PREFIX = ("", "1", "-", "rpm")
@@ -22,8 +20,7 @@ NO_PREFIX = ("", "1", "-", "rpm")
 SMALL_ONLY = ("rad/s^2",)
 #: units shown in one unit of their own, as the model's entries show them (mm and degrees, speeds also in rpm,
 #: stiffness in N/µm): {SI unit: (shown unit, factor)}
-PEOPLE = {N_PER_UM["unit"]: (N_PER_UM["display_unit"], N_PER_UM["scale"]),
-          "rad": ("deg", 180.0 / math.pi), "rad/s": ("rpm", 30.0 / math.pi)}
+PEOPLE = {u["unit"]: (u["display_unit"], u["scale"]) for u in (N_PER_UM, DEG, RPM)}
 
 
 class UnitAxis(pg.AxisItem):

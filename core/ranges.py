@@ -136,3 +136,8 @@ DEG = {"unit": "rad", "display_unit": "deg", "scale": 180.0 / math.pi}
 RPM = {"unit": "rad/s", "display_unit": "rpm", "scale": 60.0 / (2.0 * math.pi)}
 #: a mesh's or a bearing's stiffness, as gear and bearing data give it (ISO 6336's c' is in N/(mm um))
 N_PER_UM = {"unit": "N/m", "display_unit": "N/µm", "scale": 1e-6}
+
+
+def hertz(f: float) -> str:
+    """A frequency [Hz] as the app and the CLI write it: whole hertz from 1 kHz up (17960 Hz, not 1.796e+04 Hz)."""
+    return f"{f:.0f} Hz" if abs(f) >= 1e3 else f"{f:.4g} Hz"

@@ -4,7 +4,7 @@ over a mesh period, its damping and the mesh mode's frequency (core.gearing.mesh
 from __future__ import annotations
 
 from core.gearing.mesh_model import mesh_in_model, pair_iso_stiffness
-from core.ranges import N_PER_UM
+from core.ranges import N_PER_UM, hertz
 
 PER_UM = N_PER_UM["scale"]  # N/m -> N/µm
 
@@ -21,8 +21,7 @@ def mesh_note(model, mesh) -> str:
     else:
         source = "given"
     k = law.k_mean * law.profile
-    hz = f"{f_n:.0f}" if f_n >= 1e3 else f"{f_n:.4g}"  # 10070 Hz, not 1.007e+04
-    mode = f"; mesh mode {hz} Hz (gears on fixed centres)" if f_n > 0 else ""
+    mode = f"; mesh mode {hertz(f_n)} (gears on fixed centres)" if f_n > 0 else ""
     return (f"k_mean {law.k_mean * PER_UM:.4g} N/µm ({source}); {mesh.waveform} waveform, "
             f"{k.min() * PER_UM:.4g} to {k.max() * PER_UM:.4g} N/µm over a mesh period\n"
             f"damping {law.damping:.4g} N s/m{mode}")

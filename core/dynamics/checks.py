@@ -27,6 +27,7 @@ from core.dynamics.program.linker import loaded, program
 from core.errors import ModelError
 from core.model.entities import BearingSpringDamper, CompliantMesh, SpringDamper, TorsionalSpringDamper
 from core.model.model import Model
+from core.ranges import hertz
 from core.validation import SEVERITIES, Finding, closing_pairs, validate
 
 #: Condition number of the effective mass matrix above which double precision keeps fewer than ~4 digits.
@@ -187,7 +188,7 @@ def step_findings(system: System, settings) -> list[Finding]:
     if settings.step * rate <= RK4_REACH:
         return []
     return [Finding("warning", "settings.step", f"RK4 is unstable at {settings.step:.3g} s on the model's fastest mode "
-                    f"({rate / (2 * math.pi):.4g} Hz at the start, of its compliant meshes, bearings and springs): use "
+                    f"({hertz(rate / (2 * math.pi))} at the start, of its compliant meshes, bearings and springs): use "
                     f"a step under {RK4_REACH / rate:.3g} s")]
 
 

@@ -33,6 +33,7 @@ from core.model.entities import (
 )
 from core.model.interference import overlapping_bodies
 from core.model.model import Model, cached
+from core.ranges import hertz
 from core.validation.loops import closing_pairs
 from core.validation.pair_rules import PairRules
 
@@ -212,12 +213,12 @@ class _Checker(PairRules):
         if coarse:
             which, f = _named(coarse, "mesh period")
             self.add("warning", "settings.step", f"{st.step:.3g} s is coarser than 1/50 of {which} ("
-                     f"{'the shortest ' if len(coarse) > 1 else ''}{1 / f:.3g} s at {f:.4g} Hz): the mesh response is "
+                     f"{'the shortest ' if len(coarse) > 1 else ''}{1 / f:.3g} s at {hertz(f)}): the mesh response is "
                      f"not resolved; use a step of at most {1 / (50 * f):.3g} s")
         if damped:
             which, f = _named(damped, "mesh mode")
             self.add("warning", "settings.rho_inf", f"generalised-alpha with rho_inf {st.rho_inf:g} damps {which} "
-                     f"({'up to ' if len(damped) > 1 else ''}{f:.4g} Hz, {1 / (st.step * f):.3g} steps per period): "
+                     f"({'up to ' if len(damped) > 1 else ''}{hertz(f)}, {1 / (st.step * f):.3g} steps per period): "
                      "set rho_inf to 1, or a step under 1/20 of that period")
 
     def expected_speed(self, pair: GearPair) -> float:

@@ -119,6 +119,7 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
         self.tree.selected.connect(self.select)
         self.messages.picked.connect(self.select)
         self.messages.fix_requested.connect(self.apply_fix)
+        self.messages.settings_requested.connect(self.settings_for)
         self.props.move_requested.connect(self.move_body)
         self.doc.changed.connect(self.refresh)
         self.doc.items_changed.connect(self._items_changed)
@@ -299,7 +300,11 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
     # ------------------------------------------------------------------ simulation
 
     def edit_settings(self) -> None:
-        dlg = SettingsDialog(self.doc.model, self)
+        self.settings_for("")
+
+    def settings_for(self, field: str) -> None:
+        """The Simulation Settings dialog with `field`'s entry in focus ('' for none)."""
+        dlg = SettingsDialog(self.doc.model, self, field)
         if dlg.exec() and dlg.settings is not None and dlg.settings != self.doc.model.settings:
             self.apply(SetSettings(self.doc.model, dlg.settings))
 

@@ -12,9 +12,10 @@ OPTION_FIELDS = sorted({o for opts in INTEGRATOR_OPTIONS.values() for o in opts}
 
 
 class SettingsDialog(QDialog):
-    """Edits the model's SimulationSettings; `settings` holds the new value after OK."""
+    """Edits the model's SimulationSettings (`field`, if given, has the focus); `settings` holds the new value
+    after OK."""
 
-    def __init__(self, model, parent=None):
+    def __init__(self, model, parent=None, field: str = ""):
         super().__init__(parent)
         self.setWindowTitle("Simulation Settings")
         self.setObjectName("settings_dialog")
@@ -24,6 +25,10 @@ class SettingsDialog(QDialog):
         self.message = finish_form(self, QFormLayout(), self.form)
         self._options_for(self.integrator.currentText())
         self.settings = None
+        entry = getattr(self.form.widgets.get(field), "edit", None)  # the field a finding was about, to be typed in
+        if entry is not None:
+            entry.setFocus()
+            entry.selectAll()
 
     def _options_for(self, integrator: str) -> None:
         """Show only the options the chosen integrator uses."""

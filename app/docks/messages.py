@@ -16,6 +16,7 @@ class MessagesDock(QDockWidget):
 
     picked = Signal(str)
     fix_requested = Signal(object)
+    settings_requested = Signal(str)  # a finding on a simulation setting: the field's name
 
     def __init__(self, parent=None):
         super().__init__("Messages", parent)
@@ -29,17 +30,30 @@ class MessagesDock(QDockWidget):
 
     def _fix(self, it) -> None:
         row = self.list.row(it)
-        if row < len(self.findings) and self.findings[row].fix:
-            self.fix_requested.emit(self.findings[row])
+        if row >= len(self.findings):
+            return
+        finding = self.findings[row]
+        if finding.fix:
+            self.fix_requested.emit(finding)
+        elif _setting(finding):
+            self.settings_requested.emit(_setting(finding))
 
     def show_findings(self, findings, notes=()) -> None:
         self.list.clear()
         self.findings = list(findings)
         for f in findings:
-            it = QListWidgetItem(str(f) + (f"   [double-click: {FIXES[f.fix][0]}]" if f.fix in FIXES else ""))
+            action = FIXES[f.fix][0] if f.fix in FIXES else "Simulation Settings" if _setting(f) else ""
+            it = QListWidgetItem(str(f) + (f"   [double-click: {action}]" if action else ""))
             it.setData(Qt.UserRole, f.item)
             it.setForeground(QColor(COLOURS.get(f.severity, "black")))
             self.list.addItem(it)
         for note in notes:
             self.list.addItem(QListWidgetItem(note))
         self.setWindowTitle(f"Messages: {len(findings)} finding(s)")
+
+
+def _setting(finding) -> str:
+    """The simulation setting a finding is about ('step' for 'settings.step'; 'settings' for the settings as a
+    whole), or ''."""
+    head, _, field = finding.item.partition(".")
+    return (field or head) if head == "settings" else ""

@@ -52,10 +52,12 @@ def tooth_warnings(spec: GearSpec) -> list[str]:
     """What is wrong with the teeth of an external helical/spur gear, or the undercut of a straight bevel gear, in
     words ([] for an inner gear)."""
     if spec.kind == "bevel":
-        z_min = undercut_limit(spec)
+        z_min, back = undercut_limit(spec), math.cos(spec.pitch_angle)  # the virtual gear has z / cos(gamma) teeth
+        if spec.teeth >= z_min:
+            return []
         return [f"{spec.teeth} teeth are undercut by the generating tool: fewer than {z_min:.3g} at pitch angle "
-                f"{math.degrees(spec.pitch_angle):.4g} deg (the virtual back-cone gear has {spec.teeth / math.cos(spec.pitch_angle):.3g} "
-                f"teeth, under z_min = {z_min / math.cos(spec.pitch_angle):.3g}): give more teeth"] if spec.teeth < z_min else []
+                f"{math.degrees(spec.pitch_angle):.4g} deg (the virtual back-cone gear has {spec.teeth / back:.3g} "
+                f"teeth, under z_min = {z_min / back:.3g}): give more teeth"]
     if spec.kind != "helical":
         return []
     out = []

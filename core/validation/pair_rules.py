@@ -164,8 +164,8 @@ class PairRules:
         angle = axis_angle(j1.axis, j2.axis)
         square = abs(angle - math.pi / 2) <= ANGLE_TOL
         if not square:
-            self.add("error", pair.name, f"bevel joint axes must be at 90 deg; they are at {math.degrees(angle):.6g} deg",
-                     fix="place_gear2")
+            self.add("error", pair.name, f"bevel joint axes must be at 90 deg; they are at "
+                     f"{math.degrees(angle):.6g} deg", fix="place_gear2")
         gap = line_distance(j1.position, j1.axis, j2.position, j2.axis)
         if gap > LENGTH_TOL:
             self.add("error", pair.name, f"bevel joint axes must intersect at the pitch apex; they miss by {gap * 1e3:.6g} mm",

@@ -320,7 +320,8 @@ def test_bevel_pair_dialog_turns_a_wheel_made_on_the_pinions_axis_square_and_int
                          {"Name": "wheel", **bevel, "Number of teeth": 40, "Pitch angle": 63.43494882292201,
                           "Bore diameter": 20})
     messages = []
-    fill_and_ok(qtbot, {"Name": "p", "z1": 20, "z2": 40, "Transverse module": 3, "Pitch angle gear 1": 26.56505117707799},
+    fill_and_ok(qtbot, {"Name": "p", "z1": 20, "z2": 40, "Transverse module": 3,
+                        "Pitch angle gear 1": 26.56505117707799},
                 {"kind": "bevel", "joint1": "pinion_joint", "joint2": "wheel_joint", "carrier": "ground"},
                 press=_check_move_check(qtbot, messages))
     qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)

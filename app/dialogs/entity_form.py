@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from app.dialogs.fields import AxisAngleField, FieldError, QuantityField, VectorField, finish_form
 from app.dialogs.law_editor import LawEditor
 from app.dialogs.mesh_note import mesh_note
+from app.dialogs.pair_note import pair_note
 from core.model.entities import GROUND, CompliantMesh, GearPair, RevoluteJoint, SpeedMotor, TimeLaw
 from core import ranges
 from core.ranges import Range
@@ -74,7 +75,8 @@ REFERENCE_KINDS = {"body": lambda m: [GROUND, *m.bodies],
                    "gear pair": lambda m: [p.name for p in m.gear_pairs.values() if isinstance(p, GearPair)]}
 HIDDEN = {"inertia", "visual", "frames", "table"}
 RPM = Range(**ranges.RPM)
-NOTES = {CompliantMesh: mesh_note}  # a note under the add dialog's form, and in Properties, on what the item is
+#: a note under an add dialog's form, and in Properties, on what the item makes: {kind: (heading, note(model, item))}
+NOTES = {CompliantMesh: ("As run", mesh_note), GearPair: ("Derived", pair_note)}
 
 
 CLASS_LABELS = {"GearPair": {"helix_angle": "Helix angle of gear 1", "pitch_angle": "Pitch angle of gear 1",
@@ -270,7 +272,7 @@ class ItemDialog(QDialog):
 
     def _show_note(self, *_) -> None:
         try:
-            self.note.setText(NOTES[self.form.cls](self.model, self.form.value()))
+            self.note.setText(NOTES[self.form.cls][1](self.model, self.form.value()))
         except FieldError:
             self.note.setText("")
 

@@ -16,11 +16,11 @@ from PySide6.QtWidgets import (
 )
 
 from app.dialogs.fields import FieldError, QuantityField
+from app.dialogs.pair_note import pair_note
 from core.commands import AddItem, Macro
 from core.dynamics.checks import check
 from core.errors import ModelError
 from core.gearing.placement import place_gear2
-from core.geometry.macro import pair_geometry
 from core.geometry.tooth_checks import pair_tooth_warnings
 from core.geometry.rotations import quat_matrices
 from core.model.entities import GROUND, GearPair, GearSource, RevoluteJoint
@@ -141,19 +141,12 @@ class GearPairDialog(QDialog):
             return
         try:
             pair = self.pair()
-            geo = pair_geometry(pair.pair_spec())
+            text = pair_note(self.model, pair)
         except (FieldError, ValueError) as exc:
             self.derived.setText("")
             self.checks.setText(str(exc))
             self.checks.setStyleSheet(ERROR_STYLE)
             return
-        if bevel:
-            text = (f"gamma2 = 90 - gamma1 = {math.degrees(geo.pitch_angle_2):.4f} deg; atan(z1/z2) = "
-                    f"{math.degrees(math.atan2(pair.z1, pair.z2)):.4f} deg; contact ratio {geo.transverse_contact_ratio:.4f}")
-        else:  # + 0.0: a spur gear 2's helix angle of -0.0 reads 0
-            text = (f"helix angle gear 2 {math.degrees(geo.helix_angle_2) + 0.0:.4g} deg; centre distance "
-                    f"{geo.center_distance * 1e3:.6g} mm; contact ratio {geo.transverse_contact_ratio:.4f}"
-                    f" (+ overlap {geo.overlap_ratio:.4f})")
         self.derived.setText(text)
         trial = self._trial()
         problems = trial.item_problems(pair)

@@ -106,10 +106,11 @@ class PropertyDock(QDockWidget):
         extra = QFormLayout()
         extra.setRowWrapPolicy(QFormLayout.WrapLongRows)  # as the form above: a narrow dock puts labels above
         if type(item) in NOTES:
-            note = QLabel(NOTES[type(item)](self.document.model, item))
+            heading, make = NOTES[type(item)]
+            note = QLabel(make(self.document.model, item))
             note.setObjectName("note")
             note.setWordWrap(True)
-            extra.addRow("As run", note)
+            extra.addRow(heading, note)
         if isinstance(item, RigidBody):
             move = QPushButton("Move / Rotate...")
             move.setObjectName("move_body")

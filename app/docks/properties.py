@@ -86,6 +86,12 @@ class PropertyDock(QDockWidget):
             self._set(panel)
             return
         lay.addWidget(QLabel(f"<b>{kind_title(type(item))}</b>"))
+        if type(item) in NOTES:  # what the item makes, first: a pair's loss table below runs off the dock
+            heading, make = NOTES[type(item)]
+            note = QLabel(f"{heading}: {make(self.document.model, item)}")
+            note.setObjectName("note")
+            note.setWordWrap(True)
+            lay.addWidget(note)
         fields = None
         generated = isinstance(getattr(item, "visual", None), GearSource)
         if isinstance(item, RigidBody):
@@ -94,9 +100,11 @@ class PropertyDock(QDockWidget):
         if fields is not None:
             for f in self.form.widgets:
                 self.form.set_visible(f, f in fields)
-        if isinstance(item, GearPair):  # only the angle that applies to the kind
+        if isinstance(item, GearPair):  # only the angle that applies to the kind; profile shifts on external pairs
             self.form.set_visible("helix_angle", item.kind != "bevel")
             self.form.set_visible("pitch_angle", item.kind == "bevel")
+            for shift in ("x1", "x2"):
+                self.form.set_visible(shift, item.kind == "external")
         self.form.edited.connect(self._commit_field)
         lay.addWidget(self.form)
         if isinstance(item, GearPair):
@@ -105,12 +113,6 @@ class PropertyDock(QDockWidget):
             lay.addWidget(self.loss_editor)
         extra = QFormLayout()
         extra.setRowWrapPolicy(QFormLayout.WrapLongRows)  # as the form above: a narrow dock puts labels above
-        if type(item) in NOTES:
-            heading, make = NOTES[type(item)]
-            note = QLabel(make(self.document.model, item))
-            note.setObjectName("note")
-            note.setWordWrap(True)
-            extra.addRow(heading, note)
         if isinstance(item, RigidBody):
             move = QPushButton("Move / Rotate...")
             move.setObjectName("move_body")

@@ -286,4 +286,4 @@ def test_compliant_mesh_says_the_iso_stiffness_it_will_use_and_the_mesh_mode(win
     f_n = mesh_in_model(window.doc.model, window.doc.model.forces["mesh"])[1]
     assert f"mesh mode {f_n:.0f} Hz" in notes[0] and f_n > 1e3
     window.select("mesh")
-    assert window.props.panel.findChild(QLabel, "note").text() == notes[0]
+    assert window.props.panel.findChild(QLabel, "note").text() == f"As run: {notes[0]}"

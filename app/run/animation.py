@@ -15,6 +15,8 @@ from PySide6.QtCore import QObject
 from core.dynamics.scene import Scene
 
 SCALE_MM = 10.0  # the force scale is given for an arrow this long [mm]
+#: a largest tooth force at or below this [N] is round-off: a run with no load on the teeth (8e-32 N read as a scale)
+FORCE_FLOOR = 1e-9
 FORCE_LENGTH = 0.3  # the arrow of the largest total tooth force of the run, as a share of the model's size
 
 
@@ -121,7 +123,9 @@ class Animator(QObject):
                 except KeyError:  # a run without tooth-force channels (a results file written before them)
                     continue
             top = self._largest_fc(res, ft)
-            if top > 0:
+            if ft and top <= FORCE_FLOOR:
+                scale = "Tooth forces: none in this run (nothing loads the teeth)"
+            elif top > 0:
                 per_newton = FORCE_LENGTH * size / top  # [m/N]
                 for pair, (point, parts) in scene.tooth_force_parts(pos, quat, ft).items():
                     for quantity, vector in parts.items():

@@ -406,6 +406,21 @@ def test_show_tooth_forces_draws_ft_fr_fa_in_their_colours_on_one_scale_over_see
     assert "caption" not in view.renderer.actors
 
 
+def test_show_tooth_forces_of_an_unloaded_run_says_there_are_none(window, qtbot):
+    """The bevel example turns freely at constant speed: its tooth forces are round-off (some 1e-31 N), and the
+    caption gave that as a scale ('10 mm = 8.132e-32 N') over no visible arrow. It says there are none."""
+    window.open_file(EXAMPLES / "bevel_pair.gdyn")
+    _settings(window, t_end=0.02)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    res = _wait_for_run(window, qtbot)
+    assert np.abs(res["pair.Fc"]).max() < 1e-20  # the case: no load on the teeth
+    window.act_forces.trigger()
+    qtbot.wait(100)
+    caption = window.viewport.renderer.actors["caption"]
+    assert caption.GetText(1) == "Tooth forces: none in this run (nothing loads the teeth)"
+    assert not [k for k, a in window.viewport.overlay_actors.items() if a.GetVisibility()]
+
+
 def test_show_joint_axes_draws_every_revolute_axis_through_see_through_bodies(window, qtbot):
     window.open_file(EXAMPLES / "planetary.gdyn")
     _settings(window, t_end=0.01)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QDockWidget, QListWidget, QListWidgetItem
+from PySide6.QtWidgets import QDockWidget, QListView, QListWidget, QListWidgetItem
 
 from core.gearing.placement import FIXES
 
@@ -23,6 +23,9 @@ class MessagesDock(QDockWidget):
         self.setObjectName("messages_dock")
         self.list = QListWidget()
         self.list.setObjectName("messages")
+        self.list.setWordWrap(True)  # a long finding in lines, not cut at the dock's edge behind a scroll bar
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.list.setResizeMode(QListView.Adjust)
         self.setWidget(self.list)
         self.list.itemClicked.connect(lambda it: self.picked.emit(it.data(Qt.UserRole)))
         self.list.itemDoubleClicked.connect(self._fix)

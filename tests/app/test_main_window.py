@@ -143,3 +143,16 @@ def test_a_gear_pairs_properties_say_its_centre_distance_and_contact_ratios(wind
     window.select("pair")
     shown = {w.objectName() for w in window.props.panel.findChildren(QLineEdit) if w.isVisibleTo(window.props.panel)}
     assert "Pitch angle of gear 1" in shown and not shown & {"Profile shift x1", "Profile shift x2"}, shown
+
+
+def test_a_long_finding_wraps_in_the_messages_dock(window, qtbot):
+    """'nothing loads or drives the model ... Add a Torque or a Speed Motor (Loads menu)' ran past the dock's right
+    edge (a horizontal scroll bar to read it); it wraps onto lines as wide as the list."""
+    window.act_new.trigger()
+    fill_and_ok(qtbot, {"Name": "a", "Number of teeth": 20})
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    listed = window.messages.list
+    row = next(i for i in range(listed.count()) if "nothing loads or drives" in listed.item(i).text())
+    qtbot.waitUntil(lambda: listed.visualItemRect(listed.item(row)).height() > listed.fontMetrics().height() * 1.5)
+    assert listed.visualItemRect(listed.item(row)).right() <= listed.viewport().width()
+    assert not listed.horizontalScrollBar().isVisible()

@@ -49,7 +49,8 @@ def lumped_from_model(model: Model, pair_name: str, torque: float, contact_stiff
     if pair is None:
         raise ModelError(f"--pair: the model has no gear pair {pair_name!r} (pairs: {', '.join(model.gear_pairs) or 'none'})")
     if pair.kind != "external":
-        raise ModelError(f"--pair: {pair_name!r} is a {pair.kind} pair; the lumped model covers external spur/helical pairs")
+        raise ModelError(f"--pair: {pair_name!r} is {'an' if pair.kind == 'internal' else 'a'} {pair.kind} pair; the "
+                         "lumped model covers external spur/helical pairs")
     if contact not in CONTACT_MODELS:
         raise ModelError(f"--contact: must be one of {', '.join(CONTACT_MODELS)}, got {contact!r}")
     if contact_stiffness is not None:

@@ -228,7 +228,7 @@ def test_simulate_keeps_a_run_in_a_results_file_alone_and_refuses_to_keep_nothin
 
 
 def test_chbm_of_an_internal_pair_says_what_the_lumped_model_covers_in_plain_words(tmp_path):
-    """'pair' is a internal pair" read the error; it names the kind with its article and what is covered."""
+    """The error read "'pair' is a internal pair"; it names the kind with its article and what is covered."""
     res = run("chbm", "--model", str(EXAMPLES / "inner_pair.gdyn"), "--pair", "pair", "--out", str(tmp_path / "c.csv"))
     assert res.returncode == 1
     assert "--pair: 'pair' is an internal pair; the lumped model covers external spur/helical pairs" in res.stdout + res.stderr

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from PySide6.QtCore import Signal
@@ -24,7 +23,7 @@ from app.dialogs.loss_table_editor import LossTableEditor
 from core.commands import replace_fields, set_gear_spec
 from core.geometry.macro import GearSpec
 from core.model.entities import GearPair, GearSource, MeshFileSource, RigidBody
-from core.model.kinds import registered_kind
+from core.model.kinds import kind_title
 from core.errors import ModelError
 
 BODY_FIELDS = ("name", "mass", "com", "position", "orientation", "velocity", "angular_velocity")
@@ -36,13 +35,6 @@ MESH_NOTES = {
     "manual": "<b>Imported</b> from {file} ({unit}), which is not watertight: mass, centre of mass and inertia "
               "were entered by hand."}
 SPEC_KIND_TEXT = {"helical": "helical/spur gear", "inner": "inner (ring) gear", "bevel": "straight bevel gear"}
-
-
-def kind_title(cls: type) -> str:
-    """What an item's kind is called on screen: its tool's label ('Compliant Mesh'), else its class name in words
-    ('Rigid Body')."""
-    kind = registered_kind(cls)
-    return kind.label if kind is not None and kind.label else re.sub(r"(?<=[a-z])(?=[A-Z])", " ", cls.__name__)
 
 
 class PropertyDock(QDockWidget):

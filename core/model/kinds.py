@@ -8,6 +8,7 @@ the Loads menu like a built-in one.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 COLLECTIONS = ("bodies", "joints", "gear_pairs", "forces")
@@ -65,6 +66,13 @@ def unregister_kind(cls: type) -> None:
 
 def registered_kind(cls: type) -> ItemKind | None:
     return KINDS.get(cls)
+
+
+def kind_title(cls: type) -> str:
+    """What an item's kind is called on screen and in messages: its tool's label ('Compliant Mesh'), else its
+    class name in words ('Rigid Body')."""
+    kind = registered_kind(cls)
+    return kind.label if kind is not None and kind.label else re.sub(r"(?<=[a-z])(?=[A-Z])", " ", cls.__name__)
 
 
 def item_kind(collection: str, tag: str = "", label: str = "", tip: str = "", stem: str = ""):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from core.model.kinds import COLLECTIONS
+from core.model.kinds import COLLECTIONS, kind_title
 from core.model.views import Views
 from core.model.entities import (
     GROUND,
@@ -126,9 +126,9 @@ class Model:
         if target is None:
             return f"names an unknown {kind} {target_name!r}"
         if kind == "revolute" and not isinstance(target, RevoluteJoint):
-            return f"must name a revolute joint; {target_name!r} is a {type(target).__name__}"
+            return f"must name a revolute joint; {target_name!r} is a {kind_title(type(target))}"
         if kind == "gear pair" and not isinstance(target, GearPair):
-            return f"must name a gear pair; {target_name!r} is a {type(target).__name__}"
+            return f"must name a gear pair; {target_name!r} is a {kind_title(type(target))}"
         return None
 
     def item_problems(self, item) -> list[tuple[str, str]]:

@@ -204,3 +204,11 @@ def test_a_bearing_beside_a_joint_on_the_same_bodies_is_warned_of_and_indeed_car
     # the bearing in place of the joint: no warning (it carries the shaft)
     m2 = load(EXAMPLES / "compliant_planetary.gdyn")
     assert not [f for f in validate(m2) if "runs beside joint" in f.message]
+
+
+def test_a_reference_to_the_wrong_kind_of_item_names_its_kind_in_words():
+    """A torque on a gear instead of its joint: "'gear1' is a RigidBody" (the class name) reads "'gear1' is a Rigid
+    Body", the kind as the tree and the tools name it."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    problems = dict(model.item_problems(Torque("t", "gear1", TimeLaw(kind="constant", value=1.0))))
+    assert problems["joint"] == "must name a revolute joint; 'gear1' is a Rigid Body"

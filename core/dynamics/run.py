@@ -27,7 +27,7 @@ import traceback
 
 import numpy as np
 
-from core.dynamics.checks import DriftWatch, Violation, drift_tolerances, system_findings
+from core.dynamics.checks import DriftWatch, Violation, drift_tolerances, step_findings, system_findings
 from core.dynamics.elements.base import Element
 from core.dynamics.events import locate
 from core.dynamics.formulations import assemble
@@ -328,6 +328,8 @@ class Run:
 
     def _finish(self, status: str, message: str = "") -> None:
         res = self.results
+        if status == "failed":  # a step RK4 cannot hold is the likeliest cause of a drift or a blow-up: say so
+            message += "".join(f"; {f.message}" for f in step_findings(self.system, self.settings))
         res.status, res.message = status, message
         res.steps, res.evaluations = self.solver.nsteps, self.solver.nfev
 

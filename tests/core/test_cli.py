@@ -211,6 +211,8 @@ def test_simulate_checks_the_step_it_is_given_and_the_run_bears_the_warning_out(
     assert warning.startswith("warning: --step: RK4 is unstable at 0.001 s on the model's fastest mode (")
     assert res.stderr.index(warning) < res.stderr.index("the simulation failed")  # said before the run
     assert res.returncode == 1 and "the simulation failed" in res.stderr and (tmp_path / "x.csv").exists()
+    failed = next(line for line in res.stderr.splitlines() if "the simulation failed" in line)
+    assert "; RK4 is unstable at 0.001 s on the model's fastest mode" in failed  # the failure names its likely cause
     fine = run("simulate", str(EXAMPLES / "compliant_mesh_pair.gdyn"), "--step", "2e-5", "--t-end", "0.01",
                "--out", str(tmp_path / "y.csv"))
     assert fine.returncode == 0 and "warning" not in fine.stderr

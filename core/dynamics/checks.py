@@ -173,9 +173,11 @@ SPRINGS = (CompliantMesh, BearingSpringDamper, SpringDamper, TorsionalSpringDamp
 def fastest_rate(system: System) -> float:
     """The largest |lambda| [1/s] of the rates' Jacobian at the consistent initial state: the fastest mode of the
     assembled equations (its angular frequency where it oscillates), all couplings in (a planetary's sun on three
-    compliant meshes is faster than any one mesh's mode)."""
+    compliant meshes is faster than any one mesh's mode); nan where the rates are not finite there."""
     y0 = system.consistent_initial_state()[0]
     jac = rate_jacobian(system.evaluate, system.space, 0.0, y0, system.evaluate(0.0, y0))
+    if not np.isfinite(jac).all():  # rates undefined at the start (NaN geometry): no mode to speak of
+        return math.nan
     return float(np.abs(np.linalg.eigvals(jac)).max(initial=0.0))
 
 
@@ -185,7 +187,7 @@ def step_findings(system: System, settings) -> list[Finding]:
     if settings.integrator != "rk4" or not any(isinstance(f, SPRINGS) for f in system.model.forces.values()):
         return []
     rate = fastest_rate(system)
-    if settings.step * rate <= RK4_REACH:
+    if not settings.step * rate > RK4_REACH:  # within reach, or no rate (nan)
         return []
     return [Finding("warning", "settings.step", f"RK4 is unstable at {settings.step:.3g} s on the model's fastest mode "
                     f"({hertz(rate / (2 * math.pi))} at the start, of its compliant meshes, bearings and springs): use "

@@ -20,7 +20,6 @@ from core.model.entities import (
 )
 
 
-
 def cached(item, key: str, compute):
     """compute(item), worked out once per entity: entities are frozen, so the answer cannot change.
 

@@ -41,6 +41,30 @@ def sample_count(harmonics: int, switch_fractions: list[float], minimum: int = 2
     return grid * (1 << max(0, math.ceil(math.log2(n / grid))))
 
 
+def _product_indices(harmonics: int):
+    """How each product of the real Fourier functions i and j (1, cos, sin, cos 2, ...), weighted, follows from
+    the weights' means against cos(m tau) and sin(m tau), m = 0..2H (A_m, then S_m, in one row): two indices
+    into that row and their signs, (2H + 1, 2H + 1) each, the forward transform's row weight included.
+
+    With d and t the difference and sum of the two orders: cos cos = (A_|d| + A_t) / 2, cos sin =
+    (S_t - sgn(d) S_|d|) / 2, sin cos = (S_t + sgn(d) S_|d|) / 2, sin sin = (A_|d| - A_t) / 2; the mean's
+    row weighs 1 and the others 2.
+    """
+    nb = 2 * harmonics + 1
+    order = np.concatenate([[0], np.repeat(np.arange(1, harmonics + 1), 2)])
+    sine = np.zeros(nb, dtype=bool)
+    sine[2::2] = True
+    d, t = order[:, None] - order[None, :], order[:, None] + order[None, :]
+    row_sine, col_sine = sine[:, None], sine[None, :]
+    mixed = row_sine != col_sine  # cos sin or sin cos: the S terms
+    first = np.abs(d) + nb * mixed
+    second = t + nb * mixed
+    weight = np.where(order == 0, 0.5, 1.0)[:, None]
+    first_sign = weight * np.where(mixed, np.where(row_sine, 1.0, -1.0) * np.sign(d), 1.0)
+    second_sign = weight * np.where(row_sine & col_sine, -1.0, 1.0)
+    return first, first_sign, second, second_sign
+
+
 @dataclass
 class HarmonicBalance:
     """The HB equations of a lumped model with H harmonics on N time samples."""
@@ -76,6 +100,7 @@ class HarmonicBalance:
         weights[0] = 1.0 / N
         self.projection = weights[:, None] * basis.T  # forward transform as a matrix, for the Jacobian
         self.orders = orders
+        self._products = _product_indices(h)
         self.gaps = self.model.gaps(self.fractions)
         self.stiff = self.model.stiffnesses(self.fractions)
         self._kh, self._mh, self._ch = self._operator_parts()
@@ -151,12 +176,19 @@ class HarmonicBalance:
 
         The contact tangent at sample k is sum_e weights[e, k] w_e w_e^T (weights: each element's stiffness
         where it is closed, (E, N)), so P diag(K_t(tau_k)) E = sum_e (P diag(weights_e) E) (x) w_e w_e^T:
-        one (2H + 1)-square product per element instead of one per pair of coordinates.
+        one (2H + 1)-square matrix per element instead of one per pair of coordinates. That matrix holds
+        the products of the Fourier functions weighted by weights_e, which are sums and differences of
+        weights_e's own DFT coefficients of orders up to 2H (cos a cos b = (cos(a - b) + cos(a + b)) / 2 and
+        the like; exact on the N samples, as 2H < N / 2): one FFT per element instead of a product over N.
         """
         n, nb = self.model.dofs, 2 * self.harmonics + 1
         w, _ = self.model.contact_arrays
-        g = np.einsum("ik,ek,kj->eij", self.projection, weights, self.basis)
-        return np.einsum("eij,ea,eb->iajb", g, w, w).reshape(nb * n, nb * n)
+        first, first_sign, second, second_sign = self._products
+        spec = np.fft.rfft(weights, axis=-1)[:, :nb] / self.samples  # W_m, m = 0..2H
+        means = np.concatenate([spec.real, -spec.imag], axis=1)  # A_m and S_m: weights' means with cos, sin
+        g = means[:, first] * first_sign + means[:, second] * second_sign  # (E, 2H + 1, 2H + 1)
+        outer = (w[:, :, None] * w[:, None, :]).reshape(len(w), n * n)
+        return (g.reshape(len(w), nb * nb).T @ outer).reshape(nb, nb, n, n).transpose(0, 2, 1, 3).reshape(nb * n, nb * n)
 
     # ---------------------------------------------------------------- solving
 

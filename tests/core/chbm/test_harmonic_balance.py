@@ -6,11 +6,19 @@ import numpy as np
 import pytest
 
 from core.chbm.harmonic_balance import HarmonicBalance
+from core.chbm.train_from_model import train_from_model
 from core.chbm.lumped_model import (
     PAPER_CONTACT_STIFFNESS,
     paper_model,
     torsional_two_dof_model,
 )
+from core.model.files import load
+from tests.conftest import EXAMPLES
+
+
+def _planetary_train():
+    """The planetary example's lumped train: six meshes (twelve flank elements) on four coordinates."""
+    return train_from_model(load(EXAMPLES / "planetary.gdyn")).lumped
 
 
 def _two_dof():
@@ -28,7 +36,8 @@ def test_fft_transforms_are_inverse(make):
     assert np.allclose(samples, x_direct, atol=1e-15)
 
 
-@pytest.mark.parametrize("make", [lambda: paper_model(100.0), _two_dof], ids=["1dof", "2dof"])
+@pytest.mark.parametrize("make", [lambda: paper_model(100.0), _two_dof, _planetary_train],
+                         ids=["1dof", "2dof", "planetary"])
 @pytest.mark.parametrize("freq", [700.0, 1900.0, 3250.0])
 def test_analytic_jacobian_matches_central_differences(make, freq):
     hb = HarmonicBalance(make(), 14)

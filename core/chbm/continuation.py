@@ -4,7 +4,7 @@ The path y = (z, w) with w = omega / omega_scale is followed with a tangent
 predictor and a corrector that keeps the step on the plane normal to the
 tangent, so turning points (folds) are passed and the unstable branch between
 them is traced too. The step length adapts to the Newton iteration count.
-Each point is checked for stability by Hill's method.
+Each point is checked for stability by its Floquet multipliers (core.chbm.stability).
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, d
     y = np.append(z, f_min * 2 * math.pi / w_scale)
     _, aug = _augmented(hb, y, w_scale)
     tangent = _tangent(aug, np.append(np.zeros(hb.size), 1.0))
-    points = [_point(hb, y, w_scale, it, 0, stability, aug)]
+    points = [_point(hb, y, w_scale, it, 0, stability)]
     points[0].frequency = f_min  # exactly, not through the scaled frequency's round-off
     segment = 0
     w_start, w_end = 2 * math.pi * f_min / w_scale, 2 * math.pi * f_max / w_scale
@@ -115,9 +115,7 @@ def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, d
             s = (w_end - y[-1]) / (y_new[-1] - y[-1])
             z_end, iters, ok = hb.solve(2 * math.pi * f_max, y[:-1] + s * (y_new[:-1] - y[:-1]))
             if ok:
-                y_end = np.append(z_end, w_end)
-                _, aug = _augmented(hb, y_end, w_scale)
-                points.append(_point(hb, y_end, w_scale, iters, segment, stability, aug))
+                points.append(_point(hb, np.append(z_end, w_end), w_scale, iters, segment, stability))
                 points[-1].frequency = f_max
                 if progress:
                     progress(1.0, f"HBM {f_max:.0f} Hz")
@@ -130,7 +128,7 @@ def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, d
         if np.sign(new_tangent[-1]) != np.sign(tangent[-1]):
             segment += 1  # a fold: the curve turns back in frequency
         y, tangent = y_new, new_tangent
-        points.append(_point(hb, y, w_scale, iters, segment, stability, aug))
+        points.append(_point(hb, y, w_scale, iters, segment, stability))
         ds = float(np.clip(ds * math.sqrt(target_iterations / max(iters, 1)), ds_min, ds_max))
         if progress:
             f = y[-1] * w_scale / (2 * math.pi)
@@ -162,7 +160,7 @@ def _correct(hb, y_pred, tangent, w_scale, max_iterations, tol):
     """Newton on R = 0 and the arclength plane; also returns the augmented Jacobian of the last iteration.
 
     That Jacobian (taken a Newton step of below tol before the solution) serves
-    the next tangent and Hill's stability check without another evaluation.
+    the next tangent without another evaluation.
     """
     y = y_pred.copy()
     for it in range(1, max_iterations + 1):
@@ -177,8 +175,8 @@ def _correct(hb, y_pred, tangent, w_scale, max_iterations, tol):
     return y, max_iterations, False, a
 
 
-def _point(hb, y, w_scale, iterations, segment, stability, aug) -> CurvePoint:
+def _point(hb, y, w_scale, iterations, segment, stability) -> CurvePoint:
     omega = y[-1] * w_scale
     mean, half, rms = hb.summary(y[:-1])
-    stable = hill_stable(hb, y[:-1], omega, jacobian=aug[:, :-1]) if stability else True
+    stable = hill_stable(hb, y[:-1], omega) if stability else True
     return CurvePoint(omega / (2 * math.pi), mean, half, rms, stable, segment, iterations, y[:-1].copy())

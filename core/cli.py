@@ -35,7 +35,14 @@ from core.geometry.macro import (
 )
 from core.geometry.tooth_checks import pair_tooth_warnings, tip_thickness, tooth_warnings, undercut_limit
 from core.model.entities import FORMULATIONS, INTEGRATOR_OPTIONS
-from core.model.views import CURVE_TORQUE, MAX_TORQUE_SCALES, MAX_TORQUES, TORQUE_SCALE, TRAIN_HARMONICS
+from core.model.views import (
+    CURVE_TORQUE,
+    MAX_TORQUE_SCALES,
+    MAX_TORQUES,
+    TORQUE_SCALE,
+    TRAIN_DEFAULT_HARMONICS,
+    TRAIN_HARMONICS,
+)
 from core.outputs import output_problem, write_or_fallback
 from core.ranges import N_PER_UM, Range
 from core.signals import SIGNALLED, CancelOnSignal, end_unprepared
@@ -759,7 +766,8 @@ def build_parser() -> argparse.ArgumentParser:
     tc.add_argument("--f-max", type=_number(float), required=True, help="highest mesh frequency [Hz]")
     tc.add_argument("--torque-scale", type=_number(float, TORQUE_SCALE), nargs="+", default=[1.0],
                     help="scales of the model's torques, one curve each (default 1)")
-    tc.add_argument("--harmonics", type=_number(int, TRAIN_HARMONICS), default=8, help="harmonics H (default 8)")
+    tc.add_argument("--harmonics", type=_number(int, TRAIN_HARMONICS), default=TRAIN_DEFAULT_HARMONICS,
+                    help=f"harmonics H (default {TRAIN_DEFAULT_HARMONICS}: the involute waveform's jumps need many)")
     tc.add_argument("--df-max", type=_number(float), default=10.0,
                     help="largest frequency step between points [Hz] (default 10, as the Train Dynamics window: a "
                          "train's superharmonic peaks are sharp)")

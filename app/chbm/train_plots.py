@@ -82,6 +82,14 @@ class ResponsePlot(TrainPlot):
         self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#888", style=Qt.DashLine))
         self.marker.setVisible(False)
         self.addItem(self.marker, ignoreBounds=True)
+        # the mesh frequencies where the harmonics do not resolve the train (core.chbm.train_study), greyed
+        self.unresolved = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(128, 128, 128, 45),
+                                              pen=pg.mkPen("#888", style=Qt.DotLine))
+        self.unresolved.setObjectName("train_unresolved")
+        self.unresolved_label = pg.InfLineLabel(self.unresolved.lines[1], "", position=0.92, anchor=(0, 0.5),
+                                                color="#555")
+        self.unresolved.setVisible(False)
+        self.addItem(self.unresolved, ignoreBounds=True)
         self.scene().sigMouseClicked.connect(self._clicked)
         self.curves = []
 
@@ -122,7 +130,17 @@ class ResponsePlot(TrainPlot):
                 self.plot(f[folds], values[folds][:, shown].max(axis=1), pen=None, symbol="x", symbolSize=10,
                           symbolPen="#000", name=None if folds_named else "folds")
                 folds_named = True
+        self._shade_unresolved()
         place_legend(self)
+
+    def _shade_unresolved(self) -> None:
+        """Grey the mesh frequencies below the curves' resolved_from, with the bound named on its line."""
+        low = min((c.points[0].frequency for c in self.curves), default=0.0)
+        bound = max((c.resolved_from for c in self.curves), default=0.0)
+        self.unresolved.setVisible(bool(self.curves) and low < bound)
+        if self.unresolved.isVisible():
+            self.unresolved.setRegion((low, min(bound, max(c.points[-1].frequency for c in self.curves))))
+            self.unresolved_label.setFormat(f" resolved from {bound:.0f} Hz (H = {self.curves[0].hb.harmonics})")
 
     def _clicked(self, event) -> None:
         if not self.curves:
@@ -177,4 +195,5 @@ class PeriodPlot(TrainPlot):
         place_legend(self)
         lost = bool(contact_lost(curve.train, curve.hb.coordinate_samples(point.z, samples)).any())
         return (f"{point.frequency:.1f} Hz, {'stable' if point.stable else 'unstable'}"
+                + (", not resolved" if point.frequency < curve.resolved_from else "")
                 + (", contact lost in the period" if lost else "") + f"; mesh period {1e3 / point.frequency:.4g} ms")

@@ -49,7 +49,7 @@ from app.screen import fit_to_screen
 from core.chbm.modes import campbell, displaced_poses, distinct, mode_scale, train_modes
 from core.chbm.train_commands import SHARES, input_body
 from core.chbm.train_from_model import train_from_model
-from core.chbm.train_study import write_curves_csv
+from core.chbm.train_study import RESOLVED_REACH, write_curves_csv
 from core.commands import SetViews
 from core.errors import ModelError
 from core.model.views import MAX_TORQUE_SCALES, TORQUE_SCALE, TRAIN_HARMONICS, TrainStudy
@@ -148,14 +148,18 @@ class TrainWindow(WorkerRuns, QMainWindow):
 
     def _build_form(self) -> None:
         form = QFormLayout()
-        self.speed_max = QuantityField("Highest input speed", Range(lo=0.0, hi=1e6, lo_open=True, unit="rpm"), 3000.0,
-                                       "The Campbell diagram's speed range [rpm] of the driven member")
-        self.f_min = QuantityField("Lowest mesh frequency", HZ, 100.0)
-        self.f_max = QuantityField("Highest mesh frequency", HZ, 3000.0)
-        self.harmonics = QuantityField("Harmonics", TRAIN_HARMONICS, 8)
-        self.df_max = QuantityField("Largest frequency step", Range(lo=0.0, hi=1e6, unit="Hz"), 10.0,
+        d = TrainStudy()
+        self.speed_max = QuantityField("Highest input speed", Range(lo=0.0, hi=1e6, lo_open=True, unit="rpm"),
+                                       d.speed_max_rpm, "The Campbell diagram's speed range [rpm] of the driven member")
+        self.f_min = QuantityField("Lowest mesh frequency", HZ, d.f_min)
+        self.f_max = QuantityField("Highest mesh frequency", HZ, d.f_max)
+        self.harmonics = QuantityField("Harmonics", TRAIN_HARMONICS, d.harmonics,
+                                       "Harmonics H of the mesh frequency: a curve is resolved from the mesh frequency "
+                                       f"where H reaches {RESOLVED_REACH:g}x the train's highest natural frequency; more "
+                                       "harmonics take longer")
+        self.df_max = QuantityField("Largest frequency step", Range(lo=0.0, hi=1e6, unit="Hz"), d.df_max,
                                     "Largest frequency step between curve points [Hz]; 0: 1 % of the range")
-        self.scales = QuantityListField("Torque scales", TORQUE_SCALE, (1.0,),
+        self.scales = QuantityListField("Torque scales", TORQUE_SCALE, d.torque_scales,
                                         "Scales of the model's mean torques, one curve each, separated by commas "
                                         f"(e.g. 0.5, 1, 2): at most {MAX_TORQUE_SCALES}, each {TORQUE_SCALE.describe()}")
         for w in (self.speed_max, self.f_min, self.f_max, self.harmonics, self.df_max, self.scales):
@@ -314,14 +318,10 @@ class TrainWindow(WorkerRuns, QMainWindow):
             return
         self._show_curves(curves)
         self.progress.setValue(1000 if status == "finished" else self.progress.value())
-        parts = []
-        for c in curves:
-            peak = max((ld.factor, p.frequency, m.name) for p, loads in zip(c.points, c.loads)
-                       for ld, m in zip(loads, c.train.meshes))
-            parts.append(f"x{c.scale:g}: {len(c.points)} points, {max(p.segment for p in c.points)} folds, "
-                         f"{sum(not p.stable for p in c.points)} unstable, largest dynamic factor {peak[0]:.3f} "
-                         f"({peak[2]} at {peak[1]:.1f} Hz)")
-        self.statusBar().showMessage(f"{status}: " + "; ".join(parts))
+        self.statusBar().showMessage(f"{status}: " + "; ".join(f"x{c.scale:g}: {c.summary()}" for c in curves))
+        notes = [f"x{c.scale:g}: {c.resolution_note()}" if len(curves) > 1 else c.resolution_note()
+                 for c in curves if c.resolution_note()]
+        self.message.setText("\n".join(filter(None, [message, *notes])))
 
     def _show_curves(self, curves) -> None:
         self.curves = list(curves)

@@ -16,7 +16,7 @@ import numpy as np
 from core.chbm.continuation import ContinuationError
 from core.chbm.modes import campbell, distinct, train_modes
 from core.chbm.train_from_model import train_from_model
-from core.chbm.train_study import newmark_reference, train_curve, write_curves_csv
+from core.chbm.train_study import DEFAULT_HARMONICS, newmark_reference, train_curve, write_curves_csv
 from core.errors import ModelError
 from core.model.entities import Torque
 from core.model.files import load
@@ -75,8 +75,8 @@ def run_modes(path: str, as_json: bool = False, speed_max: float = 0.0) -> int:
     return 0
 
 
-def run_train_chbm(path: str, out: str, f_min: float, f_max: float, scales=(1.0,), harmonics: int = 8,
-                   df_max: float | None = None, newmark_points: int = 0) -> int:
+def run_train_chbm(path: str, out: str, f_min: float, f_max: float, scales=(1.0,),
+                   harmonics: int = DEFAULT_HARMONICS, df_max: float | None = None, newmark_points: int = 0) -> int:
     """The forced response of the model's train at each torque scale to CSV (and Newmark points)."""
     try:
         model = load(path)
@@ -101,12 +101,9 @@ def run_train_chbm(path: str, out: str, f_min: float, f_max: float, scales=(1.0,
             continue
         if newmark_points:
             newmark_reference(curve, np.linspace(f_min, f_max, newmark_points))
-        folds = max(p.segment for p in curve.points)
-        peak = max((ld.factor, p.frequency, m.name) for p, loads in zip(curve.points, curve.loads)
-                   for ld, m in zip(loads, train.meshes))
-        print(f"torque scale {scale:g}: {len(curve.points)} points, {folds} folds, "
-              f"{sum(not p.stable for p in curve.points)} unstable; largest dynamic factor {peak[0]:.3f} "
-              f"({peak[2]} at {peak[1]:.1f} Hz)")
+        print(f"torque scale {scale:g}: {curve.summary()}")
+        if curve.resolution_note():
+            print(f"note: torque scale {scale:g}: {curve.resolution_note()}")
         curves.append(curve)
     if curves:
         write_curves_csv(curves, out)

@@ -5,6 +5,10 @@ The mesh force of a mesh is its drive-flank force less its coast-flank force [N]
 its dynamic factor is the peak of |F| over a period against the static |F| at the same torques. A body's
 vibration is its rotation's half peak-to-peak as arc length at its rho (the base radius of a gear) and its
 centre's largest distance from its mean place over the period [m].
+
+A curve is resolved from the mesh frequency at which its H harmonics reach RESOLVED_REACH times the train's
+highest natural frequency: below it the response misses the superharmonic resonances of order above H and the
+peak forces are not converged (core.model.views.TRAIN_DEFAULT_HARMONICS says how they converge).
 """
 
 from __future__ import annotations
@@ -17,10 +21,13 @@ import numpy as np
 from core.atomic import atomic_write_text
 from core.chbm.continuation import ContinuationError, CurvePoint, follow
 from core.chbm.harmonic_balance import HarmonicBalance
+from core.chbm.modes import train_modes
 from core.chbm.newmark import NewmarkIntegrator, PeriodicResponse
+from core.model.views import TRAIN_DEFAULT_HARMONICS, TRAIN_HARMONICS
 from core.chbm.train_model import TrainModel
 
-DEFAULT_HARMONICS = 8
+DEFAULT_HARMONICS = TRAIN_DEFAULT_HARMONICS
+RESOLVED_REACH = 2.0  # H f against the highest natural frequency from which a point counts as resolved
 
 
 def mesh_forces(train: TrainModel, y_samples: np.ndarray, rates: np.ndarray) -> np.ndarray:
@@ -117,7 +124,29 @@ class TrainCurve:
     loads: list[list[MeshLoad]]
     bodies: list[list[BodyResponse]]
     static: np.ndarray
+    resolved_from: float  # the lowest mesh frequency [Hz] at which the curve is resolved (module docstring)
+    highest_mode: float  # the train's highest natural frequency [Hz] at the mean mesh stiffness
     reference: list[PeriodicResponse] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """Points, folds, unstable points and the largest dynamic factor, in words."""
+        peak = max((ld.factor, p.frequency, m.name) for p, loads in zip(self.points, self.loads)
+                   for ld, m in zip(loads, self.train.meshes))
+        return (f"{len(self.points)} points, {max(p.segment for p in self.points)} folds, "
+                f"{sum(not p.stable for p in self.points)} unstable; largest dynamic factor {peak[0]:.3f} "
+                f"({peak[2]} at {peak[1]:.1f} Hz{', not resolved' if peak[1] < self.resolved_from else ''})")
+
+    def resolution_note(self) -> str:
+        """What the curve leaves unresolved, in words ("" when it is resolved over its whole range)."""
+        if not self.points or self.points[0].frequency >= self.resolved_from:
+            return ""
+        h = self.hb.harmonics
+        better = min(TRAIN_HARMONICS.hi, math.ceil(RESOLVED_REACH * self.highest_mode / self.points[0].frequency))
+        return (f"below {self.resolved_from:.0f} Hz the {h} harmonics do not reach {RESOLVED_REACH:g}x the train's "
+                f"highest natural frequency ({self.highest_mode:.0f} Hz): the curve there misses superharmonic "
+                "resonances and its dynamic factors are not converged"
+                + (f" (harmonics {better} resolve it from {RESOLVED_REACH * self.highest_mode / better:.0f} Hz)"
+                   if better > h else ""))
 
 
 def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = DEFAULT_HARMONICS,
@@ -144,7 +173,8 @@ def _curve(train: TrainModel, hb: HarmonicBalance, points: list[CurvePoint], sca
     static = static_mesh_forces(train)
     loads = [mesh_loads(train, hb, p.z, p.frequency, static) for p in points]
     bodies = [body_responses(train, hb.coordinate_samples(p.z, 256)) for p in points]
-    return TrainCurve(scale, train, hb, points, loads, bodies, static)
+    top = max(m.frequency for m in train_modes(train))
+    return TrainCurve(scale, train, hb, points, loads, bodies, static, RESOLVED_REACH * top / hb.harmonics, top)
 
 
 def newmark_reference(curve: TrainCurve, frequencies, progress=None, cancel=None) -> list[PeriodicResponse]:
@@ -161,7 +191,7 @@ def newmark_loads(curve: TrainCurve, run: PeriodicResponse) -> list[MeshLoad]:
 
 
 def curve_header(train: TrainModel) -> list[str]:
-    head = ["method", "torque scale", "mesh frequency [Hz]", "stable", "segment"]
+    head = ["method", "torque scale", "mesh frequency [Hz]", "stable", "resolved", "segment"]
     for m in train.meshes:
         head += [f"{m.name} mean force [N]", f"{m.name} peak force [N]", f"{m.name} dynamic factor",
                  f"{m.name} 1x amplitude [N]", f"{m.name} 2x amplitude [N]"]
@@ -173,9 +203,10 @@ def curve_header(train: TrainModel) -> list[str]:
 def curve_rows(curves: list[TrainCurve]):
     for c in curves:
         for p, loads, bodies in zip(c.points, c.loads, c.bodies):
-            yield ["HBM", c.scale, p.frequency, int(p.stable), p.segment, *_values(loads, bodies)]
-        for run in c.reference:
-            yield ["Newmark", c.scale, run.frequency, int(run.converged), -1,
+            yield ["HBM", c.scale, p.frequency, int(p.stable), int(p.frequency >= c.resolved_from), p.segment,
+                   *_values(loads, bodies)]
+        for run in c.reference:  # its steps resolve the train's modes (core.chbm.newmark)
+            yield ["Newmark", c.scale, run.frequency, int(run.converged), 1, -1,
                    *_values(newmark_loads(c, run), body_responses(c.train, run.x))]
 
 

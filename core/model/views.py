@@ -40,8 +40,11 @@ MAX_TORQUES = 8
 #: round-off (a subnormal one made the solvers' scaling divide by zero)
 CURVE_TORQUE = Range(1e-9, 1e6, unit="N m")
 TORQUE_SCALE = Range(1e-9, 1e3)
-#: a train curve's harmonics H
+#: a train curve's harmonics H, and the default: the involute waveform's jumps ring at the train's modes, and
+#: the peak mesh force converges as 1 / H^2 once H reaches about twice the highest mode over the mesh frequency
+#: (the lumped planetary example against Newmark near 1200 Hz: 30 % low at H = 8, 3 % at 24, 1.5 % at 32)
 TRAIN_HARMONICS = Range(1, 60, integer=True)
+TRAIN_DEFAULT_HARMONICS = 32
 
 
 @dataclass(frozen=True)
@@ -113,7 +116,7 @@ class TrainStudy:
     speed_max_rpm: float = 3000.0
     f_min: float = 100.0
     f_max: float = 3000.0
-    harmonics: int = 8
+    harmonics: int = TRAIN_DEFAULT_HARMONICS
     df_max: float = 10.0
     torque_scales: tuple[float, ...] = (1.0,)
 

@@ -83,6 +83,11 @@ def test_forced_responses_at_two_torques_from_the_window_match_the_command_line(
     assert half.static == pytest.approx(0.5 * full.static, rel=1e-9)
     plot = train.response_plot
     assert {i.name() for i in plot.listDataItems() if i.name()} >= {"x0.5 (6 meshes)", "x1 (6 meshes)"}
+    # 500-700 Hz lies below where the 32 harmonics resolve the train: greyed, and said under the form
+    assert plot.unresolved.isVisible() and plot.unresolved.getRegion() == pytest.approx((500.0, 700.0))
+    assert "resolved from 1027 Hz (H = 32)" in plot.unresolved_label.format
+    assert "x1: below 1027 Hz the 32 harmonics do not reach 2x the train's highest" in train.message.text()
+    assert "not resolved" in train.statusBar().currentMessage()
     # every body's centre translation, in um: a line per body on a bearing and torque
     train.quantity.setCurrentText("Body centre translation")
     moving = [b.name for b, r in zip(full.train.bodies, full.bodies[0]) if r.translation > 0]
@@ -101,7 +106,7 @@ def test_forced_responses_at_two_torques_from_the_window_match_the_command_line(
     pos = plot.mapFromScene(view.mapViewToScene(QPointF(600.0, 0.0)))
     qtbot.mouseClick(plot.viewport(), Qt.LeftButton, pos=pos)
     qtbot.waitUntil(lambda: "Hz" in train.period_plot.plotItem.titleLabel.text, timeout=5000)
-    assert "stable" in train.period_plot.plotItem.titleLabel.text
+    assert "stable, not resolved" in train.period_plot.plotItem.titleLabel.text
     assert len(train.period_plot.listDataItems()) == 6  # one line per mesh
 
 

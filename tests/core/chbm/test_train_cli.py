@@ -31,6 +31,9 @@ def test_train_chbm_writes_every_meshs_dynamic_factor(tmp_path, capsys):
     assert len(rows) > 5 and float(rows[1][2]) == 500.0 and float(rows[-1][2]) == 600.0
     factors = [float(r[rows[0].index("sun_planet1 dynamic factor")]) for r in rows[1:]]
     assert all(f >= 1.0 for f in factors)  # the peak of a vibrating load is at least its static value
+    # 500-600 Hz lies below where 32 harmonics resolve the train (2 x 16437 Hz / 32): said, and marked per row
+    assert "note: torque scale 1: below 1027 Hz the 32 harmonics" in capsys.readouterr().out
+    assert {r[rows[0].index("resolved")] for r in rows[1:]} == {"0"}
 
 
 def test_train_chbm_refuses_a_reversed_range_naming_the_flags(tmp_path, capsys):
@@ -73,7 +76,7 @@ def test_a_curve_across_the_sharp_superharmonic_peak_reaches_f_max_with_large_st
     and ran below f_min into a traceback; a step that turns the path by more than 60 degrees is now shortened."""
     out = tmp_path / "c.csv"
     assert main(["train-chbm", str(EXAMPLE), "--f-min", "100", "--f-max", "3000", "--df-max", "29",
-                 "--out", str(out)]) == 0
+                 "--harmonics", "8", "--out", str(out)]) == 0  # the harmonics it was found with
     rows = list(csv.DictReader(out.open()))
     f = [float(r["mesh frequency [Hz]"]) for r in rows]
     assert f[0] == 100.0 and f[-1] == 3000.0 and all(b > a for a, b in zip(f, f[1:]))  # no fold: one branch

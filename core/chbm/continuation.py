@@ -146,13 +146,16 @@ def points_needed(f_min: float, f_max: float, df_max: float | None) -> float:
 
 
 def _augmented(hb, y, w_scale):
-    r, jac, dr_dw = hb.residual(y[:-1], y[-1] * w_scale)
-    return r, np.column_stack([jac, dr_dw * w_scale])
+    """The residual, its NewtonSystem in z and its derivative in the scaled frequency w."""
+    r, system, dr_dw = hb.residual(y[:-1], y[-1] * w_scale)
+    return r, (system, dr_dw * w_scale)
 
 
 def _tangent(aug, previous):
     """Unit tangent of the path from the augmented Jacobian [dR/dz, dR/dw], oriented like `previous`."""
-    t = np.linalg.solve(np.vstack([aug, previous]), np.append(np.zeros(aug.shape[0]), 1.0))
+    system, column = aug
+    t, s = system.solve(np.zeros(len(column)), column, previous[:-1], previous[-1], 1.0)
+    t = np.append(t, s)
     return t / np.linalg.norm(t)
 
 
@@ -165,12 +168,13 @@ def _correct(hb, y_pred, tangent, w_scale, max_iterations, tol):
     y = y_pred.copy()
     for it in range(1, max_iterations + 1):
         r, a = _augmented(hb, y, w_scale)
+        system, column = a
         g = tangent @ (y - y_pred)
-        step = np.linalg.solve(np.vstack([a, tangent]), -np.append(r, g))
-        y += step
+        step, s = system.solve(-r, column, tangent[:-1], tangent[-1], -g)
+        y += np.append(step, s)
         if not np.all(np.isfinite(y)):
             return y, it, False, a
-        if np.linalg.norm(step) < tol * max(1.0, np.linalg.norm(y)):
+        if np.linalg.norm(np.append(step, s)) < tol * max(1.0, np.linalg.norm(y)):
             return y, it, True, a
     return y, max_iterations, False, a
 

@@ -20,6 +20,7 @@ from fractions import Fraction
 import numpy as np
 
 from core.chbm.lumped_model import LumpedModel
+from core.chbm.newton_system import NewtonSystem
 
 
 def sample_count(harmonics: int, switch_fractions: list[float], minimum: int = 256) -> int:
@@ -103,7 +104,7 @@ class HarmonicBalance:
         self._products = _product_indices(h)
         self.gaps = self.model.gaps(self.fractions)
         self.stiff = self.model.stiffnesses(self.fractions)
-        self._kh, self._mh, self._ch = self._operator_parts()
+        self.contact_basis = self._contact_basis()
 
     # ---------------------------------------------------------------- transforms
 
@@ -124,28 +125,42 @@ class HarmonicBalance:
     def pack(self, coeffs: np.ndarray) -> np.ndarray:
         return (coeffs / self.x_scale).ravel()
 
-    def _operator_parts(self):
-        """Block matrices K_H, M_H2 (h^2 M) and C_H1 (h C, skew) with D = K_H - w^2 M_H2 + w C_H1."""
+    def harmonic_blocks(self, omega: float, stiffness: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The dynamic stiffness D(omega) block by block, with `stiffness` [N/m] for K: the mean's (n, n) and
+        each harmonic h's (H, 2n, 2n) on its (cos, sin) coefficients, [[K - h^2 w^2 M, h w C], [-h w C, same]]."""
+        m, c, n = self.model.mass, self.model.damping, self.model.dofs
+        h = self.orders[:, None, None]
+        diagonal = stiffness - (h * omega) ** 2 * m
+        blocks = np.empty((self.harmonics, 2 * n, 2 * n))
+        blocks[:, :n, :n] = blocks[:, n:, n:] = diagonal
+        blocks[:, :n, n:] = h * omega * c
+        blocks[:, n:, :n] = -h * omega * c
+        return stiffness, blocks
+
+    def _linear(self, coeffs: np.ndarray, omega: float, derivative: bool = False) -> np.ndarray:
+        """D(omega) X, or dD/domega X, on physical coefficients (2H + 1, n), without forming D."""
         m, c, k = self.model.mass, self.model.damping, self.model.stiffness
-        n = self.model.dofs
-        kh, mh, ch = (np.zeros((self.size, self.size)) for _ in range(3))
-        kh[:n, :n] = k
-        for h in self.orders:
-            i, j = n * (2 * h - 1), n * 2 * h
-            for a in (i, j):
-                kh[a:a + n, a:a + n] = k
-                mh[a:a + n, a:a + n] = h * h * m
-            ch[i:i + n, j:j + n] = h * c
-            ch[j:j + n, i:i + n] = -h * c
-        return kh, mh, ch
+        h = self.orders[:, None]
+        cos, sin = coeffs[1::2], coeffs[2::2]
+        out = np.empty_like(coeffs)
+        if derivative:
+            out[0] = 0.0
+            out[1::2] = -2 * omega * h * h * cos @ m.T + h * sin @ c.T
+            out[2::2] = -2 * omega * h * h * sin @ m.T - h * cos @ c.T
+        else:
+            out[0] = coeffs[0] @ k.T
+            out[1::2] = cos @ k.T - (h * omega) ** 2 * cos @ m.T + h * omega * sin @ c.T
+            out[2::2] = sin @ k.T - (h * omega) ** 2 * sin @ m.T - h * omega * cos @ c.T
+        return out.ravel()
 
-    def linear_operator(self, omega: float) -> np.ndarray:
-        """Dynamic stiffness D(omega) on the physical coefficients, (size, size)."""
-        return self._kh - omega * omega * self._mh + omega * self._ch
-
-    def linear_operator_derivative(self, omega: float) -> np.ndarray:
-        """dD/domega, (size, size)."""
-        return -2.0 * omega * self._mh + self._ch
+    def _contact_basis(self):
+        """The elements' directions' span: U (n, r) orthonormal, the directions on it (E, r) and the
+        elements' stiffness closed at their mean on it, K_ref (r, r) [N/m] (core.chbm.newton_system)."""
+        w, _ = self.model.contact_arrays
+        _, sv, vt = np.linalg.svd(w, full_matrices=False)
+        u = vt[: int(np.sum(sv > 1e-12 * sv.max()))].T
+        directions = w @ u
+        return u, directions, directions.T @ (self.stiff.mean(axis=1)[:, None] * directions)
 
     def external(self) -> np.ndarray:
         """Coefficients of the (constant) external force, (size,)."""
@@ -154,7 +169,7 @@ class HarmonicBalance:
         return f.ravel()
 
     def residual(self, z: np.ndarray, omega: float, jacobian: bool = True):
-        """Scaled residual R(z, omega) and, if asked, dR/dz and dR/domega.
+        """Scaled residual R(z, omega) and, if asked, dR/dz (a core.chbm.newton_system.NewtonSystem) and dR/domega.
 
         R = [D(omega) X + F_c(X) - F_ext] / f_scale with X = x_scale z.
         """
@@ -163,16 +178,15 @@ class HarmonicBalance:
         forces, active = self.model.contact_forces(x, self.gaps, self.stiff)
         w, _ = self.model.contact_arrays
         fc = self.to_frequency(-forces.T @ w).ravel()
-        d = self.linear_operator(omega)
-        r = (d @ coeffs.ravel() + fc - self.external()) / self.f_scale
+        r = (self._linear(coeffs, omega) + fc - self.external()) / self.f_scale
         if not jacobian:
             return r
-        jac = d + self.contact_jacobian(active * self.stiff)
-        dr_domega = self.linear_operator_derivative(omega) @ coeffs.ravel() / self.f_scale
-        return r, jac * (self.x_scale / self.f_scale), dr_domega
+        dr_domega = self._linear(coeffs, omega, derivative=True) / self.f_scale
+        return r, NewtonSystem(self, omega, active * self.stiff), dr_domega
 
-    def contact_jacobian(self, weights: np.ndarray) -> np.ndarray:
-        """d F_c / d X through the AFT on physical coefficients.
+    def contact_jacobian(self, weights: np.ndarray, directions: np.ndarray) -> np.ndarray:
+        """d F_c / d X through the AFT on physical coefficients, with the elements' directions w_e (E, n), or
+        on the coordinates of a basis of their span (E, r): ((2H + 1) n) or ((2H + 1) r) square.
 
         The contact tangent at sample k is sum_e weights[e, k] w_e w_e^T (weights: each element's stiffness
         where it is closed, (E, N)), so P diag(K_t(tau_k)) E = sum_e (P diag(weights_e) E) (x) w_e w_e^T:
@@ -181,8 +195,7 @@ class HarmonicBalance:
         weights_e's own DFT coefficients of orders up to 2H (cos a cos b = (cos(a - b) + cos(a + b)) / 2 and
         the like; exact on the N samples, as 2H < N / 2): one FFT per element instead of a product over N.
         """
-        n, nb = self.model.dofs, 2 * self.harmonics + 1
-        w, _ = self.model.contact_arrays
+        w, n, nb = directions, directions.shape[1], 2 * self.harmonics + 1
         first, first_sign, second, second_sign = self._products
         spec = np.fft.rfft(weights, axis=-1)[:, :nb] / self.samples  # W_m, m = 0..2H
         means = np.concatenate([spec.real, -spec.imag], axis=1)  # A_m and S_m: weights' means with cos, sin
@@ -196,8 +209,8 @@ class HarmonicBalance:
         """Newton-Raphson at fixed omega [rad/s]. Returns (z, iterations, converged)."""
         z = z0.copy()
         for it in range(1, max_iter + 1):
-            r, jac, _ = self.residual(z, omega)
-            step = np.linalg.solve(jac, -r)
+            r, system, _ = self.residual(z, omega)
+            step = system.solve(-r)
             z += step
             if np.linalg.norm(step) < tol * max(1.0, np.linalg.norm(z)) and np.linalg.norm(r) < 1e-6:
                 return z, it, True

@@ -44,7 +44,8 @@ def test_analytic_jacobian_matches_central_differences(make, freq):
     rng = np.random.default_rng(7)
     z = hb.static_guess() + 0.3 * rng.standard_normal(hb.size)  # some samples separated, some in contact
     omega = 2 * math.pi * freq
-    r, jac, dr_dw = hb.residual(z, omega)
+    r, system, dr_dw = hb.residual(z, omega)
+    jac = system.dense()
     eps = 1e-7
     fd = np.column_stack([(hb.residual(z + eps * e, omega, False) - hb.residual(z - eps * e, omega, False)) / (2 * eps)
                           for e in np.eye(hb.size)])
@@ -79,3 +80,29 @@ def test_response_is_positively_homogeneous_in_the_torque():
         z1, _, _ = hb1.solve(2 * math.pi * f, hb1.static_guess())
         z3, _, _ = hb3.solve(2 * math.pi * f, hb3.static_guess())
         assert np.allclose(hb3.unpack(z3), 3 * hb1.unpack(z1), rtol=1e-9, atol=1e-18)
+
+
+def _compliant_planetary_train():
+    """Bearings give the centres coordinates of their own: the elements span 11 of 22 coordinates."""
+    return train_from_model(load(EXAMPLES / "compliant_planetary.gdyn")).lumped
+
+
+@pytest.mark.parametrize("make", [lambda: paper_model(100.0), _planetary_train, _compliant_planetary_train],
+                         ids=["1dof", "planetary", "compliant planetary"])
+def test_the_newton_system_solved_through_its_parts_equals_the_dense_solve(make):
+    """Woodbury's identity on the blocks and the contact's span (core.chbm.newton_system) against numpy's
+    dense solve of the same matrix: J x = b, and the continuation's bordered system."""
+    hb = HarmonicBalance(make(), 10)
+    rng = np.random.default_rng(3)
+    z = hb.static_guess() + 0.3 * rng.standard_normal(hb.size)
+    _, system, dr_dw = hb.residual(z, 2 * math.pi * 1900.0)
+    assert system.r <= hb.model.dofs
+    dense = system.dense()
+    b = rng.standard_normal(hb.size)
+    expected = np.linalg.solve(dense, b)
+    np.testing.assert_allclose(system.solve(b), expected, rtol=0, atol=1e-9 * np.abs(expected).max())
+    row, corner = rng.standard_normal(hb.size), 0.7
+    bordered = np.block([[dense, dr_dw[:, None]], [row[None, :], np.array([[corner]])]])
+    expected = np.linalg.solve(bordered, np.append(b, 0.4))
+    x, s = system.solve(b, dr_dw, row, corner, 0.4)
+    np.testing.assert_allclose(np.append(x, s), expected, rtol=0, atol=1e-9 * np.abs(expected).max())

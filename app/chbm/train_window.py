@@ -154,9 +154,9 @@ class TrainWindow(WorkerRuns, QMainWindow):
         self.f_min = QuantityField("Lowest mesh frequency", HZ, d.f_min)
         self.f_max = QuantityField("Highest mesh frequency", HZ, d.f_max)
         self.harmonics = QuantityField("Harmonics", TRAIN_HARMONICS, d.harmonics,
-                                       "Harmonics H of the mesh frequency: a curve is resolved from the mesh frequency "
-                                       f"where H reaches {RESOLVED_REACH:g}x the train's highest natural frequency; more "
-                                       "harmonics take longer")
+                                       "Harmonics H of the mesh frequency f: a curve is resolved where H f reaches "
+                                       f"{RESOLVED_REACH:g}x the train's highest natural frequency; more harmonics "
+                                       "take longer")
         self.df_max = QuantityField("Largest frequency step", Range(lo=0.0, hi=1e6, unit="Hz"), d.df_max,
                                     "Largest frequency step between curve points [Hz]; 0: 1 % of the range")
         self.scales = QuantityListField("Torque scales", TORQUE_SCALE, d.torque_scales,

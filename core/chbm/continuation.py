@@ -16,7 +16,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from core.chbm.harmonic_balance import HarmonicBalance
-from core.chbm.stability import hill_stable
+from core.chbm.stability import floquet_stable
 from core.errors import GearDynError
 
 
@@ -182,5 +182,5 @@ def _correct(hb, y_pred, tangent, w_scale, max_iterations, tol):
 def _point(hb, y, w_scale, iterations, segment, stability) -> CurvePoint:
     omega = y[-1] * w_scale
     mean, half, rms = hb.summary(y[:-1])
-    stable = hill_stable(hb, y[:-1], omega) if stability else True
+    stable = floquet_stable(hb, y[:-1], omega) if stability else True
     return CurvePoint(omega / (2 * math.pi), mean, half, rms, stable, segment, iterations, y[:-1].copy())

@@ -153,7 +153,7 @@ class HarmonicBalance:
             out[2::2] = sin @ k.T - (h * omega) ** 2 * sin @ m.T - h * omega * cos @ c.T
         return out.ravel()
 
-    def _contact_basis(self):
+    def _contact_basis(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The elements' directions' span: U (n, r) orthonormal, the directions on it (E, r) and the
         elements' stiffness closed at their mean on it, K_ref (r, r) [N/m] (core.chbm.newton_system)."""
         w, _ = self.model.contact_arrays
@@ -201,7 +201,8 @@ class HarmonicBalance:
         means = np.concatenate([spec.real, -spec.imag], axis=1)  # A_m and S_m: weights' means with cos, sin
         g = means[:, first] * first_sign + means[:, second] * second_sign  # (E, 2H + 1, 2H + 1)
         outer = (w[:, :, None] * w[:, None, :]).reshape(len(w), n * n)
-        return (g.reshape(len(w), nb * nb).T @ outer).reshape(nb, nb, n, n).transpose(0, 2, 1, 3).reshape(nb * n, nb * n)
+        blocks = (g.reshape(len(w), nb * nb).T @ outer).reshape(nb, nb, n, n)  # (i, j, a, b)
+        return blocks.transpose(0, 2, 1, 3).reshape(nb * n, nb * n)
 
     # ---------------------------------------------------------------- solving
 

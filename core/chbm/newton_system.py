@@ -73,6 +73,7 @@ class NewtonSystem:
         return (x.reshape(-1, self.hb.model.dofs) @ self.u).ravel()
 
     def _v(self, y: np.ndarray) -> np.ndarray:
+        """V y: back from the directions' coordinates to the model's, ((2H + 1) r,) -> (size,)."""
         return (y.reshape(-1, self.r) @ self.u.T).ravel()
 
     # ---------------------------------------------------------------- solving

@@ -78,6 +78,6 @@ def floquet_multipliers(hb, z: np.ndarray, omega: float) -> np.ndarray:
     return monodromy_multipliers(hb, z, omega)
 
 
-def hill_stable(hb, z: np.ndarray, omega: float, tol: float = 1e-6) -> bool:
+def floquet_stable(hb, z: np.ndarray, omega: float, tol: float = 1e-6) -> bool:
     """Whether the periodic solution z at omega [rad/s] is asymptotically stable (all |multipliers| < 1)."""
     return bool(np.all(np.abs(floquet_multipliers(hb, z, omega)) < 1.0 + tol))

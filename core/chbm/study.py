@@ -13,7 +13,7 @@ from core.chbm.continuation import CurvePoint, follow
 from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.lumped_model import LumpedModel
 from core.chbm.newmark import NewmarkIntegrator, PeriodicResponse
-from core.chbm.stability import hill_stable
+from core.chbm.stability import floquet_stable
 
 
 @dataclass
@@ -41,7 +41,7 @@ def hbm_solutions_at(result: CurveResult, frequency: float) -> list[tuple[np.nda
         s = (frequency - a.frequency) / (b.frequency - a.frequency)
         z, _, ok = result.hb.solve(omega, a.z + s * (b.z - a.z))
         if ok and not any(np.allclose(z, o[0], rtol=1e-6, atol=1e-8) for o in out):
-            out.append((z, hill_stable(result.hb, z, omega), a.segment))
+            out.append((z, floquet_stable(result.hb, z, omega), a.segment))
     return out
 
 

@@ -240,7 +240,8 @@ class TrainWindow(WorkerRuns, QMainWindow):
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         self.table.selectRow(next((i for i, m in enumerate(self.modes) if m.frequency > 0), 0))
-        self.summary.setText(f"{len(self.train.meshes)} meshes, {self.train.dofs} coordinates; "
+        meshes = len(self.train.meshes)
+        self.summary.setText(f"{meshes} mesh{'es' if meshes != 1 else ''}, {self.train.dofs} coordinates; "
                              + "; ".join(self.train.notes))
         self.show_campbell()
 

@@ -12,6 +12,7 @@ from core.chbm.continuation import ContinuationError
 from core.chbm.train_commands import scaled_torques
 from core.chbm.train_from_model import train_from_model
 from core.chbm.train_study import train_curve
+from core.errors import ModelError
 
 
 class TrainWorker(Worker):
@@ -43,6 +44,9 @@ class TrainWorker(Worker):
                 failures.append(f"torque x{scale:g}: {exc} ({len(exc.points)} points computed, shown)")
                 if exc.curve is not None:
                     curves.append(exc.curve)
+            except ModelError as exc:  # the model, not the scale: no other scale runs either
+                failures.append(str(exc))
+                break
             except Exception as exc:  # noqa: BLE001  (reported in the window, never a crash)
                 failures.append(f"torque x{scale:g}: {type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}")
         status = "stopped" if self.cancelled else ("failed" if failures else "finished")

@@ -91,6 +91,9 @@ def run_train_chbm(path: str, out: str, f_min: float, f_max: float, scales=(1.0,
         train = base if scale == 1.0 else train_from_model(scaled_torques(model, scale))
         try:
             curve = train_curve(train, f_min, f_max, harmonics, df_max, scale=scale)
+        except ModelError as exc:  # the model, not the scale: no other scale runs either
+            print(f"error: {exc}")
+            return 1
         except ContinuationError as exc:
             status = 1
             if exc.curve is None:

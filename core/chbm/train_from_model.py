@@ -173,7 +173,8 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
     notes.append("mesh phases from the gears' teeth (phase 0: a tooth of the reference gear on the line to the "
                  "pitch point): " + ", ".join(f"{m.name} {m.phase:.4f}{'' if m.rolling > 0 else ' (runs back)'}"
                                               for m in phased))
-    train = build_train(bodies, phased, description or f"{model.name}: {len(meshes)} meshes", tuple(notes), springs)
+    named = description or f"{model.name}: {len(meshes)} mesh{'es' if len(meshes) != 1 else ''}"
+    train = build_train(bodies, phased, named, tuple(notes), springs)
     train.axes = np.array([e1, e2, axis])
     return train
 

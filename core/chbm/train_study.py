@@ -23,6 +23,7 @@ from core.chbm.continuation import ContinuationError, CurvePoint, follow
 from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.modes import train_modes
 from core.chbm.newmark import NewmarkIntegrator, PeriodicResponse
+from core.errors import ModelError
 from core.model.views import TRAIN_DEFAULT_HARMONICS, TRAIN_HARMONICS
 from core.chbm.train_model import TrainModel
 
@@ -155,9 +156,15 @@ def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = 
 
     Raises
     ------
+    ModelError
+        When no mesh carries a load (the model's mean torques are all zero).
     ContinuationError
         When the curve cannot be followed; its `curve` holds the TrainCurve of the points computed (or None).
     """
+    if not np.any(train.lumped.force):
+        # unloaded meshes rattle in their backlash about no static state: the Newton system is singular
+        raise ModelError("torques", "the model's mean torques are all zero over the run, so no mesh carries a "
+                         "load: the forced response needs one (a Torque on a gear's joint)")
     hb = HarmonicBalance(train.lumped, harmonics)
     # a train's unknowns are many and large against x_scale: the frequency step (df_max) and the Newton
     # iterations bound the step, not an arclength of order one

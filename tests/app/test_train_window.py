@@ -144,3 +144,15 @@ def test_the_settings_saved_with_the_model_fill_the_form_when_it_is_opened_again
     texts = {name: train.findChild(QLineEdit, name).text() for name in ("Highest mesh frequency", "Harmonics",
                                                                        "Torque scales")}
     assert texts == {"Highest mesh frequency": "800", "Harmonics": "6", "Torque scales": "0.5, 2"}
+
+
+def test_a_model_without_torques_shows_its_modes_and_says_why_it_has_no_forced_response(window, qtbot):
+    """The helical pair example runs free: Run showed numpy's LinAlgError with its traceback under the form."""
+    train = _open(window, qtbot, EXAMPLES / "helical_pair.gdyn")
+    assert train.table.rowCount() == 2  # the rigid rolling and the mesh mode need no load
+    assert train.summary.text().startswith("1 mesh, 2 coordinates;")  # it said "1 meshes"
+    _click(train, qtbot, "train_run")
+    qtbot.waitUntil(lambda: not train.background.running and bool(train.message.text()), timeout=60000)
+    assert train.message.text() == ("torques: the model's mean torques are all zero over the run, so no mesh "
+                                    "carries a load: the forced response needs one (a Torque on a gear's joint)")
+    assert not train.curves and train.act_run.isEnabled()

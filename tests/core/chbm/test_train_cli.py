@@ -80,3 +80,15 @@ def test_a_curve_across_the_sharp_superharmonic_peak_reaches_f_max_with_large_st
     rows = list(csv.DictReader(out.open()))
     f = [float(r["mesh frequency [Hz]"]) for r in rows]
     assert f[0] == 100.0 and f[-1] == 3000.0 and all(b > a for a, b in zip(f, f[1:]))  # no fold: one branch
+
+
+def test_train_chbm_of_a_model_without_torques_is_refused_with_the_reason(tmp_path, capsys):
+    """The helical pair example runs free (no torque): every mesh is unloaded and the Newton system singular;
+    the command ended in numpy's LinAlgError traceback. The modes need no load and are still listed."""
+    helical = str(EXAMPLES / "helical_pair.gdyn")
+    out = tmp_path / "c.csv"
+    assert main(["train-chbm", helical, "--f-min", "500", "--f-max", "600", "--out", str(out)]) == 1
+    printed = capsys.readouterr().out
+    assert "error: torques: the model's mean torques are all zero" in printed and "Traceback" not in printed
+    assert not out.exists()
+    assert main(["modes", helical]) == 0

@@ -23,9 +23,9 @@ from core.chbm.continuation import ContinuationError, CurvePoint, follow
 from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.modes import train_modes
 from core.chbm.newmark import NewmarkIntegrator, PeriodicResponse
+from core.chbm.train_model import TrainModel
 from core.errors import ModelError
 from core.model.views import TRAIN_DEFAULT_HARMONICS, TRAIN_HARMONICS
-from core.chbm.train_model import TrainModel
 
 DEFAULT_HARMONICS = TRAIN_DEFAULT_HARMONICS
 RESOLVED_REACH = 2.0  # H f against the highest natural frequency from which a point counts as resolved

@@ -71,6 +71,7 @@ class GearPairDialog(QDialog):
             form.addRow(w.label, w)
         self.derived = QLabel("")
         self.derived.setObjectName("derived")
+        self.derived.setWordWrap(True)  # a long line pushed the dialog 250 px wider under the pointer
         self.checks = QLabel("")
         self.checks.setObjectName("checks")
         self.checks.setWordWrap(True)

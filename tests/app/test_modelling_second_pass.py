@@ -257,16 +257,19 @@ def test_pair_dialog_before_any_joint_says_so_and_creates_the_joints_on_request(
 
     def create_and_move(dlg):
         seen["before"] = dlg.checks.text()
+        width = dlg.geometry().width()  # the dialog as drawn; it may not be made narrower than its minimum
         qtbot.mouseClick(dlg.findChild(QPushButton, "create_joints"), Qt.LeftButton)
         seen["joints"] = (dlg.joint1.currentText(), dlg.joint2.currentText(), dlg.z1.value(), dlg.z2.value())
         qtbot.mouseClick(dlg.findChild(QPushButton, "move_gear2"), Qt.LeftButton)
         seen["after"] = dlg.checks.text()
+        seen["grew"] = dlg.minimumSizeHint().width() - width  # the derived line wraps (it pushed 250 px wider)
 
     fill_and_ok(qtbot, {"Name": "p"}, press=create_and_move)
     qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
     assert seen["before"] == ("A gear pair joins two gears on revolute joints; the model has 0: press 'Create "
                               "revolute joints' below first.")
     assert seen["joints"] == ("a_joint", "b_joint", 20, 40) and seen["after"] == "All gear rules hold."
+    assert seen["grew"] <= 0
     model = window.doc.model
     assert set(model.joints) == {"a_joint", "b_joint"} and "p" in model.gear_pairs
     assert model.joints["a_joint"].axis == pytest.approx((0.0, 0.0, 1.0)) and model.joints["b_joint"].body_i == "ground"

@@ -65,9 +65,12 @@ class CampbellPlot(TrainPlot):
         for k, h in enumerate(campbell.harmonics):
             self.plot(s, campbell.harmonic_line(h), pen=pg.mkPen("#444", style=styles[k % len(styles)]),
                       name=f"{h}x mesh")
-        if campbell.crossings:
-            self.plot([c[0] for c in campbell.crossings], [c[0] * c[1] * campbell.mesh_per_rpm for c in campbell.crossings],
-                      pen=None, symbol="o", symbolSize=7, symbolBrush="#ff7f0e", name="crossings")
+        # filled where the harmonic drives the mode, hollow where the meshes' phases cancel it (core.chbm.modes)
+        for excited, name, brush in ((True, "crossings", "#ff7f0e"), (False, "crossings the mesh phases cancel", None)):
+            marks = [c for c in campbell.crossings if c[3] == excited]
+            if marks:
+                self.plot([c[0] for c in marks], [c[0] * c[1] * campbell.mesh_per_rpm for c in marks], pen=None,
+                          symbol="o", symbolSize=7, symbolBrush=brush, symbolPen="#ff7f0e", name=name)
         self.setYRange(0, 1.2 * top)
 
 

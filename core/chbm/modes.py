@@ -5,6 +5,10 @@ Classes after Lin and Parker (J. Vib. Acoust. 121, 1999): in a rotational mode t
 ring, carrier, fixed-axis gears) only turn; in a translational mode they only translate; in a planet mode
 they do not move at all, only the planets do. With equally spaced planets every mode is one of the three
 (rotational modes single, translational modes in pairs, planet modes N - 3 fold); anything else is 'mixed'.
+
+A Campbell crossing of a mesh harmonic with a mode is marked excited or not by that harmonic's modal force:
+each mesh's stiffness varies with its own phase, and where the phases make the meshes' forces cancel on the
+mode (the planet phasing of Parker, J. Sound Vib. 236, 2000) the crossing excites nothing.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 
+from core.chbm.harmonic_balance import sample_count
 from core.chbm.train_model import TrainModel
 from core.geometry.rotations import quat_matrix, quat_mul, rotation_vector_quat
 
@@ -152,15 +157,16 @@ class Campbell:
     harmonics : list of int
     mesh_per_rpm : float
         Mesh frequency [Hz] per rpm of the input.
-    crossings : list of (speed [rpm], harmonic, Mode)
-        Where a harmonic of the mesh frequency meets a natural frequency inside the range.
+    crossings : list of (speed [rpm], harmonic, Mode, excited)
+        Where a harmonic of the mesh frequency meets a natural frequency inside the range, and whether that
+        harmonic of the meshes' stiffness drives the mode (harmonic_excitation above EXCITED).
     """
 
     speeds: np.ndarray
     harmonics: list[int]
     modes: list[Mode]
     mesh_per_rpm: float
-    crossings: list[tuple[float, int, Mode]]
+    crossings: list[tuple[float, int, Mode, bool]]
 
     def harmonic_line(self, h: int) -> np.ndarray:
         """The h-th mesh harmonic [Hz] at `speeds`."""
@@ -180,6 +186,32 @@ def campbell(train: TrainModel, modes: list[Mode], input_body: str, speed_max: f
         for h in harmonics:
             s = m.frequency / (h * per_rpm)
             if s <= speed_max:
-                crossings.append((s, h, m))
+                crossings.append((s, h, m, harmonic_excitation(train, modes, m.frequency, h) > EXCITED))
     crossings.sort(key=lambda c: c[0])
     return Campbell(speeds, list(harmonics), modes, per_rpm, crossings)
+
+
+EXCITED = 1e-6  # a harmonic_excitation below this is the mesh phases' cancellation, round-off above zero
+
+
+def harmonic_excitation(train: TrainModel, modes: list[Mode], frequency: float, harmonic: int) -> float:
+    """How much of the meshes' `harmonic`-th stiffness variation drives the modes at `frequency` [Hz]: the norm
+    of their modal forces over the sum of each mesh's own, 0 (the mesh phases cancel it) to 1 (all in phase).
+
+    Each mesh acts on the flank the mean torques load, with its static force times its stiffness law's
+    harmonic (with the mesh's phase) over its mean; a multiple mode counts as its whole subspace.
+    """
+    lumped = train.lumped
+    shapes = np.array([m.shape for m in modes if abs(m.frequency - frequency) <= SAME_FREQUENCY * frequency])
+    samples = sample_count(harmonic, lumped.switch_fractions())
+    stiff = lumped.stiffnesses(np.arange(samples) / samples)  # (E, S), each law at its mesh's phase
+    wave = np.exp(-2j * math.pi * harmonic * np.arange(samples) / samples)
+    variation = (stiff @ wave) / samples / stiff.mean(axis=1)  # (E,) the harmonic over the mean
+    y, _ = lumped.static_state()
+    force = lumped.contact_forces(y[None, :], lumped.gaps(np.zeros(1)),
+                                  np.array([[c.mean_stiffness] for c in lumped.contacts]))[0][:, 0]
+    loaded = train.loaded_flanks()
+    rows = np.array([train.mesh_rows[m.name][flank] for m in train.meshes for flank in (0, 1)])  # (E, n) on q
+    drive = np.where(loaded, np.abs(force) * variation, 0.0) * (shapes @ rows.T)  # (modes, E)
+    own = float(np.linalg.norm(np.abs(drive).sum(axis=1)))
+    return float(np.linalg.norm(drive.sum(axis=1))) / own if own > 0 else 0.0

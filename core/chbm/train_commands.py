@@ -49,8 +49,8 @@ def run_modes(path: str, as_json: bool = False, speed_max: float = 0.0) -> int:
              **{k.replace(" ", "_"): m.shares[k] for k in SHARES}} for m in distinct(modes)]
     crossings = []
     if speed_max > 0 and per_rpm > 0:
-        crossings = [{"speed_rpm": s, "harmonic": h, "frequency_hz": m.frequency, "kind": m.kind}
-                     for s, h, m in campbell(train, modes, body, speed_max).crossings]
+        crossings = [{"speed_rpm": s, "harmonic": h, "frequency_hz": m.frequency, "kind": m.kind, "excited": excited}
+                     for s, h, m, excited in campbell(train, modes, body, speed_max).crossings]
     if as_json:
         print(json.dumps({"model": path, "coordinates": train.names, "input": body,
                           "mesh_frequency_per_rpm_hz": per_rpm, "modes": rows, "campbell_crossings": crossings,
@@ -71,7 +71,7 @@ def run_modes(path: str, as_json: bool = False, speed_max: float = 0.0) -> int:
         print(f"{r['frequency_hz']:12.2f}  {r['kind']:<13} {r['multiplicity']:>4}  {shares}")
     for c in crossings:
         print(f"Campbell: harmonic {c['harmonic']} meets {c['frequency_hz']:.1f} Hz ({c['kind']}) at "
-              f"{c['speed_rpm']:.0f} rpm")
+              f"{c['speed_rpm']:.0f} rpm" + ("" if c["excited"] else ": not excited (the mesh phases cancel)"))
     return 0
 
 

@@ -53,6 +53,9 @@ def test_the_campbell_diagram_marks_where_mesh_harmonics_meet_natural_frequencie
     per_rpm = 25 * 71 / 96 / 60  # Hz of mesh per rpm of the sun, the ring held
     ratios = y / (x * per_rpm)  # each crossing sits on a whole harmonic
     assert len(x) > 0 and np.allclose(ratios, np.round(ratios), atol=1e-9)
+    # the crossings the planet phasing cancels are drawn hollow, under their own name
+    cancelled = next(i for i in items if i.name() == "crossings the mesh phases cancel")
+    assert len(cancelled.getData()[0]) > 0 and cancelled.opts["symbolBrush"] is None
 
 
 def test_forced_responses_at_two_torques_from_the_window_match_the_command_line(window, qtbot, tmp_path):

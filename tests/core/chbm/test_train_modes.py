@@ -10,9 +10,13 @@ import math
 import numpy as np
 import pytest
 
-from core.chbm.modes import distinct, train_modes
+from core.chbm.modes import campbell, distinct, train_modes
+from core.chbm.train_commands import input_body
+from core.chbm.train_from_model import train_from_model
 from core.chbm.train_model import TrainBody, TrainMesh, build_train
 from core.gearing.mesh_model import MeshModel
+from core.model.files import load
+from tests.conftest import EXAMPLES
 
 ALPHA = math.radians(24.6)
 # Table 2 [Hz]: rotational (one each), translational (two each), planet modes (N - 3 each)
@@ -76,3 +80,30 @@ def test_equally_spaced_planets_give_single_rotational_double_translational_and_
             assert max(u) - min(u) < 1e-8 * max(abs(v) for v in u)
         if m.kind == "translational":  # central members only translate
             assert all(abs(r) < 1e-8 * size for _, r in central)
+
+
+def test_campbell_crossings_are_excited_as_parkers_planet_phasing_rules_say():
+    """Parker (J. Sound Vib. 236, 2000): with equally spaced planets, mesh harmonic l drives rotational modes only
+    when l z_s / N is whole and translational modes only when (l z_s +- 1) / N is whole. The compliant planetary
+    example (z_s 25, N 3): 1x and 2x drive the translational modes only, 3x the rotational ones only. Before, every
+    crossing was marked alike. The planetary example's planets mesh in phase (z_s 24): no harmonic drives its
+    planet modes, every one its rotational modes."""
+    seen = set()
+    for name, speed, planets in (("compliant_planetary", 3000.0, 3), ("planetary", 40000.0, 3)):
+        model = load(EXAMPLES / f"{name}.gdyn")
+        pair = model.gear_pairs["sun_planet1"]
+        assert model.joints[pair.joint1].body_j == "sun"
+        sun_teeth = pair.z1  # 25 and 24
+        train = train_from_model(model)
+        modes = train_modes(train)
+        for _, h, mode, excited in campbell(train, modes, input_body(train), speed).crossings:
+            if mode.kind == "rotational":
+                assert excited == ((h * sun_teeth) % planets == 0), (name, h, mode.frequency)
+            elif mode.kind == "translational":
+                assert excited == ((h * sun_teeth + 1) % planets == 0 or (h * sun_teeth - 1) % planets == 0)
+            else:
+                assert mode.kind == "planet" and not excited, (name, h, mode.kind)
+            seen.add((name, mode.kind, excited))
+    assert {("compliant_planetary", "rotational", False), ("compliant_planetary", "rotational", True),
+            ("compliant_planetary", "translational", False), ("compliant_planetary", "translational", True),
+            ("planetary", "planet", False), ("planetary", "rotational", True)} <= seen

@@ -180,13 +180,14 @@ def campbell(train: TrainModel, modes: list[Mode], input_body: str, speed_max: f
     per_rpm = train.mesh_frequency_per_speed(input_body) * 2 * math.pi / 60.0
     speeds = np.linspace(0.0, speed_max, points)
     crossings = []
+    forcing = {h: harmonic_forces(train, h) for h in harmonics}
     for m in distinct(modes):
         if m.frequency <= 0.0 or per_rpm <= 0.0:
             continue
         for h in harmonics:
             s = m.frequency / (h * per_rpm)
             if s <= speed_max:
-                crossings.append((s, h, m, harmonic_excitation(train, modes, m.frequency, h) > EXCITED))
+                crossings.append((s, h, m, harmonic_excitation(forcing[h], modes, m.frequency) > EXCITED))
     crossings.sort(key=lambda c: c[0])
     return Campbell(speeds, list(harmonics), modes, per_rpm, crossings)
 
@@ -194,24 +195,26 @@ def campbell(train: TrainModel, modes: list[Mode], input_body: str, speed_max: f
 EXCITED = 1e-6  # a harmonic_excitation below this is the mesh phases' cancellation, round-off above zero
 
 
-def harmonic_excitation(train: TrainModel, modes: list[Mode], frequency: float, harmonic: int) -> float:
-    """How much of the meshes' `harmonic`-th stiffness variation drives the modes at `frequency` [Hz]: the norm
-    of their modal forces over the sum of each mesh's own, 0 (the mesh phases cancel it) to 1 (all in phase).
-
-    Each mesh acts on the flank the mean torques load, with its static force times its stiffness law's
-    harmonic (with the mesh's phase) over its mean; a multiple mode counts as its whole subspace.
-    """
+def harmonic_forces(train: TrainModel, harmonic: int) -> np.ndarray:
+    """Each mesh flank's force of the meshes' `harmonic`-th stiffness variation on the train's coordinates q,
+    complex, (E, n) [N]: the flank the mean torques load carries its static force times its stiffness law's
+    harmonic (at the mesh's phase) over its mean; the other flank none."""
     lumped = train.lumped
-    shapes = np.array([m.shape for m in modes if abs(m.frequency - frequency) <= SAME_FREQUENCY * frequency])
-    samples = sample_count(harmonic, lumped.switch_fractions())
+    samples = sample_count(harmonic, lumped.switch_fractions())  # every mesh phase on a sample
     stiff = lumped.stiffnesses(np.arange(samples) / samples)  # (E, S), each law at its mesh's phase
-    wave = np.exp(-2j * math.pi * harmonic * np.arange(samples) / samples)
-    variation = (stiff @ wave) / samples / stiff.mean(axis=1)  # (E,) the harmonic over the mean
+    variation = (stiff @ np.exp(-2j * math.pi * harmonic * np.arange(samples) / samples)) / stiff.sum(axis=1)
     y, _ = lumped.static_state()
     force = lumped.contact_forces(y[None, :], lumped.gaps(np.zeros(1)),
                                   np.array([[c.mean_stiffness] for c in lumped.contacts]))[0][:, 0]
-    loaded = train.loaded_flanks()
-    rows = np.array([train.mesh_rows[m.name][flank] for m in train.meshes for flank in (0, 1)])  # (E, n) on q
-    drive = np.where(loaded, np.abs(force) * variation, 0.0) * (shapes @ rows.T)  # (modes, E)
-    own = float(np.linalg.norm(np.abs(drive).sum(axis=1)))
-    return float(np.linalg.norm(drive.sum(axis=1))) / own if own > 0 else 0.0
+    rows = np.array([train.mesh_rows[m.name][flank] for m in train.meshes for flank in (0, 1)])  # (E, n)
+    return np.where(train.loaded_flanks(), np.abs(force) * variation, 0.0)[:, None] * rows
+
+
+def harmonic_excitation(forces: np.ndarray, modes: list[Mode], frequency: float) -> float:
+    """How much of a harmonic's flank forces (harmonic_forces) drives the modes at `frequency` [Hz]: the norm of
+    their modal forces over the sum of each flank's own, 0 (the mesh phases cancel them) to 1 (all in phase); a
+    multiple mode counts as its whole subspace."""
+    shapes = np.array([m.shape for m in modes if abs(m.frequency - frequency) <= SAME_FREQUENCY * frequency])
+    modal = shapes @ forces.T  # (modes, E)
+    own = float(np.linalg.norm(np.abs(modal).sum(axis=1)))
+    return float(np.linalg.norm(modal.sum(axis=1))) / own if own > 0 else 0.0

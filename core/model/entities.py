@@ -758,7 +758,8 @@ class SimulationSettings:
         module of the gear pairs (of 1 mm without pairs) for gear phase drift
         and joint position errors, and in rad for joint axis and motor angle
         errors. A run whose error grows past it stops as failed, keeping its
-        results (core.dynamics.checks).
+        results (core.dynamics.checks). From 1e-12: below, the round-off of
+        positions in double precision alone (2e-16 of them) would fail a run.
     """
 
     t_end: float = ranged(1.0, lo=0.0, hi=1e6, lo_open=True, unit="s")
@@ -773,7 +774,7 @@ class SimulationSettings:
     gravity: Vec3 = vector(ZERO3, unit="m/s^2")
     static_equilibrium: bool = False
     formulation: str = choice("auto", FORMULATIONS)
-    drift_tolerance: float = ranged(1e-3, lo=0.0, hi=1.0, lo_open=True, unit="")
+    drift_tolerance: float = ranged(1e-3, lo=1e-12, hi=1.0, unit="")
 
     def problems(self) -> list[tuple[str, str]]:
         out = range_problems(self) + _vector_problem("gravity", self.gravity)

@@ -203,11 +203,9 @@ def harmonic_forces(train: TrainModel, harmonic: int) -> np.ndarray:
     samples = sample_count(harmonic, lumped.switch_fractions())  # every mesh phase on a sample
     stiff = lumped.stiffnesses(np.arange(samples) / samples)  # (E, S), each law at its mesh's phase
     variation = (stiff @ np.exp(-2j * math.pi * harmonic * np.arange(samples) / samples)) / stiff.sum(axis=1)
-    y, _ = lumped.static_state()
-    force = lumped.contact_forces(y[None, :], lumped.gaps(np.zeros(1)),
-                                  np.array([[c.mean_stiffness] for c in lumped.contacts]))[0][:, 0]
+    force = train.static_flank_forces()
     rows = np.array([train.mesh_rows[m.name][flank] for m in train.meshes for flank in (0, 1)])  # (E, n)
-    return np.where(train.loaded_flanks(), np.abs(force) * variation, 0.0)[:, None] * rows
+    return np.where(train.loaded_flanks(force), np.abs(force) * variation, 0.0)[:, None] * rows
 
 
 def harmonic_excitation(forces: np.ndarray, modes: list[Mode], frequency: float) -> float:

@@ -212,14 +212,18 @@ class TrainModel:
                              + " Hz per rad/s): the harmonic balance takes one")
         return per[0]
 
-    def loaded_flanks(self) -> np.ndarray:
+    def static_flank_forces(self) -> np.ndarray:
+        """Each contact element's (flank's) static force [N] at the mean mesh stiffness under the mean torques."""
+        y, _ = self.lumped.static_state()
+        return self.lumped.contact_forces(y[None, :], self.lumped.gaps(np.zeros(1)),
+                                          np.array([[c.mean_stiffness] for c in self.lumped.contacts]))[0][:, 0]
+
+    def loaded_flanks(self, forces: np.ndarray | None = None) -> np.ndarray:
         """Per contact element whether it is the flank of its mesh that carries the mean torques: of each
         mesh's two flanks the one with the larger static force (both can touch where a centre's radial
-        motion closes a backlash-free mesh; the one the torque loads is the mesh's line of action)."""
-        y, _ = self.lumped.static_state()
-        forces = self.lumped.contact_forces(y[None, :], self.lumped.gaps(np.zeros(1)),
-                                            np.array([[c.mean_stiffness] for c in self.lumped.contacts]))[0][:, 0]
-        pairs = forces.reshape(-1, 2)
+        motion closes a backlash-free mesh; the one the torque loads is the mesh's line of action).
+        `forces`: the static_flank_forces when the caller has them."""
+        pairs = (self.static_flank_forces() if forces is None else forces).reshape(-1, 2)
         drive = pairs[:, 0] >= pairs[:, 1]
         return np.column_stack([drive, ~drive]).ravel()
 

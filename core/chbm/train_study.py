@@ -62,10 +62,8 @@ def period_forces(train: TrainModel, hb: HarmonicBalance, z: np.ndarray, frequen
 
 def static_mesh_forces(train: TrainModel) -> np.ndarray:
     """Each mesh's static force [N] at the mean stiffness under the mean torques."""
-    y, _ = train.lumped.static_state()
-    k = np.array([[c.mean_stiffness] for c in train.lumped.contacts])
-    forces, _ = train.lumped.contact_forces(y[None, :], train.lumped.gaps(np.zeros(1)), k)
-    return forces[0::2, 0] - forces[1::2, 0]
+    forces = train.static_flank_forces()
+    return forces[0::2] - forces[1::2]
 
 
 @dataclass

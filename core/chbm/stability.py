@@ -49,17 +49,22 @@ def monodromy_multipliers(hb, z: np.ndarray, omega: float) -> np.ndarray:
     The contact tangent is held over each sample interval of the period at its value at the interval's
     start, as the AFT samples it, so the state transition is the product of one matrix exponential per
     interval: exact for that piecewise-constant stiffness, whatever the ratio of the natural frequencies to
-    the mesh frequency. The exponentials are taken as one stack and multiplied pairwise.
+    the mesh frequency. Consecutive intervals with the same tangent share one exponential over their joined
+    length (a stepped mesh stiffness changes some 20 times in a period of hundreds of samples); the
+    exponentials are taken as one stack and multiplied pairwise.
     """
     n = hb.model.dofs
     m_inv = np.linalg.inv(hb.model.mass)
     _, tangent = hb.model.restoring(hb.coordinate_samples(z), hb.gaps, hb.stiff)
-    a = np.zeros((hb.samples, 2 * n, 2 * n))
+    flat = tangent.reshape(len(tangent), -1)
+    starts = np.flatnonzero(np.r_[True, np.any(flat[1:] != flat[:-1], axis=1)])
+    lengths = np.diff(np.r_[starts, len(flat)]) * (2 * math.pi / omega / hb.samples)  # [s]
+    a = np.zeros((len(starts), 2 * n, 2 * n))
     a[:, :n, n:] = np.eye(n)
     a[:, n:, n:] = -m_inv @ hb.model.damping
-    a[:, n:, :n] = -m_inv @ (hb.model.stiffness + tangent)
+    a[:, n:, :n] = -m_inv @ (hb.model.stiffness + tangent[starts])
     with np.errstate(over="ignore", invalid="ignore"):
-        steps = scipy.linalg.expm(a * (2 * math.pi / omega / hb.samples))
+        steps = scipy.linalg.expm(a * lengths[:, None, None])
         while len(steps) > 1:  # the later interval of each pair on the left
             if len(steps) % 2:
                 steps = np.concatenate([steps, np.eye(2 * n)[None]])

@@ -30,7 +30,7 @@ class CurvePoint:
     rms: float  # RMS of the fluctuating DTE [m]
     stable: bool
     segment: int  # branch segment id; it changes at every fold
-    iterations: int  # Newton iterations of the corrector
+    iterations: int  # corrector steps (Newton by chords)
     z: np.ndarray = field(repr=False)
 
     def row(self) -> tuple:
@@ -159,23 +159,36 @@ def _tangent(aug, previous):
     return t / np.linalg.norm(t)
 
 
-def _correct(hb, y_pred, tangent, w_scale, max_iterations, tol):
-    """Newton on R = 0 and the arclength plane; also returns the augmented Jacobian of the last iteration.
+#: A corrector step at least this much shorter than the one before keeps the Jacobian it was taken with
+CHORD_CONTRACTION = 0.25
 
-    That Jacobian (taken a Newton step of below tol before the solution) serves
-    the next tangent without another evaluation.
+
+def _correct(hb, y_pred, tangent, w_scale, max_iterations, tol):
+    """Newton on R = 0 and the arclength plane, by chords; also returns the augmented Jacobian last taken.
+
+    The Jacobian, factorised once, serves the following steps while each is at least 1 / CHORD_CONTRACTION
+    times shorter than the one before (a predictor close to the path); a slower step takes it anew at the
+    current iterate. That Jacobian serves the next tangent without another evaluation.
     """
     y = y_pred.copy()
+    r, a = _augmented(hb, y, w_scale)
+    solve = a[0].bordered(a[1], tangent[:-1], tangent[-1])
+    last = math.inf
     for it in range(1, max_iterations + 1):
-        r, a = _augmented(hb, y, w_scale)
-        system, column = a
-        g = tangent @ (y - y_pred)
-        step, s = system.solve(-r, column, tangent[:-1], tangent[-1], -g)
-        y += np.append(step, s)
+        step, s = solve(-r, -(tangent @ (y - y_pred)))
+        step = np.append(step, s)
+        y += step
         if not np.all(np.isfinite(y)):
             return y, it, False, a
-        if np.linalg.norm(np.append(step, s)) < tol * max(1.0, np.linalg.norm(y)):
+        size = np.linalg.norm(step)
+        if size < tol * max(1.0, np.linalg.norm(y)):
             return y, it, True, a
+        if size > CHORD_CONTRACTION * last:
+            r, a = _augmented(hb, y, w_scale)
+            solve = a[0].bordered(a[1], tangent[:-1], tangent[-1])
+        else:
+            r = hb.residual(y[:-1], y[-1] * w_scale, jacobian=False)
+        last = size
     return y, max_iterations, False, a
 
 

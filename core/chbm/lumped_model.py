@@ -202,9 +202,13 @@ class LumpedModel:
         forces, active = self.contact_forces(x, gaps, stiff)
         w, k = self.contact_arrays
         k = k[:, None] if stiff is None else stiff
-        f = -forces.T @ w
-        tangent = np.einsum("ek,ea,eb->kab", active * k, w, w)
-        return f, tangent
+        return -forces.T @ w, self.contact_tangent(active * k)
+
+    def contact_tangent(self, weights: np.ndarray) -> np.ndarray:
+        """The contact stiffness sum_e weights[e, k] w_e w_e^T [N/m] at each sample k, (N, n, n), from each
+        element's stiffness where it is closed (E, N) [N/m]."""
+        w, _ = self.contact_arrays
+        return np.einsum("ek,ea,eb->kab", weights, w, w)
 
     def mesh_stiffness(self, fractions: np.ndarray) -> np.ndarray:
         """Stiffness along the output when every element that can close is closed [N/m]."""

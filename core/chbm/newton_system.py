@@ -42,18 +42,22 @@ class NewtonSystem:
         mean, blocks = hb.harmonic_blocks(omega, hb.model.stiffness + u @ k_ref @ u.T)
         self.inv_mean = np.linalg.inv(self.scale * mean)
         self.inv_blocks = np.linalg.inv(self.scale * blocks)  # (H, 2n, 2n)
-        nb = 2 * hb.harmonics + 1
-        self.g = self.scale * (hb.contact_jacobian(weights, directions) - np.kron(np.eye(nb), k_ref))
+        nb, r = 2 * hb.harmonics + 1, self.r
+        self.g = hb.contact_jacobian(weights, directions)
+        diagonal = np.arange(nb)
+        self.g.reshape(nb, r, nb, r)[diagonal, :, diagonal, :] -= k_ref  # minus I (x) K_ref
+        self.g *= self.scale
         # G S with S = V^T B^-1 V block-diagonal: r square for the mean, 2r square for each harmonic
         pair = scipy.linalg.block_diag(u, u)
         s_mean = u.T @ self.inv_mean @ u
         s_blocks = pair.T @ self.inv_blocks @ pair
-        gs = np.empty_like(self.g)
-        gs[:, :self.r] = self.g[:, :self.r] @ s_mean
         k = self.g.shape[0]
-        by_harmonic = self.g[:, self.r:].reshape(k, hb.harmonics, 2 * self.r).transpose(1, 0, 2)
-        gs[:, self.r:] = (by_harmonic @ s_blocks).transpose(1, 0, 2).reshape(k, -1)
-        self.capacitance = np.eye(k) + gs
+        gs = np.empty_like(self.g)
+        np.matmul(self.g[:, :r], s_mean, out=gs[:, :r])
+        by_harmonic = self.g[:, r:].reshape(k, hb.harmonics, 2 * r).transpose(1, 0, 2)
+        np.matmul(by_harmonic, s_blocks, out=gs[:, r:].reshape(k, hb.harmonics, 2 * r).transpose(1, 0, 2))
+        gs[np.arange(k), np.arange(k)] += 1.0
+        self.capacitance = gs  # I + G S
 
     # ---------------------------------------------------------------- the parts
 
@@ -82,11 +86,15 @@ class NewtonSystem:
               corner: float = 0.0, rhs_last: float = 0.0):
         """x with J x = rhs; or, given a column c, a row t and the corner tau, (x, s) with
         [[J, c], [t^T, tau]] [x; s] = [rhs; rhs_last] (the continuation's bordered system)."""
-        bz = self._b_solve(rhs)
-        top = self.g @ self._vt(bz)
         if column is None:
-            y = np.linalg.solve(self.capacitance, top)
+            bz = self._b_solve(rhs)
+            y = np.linalg.solve(self.capacitance, self.g @ self._vt(bz))
             return bz - self._b_solve(self._v(y))
+        return self.bordered(column, row, corner)(rhs, rhs_last)
+
+    def bordered(self, column: np.ndarray, row: np.ndarray, corner: float):
+        """The solver of [[J, c], [t^T, tau]] [x; s] = [rhs; rhs_last], factorised once: a function
+        (rhs, rhs_last) -> (x, s), for a corrector that solves with one Jacobian more than once."""
         bc = self._b_solve(column)
         k = self.capacitance.shape[0]
         system = np.empty((k + 1, k + 1))
@@ -94,8 +102,15 @@ class NewtonSystem:
         system[:k, k] = self.g @ self._vt(bc)
         system[k, :k] = -self._vt(self._b_solve(row, transpose=True))
         system[k, k] = corner - row @ bc
-        ys = np.linalg.solve(system, np.append(top, rhs_last - row @ bz))
-        return bz - self._b_solve(self._v(ys[:k])) - bc * ys[k], ys[k]
+        factors = scipy.linalg.lu_factor(system, check_finite=False)
+
+        def solve(rhs: np.ndarray, rhs_last: float):
+            bz = self._b_solve(rhs)
+            ys = scipy.linalg.lu_solve(factors, np.append(self.g @ self._vt(bz), rhs_last - row @ bz),
+                                       check_finite=False)
+            return bz - self._b_solve(self._v(ys[:k])) - bc * ys[k], ys[k]
+
+        return solve
 
     def dense(self) -> np.ndarray:
         """J as one matrix (size, size): for checks against finite differences."""

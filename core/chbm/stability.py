@@ -55,14 +55,15 @@ def monodromy_multipliers(hb, z: np.ndarray, omega: float) -> np.ndarray:
     """
     n = hb.model.dofs
     m_inv = np.linalg.inv(hb.model.mass)
-    _, tangent = hb.model.restoring(hb.coordinate_samples(z), hb.gaps, hb.stiff)
-    flat = tangent.reshape(len(tangent), -1)
-    starts = np.flatnonzero(np.r_[True, np.any(flat[1:] != flat[:-1], axis=1)])
-    lengths = np.diff(np.r_[starts, len(flat)]) * (2 * math.pi / omega / hb.samples)  # [s]
+    _, closed = hb.model.contact_forces(hb.coordinate_samples(z), hb.gaps, hb.stiff)
+    weights = closed * hb.stiff
+    starts = np.flatnonzero(np.r_[True, np.any(weights[:, 1:] != weights[:, :-1], axis=0)])
+    lengths = np.diff(np.r_[starts, hb.samples]) * (2 * math.pi / omega / hb.samples)  # [s]
+    tangent = hb.model.contact_tangent(weights[:, starts])
     a = np.zeros((len(starts), 2 * n, 2 * n))
     a[:, :n, n:] = np.eye(n)
     a[:, n:, n:] = -m_inv @ hb.model.damping
-    a[:, n:, :n] = -m_inv @ (hb.model.stiffness + tangent[starts])
+    a[:, n:, :n] = -m_inv @ (hb.model.stiffness + tangent)
     with np.errstate(over="ignore", invalid="ignore"):
         steps = scipy.linalg.expm(a * lengths[:, None, None])
         while len(steps) > 1:  # the later interval of each pair on the left

@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+from core.chbm.continuation import follow
 from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.train_from_model import train_from_model
 from core.chbm.lumped_model import (
@@ -106,3 +107,20 @@ def test_the_newton_system_solved_through_its_parts_equals_the_dense_solve(make)
     expected = np.linalg.solve(bordered, np.append(b, 0.4))
     x, s = system.solve(b, dr_dw, row, corner, 0.4)
     np.testing.assert_allclose(np.append(x, s), expected, rtol=0, atol=1e-9 * np.abs(expected).max())
+
+
+@pytest.mark.parametrize("make, harmonics, f_min, f_max", [
+    (lambda: paper_model(100.0), 14, 1500.0, 3500.0),  # across the pair's primary resonance and its folds
+    (_planetary_train, 16, 800.0, 1400.0),  # the planetary's first resonance, contact lost on a flank
+], ids=["pair", "planetary"])
+def test_every_point_of_a_followed_curve_solves_the_harmonic_balance_equations(make, harmonics, f_min, f_max):
+    """The corrector reuses one Jacobian over several steps: whatever it stops on must make the residual of
+    the HB equations (the scaled dynamic force balance of every harmonic) vanish, at folds too."""
+    hb = HarmonicBalance(make(), harmonics)
+    points = follow(hb, f_min, f_max, df_max=10.0)
+    assert points[-1].frequency == f_max
+    worst = max(np.linalg.norm(hb.residual(p.z, 2 * math.pi * p.frequency, jacobian=False)) for p in points)
+    scale = max(np.linalg.norm(hb.external()) / hb.f_scale, 1.0)
+    assert worst < 1e-10 * scale, worst
+    if make is not _planetary_train:
+        assert len({p.segment for p in points}) >= 3  # the range holds two folds at least

@@ -23,7 +23,8 @@ class Plan:
     compiled : bool
         Whether the kernels run compiled (numba), and `compiled_why`: asked for, in the cache, or why not.
     rates : str
-        Joint coordinates: 'constant matrices', or the general path and why; Cartesian: the general path.
+        Joint coordinates: 'constant matrices', or 'assembled at every evaluation' and why; Cartesian: assembled at
+        every evaluation.
     steps : str
         How the integrator takes its steps (in the kernel between output samples, or one by one).
     samples : str

@@ -206,7 +206,7 @@ class JointSystem(System):
         """Take the constant matrices when they hold."""
         why = self.why_not_constant() if self.constant else "not asked for"
         modal = any(type(e).MODES for e in self.elements)
-        self.constant_note = (f"the general path: {why}" if why is not None else
+        self.constant_note = (f"assembled at every evaluation: {why}" if why is not None else
                               "constant matrices, made again at each mode change" if modal else "constant matrices")
         if why is None:
             self._constants = {}

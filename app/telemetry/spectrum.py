@@ -24,12 +24,19 @@ from core.analysis.spectra import (
     mesh_frequencies,
     mesh_orders,
     order_map,
+    shared_frequencies,
 )
 from core.model.entities import RevoluteJoint
 
 HARMONICS = 4
 RANGES = ("Visible range", "Cursors A..B", "Whole run")
+CROWDED = 0.04  # harmonic lines closer than this fraction of the axis have one label between them
 MARKER_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#af601a", "#7d3c98", "#117a65")
+
+
+def mesh_label(pairs: list[str]) -> str:
+    """A marker's name: its pair, or how many meshes share it (the info line names them)."""
+    return pairs[0] if len(pairs) == 1 else f"{len(pairs)} meshes"
 
 
 class SpectrumWindow(QWidget):
@@ -137,22 +144,25 @@ class SpectrumWindow(QWidget):
         for line in self._lines:
             self.plot.removeItem(line)
         self._lines = []
-        for k, (pair, f) in enumerate(self.markers.items()):
+        groups = shared_frequencies(self.markers, spec.resolution)  # a planetary's meshes: one marker
+        top = spec.frequency[-1]  # the samples' Nyquist frequency: a mesh frequency above it has no line here
+        for k, (f, pairs) in enumerate(groups):
             colour = MARKER_COLOURS[k % len(MARKER_COLOURS)]
-            for h in range(1, HARMONICS + 1):
-                if f * h > spec.frequency[-1]:
-                    break
+            drawn = [h for h in range(1, HARMONICS + 1) if f * h <= top]
+            crowded = f < CROWDED * top  # the harmonics' labels would overlap: the first line names them all
+            for h in drawn:
+                label = (f"{mesh_label(pairs)} {h}x" + (f"-{drawn[-1]}x" if crowded and len(drawn) > 1 else "")
+                         if h == 1 else "" if crowded else f"{h}x")
                 line = pg.InfiniteLine(f * h, angle=90, pen=pg.mkPen(colour, width=1, style=Qt.DashLine),
-                                       label=f"{pair} {h}x" if h == 1 else f"{h}x",
+                                       label=label or None,
                                        labelOpts={"position": 0.9 - 0.05 * k, "color": colour})
                 self.plot.addItem(line, ignoreBounds=True)
                 self._lines.append(line)
-        top = spec.frequency[-1]  # the samples' Nyquist frequency: a mesh frequency above it has no line here
-        unseen = [f"{p}'s is above the {top:.4g} Hz the output samples resolve: an output step under {0.5 / f:.3g} s "
-                  "shows it" for p, f in self.markers.items() if f > top]
+        unseen = [f"{mesh_label(pairs)}: {f:.6g} Hz is above the {top:.4g} Hz the output samples resolve: an output "
+                  f"step under {0.5 / f:.3g} s shows it" for f, pairs in groups if f > top]
         self.info.setText(f"{name}: {spec.samples} samples from {spec.t0:.6g} to {spec.t1:.6g} s, {spec.window} window, "
                           f"resolution {spec.resolution:.4g} Hz" + (" (resampled to equal steps)" if spec.resampled else "")
-                          + "; mesh frequencies: " + ", ".join(f"{p} {f:.6g} Hz" for p, f in self.markers.items())
+                          + "; mesh frequencies: " + ", ".join(f"{f:.6g} Hz ({', '.join(pairs)})" for f, pairs in groups)
                           + "".join(f"; {text}" for text in unseen))
         self._order_map(res, model, name, t0, t1)
 
@@ -185,7 +195,7 @@ class SpectrumWindow(QWidget):
         self.image.setRect(x0, om.frequency[0], max(x1 - x0, 1e-12), om.frequency[-1] - om.frequency[0])
         self.map_plot.getAxis("bottom").set_quantity(*xlabel)
         if increasing:
-            for k, (pair, order) in enumerate(mesh_orders(model, res, joint, t0, t1).items()):
+            for k, (order, pairs) in enumerate(shared_frequencies(mesh_orders(model, res, joint, t0, t1), 1e-3)):
                 colour = MARKER_COLOURS[k % len(MARKER_COLOURS)]
                 self.map_plot.plot([x0, x1], [order * x0 / 60, order * x1 / 60], pen=pg.mkPen(colour, width=1.5),
-                                   name=f"{pair} order {order:.4g}")
+                                   name=f"{mesh_label(pairs)} order {order:.4g}")

@@ -154,3 +154,17 @@ def mesh_orders(model: Model, results, reference_joint: str, t0: float, t1: floa
     if ref == 0:
         return {}
     return {name: f / ref for name, f in mesh_frequencies(results, model, t0, t1).items()}
+
+
+def shared_frequencies(values: dict[str, float], tolerance: float) -> list[tuple[float, list[str]]]:
+    """The pairs whose mesh frequencies (or orders) lie within `tolerance` [the values' unit] of the lowest in a
+    group, one group each, ascending: (the group's mean, its pairs' names in their given order). A planetary
+    set's meshes all share one mesh frequency: one marker for them, not one per mesh drawn over each other."""
+    groups: list[tuple[float, list[str]]] = []
+    for name, value in sorted(values.items(), key=lambda item: item[1]):
+        if groups and value - groups[-1][0] <= tolerance:
+            groups[-1][1].append(name)
+        else:
+            groups.append((value, [name]))
+    order = list(values)
+    return [(float(np.mean([values[n] for n in names])), sorted(names, key=order.index)) for _, names in groups]

@@ -117,8 +117,29 @@ def test_a_mesh_frequency_the_samples_cannot_resolve_is_said_with_the_output_ste
     sw = tw.spectrum_window
     f, top = sw.markers["pair"], sw.spectrum.frequency[-1]
     assert 390.0 < top <= 400.0 < f  # 400 Hz = 1 / (2 x 1.25 ms)
-    assert (f"pair's is above the {top:.4g} Hz the output samples resolve: an output step under {0.5 / f:.3g} s"
-            in sw.info.text())
+    assert (f"pair: {f:.6g} Hz is above the {top:.4g} Hz the output samples resolve: an output step under "
+            f"{0.5 / f:.3g} s" in sw.info.text())
+
+
+def test_the_planetarys_meshes_share_one_set_of_marker_lines_with_labels_apart(window, qtbot):
+    """The planetary's six meshes turn at one mesh frequency: the spectrum drew six sets of lines on top of each
+    other, their 24 labels written over one another. One set now, its first line naming the six meshes and the
+    harmonics drawn (the lines are too close for a label each), the info line naming the meshes."""
+    _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.1, output_step=2e-5)
+    tw = window.show_telemetry()
+    tw.add_channels(["sun_planet1.Ft"])
+    tw.browser.tree.clearSelection()
+    qtbot.mouseClick(tw.findChild(QToolBar).widgetForAction(tw.act_spectrum), Qt.LeftButton)
+    sw = tw.spectrum_window
+    f = sw.markers["sun_planet1"]
+    assert len(sw.markers) == 6 and all(v == pytest.approx(f, rel=1e-6) for v in sw.markers.values())
+    positions = [line.value() for line in sw._lines]
+    assert positions == pytest.approx([f * h for h in range(1, len(positions) + 1)], rel=1e-6)
+    assert len(positions) >= 2 and f < 0.04 * sw.spectrum.frequency[-1]
+    labels = [line.label.toPlainText() if getattr(line, "label", None) else "" for line in sw._lines]
+    assert labels == [f"6 meshes 1x-{len(positions)}x"] + [""] * (len(positions) - 1)
+    named = sw.info.text().split("mesh frequencies: ")[1]
+    assert named.count("Hz (") == 1 and all(name in named for name in sw.markers)
 
 
 def test_spectrum_peak_is_at_the_mesh_frequency_marker(window, qtbot):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from core.analysis import derived
-from core.analysis.spectra import WINDOWS, amplitude_spectrum, mesh_frequencies, mesh_orders, order_map
+from core.analysis.spectra import WINDOWS, amplitude_spectrum, mesh_frequencies, mesh_orders, order_map, shared_frequencies
 from core.dynamics.results import Channel
 from core.dynamics.results import Results
 from core.dynamics.simulate import simulate
@@ -80,3 +80,16 @@ def test_derivative_integral_moving_average_difference():
         derived.difference(res, "x.a", "x.c")
     index = res.add_channel(*derived.derivative(res, "x.a"))
     assert res.channels[index].group == "derived" and res.names[index] == "x.d(a)/dt [m/s]"
+
+
+def test_meshes_sharing_a_frequency_are_grouped_and_others_kept_apart():
+    """The planetary's six meshes run at one mesh frequency (a run's mean speeds differ by 1e-4 relative at
+    most): one group; pairs 2 % apart, two groups, whose means are their members' means."""
+    values = {"sun_planet1": 294.363, "planet1_ring": 294.323, "sun_planet2": 294.363, "stage2": 300.0,
+              "stage2b": 300.2}
+    groups = shared_frequencies(values, 0.5)
+    assert [names for _, names in groups] == [["sun_planet1", "planet1_ring", "sun_planet2"], ["stage2", "stage2b"]]
+    assert groups[0][0] == pytest.approx((294.363 * 2 + 294.323) / 3, rel=1e-12)
+    assert groups[1][0] == pytest.approx(300.1, rel=1e-12)
+    assert [names for _, names in shared_frequencies(values, 0.01)] == [["planet1_ring"], ["sun_planet1", "sun_planet2"],
+                                                           ["stage2"], ["stage2b"]]

@@ -711,7 +711,8 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("simulate", help="simulate a model and write every channel to CSV")
     m.add_argument("file", help="a .gdyn model file")
     m.add_argument("--t-end", type=_number(float), help="end time [s] (default: the model's)")
-    m.add_argument("--step", type=_number(float), help="time step [s] (default: the model's)")
+    m.add_argument("--step", type=_number(float), help="time step [s]: of rk4 and generalized_alpha; the first of "
+                   "dopri5 and dop853; the largest of generalized_alpha_adaptive (default: the model's)")
     m.add_argument("--integrator", help=f"{', '.join(INTEGRATOR_OPTIONS)} (default: the model's)")
     m.add_argument("--output-step", type=_number(float), help="output sampling [s]; finer than --step is interpolated (default: the model's)")
     m.add_argument("--rtol", type=_number(float), help="relative tolerance of dopri5 and dop853 (default: the model's)")

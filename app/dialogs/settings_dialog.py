@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QDialog, QFormLayout
 
 from app.dialogs.entity_form import EntityForm
 from app.dialogs.fields import FieldError, finish_form
-from core.model.entities import INTEGRATOR_OPTIONS, SimulationSettings
+from core.model.entities import INTEGRATOR_OPTIONS, STEP_LABELS, SimulationSettings
 
 OPTION_FIELDS = sorted({o for opts in INTEGRATOR_OPTIONS.values() for o in opts})
 
@@ -31,9 +31,10 @@ class SettingsDialog(QDialog):
             entry.selectAll()
 
     def _options_for(self, integrator: str) -> None:
-        """Show only the options the chosen integrator uses."""
+        """Show only the options the chosen integrator uses, and name the step as it uses it."""
         for name in OPTION_FIELDS:
             self.form.set_visible(name, name in INTEGRATOR_OPTIONS.get(integrator, ()))
+        self.form.form.labelForField(self.form.widgets["step"]).setText(STEP_LABELS.get(integrator, "Time step"))
 
     def accept(self) -> None:
         try:

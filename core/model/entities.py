@@ -719,6 +719,9 @@ INTEGRATOR_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 # The adaptive methods for which the settings' step is only the first step (no upper bound on later ones)
 STEP_IS_FIRST_ONLY = ("dopri5", "dop853")
+# What the settings' step is to each integrator: its name in the settings dialog
+STEP_LABELS = {"rk4": "Time step", "dopri5": "First step", "dop853": "First step", "generalized_alpha": "Time step",
+               "generalized_alpha_adaptive": "Largest step"}
 FORMULATIONS = ("auto", "joint", "cartesian")
 MAX_OUTPUT_SAMPLES = 2_000_000  # a run's output grid; each sample holds every channel and pose
 MAX_FIXED_STEPS = 1_000_000_000  # a fixed-step run of more steps would take days: a mistyped step, not a plan
@@ -733,7 +736,8 @@ class SimulationSettings:
     t_end : float
         End time [s].
     step : float
-        Time step [s] of the fixed-step methods; the first step of dopri5 and dop853.
+        Time step [s] of the fixed-step methods (rk4, generalized_alpha); the first step of dopri5 and dop853
+        (and their largest with a lossy pair's events); the largest of generalized_alpha_adaptive.
     output_step : float
         Spacing of the output samples [s]; finer than `step` is fine (the
         samples are interpolated on each step's dense output).

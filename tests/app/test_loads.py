@@ -127,15 +127,17 @@ def test_settings_dialog_shows_each_integrators_options_and_is_saved_with_the_mo
     shown = {}
 
     def pick(dlg):
-        for name in ("dopri5", "generalized_alpha"):
+        for name in ("dopri5", "generalized_alpha_adaptive", "rk4", "generalized_alpha"):
             dlg.integrator.setCurrentText(name)
             shown[name] = {o: dlg.form.widgets[o].isVisibleTo(dlg) for o in ("rtol", "atol", "rho_inf")}
+            shown[name]["step"] = dlg.form.form.labelForField(dlg.form.widgets["step"]).text()
 
     fill_and_ok(qtbot, {"End time": 0.25, "Time step": 2e-4, "Output step": 1e-4, "rho_inf (spectral radius at infinity)": 0.8},
                 {"formulation": "cartesian"}, press=pick)
     qtbot.mouseClick(toolbar_button(window, "simulation_settings"), Qt.LeftButton)
-    assert shown["dopri5"] == {"rtol": True, "atol": True, "rho_inf": False}
-    assert shown["generalized_alpha"] == {"rtol": False, "atol": False, "rho_inf": True}
+    assert shown["dopri5"] == {"rtol": True, "atol": True, "rho_inf": False, "step": "First step"}
+    assert shown["generalized_alpha"] == {"rtol": False, "atol": False, "rho_inf": True, "step": "Time step"}
+    assert shown["generalized_alpha_adaptive"]["step"] == "Largest step" and shown["rk4"]["step"] == "Time step"
     st = window.doc.model.settings
     assert (st.t_end, st.step, st.output_step, st.integrator, st.rho_inf, st.formulation) == (
         0.25, 2e-4, 1e-4, "generalized_alpha", 0.8, "cartesian")

@@ -13,7 +13,7 @@ from core.dynamics.results import Results, open_results, save_results
 from core.dynamics.run import prepare
 from core.dynamics.simulate import simulate
 from core.dynamics.state_space import EuclideanSpace
-from core.model.entities import INTEGRATOR_OPTIONS, SimulationSettings, TimeLaw
+from core.model.entities import INTEGRATOR_OPTIONS, STEP_LABELS, SimulationSettings, TimeLaw
 from core.model.files import load, loads, model_from_dict
 from core.errors import ModelError
 from tests.conftest import EXAMPLES
@@ -35,6 +35,27 @@ def test_integrator_registry_matches_the_settings_options():
     assert set(METHODS) == set(INTEGRATOR_OPTIONS)
     for name, options in INTEGRATOR_OPTIONS.items():
         assert set(options) <= set(METHODS[name].OPTIONS), name
+    assert set(STEP_LABELS) == set(METHODS)
+
+
+def test_the_settings_step_is_what_each_integrator_is_labelled_to_take():
+    """The settings dialog names the step by its use: 'First step' (dopri5, dop853), 'Largest step'
+    (generalized_alpha_adaptive), 'Time step' (the fixed-step methods). On a free decay y' = -y over 1 s with
+    a step of 0.05 s: the first step of each is read off its own step history."""
+    for name, label in STEP_LABELS.items():
+        solver = make_integrator(name, lambda t, y: -y, 0.0, np.ones(1), 1.0, 0.05, EuclideanSpace(1))
+        sizes = []
+        while solver.status == "running":
+            t = solver.t
+            solver.step()
+            sizes.append(solver.t - t)
+        sizes = np.array(sizes[:-1])  # the last step may be cut short at the end
+        if label == "Time step":
+            assert sizes == pytest.approx(0.05, rel=1e-9), name
+        elif label == "First step":
+            assert sizes[0] == pytest.approx(0.05, rel=1e-9) and sizes.max() > 0.0505, name  # not a bound
+        else:
+            assert label == "Largest step" and sizes.max() <= 0.05 * (1 + 1e-9) and sizes[0] < 0.05, name
 
 
 def test_unknown_integrator_option_gives_a_warning():

@@ -110,7 +110,10 @@ def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, d
                 break
             ds *= 0.5
             if ds < ds_min:
-                raise ContinuationError(f"continuation stalled near {y[-1] * w_scale / (2 * math.pi):.6g} Hz", points)
+                raise ContinuationError(
+                    f"continuation stalled near {y[-1] * w_scale / (2 * math.pi):.6g} Hz: no step, however short, "
+                    "found the next point (the path has a corner there, where a tooth contact opens or closes; light "
+                    "mesh damping sharpens it): more mesh damping, or a range that starts past it, may go on", points)
         if y_new[-1] > w_end and tangent[-1] > 0:  # past the end: the last point sits exactly on f_max
             s = (w_end - y[-1]) / (y_new[-1] - y[-1])
             z_end, iters, ok = hb.solve(2 * math.pi * f_max, y[:-1] + s * (y_new[:-1] - y[:-1]))

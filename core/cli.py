@@ -346,11 +346,16 @@ def _cmd_chbm(ns) -> int:
             _check_output(path, flag)  # before the study runs: nothing computed is then lost to a bad path
     if (ns.period is None) != (ns.period_out is None):
         raise UsageError("--period, --period-out: give both or neither")
-    if (ns.model is None) != (ns.pair is None):
-        raise UsageError("--model, --pair: give both or neither")
+    if ns.pair is not None and ns.model is None:
+        raise UsageError("--pair: names a gear pair of --model; the paper's pair (no --model) needs none")
     if ns.model:
         try:
             model = load(ns.model)
+            if ns.pair is None:  # a model of one pair needs no name
+                if len(model.gear_pairs) != 1:
+                    raise ModelError("--pair", f"the model has {len(model.gear_pairs)} gear pairs "
+                                     f"({_cut(', '.join(model.gear_pairs)) or 'none'}): name the one to study")
+                ns.pair = next(iter(model.gear_pairs))
             lumped_from_model(model, ns.pair, ns.torque[0], ns.contact_stiffness, contact=ns.contact or "mesh")
         except ModelError as exc:
             print(f"error: {exc}", file=sys.stderr)
@@ -689,7 +694,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("chbm", help="forced response of a spur pair by coupled harmonic balance (and Newmark DTI)")
     c.add_argument("--model", help="a .gdyn model file (default: the paper's pair, Saletti et al. 2025, Table 1)")
-    c.add_argument("--pair", help="the gear pair of --model")
+    c.add_argument("--pair", help="the gear pair of --model (default: its only one)")
     c.add_argument("--contact", choices=("mesh", "step_gap"),
                    help="with --model: 'mesh' (default) uses the pair's compliant mesh model, as the multibody run "
                         "does (ISO 6336-1 stiffness, involute waveform); 'step_gap' the paper's contact elements")

@@ -118,7 +118,7 @@ def test_chbm_cli_with_model_and_dti(tmp_path):
     (["--dti-points", "1000000000", "--out", "x.csv"], "--dti-points: must be a whole number from 2 to 2000"),
     (["--contact", "mesh", "--out", "x.csv"], "--contact: chooses the contact of --model's pair"),
     (["--period", "9000", "--period-out", "p.csv", "--out", "x.csv"], "--period: must be from 500 to 4000 Hz"),
-    (["--model", "m.gdyn", "--out", "x.csv"], "--model, --pair: give both or neither"),
+    (["--pair", "p", "--out", "x.csv"], "--pair: names a gear pair of --model; the paper's pair (no --model) needs none"),
 ])
 def test_chbm_cli_bad_ranges(tmp_path, args, expected):
     res = _cli(*args, cwd=tmp_path)
@@ -175,3 +175,17 @@ def test_a_curve_that_stalls_keeps_its_points_and_says_where_why_and_what_may_go
     assert "a tooth contact opens or closes" in message and "more mesh damping" in message
     assert len(points) > 100 and 540.0 < points[-1].frequency < 550.0
     assert max(np.linalg.norm(hb.residual(p.z, 2 * math.pi * p.frequency, jacobian=False)) for p in points) < 1e-9
+
+
+def test_chbm_of_a_model_with_one_pair_needs_no_pair_name_and_of_several_asks_for_one(tmp_path):
+    """The helical pair example holds one pair: `--model` alone studies it (the same curve as naming it); the
+    planetary holds six: the error names them, and nothing is written."""
+    args = ["--torque", "20", "--f-min", "2000", "--f-max", "3000", "--df-max", "50"]
+    named = _cli("--model", str(EXAMPLES / "helical_pair.gdyn"), "--pair", "pair", *args, "--out", "a.csv", cwd=tmp_path)
+    alone = _cli("--model", str(EXAMPLES / "helical_pair.gdyn"), *args, "--out", "b.csv", cwd=tmp_path)
+    assert named.returncode == alone.returncode == 0, alone.stderr
+    assert (tmp_path / "a.csv").read_text() == (tmp_path / "b.csv").read_text()
+    several = _cli("--model", str(EXAMPLES / "planetary.gdyn"), *args, "--out", "c.csv", cwd=tmp_path)
+    assert several.returncode == 1 and not (tmp_path / "c.csv").exists()
+    assert ("error: --pair: the model has 6 gear pairs (sun_planet1, sun_planet2, sun_planet3, planet1_ring, "
+            "planet2_ring, planet3_ring): name the one to study") in several.stderr

@@ -37,6 +37,17 @@ def _run(window, qtbot, path, **settings):
     return window.doc.current.results
 
 
+def _spectrum_of(window, qtbot, channel: str, x_range=None):
+    """The Spectrum window of `channel` of the run in the Telemetry window, opened by its toolbar button."""
+    tw = window.show_telemetry()
+    tw.add_channels([channel])
+    if x_range is not None:
+        tw.stack.set_x_range(*x_range)
+    tw.browser.tree.clearSelection()
+    qtbot.mouseClick(tw.findChild(QToolBar).widgetForAction(tw.act_spectrum), Qt.LeftButton)
+    return tw.spectrum_window
+
+
 def _not_blank(path):
     from PIL import Image
 
@@ -110,11 +121,7 @@ def test_a_mesh_frequency_the_samples_cannot_resolve_is_said_with_the_output_ste
     """The compliant pair at 100 rad/s meshes at 32 x 100 / (2 pi) = 509 Hz; sampled every 1.25 ms the spectrum
     ends below 400 Hz and showed no line and no word of it."""
     _run(window, qtbot, EXAMPLES / "compliant_mesh_pair.gdyn", t_end=0.1, output_step=1.25e-3)
-    tw = window.show_telemetry()
-    tw.add_channels(["mesh.TE"])
-    tw.browser.tree.clearSelection()
-    qtbot.mouseClick(tw.findChild(QToolBar).widgetForAction(tw.act_spectrum), Qt.LeftButton)
-    sw = tw.spectrum_window
+    sw = _spectrum_of(window, qtbot, "mesh.TE")
     f, top = sw.markers["pair"], sw.spectrum.frequency[-1]
     assert 390.0 < top <= 400.0 < f  # 400 Hz = 1 / (2 x 1.25 ms)
     assert (f"pair: {f:.6g} Hz is above the {top:.4g} Hz the output samples resolve: an output step under "
@@ -126,11 +133,7 @@ def test_the_planetarys_meshes_share_one_set_of_marker_lines_with_labels_apart(w
     other, their 24 labels written over one another. One set now, its first line naming the six meshes and the
     harmonics drawn (the lines are too close for a label each), the info line naming the meshes."""
     _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.1, output_step=2e-5)
-    tw = window.show_telemetry()
-    tw.add_channels(["sun_planet1.Ft"])
-    tw.browser.tree.clearSelection()
-    qtbot.mouseClick(tw.findChild(QToolBar).widgetForAction(tw.act_spectrum), Qt.LeftButton)
-    sw = tw.spectrum_window
+    sw = _spectrum_of(window, qtbot, "sun_planet1.Ft")
     f = sw.markers["sun_planet1"]
     assert len(sw.markers) == 6 and all(v == pytest.approx(f, rel=1e-6) for v in sw.markers.values())
     positions = [line.value() for line in sw._lines]
@@ -144,12 +147,7 @@ def test_the_planetarys_meshes_share_one_set_of_marker_lines_with_labels_apart(w
 
 def test_spectrum_peak_is_at_the_mesh_frequency_marker(window, qtbot):
     res = _run(window, qtbot, EXAMPLES / "compliant_mesh_pair.gdyn", t_end=0.1)
-    tw = window.show_telemetry()
-    tw.add_channels(["mesh.TE"])
-    tw.stack.set_x_range(0.02, 0.1)  # past the start
-    tw.browser.tree.clearSelection()
-    qtbot.mouseClick(tw.findChild(QToolBar).widgetForAction(tw.act_spectrum), Qt.LeftButton)
-    sw = tw.spectrum_window
+    sw = _spectrum_of(window, qtbot, "mesh.TE", x_range=(0.02, 0.1))  # past the start
     spec = sw.spectrum
     peak = spec.frequency[1 + int(np.argmax(spec.amplitude[1:]))]
     marker = sw.markers["pair"]

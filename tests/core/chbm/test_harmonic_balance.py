@@ -111,11 +111,11 @@ def test_the_newton_system_solved_through_its_parts_equals_the_dense_solve(make)
 
 @pytest.mark.parametrize("make, harmonics, f_min, f_max", [
     (lambda: paper_model(100.0), 14, 1500.0, 3500.0),  # across the pair's primary resonance and its folds
-    (_planetary_train, 16, 800.0, 1400.0),  # the planetary's first resonance, contact lost on a flank
+    (_planetary_train, 16, 800.0, 1400.0),  # through the planetary's first resonance (twelve flank elements)
 ], ids=["pair", "planetary"])
 def test_every_point_of_a_followed_curve_solves_the_harmonic_balance_equations(make, harmonics, f_min, f_max):
     """The corrector reuses one Jacobian over several steps: whatever it stops on must make the residual of
-    the HB equations (the scaled dynamic force balance of every harmonic) vanish, at folds too."""
+    the HB equations (the scaled dynamic force balance of every harmonic) vanish, at the pair's folds too."""
     hb = HarmonicBalance(make(), harmonics)
     points = follow(hb, f_min, f_max, df_max=10.0)
     assert points[-1].frequency == f_max

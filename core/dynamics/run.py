@@ -200,7 +200,7 @@ class Run:
         self.solver.kernel = system.kernel
         self._order = tooth_forces_first(system.channel_records)
         self.plan = Plan(system.formulation, self.formulation_why(settings.formulation), code.compiled, why,
-                         getattr(system, "constant_note", "assembled at every evaluation"),
+                         system.constant_note,
                          step_plan(settings.integrator, code.compiled, bool(self.events),
                                    bool(self.solver.options.get("adaptive", True))),
                          "compiled" if code.compiled else "Python")

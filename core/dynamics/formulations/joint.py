@@ -132,7 +132,7 @@ class JointSystem(System):
 
     def describe(self) -> dict:
         out = super().describe()
-        out["system"].update(tree_joints=[e.joint for e in self.edges], rates=self.constant_note)
+        out["system"].update(tree_joints=[e.joint for e in self.edges])
         return out
 
     def matrices(self, q: np.ndarray, qd: np.ndarray) -> dict:
@@ -206,7 +206,7 @@ class JointSystem(System):
         """Take the constant matrices when they hold."""
         why = self.why_not_constant() if self.constant else "not asked for"
         modal = any(type(e).MODES for e in self.elements)
-        self.constant_note = (f"assembled at every evaluation: {why}" if why is not None else
+        self.constant_note = (f"{System.constant_note}: {why}" if why is not None else
                               "constant matrices, made again at each mode change" if modal else "constant matrices")
         if why is None:
             self._constants = {}

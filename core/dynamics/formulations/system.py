@@ -44,6 +44,7 @@ class System:
 
     formulation = ""
     FORM = -1
+    constant_note = "assembled at every evaluation"  # how the rates are had (the plan's `rates`)
 
     def __init__(self, model: Model, program):
         # a copy of the containers (entities are frozen): an edit of the caller's model never reaches the system
@@ -258,4 +259,4 @@ class System:
                            "velocities": self.velocities, "constraint_rows": self.rows,
                            "redundant_constraints": self.redundant,
                            "degrees_of_freedom": self.velocities - (self.rows - self.redundant),
-                           "extra_states": self.extra}}
+                           "extra_states": self.extra, "rates": self.constant_note}}

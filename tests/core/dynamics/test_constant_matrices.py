@@ -175,3 +175,4 @@ def test_inspect_says_which_path_the_rates_take_and_why():
 
     assert "rates: constant matrices" in inspect("planetary")
     assert "rates: constant matrices, made again at each mode change" in inspect("lossy_gear_demo1")
+    assert "rates: assembled at every evaluation" in inspect("compliant_planetary")  # Cartesian: it said nothing

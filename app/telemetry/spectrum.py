@@ -149,12 +149,14 @@ class SpectrumWindow(QWidget):
         for k, (f, pairs) in enumerate(groups):
             colour = MARKER_COLOURS[k % len(MARKER_COLOURS)]
             drawn = [h for h in range(1, HARMONICS + 1) if f * h <= top]
-            crowded = f < CROWDED * top  # the harmonics' labels would overlap: the first line names them all
-            for h in drawn:
-                label = (f"{mesh_label(pairs)} {h}x" + (f"-{drawn[-1]}x" if crowded and len(drawn) > 1 else "")
-                         if h == 1 else "" if crowded else f"{h}x")
+            labels = [f"{h}x" for h in drawn]
+            if f < CROWDED * top:  # the harmonics' labels would overlap: the first line names them all
+                labels = [f"1x-{drawn[-1]}x" if len(drawn) > 1 else "1x"] + [None] * (len(drawn) - 1)
+            if labels:
+                labels[0] = f"{mesh_label(pairs)} {labels[0]}"
+            for h, label in zip(drawn, labels):
                 line = pg.InfiniteLine(f * h, angle=90, pen=pg.mkPen(colour, width=1, style=Qt.DashLine),
-                                       label=label or None,
+                                       label=label,
                                        labelOpts={"position": 0.9 - 0.05 * k, "color": colour})
                 self.plot.addItem(line, ignoreBounds=True)
                 self._lines.append(line)

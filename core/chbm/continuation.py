@@ -173,9 +173,12 @@ def _correct(hb, y_pred, tangent, w_scale, max_iterations, tol):
     times shorter than the one before (a predictor close to the path); a slower step takes it anew at the
     current iterate. That Jacobian serves the next tangent without another evaluation.
     """
+    def factorised(y):  # the residual, the augmented Jacobian and its bordered solver at y
+        r, a = _augmented(hb, y, w_scale)
+        return r, a, a[0].bordered(a[1], tangent[:-1], tangent[-1])
+
     y = y_pred.copy()
-    r, a = _augmented(hb, y, w_scale)
-    solve = a[0].bordered(a[1], tangent[:-1], tangent[-1])
+    r, a, solve = factorised(y)
     last = math.inf
     for it in range(1, max_iterations + 1):
         step, s = solve(-r, -(tangent @ (y - y_pred)))
@@ -187,8 +190,7 @@ def _correct(hb, y_pred, tangent, w_scale, max_iterations, tol):
         if size < tol * max(1.0, np.linalg.norm(y)):
             return y, it, True, a
         if size > CHORD_CONTRACTION * last:
-            r, a = _augmented(hb, y, w_scale)
-            solve = a[0].bordered(a[1], tangent[:-1], tangent[-1])
+            r, a, solve = factorised(y)
         else:
             r = hb.residual(y[:-1], y[-1] * w_scale, jacobian=False)
         last = size

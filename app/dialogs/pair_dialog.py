@@ -20,7 +20,7 @@ from app.dialogs.pair_note import pair_note
 from core.commands import AddItem, Macro
 from core.dynamics.checks import check
 from core.errors import ModelError
-from core.gearing.placement import place_gear2
+from core.gearing.placement import likely_joints, place_gear2
 from core.geometry.tooth_checks import pair_tooth_warnings
 from core.geometry.rotations import quat_matrices
 from core.model.entities import GROUND, GearPair, GearSource, RevoluteJoint
@@ -49,8 +49,7 @@ class GearPairDialog(QDialog):
         self.joint2.setObjectName("joint2")
         self.joint1.addItems(revolutes)
         self.joint2.addItems(revolutes)
-        if len(revolutes) > 1:
-            self.joint2.setCurrentIndex(1)
+        self._start_on(model)
         self.carrier = QComboBox()
         self.carrier.setObjectName("carrier")
         self.carrier.addItems([GROUND, *model.bodies])
@@ -129,6 +128,13 @@ class GearPairDialog(QDialog):
         return trial
 
     def refresh(self, *_):
+        self._check()
+        if self.isVisible():  # the height the findings need at this width: rows are not squeezed to fit them
+            lay, wide = self.layout(), self.size().width()  # (self.width is the face width's field)
+            self.resize(wide, lay.totalHeightForWidth(wide) if lay.hasHeightForWidth() else lay.totalSizeHint().height())
+
+    def _check(self) -> None:
+        """The derived values and the rule checks of the pair as entered."""
         bevel = self.kind.currentText() == "bevel"
         self.form.setRowVisible(self.beta, not bevel)  # only the angle that applies to the kind
         self.form.setRowVisible(self.gamma, bevel)
@@ -182,12 +188,19 @@ class GearPairDialog(QDialog):
             combo.blockSignals(True)
             combo.addItems(made)
             combo.blockSignals(False)
-        if len(made) >= 2:
-            self.joint1.setCurrentText(made[0])
-            self.joint2.setCurrentText(made[1])
+        self._start_on(trial)
         self.joints_button.setVisible(False)
         self._from_generators()
         self.refresh()
+
+    def _start_on(self, model) -> None:
+        """Start on the two joints the pair most likely joins (core.gearing.placement.likely_joints)."""
+        likely = likely_joints(model)
+        if likely is not None:
+            for combo, name in zip((self.joint1, self.joint2), likely):
+                combo.blockSignals(True)
+                combo.setCurrentText(name)
+                combo.blockSignals(False)
 
     def _move_gear2(self) -> None:
         """Put gear 2's joint and gear where the pair needs them and turn the gear into mesh (core.gearing.placement)."""

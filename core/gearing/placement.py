@@ -163,6 +163,37 @@ def place_gear2(model: Model, pair: GearPair) -> list[Command]:
     return commands
 
 
+def likely_joints(model: Model) -> tuple[str, str] | None:
+    """The two revolute joints a new gear pair most likely joins, for a dialog to start on (None with fewer than
+    two): generated cylindrical gears standing at their centre distance first, then joints no pair uses yet,
+    then model order; never two that a pair already joins, unless every two are."""
+    names = [n for n, j in model.joints.items() if isinstance(j, RevoluteJoint)]
+    joined = {frozenset((p.joint1, p.joint2)) for p in model.gear_pairs.values()}
+    used = {n for p in model.gear_pairs.values() for n in (p.joint1, p.joint2)}
+    candidates = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    if not candidates:
+        return None
+    fresh = [c for c in candidates if frozenset(c) not in joined] or candidates
+    return min(fresh, key=lambda c: (not _in_mesh(model, *c), (c[0] in used) + (c[1] in used)))
+
+
+def _in_mesh(model: Model, joint1: str, joint2: str) -> bool:
+    """Whether the generated cylindrical gears on two revolute joints stand in mesh: parallel axes at their centre
+    distance (the sum of the pitch radii, their difference with a ring) within 1 %, faces overlapping."""
+    (j1, b1), (j2, b2) = _gear(model, joint1), _gear(model, joint2)
+    if not all(b is not None and isinstance(b.visual, GearSource) for b in (b1, b2)):
+        return False
+    s1, s2 = b1.visual.spec, b2.visual.spec
+    a1 = j1.unit_axis()
+    if "bevel" in (s1.kind, s2.kind) or abs(abs(a1 @ j2.unit_axis()) - 1.0) > 1e-6:
+        return False
+    d = np.asarray(j2.position, float) - np.asarray(j1.position, float)
+    r1, r2 = s1.module * s1.teeth / 2, s2.module * s2.teeth / 2
+    distance = abs(r1 - r2) if "inner" in (s1.kind, s2.kind) else r1 + r2
+    across = np.linalg.norm(d - a1 * (a1 @ d))
+    return abs(across - distance) <= 0.01 * distance and abs(a1 @ d) < (s1.face_width + s2.face_width) / 2
+
+
 FIXES = {
     "place_gear2": ("Move gear 2 into mesh",
                     lambda model, item: Macro(f"Move gear 2 of {item} into mesh",

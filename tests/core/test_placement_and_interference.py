@@ -10,7 +10,7 @@ import trimesh
 from core.commands import AddItem, Macro
 from core.errors import ModelError
 from core.gearing.pitch_point import PairGeometryData, contact_frame
-from core.gearing.placement import mesh_turn, place_gear2
+from core.gearing.placement import likely_joints, mesh_turn, place_gear2
 from core.geometry.macro import GearSpec
 from core.geometry.rotations import pose_matrix, quat_matrices
 from core.model import builders
@@ -201,3 +201,33 @@ def test_a_planetary_set_whose_planets_touch_is_refused_by_the_neighbour_conditi
     for item in builders.planetary_set(24, 24, 72, planets, 0.002, 0.02):
         AddItem(item).do(model)
     assert not [f for f in validate(model) if "overlaps" in f.message]  # no two bodies overlap
+
+
+def _on_joints(gears: dict) -> Model:
+    """Spur gears of module 2 mm on ground joints: name -> (teeth, kind, centre [m])."""
+    model = Model()
+    for name, (teeth, kind, where) in gears.items():
+        spec = GearSpec(kind, 0.002, teeth, 20 * DEG, 0.02, **({"rim_diameter": 0.2} if kind == "inner" else {"bore_diameter": 0.01}))
+        model.bodies[name] = builders.gear_body(name, spec, position=where)
+        model.joints[name + "_j"] = RevoluteJoint(name + "_j", GROUND, name, where, (0.0, 0.0, 1.0))
+    return model
+
+
+def test_a_new_pair_starts_on_gears_standing_in_mesh_then_on_joints_no_pair_uses():
+    # an idler: a (20) meshes b (40), c (30) stands in mesh with b at 70 mm, d (30) is not placed yet
+    model = _on_joints({"a": (20, "helical", (0, 0, 0)), "b": (40, "helical", (0.06, 0, 0)),
+                        "c": (30, "helical", (0.06, 0.07, 0)), "d": (30, "helical", (0.3, 0, 0))})
+    assert likely_joints(model) == ("a_j", "b_j")
+    model.gear_pairs["p"] = GearPair("p", "a_j", "b_j", GROUND, z1=20, z2=40, module=0.002)
+    assert likely_joints(model) == ("b_j", "c_j")  # c at b's centre distance, though b has a pair
+    model.gear_pairs["q"] = GearPair("q", "b_j", "c_j", GROUND, z1=40, z2=30, module=0.002)
+    assert likely_joints(model) == ("a_j", "d_j")  # nothing in mesh left: the joint no pair uses
+    model.joints["c_j"] = RevoluteJoint("c_j", GROUND, "c", (0.06, 0.07, 0.05), (0.0, 0.0, 1.0))
+    del model.gear_pairs["q"]
+    assert likely_joints(model) == ("c_j", "d_j")  # c 50 mm above b's face: not in mesh; both unused
+
+
+def test_a_ring_stands_in_mesh_at_the_difference_of_the_pitch_radii():
+    model = _on_joints({"sun": (20, "helical", (0, 0, 0)), "planet": (20, "helical", (0.1, 0, 0)),
+                        "other": (20, "helical", (0.3, 0, 0)), "ring": (60, "inner", (0.06, 0, 0))})
+    assert likely_joints(model) == ("planet_j", "ring_j")  # 40 mm apart: pitch radii 60 and 20 mm

@@ -220,7 +220,8 @@ def selection_defaults(cls: type, model, selected: str = "") -> dict:
     """Where a new item of kind `cls` (a load, spring or bearing) starts, given the item selected ('' for none).
 
     A joint reference takes the selected revolute joint, the joint that carries the selected body, or the first
-    joint of the selected gear pair; a pair reference the selected pair, or the pair of the selected body's joint;
+    joint of the selected gear pair; a pair reference the selected pair, or the pair of the selected body's joint,
+    else the first pair no item of kind `cls` refers to yet (a second compliant mesh goes on the next pair);
     body_j (the shaft of a bearing, spring-damper or joint) the selected body, or the body of the selected joint,
     else the first body no joint carries yet, else the first body (body_i stays the ground: never ground to
     ground); a bearing sits at its shaft's origin.
@@ -239,8 +240,11 @@ def selection_defaults(cls: type, model, selected: str = "") -> dict:
     for field, kind in getattr(cls, "REFERENCE_FIELDS", {}).items():
         if kind == "revolute" and joint:
             out[field] = joint
-        elif kind == "gear pair" and pair:
-            out[field] = pair
+        elif kind == "gear pair":
+            taken = {getattr(f, field) for f in model.forces.values() if isinstance(f, cls)}
+            free = pair or next((p for p in model.gear_pairs if p not in taken), "")
+            if free:
+                out[field] = free
         elif field == "body_j" and (body or model.bodies):
             held = {j.body_j for j in model.joints.values()}
             out[field] = body or next((b for b in model.bodies if b not in held), next(iter(model.bodies)))

@@ -6,7 +6,7 @@ import dataclasses
 import pytest
 
 from core.model.builders import selection_defaults
-from core.commands import AddItem
+from core.commands import AddItem, RemoveItem
 from core.model.entities import (GROUND, BearingSpringDamper, CompliantMesh, RevoluteJoint, RigidBody, SpringDamper,
                                  Torque)
 from core.model.files import load
@@ -58,3 +58,13 @@ def test_a_joint_starts_on_the_first_body_no_joint_carries_when_nothing_is_selec
     AddItem(RigidBody("shaft", mass=1.0, position=(0.0, 0.3, 0.0))).do(pair)
     assert selection_defaults(RevoluteJoint, pair, "")["body_j"] == "shaft"
     assert selection_defaults(RevoluteJoint, pair, "gear2")["body_j"] == "gear2"  # a selection wins
+
+
+def test_without_a_selection_a_mesh_starts_on_the_first_pair_that_has_none():
+    model = load(EXAMPLES / "compliant_planetary.gdyn")  # six pairs, each with its compliant mesh
+    meshes = [f for f in model.forces.values() if isinstance(f, CompliantMesh)]
+    assert selection_defaults(CompliantMesh, model, "") == {}  # every pair has one: the first candidate
+    RemoveItem(model, meshes[2].name).do(model)
+    assert selection_defaults(CompliantMesh, model, "") == {"pair": meshes[2].pair}
+    assert selection_defaults(CompliantMesh, model, "carrier") == {"pair": meshes[2].pair}  # no pair of its own
+    assert selection_defaults(CompliantMesh, model, meshes[0].pair) == {"pair": meshes[0].pair}  # a selection wins

@@ -28,6 +28,7 @@ from core.chbm.train_model import (
     build_train,
 )
 from core.errors import ModelError
+from core.gearing.gear_bodies import axial_inertia
 from core.gearing.mesh_model import mesh_model_for
 from core.gearing.mesh_phase import mesh_phase, rides_on
 from core.geometry.macro import pair_geometry
@@ -127,7 +128,7 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
     for b in names:
         kind, parent, at, item = seats[b]
         body = model.bodies[b]
-        inertia = _polar_inertia(body, at, axis)
+        inertia = axial_inertia(body, at, axis)
         if b in carriers:
             role = "carrier"
             arms = [math.dist(centres[b], centres[g]) for g in planets & gears if g in centres]
@@ -200,16 +201,6 @@ def _seats(model: Model) -> dict[str, tuple[str, str, tuple, object]]:
                              "lumped train sits on one joint or one bearing")
         seats[b] = (kind, item.body_i, item.position, item)
     return seats
-
-
-def _polar_inertia(body, point, axis: np.ndarray) -> float:
-    """Inertia [kg m^2] of the body about the axis through `point` (world) [m] at the initial pose."""
-    r = quat_matrix(body.orientation)
-    inertia = r @ np.asarray(body.inertia) @ r.T
-    com = np.asarray(body.position) + r @ np.asarray(body.com)
-    d = com - np.asarray(point, float)
-    d_perp = d - axis * (axis @ d)
-    return float(axis @ inertia @ axis + body.mass * (d_perp @ d_perp))
 
 
 def _rolling_sign(model: Model, train: TrainModel) -> float:

@@ -37,20 +37,21 @@ def mid_face_point(body) -> np.ndarray:
 
 def welded(model, a: str, b: str) -> bool:
     """True when bodies a and b are one rigid piece through fixed joints."""
-    if a == b:
-        return True
-    seen, todo = {a}, [a]
+    return b in rigid_piece(model, a)
+
+
+def rigid_piece(model, body: str) -> set[str]:
+    """The bodies welded to `body` through fixed joints, itself included (the ground too, when it is one of them)."""
+    seen, todo = {body}, [body]
     while todo:
         here = todo.pop()
         for j in model.joints.values():
             if isinstance(j, FixedJoint) and here in (j.body_i, j.body_j):
                 other = j.body_j if here == j.body_i else j.body_i
-                if other == b:
-                    return True
                 if other not in seen:
                     seen.add(other)
                     todo.append(other)
-    return False
+    return seen
 
 
 def mesh_centre(model, pair, k: int) -> np.ndarray:
@@ -65,13 +66,18 @@ def mesh_centre(model, pair, k: int) -> np.ndarray:
 
 
 def polar_inertia(model, joint_name: str) -> float:
-    """Inertia [kg m^2] of the joint's body_j about the joint axis (parallel-axis term included), at the initial pose."""
+    """Inertia [kg m^2] about the joint axis of what turns on the joint at the initial pose: its body_j and every body
+    welded to it (a compound shaft's second gear, a flywheel)."""
     joint = model.joints[joint_name]
-    body = model.bodies[joint.body_j]
+    return sum(axial_inertia(model.bodies[b], joint.position, joint.unit_axis())
+               for b in rigid_piece(model, joint.body_j) if b in model.bodies)
+
+
+def axial_inertia(body, point, axis) -> float:
+    """Inertia [kg m^2] of one body about the axis (unit, world) through `point` (world) [m], parallel-axis term
+    included, at its initial pose."""
     r = quat_matrix(body.orientation)
-    inertia_world = r @ np.asarray(body.inertia) @ r.T
-    a = joint.unit_axis()
-    com = np.asarray(body.position) + r @ np.asarray(body.com)
-    d = com - np.asarray(joint.position)
+    a = np.asarray(axis, float)
+    d = np.asarray(body.position) + r @ np.asarray(body.com) - np.asarray(point, float)
     d_perp = d - a * (a @ d)
-    return float(a @ inertia_world @ a + body.mass * (d_perp @ d_perp))
+    return float(a @ (r @ np.asarray(body.inertia) @ r.T) @ a + body.mass * (d_perp @ d_perp))

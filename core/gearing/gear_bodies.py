@@ -1,8 +1,9 @@
-"""Which body carries each gear of a pair, and where that gear's mid-face plane cuts its joint axis.
+"""Where a pair's gear has its mid-face plane on its joint axis, and what turns with a gear (its welded piece).
 
 A gear pair names two revolute joints; normally each joint's body_j is the
 gear. On a compound shaft the second gear is a body of its own welded to
-the shaft (a fixed joint), and the pair names it in `gear1`/`gear2`. The
+the shaft (a fixed joint), and the pair names it in `gear1`/`gear2`
+(`Model.gear_body` says which body carries each gear). The
 pitch point lies in the mid-face plane of the gear that meshes, so the
 bearing moments come out right; the joint's own point may sit anywhere on
 its axis.
@@ -14,12 +15,6 @@ import numpy as np
 
 from core.geometry.rotations import quat_matrix, rotate
 from core.model.entities import FixedJoint, GearSource
-
-
-def gear_body_name(model, pair, k: int) -> str:
-    """The body carrying gear k (1 or 2) of `pair`."""
-    named = pair.gear1 if k == 1 else pair.gear2
-    return named or model.joints[pair.joint1 if k == 1 else pair.joint2].body_j
 
 
 def mid_face_point(body) -> np.ndarray:
@@ -59,7 +54,7 @@ def mesh_centre(model, pair, k: int) -> np.ndarray:
     joint = model.joints[pair.joint1 if k == 1 else pair.joint2]
     a = joint.unit_axis()
     p = np.asarray(joint.position, float)
-    body = model.bodies.get(gear_body_name(model, pair, k))
+    body = model.bodies.get(model.gear_body(pair, k))
     if body is None:
         return p
     return p + a * float(a @ (mid_face_point(body) - p))

@@ -126,9 +126,8 @@ def overlapping_bodies(model: Model, base_dir=None) -> list[tuple[str, str]]:
     """Pairs of body names whose solids overlap (beyond the gears that pairs couple and welded bodies)."""
     exempt = set()
     for p in model.gear_pairs.values():
-        j1, j2 = model.joints.get(p.joint1), model.joints.get(p.joint2)
-        if j1 is not None and j2 is not None:
-            exempt.add(frozenset((j1.body_j, j2.body_j)))
+        if p.joint1 in model.joints and p.joint2 in model.joints:
+            exempt.add(frozenset((model.gear_body(p, 1), model.gear_body(p, 2))))
     for j in model.joints.values():
         if isinstance(j, FixedJoint):
             exempt.add(frozenset((j.body_i, j.body_j)))

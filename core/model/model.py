@@ -80,6 +80,12 @@ class Model:
     def names(self) -> set[str]:
         return {item.name for _, item in self.items()}
 
+    def gear_body(self, pair, k: int) -> str:
+        """The body carrying gear k (1 or 2) of `pair`: the one it names in gear1/gear2 (a gear welded to a compound
+        shaft), else its joint's body_j."""
+        named = pair.gear1 if k == 1 else pair.gear2
+        return named or self.joints[pair.joint1 if k == 1 else pair.joint2].body_j
+
     def dependents(self, name: str) -> list:
         """Items that reference `name`, directly or through other dependents, in removal order."""
         out: list = []

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from core.gearing.gear_bodies import gear_body_name, mesh_centre, welded
+from core.gearing.gear_bodies import mesh_centre, welded
 from core.geometry import vec3
 from core.geometry.macro import bevel_geometry, bevel_pitch_angle, center_distance
 from core.geometry.rotations import rotate
@@ -150,11 +150,11 @@ class PairRules:
         c1, c2 = mesh_centre(self.m, pair, 1), mesh_centre(self.m, pair, 2)
         offset = abs(float(j1.unit_axis() @ (c2 - c1)))
         widths = [pair.face_width] + [b.visual.spec.face_width for b in
-                                      (self.m.bodies.get(gear_body_name(self.m, pair, k)) for k in (1, 2))
+                                      (self.m.bodies.get(self.m.gear_body(pair, k)) for k in (1, 2))
                                       if b is not None and isinstance(b.visual, GearSource)]
         limit = 0.5 * max(widths) if max(widths) > 0 else LENGTH_TOL
         if offset > limit + LENGTH_TOL:
-            g1, g2 = gear_body_name(self.m, pair, 1), gear_body_name(self.m, pair, 2)
+            g1, g2 = self.m.gear_body(pair, 1), self.m.gear_body(pair, 2)
             self.add("warning", pair.name, f"the mid-face planes of {g1!r} and {g2!r} are {offset * 1e3:.4g} mm apart "
                      f"along the axis (more than half the face width, {limit * 1e3:.4g} mm): the teeth do not face each "
                      "other. If a gear welded to the shaft carries the teeth, name it in gear1/gear2")
@@ -197,7 +197,7 @@ class PairRules:
         expect = {1: ("bevel" if pair.kind == "bevel" else "helical", pair.z1, pair.helix_angle),
                   2: (kind2, pair.z2, beta2)}
         for k, joint in ((1, j1), (2, j2)):
-            body = self.m.bodies.get(gear_body_name(self.m, pair, k))
+            body = self.m.bodies.get(self.m.gear_body(pair, k))
             if body is None:
                 continue
             point, direction = body_axis_line(body)

@@ -15,8 +15,9 @@ from core.geometry.macro import GearSpec
 from core.geometry.rotations import pose_matrix, quat_matrices
 from core.model import builders
 from core.model.body_shapes import source_mesh
-from core.model.entities import GROUND, GearPair, MeshFileSource, PrimitiveSource, RevoluteJoint
+from core.model.entities import GROUND, FixedJoint, GearPair, MeshFileSource, PrimitiveSource, RevoluteJoint
 from core.model.files import load
+from core.model.interference import overlapping_bodies
 from core.model.model import Model
 from core.validation import validate
 from tests.conftest import EXAMPLES
@@ -231,3 +232,17 @@ def test_a_ring_stands_in_mesh_at_the_difference_of_the_pitch_radii():
     model = _on_joints({"sun": (20, "helical", (0, 0, 0)), "planet": (20, "helical", (0.1, 0, 0)),
                         "other": (20, "helical", (0.3, 0, 0)), "ring": (60, "inner", (0.06, 0, 0))})
     assert likely_joints(model) == ("planet_j", "ring_j")  # 40 mm apart: pitch radii 60 and 20 mm
+
+
+def test_a_gear_welded_to_a_compound_shaft_meshes_with_its_mate_without_an_overlap_finding():
+    # b (40) on its joint carries c (18) 25 mm along the shaft; c meshes d (45) on the pair b_j-d_j naming gear1 'c'
+    model = _on_joints({"a": (20, "helical", (0, 0, 0)), "b": (40, "helical", (0.06, 0, 0)),
+                        "c": (18, "helical", (0.06, 0, 0.025)), "d": (45, "helical", (0.123, 0, 0.025))})
+    del model.joints["c_j"]
+    model.joints["shaft"] = FixedJoint("shaft", "b", "c", (0.06, 0, 0.0125))
+    model.gear_pairs["p"] = GearPair("p", "a_j", "b_j", GROUND, z1=20, z2=40, module=0.002)
+    model.gear_pairs["q"] = GearPair("q", "b_j", "d_j", GROUND, z1=18, z2=45, module=0.002, gear1="c")
+    assert model.gear_body(model.gear_pairs["q"], 1) == "c" and model.gear_body(model.gear_pairs["q"], 2) == "d"
+    assert overlapping_bodies(model) == []
+    model.gear_pairs["q"] = GearPair("q", "b_j", "d_j", GROUND, z1=18, z2=45, module=0.002)  # b's teeth named
+    assert overlapping_bodies(model) == [("c", "d")]

@@ -4,7 +4,8 @@ start, from the geometry. One source for the multibody compliant mesh and the lu
 The mesh phase (a fraction of a mesh period) is z theta / 2 pi + phase0 with theta the reference gear's angle on
 its joint since the start. The reference gear is the one that turns on the pair's carrier (a planet, directly
 or through a hub on a bearing), else gear 1. phase0 = z (beta - lambda) / 2 pi: beta the angle of the gear's
-body x axis, where a generated gear has a tooth, and lambda the direction from its centre to the pitch point,
+body x axis, where a generated gear has a tooth (the body that carries the teeth: a gear welded to a compound
+shaft, named in the pair's gear1/gear2), and lambda the direction from its centre to the pitch point,
 both about the joint axis. So a tooth of the reference gear on the line to the pitch point is phase 0, and
 equally spaced planets come out at Parker's z_s psi_n / 2 pi of a period from one another.
 """
@@ -65,7 +66,8 @@ def mesh_phase(model, pair: GearPair) -> MeshPhase:
     if pair.kind == "internal" and ref is j1:  # the pitch point lies beyond the pinion, away from the ring's centre
         toward = -toward
     lam = math.atan2(toward @ e2, toward @ e1)
-    x_axis = quat_matrix(model.bodies[ref.body_j].orientation) @ np.array([1.0, 0.0, 0.0])
+    teeth_body = model.gear_body(pair, 2 if second else 1)  # a gear welded to a compound shaft carries its own teeth
+    x_axis = quat_matrix(model.bodies[teeth_body].orientation) @ np.array([1.0, 0.0, 0.0])
     beta = math.atan2(x_axis @ e2, x_axis @ e1)
     phase = (teeth * (beta - lam) / (2 * math.pi)) % 1.0
     return MeshPhase(ref.name, teeth, 0.0 if abs(phase - 1.0) < 1e-12 else phase)

@@ -1,6 +1,7 @@
 """Gears placed in mesh (no overlap, the flanks touching at the pitch point), interference findings, and
 mass-property plausibility with the unit that would fix an imported mesh."""
 
+import dataclasses
 import math
 
 import numpy as np
@@ -9,10 +10,11 @@ import trimesh
 
 from core.commands import AddItem, Macro
 from core.errors import ModelError
+from core.gearing.mesh_phase import mesh_phase
 from core.gearing.pitch_point import PairGeometryData, contact_frame
 from core.gearing.placement import likely_joints, mesh_turn, place_gear2
 from core.geometry.macro import GearSpec
-from core.geometry.rotations import pose_matrix, quat_matrices
+from core.geometry.rotations import pose_matrix, quat_about, quat_matrices
 from core.model import builders
 from core.model.body_shapes import source_mesh
 from core.model.entities import GROUND, FixedJoint, GearPair, MeshFileSource, PrimitiveSource, RevoluteJoint
@@ -246,3 +248,18 @@ def test_a_gear_welded_to_a_compound_shaft_meshes_with_its_mate_without_an_overl
     assert overlapping_bodies(model) == []
     model.gear_pairs["q"] = GearPair("q", "b_j", "d_j", GROUND, z1=18, z2=45, module=0.002)  # b's teeth named
     assert overlapping_bodies(model) == [("c", "d")]
+
+
+def test_the_mesh_phase_of_a_gear_welded_to_a_shaft_counts_its_own_teeth():
+    """Phase 0 is a tooth of the reference gear on the line to the pitch point: turning the welded gear c (18
+    teeth, gear 1 of q) by half a tooth pitch moves q's phase by half a period; turning the shaft's own gear b
+    does not move it."""
+    model = _on_joints({"b": (40, "helical", (0, 0, 0)), "c": (18, "helical", (0, 0, 0.025)),
+                        "d": (45, "helical", (0.063, 0, 0.025))})
+    del model.joints["c_j"]
+    model.joints["shaft"] = FixedJoint("shaft", "b", "c", (0, 0, 0.0125))
+    q = GearPair("q", "b_j", "d_j", GROUND, z1=18, z2=45, module=0.002, gear1="c")
+    before = mesh_phase(model, q).phase0
+    for name, turn, moved in (("b", 0.3, 0.0), ("c", math.pi / 18, 0.5)):
+        model.bodies[name] = dataclasses.replace(model.bodies[name], orientation=tuple(quat_about((0, 0, 1), turn)))
+        assert (mesh_phase(model, q).phase0 - before - moved) % 1.0 == pytest.approx(0.0, abs=1e-12), name

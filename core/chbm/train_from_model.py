@@ -3,8 +3,10 @@
 Every gear pair of the model takes part (its compliant mesh, or the compliant mesh's defaults); the bodies
 are the gears, the pairs' carriers and whatever they sit on down to the ground. A body sits on a bearing
 spring-damper (its centre moves, two coordinates), on a revolute joint (its centre moves with the joint's
-other body) or is welded by a fixed joint; a speed motor holds a joint's rotation, a torsional spring-damper
-resists it, a spring-damper between two bodies acts along its line. Torques enter at their mean over the
+other body) or is welded by a fixed joint to the ground. Bodies welded to one another (a compound shaft and the
+gear on it, named in its pair's gear1/gear2 or on a joint of its own on the same axis) are one body of the
+train, their inertias summed, each mesh on its own gear's base radius. A speed motor holds a joint's rotation,
+a torsional spring-damper resists it, a spring-damper between two bodies acts along its line. Torques enter at their mean over the
 model's run (0 to t_end).
 
 Each mesh's phase comes from the geometry: the teeth of its reference gear (the one turning on the pair's
@@ -28,7 +30,7 @@ from core.chbm.train_model import (
     build_train,
 )
 from core.errors import ModelError
-from core.gearing.gear_bodies import axial_inertia
+from core.gearing.gear_bodies import axial_inertia, rigid_piece
 from core.gearing.mesh_model import mesh_model_for
 from core.gearing.mesh_phase import mesh_phase, rides_on
 from core.geometry.macro import pair_geometry
@@ -56,8 +58,8 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
     Raises
     ------
     ModelError
-        Naming the item, if the model does not validate, has no gear pair, has a bevel pair or a gear not on
-        its joint's body, axes that are not parallel, or a body both on a joint and on a bearing.
+        Naming the item, if the model does not validate, has no gear pair, has a bevel pair, axes that are not
+        parallel, or a body both on a joint and on a bearing.
     """
     errors = validate(model, errors_only=True)
     if errors:
@@ -67,9 +69,6 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
     for p in model.gear_pairs.values():
         if p.kind == "bevel":
             raise ModelError(p.name, "is a bevel pair; the lumped train takes parallel-axis pairs")
-        if p.gear1 or p.gear2:
-            raise ModelError(p.name, "carries a gear welded to another body (gear1/gear2); the lumped train takes "
-                             "gears on their joints' bodies")
     axis = model.joints[next(iter(model.gear_pairs.values())).joint1].unit_axis()
     e1 = np.cross(axis, [0.0, 0.0, 1.0]) if abs(axis[2]) < 0.9 else np.cross([0.0, 1.0, 0.0], axis)
     e1 = np.array([1.0, 0.0, 0.0]) if abs(axis[2]) > 0.999999 else e1 / np.linalg.norm(e1)
@@ -79,13 +78,14 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
         p = np.asarray(p, float)
         return float(p @ e1), float(p @ e2)
 
-    seats = _seats(model)
+    seats, host = _pieces(model)
+    gear_of = lambda p, k: host[model.gear_body(p, k)]  # noqa: E731
     for j in {j for p in model.gear_pairs.values() for j in (p.joint1, p.joint2)}:
         if abs(abs(float(model.joints[j].unit_axis() @ axis)) - 1.0) > 1e-9:
             raise ModelError(j, "is not parallel to the other gears' axes; the lumped train is planar")
 
-    gears = {model.joints[j].body_j for p in model.gear_pairs.values() for j in (p.joint1, p.joint2)}
-    carriers = {p.carrier for p in model.gear_pairs.values() if p.carrier != GROUND}
+    gears = {gear_of(p, k) for p in model.gear_pairs.values() for k in (1, 2)}
+    carriers = {host[p.carrier] for p in model.gear_pairs.values() if p.carrier != GROUND}
     names, todo = [], list(gears | carriers)
     while todo:
         b = todo.pop()
@@ -94,14 +94,13 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
         if b not in seats:
             raise ModelError(b, "sits on no joint or bearing: the train's bodies must be held to the ground")
         names.append(b)
-        todo.append(seats[b][1])
+        todo.append(host.get(seats[b][1], GROUND))
 
-    base_radius, teeth = {}, {}
+    base_radius = {}  # a body's rotation coordinate is scaled by the base radius of its first gear
     for p in model.gear_pairs.values():
         geo = pair_geometry(p.pair_spec())
-        for j, rb, z in ((p.joint1, geo.base_radius_1, p.z1), (p.joint2, geo.base_radius_2, p.z2)):
-            base_radius.setdefault(model.joints[j].body_j, rb)
-            teeth.setdefault(model.joints[j].body_j, z)
+        base_radius.setdefault(gear_of(p, 1), geo.base_radius_1)
+        base_radius.setdefault(gear_of(p, 2), geo.base_radius_2)
     centres = {b: plane(seats[b][2]) for b in names}
     # a planet rides on a carrier, and so does the hub (pin) it turns in
     planets = {b for b in names if b not in carriers and any(rides_on(model, b, c) for c in carriers)}
@@ -112,14 +111,14 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
     held, torsion, notes, spring_items = set(), {}, [], []
     for f in model.forces.values():
         if isinstance(f, Torque):
-            j = model.joints[f.joint]
-            mean = float(np.mean([f.law(t) for t in times]))
-            torque[j.body_j] = torque.get(j.body_j, 0.0) + mean
+            b = host[model.joints[f.joint].body_j]
+            torque[b] = torque.get(b, 0.0) + float(np.mean([f.law(t) for t in times]))
         elif isinstance(f, SpeedMotor):
-            held.add(model.joints[f.joint].body_j)
+            held.add(host[model.joints[f.joint].body_j])
         elif isinstance(f, TorsionalSpringDamper):
-            torsion[model.joints[f.joint].body_j] = (f.stiffness, f.damping)
-        elif isinstance(f, SpringDamper) and ({f.body_i, f.body_j} - {GROUND}) <= set(names):
+            torsion[host[model.joints[f.joint].body_j]] = (f.stiffness, f.damping)
+        elif isinstance(f, SpringDamper) and ({host.get(f.body_i, GROUND), host.get(f.body_j, GROUND)} - {GROUND}
+                                              <= set(names)):
             spring_items.append(f)
         elif not isinstance(f, (CompliantMesh, BearingSpringDamper)):
             notes.append(f"{f.name}: a {type(f).__name__} is not part of the lumped train (left out)")
@@ -127,23 +126,23 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
     bodies = []
     for b in names:
         kind, parent, at, item = seats[b]
-        body = model.bodies[b]
-        inertia = axial_inertia(body, at, axis)
+        members = [model.bodies[m] for m, h in host.items() if h == b]  # a compound shaft: its gears as one
+        mass, inertia = sum(m.mass for m in members), sum(axial_inertia(m, at, axis) for m in members)
         if b in carriers:
             role = "carrier"
             arms = [math.dist(centres[b], centres[g]) for g in planets & gears if g in centres]
-            radius = max(arms) if arms else math.sqrt(inertia / body.mass)
+            radius = max(arms) if arms else math.sqrt(inertia / mass)
         else:
             role = "planet" if b in planets else ("gear" if b in gears else "other")
-            radius = base_radius.get(b) or math.sqrt(inertia / body.mass)
+            radius = base_radius.get(b) or math.sqrt(inertia / mass)
         bearing = (item.radial_stiffness, item.radial_damping) if kind == "bearing" else None
-        bodies.append(TrainBody(b, body.mass, inertia, radius, centres[b], role, "" if parent == GROUND else parent,
+        parent = host.get(parent, GROUND)
+        bodies.append(TrainBody(b, mass, inertia, radius, centres[b], role, "" if parent == GROUND else parent,
                                 bearing, torsion.get(b, (0.0, 0.0)), b in held or kind == "fixed",
                                 torque.get(b, 0.0) if kind != "fixed" else 0.0))
     # a central member meshes with a planet without riding on the carrier (sun, ring)
     central = {b for p in model.gear_pairs.values() for b, mate in
-               ((model.joints[p.joint1].body_j, model.joints[p.joint2].body_j),
-                (model.joints[p.joint2].body_j, model.joints[p.joint1].body_j)) if b not in planets and mate in planets}
+               ((gear_of(p, 1), gear_of(p, 2)), (gear_of(p, 2), gear_of(p, 1))) if b not in planets and mate in planets}
     bodies = [dataclasses.replace(b, role="central") if b.name in central else b for b in bodies]
 
     meshes, defaulted = [], []
@@ -154,15 +153,16 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
             mesh = CompliantMesh("mesh", p.name)
         if mesh.stiffness == "iso6336" and p.face_width <= 0:
             raise ModelError(f"{p.name}.face_width", "is 0; the ISO 6336 mesh stiffness needs it")
-        g1, g2 = model.joints[p.joint1].body_j, model.joints[p.joint2].body_j
+        g1, g2 = gear_of(p, 1), gear_of(p, 2)
         i1 = next(b.inertia for b in bodies if b.name == g1)
         i2 = next(b.inertia for b in bodies if b.name == g2)
         law = mesh_model_for(p, mesh, i1, i2)
         phase = mesh_phase(model, p)  # as the multibody compliant mesh phases it
         ref = model.joints[phase.joint]
-        meshes.append(TrainMesh(p.name, g1, g2, p.kind, base_radius[g1], base_radius[g2], law.pressure_angle, law,
-                                phase=phase.phase0, reference=ref.body_j, teeth=phase.teeth,
-                                carrier="" if ref.body_i == GROUND else ref.body_i))
+        geo = pair_geometry(p.pair_spec())
+        meshes.append(TrainMesh(p.name, g1, g2, p.kind, geo.base_radius_1, geo.base_radius_2, law.pressure_angle,
+                                law, phase=phase.phase0, reference=host[ref.body_j], teeth=phase.teeth,
+                                carrier="" if ref.body_i == GROUND else host[ref.body_i]))
     if defaulted:  # one note for them all: a planetary set lists six pairs
         notes.append(f"{', '.join(defaulted)}: no compliant mesh; the compliant mesh's defaults (ISO 6336, involute) "
                      "are used")
@@ -188,19 +188,44 @@ def _world(model: Model, body: str, point) -> np.ndarray:
     return np.asarray(b.position) + quat_matrix(b.orientation) @ np.asarray(point, float)
 
 
-def _seats(model: Model) -> dict[str, tuple[str, str, tuple, object]]:
-    """body -> (kind, the body it sits on, the seat's point (world) [m], the item) for each body seated once."""
+def _pieces(model: Model) -> tuple[dict[str, tuple[str, str, tuple, object]], dict[str, str]]:
+    """The seats, and each body's lumped body.
+
+    Bodies welded together by fixed joints between two bodies (a compound shaft and the gear on it) are one
+    lumped body, named by the body of its first seat (joints in the model's order, then bearings). Seats: lumped
+    body -> (kind, the body it sits on, the seat's point (world) [m], the item). A member's own revolute joint on
+    the same line and the same body as the first seat adds nothing to the lumped model and is passed over; any
+    other second seat is an error naming it.
+    """
     seats: dict[str, tuple[str, str, tuple, object]] = {}
+    host: dict[str, str] = {}
     items = [(j, "revolute" if isinstance(j, RevoluteJoint) else "fixed") for j in model.joints.values()
-             if isinstance(j, (RevoluteJoint, FixedJoint))]
+             if isinstance(j, RevoluteJoint) or (isinstance(j, FixedJoint) and GROUND in (j.body_i, j.body_j))]
     items += [(f, "bearing") for f in model.forces.values() if isinstance(f, BearingSpringDamper)]
-    for item, kind in items:
-        b = item.body_j
-        if b in seats:
-            raise ModelError(item.name, f"seats {b!r}, which {seats[b][3].name!r} already seats: a body of the "
-                             "lumped train sits on one joint or one bearing")
-        seats[b] = (kind, item.body_i, item.position, item)
-    return seats
+    for name in model.bodies:
+        if name in host:
+            continue
+        piece = [b for b in model.bodies if b in rigid_piece(model, name)]
+        seated = [(item, kind) for item, kind in items if item.body_j in piece]
+        lead = seated[0][0].body_j if seated else piece[0]
+        host.update(dict.fromkeys(piece, lead))
+        if not seated:
+            continue
+        first, kind = seated[0]
+        seats[lead] = (kind, first.body_i, first.position, first)
+        for item, kind in seated[1:]:
+            if not _coaxial(seats[lead], kind, item):
+                raise ModelError(item.name, f"seats {item.body_j!r}, which {first.name!r} already seats: a body of "
+                                 "the lumped train sits on one joint or one bearing")
+    return seats, host
+
+
+def _coaxial(first: tuple, kind: str, item) -> bool:
+    """Whether a second revolute joint of a lumped body turns about the same line on the same body as its first."""
+    if kind != "revolute" or first[0] != "revolute" or item.body_i != first[1]:
+        return False
+    a, d = first[3].unit_axis(), np.asarray(item.position, float) - np.asarray(first[2], float)
+    return abs(abs(float(a @ item.unit_axis())) - 1.0) < 1e-9 and np.linalg.norm(d - a * (a @ d)) < 1e-9
 
 
 def _rolling_sign(model: Model, train: TrainModel) -> float:

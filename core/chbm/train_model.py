@@ -212,6 +212,32 @@ class TrainModel:
                              + " Hz per rad/s): the harmonic balance takes one")
         return per[0]
 
+    def mesh_frequency_ratios(self) -> dict[str, float]:
+        """Each mesh's frequency over the first mesh's as the train rolls [-] (its kinematics alone: every
+        body free to turn, speed motors too). 1 for all of a planetary set's meshes; nan for a mesh whose ratio
+        depends on how the train rolls (two trains not geared together). Rolling: the rotation rates with
+        r_b1 (w_1 - w_c) + r_b2 (w_2 - w_c) = 0 at each external mesh (- for internal), c its carrier."""
+        index = {b.name: i for i, b in enumerate(self.bodies)}
+        rows, per = [], []
+        for m in self.meshes:
+            row, sign = np.zeros(len(index)), -1.0 if m.kind == "internal" else 1.0
+            row[index[m.gear1]] += m.base_radius_1
+            row[index[m.gear2]] += sign * m.base_radius_2
+            turns = np.zeros(len(index))
+            turns[index[m.reference]] = m.teeth / (2 * math.pi)
+            if m.carrier:
+                row[index[m.carrier]] -= m.base_radius_1 + sign * m.base_radius_2
+                turns[index[m.carrier]] -= m.teeth / (2 * math.pi)
+            rows.append(row)
+            per.append(turns)
+        frequency = np.array(per) @ scipy.linalg.null_space(np.array(rows))  # (meshes, ways the train rolls)
+        first = frequency[0]
+        ratios = {}
+        for m, f in zip(self.meshes, frequency):
+            ratio = float(f @ first / (first @ first))
+            ratios[m.name] = abs(ratio) if np.linalg.norm(f - ratio * first) <= 1e-9 * np.linalg.norm(first) else math.nan
+        return ratios
+
     def static_flank_forces(self) -> np.ndarray:
         """Each contact element's (flank's) static force [N] at the mean mesh stiffness under the mean torques."""
         y, _ = self.lumped.static_state()

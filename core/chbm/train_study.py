@@ -155,10 +155,18 @@ def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = 
     Raises
     ------
     ModelError
-        When no mesh carries a load (the model's mean torques are all zero).
+        When the meshes run at different mesh frequencies (a multi-stage train) or no mesh carries a load (the
+        model's mean torques are all zero).
     ContinuationError
         When the curve cannot be followed; its `curve` holds the TrainCurve of the points computed (or None).
     """
+    ratios = train.mesh_frequency_ratios()
+    if any(not abs(r - 1.0) <= 1e-9 for r in ratios.values()):  # one period for all: the HB's one fundamental
+        first = train.meshes[0].name
+        raise ModelError("train", "its meshes run at different mesh frequencies (against " + first + "'s: "
+                         + ", ".join(f"{name} {r:.6g}" for name, r in ratios.items() if name != first) + "): the "
+                         "harmonic balance of a train takes meshes of one mesh frequency, as a planetary set's; its "
+                         "natural frequencies and modes (geardyn modes) take any train")
     if not np.any(train.lumped.force):
         # unloaded meshes rattle in their backlash about no static state: the Newton system is singular
         raise ModelError("torques", "the model's mean torques are all zero over the run, so no mesh carries a "

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.geometry.rotations import quat_matrix, rotate
-from core.model.entities import FixedJoint, GearSource
+from core.model.entities import GROUND, FixedJoint, GearSource
 
 
 def mid_face_point(body) -> np.ndarray:
@@ -36,10 +36,13 @@ def welded(model, a: str, b: str) -> bool:
 
 
 def rigid_piece(model, body: str) -> set[str]:
-    """The bodies welded to `body` through fixed joints, itself included (the ground too, when it is one of them)."""
+    """The bodies welded to `body` through fixed joints, itself included (the ground too, when it is one of them:
+    the search ends there, bodies welded to the ground are not one piece with one another through it)."""
     seen, todo = {body}, [body]
     while todo:
         here = todo.pop()
+        if here == GROUND:
+            continue
         for j in model.joints.values():
             if isinstance(j, FixedJoint) and here in (j.body_i, j.body_j):
                 other = j.body_j if here == j.body_i else j.body_i

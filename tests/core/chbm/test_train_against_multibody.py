@@ -19,20 +19,28 @@ import pytest
 from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.modes import distinct, train_modes
 from core.chbm.train_from_model import train_from_model
-from core.chbm.train_study import mesh_loads, static_mesh_forces
+from core.chbm.train_study import mesh_loads, static_mesh_forces, train_curve
 from core.dynamics.formulations import assemble
+from core.errors import ModelError
 from core.dynamics.simulate import simulate
 from core.gearing.gear_bodies import polar_inertia
 from core.gearing.mesh_model import mesh_model_for
+from core.geometry.macro import GearSpec
+from core.model import builders
 from core.model.entities import (
+    GROUND,
     BearingSpringDamper,
     CompliantMesh,
+    FixedJoint,
+    GearPair,
+    RevoluteJoint,
     SimulationSettings,
     SpringDamper,
     TimeLaw,
     Torque,
 )
 from core.model.files import load
+from core.model.model import Model
 from tests.conftest import EXAMPLES
 
 K_MEAN = 5e8  # N/m
@@ -61,15 +69,7 @@ def planetary(amplitude: float, damping: float, torque: float = 0.0, sun_speed: 
 def test_natural_frequencies_equal_the_linearised_multibody_equations():
     model = planetary(0.0, 0.0)
     lumped = sorted(m.frequency for m in distinct(train_modes(train_from_model(model))) if m.frequency > 0)
-    system = assemble(model, "joint")
-    y0 = system.initial_state()
-    jac = np.zeros((y0.size, y0.size))
-    for j in range(y0.size):
-        step = np.zeros(y0.size)
-        step[j] = 1e-8
-        jac[:, j] = (system.evaluate(0.0, y0 + step) - system.evaluate(0.0, y0 - step)) / 2e-8
-    lam = np.linalg.eigvals(jac)
-    engine = np.unique(np.round(np.abs(lam.imag[lam.imag > 1.0]) / (2 * math.pi), 3))
+    engine = engine_frequencies(model)
     assert len(engine) == len(lumped) == 3  # rotational, planet (twice), rotational
     assert np.allclose(engine, lumped, rtol=1e-6), (engine, lumped)
 
@@ -151,3 +151,64 @@ def test_mesh_force_harmonics_match_a_multibody_run_brought_to_steady_state(shar
     theirs = spec[[periods, 2 * periods]]  # the first two mesh harmonics
     for h in range(2):
         assert theirs[h] == pytest.approx(ours.harmonics[h], rel=0.02), (share, h, theirs, ours.harmonics[:2])
+
+
+def two_stage(own_joint: bool):
+    """A two-stage spur reducer (20/40 then 18/45, module 2 mm) with a compound shaft: gear 3 welded to gear 2,
+    either on its own revolute joint as well (the Gear Pair dialog's 'Create revolute joints' makes one) or only
+    on the weld and named in pair 2's gear1. Constant mesh stiffnesses of 2e8 and 3e8 N/m, no damping, at rest."""
+    model = Model(name="two_stage")
+    places = {"g1": (20, (0.0, 0.0, 0.0)), "g2": (40, (0.06, 0.0, 0.0)), "g3": (18, (0.06, 0.0, 0.025)),
+              "g4": (45, (0.123, 0.0, 0.025))}
+    for name, (teeth, where) in places.items():
+        model.bodies[name] = builders.gear_body(name, GearSpec("helical", 0.002, teeth, math.radians(20), 0.02,
+                                                               bore_diameter=0.01), position=where)
+        if name != "g3" or own_joint:
+            model.joints[name + "_j"] = RevoluteJoint(name + "_j", GROUND, name, where, (0.0, 0.0, 1.0))
+    model.joints["shaft"] = FixedJoint("shaft", "g2", "g3", (0.06, 0.0, 0.0125))
+    model.gear_pairs["p1"] = GearPair("p1", "g1_j", "g2_j", GROUND, z1=20, z2=40, module=0.002, face_width=0.02)
+    model.gear_pairs["p2"] = (GearPair("p2", "g3_j", "g4_j", GROUND, z1=18, z2=45, module=0.002, face_width=0.02)
+                              if own_joint else
+                              GearPair("p2", "g2_j", "g4_j", GROUND, z1=18, z2=45, module=0.002, face_width=0.02,
+                                       gear1="g3"))
+    for pair, k in (("p1", 2e8), ("p2", 3e8)):
+        model.forces[pair + "_mesh"] = CompliantMesh(pair + "_mesh", pair, stiffness="given", k_mean=k,
+                                                     waveform="cosine", damping_model="constant", damping=0.0)
+    return model
+
+
+def engine_frequencies(model) -> np.ndarray:
+    """The natural frequencies [Hz] of the engine's equations (joint coordinates) linearised at the start."""
+    system = assemble(model, "joint")
+    y0 = system.initial_state()
+    jac = np.zeros((y0.size, y0.size))
+    for j in range(y0.size):
+        step = np.zeros(y0.size)
+        step[j] = 1e-8
+        jac[:, j] = (system.evaluate(0.0, y0 + step) - system.evaluate(0.0, y0 - step)) / 2e-8
+    lam = np.linalg.eigvals(jac)
+    return np.unique(np.round(np.abs(lam.imag[lam.imag > 1.0]) / (2 * math.pi), 3))
+
+
+@pytest.mark.parametrize("own_joint", [True, False])
+def test_a_compound_shaft_is_one_lumped_body_with_the_engines_natural_frequencies(own_joint):
+    """Gears 2 and 3 welded together turn as one body of the lumped train (their inertias summed, each mesh on
+    its own gear's base radius): its two torsional frequencies are the engine's, however the shaft is modelled."""
+    model = two_stage(own_joint)
+    train = train_from_model(model)
+    assert [b.name for b in train.bodies if b.name in ("g2", "g3")] == ["g2"]
+    lumped = sorted(m.frequency for m in distinct(train_modes(train)) if m.frequency > 0)
+    engine = engine_frequencies(model)
+    assert len(engine) == len(lumped) == 2 and np.allclose(engine, lumped, rtol=1e-6), (engine, lumped)
+
+
+def test_a_two_stage_trains_forced_response_is_refused_with_its_mesh_frequency_ratio():
+    """The harmonic balance has one fundamental: a reducer's second stage meshes at z3 / z2 = 18 / 40 of the
+    first's frequency, which it cannot take (it sampled both meshes on one period before compound shafts were
+    lumped); a planetary set's six meshes share one frequency and run."""
+    train = train_from_model(two_stage(False))
+    assert train.mesh_frequency_ratios() == pytest.approx({"p1": 1.0, "p2": 18 / 40}, rel=1e-12)
+    with pytest.raises(ModelError, match=r"different mesh frequencies \(against p1's: p2 0\.45\)"):
+        train_curve(train, 100.0, 200.0)
+    planetary_train = train_from_model(load(EXAMPLES / "compliant_planetary.gdyn"))
+    assert all(r == pytest.approx(1.0, rel=1e-12) for r in planetary_train.mesh_frequency_ratios().values())

@@ -190,17 +190,22 @@ class TrainModel:
         return {b.name: float(self.rotation[b.name] @ motion) for b in self.bodies}
 
     def mesh_frequency_per_speed(self, body: str) -> float:
-        """Mesh frequency [Hz] per rad/s of `body` in the train's rigid rolling (one kinematic degree of freedom).
+        """Mesh frequency [Hz] per rad/s of `body` in the train's rigid rolling, or where a speed motor holds the
+        input and nothing rolls, in its kinematic rolling (one degree of freedom either way).
 
         Raises
         ------
         ModelError
             If the train rolls in more or fewer than one way, or its meshes do not share one mesh frequency.
         """
-        if self.rigid.shape[1] != 1:
-            raise ModelError("train", f"has {self.rigid.shape[1]} rigid-body motions; the mesh frequency per input "
-                             "speed needs exactly one (hold or load the other members)")
-        speeds = self.speeds(self.rigid[:, 0])
+        if self.rigid.shape[1] == 1:
+            speeds = self.speeds(self.rigid[:, 0])
+        else:
+            rolling = self.kinematic_rolling()[0]
+            if self.rigid.shape[1] or rolling.shape[1] != 1:
+                raise ModelError("train", f"has {self.rigid.shape[1]} rigid-body motions; the mesh frequency per "
+                                 "input speed needs exactly one (hold or load the other members)")
+            speeds = {b.name: float(w) for b, w in zip(self.bodies, rolling[:, 0])}
         if abs(speeds[body]) < 1e-12 * max(1e-300, max(abs(v) for v in speeds.values())):
             raise ModelError("input", f"{body!r} does not turn when the train rolls")
         per = [m.frequency_per_speed(speeds) / abs(speeds[body]) for m in self.meshes if m.teeth]
@@ -209,28 +214,32 @@ class TrainModel:
         if max(per) - min(per) > 1e-9 * max(per):
             raise ModelError("train", "its meshes run at different mesh frequencies ("
                              + ", ".join(f"{m.name} {f:.6g}" for m, f in zip(self.meshes, per))
-                             + " Hz per rad/s): the harmonic balance takes one")
+                             + " Hz per rad/s): a Campbell diagram and the harmonic balance take one")
         return per[0]
 
-    def mesh_frequency_ratios(self) -> dict[str, float]:
-        """Each mesh's frequency over the first mesh's as the train rolls [-] (its kinematics alone: every
-        body free to turn, speed motors too). 1 for all of a planetary set's meshes; nan for a mesh whose ratio
-        depends on how the train rolls (two trains not geared together). Rolling: the rotation rates with
-        r_b1 (w_1 - w_c) + r_b2 (w_2 - w_c) = 0 at each external mesh (- for internal), c its carrier."""
+    def kinematic_rolling(self) -> tuple[np.ndarray, np.ndarray]:
+        """The ways the train rolls by its kinematics alone (every body free to turn, speed motors too): rotation
+        rates of `bodies` [rad/s], a basis (bodies, ways) of those with r_b1 (w_1 - w_c) + r_b2 (w_2 - w_c) = 0
+        at each external mesh (- for internal), c its carrier; and each mesh's frequency per rate (meshes,
+        bodies) [Hz s/rad]: z (w_ref - w_c) / (2 pi)."""
         index = {b.name: i for i, b in enumerate(self.bodies)}
-        rows, per = [], []
-        for m in self.meshes:
-            row, sign = np.zeros(len(index)), -1.0 if m.kind == "internal" else 1.0
+        rows, per = np.zeros((len(self.meshes), len(index))), np.zeros((len(self.meshes), len(index)))
+        for row, turns, m in zip(rows, per, self.meshes):
+            sign = -1.0 if m.kind == "internal" else 1.0
             row[index[m.gear1]] += m.base_radius_1
             row[index[m.gear2]] += sign * m.base_radius_2
-            turns = np.zeros(len(index))
             turns[index[m.reference]] = m.teeth / (2 * math.pi)
             if m.carrier:
                 row[index[m.carrier]] -= m.base_radius_1 + sign * m.base_radius_2
                 turns[index[m.carrier]] -= m.teeth / (2 * math.pi)
-            rows.append(row)
-            per.append(turns)
-        frequency = np.array(per) @ scipy.linalg.null_space(np.array(rows))  # (meshes, ways the train rolls)
+        return scipy.linalg.null_space(rows), per
+
+    def mesh_frequency_ratios(self) -> dict[str, float]:
+        """Each mesh's frequency over the first mesh's as the train rolls by its kinematics [-]: 1 for all of a
+        planetary set's meshes; nan for a mesh whose ratio depends on how the train rolls (two trains not
+        geared together)."""
+        rolling, per = self.kinematic_rolling()
+        frequency = per @ rolling  # (meshes, ways the train rolls)
         first = frequency[0]
         ratios = {}
         for m, f in zip(self.meshes, frequency):

@@ -15,6 +15,7 @@ from core.chbm.train_commands import input_body
 from core.chbm.train_from_model import train_from_model
 from core.chbm.train_model import TrainBody, TrainMesh, build_train
 from core.gearing.mesh_model import MeshModel
+from core.model.entities import SpeedMotor, TimeLaw
 from core.model.files import load
 from tests.conftest import EXAMPLES
 
@@ -107,3 +108,19 @@ def test_campbell_crossings_are_excited_as_parkers_planet_phasing_rules_say():
     assert {("compliant_planetary", "rotational", False), ("compliant_planetary", "rotational", True),
             ("compliant_planetary", "translational", False), ("compliant_planetary", "translational", True),
             ("planetary", "planet", False), ("planetary", "rotational", True)} <= seen
+
+
+def test_a_pair_driven_by_a_speed_motor_has_its_mesh_frequency_per_input_speed():
+    """A speed motor holds the input, so nothing rolls freely; the Campbell diagram's mesh frequency per input
+    speed comes from the kinematics: z / (2 pi) Hz per rad/s of each gear (20 and 40 teeth). It was refused
+    ('has 0 rigid-body motions ... hold or load the other members')."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    model.forces["motor"] = SpeedMotor("motor", "gear1_joint", TimeLaw(value=100.0))
+    train = train_from_model(model)
+    assert train.rigid.shape[1] == 0
+    assert train.mesh_frequency_per_speed("gear1") == pytest.approx(20 / (2 * math.pi), rel=1e-12)
+    assert train.mesh_frequency_per_speed("gear2") == pytest.approx(40 / (2 * math.pi), rel=1e-12)
+    modes = train_modes(train)
+    crossings = campbell(train, modes, "gear1", 20000.0).crossings
+    first = next(c for c in crossings if c[1] == 1)  # the mesh frequency z n / 60 meets the mode
+    assert first[0] == pytest.approx(modes[0].frequency * 60 / 20, rel=1e-12)

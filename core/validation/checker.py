@@ -34,7 +34,7 @@ from core.model.entities import (
 from core.model.interference import overlapping_bodies
 from core.model.model import Model, cached
 from core.ranges import hertz
-from core.validation.loops import closing_pairs
+from core.validation.loops import closing_joints, closing_pairs
 from core.validation.pair_rules import PairRules
 
 SEVERITIES = ("error", "warning", "info")
@@ -140,6 +140,18 @@ class _Checker(PairRules):
                 self.add("warning", b, "is not connected to anything and will fly freely: add a joint")
             elif b not in reach:
                 self.add("warning", b, "is not connected to the ground through joints or bearings; it floats with its neighbours")
+
+    def check_joint_loops(self) -> None:
+        """Loops of joints (two joints between the same bodies are said above): the bodies on a loop are held more
+        times than they need, and rigid joints leave how they share the load undetermined."""
+        for joint, path in closing_joints(self.m):
+            if len(path) > 1:
+                others = ", ".join(repr(j) for _, j in path)
+                self.add("warning", joint, f"closes a loop of joints with {others}: the bodies on it are held more "
+                         "times than they need, and rigid joints leave their bearing loads undetermined (the joint "
+                         "and Cartesian formulations share them differently). Hold a compound shaft by one revolute "
+                         "joint and weld its other gears to it (name a welded gear in its pair's gear1/gear2), or "
+                         "carry the shaft on bearing spring-dampers")
 
     def check_gear_loops(self) -> None:
         """Closed loops of gear pairs: redundant rows when the ratios close (a planetary set). Whether they close is
@@ -262,6 +274,7 @@ class _Checker(PairRules):
         self.check_meshes()
         if not self.errors_only:
             self.check_gear_loops()
+            self.check_joint_loops()
             self.check_loads()
         return self.out
 

@@ -1,4 +1,5 @@
-"""Closed loops of gear pairs, from the model's topology: which pairs close them (a planetary set has N - 1)."""
+"""Closed loops in the model's topology: of gear pairs (a planetary set has N - 1) and of joints (a shaft held
+twice), and which item closes each."""
 
 from __future__ import annotations
 
@@ -9,23 +10,29 @@ from core.model.model import Model
 def closing_pairs(model: Model) -> list[tuple[str, list[tuple[str, str]]]]:
     """The rigid gear pairs that close a loop of gear pairs, each with its loop's other steps (gear, pair): the
     pairs of a spanning forest of the gears first, in model order, then each pair whose gears it joins already."""
-    gears: set[str] = set()
-    edges = []
     soft = {f.pair for f in model.forces.values() if isinstance(f, CompliantMesh)}
-    for p in model.gear_pairs.values():
-        if p.name in soft:
-            continue
-        g1, g2 = model.joints[p.joint1].body_j, model.joints[p.joint2].body_j
-        gears |= {g1, g2}
-        edges.append((g1, g2, p.name))
-    parent = {g: g for g in gears}
-    tree: dict[str, list[tuple[str, str]]] = {g: [] for g in gears}  # gear -> [(neighbour, pair)]
+    return _closing([(model.joints[p.joint1].body_j, model.joints[p.joint2].body_j, p.name)
+                     for p in model.gear_pairs.values() if p.name not in soft])
 
-    def root(g):
-        while parent[g] != g:
-            parent[g] = parent[parent[g]]
-            g = parent[g]
-        return g
+
+def closing_joints(model: Model) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The joints that close a loop of joints (the ground one of its nodes), each with its loop's other steps
+    (body, joint), in the same way: a body held by a joint of its own and welded to a body that has one too."""
+    return _closing([(j.body_i, j.body_j, j.name) for j in model.joints.values()])
+
+
+def _closing(edges: list[tuple[str, str, str]]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The edges (node, node, name) that close a loop, each with the path (node, edge) that the edges before it
+    make between its nodes: a spanning forest of the edges taken in order, and the rest."""
+    parent: dict[str, str] = {}
+    tree: dict[str, list[tuple[str, str]]] = {}  # node -> [(neighbour, edge)]
+
+    def root(n):
+        parent.setdefault(n, n)
+        while parent[n] != n:
+            parent[n] = parent[parent[n]]
+            n = parent[n]
+        return n
 
     closing = []
     for a, b, name in edges:
@@ -34,28 +41,27 @@ def closing_pairs(model: Model) -> list[tuple[str, list[tuple[str, str]]]]:
             closing.append((name, _tree_path(tree, a, b)))
         else:
             parent[ra] = rb
-            tree[a].append((b, name))
-            tree[b].append((a, name))
+            tree.setdefault(a, []).append((b, name))
+            tree.setdefault(b, []).append((a, name))
     return closing
 
 
 def _tree_path(tree: dict, a: str, b: str) -> list[tuple[str, str]]:
-    """(gear, pair) steps from a to b along the spanning forest of gear pairs."""
+    """(node, edge) steps from a to b along the spanning forest."""
     back = {a: None}
     queue = [a]
     while queue:
         g = queue.pop(0)
         if g == b:
             break
-        for nxt, pair in tree[g]:
+        for nxt, edge in tree.get(g, []):
             if nxt not in back:
-                back[nxt] = (g, pair)
+                back[nxt] = (g, edge)
                 queue.append(nxt)
     path = []
     g = b
     while back.get(g) is not None:
-        prev, pair = back[g]
-        path.append((g, pair))
+        prev, edge = back[g]
+        path.append((g, edge))
         g = prev
     return path[::-1]
-

@@ -14,14 +14,10 @@ from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton
 
 from app.viewport import BACKGROUND, rgb
 from core.gearing.placement import mesh_turn
-from core.geometry.macro import GearSpec
 from core.geometry.rotations import quat_about
-from core.model import builders
-from core.model.entities import GROUND, FixedJoint, GearPair, RevoluteJoint
 from core.model.files import save
-from core.model.model import Model
 from tests.app.conftest import fill_and_ok, toolbar_button
-from tests.conftest import EXAMPLES, ROOT
+from tests.conftest import EXAMPLES, ROOT, two_stage_reducer
 
 GEAR = {"Normal module": 2, "Normal pressure angle": 20, "Gear width": 20}
 # a helical gear of transverse module 2 mm at beta = 15 deg, as the gear dialog takes it: m_n = m_t cos(beta)
@@ -480,30 +476,15 @@ def test_the_pair_dialog_warns_of_a_pinion_the_rack_undercuts(window, qtbot):
     assert "warning: gear 1: 10 teeth are undercut by the generating rack" in seen["checks"]
 
 
-def _two_stage(path) -> None:
-    """A two-stage spur reducer on ground joints: 20/40 paired, 18/45 on the second shaft not yet paired."""
-    model = Model(name="two_stage")
-    places = {"g1": (20, (0, 0, 0)), "g2": (40, (0.06, 0, 0)), "g3": (18, (0.06, 0, 0.025)),
-              "g4": (45, (0.123, 0, 0.025))}
-    for name, (teeth, where) in places.items():
-        model.bodies[name] = builders.gear_body(name, GearSpec("helical", 0.002, teeth, math.radians(20), 0.02,
-                                                               bore_diameter=0.01), position=where)
-        model.joints[name + "_joint"] = RevoluteJoint(name + "_joint", GROUND, name, where, (0, 0, 1))
-    model.joints["shaft"] = FixedJoint("shaft", "g2", "g3", (0.06, 0, 0.0125))
-    model.gear_pairs["p1"] = GearPair("p1", "g1_joint", "g2_joint", GROUND, z1=20, z2=40, module=0.002,
-                                      face_width=0.02)
-    save(model, path)
-
-
 def test_a_second_pair_starts_on_the_joints_no_pair_has_and_the_dialog_grows_for_its_findings(window, qtbot, tmp_path):
-    _two_stage(tmp_path / "two_stage.gdyn")
+    save(two_stage_reducer(own_joint=True, second_pair=False), tmp_path / "two_stage.gdyn")
     window.open_file(tmp_path / "two_stage.gdyn")
     seen = {}
 
     def look(dlg):
         seen["start"] = (dlg.joint1.currentText(), dlg.joint2.currentText(), dlg.z1.value(), dlg.z2.value(),
                          dlg.checks.text())
-        dlg.joint2.setCurrentText("g2_joint")  # the same axis as g3: several lines of findings
+        dlg.joint2.setCurrentText("g2_j")  # the same axis as g3: several lines of findings
         qtbot.wait(50)
         seen["findings"] = dlg.checks.text().count("\n") + 1
         fields = [w for w in dlg.findChildren(QLineEdit) if w.isVisible()]
@@ -512,5 +493,5 @@ def test_a_second_pair_starts_on_the_joints_no_pair_has_and_the_dialog_grows_for
 
     fill_and_ok(qtbot, {"Name": "p2"}, ok=False, press=look)
     qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
-    assert seen["start"] == ("g3_joint", "g4_joint", 18, 45, "All gear rules hold.")
+    assert seen["start"] == ("g3_j", "g4_j", 18, 45, "All gear rules hold.")
     assert seen["findings"] >= 2 and seen["squeezed"] == [] and seen["label"], seen

@@ -4,15 +4,17 @@ import dataclasses
 import math
 import re
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
 from core.commands import AddItem, replace_fields
 from core.dynamics.simulate import simulate
+from core.model import builders
 from core.model.entities import GROUND, BearingSpringDamper, FixedJoint, RevoluteJoint, RigidBody, TimeLaw, Torque
 from core.model.files import load
 from core.validation import validate
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, two_stage_reducer
 from tests.core.strategies import models
 
 
@@ -212,3 +214,23 @@ def test_a_reference_to_the_wrong_kind_of_item_names_its_kind_in_words():
     model = load(EXAMPLES / "helical_pair.gdyn")
     problems = dict(model.item_problems(Torque("t", "gear1", TimeLaw(kind="constant", value=1.0))))
     assert problems["joint"] == "must name a revolute joint; 'gear1' is a Rigid Body"
+
+
+def test_a_shaft_held_by_two_joints_is_a_warning_and_one_held_once_has_determinate_bearing_loads():
+    """A compound shaft whose second gear has a revolute joint of its own besides the weld closes a loop of
+    joints: a warning naming the weld and the two joints. Held once (the welded gear named in its pair's gear1),
+    no warning, and the bearing loads are the statics': the joint and Cartesian formulations give the same."""
+    looped = two_stage_reducer(own_joint=True)
+    found = [f for f in validate(looped) if f.item == "shaft"]
+    assert len(found) == 1 and found[0].severity == "warning"
+    assert "closes a loop of joints with 'g2_j', 'g3_j'" in found[0].message
+    held_once = two_stage_reducer(own_joint=False)
+    assert not [f for f in validate(held_once) if "loop of joints" in f.message]
+    held_once.forces["drive"] = builders.constant_torque("drive", "g1_j", 2.0)
+    held_once.forces["load"] = builders.constant_torque("load", "g4_j", -10.0)
+    loads = {}
+    for formulation in ("joint", "cartesian"):
+        res = simulate(held_once, t_end=1e-3, step=1e-4, output_step=1e-3, integrator="rk4", formulation=formulation)
+        loads[formulation] = np.array([res.channel(f"g2_j.{c}")[-1] for c in ("Fx", "Fy", "Fz", "Tx", "Ty")])
+    assert np.abs(loads["joint"]).max() > 100.0  # the second stage's tooth force, 222 N at 10 N m
+    assert np.allclose(loads["joint"], loads["cartesian"], rtol=1e-6, atol=1e-6), loads

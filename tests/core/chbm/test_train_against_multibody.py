@@ -25,23 +25,16 @@ from core.errors import ModelError
 from core.dynamics.simulate import simulate
 from core.gearing.gear_bodies import polar_inertia
 from core.gearing.mesh_model import mesh_model_for
-from core.geometry.macro import GearSpec
-from core.model import builders
 from core.model.entities import (
-    GROUND,
     BearingSpringDamper,
     CompliantMesh,
-    FixedJoint,
-    GearPair,
-    RevoluteJoint,
     SimulationSettings,
     SpringDamper,
     TimeLaw,
     Torque,
 )
 from core.model.files import load
-from core.model.model import Model
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, two_stage_reducer
 
 K_MEAN = 5e8  # N/m
 
@@ -153,30 +146,6 @@ def test_mesh_force_harmonics_match_a_multibody_run_brought_to_steady_state(shar
         assert theirs[h] == pytest.approx(ours.harmonics[h], rel=0.02), (share, h, theirs, ours.harmonics[:2])
 
 
-def two_stage(own_joint: bool):
-    """A two-stage spur reducer (20/40 then 18/45, module 2 mm) with a compound shaft: gear 3 welded to gear 2,
-    either on its own revolute joint as well (the Gear Pair dialog's 'Create revolute joints' makes one) or only
-    on the weld and named in pair 2's gear1. Constant mesh stiffnesses of 2e8 and 3e8 N/m, no damping, at rest."""
-    model = Model(name="two_stage")
-    places = {"g1": (20, (0.0, 0.0, 0.0)), "g2": (40, (0.06, 0.0, 0.0)), "g3": (18, (0.06, 0.0, 0.025)),
-              "g4": (45, (0.123, 0.0, 0.025))}
-    for name, (teeth, where) in places.items():
-        model.bodies[name] = builders.gear_body(name, GearSpec("helical", 0.002, teeth, math.radians(20), 0.02,
-                                                               bore_diameter=0.01), position=where)
-        if name != "g3" or own_joint:
-            model.joints[name + "_j"] = RevoluteJoint(name + "_j", GROUND, name, where, (0.0, 0.0, 1.0))
-    model.joints["shaft"] = FixedJoint("shaft", "g2", "g3", (0.06, 0.0, 0.0125))
-    model.gear_pairs["p1"] = GearPair("p1", "g1_j", "g2_j", GROUND, z1=20, z2=40, module=0.002, face_width=0.02)
-    model.gear_pairs["p2"] = (GearPair("p2", "g3_j", "g4_j", GROUND, z1=18, z2=45, module=0.002, face_width=0.02)
-                              if own_joint else
-                              GearPair("p2", "g2_j", "g4_j", GROUND, z1=18, z2=45, module=0.002, face_width=0.02,
-                                       gear1="g3"))
-    for pair, k in (("p1", 2e8), ("p2", 3e8)):
-        model.forces[pair + "_mesh"] = CompliantMesh(pair + "_mesh", pair, stiffness="given", k_mean=k,
-                                                     waveform="cosine", damping_model="constant", damping=0.0)
-    return model
-
-
 def engine_frequencies(model) -> np.ndarray:
     """The natural frequencies [Hz] of the engine's equations (joint coordinates) linearised at the start."""
     system = assemble(model, "joint")
@@ -194,7 +163,7 @@ def engine_frequencies(model) -> np.ndarray:
 def test_a_compound_shaft_is_one_lumped_body_with_the_engines_natural_frequencies(own_joint):
     """Gears 2 and 3 welded together turn as one body of the lumped train (their inertias summed, each mesh on
     its own gear's base radius): its two torsional frequencies are the engine's, however the shaft is modelled."""
-    model = two_stage(own_joint)
+    model = two_stage_reducer(own_joint, stiffness=(2e8, 3e8))
     train = train_from_model(model)
     assert [b.name for b in train.bodies if b.name in ("g2", "g3")] == ["g2"]
     lumped = sorted(m.frequency for m in distinct(train_modes(train)) if m.frequency > 0)
@@ -206,7 +175,7 @@ def test_a_two_stage_trains_forced_response_is_refused_with_its_mesh_frequency_r
     """The harmonic balance has one fundamental: a reducer's second stage meshes at z3 / z2 = 18 / 40 of the
     first's frequency, which it cannot take (it sampled both meshes on one period before compound shafts were
     lumped); a planetary set's six meshes share one frequency and run."""
-    train = train_from_model(two_stage(False))
+    train = train_from_model(two_stage_reducer(False, stiffness=(2e8, 3e8)))
     assert train.mesh_frequency_ratios() == pytest.approx({"p1": 1.0, "p2": 18 / 40}, rel=1e-12)
     with pytest.raises(ModelError, match=r"different mesh frequencies \(against p1's: p2 0\.45\)"):
         train_curve(train, 100.0, 200.0)

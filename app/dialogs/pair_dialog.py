@@ -20,7 +20,7 @@ from app.dialogs.pair_note import pair_note
 from core.commands import AddItem, Macro
 from core.dynamics.checks import check
 from core.errors import ModelError
-from core.gearing.placement import likely_joints, place_gear2
+from core.gearing.placement import gears_on, likely_joints, place_gear2, teeth_bodies
 from core.geometry.tooth_checks import pair_tooth_warnings
 from core.geometry.rotations import quat_matrices
 from core.model.entities import GROUND, GearPair, GearSource, RevoluteJoint
@@ -50,6 +50,10 @@ class GearPairDialog(QDialog):
         self.joint1.addItems(revolutes)
         self.joint2.addItems(revolutes)
         self._start_on(model)
+        self.teeth1, self.teeth2 = QComboBox(), QComboBox()  # a compound shaft: which of its gears meshes
+        for k, combo in ((1, self.teeth1), (2, self.teeth2)):
+            combo.setObjectName(f"gear{k}_body")
+            combo.setToolTip(f"The body whose teeth mesh: the joint's body, or a gear welded to it (gear{k})")
         self.carrier = QComboBox()
         self.carrier.setObjectName("carrier")
         self.carrier.addItems([GROUND, *model.bodies])
@@ -64,7 +68,8 @@ class GearPairDialog(QDialog):
         self.width = QuantityField("Face width", r("face_width"), 0.02)
         form = self.form = QFormLayout()
         for label, w in (("Name", self.name), ("Kind", self.kind), ("Rev. joint gear 1", self.joint1),
-                         ("Rev. joint gear 2", self.joint2), ("Carrier", self.carrier)):
+                         ("Gear 1 teeth on", self.teeth1), ("Rev. joint gear 2", self.joint2),
+                         ("Gear 2 teeth on", self.teeth2), ("Carrier", self.carrier)):
             form.addRow(label, w)
         for w in (self.z1, self.z2, self.module, self.alpha, self.beta, self.gamma, self.width):
             form.addRow(w.label, w)
@@ -98,13 +103,14 @@ class GearPairDialog(QDialog):
         for w in (self.kind, self.joint1, self.joint2, self.carrier):
             w.currentTextChanged.connect(self.refresh)
         for w in (self.joint1, self.joint2):
+            w.currentTextChanged.connect(self._teeth_choices)
+        for w in (self.teeth1, self.teeth2):
             w.currentTextChanged.connect(self._from_generators)
         for w in (self.z1, self.z2, self.module, self.alpha, self.beta, self.gamma, self.width):
             w.edit.editingFinished.connect(self.refresh)
         self.moves: list = []
         self.command = None
-        self._from_generators()
-        self.refresh()
+        self._teeth_choices()
 
     def pair(self) -> GearPair:
         """The pair as entered; the angle that does not apply to the kind keeps its default."""
@@ -116,6 +122,11 @@ class GearPairDialog(QDialog):
             unused["helix_angle"] = self.beta.value()
         if self.kind.currentText() == "external":  # profile shifts come from the generated gears (edit in the dock)
             unused["x1"], unused["x2"] = getattr(self, "shifts", (0.0, 0.0))
+        joints = self._trial().joints  # the joints this dialog created are there
+        for k, combo, joint in ((1, self.teeth1, self.joint1), (2, self.teeth2, self.joint2)):
+            carried = joints.get(joint.currentText())
+            if combo.currentText() and carried is not None and combo.currentText() != carried.body_j:
+                unused[f"gear{k}"] = combo.currentText()
         return GearPair(self.name.text().strip(), self.joint1.currentText(), self.joint2.currentText(),
                         self.carrier.currentText(), kind=self.kind.currentText(), z1=self.z1.value(), z2=self.z2.value(),
                         module=self.module.value(), pressure_angle=self.alpha.value(), face_width=self.width.value(),
@@ -190,8 +201,7 @@ class GearPairDialog(QDialog):
             combo.blockSignals(False)
         self._start_on(trial)
         self.joints_button.setVisible(False)
-        self._from_generators()
-        self.refresh()
+        self._teeth_choices()
 
     def _start_on(self, model) -> None:
         """Start on the two joints the pair most likely joins (core.gearing.placement.likely_joints)."""
@@ -213,16 +223,30 @@ class GearPairDialog(QDialog):
             return
         self.refresh()
 
+    def _teeth_choices(self, *_) -> None:
+        """Each joint's gears (its body and the gears welded to it), the two that meet chosen
+        (core.gearing.placement.teeth_bodies); a row only where a joint carries more than one."""
+        trial = self._trial()
+        one, two = self.joint1.currentText(), self.joint2.currentText()
+        ready = one in trial.joints and two in trial.joints
+        chosen = teeth_bodies(trial, one, two) if ready and one != two else ("", "")
+        for combo, joint, pick in ((self.teeth1, one, chosen[0]), (self.teeth2, two, chosen[1])):
+            combo.blockSignals(True)
+            combo.clear()
+            if joint in trial.joints:
+                combo.addItems(gears_on(trial, joint))
+            combo.setCurrentText(pick)
+            combo.blockSignals(False)
+            self.form.setRowVisible(combo, combo.count() > 1)
+        self._from_generators()
+
     def _from_generators(self, *_) -> None:
         """Fill z, module, pressure and helix (or pitch) angles from the gears' generator data, when both were generated
         (a ring chosen on joint 1 goes to joint 2, where an internal pair has it)."""
-        specs = []
-        trial = self._trial()  # the joints this dialog created are there
-        for combo in (self.joint1, self.joint2):
-            joint = trial.joints.get(combo.currentText())
-            body = trial.bodies.get(joint.body_j) if joint is not None else None
-            specs.append(body.visual.spec if body is not None and isinstance(body.visual, GearSource) else None)
+        bodies = [self.model.bodies.get(combo.currentText()) for combo in (self.teeth1, self.teeth2)]
+        specs = [b.visual.spec if b is not None and isinstance(b.visual, GearSource) else None for b in bodies]
         if None in specs:
+            self.refresh()
             return
         s1, s2 = specs
         if s1.kind == "inner" and s2.kind != "inner":  # the ring belongs on joint 2, the pinion on joint 1
@@ -231,7 +255,8 @@ class GearPairDialog(QDialog):
                 combo.blockSignals(True)
                 combo.setCurrentText(text)
                 combo.blockSignals(False)
-            s1, s2 = s2, s1
+            self._teeth_choices()  # the gears follow their joints
+            return
         kind = "bevel" if s1.kind == "bevel" else "internal" if s2.kind == "inner" else "external"
         self.kind.setCurrentText(kind)
         self.z1.set_si(s1.teeth)

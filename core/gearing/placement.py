@@ -24,6 +24,7 @@ import numpy as np
 from core.geometry.macro import center_distance
 
 from core.commands import Command, Macro, replace_fields
+from core.gearing.gear_bodies import mid_face_point, rigid_piece
 from core.gearing.pitch_point import PairGeometryData, contact_frame
 from core.geometry.rotations import quat_about, quat_matrices, quat_mul
 from core.model.entities import GearPair, GearSource, RevoluteJoint
@@ -165,8 +166,9 @@ def place_gear2(model: Model, pair: GearPair) -> list[Command]:
 
 def likely_joints(model: Model) -> tuple[str, str] | None:
     """The two revolute joints a new gear pair most likely joins, for a dialog to start on (None with fewer than
-    two): generated cylindrical gears standing at their centre distance first, then joints no pair uses yet,
-    then model order; never two that a pair already joins, unless every two are."""
+    two): generated cylindrical gears standing at their centre distance first (a gear welded to a joint's body
+    counts), then joints no pair uses yet, then model order; never two that a pair already joins, unless every
+    two are."""
     names = [n for n, j in model.joints.items() if isinstance(j, RevoluteJoint)]
     joined = {frozenset((p.joint1, p.joint2)) for p in model.gear_pairs.values()}
     used = {n for p in model.gear_pairs.values() for n in (p.joint1, p.joint2)}
@@ -174,13 +176,37 @@ def likely_joints(model: Model) -> tuple[str, str] | None:
     if not candidates:
         return None
     fresh = [c for c in candidates if frozenset(c) not in joined] or candidates
-    return min(fresh, key=lambda c: (not _in_mesh(model, *c), (c[0] in used) + (c[1] in used)))
+    return min(fresh, key=lambda c: (not _in_mesh(model, *c, *teeth_bodies(model, *c)),
+                                     (c[0] in used) + (c[1] in used)))
 
 
-def _in_mesh(model: Model, joint1: str, joint2: str) -> bool:
-    """Whether the generated cylindrical gears on two revolute joints stand in mesh: parallel axes at their centre
+def gears_on(model: Model, joint: str) -> list[str]:
+    """The bodies that may carry a gear turning on a revolute joint: its body_j, then the generated gears welded
+    to it (a compound shaft's other gears), in model order."""
+    body = model.joints[joint].body_j
+    piece = rigid_piece(model, body)
+    return [body] + [b for b, v in model.bodies.items()
+                     if b != body and b in piece and isinstance(v.visual, GearSource)]
+
+
+def teeth_bodies(model: Model, joint1: str, joint2: str) -> tuple[str, str]:
+    """The bodies that carry the teeth of a pair on two revolute joints: of the gears on each (`gears_on`), the two
+    standing in mesh, else the two whose mid-face planes lie nearest along the axis, else the joints' bodies."""
+    on1, on2 = gears_on(model, joint1), gears_on(model, joint2)
+    axis = model.joints[joint1].unit_axis()
+
+    def gap(b1: str, b2: str) -> float:
+        return abs(float(axis @ (mid_face_point(model.bodies[b2]) - mid_face_point(model.bodies[b1]))))
+
+    return min(((b1, b2) for b1 in on1 for b2 in on2),
+               key=lambda b: (not _in_mesh(model, joint1, joint2, *b), gap(*b), on1.index(b[0]) + on2.index(b[1])))
+
+
+def _in_mesh(model: Model, joint1: str, joint2: str, body1: str, body2: str) -> bool:
+    """Whether generated cylindrical gears on two revolute joints stand in mesh: parallel axes at their centre
     distance (the sum of the pitch radii, their difference with a ring) within 1 %, faces overlapping."""
-    (j1, b1), (j2, b2) = _gear(model, joint1), _gear(model, joint2)
+    j1, j2 = model.joints[joint1], model.joints[joint2]
+    b1, b2 = model.bodies.get(body1), model.bodies.get(body2)
     if not all(b is not None and isinstance(b.visual, GearSource) for b in (b1, b2)):
         return False
     s1, s2 = b1.visual.spec, b2.visual.spec
@@ -191,7 +217,8 @@ def _in_mesh(model: Model, joint1: str, joint2: str) -> bool:
     r1, r2 = s1.module * s1.teeth / 2, s2.module * s2.teeth / 2
     distance = abs(r1 - r2) if "inner" in (s1.kind, s2.kind) else r1 + r2
     across = np.linalg.norm(d - a1 * (a1 @ d))
-    return abs(across - distance) <= 0.01 * distance and abs(a1 @ d) < (s1.face_width + s2.face_width) / 2
+    faces = abs(float(a1 @ (mid_face_point(b2) - mid_face_point(b1))))
+    return abs(across - distance) <= 0.01 * distance and faces < (s1.face_width + s2.face_width) / 2
 
 
 FIXES = {

@@ -150,8 +150,9 @@ class _Checker(PairRules):
                 self.add("warning", joint, f"closes a loop of joints with {others}: the bodies on it are held more "
                          "times than they need, and rigid joints leave their bearing loads undetermined (the joint "
                          "and Cartesian formulations share them differently). Hold a compound shaft by one revolute "
-                         "joint and weld its other gears to it (name a welded gear in its pair's gear1/gear2), or "
-                         "carry the shaft on bearing spring-dampers")
+                         "joint and weld its other gears to it (a pair names the welded gear that meshes: 'Gear 1 "
+                         "teeth on' in the Gear Pair dialog, gear1/gear2 in the file), or carry the shaft on bearing "
+                         "spring-dampers")
 
     def check_gear_loops(self) -> None:
         """Closed loops of gear pairs: redundant rows when the ratios close (a planetary set). Whether they close is

@@ -484,7 +484,7 @@ def test_a_second_pair_starts_on_the_joints_no_pair_has_and_the_dialog_grows_for
     def look(dlg):
         seen["start"] = (dlg.joint1.currentText(), dlg.joint2.currentText(), dlg.z1.value(), dlg.z2.value(),
                          dlg.checks.text())
-        dlg.joint2.setCurrentText("g2_j")  # the same axis as g3: several lines of findings
+        dlg.joint1.setCurrentText("g1_j")  # 123 mm from g4's axis, its mid-face 25 mm away: lines of findings
         qtbot.wait(50)
         seen["findings"] = dlg.checks.text().count("\n") + 1
         fields = [w for w in dlg.findChildren(QLineEdit) if w.isVisible()]
@@ -495,3 +495,24 @@ def test_a_second_pair_starts_on_the_joints_no_pair_has_and_the_dialog_grows_for
     qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
     assert seen["start"] == ("g3_j", "g4_j", 18, 45, "All gear rules hold.")
     assert seen["findings"] >= 2 and seen["squeezed"] == [] and seen["label"], seen
+
+
+def test_a_pair_on_a_compound_shaft_takes_the_welded_gear_that_meets_its_mate(window, qtbot, tmp_path):
+    save(two_stage_reducer(own_joint=False, second_pair=False), tmp_path / "compound.gdyn")  # g3 only welded
+    window.open_file(tmp_path / "compound.gdyn")
+    seen = {}
+
+    def look(dlg):
+        seen["start"] = (dlg.joint1.currentText(), dlg.joint2.currentText(), dlg.z1.value(), dlg.z2.value(),
+                         dlg.checks.text())
+        teeth = dlg.findChild(QComboBox, "gear1_body")
+        seen["teeth"] = (teeth.isVisible(), [teeth.itemText(i) for i in range(teeth.count())], teeth.currentText(),
+                         dlg.findChild(QComboBox, "gear2_body").isVisible())
+
+    fill_and_ok(qtbot, {"Name": "p2"}, press=look)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert seen["start"] == ("g2_j", "g4_j", 18, 45, "All gear rules hold.")
+    assert seen["teeth"] == (True, ["g2", "g3"], "g3", False)  # gear 4 has nothing welded to it: no row
+    pair = window.doc.model.gear_pairs["p2"]
+    assert (pair.joint1, pair.gear1, pair.gear2) == ("g2_j", "g3", "")
+    assert not [f for f in window.doc.findings if f.severity != "info" and f.item != "forces"], window.doc.findings

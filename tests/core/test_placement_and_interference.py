@@ -12,7 +12,7 @@ from core.commands import AddItem, Macro
 from core.errors import ModelError
 from core.gearing.mesh_phase import mesh_phase
 from core.gearing.pitch_point import PairGeometryData, contact_frame
-from core.gearing.placement import likely_joints, mesh_turn, place_gear2
+from core.gearing.placement import likely_joints, mesh_turn, place_gear2, teeth_bodies
 from core.geometry.macro import GearSpec
 from core.geometry.rotations import pose_matrix, quat_about, quat_matrices
 from core.model import builders
@@ -22,7 +22,7 @@ from core.model.files import load
 from core.model.interference import overlapping_bodies
 from core.model.model import Model
 from core.validation import validate
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, two_stage_reducer
 
 DEG = math.pi / 180
 
@@ -226,6 +226,7 @@ def test_a_new_pair_starts_on_gears_standing_in_mesh_then_on_joints_no_pair_uses
     model.gear_pairs["q"] = GearPair("q", "b_j", "c_j", GROUND, z1=40, z2=30, module=0.002)
     assert likely_joints(model) == ("a_j", "d_j")  # nothing in mesh left: the joint no pair uses
     model.joints["c_j"] = RevoluteJoint("c_j", GROUND, "c", (0.06, 0.07, 0.05), (0.0, 0.0, 1.0))
+    model.bodies["c"] = dataclasses.replace(model.bodies["c"], position=(0.06, 0.07, 0.05))
     del model.gear_pairs["q"]
     assert likely_joints(model) == ("c_j", "d_j")  # c 50 mm above b's face: not in mesh; both unused
 
@@ -263,3 +264,11 @@ def test_the_mesh_phase_of_a_gear_welded_to_a_shaft_counts_its_own_teeth():
     for name, turn, moved in (("b", 0.3, 0.0), ("c", math.pi / 18, 0.5)):
         model.bodies[name] = dataclasses.replace(model.bodies[name], orientation=tuple(quat_about((0, 0, 1), turn)))
         assert (mesh_phase(model, q).phase0 - before - moved) % 1.0 == pytest.approx(0.0, abs=1e-12), name
+
+
+def test_a_pair_on_a_compound_shaft_starts_on_the_welded_gear_that_meets_its_mate():
+    """Gear 3 welded to gear 2's shaft, 25 mm along it, with no joint of its own: a second pair starts on gear 2's
+    joint and gear 4's, and its teeth on gear 3 (in mesh with gear 4 there), not on gear 2."""
+    model = two_stage_reducer(own_joint=False, second_pair=False)
+    assert likely_joints(model) == ("g2_j", "g4_j")
+    assert teeth_bodies(model, "g2_j", "g4_j") == ("g3", "g4") and teeth_bodies(model, "g1_j", "g2_j") == ("g1", "g2")

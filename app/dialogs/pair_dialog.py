@@ -20,6 +20,7 @@ from app.dialogs.pair_note import pair_note
 from core.commands import AddItem, Macro
 from core.dynamics.checks import check
 from core.errors import ModelError
+from core.gearing.gear_bodies import rigid_piece
 from core.gearing.placement import gears_on, likely_joints, place_gear2, teeth_bodies
 from core.geometry.tooth_checks import pair_tooth_warnings
 from core.geometry.rotations import quat_matrices
@@ -286,6 +287,11 @@ class GearPairDialog(QDialog):
 
 
 def unjointed_gears(model) -> list[str]:
-    """The generated gears of `model` that no revolute joint carries (as its body_j)."""
+    """The generated gears of `model` that no revolute joint carries (as its body_j), neither directly nor through a
+    body they are welded to; of gears welded together, the first only (a compound shaft turns on one joint)."""
     carried = {j.body_j for j in model.joints.values() if isinstance(j, RevoluteJoint)}
-    return [name for name, body in model.bodies.items() if isinstance(body.visual, GearSource) and name not in carried]
+    found: list[str] = []
+    for name, body in model.bodies.items():
+        if isinstance(body.visual, GearSource) and not rigid_piece(model, name) & (carried | set(found)):
+            found.append(name)
+    return found

@@ -516,3 +516,20 @@ def test_a_pair_on_a_compound_shaft_takes_the_welded_gear_that_meets_its_mate(wi
     pair = window.doc.model.gear_pairs["p2"]
     assert (pair.joint1, pair.gear1, pair.gear2) == ("g2_j", "g3", "")
     assert not [f for f in window.doc.findings if f.severity != "info" and f.item != "forces"], window.doc.findings
+
+
+def test_create_revolute_joints_gives_none_to_a_gear_welded_to_a_shaft(window, qtbot, tmp_path):
+    model = two_stage_reducer(own_joint=False, second_pair=False)
+    model.gear_pairs.clear()
+    for name in ("g1_j", "g2_j", "g4_j"):
+        del model.joints[name]  # the gears with only the weld g2-g3 left
+    save(model, tmp_path / "welded.gdyn")
+    window.open_file(tmp_path / "welded.gdyn")
+
+    def create(dlg):
+        qtbot.mouseClick(dlg.findChild(QPushButton, "create_joints"), Qt.LeftButton)
+
+    fill_and_ok(qtbot, {"Name": "p1"}, press=create)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert set(window.doc.model.joints) == {"shaft", "g1_joint", "g2_joint", "g4_joint"}  # g3 turns on g2's
+    assert not [f for f in window.doc.findings if "loop of joints" in f.message]

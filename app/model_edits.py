@@ -15,7 +15,7 @@ from app.dialogs.pair_dialog import GearPairDialog
 from app.dialogs.planetary_dialog import PlanetaryDialog
 from core.commands import AddItem, DuplicateItem, RemoveItem
 from core.errors import ModelError
-from core.gearing.placement import fix_command
+from core.gearing.fixes import fix_command
 from core.model import entities as E
 from core.model.builders import selection_defaults
 from core.model.kinds import KINDS

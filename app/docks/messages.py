@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QDockWidget, QListView, QListWidget, QListWidgetItem
 
-from core.gearing.placement import FIXES
+from core.gearing.fixes import FIXES
 
 COLOURS = {"error": "#b00020", "warning": "#9a6700", "info": "#1f5fa8"}
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from core.geometry.macro import center_distance
 
-from core.commands import Command, Macro, replace_fields
+from core.commands import Command, replace_fields
 from core.gearing.gear_bodies import mid_face_point, rigid_piece
 from core.gearing.pitch_point import PairGeometryData, contact_frame
 from core.geometry.rotations import quat_about, quat_matrices, quat_mul
@@ -219,16 +219,3 @@ def _in_mesh(model: Model, joint1: str, joint2: str, body1: str, body2: str) -> 
     across = np.linalg.norm(d - a1 * (a1 @ d))
     faces = abs(float(a1 @ (mid_face_point(b2) - mid_face_point(b1))))
     return abs(across - distance) <= 0.01 * distance and faces < (s1.face_width + s2.face_width) / 2
-
-
-FIXES = {
-    "place_gear2": ("Move gear 2 into mesh",
-                    lambda model, item: Macro(f"Move gear 2 of {item} into mesh",
-                                              place_gear2(model, model.gear_pairs[item]))),
-}
-
-
-def fix_command(model: Model, finding) -> Command | None:
-    """The command of the fix a validation finding offers, or None; raises ModelError when it cannot be made."""
-    entry = FIXES.get(getattr(finding, "fix", ""))
-    return entry[1](model, finding.item) if entry else None

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.gearing.compound import double_hold
 from core.gearing.gear_bodies import polar_inertia
 from core.gearing.mesh_model import mesh_in_model
 from core.geometry.tooth_checks import tooth_warnings
@@ -53,7 +54,7 @@ class Finding:
     severity: str
     item: str
     message: str
-    fix: str = ""  # a one-click fix where it is unique: a key of core.gearing.placement.FIXES, applied to `item`
+    fix: str = ""  # a one-click fix where it is unique: a key of core.gearing.fixes.FIXES, applied to `item`
 
     def __str__(self) -> str:
         return f"{self.severity}: {self.item}: {self.message}"
@@ -146,13 +147,15 @@ class _Checker(PairRules):
         times than they need, and rigid joints leave how they share the load undetermined."""
         for joint, path in closing_joints(self.m):
             if len(path) > 1:
-                others = ", ".join(repr(j) for _, j in path)
-                self.add("warning", joint, f"closes a loop of joints with {others}: the bodies on it are held more "
+                loop = [joint] + [j for _, j in path]
+                weld = next((j for j in loop if double_hold(self.m, j)), "")  # a shaft on two joints: one fix
+                item, others = weld or joint, ", ".join(repr(j) for j in loop if j != (weld or joint))
+                self.add("warning", item, f"closes a loop of joints with {others}: the bodies on it are held more "
                          "times than they need, and rigid joints leave their bearing loads undetermined (the joint "
                          "and Cartesian formulations share them differently). Hold a compound shaft by one revolute "
                          "joint and weld its other gears to it (a pair names the welded gear that meshes: 'Gear 1 "
                          "teeth on' in the Gear Pair dialog, gear1/gear2 in the file), or carry the shaft on bearing "
-                         "spring-dampers")
+                         "spring-dampers", fix="hold_once" if weld else "")
 
     def check_gear_loops(self) -> None:
         """Closed loops of gear pairs: redundant rows when the ratios close (a planetary set). Whether they close is

@@ -533,3 +533,17 @@ def test_create_revolute_joints_gives_none_to_a_gear_welded_to_a_shaft(window, q
     qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
     assert set(window.doc.model.joints) == {"shaft", "g1_joint", "g2_joint", "g4_joint"}  # g3 turns on g2's
     assert not [f for f in window.doc.findings if "loop of joints" in f.message]
+
+
+def test_a_shaft_held_twice_is_held_once_by_double_clicking_its_finding(window, qtbot, tmp_path):
+    save(two_stage_reducer(own_joint=True), tmp_path / "looped.gdyn")
+    window.open_file(tmp_path / "looped.gdyn")
+    items = [window.messages.list.item(i) for i in range(window.messages.list.count())]
+    item = next(it for it in items if "loop of joints" in it.text())
+    assert item.text().startswith("warning: shaft: closes a loop") and "[double-click: Hold the shaft by one joint]" in item.text()
+    window.messages.list.itemDoubleClicked.emit(item)
+    model = window.doc.model
+    assert "g3_j" not in model.joints and model.gear_pairs["p2"].gear1 == "g3"
+    assert not [f for f in window.doc.findings if "loop of joints" in f.message]
+    window.act_undo.trigger()
+    assert "g3_j" in model.joints and model.gear_pairs["p2"].joint1 == "g3_j"

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 
 from core.commands import AddItem, replace_fields
 from core.dynamics.simulate import simulate
+from core.gearing.fixes import fix_command
 from core.model import builders
 from core.model.entities import GROUND, BearingSpringDamper, FixedJoint, RevoluteJoint, RigidBody, TimeLaw, Torque
 from core.model.files import load
@@ -222,7 +223,7 @@ def test_a_shaft_held_by_two_joints_is_a_warning_and_one_held_once_has_determina
     no warning, and the bearing loads are the statics': the joint and Cartesian formulations give the same."""
     looped = two_stage_reducer(own_joint=True)
     found = [f for f in validate(looped) if f.item == "shaft"]
-    assert len(found) == 1 and found[0].severity == "warning"
+    assert len(found) == 1 and found[0].severity == "warning" and found[0].fix == "hold_once"
     assert "closes a loop of joints with 'g2_j', 'g3_j'" in found[0].message
     held_once = two_stage_reducer(own_joint=False)
     assert not [f for f in validate(held_once) if "loop of joints" in f.message]
@@ -234,3 +235,28 @@ def test_a_shaft_held_by_two_joints_is_a_warning_and_one_held_once_has_determina
         loads[formulation] = np.array([res.channel(f"g2_j.{c}")[-1] for c in ("Fx", "Fy", "Fz", "Tx", "Ty")])
     assert np.abs(loads["joint"]).max() > 100.0  # the second stage's tooth force, 222 N at 10 N m
     assert np.allclose(loads["joint"], loads["cartesian"], rtol=1e-6, atol=1e-6), loads
+
+
+def test_the_fix_for_a_shaft_held_twice_makes_the_model_of_a_shaft_held_once():
+    """'Hold the shaft by one joint': g3's own joint goes, pair p2 turns on g2's joint with its teeth on g3, a
+    torque on g3's joint acts through g2's; the result runs as the model built held once from the start (the
+    speeds of both stages), and undo brings the loop back."""
+    looped = two_stage_reducer(own_joint=True)
+    looped.forces["drive"] = builders.constant_torque("drive", "g3_j", 2.0)  # on the welded gear's joint
+    looped.forces["load"] = builders.constant_torque("load", "g4_j", -3.0)
+    finding = next(f for f in validate(looped) if f.fix)
+    command = fix_command(looped, finding)
+    command.do(looped)
+    assert set(looped.joints) == {"g1_j", "g2_j", "g4_j", "shaft"}
+    p2 = looped.gear_pairs["p2"]
+    assert (p2.joint1, p2.gear1, looped.forces["drive"].joint) == ("g2_j", "g3", "g2_j")
+    assert not [f for f in validate(looped) if "loop of joints" in f.message]
+    built = two_stage_reducer(own_joint=False)
+    built.forces["drive"] = builders.constant_torque("drive", "g2_j", 2.0)
+    built.forces["load"] = builders.constant_torque("load", "g4_j", -3.0)
+    runs = [simulate(m, t_end=0.01, step=1e-4, output_step=1e-3, integrator="rk4") for m in (looped, built)]
+    for channel in ("g1_j.speed", "g2_j.speed", "g4_j.speed", "p2.Ft"):
+        assert runs[0].channel(channel) == pytest.approx(runs[1].channel(channel), rel=1e-9, abs=1e-12), channel
+    assert abs(runs[0].channel("g4_j.speed")[-1]) > 0.1  # it moved
+    command.undo(looped)
+    assert "g3_j" in looped.joints and looped.gear_pairs["p2"].joint1 == "g3_j"

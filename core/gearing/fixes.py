@@ -1,0 +1,22 @@
+"""The one-click fixes a model check offers: a key of FIXES in a finding's `fix`, applied to its item."""
+
+from __future__ import annotations
+
+from core.commands import Command, Macro
+from core.gearing.compound import hold_once
+from core.gearing.placement import place_gear2
+from core.model.model import Model
+
+#: key -> (what the fix does, in the words of a menu entry; the command it makes of the model and the item)
+FIXES = {
+    "place_gear2": ("Move gear 2 into mesh",
+                    lambda model, item: Macro(f"Move gear 2 of {item} into mesh",
+                                              place_gear2(model, model.gear_pairs[item]))),
+    "hold_once": ("Hold the shaft by one joint", hold_once),
+}
+
+
+def fix_command(model: Model, finding) -> Command | None:
+    """The command of the fix a validation finding offers, or None; raises ModelError when it cannot be made."""
+    entry = FIXES.get(getattr(finding, "fix", ""))
+    return entry[1](model, finding.item) if entry else None

@@ -21,11 +21,13 @@ from core.model.entities import (  # noqa: E402
     GROUND,
     BearingSpringDamper,
     CompliantMesh,
+    FixedJoint,
     GearPair,
     PrimitiveSource,
     RevoluteJoint,
     RigidBody,
     SimulationSettings,
+    SpeedMotor,
     SpringDamper,
     TimeLaw,
     Torque,
@@ -206,6 +208,37 @@ def compliant_mesh_pair() -> Model:
                                        static_equilibrium=True))
 
 
+def two_stage_reducer() -> Model:
+    """A two-stage spur reducer with a compound shaft: 20/40 then 18/45 teeth, module 2 mm, ratio 5. The input
+    turns at 100 rad/s (a speed motor), the output carries 10 N m against it; the intermediate shaft's second gear
+    is welded to it and named in pair 2's gear1. At the steady speeds: Ft = 10 / 0.045 = 222.2 N on stage 2,
+    4 N m on the shaft, Ft = 100 N on stage 1, 2 N m at the motor."""
+    m, b = 0.002, 0.020
+    spec = lambda z: GearSpec("helical", m, z, math.radians(20), b, bore_diameter=0.012)  # noqa: E731
+    g1 = builders.gear_body("gear1", spec(20), angular_velocity=(0, 0, 100.0))
+    g2 = builders.gear_body("gear2", spec(40), position=(0.06, 0, 0), spin=builders.mesh_phase(40, math.pi),
+                            angular_velocity=(0, 0, -50.0))
+    g3 = builders.gear_body("gear3", spec(18), position=(0.06, 0, 0.025), angular_velocity=(0, 0, -50.0))
+    g4 = builders.gear_body("gear4", spec(45), position=(0.123, 0, 0.025), angular_velocity=(0, 0, 20.0))
+    model = build("two_stage_reducer", "Two-stage spur reducer z 20/40 and 18/45, m 2 mm, ratio 5; gear 3 welded to "
+                  "gear 2's shaft; 100 rad/s in, 10 N m load on the output", [
+                      g1, g2, g3, g4,
+                      RevoluteJoint("input_joint", GROUND, "gear1", (0, 0, 0), Z),
+                      RevoluteJoint("shaft_joint", GROUND, "gear2", (0.06, 0, 0), Z),
+                      FixedJoint("shaft_weld", "gear2", "gear3", (0.06, 0, 0.0125)),
+                      RevoluteJoint("output_joint", GROUND, "gear4", (0.123, 0, 0.025), Z),
+                      GearPair("stage1", "input_joint", "shaft_joint", GROUND, z1=20, z2=40, module=m,
+                               pressure_angle=math.radians(20), face_width=b),
+                      GearPair("stage2", "shaft_joint", "output_joint", GROUND, z1=18, z2=45, module=m,
+                               pressure_angle=math.radians(20), face_width=b, gear1="gear3"),
+                      SpeedMotor("motor", "input_joint", TimeLaw(value=100.0)),
+                      builders.constant_torque("load", "output_joint", -10.0),
+                  ], SimulationSettings(t_end=0.2, step=1e-3, output_step=1e-3, integrator="rk4"))
+    for command in place_gear2(model, model.gear_pairs["stage2"]):  # gear 4's teeth into gear 3's spaces
+        command.do(model)
+    return model
+
+
 def _shaft(name: str, inertia: float, radius: float, mass: float, spin: float = 0.0, position=(0.0, 0.0, 0.0),
            length: float = 0.02):
     """A disc-like body with polar inertia `inertia` [kg m^2] drawn as a cylinder of `radius` and `length` [m]."""
@@ -277,7 +310,7 @@ def lossy_gear_demo3() -> Model:
 
 if __name__ == "__main__":
     for make in (helical_pair, inner_pair, bevel_pair, planetary, compliant_planetary, compliant_mesh_pair, lossy_gear_demo1,
-                 lossy_gear_demo2, lossy_gear_demo3):
+                 lossy_gear_demo2, lossy_gear_demo3, two_stage_reducer):
         model = make()
         save(model, HERE / f"{model.name}.gdyn")
         print("wrote", model.name)

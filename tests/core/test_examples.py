@@ -4,6 +4,7 @@ import math
 
 import pytest
 
+from core.dynamics.simulate import simulate
 from core.model.files import load
 from core.validation import validate
 from tests.conftest import EXAMPLES
@@ -59,3 +60,22 @@ def test_planetary_definition():
     assert teeth == {"sun": 24, "planet1": 24, "planet2": 24, "planet3": 24, "ring": 72}
     assert m.forces["ring_hold"].joint == "ring_joint" and m.forces["ring_hold"].law.value == 0.0
     assert m.forces["sun_torque"].law.value == 1.0
+
+
+@pytest.mark.parametrize("formulation", ["joint", "cartesian"])
+def test_two_stage_reducer_tooth_forces_and_shaft_loads_by_hand(formulation):
+    """100 rad/s in, 10 N m out, ratio 40/20 * 45/18 = 5. At the steady speeds gear 4 takes Ft = T / r4 =
+    10 / 0.045 N, the compound shaft 4 N m, stage 1 Ft = 4 / 0.04 = 100 N. The weld between gear 3 and its
+    shaft carries gear 3's tooth force (Ft and Fr = Ft tan 20 deg, at gear 3's mid-face 12.5 mm from the weld's
+    point: moments r x F) and the shaft's 4 N m; the shaft's joint both stages' forces."""
+    res = simulate(load(EXAMPLES / "two_stage_reducer.gdyn"), t_end=0.01, formulation=formulation)
+    last = {c.name: float(res.channel(c.name)[-1]) for c in res.channels}
+    ft2 = 10 / 0.045
+    assert (last["input_joint.speed"], last["shaft_joint.speed"], last["output_joint.speed"]) == pytest.approx(
+        (100.0, -50.0, 20.0), rel=1e-9)
+    assert abs(last["stage2.Ft"]) == pytest.approx(ft2, rel=1e-9) and abs(last["stage1.Ft"]) == pytest.approx(100.0)
+    fx, fy = last["shaft_weld.Fx"], last["shaft_weld.Fy"]
+    assert abs(fy) == pytest.approx(ft2, rel=1e-9) and abs(fx) == pytest.approx(ft2 * math.tan(math.radians(20)))
+    assert abs(last["shaft_weld.Tz"]) == pytest.approx(ft2 * 0.018, rel=1e-9)  # 4 N m through the weld
+    assert (last["shaft_weld.Tx"], last["shaft_weld.Ty"]) == pytest.approx((-0.0125 * fy, 0.0125 * fx), rel=1e-9)
+    assert abs(last["shaft_joint.Fy"]) == pytest.approx(ft2 + 100.0, rel=1e-9)  # both tangential forces along y

@@ -32,17 +32,25 @@ PAIR_FLOATS = 20
 BEVEL = 2.0
 
 
+def teeth(asm, pair, k: int) -> tuple[int, np.ndarray]:
+    """The body that carries gear k (1 or 2) of `pair` (its joint's body, or the gear welded to it that the pair
+    names: the tooth force acts there, so a weld carries it to the shaft) and the joint's axis in its axes."""
+    frame = asm.element_of(pair.joint1 if k == 1 else pair.joint2).frame
+    b = asm.index[asm.model.gear_body(pair, k)]
+    return b, asm.pose0(b)[1].T @ (asm.pose0(frame.bj)[1] @ np.asarray(frame.aj, float))
+
+
 def pair_floats(asm, pair) -> list[float]:
     """The packed geometry of model GearPair `pair` on the assembly's start poses."""
     model = asm.model
     geo = PairGeometryData.of(pair)
     out, world = [], []
-    for k, name in ((1, pair.joint1), (2, pair.joint2)):
-        frame = asm.element_of(name).frame
-        x, rot = asm.pose0(frame.bj)
+    for k in (1, 2):
+        b, axis = teeth(asm, pair, k)
+        x, rot = asm.pose0(b)
         centre = mesh_centre(model, pair, k)
-        out.append((rot.T @ (centre - x), frame.aj))
-        world.append((centre, rot @ np.asarray(frame.aj)))
+        out.append((rot.T @ (centre - x), axis))
+        world.append((centre, rot @ axis))
     (c1, a1), (c2, a2) = out
     d = world[1][0] - world[0][0]
     a0 = float(np.linalg.norm(d - (world[0][1] @ d) * world[0][1]))  # the centre distance in gear 1's plane

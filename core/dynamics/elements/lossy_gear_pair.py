@@ -27,7 +27,7 @@ from core.dynamics.buffers.tables import table
 from core.dynamics.elements.base import (DISC0, EVENT0, NROWS, OUT0, PORT0, ROW0, X0, Element, element)
 from core.dynamics.elements.blocks import pose, put_force, put_spin, vector
 from core.dynamics.elements.gear_geometry import (APPROACH_PORTS, PAIR_FLOATS, pair_floats, pair_frame,
-                                                  put_approach, put_pair_row, tooth_forces)
+                                                  put_approach, put_pair_row, teeth, tooth_forces)
 from core.dynamics.elements.gear_pair import soft, tooth_force_channels
 from core.dynamics.results.channels import Channel
 from core.gearing.losses import (BACKWARD, FORWARD, STUCK, LossTable, bearing_friction, driving_torque, holding_range,
@@ -190,9 +190,10 @@ class LossyGearPairElement(Element):
     def __init__(self, pair, asm):
         super().__init__(pair, asm)
         j1, j2 = asm.element_of(pair.joint1).frame, asm.element_of(pair.joint2).frame
-        self.g1, self.g2, self.carrier = j1.bj, j2.bj, asm.index[pair.carrier]
+        (self.g1, a1), (self.g2, a2) = teeth(asm, pair, 1), teeth(asm, pair, 2)
+        self.carrier = asm.index[pair.carrier]
         self.pair_geometry = pair_floats(asm, pair)
-        self.axes = (j1.aj, j2.aj)
+        self.axes = (tuple(a1), tuple(a2))  # each joint's axis in the axes of the body that carries the teeth
         self.table = LossTable(pair.loss_rows())
         self.table_index = asm.tables.add_table(self.table.rows)
         self.rigid = not soft(asm.model, pair)
@@ -218,9 +219,10 @@ class LossyGearPairElement(Element):
         each gear against the gear's twist about its own axis (a x (x - p), a)."""
         packed = np.asarray(self.pair_geometry)
         gears = []
-        for frame, centre, axis in ((j1, packed[0:3], packed[6:9]), (j2, packed[3:6], packed[9:12])):
-            x, rot = asm.pose0(frame.bj)
-            gears.append((x, x + rot @ centre, rot @ axis, x + rot @ frame.sj))
+        for frame, g, centre, axis in ((j1, self.g1, packed[0:3], packed[6:9]), (j2, self.g2, packed[3:6], packed[9:12])):
+            x, rot = asm.pose0(g)
+            xj, rj = asm.pose0(frame.bj)  # the joint's point from its own body (the teeth may sit on a welded one)
+            gears.append((x, x + rot @ centre, rot @ axis, xj + rj @ frame.sj))
         f = contact_frame(PairGeometryData.of(pair), gears[0][1], gears[0][2], gears[1][1], gears[1][2])
         moments = [sign * float(np.concatenate([f.t, np.cross(f.point - x, f.t)])
                                 @ np.concatenate([np.cross(a, x - p), a]))

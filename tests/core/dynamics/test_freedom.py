@@ -7,14 +7,17 @@ import pytest
 
 from core.dynamics.checks import freedom, model_freedom
 from core.dynamics.formulations import assemble
+from core.model.entities import RevoluteJoint
 from core.model.files import load
 from core.model.model import Model
 from tests.conftest import EXAMPLES
 
 # by hand: a rigid pair couples its two gears (1); a compliant mesh leaves both free (2); the planetary's six
-# pairs couple sun, carrier and planets to one motion with the ring, which its motor holds (1)
+# pairs couple sun, carrier and planets to one motion with the ring, which its motor holds (1); the reducer's
+# three shafts (gear 3 welded to gear 2's) are one motion by its two pairs, which the input's motor holds (0)
 BY_HAND = {"bevel_pair": (1, 0), "compliant_mesh_pair": (2, 0), "helical_pair": (1, 0), "inner_pair": (1, 0),
-           "lossy_gear_demo1": (1, 0), "lossy_gear_demo2": (1, 0), "lossy_gear_demo3": (1, 0), "planetary": (1, 2)}
+           "lossy_gear_demo1": (1, 0), "lossy_gear_demo2": (1, 0), "lossy_gear_demo3": (1, 0), "planetary": (1, 2),
+           "two_stage_reducer": (0, 0)}
 
 
 @pytest.mark.parametrize("name", sorted(BY_HAND))
@@ -24,7 +27,9 @@ def test_the_degrees_of_freedom_are_the_hand_count_in_both_formulations(name):
     for formulation, count in counts.items():
         assert (count.degrees, count.redundant) == BY_HAND[name], formulation
     assert counts["cartesian"].coordinates == 6 * len(model.bodies)
-    assert counts["cartesian"].rows - counts["joint"].rows == 5 * len(model.joints)  # a revolute joint's 5 rows
+    revolute = sum(isinstance(j, RevoluteJoint) for j in model.joints.values())
+    fixed = len(model.joints) - revolute  # the joint coordinates hold each joint of the tree: its 5 or 6 rows
+    assert counts["cartesian"].rows - counts["joint"].rows == 5 * revolute + 6 * fixed
 
 
 def test_a_model_that_cannot_be_counted_says_why():

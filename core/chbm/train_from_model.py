@@ -6,8 +6,8 @@ spring-damper (its centre moves, two coordinates), on a revolute joint (its cent
 other body) or is welded by a fixed joint to the ground. Bodies welded to one another (a compound shaft and the
 gear on it, named in its pair's gear1/gear2 or on a joint of its own on the same axis) are one body of the
 train, their inertias summed, each mesh on its own gear's base radius. A speed motor holds a joint's rotation,
-a torsional spring-damper resists it, a spring-damper between two bodies acts along its line. Torques enter at their mean over the
-model's run (0 to t_end).
+a torsional spring-damper resists it, a spring-damper between two bodies acts along its line. Torques enter at
+their mean over the model's run (0 to t_end).
 
 Each mesh's phase comes from the geometry: the teeth of its reference gear (the one turning on the pair's
 carrier) relative to the line to the pitch point, with the sign that makes every mesh's phase advance as the
@@ -30,7 +30,7 @@ from core.chbm.train_model import (
     build_train,
 )
 from core.errors import ModelError
-from core.gearing.gear_bodies import axial_inertia, rigid_piece
+from core.gearing.gear_bodies import axial_inertia, on_one_line, rigid_piece
 from core.gearing.mesh_model import mesh_model_for
 from core.gearing.mesh_phase import mesh_phase, rides_on
 from core.geometry.macro import pair_geometry
@@ -79,7 +79,11 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
         return float(p @ e1), float(p @ e2)
 
     seats, host = _pieces(model)
-    gear_of = lambda p, k: host[model.gear_body(p, k)]  # noqa: E731
+
+    def gear_of(pair, k: int) -> str:
+        """The train's body that carries gear k of `pair` (a compound shaft for a gear welded to it)."""
+        return host[model.gear_body(pair, k)]
+
     for j in {j for p in model.gear_pairs.values() for j in (p.joint1, p.joint2)}:
         if abs(abs(float(model.joints[j].unit_axis() @ axis)) - 1.0) > 1e-9:
             raise ModelError(j, "is not parallel to the other gears' axes; the lumped train is planar")
@@ -222,10 +226,7 @@ def _pieces(model: Model) -> tuple[dict[str, tuple[str, str, tuple, object]], di
 
 def _coaxial(first: tuple, kind: str, item) -> bool:
     """Whether a second revolute joint of a lumped body turns about the same line on the same body as its first."""
-    if kind != "revolute" or first[0] != "revolute" or item.body_i != first[1]:
-        return False
-    a, d = first[3].unit_axis(), np.asarray(item.position, float) - np.asarray(first[2], float)
-    return abs(abs(float(a @ item.unit_axis())) - 1.0) < 1e-9 and np.linalg.norm(d - a * (a @ d)) < 1e-9
+    return kind == first[0] == "revolute" and item.body_i == first[1] and on_one_line(first[3], item)
 
 
 def _rolling_sign(model: Model, train: TrainModel) -> float:

@@ -241,6 +241,8 @@ class TrainModel:
         rolling, per = self.kinematic_rolling()
         frequency = per @ rolling  # (meshes, ways the train rolls)
         first = frequency[0]
+        if not first.any():  # the train does not roll: no mesh runs
+            return {m.name: math.nan for m in self.meshes}
         ratios = {}
         for m, f in zip(self.meshes, frequency):
             ratio = float(f @ first / (first @ first))

@@ -9,10 +9,9 @@ bodies: the same torque on the same piece).
 
 from __future__ import annotations
 
-import numpy as np
-
 from core.commands import Command, Macro, RemoveItem, replace_fields
 from core.errors import ModelError
+from core.gearing.gear_bodies import on_one_line
 from core.model.entities import GROUND, FixedJoint, RevoluteJoint
 from core.model.model import Model
 
@@ -28,11 +27,7 @@ def double_hold(model: Model, weld: str) -> tuple[str, str] | None:
     if any(len(found) != 1 for found in on):
         return None
     (ja,), (jb,) = on
-    a = ja.unit_axis()
-    d = np.asarray(jb.position, float) - np.asarray(ja.position, float)
-    if ja.body_i != jb.body_i or float(a @ jb.unit_axis()) < 1.0 - 1e-9 or np.linalg.norm(d - a * (a @ d)) > 1e-9:
-        return None
-    return ja.name, jb.name
+    return (ja.name, jb.name) if ja.body_i == jb.body_i and on_one_line(ja, jb, same_direction=True) else None
 
 
 def hold_once(model: Model, weld: str) -> Command:

@@ -52,6 +52,16 @@ def rigid_piece(model, body: str) -> set[str]:
     return seen
 
 
+def on_one_line(joint_a, joint_b, same_direction: bool = False) -> bool:
+    """Whether two revolute joints turn about one line (axes parallel, each point on the other's axis); with
+    `same_direction`, axes pointing the same way too."""
+    a = joint_a.unit_axis()
+    along = float(a @ joint_b.unit_axis())
+    d = np.asarray(joint_b.position, float) - np.asarray(joint_a.position, float)
+    parallel = along > 1.0 - 1e-9 or (not same_direction and along < -1.0 + 1e-9)
+    return parallel and float(np.linalg.norm(d - a * (a @ d))) < 1e-9
+
+
 def mesh_centre(model, pair, k: int) -> np.ndarray:
     """Gear k's centre in its mid-face plane: the joint-axis point closest to that plane (world, initial) [m]."""
     joint = model.joints[pair.joint1 if k == 1 else pair.joint2]

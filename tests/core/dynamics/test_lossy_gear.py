@@ -29,6 +29,7 @@ from core.commands import ReplaceItem
 from core.dynamics.formulations import assemble
 from core.dynamics.run import prepare
 from core.gearing.losses import BACKWARD, FORWARD, LossTable
+from core.geometry.rotations import quat_about
 from core.model import entities as E
 from core.model.files import load
 from core.errors import ModelError
@@ -393,3 +394,24 @@ def test_power_balance_on_every_pair_kind(example, formulation):
     worst, lossy = power_balance(model, 40, formulation=formulation, t_end=0.04)
     assert lossy >= 39
     assert worst < 1e-6
+
+
+@pytest.mark.parametrize("formulation", ["joint", "cartesian"])
+def test_a_lossy_pair_on_a_gear_welded_to_its_shaft_runs_as_the_demo(formulation):
+    """LossyGearDemo1 with its input split into a shaft (J 0.6 kg m^2) on the joint and a pinion (J 0.4, turned
+    over) welded to it that carries the teeth (the pair's gear1): the same rotor, so the same speeds and modes."""
+    demo = load(EXAMPLES / "lossy_gear_demo1.gdyn")
+    split = load(EXAMPLES / "lossy_gear_demo1.gdyn")
+    shaft = split.bodies["input"]
+    split.bodies["input"] = dataclasses.replace(shaft, mass=0.6 * shaft.mass, inertia=tuple(
+        tuple(0.6 * v for v in row) for row in shaft.inertia))
+    split.bodies["pinion"] = dataclasses.replace(shaft, name="pinion", mass=0.4 * shaft.mass, inertia=tuple(
+        tuple(0.4 * v for v in row) for row in shaft.inertia), orientation=tuple(quat_about((1, 0, 0), math.pi)))
+    # upside down: the joint's axis is -z in the pinion's axes, which the pair reads its gear by
+    split.joints["key"] = E.FixedJoint("key", "input", "pinion", shaft.position)
+    split.gear_pairs["gear"] = dataclasses.replace(split.gear_pairs["gear"], gear1="pinion")
+    runs = [prepare(m, formulation=formulation).run() for m in (demo, split)]
+    assert [r.status for r in runs] == ["finished", "finished"]
+    for channel in ("input_joint.speed", "output_joint.speed", "gear.mode"):
+        assert np.abs(runs[0].channel(channel) - runs[1].channel(channel)).max() < 1e-7, channel
+    assert len({r.channel("gear.mode")[-1] for r in runs}) == 1 and len(set(runs[0].channel("gear.mode"))) == 3

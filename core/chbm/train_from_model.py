@@ -90,7 +90,7 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
 
     gears = {gear_of(p, k) for p in model.gear_pairs.values() for k in (1, 2)}
     carriers = {host[p.carrier] for p in model.gear_pairs.values() if p.carrier != GROUND}
-    names, todo = [], list(gears | carriers)
+    names, todo = [], [b for b in reversed(model.bodies) if b in gears | carriers]  # model order, not a set's
     while todo:
         b = todo.pop()
         if b == GROUND or b in names:

@@ -2,13 +2,16 @@
 
 import csv
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
 from core.cli import main
 from core.model.files import save
 from core.model.model import Model
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, ROOT
 
 EXAMPLE = str(EXAMPLES / "compliant_planetary.gdyn")
 
@@ -19,7 +22,7 @@ def test_modes_json_lists_the_planetary_mode_families(capsys):
     kinds = [(m["kind"], m["multiplicity"]) for m in out["modes"] if m["kind"] != "rigid"]
     assert {k for k, _ in kinds} == {"rotational", "translational"}  # three planets: no planet modes
     assert all(n == 2 for k, n in kinds if k == "translational") and ("rotational", 1) in kinds
-    assert abs(out["mesh_frequency_per_rpm_hz"] - 25 * 71 / 96 / 60) < 1e-9  # z_s z_r / (z_s + z_r) per rev
+    assert abs(out["mesh_frequency_per_rpm_hz"]["mesh"] - 25 * 71 / 96 / 60) < 1e-9  # z_s z_r / (z_s + z_r) per rev
     assert all(c["speed_rpm"] <= 3000 for c in out["campbell_crossings"]) and out["campbell_crossings"]
 
 
@@ -92,3 +95,13 @@ def test_train_chbm_of_a_model_without_torques_is_refused_with_the_reason(tmp_pa
     assert "error: torques: the model's mean torques are all zero" in printed and "Traceback" not in printed
     assert not out.exists()
     assert main(["modes", helical]) == 0
+
+
+def test_the_trains_bodies_come_in_the_same_order_in_every_process():
+    """The bodies (the coordinates, the CSV's columns, the input a Campbell diagram falls back on) follow the
+    model's order; they followed a set's, which the hash seed reorders from one process to the next."""
+    script = ("from core.model.files import load; from core.chbm.train_from_model import train_from_model; "
+              f"print([b.name for b in train_from_model(load({str(EXAMPLES / 'compliant_planetary.gdyn')!r})).bodies])")
+    orders = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT,
+                             env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
+    assert len(orders) == 1 and orders.pop().startswith("['sun_hub', 'carrier_hub', 'ring_hub', 'sun', 'carrier'")

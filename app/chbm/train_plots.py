@@ -40,6 +40,9 @@ class TrainPlot(pg.PlotWidget):
         self.legend = self.addLegend(offset=(-10, 10))
 
 
+ORDER_COLOURS = ("#444", "#1f77b4", "#9467bd", "#8c564b")  # the mesh harmonics of each stage of a train
+
+
 class CampbellPlot(TrainPlot):
     """Natural frequencies (horizontal, coloured by kind) and mesh harmonics 1, 2, 3 against the input speed."""
 
@@ -52,7 +55,7 @@ class CampbellPlot(TrainPlot):
         self.legend.clear()
         self.setLabel("bottom", f"speed of {input_name} [rpm]")
         s = campbell.speeds
-        top = max(campbell.harmonic_line(max(campbell.harmonics))[-1], 1.0)
+        top = max([campbell.harmonic_line(max(campbell.harmonics), k)[-1] for k in range(len(campbell.orders))] + [1.0])
         seen = set()
         for m in distinct(campbell.modes):
             if 0 < m.frequency <= 1.2 * top:
@@ -62,15 +65,17 @@ class CampbellPlot(TrainPlot):
                 item.setToolTip(f"{m.frequency:.1f} Hz, {m.kind} (x{m.multiplicity})")
                 seen.add(m.kind)
         styles = (Qt.SolidLine, Qt.DashLine, Qt.DotLine, Qt.DashDotLine)
-        for k, h in enumerate(campbell.harmonics):
-            self.plot(s, campbell.harmonic_line(h), pen=pg.mkPen("#444", style=styles[k % len(styles)]),
-                      name=f"{h}x mesh")
+        for order, (label, _) in enumerate(campbell.orders):  # a multi-stage train: an order a stage, each its colour
+            colour = ORDER_COLOURS[order % len(ORDER_COLOURS)]
+            for k, h in enumerate(campbell.harmonics):
+                self.plot(s, campbell.harmonic_line(h, order), pen=pg.mkPen(colour, style=styles[k % len(styles)]),
+                          name=f"{h}x {label}")
         # filled where the harmonic drives the mode, hollow where the meshes' phases cancel it (core.chbm.modes)
         for excited, name, brush in ((True, "crossings", "#ff7f0e"), (False, "crossings the mesh phases cancel", None)):
-            marks = [c for c in campbell.crossings if c[3] == excited]
+            marks = [c for c in campbell.crossings if c.excited == excited]
             if marks:
-                self.plot([c[0] for c in marks], [c[0] * c[1] * campbell.mesh_per_rpm for c in marks], pen=None,
-                          symbol="o", symbolSize=7, symbolBrush=brush, symbolPen="#ff7f0e", name=name)
+                self.plot([c.speed for c in marks], [c.speed * c.harmonic * campbell.orders[c.order][1] for c in marks],
+                          pen=None, symbol="o", symbolSize=7, symbolBrush=brush, symbolPen="#ff7f0e", name=name)
         self.setYRange(0, 1.2 * top)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import scipy.linalg
@@ -146,6 +147,18 @@ def distinct(modes: list[Mode]) -> list[Mode]:
     return out
 
 
+class Crossing(NamedTuple):
+    """Where a mesh harmonic meets a natural frequency: input speed [rpm], the harmonic, the mode, whether that
+    harmonic of the meshes' stiffness drives it (harmonic_excitation above EXCITED) and its order (an index of
+    Campbell.orders)."""
+
+    speed: float
+    harmonic: int
+    mode: Mode
+    excited: bool
+    order: int
+
+
 @dataclass
 class Campbell:
     """Natural frequencies against the mesh-frequency harmonics over the input speed range.
@@ -155,57 +168,70 @@ class Campbell:
     speeds : ndarray
         Input speeds [rpm].
     harmonics : list of int
-    mesh_per_rpm : float
-        Mesh frequency [Hz] per rpm of the input.
-    crossings : list of (speed [rpm], harmonic, Mode, excited)
-        Where a harmonic of the mesh frequency meets a natural frequency inside the range, and whether that
-        harmonic of the meshes' stiffness drives the mode (harmonic_excitation above EXCITED).
+    orders : list of (str, float)
+        The mesh frequencies, each with the meshes that run at it ('mesh' where all do: a planetary set; their
+        names in a multi-stage train), and Hz per rpm of the input.
+    crossings : list of Crossing
+        Every harmonic of every order meeting a natural frequency inside the range, by speed.
     """
 
     speeds: np.ndarray
     harmonics: list[int]
     modes: list[Mode]
-    mesh_per_rpm: float
-    crossings: list[tuple[float, int, Mode, bool]]
+    orders: list[tuple[str, float]]
+    crossings: list[Crossing]
 
-    def harmonic_line(self, h: int) -> np.ndarray:
-        """The h-th mesh harmonic [Hz] at `speeds`."""
-        return h * self.mesh_per_rpm * self.speeds
+    def harmonic_line(self, h: int, order: int = 0) -> np.ndarray:
+        """The h-th harmonic [Hz] of an order's mesh frequency at `speeds`."""
+        return h * self.orders[order][1] * self.speeds
 
 
 def campbell(train: TrainModel, modes: list[Mode], input_body: str, speed_max: float, harmonics=(1, 2, 3),
              points: int = 200) -> Campbell:
     """The Campbell diagram's data from 0 to `speed_max` [rpm] of `input_body` (natural frequencies do not
-    change with speed in this model: no gyroscopic terms)."""
-    per_rpm = train.mesh_frequency_per_speed(input_body) * 2 * math.pi / 60.0
+    change with speed in this model: no gyroscopic terms); a train whose stages mesh at different frequencies has
+    an order for each, its harmonics driven by its own meshes."""
+    groups: list[tuple[list[str], float]] = []
+    for name, per in train.mesh_frequencies_per_speed(input_body).items():
+        per_rpm = per * 2 * math.pi / 60.0
+        group = next((g for g in groups if abs(g[1] - per_rpm) <= 1e-9 * max(g[1], per_rpm)), None)
+        if group is None:
+            groups.append(([name], per_rpm))
+        else:
+            group[0].append(name)
     speeds = np.linspace(0.0, speed_max, points)
     crossings = []
-    forcing = {h: harmonic_forces(train, h) for h in harmonics}
-    for m in distinct(modes):
-        if m.frequency <= 0.0 or per_rpm <= 0.0:
-            continue
-        for h in harmonics:
-            s = m.frequency / (h * per_rpm)
-            if s <= speed_max:
-                crossings.append((s, h, m, harmonic_excitation(forcing[h], modes, m.frequency) > EXCITED))
-    crossings.sort(key=lambda c: c[0])
-    return Campbell(speeds, list(harmonics), modes, per_rpm, crossings)
+    for k, (names, per_rpm) in enumerate(groups):
+        forcing = {h: harmonic_forces(train, h, names) for h in harmonics}
+        for m in distinct(modes):
+            if m.frequency <= 0.0 or per_rpm <= 0.0:
+                continue
+            for h in harmonics:
+                s = m.frequency / (h * per_rpm)
+                if s <= speed_max:
+                    crossings.append(Crossing(s, h, m, harmonic_excitation(forcing[h], modes, m.frequency) > EXCITED,
+                                              k))
+    crossings.sort(key=lambda c: c.speed)
+    orders = [(", ".join(names) if len(groups) > 1 else "mesh", per_rpm) for names, per_rpm in groups]
+    return Campbell(speeds, list(harmonics), modes, orders, crossings)
 
 
 EXCITED = 1e-6  # a harmonic_excitation below this is the mesh phases' cancellation, round-off above zero
 
 
-def harmonic_forces(train: TrainModel, harmonic: int) -> np.ndarray:
+def harmonic_forces(train: TrainModel, harmonic: int, meshes=None) -> np.ndarray:
     """Each mesh flank's force of the meshes' `harmonic`-th stiffness variation on the train's coordinates q,
     complex, (E, n) [N]: the flank the mean torques load carries its static force times its stiffness law's
-    harmonic (at the mesh's phase) over its mean; the other flank none."""
+    harmonic (at the mesh's phase) over its mean; the other flank none, nor the meshes not named in `meshes`
+    (those of one mesh frequency; None: all)."""
     lumped = train.lumped
     samples = sample_count(harmonic, lumped.switch_fractions())  # every mesh phase on a sample
     stiff = lumped.stiffnesses(np.arange(samples) / samples)  # (E, S), each law at its mesh's phase
     variation = (stiff @ np.exp(-2j * math.pi * harmonic * np.arange(samples) / samples)) / stiff.sum(axis=1)
     force = train.static_flank_forces()
     rows = np.array([train.mesh_rows[m.name][flank] for m in train.meshes for flank in (0, 1)])  # (E, n)
-    return np.where(train.loaded_flanks(force), np.abs(force) * variation, 0.0)[:, None] * rows
+    named = np.array([meshes is None or m.name in meshes for m in train.meshes for _ in (0, 1)])
+    return np.where(train.loaded_flanks(force) & named, np.abs(force) * variation, 0.0)[:, None] * rows
 
 
 def harmonic_excitation(forces: np.ndarray, modes: list[Mode], frequency: float) -> float:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-import math
 
 import numpy as np
 
@@ -40,28 +39,30 @@ def run_modes(path: str, as_json: bool = False, speed_max: float = 0.0) -> int:
     modes = train_modes(train)
     body = input_body(train)
     try:
-        per_rpm = train.mesh_frequency_per_speed(body) * 2 * math.pi / 60.0
+        diagram = campbell(train, modes, body, speed_max)
     except ModelError as exc:
-        per_rpm, why = 0.0, str(exc)
+        diagram, why = None, str(exc)
     else:
         why = ""
     rows = [{"frequency_hz": m.frequency, "kind": m.kind, "multiplicity": m.multiplicity,
              **{k.replace(" ", "_"): m.shares[k] for k in SHARES}} for m in distinct(modes)]
+    orders = diagram.orders if diagram is not None else []
     crossings = []
-    if speed_max > 0 and per_rpm > 0:
-        crossings = [{"speed_rpm": s, "harmonic": h, "frequency_hz": m.frequency, "kind": m.kind, "excited": excited}
-                     for s, h, m, excited in campbell(train, modes, body, speed_max).crossings]
+    if speed_max > 0 and diagram is not None:
+        crossings = [{"speed_rpm": c.speed, "harmonic": c.harmonic, "order": orders[c.order][0],
+                      "frequency_hz": c.mode.frequency, "kind": c.mode.kind, "excited": c.excited}
+                     for c in diagram.crossings]
     if as_json:
         print(json.dumps({"model": path, "coordinates": train.names, "input": body,
-                          "mesh_frequency_per_rpm_hz": per_rpm, "modes": rows, "campbell_crossings": crossings,
+                          "mesh_frequency_per_rpm_hz": dict(orders), "modes": rows, "campbell_crossings": crossings,
                           "notes": train.notes + ([why] if why else [])}, indent=1))
         return 0
     print(f"{train.lumped.description}: {train.dofs} coordinates")
     for note in train.notes:
         print(f"note: {note}")
-    if per_rpm:
-        print(f"mesh frequency: {per_rpm:.6g} Hz per rpm of {body!r}")
-    elif why:
+    for name, per_rpm in orders:
+        print(f"mesh frequency{'' if name == 'mesh' else ' of ' + name}: {per_rpm:.6g} Hz per rpm of {body!r}")
+    if why:
         print(f"note: {why}")
     print(f"{'f [Hz]':>12}  {'kind':<13} {'mult':>4}  " + "  ".join(f"{k:>11}" for k in
                                                                   ("rot [%]", "trans [%]", "planets [%]", "meshes [%]",
@@ -70,7 +71,8 @@ def run_modes(path: str, as_json: bool = False, speed_max: float = 0.0) -> int:
         shares = "  ".join(f"{100 * r[k.replace(' ', '_')]:11.1f}" for k in SHARES)
         print(f"{r['frequency_hz']:12.2f}  {r['kind']:<13} {r['multiplicity']:>4}  {shares}")
     for c in crossings:
-        print(f"Campbell: harmonic {c['harmonic']} meets {c['frequency_hz']:.1f} Hz ({c['kind']}) at "
+        of = "" if c["order"] == "mesh" else f" of {c['order']}"
+        print(f"Campbell: harmonic {c['harmonic']}{of} meets {c['frequency_hz']:.1f} Hz ({c['kind']}) at "
               f"{c['speed_rpm']:.0f} rpm" + ("" if c["excited"] else ": not excited (the mesh phases cancel)"))
     return 0
 

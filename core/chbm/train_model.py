@@ -189,14 +189,14 @@ class TrainModel:
         """Each body's rotation rate [rad/s] in a motion of the coordinates q (rates [m/s])."""
         return {b.name: float(self.rotation[b.name] @ motion) for b in self.bodies}
 
-    def mesh_frequency_per_speed(self, body: str) -> float:
-        """Mesh frequency [Hz] per rad/s of `body` in the train's rigid rolling, or where a speed motor holds the
-        input and nothing rolls, in its kinematic rolling (one degree of freedom either way).
+    def mesh_frequencies_per_speed(self, body: str) -> dict[str, float]:
+        """Each mesh's frequency [Hz] per rad/s of `body` as the train rolls: in its rigid rolling, or where a speed
+        motor holds the input and nothing rolls, in its kinematic rolling (one degree of freedom either way).
 
         Raises
         ------
         ModelError
-            If the train rolls in more or fewer than one way, or its meshes do not share one mesh frequency.
+            If the train rolls in more or fewer than one way, or `body` does not turn when it rolls.
         """
         if self.rigid.shape[1] == 1:
             speeds = self.speeds(self.rigid[:, 0])
@@ -208,14 +208,7 @@ class TrainModel:
             speeds = {b.name: float(w) for b, w in zip(self.bodies, rolling[:, 0])}
         if abs(speeds[body]) < 1e-12 * max(1e-300, max(abs(v) for v in speeds.values())):
             raise ModelError("input", f"{body!r} does not turn when the train rolls")
-        per = [m.frequency_per_speed(speeds) / abs(speeds[body]) for m in self.meshes if m.teeth]
-        if not per:
-            return 0.0
-        if max(per) - min(per) > 1e-9 * max(per):
-            raise ModelError("train", "its meshes run at different mesh frequencies ("
-                             + ", ".join(f"{m.name} {f:.6g}" for m, f in zip(self.meshes, per))
-                             + " Hz per rad/s): a Campbell diagram and the harmonic balance take one")
-        return per[0]
+        return {m.name: m.frequency_per_speed(speeds) / abs(speeds[body]) for m in self.meshes if m.teeth}
 
     def kinematic_rolling(self) -> tuple[np.ndarray, np.ndarray]:
         """The ways the train rolls by its kinematics alone (every body free to turn, speed motors too): rotation

@@ -58,6 +58,19 @@ def test_the_campbell_diagram_marks_where_mesh_harmonics_meet_natural_frequencie
     assert len(cancelled.getData()[0]) > 0 and cancelled.opts["symbolBrush"] is None
 
 
+def test_a_two_stage_reducers_campbell_diagram_draws_each_stages_mesh_harmonics(window, qtbot):
+    train = _open(window, qtbot, EXAMPLES / "two_stage_reducer.gdyn")
+    train.speed_max.edit.setText("20000")
+    train.speed_max.edit.editingFinished.emit()
+    train.tabs.setCurrentIndex(1)
+    items = {i.name(): i for i in train.campbell_plot.listDataItems()}
+    for name, per_rpm in (("1x stage1", 20 / 60), ("3x stage2", 3 * 9 / 60)):  # z1 n / 60, z3 (z1 / z2) n / 60
+        x, y = items[name].xData, items[name].yData  # the data as given (getData: as drawn)
+        assert x[-1] == 20000.0 and np.allclose(y, per_rpm * x, rtol=1e-12), name
+    assert len(items["crossings"].xData) == 10  # every harmonic of both stages meets a mode by 20000 rpm
+    assert train.message.text() == ""
+
+
 def test_forced_responses_at_two_torques_from_the_window_match_the_command_line(window, qtbot, tmp_path):
     train = _open(window, qtbot)
     for name, text in {"Lowest mesh frequency": "500", "Highest mesh frequency": "700",

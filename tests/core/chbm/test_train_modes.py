@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from core.chbm.modes import campbell, distinct, train_modes
+from core.chbm.modes import campbell, distinct, harmonic_forces, train_modes
 from core.chbm.train_commands import input_body
 from core.chbm.train_from_model import train_from_model
 from core.chbm.train_model import TrainBody, TrainMesh, build_train
@@ -97,7 +97,7 @@ def test_campbell_crossings_are_excited_as_parkers_planet_phasing_rules_say():
         sun_teeth = pair.z1  # 25 and 24
         train = train_from_model(model)
         modes = train_modes(train)
-        for _, h, mode, excited in campbell(train, modes, input_body(train), speed).crossings:
+        for _, h, mode, excited, _ in campbell(train, modes, input_body(train), speed).crossings:
             if mode.kind == "rotational":
                 assert excited == ((h * sun_teeth) % planets == 0), (name, h, mode.frequency)
             elif mode.kind == "translational":
@@ -118,9 +118,25 @@ def test_a_pair_driven_by_a_speed_motor_has_its_mesh_frequency_per_input_speed()
     model.forces["motor"] = SpeedMotor("motor", "gear1_joint", TimeLaw(value=100.0))
     train = train_from_model(model)
     assert train.rigid.shape[1] == 0
-    assert train.mesh_frequency_per_speed("gear1") == pytest.approx(20 / (2 * math.pi), rel=1e-12)
-    assert train.mesh_frequency_per_speed("gear2") == pytest.approx(40 / (2 * math.pi), rel=1e-12)
+    assert train.mesh_frequencies_per_speed("gear1") == pytest.approx({"pair": 20 / (2 * math.pi)}, rel=1e-12)
+    assert train.mesh_frequencies_per_speed("gear2") == pytest.approx({"pair": 40 / (2 * math.pi)}, rel=1e-12)
     modes = train_modes(train)
     crossings = campbell(train, modes, "gear1", 20000.0).crossings
-    first = next(c for c in crossings if c[1] == 1)  # the mesh frequency z n / 60 meets the mode
-    assert first[0] == pytest.approx(modes[0].frequency * 60 / 20, rel=1e-12)
+    first = next(c for c in crossings if c.harmonic == 1)  # the mesh frequency z n / 60 meets the mode
+    assert first.speed == pytest.approx(modes[0].frequency * 60 / 20, rel=1e-12)
+
+
+def test_a_two_stage_reducer_has_a_campbell_order_for_each_stage():
+    """The reducer's stages mesh at z1 n / 60 = 20 / 60 and z3 (z1 / z2) n / 60 = 9 / 60 Hz per rpm of the input:
+    an order each (one mesh frequency for all was refused), and each mode is met by each order's harmonic h at
+    f / (h per_rpm), driven by that stage's own mesh only."""
+    train = train_from_model(load(EXAMPLES / "two_stage_reducer.gdyn"))
+    modes = train_modes(train)
+    diagram = campbell(train, modes, "gear1", 60000.0)
+    assert [name for name, _ in diagram.orders] == ["stage1", "stage2"]
+    assert [per for _, per in diagram.orders] == pytest.approx([20 / 60, 9 / 60], rel=1e-12)
+    for c in diagram.crossings:
+        assert c.speed == pytest.approx(c.mode.frequency / (c.harmonic * diagram.orders[c.order][1]), rel=1e-12)
+    assert {(c.order, c.harmonic) for c in diagram.crossings} == {(k, h) for k in (0, 1) for h in (1, 2, 3)}
+    stage2 = harmonic_forces(train, 1, ["stage2"])
+    assert not stage2[:2].any() and stage2[2:].any()  # stage 1's two flanks carry none of stage 2's harmonic

@@ -166,7 +166,8 @@ def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = 
         raise ModelError("train", "its meshes run at different mesh frequencies (against " + first + "'s: "
                          + ", ".join(f"{name} {r:.6g}" for name, r in ratios.items() if name != first) + "): the "
                          "harmonic balance of a train takes meshes of one mesh frequency, as a planetary set's; its "
-                         "natural frequencies and modes (geardyn modes) take any train")
+                         "modes and Campbell diagram (geardyn modes) take any train, and a stage alone its "
+                         "pair's CHBM study (Analysis > CHBM Study, geardyn chbm --model FILE --pair NAME)")
     if not np.any(train.lumped.force):
         # unloaded meshes rattle in their backlash about no static state: the Newton system is singular
         raise ModelError("torques", "the model's mean torques are all zero over the run, so no mesh carries a "

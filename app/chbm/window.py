@@ -38,7 +38,7 @@ from app.dialogs.fields import FieldError, QuantityField
 from app.plot_image import save_plot_image
 from app.screen import fit_to_screen
 from core.chbm import lumped_model as paper
-from core.chbm.from_model import lumped_from_model
+from core.chbm.from_model import lumped_from_model, study_defaults
 from core.chbm.lumped_model import paper_model
 from core.chbm.study import CURVE_HEADER, curve_rows, period_comparison
 from core.commands import SetViews
@@ -89,7 +89,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         form = QFormLayout()
         self.source = QComboBox()
         self.source.setObjectName("Source")
-        self.source.currentIndexChanged.connect(self.show_derived)
+        self.source.currentIndexChanged.connect(self._source_changed)
         form.addRow("Gear pair", self.source)
         self.derived = QLabel()
         self.derived.setObjectName("derived")
@@ -153,6 +153,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         self.harmonics.set_si(s.harmonics)
         self.df_max.set_si(s.df_max)
         self.dti_points.set_si(s.dti_points)
+        self._filled = self._entries()
         self.show_derived()
 
     def _model_changed(self, change) -> None:
@@ -193,6 +194,32 @@ class ChbmWindow(WorkerRuns, QMainWindow):
             return paper_model
         model = self.doc.model.copy()
         return lambda torque: lumped_from_model(model, source, torque)
+
+    def _entries(self) -> tuple[str, str, str]:
+        return self.torques.text(), self.f_min.edit.text(), self.f_max.edit.text()
+
+    def _source_changed(self, *_) -> None:
+        """Another pair: its derived values, and torques and a range that suit it where the entries are still the
+        ones filled in for the last pair (the paper's Table 1, or core.chbm.from_model.study_defaults of a model
+        pair); entries the user changed stay."""
+        source = self.source.currentData() or PAPER_SOURCE
+        note = ""
+        if self._entries() == self._filled:
+            if source == PAPER_SOURCE:
+                torques, f_min, f_max = ChbmStudy.torques, ChbmStudy.f_min, ChbmStudy.f_max
+            else:
+                try:
+                    torques, f_min, f_max, note = study_defaults(self.doc.model, source)
+                except ModelError as exc:
+                    torques, f_min, f_max, note = None, self.f_min.value(), self.f_max.value(), str(exc)
+            if torques is not None:
+                self.torques.setText(" ".join(f"{t:g}" for t in torques))
+            self.f_min.set_si(f_min)
+            self.f_max.set_si(f_max)
+            self._filled = self._entries()
+        self.show_derived()
+        if note:
+            self.derived.setText(f"{self.derived.text()}; study: {note}")
 
     def show_derived(self, *_) -> None:
         """The source's lumped values, read-only."""

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 
 from core.chbm.lumped_model import LumpedModel, mesh_pair_model, pair_model
+from core.chbm.train_from_model import train_from_model
 from core.geometry.macro import pair_geometry
 from core.gearing.gear_bodies import polar_inertia
-from core.gearing.mesh_model import mesh_model_for
+from core.gearing.mesh_model import equivalent_mass, mesh_in_model, mesh_model_for
 from core.model.entities import CompliantMesh
 from core.errors import ModelError
 from core.model.model import Model
@@ -87,8 +89,35 @@ def lumped_from_model(model: Model, pair_name: str, torque: float, contact_stiff
     if pair.helix_angle:
         notes.append("helical pair treated as spur with its transverse contact ratio (the step-gap model has no overlap)")
     if damping is None:
-        m_eq = i1 * i2 / (i1 * r2**2 + i2 * r1**2)
+        m_eq = equivalent_mass(i1, i2, r1, r2)
         damping = 2 * DEFAULT_DAMPING_RATIO * math.sqrt(cr * contact_stiffness * m_eq)
         notes.append(f"damping {damping:.4g} N s/m = {DEFAULT_DAMPING_RATIO:.0%} of critical for the mean mesh stiffness")
     return pair_model(i1, i2, r1, r2, damping, torque, cr, contact_stiffness, description=description,
                       notes=tuple(notes))
+
+
+def study_defaults(model: Model, pair_name: str) -> tuple[tuple[float, ...] | None, float, float, str]:
+    """Torques [N m] and a mesh-frequency range [Hz] that suit a model pair's study, and where they come from.
+
+    The torques are half, once and twice the pair's static torque on gear 1 under the model's mean loads (the
+    train's static mesh force times gear 1's base radius; None, with the reason, where the model's train cannot
+    be built or loads no pair); the range 0.2 to 1.5 times the pair's mesh mode on fixed centres, which holds
+    the superharmonic resonances at a half and a third of it and the main one.
+    """
+    pair = model.gear_pairs[pair_name]
+    mesh = next((f for f in model.forces.values() if isinstance(f, CompliantMesh) and f.pair == pair_name),
+                CompliantMesh("mesh", pair_name))
+    f_n = mesh_in_model(model, mesh)[1]
+    f_min, f_max = float(f"{0.2 * f_n:.2g}"), float(f"{1.5 * f_n:.2g}")
+    note = f"range 0.2 to 1.5 times the mesh mode {f_n:.4g} Hz"
+    try:
+        train = train_from_model(model)
+    except ModelError as exc:
+        return None, f_min, f_max, f"{note}; torques not from the model ({exc})"
+    forces = train.static_flank_forces().reshape(-1, 2)
+    k = next(i for i, m in enumerate(train.meshes) if m.name == pair_name)
+    torque = float(f"{float(np.abs(forces[k]).max()) * pair_geometry(pair.pair_spec()).base_radius_1:.3g}")
+    if torque <= 0:
+        return None, f_min, f_max, f"{note}; torques not from the model (its mean loads leave {pair_name} unloaded)"
+    return ((torque / 2, torque, 2 * torque), f_min, f_max,
+            f"{note}; torques about the {torque:g} N m on gear 1 under the model's mean loads")

@@ -1,6 +1,7 @@
 """The CHBM study window in a real window under Xvfb: clicks and typing, compared with `geardyn chbm`."""
 
 import csv
+import math
 import subprocess
 import sys
 
@@ -9,7 +10,11 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QLineEdit, QToolButton
 
+from core.gearing.gear_bodies import polar_inertia
+from core.gearing.mesh_model import pair_iso_stiffness
+from core.geometry.macro import pair_geometry
 from tests.app.conftest import toolbar_button
+from tests.conftest import EXAMPLES
 
 COARSE = {"Torques": "100", "Lowest mesh frequency": "1000", "Highest mesh frequency": "3000", "Harmonics": "7",
           "Largest frequency step": "100"}
@@ -148,3 +153,24 @@ def test_screenshot_of_a_three_torque_curve(window, qtbot, tmp_path):
     _type(chbm, qtbot, {"Harmonics": "0"})
     _click(chbm, qtbot, "chbm_run")
     assert "Harmonics" in chbm.message.text() and "1 to 100" in chbm.message.text() and not chbm.running
+
+
+def test_a_model_pair_starts_at_its_own_torque_and_mesh_mode_and_entries_typed_stay(window, qtbot):
+    """Stage 2 of the reducer carries 10 N m x 18 / 45 = 4 N m on gear 3 (the paper's 100-300 N m would load its
+    2 mm teeth 25-75 times over); its mesh mode on fixed centres, sqrt(k / m_eq) / 2 pi with the ISO 6336 mean
+    stiffness and the welded shaft's inertia, sets the range. Entries the user typed are kept."""
+    window.open_file(EXAMPLES / "two_stage_reducer.gdyn")
+    chbm = _open(window, qtbot)
+    chbm.source.setCurrentIndex(chbm.source.findData("stage2"))
+    model, pair = window.doc.model, window.doc.model.gear_pairs["stage2"]
+    geo = pair_geometry(pair.pair_spec())
+    j1, j2 = polar_inertia(model, "shaft_joint"), polar_inertia(model, "output_joint")
+    m_eq = j1 * j2 / (j1 * geo.base_radius_2 ** 2 + j2 * geo.base_radius_1 ** 2)
+    k = pair_iso_stiffness(pair).c_gamma_alpha * pair.face_width
+    f_n = math.sqrt(k / m_eq) / (2 * math.pi)  # the involute waveform's mean is k
+    assert chbm.torques.text() == "2 4 8"
+    assert chbm.f_min.value() == pytest.approx(0.2 * f_n, rel=0.03) and chbm.f_max.value() == pytest.approx(1.5 * f_n, rel=0.03)
+    assert f"mesh mode {f_n:.4g} Hz" in chbm.derived.text()
+    _type(chbm, qtbot, {"Torques": "3"})
+    chbm.source.setCurrentIndex(chbm.source.findData("stage1"))
+    assert chbm.torques.text() == "3"  # typed: kept

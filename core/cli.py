@@ -303,7 +303,7 @@ class TerminalProgress:
 
 def _cmd_chbm(ns) -> int:
     from core.chbm.continuation import MAX_POINTS, ContinuationError, points_needed
-    from core.chbm.from_model import lumped_from_model
+    from core.chbm.from_model import lumped_from_model, study_defaults
     from core.chbm.lumped_model import paper_model
     from core.chbm.study import (
         CURVE_HEADER,
@@ -316,6 +316,28 @@ def _cmd_chbm(ns) -> int:
     from core.tables import write_csv
     from core.errors import ModelError
 
+    if ns.pair is not None and ns.model is None:
+        raise UsageError("--pair: names a gear pair of --model; the paper's pair (no --model) needs none")
+    model, suggested = None, (None, 500.0, 4000.0, "")
+    if ns.model:
+        try:
+            model = load(ns.model)
+            if ns.pair is None:  # a model of one pair needs no name
+                if len(model.gear_pairs) != 1:
+                    raise ModelError("--pair", f"the model has {len(model.gear_pairs)} gear pairs "
+                                     f"({_cut(', '.join(model.gear_pairs)) or 'none'}): name the one to study")
+                ns.pair = next(iter(model.gear_pairs))
+            pair = model.gear_pairs.get(ns.pair)
+            if None in (ns.torque, ns.f_min, ns.f_max) and pair is not None and pair.kind == "external":
+                suggested = study_defaults(model, ns.pair)
+        except ModelError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        if suggested[3] and None in (ns.torque, ns.f_min, ns.f_max):
+            print(f"note: {ns.pair}: {suggested[3]}", file=sys.stderr)
+    ns.torque = ns.torque or list(suggested[0] or (100.0,))
+    ns.f_min = suggested[1] if ns.f_min is None else ns.f_min
+    ns.f_max = suggested[2] if ns.f_max is None else ns.f_max
     if not 0 < ns.f_min < ns.f_max:
         raise UsageError(f"--f-min, --f-max: need 0 < f-min < f-max Hz, got {ns.f_min:g} and {ns.f_max:g}")
     if not 1 <= ns.harmonics <= 100:
@@ -346,16 +368,8 @@ def _cmd_chbm(ns) -> int:
             _check_output(path, flag)  # before the study runs: nothing computed is then lost to a bad path
     if (ns.period is None) != (ns.period_out is None):
         raise UsageError("--period, --period-out: give both or neither")
-    if ns.pair is not None and ns.model is None:
-        raise UsageError("--pair: names a gear pair of --model; the paper's pair (no --model) needs none")
-    if ns.model:
+    if model is not None:
         try:
-            model = load(ns.model)
-            if ns.pair is None:  # a model of one pair needs no name
-                if len(model.gear_pairs) != 1:
-                    raise ModelError("--pair", f"the model has {len(model.gear_pairs)} gear pairs "
-                                     f"({_cut(', '.join(model.gear_pairs)) or 'none'}): name the one to study")
-                ns.pair = next(iter(model.gear_pairs))
             lumped_from_model(model, ns.pair, ns.torque[0], ns.contact_stiffness, contact=ns.contact or "mesh")
         except ModelError as exc:
             print(f"error: {exc}", file=sys.stderr)
@@ -699,9 +713,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --model: 'mesh' (default) uses the pair's compliant mesh model, as the multibody run "
                         "does (ISO 6336-1 stiffness, involute waveform); 'step_gap' the paper's contact elements")
     c.add_argument("--contact-stiffness", type=_number(float), help="single tooth-pair stiffness [N/m] of the step-gap contact (implies --contact step_gap)")
-    c.add_argument("--torque", type=_number(float), nargs="+", default=[100.0], help="torques on gear 1 [N m]")
-    c.add_argument("--f-min", type=_number(float), default=500.0, help="lowest mesh frequency [Hz]")
-    c.add_argument("--f-max", type=_number(float), default=4000.0, help="highest mesh frequency [Hz]")
+    c.add_argument("--torque", type=_number(float), nargs="+",
+                   help="torques on gear 1 [N m] (default: the paper's 100; with --model half, once and twice the "
+                        "pair's static torque under the model's mean loads)")
+    c.add_argument("--f-min", type=_number(float), help="lowest mesh frequency [Hz] (default: 500; with --model 0.2 "
+                                                        "times the pair's mesh mode)")
+    c.add_argument("--f-max", type=_number(float), help="highest mesh frequency [Hz] (default: 4000; with --model 1.5 "
+                                                        "times the pair's mesh mode)")
     c.add_argument("--harmonics", type=_number(int), default=14, help="harmonics H (default 14)")
     c.add_argument("--df-max", type=_number(float), help="largest frequency step between curve points [Hz] "
                                                           "(default: 1 %% of the range)")

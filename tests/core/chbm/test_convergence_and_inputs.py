@@ -103,6 +103,22 @@ def test_chbm_cli_with_model_and_dti(tmp_path):
     assert methods == {"HBM", "DTI forward", "DTI backward"}
 
 
+def test_chbm_of_a_model_pair_defaults_to_its_own_torque_and_mesh_mode(tmp_path):
+    """Without --torque and the range, a model pair is studied at half, once and twice its static torque under
+    the model's mean loads (stage 2 of the reducer: 10 N m x 18 / 45 = 4 N m on gear 3) from 0.2 to 1.5 times
+    its mesh mode, which the command says; the paper's 100 N m would load its 2 mm teeth 25 times over."""
+    res = _cli("--model", str(EXAMPLES / "two_stage_reducer.gdyn"), "--pair", "stage2", "--harmonics", "3",
+               "--out", "c.csv", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "torques about the 4 N m on gear 1 under the model's mean loads" in res.stderr
+    rows = list(csv.DictReader((tmp_path / "c.csv").open()))
+    torque_column = next(k for k in rows[0] if k.startswith("torque"))
+    frequency_column = next(k for k in rows[0] if "frequency" in k)
+    assert {float(r[torque_column]) for r in rows} == {2.0, 4.0, 8.0}
+    frequencies = [float(r[frequency_column]) for r in rows]
+    assert min(frequencies) == 920.0 and max(frequencies) == 6900.0  # 0.2 and 1.5 x 4581 Hz, two digits
+
+
 @pytest.mark.parametrize("args, expected", [
     (["--f-min", "4000", "--f-max", "500", "--out", "x.csv"], "--f-min, --f-max: need 0 < f-min < f-max Hz"),
     (["--harmonics", "0", "--out", "x.csv"], "--harmonics: must be a whole number from 1 to 100"),

@@ -220,7 +220,7 @@ def test_a_reference_to_the_wrong_kind_of_item_names_its_kind_in_words():
 def test_a_shaft_held_by_two_joints_is_a_warning_and_one_held_once_has_determinate_bearing_loads():
     """A compound shaft whose second gear has a revolute joint of its own besides the weld closes a loop of
     joints: a warning naming the weld and the two joints. Held once (the welded gear named in its pair's gear1),
-    no warning, and the bearing loads are the statics': the joint and Cartesian formulations give the same."""
+    no warning, and the bearing loads are determinate: the joint and Cartesian formulations give the same."""
     looped = two_stage_reducer(own_joint=True)
     found = [f for f in validate(looped) if f.item == "shaft"]
     assert len(found) == 1 and found[0].severity == "warning" and found[0].fix == "hold_once"

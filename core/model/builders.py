@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 import math
 
+import numpy as np
+
 from core.geometry.macro import GearSpec, bevel_geometry, cylindrical_geometry, mate_pitch_angle
 from core.geometry.mass_properties import mesh_mass_properties
 from core.geometry.rotations import orientation_for_axis
@@ -18,6 +20,7 @@ from core.model.body_shapes import source_mesh
 from core.model.entities import (
     GROUND,
     CompliantMesh,
+    FixedJoint,
     GearPair,
     GearSource,
     PrimitiveSource,
@@ -224,7 +227,8 @@ def selection_defaults(cls: type, model, selected: str = "") -> dict:
     else the first pair no item of kind `cls` refers to yet (a second compliant mesh goes on the next pair);
     body_j (the shaft of a bearing, spring-damper or joint) the selected body, or the body of the selected joint,
     else the first body no joint carries yet, else the first body (body_i stays the ground: never ground to
-    ground); a bearing sits at its shaft's origin.
+    ground); a bearing sits at its shaft's origin. A fixed joint welds its body_j to the body of the first revolute
+    joint whose axis runs through body_j's origin (a gear onto the shaft it sits on), at that origin.
     A reference with nothing to take keeps the model's first candidate.
     """
     item = model.find(selected) if selected else None
@@ -250,4 +254,11 @@ def selection_defaults(cls: type, model, selected: str = "") -> dict:
             out[field] = body or next((b for b in model.bodies if b not in held), next(iter(model.bodies)))
     if "body_j" in out and "position" in {f.name for f in dataclasses.fields(cls)}:
         out["position"] = model.bodies[out["body_j"]].position
+    if cls is FixedJoint and "body_j" in out:
+        at = np.asarray(out["position"], float)
+        for j in revolutes:
+            a, d = j.unit_axis(), at - np.asarray(j.position, float)
+            if j.body_j != out["body_j"] and np.linalg.norm(d - a * (a @ d)) < 1e-9:
+                out["body_i"] = j.body_j
+                break
     return out

@@ -7,10 +7,10 @@ import pytest
 
 from core.model.builders import selection_defaults
 from core.commands import AddItem, RemoveItem
-from core.model.entities import (GROUND, BearingSpringDamper, CompliantMesh, RevoluteJoint, RigidBody, SpringDamper,
-                                 Torque)
+from core.model.entities import (GROUND, BearingSpringDamper, CompliantMesh, FixedJoint, RevoluteJoint, RigidBody,
+                                 SpringDamper, Torque)
 from core.model.files import load
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, two_stage_reducer
 
 
 @pytest.fixture
@@ -68,3 +68,12 @@ def test_without_a_selection_a_mesh_starts_on_the_first_pair_that_has_none():
     assert selection_defaults(CompliantMesh, model, "") == {"pair": meshes[2].pair}
     assert selection_defaults(CompliantMesh, model, "carrier") == {"pair": meshes[2].pair}  # no pair of its own
     assert selection_defaults(CompliantMesh, model, meshes[0].pair) == {"pair": meshes[0].pair}  # a selection wins
+
+
+def test_a_fixed_joint_welds_the_selected_gear_onto_the_shaft_whose_axis_runs_through_it():
+    model = two_stage_reducer(own_joint=False, second_pair=False)
+    del model.joints["shaft"]  # g3, 25 mm along g2's axis, not welded yet
+    assert selection_defaults(FixedJoint, model, "g3") == {"body_j": "g3", "body_i": "g2",
+                                                         "position": model.bodies["g3"].position}
+    _accepted(model, FixedJoint, **selection_defaults(FixedJoint, model, "g3"))
+    assert "body_i" not in selection_defaults(FixedJoint, model, "g4")  # on an axis of its own: the ground

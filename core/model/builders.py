@@ -14,7 +14,7 @@ import numpy as np
 
 from core.geometry.macro import GearSpec, bevel_geometry, cylindrical_geometry, mate_pitch_angle
 from core.geometry.mass_properties import mesh_mass_properties
-from core.geometry.rotations import orientation_for_axis
+from core.geometry.rotations import orientation_for_axis, quat_matrices
 from core.geometry.tooth_checks import tooth_warnings
 from core.model.body_shapes import source_mesh
 from core.model.entities import (
@@ -228,7 +228,8 @@ def selection_defaults(cls: type, model, selected: str = "") -> dict:
     body_j (the shaft of a bearing, spring-damper or joint) the selected body, or the body of the selected joint,
     else the first body no joint carries yet, else the first body (body_i stays the ground: never ground to
     ground); a bearing sits at its shaft's origin. A fixed joint welds its body_j to the body of the first revolute
-    joint whose axis runs through body_j's origin (a gear onto the shaft it sits on), at that origin.
+    joint whose axis runs through body_j's origin, else to the first generated gear whose axis does (a gear onto
+    the shaft it sits on), at that origin.
     A reference with nothing to take keeps the model's first candidate.
     """
     item = model.find(selected) if selected else None
@@ -256,9 +257,12 @@ def selection_defaults(cls: type, model, selected: str = "") -> dict:
         out["position"] = model.bodies[out["body_j"]].position
     if cls is FixedJoint and "body_j" in out:
         at = np.asarray(out["position"], float)
-        for j in revolutes:
-            a, d = j.unit_axis(), at - np.asarray(j.position, float)
-            if j.body_j != out["body_j"] and np.linalg.norm(d - a * (a @ d)) < 1e-9:
-                out["body_i"] = j.body_j
+        axes = [(j.body_j, j.position, j.unit_axis()) for j in revolutes]  # shafts on joints, then generated gears
+        axes += [(b.name, b.position, quat_matrices(b.orientation) @ (0.0, 0.0, 1.0)) for b in model.bodies.values()
+                 if isinstance(b.visual, GearSource)]
+        for name, point, a in axes:
+            d = at - np.asarray(point, float)
+            if name != out["body_j"] and np.linalg.norm(d - a * (a @ d)) < 1e-9:
+                out["body_i"] = name
                 break
     return out

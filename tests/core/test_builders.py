@@ -77,3 +77,5 @@ def test_a_fixed_joint_welds_the_selected_gear_onto_the_shaft_whose_axis_runs_th
                                                          "position": model.bodies["g3"].position}
     _accepted(model, FixedJoint, **selection_defaults(FixedJoint, model, "g3"))
     assert "body_i" not in selection_defaults(FixedJoint, model, "g4")  # on an axis of its own: the ground
+    model.joints.clear()  # before any joint: the gear whose axis runs through g3
+    assert selection_defaults(FixedJoint, model, "g3")["body_i"] == "g2"

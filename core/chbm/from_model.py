@@ -14,6 +14,7 @@ from core.gearing.mesh_model import equivalent_mass, mesh_in_model, mesh_model_f
 from core.model.entities import CompliantMesh
 from core.errors import ModelError
 from core.model.model import Model
+from core.model.views import ChbmStudy
 from core.validation import validate
 
 # ISO 6336-1:2019, 9.3: theoretical single-pair stiffness of solid steel spur
@@ -102,14 +103,18 @@ def study_defaults(model: Model, pair_name: str) -> tuple[tuple[float, ...] | No
     The torques are half, once and twice the pair's static torque on gear 1 under the model's mean loads (the
     train's static mesh force times gear 1's base radius; None, with the reason, where the model's train cannot
     be built or loads no pair); the range 0.2 to 1.5 times the pair's mesh mode on fixed centres, which holds
-    the superharmonic resonances at a half and a third of it and the main one.
+    the superharmonic resonances at a half and a third of it and the main one (the paper's range where the pair
+    has no mesh mode).
     """
     pair = model.gear_pairs[pair_name]
     mesh = next((f for f in model.forces.values() if isinstance(f, CompliantMesh) and f.pair == pair_name),
                 CompliantMesh("mesh", pair_name))
     f_n = mesh_in_model(model, mesh)[1]
-    f_min, f_max = float(f"{0.2 * f_n:.2g}"), float(f"{1.5 * f_n:.2g}")
-    note = f"range 0.2 to 1.5 times the mesh mode {f_n:.4g} Hz"
+    if f_n > 0:
+        f_min, f_max = float(f"{0.2 * f_n:.2g}"), float(f"{1.5 * f_n:.2g}")
+        note = f"range 0.2 to 1.5 times the mesh mode {f_n:.4g} Hz"
+    else:  # no stiffness (a face width of 0) or no inertia: the paper's range
+        f_min, f_max, note = ChbmStudy.f_min, ChbmStudy.f_max, "the paper's range: the pair has no mesh mode"
     try:
         train = train_from_model(model)
     except ModelError as exc:

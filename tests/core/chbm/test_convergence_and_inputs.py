@@ -119,6 +119,13 @@ def test_chbm_of_a_model_pair_defaults_to_its_own_torque_and_mesh_mode(tmp_path)
     assert min(frequencies) == 920.0 and max(frequencies) == 6900.0  # 0.2 and 1.5 x 4581 Hz, two digits
 
 
+def test_chbm_of_a_pair_without_a_mesh_mode_names_its_face_width_not_a_range(tmp_path):
+    """LossyGearDemo3's pair has no face width, so no ISO 6336 stiffness and no mesh mode: the default range is
+    the paper's, and the error is the face width's (a range of 0 to 0 Hz was the first thing said)."""
+    res = _cli("--model", str(EXAMPLES / "lossy_gear_demo3.gdyn"), "--out", "c.csv", cwd=tmp_path)
+    assert res.returncode == 1 and "gear.face_width: is 0" in res.stderr and "--f-min" not in res.stderr
+
+
 @pytest.mark.parametrize("args, expected", [
     (["--f-min", "4000", "--f-max", "500", "--out", "x.csv"], "--f-min, --f-max: need 0 < f-min < f-max Hz"),
     (["--harmonics", "0", "--out", "x.csv"], "--harmonics: must be a whole number from 1 to 100"),

@@ -565,6 +565,7 @@ def _check_output(path: str, flag: str) -> None:
 
 def _cmd_study(ns) -> int:
     from core.errors import ModelError
+    from core.studies.cases import NOT_COMPILED
     from core.studies.runner import run_study, write_results
     from core.studies.study_file import load_study
 
@@ -608,6 +609,9 @@ def _cmd_study(ns) -> int:
     for k, r in bad:
         print(f"case {k} failed: {r['error']}")
     done = sum(r["status"] != "cancelled" for r in rows)
+    slow = [r["message"] for r in rows if r["message"].startswith(NOT_COMPILED)]
+    if slow:  # the fast path not taken: said once, as a run's plan line says it
+        print(f"note: {len(slow)} of {len(rows)} cases ran in Python, {slow[0].split(';')[0]}")
     if ok:
         print(f"wrote {ns.out}: {len(rows)} cases, {done - len(bad)} computed, {len(bad)} failed"
               + (f", {len(rows) - done} cancelled" if done < len(rows) else ""))

@@ -40,7 +40,7 @@ from app.studies.workers import ClusterWorker, StudyWorker
 from core.atomic import atomic_write_text
 from core.errors import ModelError
 from core.model.files import model_to_dict
-from core.studies.cases import output_columns
+from core.studies.cases import NOT_COMPILED, output_columns
 from core.studies.parameters import numeric_paths, path_range
 from core.studies.reductions import REDUCTIONS
 from core.studies.runner import header, write_results
@@ -406,11 +406,13 @@ class StudyWindow(QMainWindow):
         self.rows = rows
         failed = sum(r["status"] == "failed" for r in rows)
         cancelled = sum(r["status"] == "cancelled" for r in rows)
-        warned = sum(r["status"] == "ok" and bool(r["message"]) for r in rows)
+        warned = sum(r["status"] == "ok" and "warning:" in r["message"] for r in rows)
+        slow = sum(r["message"].startswith(NOT_COMPILED) for r in rows)  # the fast path not taken: said here
         self.status = "stopped" if cancelled else "finished"
         self.statusBar().showMessage(f"{len(rows)} cases: {len(rows) - failed - cancelled} computed, {failed} failed"
                                      + (f", {cancelled} not run (stopped)" if cancelled else "")
-                                     + (f"; {warned} with warnings (see their message)" if warned else ""))
+                                     + (f"; {warned} with warnings (see their message)" if warned else "")
+                                     + (f"; {slow} ran in Python, not compiled (see their message)" if slow else ""))
         self.fill_table()
         self.redraw()
         if self.cluster is not None and self.cluster.workers != self.workers.value():

@@ -25,6 +25,10 @@ from core.validation import validate
 CHBM_OUTPUTS = ("peak half peak-to-peak DTE [m]", "peak frequency [Hz]", "mean DTE at the peak [m]", "curve points")
 
 
+#: how a case's message begins when its run's kernels ran in Python: a study says so where its table is read
+NOT_COMPILED = "not compiled: "
+
+
 def output_columns(study: Study) -> list[str]:
     """Result column names of the study's analysis, with units where known (simulation: from the first case)."""
     if study.analysis.kind == "chbm":
@@ -82,8 +86,8 @@ def _run(study: Study, base: dict | None, values):
                                          if f.severity == "warning"]
     if study.analysis.kind == "chbm":
         return (*_chbm(study, model, settings, chbm_params), _said(warnings))
-    *computed, step = _simulation(study, model, settings)
-    return (*computed, _said(warnings + step))
+    *computed, step, plan = _simulation(study, model, settings)
+    return (*computed, "; ".join(t for t in (plan, _said(warnings + step)) if t)[:300])
 
 
 def _said(warnings) -> str:
@@ -103,7 +107,8 @@ def _settings(study, model):
 
 
 def _simulation(study, model, settings):
-    """(results, units, status, the step's warnings against the assembled equations) of a simulation case."""
+    """(results, units, status, the step's warnings against the assembled equations, and NOT_COMPILED with why
+    where the run's kernels ran in Python, else '') of a simulation case."""
     run = prepare(model, **settings)
     step = step_findings(run.system, run.settings)
     res = run.run()
@@ -116,7 +121,7 @@ def _simulation(study, model, settings):
         results.append(reduce(res.channel(o.channel), o.reduce))
         units.append(rec.unit)
     status = "ok" if res.status == "finished" else f"{res.status}: {res.message}"[:300]
-    return results, units, status, step
+    return results, units, status, step, "" if run.plan.compiled else NOT_COMPILED + run.plan.compiled_why
 
 
 #: What a CHBM case's parameters may be (low, high, whether low itself is allowed)

@@ -3,6 +3,7 @@
 import csv
 import json
 import math
+import os
 import subprocess
 import sys
 
@@ -244,3 +245,21 @@ def test_a_number_too_large_for_a_float_is_one_line():
     with pytest.raises(ModelError, match=r"parameters\[0\].values\[0\]: must be a finite number, got one of 401 "):
         study_from_dict({"base": "chbm", "parameters": [{"path": "chbm.torque", "values": [10**400]}],
                          "analysis": {"kind": "chbm"}})
+
+
+def test_a_study_whose_cases_run_in_python_says_so_in_each_message_and_once_on_the_terminal(tmp_path):
+    """With no compiled kernels in the cache a short case runs in Python (as a run's plan line says); a study's
+    table and the command say it, where they said nothing."""
+    data = short_repr(json.loads(STUDY.read_text()))
+    data["base"] = str(EXAMPLES / "planetary.gdyn")
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data))
+    empty = tmp_path / "no kernels"
+    empty.mkdir()
+    res = subprocess.run([sys.executable, "-m", "core.cli", "study", str(path), "--out", str(tmp_path / "r.csv"),
+                          "--workers", "0"], capture_output=True, text=True,
+                         env={**os.environ, "GEARDYN_KERNEL_CACHE": str(empty)})
+    assert res.returncode == 0, res.stderr
+    assert "note: 9 of 9 cases ran in Python, not compiled: the compiled kernels are not in the cache" in res.stdout
+    rows = list(csv.DictReader((tmp_path / "r.csv").open()))
+    assert all(r["message"].startswith("not compiled: ") for r in rows)

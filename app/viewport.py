@@ -334,11 +334,14 @@ class ViewportWidget(QtInteractor):
         self.request_render()
 
     def frame_image(self) -> np.ndarray:
-        """The current view as an RGB array (rows top to bottom, columns, 3), uint8."""
+        """The current view as an RGB array (rows top to bottom, columns, 3), uint8, drawn first: the view draws
+        at the next paint, and the screenshot reads what was drawn last."""
+        self.render()
         return np.ascontiguousarray(self.screenshot(return_img=True, transparent_background=False)[:, :, :3])
 
     def save_image(self, path) -> None:
-        """Write the current view to a PNG file."""
+        """Write the current view to a PNG file, drawn first (see `frame_image`)."""
+        self.render()
         self.screenshot(str(path), transparent_background=False)
 
 

@@ -249,6 +249,26 @@ def test_each_video_frame_shows_its_own_time(window, qtbot, tmp_path):
         assert off[k] < 0.05 * min(o for i, o in enumerate(off) if i != k), off
 
 
+def test_a_selected_body_looks_in_the_video_as_it_does_unselected(window, qtbot, tmp_path):
+    """The selection's highlight is the editor's, not the model's: it stays out of the frames and comes back
+    after the export."""
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    _settings(window, t_end=0.02, step=1e-3, output_step=1e-3)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    _wait_for_run(window, qtbot)
+    frames = {}
+    for selected in ("", "sun"):
+        window.select(selected)
+        path = tmp_path / f"selected_{selected or 'none'}.gif"
+        fill_and_ok(qtbot, {"File": str(path), "Frames per second": 10, "Speed": 0.1})
+        window.act_video.trigger()
+        frames[selected] = imageio.mimread(str(path))
+    assert len(frames["sun"]) == len(frames[""]) == 3
+    for with_selection, without in zip(frames["sun"], frames[""]):
+        assert np.array_equal(with_selection, without)
+    assert window.viewport.actor_colour("sun") == pytest.approx(rgb(HIGHLIGHT))
+
+
 def test_results_file_round_trip_through_the_menus(window, qtbot, tmp_path, monkeypatch):
     window.open_file(EXAMPLES / "helical_pair.gdyn")
     _settings(window, t_end=0.02)

@@ -149,6 +149,8 @@ def test_screenshot_of_a_three_torque_curve(window, qtbot, tmp_path):
     for suffix in (".png", ".svg"):
         chbm.save_image(tmp_path / f"curve{suffix}")
         assert (tmp_path / f"curve{suffix}").stat().st_size > 1000
+    # the symbols as vector paths: they were 906 pixmaps cut from pyqtgraph's atlas (an 'x' came out as hourglasses)
+    assert "<image" not in (tmp_path / "curve.svg").read_text()
     # a bad entry names the field and its range, and nothing runs
     _type(chbm, qtbot, {"Harmonics": "0"})
     _click(chbm, qtbot, "chbm_run")

@@ -45,6 +45,7 @@ from app.chbm.train_plots import (
 )
 from app.chbm.train_worker import TrainWorker
 from app.dialogs.fields import FieldError, QuantityField, QuantityListField
+from app.plot_menu import plot_menus
 from app.screen import fit_to_screen
 from core.chbm.modes import campbell, displaced_poses, distinct, mode_scale, train_modes
 from core.chbm.train_commands import SHARES, input_body
@@ -141,6 +142,7 @@ class TrainWindow(WorkerRuns, QMainWindow):
         self.progress.setMaximumWidth(320)
         self.statusBar().addPermanentWidget(self.progress)
         fit_to_screen(self, 1200, 800)
+        plot_menus(self, doc.suggested_path)
         doc.items_changed.connect(self.rebuild)
         self.rebuild(None)
 

@@ -36,6 +36,7 @@ from app.chbm.period_plot import PeriodPlot
 from app.chbm.study_worker import StudyWorker
 from app.dialogs.fields import FieldError, QuantityField
 from app.plot_image import save_plot_image
+from app.plot_menu import plot_menus
 from app.screen import fit_to_screen
 from core.chbm import lumped_model as paper
 from core.chbm.from_model import lumped_from_model, study_defaults
@@ -80,6 +81,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         self.progress.setMaximumWidth(320)
         self.statusBar().addPermanentWidget(self.progress)
         fit_to_screen(self, 1200, 800)
+        plot_menus(self, doc.suggested_path)
         self.load_study()
         doc.items_changed.connect(self._model_changed)
 

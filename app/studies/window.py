@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from app.background import Background
 from app.plot_axis import PEOPLE
+from app.plot_menu import plot_menus
 from app.screen import fit_to_screen
 from app.studies.workers import ClusterWorker, StudyWorker
 from core.atomic import atomic_write_text
@@ -212,6 +213,7 @@ class StudyWindow(QMainWindow):
         self.progress.setObjectName("study_progress")
         self.statusBar().addPermanentWidget(self.progress)
         fit_to_screen(self, 1200, 760)
+        plot_menus(self, doc.suggested_path)
         self.add_parameter()
         self.add_output()
 

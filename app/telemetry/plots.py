@@ -227,6 +227,7 @@ class PlotStack(QWidget):
     cursors_moved = Signal()
     channels_dropped = Signal(object, list)  # panel, names
     view_changed = Signal()
+    panel_added = Signal(object)  # the new PlotPanel (not for the first, made with the stack)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -259,6 +260,7 @@ class PlotStack(QWidget):
         self.splitter.addWidget(panel)
         self.panels.append(panel)
         self.set_current(panel)
+        self.panel_added.emit(panel)
         return panel
 
     def remove_panel(self, panel: PlotPanel | None = None) -> None:

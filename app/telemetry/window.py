@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from app.dialogs.fields import FieldError, file_row, finish_form
 from app.plot_image import save_plot_image
+from app.plot_menu import plot_menu, plot_menus
 from app.screen import fit_to_screen
 from app.telemetry.browser import ChannelBrowser
 from app.telemetry.derived_dialog import DerivedDialog
@@ -102,6 +103,8 @@ class TelemetryWindow(QMainWindow):
         self.stack.playhead_dragged.connect(self._seek)
         self.stack.cursors_moved.connect(self._mark)
         self.stack.view_changed.connect(self._mark)
+        plot_menus(self.stack, document.suggested_path)
+        self.stack.panel_added.connect(lambda panel: plot_menu(panel, document.suggested_path))
         clock.time_changed.connect(self.stack.set_playhead)
         document.run_updated.connect(self._run_updated)
         document.runs_changed.connect(self._runs_changed)
@@ -341,6 +344,7 @@ class TelemetryWindow(QMainWindow):
             return
         if self.spectrum_window is None:
             self.spectrum_window = SpectrumWindow(self, self)
+            plot_menus(self.spectrum_window, self.doc.suggested_path)
         self.spectrum_window.show_channel(name)
         self.spectrum_window.show()
         self.spectrum_window.raise_()

@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
-from PySide6.QtWidgets import QFileDialog, QLabel, QLineEdit, QToolBar
+from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QLineEdit, QToolBar
 
 from app.plot_axis import prefixed, shown_unit, unit_axes
 from app.telemetry.browser import matches
@@ -380,6 +380,44 @@ def test_the_svg_of_a_ripple_on_a_large_mean_draws_the_curve_where_the_screen_do
     assert both.sum() > 0.8 * np.isfinite(on_screen).sum() > 300  # the curve is there, across the plot
     off = np.abs(on_screen - in_svg)[both]  # rows [px]: on 7 levels the median was 8.5
     assert np.median(off) < 1.0 and np.quantile(off, 0.9) < 2.5  # steep runs differ more (the SVG is smoothed)
+
+
+def _context_menu_of(plot, qtbot) -> list[str]:
+    """A right-click in the middle of `plot`: the entries of the menu it opens (closed again)."""
+    qtbot.mouseClick(plot.viewport(), Qt.RightButton, pos=plot.viewport().rect().center())
+    qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None, timeout=3000)
+    menu = QApplication.activePopupWidget()
+    entries = [a.text() for a in menu.actions() if a.text()]
+    menu.close()
+    return entries
+
+
+def test_a_plots_menu_exports_its_image_and_offers_nothing_that_fails(window, qtbot, tmp_path, monkeypatch):
+    """pyqtgraph's 'Export...' (its SVG stopped on a traceback) and 'Plot Options' (its power spectrum raised
+    AttributeError on a telemetry curve) are gone from every plot of every window; 'Export Image...' writes the
+    plot clicked, here its SVG with the curve's samples as one path."""
+    _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.01)
+    tw = window.show_telemetry()
+    tw.add_channels(["sun_joint.speed"])
+    tw.add_plot()
+    tw.open_spectrum()
+    for show in (window.show_chbm, window.show_train, window.show_study):
+        show()
+    plots = [p for w in QApplication.topLevelWidgets() if w.isVisible() for p in w.findChildren(pg.GraphicsView)]
+    assert len(plots) >= 10 and tw.stack.panels[1] in plots  # the telemetry's second plot, added later, too
+    for plot in plots:
+        assert [a.text() for a in plot.scene().contextMenu] == ["Export Image..."], plot.objectName()
+        assert not any(i.menuEnabled() for i in plot.scene().items() if isinstance(i, pg.PlotItem))
+    panel = tw.stack.panels[0]
+    entries = _context_menu_of(panel, qtbot)
+    assert "Export Image..." in entries and "View All" in entries
+    assert "Export..." not in entries and "Plot Options" not in entries
+    path = tmp_path / "speed.svg"
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: asked.append(a[2]) or (str(path), ""))
+    panel.scene().contextMenu[0].trigger()
+    assert Path(asked[0]).name == "planetary.png"  # named after the model, in the documents folder
+    assert path.read_text().count("<path") >= 1 and "sun_joint.speed" in path.read_text()
 
 
 def test_the_filter_matches_the_beginnings_of_name_parts(window, qtbot):

@@ -46,7 +46,9 @@ def plot_menu(plot: pg.GraphicsView, suggested: Callable[[str, str], Path]) -> N
 def export_plot(plot: pg.GraphicsView, suggested: Callable[[str, str], Path]) -> None:
     """Ask where, then write the plot as PNG or SVG; a failure is said in a message box."""
     stem = plot.objectName().removesuffix("_plot") or "plot"
-    path, _ = QFileDialog.getSaveFileName(plot, "Export image", str(suggested(".png", stem)), FILTERS)
+    beside = suggested(".png", stem)  # named after the model when it has a file: then the plot's name follows
+    beside = beside if beside.stem == stem else beside.with_name(f"{beside.stem}_{stem}.png")
+    path, _ = QFileDialog.getSaveFileName(plot, "Export image", str(beside), FILTERS)
     if not path:
         return
     try:

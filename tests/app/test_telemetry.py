@@ -416,7 +416,7 @@ def test_a_plots_menu_exports_its_image_and_offers_nothing_that_fails(window, qt
     asked = []
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: asked.append(a[2]) or (str(path), ""))
     panel.scene().contextMenu[0].trigger()
-    assert Path(asked[0]).name == "planetary.png"  # named after the model, in the documents folder
+    assert Path(asked[0]).name == "planetary_telemetry.png"  # named after the model and the plot
     assert path.read_text().count("<path") >= 1 and "sun_joint.speed" in path.read_text()
 
 

@@ -107,9 +107,15 @@ class _Checker(PairRules):
         for f in self.m.forces.values():
             joints = links.get(frozenset((f.body_i, f.body_j)), []) if isinstance(f, BearingSpringDamper) else []
             if joints:  # a rigid joint holds the shaft where the bearing's springs would
+                users = [i.name for _, i in self.m.items() if joints[0] in i.references()]
+                how = ("remove the joint to let the bearing carry the shaft" if not users else
+                       f"the joint stays ({', '.join(repr(u) for u in users)} need it): to carry {f.body_j} on the "
+                       f"bearing, give the joint a hub as its body_i (a body of its own, which the bearing then holds "
+                       f"in place of {f.body_j}) and make the gear pairs compliant (Compliant Mesh), as in the "
+                       f"compliant_planetary example")
                 self.add("warning", f.name, f"runs beside joint {joints[0]!r} between the same bodies ({f.body_i} "
                          f"and {f.body_j}): the joint holds {f.body_j} rigidly, so the bearing's springs carry no "
-                         f"load; remove the joint to let the bearing carry the shaft")
+                         f"load; {how}")
         seen_pairs: dict[frozenset, str] = {}
         for p in self.m.gear_pairs.values():
             key = frozenset((p.joint1, p.joint2))

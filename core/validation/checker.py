@@ -111,8 +111,9 @@ class _Checker(PairRules):
                 how = ("remove the joint to let the bearing carry the shaft" if not users else
                        f"the joint stays ({', '.join(repr(u) for u in users)} need it): to carry {f.body_j} on the "
                        f"bearing, give the joint a hub as its body_i (a body of its own, which the bearing then holds "
-                       f"in place of {f.body_j}) and make the gear pairs compliant (Compliant Mesh), as in the "
-                       f"compliant_planetary example")
+                       f"in place of {f.body_j}, held against turning: the joint's torques react on it) and make the "
+                       f"gear pairs compliant (Compliant Mesh), as in the compliant_planetary example (three "
+                       f"tangential spring-dampers hold each hub)")
                 self.add("warning", f.name, f"runs beside joint {joints[0]!r} between the same bodies ({f.body_i} "
                          f"and {f.body_j}): the joint holds {f.body_j} rigidly, so the bearing's springs carry no "
                          f"load; {how}")

@@ -23,7 +23,7 @@ import numpy as np
 
 from core.geometry.macro import center_distance
 
-from core.commands import Command, replace_fields
+from core.commands import Command, replace_fields, set_gear_spec
 from core.gearing.gear_bodies import mid_face_point, rigid_piece
 from core.gearing.pitch_point import PairGeometryData, contact_frame
 from core.geometry.rotations import quat_about, quat_matrices, quat_mul
@@ -100,6 +100,20 @@ def _turn_gear2(model: Model, pair: GearPair) -> list[Command]:
     return commands
 
 
+def _bevel_cone2(model: Model, pair: GearPair) -> list[Command]:
+    """The command that generates gear 2 of a bevel pair again with the pitch angle the pair needs, 90 deg less
+    gear 1's (none when it has it, or is no generated bevel gear); done on `model` as it is made. Its apex is
+    that cone's: with another angle no placement brings the two apexes together."""
+    gear = model.bodies.get(model.joints[pair.joint2].body_j)
+    want = math.pi / 2 - pair.pitch_angle
+    if gear is None or not isinstance(gear.visual, GearSource) or gear.visual.spec.kind != "bevel" \
+            or abs(gear.visual.spec.pitch_angle - want) <= 1e-12:
+        return []
+    command = set_gear_spec(model, gear.name, pitch_angle=want)
+    command.do(model)
+    return [command]
+
+
 def _phase(body, point, teeth: int, pitch_radius: float, tangent) -> tuple[float, float]:
     """(p, sigma): the pitch point in tooth pitches from a tooth centre of `body`, and the sign of its turning direction."""
     rot = quat_matrices(body.orientation)
@@ -134,7 +148,8 @@ def mesh_turn(model: Model, pair: GearPair) -> float:
 
 def place_gear2(model: Model, pair: GearPair) -> list[Command]:
     """Commands that move gear 2 and its joint to where `pair` needs them and turn gear 2 into mesh (a bevel
-    gear's axis first turned to 90 deg from gear 1's when it is not).
+    gear's axis first turned to 90 deg from gear 1's when it is not, and the gear generated again with the pitch
+    angle the pair needs when it has another).
 
     `pair` need not be in the model yet (the pair dialog places before it
     adds). The commands are checked on a copy, so the model is not touched.
@@ -143,7 +158,7 @@ def place_gear2(model: Model, pair: GearPair) -> list[Command]:
     j2 = trial.joints[pair.joint2]
     if not isinstance(j2, RevoluteJoint):
         raise ModelError(f"{pair.name}: joint2 must be a revolute joint")
-    commands = _turn_gear2(trial, pair) if pair.kind == "bevel" else []
+    commands = _turn_gear2(trial, pair) + _bevel_cone2(trial, pair) if pair.kind == "bevel" else []
     j2 = trial.joints[pair.joint2]
     target = target_position(trial, pair)
     shift = target - np.asarray(j2.position, float)

@@ -230,7 +230,8 @@ class PairRules:
                 want = pair.pitch_angle if k == 1 else math.pi / 2 - pair.pitch_angle
                 if abs(spec.pitch_angle - want) > ANGLE_TOL:
                     self.add("warning", pair.name, f"gear {k} needs a pitch angle of {math.degrees(want):.6g} deg but "
-                             f"{body.name!r} was generated with {math.degrees(spec.pitch_angle):.6g} deg")
+                             f"{body.name!r} was generated with {math.degrees(spec.pitch_angle):.6g} deg",
+                             fix="place_gear2" if k == 2 else "")
 
     # ---------------------------------------------------------------- connections
 

@@ -93,6 +93,35 @@ def test_placed_gears_mesh_without_overlap_and_touch_at_the_pitch_point(kind):
     assert gap < 0.02 * pair.module
 
 
+def test_a_bevel_gear_made_with_gear_1s_pitch_angle_is_generated_again_with_the_pairs_and_then_meets_the_apex():
+    """The Bevel Gear dialog starts gear 2 with gear 1's pitch angle (26.57 deg for 20 teeth; 40 typed): Move gear
+    2 into mesh turned it square and then stopped, its apex 90 mm off (the cone of the pitch angle it was made
+    with), the pitch-angle warning left for the user to mend in the property dock, the button doing nothing
+    more. Now it generates gear 2 again with the pitch angle the pair needs: one press, no finding left, and gear
+    2 is the gear the Bevel Gear dialog makes with that angle (mass and inertia)."""
+    z1, z2, m = 20, 40, 0.003
+    gamma1 = math.atan2(z1, z2)
+    specs = [GearSpec("bevel", m, z, 20 * DEG, 0.02, pitch_angle=gamma1, bore_diameter=0.012) for z in (z1, z2)]
+    model = Model()
+    Macro("build", [AddItem(builders.gear_body("g1", specs[0])), AddItem(builders.gear_body("g2", specs[1])),
+                    AddItem(RevoluteJoint("j1", GROUND, "g1", (0.0, 0.0, 0.0), (0.0, 0.0, 1.0))),
+                    AddItem(RevoluteJoint("j2", GROUND, "g2", (0.0, 0.0, 0.0), (0.0, 0.0, 1.0)))]).do(model)
+    pair = GearPair("p", "j1", "j2", GROUND, kind="bevel", z1=z1, z2=z2, module=m, pitch_angle=gamma1,
+                    face_width=0.02)
+    AddItem(pair).do(model)
+    cone = [f for f in validate(model) if "needs a pitch angle of 63.4349 deg" in f.message]
+    assert cone and cone[0].fix == "place_gear2"  # the finding offers the fix (on a double-click in Messages)
+    for command in place_gear2(model, pair):
+        command.do(model)
+    assert not [f for f in validate(model) if f.item == "p"]
+    g2 = model.bodies["g2"]
+    assert g2.visual.spec.pitch_angle == pytest.approx(math.pi / 2 - gamma1, abs=1e-15)
+    made = builders.gear_body("made", dataclasses.replace(specs[1], pitch_angle=math.pi / 2 - gamma1))
+    assert g2.mass == pytest.approx(made.mass, rel=1e-12)
+    assert np.allclose(g2.inertia, made.inertia, rtol=1e-12, atol=0)
+    assert abs(mesh_turn(model, pair)) < 1e-9
+
+
 @pytest.mark.parametrize("beside", [0.0, 0.09])
 def test_a_bevel_gear_made_on_gear_1s_axis_is_turned_square_placed_on_the_apex_and_in_mesh(beside):
     """The Bevel Gear dialog makes gear 2 on the z axis as it makes gear 1 (on top of it, or where the user put

@@ -67,14 +67,14 @@ def data_lines(plot) -> list[tuple[QGraphicsItem, object, QPainterPath, QRectF]]
         box = item.getViewBox() if isinstance(item, (pg.PlotCurveItem, pg.InfiniteLine)) else None
         if box is None:
             continue
-        to_pixels = box.childGroup.deviceTransform(plot.viewportTransform())
         if isinstance(item, pg.PlotCurveItem):
             x, y = item.getData()
             if x is None or not len(x) or item.opts["fillLevel"] is not None:  # a filled curve: the scene draws it
                 continue
             to_pixels = item.deviceTransform(plot.viewportTransform())
             pen, connect = item.opts["pen"], item.opts["connect"]
-        else:
+        else:  # a marker line, placed in its view box's coordinates
+            to_pixels = box.childGroup.deviceTransform(plot.viewportTransform())
             (x0, x1), (y0, y1) = box.viewRange()
             at = item.value()
             if item.angle % 180 == 90:

@@ -13,6 +13,7 @@ their selection and the overlays of a run (tooth-force arrows, joint axes).
 from __future__ import annotations
 
 import itertools
+from contextlib import contextmanager
 
 import numpy as np
 import pyvista as pv
@@ -340,9 +341,21 @@ class ViewportWidget(QtInteractor):
         return np.ascontiguousarray(self.screenshot(return_img=True, transparent_background=False)[:, :, :3])
 
     def save_image(self, path) -> None:
-        """Write the current view to a PNG file, drawn first (see `frame_image`)."""
-        self.render()
-        self.screenshot(str(path), transparent_background=False)
+        """Write the current view to a PNG file, drawn first (see `frame_image`), without the selection."""
+        with self.unselected():
+            self.render()
+            self.screenshot(str(path), transparent_background=False)
+
+    @contextmanager
+    def unselected(self):
+        """The view without the selection's highlight for the time of the block (it is the editor's, not the
+        model's: an image or a video of the model leaves it out); the highlight comes back after."""
+        selected = self.selected
+        self.highlight("")
+        try:
+            yield
+        finally:
+            self.highlight(selected)
 
 
 def _placed(point, direction, length: float) -> np.ndarray:

@@ -111,8 +111,6 @@ def export_animation(parent, animator, path, fps: float = 30.0, speed: float = 1
     dialog.setWindowModality(Qt.WindowModal)
     dialog.setMinimumDuration(0)
     viewport = animator.viewport
-    selected = viewport.selected
-    viewport.highlight("")  # the selection is the editor's, not the model's: no highlight in the frames
 
     def frames():
         for t in times:
@@ -125,8 +123,8 @@ def export_animation(parent, animator, path, fps: float = 30.0, speed: float = 1
         return not dialog.wasCanceled()
 
     try:
-        return write_video(path, frames(), fps, progress)
+        with viewport.unselected():
+            return write_video(path, frames(), fps, progress)
     finally:
         dialog.close()
-        viewport.highlight(selected)
         animator.show(animator.clock.time)

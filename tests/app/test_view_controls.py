@@ -11,7 +11,7 @@ from PIL import Image
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QPushButton, QToolButton
 
-from app.viewport import BACKGROUND
+from app.viewport import BACKGROUND, HIGHLIGHT, rgb
 from tests.app.conftest import fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
 
@@ -114,6 +114,13 @@ def test_parallel_projection_and_the_view_image_from_the_view_menu(window, qtbot
     by_name["view_image"].trigger()
     grey = np.asarray(Image.open(path).convert("L"), dtype=float)
     assert grey.shape[0] > 100 and grey.std() > 10
+    # the selection's highlight is the editor's: the image of the view with the sun selected is the one without
+    window.select("sun")
+    selected = tmp_path / "selected.png"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(selected), ""))
+    by_name["view_image"].trigger()
+    assert np.array_equal(np.asarray(Image.open(selected)), np.asarray(Image.open(path)))
+    assert window.viewport.actor_colour("sun") == pytest.approx(rgb(HIGHLIGHT))  # and it is back on screen
 
 
 def test_keys_of_a_standalone_pyvista_plotter_do_nothing_in_the_view(window, qtbot):

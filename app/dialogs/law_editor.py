@@ -30,8 +30,6 @@ from core.tables import TableError, read_table
 
 RPM = Range(**ranges.RPM)
 KIND_TEXT = {"constant": "Constant", "step": "Step", "ramp": "Ramp", "sine": "Sine", "table": "Table (CSV)"}
-FIELDS_OF = {"constant": ("value",), "step": ("value", "final", "t_start"), "ramp": ("value", "final", "t_start", "t_end"),
-             "sine": ("value", "amplitude", "frequency", "phase"), "table": ()}
 
 
 def in_rpm(field: QuantityField) -> None:
@@ -124,7 +122,7 @@ class LawEditor(QWidget):
     def _show_fields(self) -> None:
         kind = self.kind.currentData()
         for name, f in self.fields.items():
-            self.form.setRowVisible(f, name in FIELDS_OF[kind])
+            self.form.setRowVisible(f, name in TimeLaw.FIELDS_OF[kind])
         self.form.labelForField(self.fields["value"]).setText("Offset" if kind == "sine" else "Value")
         self.form.setRowVisible(self.load.parentWidget(), kind == "table")
         self.table_label.setText(f"{len(self.table)} rows, t from {self.table[0][0]:g} to {self.table[-1][0]:g} s"
@@ -155,7 +153,7 @@ class LawEditor(QWidget):
         """The law as entered, or FieldError naming the field and its range."""
         kind = self.kind.currentData()
         values = {}
-        for name in FIELDS_OF[kind]:
+        for name in (n for n in TimeLaw.FIELDS_OF[kind] if n in self.fields):
             try:
                 values[name] = self.fields[name].value()
             except FieldError as exc:  # say whose law it is: "Torque amplitude: ..."

@@ -42,7 +42,7 @@ from core.atomic import atomic_write_text
 from core.errors import ModelError
 from core.model.files import model_to_dict
 from core.studies.cases import NOT_COMPILED, output_columns
-from core.studies.parameters import numeric_paths, path_range
+from core.studies.parameters import first_parameter, numeric_paths, path_range
 from core.studies.reductions import REDUCTIONS
 from core.studies.runner import header, write_results
 from core.studies.study_file import study_from_dict
@@ -227,8 +227,7 @@ class StudyWindow(QMainWindow):
         combo.setObjectName(f"parameter_path_{r}")
         combo.addItems(numeric_paths(self.doc.model))
         whole_names(combo)
-        if path:
-            combo.setCurrentText(path)
+        combo.setCurrentText(path or first_parameter(self.doc.model))
         self.params.setCellWidget(r, 0, combo)
         unit = QTableWidgetItem("")
         unit.setFlags(unit.flags() & ~Qt.ItemIsEditable)

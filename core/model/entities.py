@@ -441,6 +441,10 @@ class TimeLaw:
     table: tuple[tuple[float, float], ...] = ()
 
     KINDS: ClassVar[tuple[str, ...]] = ("constant", "step", "ramp", "sine", "table")
+    #: the fields each kind uses; the others are kept (a law switched back finds them) but have no effect
+    FIELDS_OF: ClassVar[dict[str, tuple[str, ...]]] = {
+        "constant": ("value",), "step": ("value", "final", "t_start"), "ramp": ("value", "final", "t_start", "t_end"),
+        "sine": ("value", "amplitude", "frequency", "phase"), "table": ("table",)}
 
     def problems(self) -> list[tuple[str, str]]:
         if self.kind not in self.KINDS:

@@ -87,6 +87,9 @@ def apply(model, path: str, value: float) -> None:
         law = getattr(item, "law", None)
         if law is None or not hasattr(law, field):
             raise ModelError(f"{path}: {name!r} has no law field {field!r}")
+        if field not in law.FIELDS_OF[law.kind]:  # the case would run as the model does, saying nothing
+            raise ModelError(f"{path}: a {law.kind} law does not use {field} (it uses "
+                             f"{', '.join(law.FIELDS_OF[law.kind])})")
         new_law = dataclasses.replace(law, **{field: _typed(getattr(law, field), value, path)})
         problems = new_law.problems() if hasattr(new_law, "problems") else []
         if problems:
@@ -140,7 +143,16 @@ def numeric_paths(model) -> list[str]:
         for name, item in items.items():
             out += [f"{root}.{name}.{f}" for f in _numeric_fields(item)]
             law = getattr(item, "law", None)
-            if law is not None:
-                out += [f"{root}.{name}.law.{f}" for f in _numeric_fields(law)]
+            if law is not None:  # the fields its kind uses
+                out += [f"{root}.{name}.law.{f}" for f in _numeric_fields(law) if f in law.FIELDS_OF[law.kind]]
     out += [f"settings.{f}" for f in _numeric_fields(model.settings)]
     return out
+
+
+def first_parameter(model) -> str:
+    """The path a new study starts on: a torque's law value (what a study of a gear train varies first), else any
+    law's value, else the first path (a gear's module, varied alone, would leave its pairs' module behind)."""
+    paths = numeric_paths(model)
+    laws = [p for p in paths if p.startswith("forces.") and p.endswith(".law.value")]
+    torques = [p for p in laws if getattr(model.forces[p.split(".")[1]], "LAW_UNIT", "") == "N m"]
+    return next(iter(torques + laws + paths), "")

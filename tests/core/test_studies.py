@@ -11,9 +11,11 @@ import pytest
 
 from core.chbm.newmark import NewmarkIntegrator
 from core.chbm.lumped_model import paper_model
+from core.commands import replace_fields
+from core.model.entities import TimeLaw
 from core.model.files import load
 from core.errors import ModelError
-from core.studies.parameters import apply, path_range
+from core.studies.parameters import apply, first_parameter, numeric_paths, path_range
 from core.studies.runner import run_study, write_results
 from core.studies.study_file import load_study, study_from_dict
 from tests.conftest import EXAMPLES
@@ -64,6 +66,36 @@ def test_a_changed_face_width_regenerates_the_gear_and_its_inertia():
         apply(model, "gears.sun.teeth", 24.5)
     with pytest.raises(ModelError, match="the model has no pair 'nope'"):
         apply(model, "pairs.nope.module", 0.002)
+
+
+def test_a_law_field_its_kind_does_not_use_is_not_offered_and_a_case_varying_it_says_so():
+    """The sun torque is a constant law: its amplitude, frequency, final value and times change nothing. They were
+    offered in the study window's picker, and a study varying the amplitude ran every case alike without a word;
+    now the picker leaves them out and a case fails naming the field and what the law uses. A sine law offers
+    its amplitude, and a case varying it runs."""
+    model = load(EXAMPLES / "planetary.gdyn")
+    paths = numeric_paths(model)
+    assert "forces.sun_torque.law.value" in paths
+    assert not [p for p in paths if p.startswith("forces.sun_torque.law.") and not p.endswith(".value")]
+    with pytest.raises(ModelError, match=r"forces.sun_torque.law.amplitude: a constant law does not use amplitude "
+                                         r"\(it uses value\)"):
+        apply(model, "forces.sun_torque.law.amplitude", 0.5)
+    sine = load(EXAMPLES / "planetary.gdyn")
+    replace_fields(sine, "sun_torque", law=TimeLaw(kind="sine", value=1.0, amplitude=0.2, frequency=5.0)).do(sine)
+    assert {"forces.sun_torque.law.amplitude", "forces.sun_torque.law.frequency",
+            "forces.sun_torque.law.phase"} <= set(numeric_paths(sine))
+    apply(sine, "forces.sun_torque.law.amplitude", 0.5)
+    assert sine.forces["sun_torque"].law.amplitude == 0.5
+
+
+def test_a_new_study_starts_on_a_load_torque_not_on_a_gears_module():
+    """A gear's module varied alone leaves its pairs' module behind (every case but the first warns); a study
+    starts on the load torque of the two-stage reducer (a speed motor drives it) and the planetary's sun torque;
+    a model without loads on its first path."""
+    assert first_parameter(load(EXAMPLES / "two_stage_reducer.gdyn")) == "forces.load.law.value"
+    assert first_parameter(load(EXAMPLES / "planetary.gdyn")) == "forces.sun_torque.law.value"
+    bare = load(EXAMPLES / "helical_pair.gdyn")
+    assert not bare.forces and first_parameter(bare) == numeric_paths(bare)[0]
 
 
 def test_simulation_cases_against_the_closed_form_planetary():

@@ -32,7 +32,8 @@ Each run's plan line (compiled or not, which formulation) is in the Messages pan
 per pair; speeds per joint); hover a channel for its unit and sign convention. Cursors A and B read values
 and their difference.</li>
 <li><b>Export CSV</b> in the Telemetry window writes the plotted channels or all of them; <b>File &gt; Save
-Results As</b> writes the whole run (HDF5); <b>Simulate &gt; Export Video</b> an MP4 or a GIF.</li>
+Results As</b> writes the whole run (HDF5); <b>Simulate &gt; Export Video</b> an MP4 or a GIF. A right-click on
+any plot exports it as PNG or SVG.</li>
 </ol>
 <p>The 3-D view: drag with the left button to turn it, the middle button to pan, the wheel to zoom; a click
 picks a body. <b>View &gt; Fit All</b> {fit} brings every body into view; the View menu and the bar over the view
@@ -43,8 +44,9 @@ have the isometric, front, top and side views, wireframe, see-through bodies and
 <b>Edit &gt; Duplicate</b> {duplicate} copies the selected body or load. Undo {undo} and redo {redo} take back
 every edit.</p>
 <p>Other pairs the same way: an <b>Inner Gear</b> and its pinion (the ring goes on joint 2, the pair is
-internal), or two <b>Bevel Gears</b> (pitch angles atan(z<sub>1</sub>/z<sub>2</sub>) and its complement, both
-made on the z axis: Move gear 2 into mesh turns the wheel to 90 deg and puts it on the apex). For the teeth's
+internal), or two <b>Bevel Gears</b> (both made on the z axis: Move gear 2 into mesh turns the wheel to 90 deg,
+gives it the pitch angle the pair needs, the complement of atan(z<sub>1</sub>/z<sub>2</sub>), and puts it on the
+apex). For the teeth's
 elasticity select the pair, then <b>Loads &gt; Compliant Mesh</b>: it says the ISO 6336 stiffness it will use and
 the mesh mode's frequency, and the model check says the time step that mode needs.</p>
 """

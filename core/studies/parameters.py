@@ -98,6 +98,9 @@ def apply(model, path: str, value: float) -> None:
         return
     if not hasattr(item, field):
         raise ModelError(f"{path}: {name!r} has no field {field!r}")
+    idle = item.inactive_fields() if hasattr(item, "inactive_fields") else {}
+    if field in idle:  # as a law's unused field: the case would run as the model does
+        raise ModelError(f"{path}: has no effect: {idle[field]}")
     replace_fields(model, name, **{field: _typed(getattr(item, field), value, path)}).do(model)
 
 
@@ -141,7 +144,8 @@ def numeric_paths(model) -> list[str]:
             out.append(f"bodies.{name}.mass")
     for root, items in (("pairs", model.gear_pairs), ("joints", model.joints), ("forces", model.forces)):
         for name, item in items.items():
-            out += [f"{root}.{name}.{f}" for f in _numeric_fields(item)]
+            idle = item.inactive_fields() if hasattr(item, "inactive_fields") else {}
+            out += [f"{root}.{name}.{f}" for f in _numeric_fields(item) if f not in idle]
             law = getattr(item, "law", None)
             if law is not None:  # the fields its kind uses
                 out += [f"{root}.{name}.law.{f}" for f in _numeric_fields(law) if f in law.FIELDS_OF[law.kind]]

@@ -88,6 +88,18 @@ def test_a_law_field_its_kind_does_not_use_is_not_offered_and_a_case_varying_it_
     assert sine.forces["sun_torque"].law.amplitude == 0.5
 
 
+def test_a_field_its_items_configuration_leaves_unused_is_not_offered_and_a_case_varying_it_says_so():
+    """The compliant pair's mesh damping is a constant (damping_model = constant): its damping ratio changes
+    nothing; the picker offered it and a case varying it ran as the model does. Its damping is offered."""
+    model = load(EXAMPLES / "compliant_mesh_pair.gdyn")
+    paths = numeric_paths(model)
+    assert "forces.mesh.damping" in paths and "forces.mesh.damping_ratio" not in paths
+    with pytest.raises(ModelError, match=r"forces.mesh.damping_ratio: has no effect: the damping is a constant "
+                                         r"\(damping_model = constant\)"):
+        apply(model, "forces.mesh.damping_ratio", 0.1)
+    apply(model, "forces.mesh.damping", 2 * model.forces["mesh"].damping)
+
+
 def test_a_new_study_starts_on_a_load_torque_not_on_a_gears_module():
     """A gear's module varied alone leaves its pairs' module behind (every case but the first warns); a study
     starts on the load torque of the two-stage reducer (a speed motor drives it) and the planetary's sun torque;

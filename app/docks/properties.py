@@ -93,10 +93,8 @@ class PropertyDock(QDockWidget):
             for f in self.form.widgets:
                 self.form.set_visible(f, f in fields)
         if isinstance(item, GearPair):  # only the angle that applies to the kind; profile shifts on external pairs
-            self.form.set_visible("helix_angle", item.kind != "bevel")
-            self.form.set_visible("pitch_angle", item.kind == "bevel")
-            for shift in ("x1", "x2"):
-                self.form.set_visible(shift, item.kind == "external")
+            for field in item.inactive_fields():
+                self.form.set_visible(field, False)
         self.form.edited.connect(self._commit_field)
         lay.addWidget(self.form)
         if isinstance(item, GearPair):

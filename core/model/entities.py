@@ -360,6 +360,14 @@ class GearPair(Entity):
         """r1, r2 = m_t z / 2 [m]."""
         return self.module * self.z1 / 2, self.module * self.z2 / 2
 
+    def inactive_fields(self) -> dict[str, str]:
+        """{field: why} for the fields this kind of pair does not use (the dialogs hide them)."""
+        out = {"helix_angle": "a straight bevel pair's teeth have none"} if self.kind == "bevel" else \
+            {"pitch_angle": f"only a bevel pair has one (kind = {self.kind})"}
+        if self.kind != "external":
+            out.update({x: f"profile shifts are an external pair's (kind = {self.kind})" for x in ("x1", "x2")})
+        return out
+
     @property
     def direction_sign(self) -> float:
         """s2 of the Willis equation: +1 external and bevel, -1 internal."""

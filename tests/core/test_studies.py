@@ -98,6 +98,13 @@ def test_a_field_its_items_configuration_leaves_unused_is_not_offered_and_a_case
                                          r"\(damping_model = constant\)"):
         apply(model, "forces.mesh.damping_ratio", 0.1)
     apply(model, "forces.mesh.damping", 2 * model.forces["mesh"].damping)
+    # a gear pair's pitch angle is a bevel pair's (GearPair.inactive_fields: the Properties dock hides it)
+    planetary = load(EXAMPLES / "planetary.gdyn")
+    assert "pairs.sun_planet1.pitch_angle" not in numeric_paths(planetary)
+    assert "pairs.planet1_ring.x1" not in numeric_paths(planetary)  # an internal pair: no profile shifts
+    assert "pairs.sun_planet1.x1" in numeric_paths(planetary)
+    with pytest.raises(ModelError, match="pairs.sun_planet1.pitch_angle: has no effect: only a bevel pair has one"):
+        apply(planetary, "pairs.sun_planet1.pitch_angle", 0.5)
 
 
 def test_a_new_study_starts_on_a_load_torque_not_on_a_gears_module():

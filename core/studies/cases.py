@@ -16,6 +16,7 @@ from core.dynamics.checks import step_findings
 from core.dynamics.run import effective_settings, prepare
 from core.dynamics.simulate import simulate
 from core.errors import ModelError
+from core.model.entities import INTEGRATOR_OPTIONS
 from core.model.files import model_from_dict
 from core.studies.parameters import apply
 from core.studies.reductions import reduce
@@ -82,12 +83,30 @@ def _run(study: Study, base: dict | None, values):
             chbm_params[p.path.split(".", 1)[1]] = v
         else:
             apply(model, p.path, v)
+            if p.path.startswith("settings."):  # the case's own value, not the analysis's for every case
+                settings.pop(p.path.split(".", 1)[1], None)
+    _check_options(study, model, settings)
     warnings = [] if model is None else [f for f in validate(model, settings=_settings(study, model))
                                          if f.severity == "warning"]
     if study.analysis.kind == "chbm":
         return (*_chbm(study, model, settings, chbm_params), _said(warnings))
     *computed, step, plan = _simulation(study, model, settings)
     return (*computed, "; ".join(t for t in (plan, _said(warnings + step)) if t)[:300])
+
+
+def _check_options(study, model, settings) -> None:
+    """ModelError for a varied integrator option that the integrator the cases run with does not take (every
+    case would run alike)."""
+    if study.analysis.kind != "simulation":
+        return
+    integrator = effective_settings(model, **settings)[0].integrator
+    takes = INTEGRATOR_OPTIONS.get(integrator, ())
+    options = {o for opts in INTEGRATOR_OPTIONS.values() for o in opts}
+    for p in study.parameters:
+        name = p.path.split(".", 1)[1] if p.path.startswith("settings.") else ""
+        if name in options and name not in takes:
+            raise ModelError(f"{p.path}: not used by {integrator} (the integrator the cases run with, which takes "
+                             f"{', '.join(takes) or 'no options'})")
 
 
 def _said(warnings) -> str:

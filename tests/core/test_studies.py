@@ -107,6 +107,26 @@ def test_a_field_its_items_configuration_leaves_unused_is_not_offered_and_a_case
         apply(planetary, "pairs.sun_planet1.pitch_angle", 0.5)
 
 
+def test_a_varied_setting_runs_each_case_at_its_value_and_an_option_the_integrator_does_not_take_is_refused():
+    """The analysis gives t_end, step and integrator for every case; a parameter settings.t_end was overridden by
+    it, so every case ran to the analysis's end time, and settings.rtol under rk4 changed nothing: both cases
+    alike, without a word. Now a varied setting is each case's own (the planetary from rest under a constant
+    torque: its sun speed grows linearly, so 20 and 40 ms give speeds 1:2, the analysis's 50 ms neither), and an
+    integrator option the analysis's integrator does not take fails its cases naming it."""
+    data = short_repr(json.loads(STUDY.read_text()))
+    data["parameters"] = [{"path": "settings.t_end", "values": [0.02, 0.04]}]
+    data["analysis"]["outputs"] = [{"channel": "sun_joint.speed", "reduce": "final"}]
+    rows = run_study(study_from_dict(data, str(STUDY)), workers=0)
+    assert [r["status"] for r in rows] == ["ok", "ok"]
+    slow, fast = (r["results"][0] for r in rows)
+    assert fast == pytest.approx(2 * slow, rel=1e-12)
+    data["parameters"] = [{"path": "settings.rtol", "values": [1e-3, 1e-9]}]
+    rows = run_study(study_from_dict(data, str(STUDY)), workers=0)
+    assert [r["status"] for r in rows] == ["failed", "failed"]
+    assert rows[0]["message"] == ("settings.rtol: not used by rk4 (the integrator the cases run with, which takes "
+                                  "no options)")
+
+
 def test_a_new_study_starts_on_a_load_torque_not_on_a_gears_module():
     """A gear's module varied alone leaves its pairs' module behind (every case but the first warns); a study
     starts on the load torque of the two-stage reducer (a speed motor drives it) and the planetary's sun torque;

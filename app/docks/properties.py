@@ -58,7 +58,14 @@ class PropertyDock(QDockWidget):
 
     def _model_changed(self, change) -> None:
         if self._committing and self.name in change.replaced.values() and not change.added and not change.removed:
-            self.form.item = self.document.model.find(self.name)  # our own edit: keep the form (and the focus)
+            item, before = self.document.model.find(self.name), self.form.item
+            if isinstance(item, GearPair) and item.inactive_fields().keys() != before.inactive_fields().keys():
+                self.show_item(self.name)  # another kind of pair: other fields apply
+                return
+            self.form.item = item  # our own edit: keep the form (and the focus), its note said again
+            note = self.panel.findChild(QLabel, "note")
+            if note is not None:
+                note.setText(self._note(item))
             return
         if change.reset or self.name in change.touched():
             new = change.replaced.get(self.name, self.name)
@@ -79,8 +86,7 @@ class PropertyDock(QDockWidget):
             return
         lay.addWidget(QLabel(f"<b>{kind_title(type(item))}</b>"))
         if type(item) in NOTES:  # what the item makes, first: a pair's loss table below runs off the dock
-            heading, make = NOTES[type(item)]
-            note = QLabel(f"{heading}: {make(self.document.model, item)}")
+            note = QLabel(self._note(item))
             note.setObjectName("note")
             note.setWordWrap(True)
             lay.addWidget(note)
@@ -142,6 +148,11 @@ class PropertyDock(QDockWidget):
         lay.addLayout(extra)
         lay.addStretch(1)
         self._set(panel)
+
+    def _note(self, item) -> str:
+        """What `item` makes (NOTES), as the dock's note says it."""
+        heading, make = NOTES[type(item)]
+        return f"{heading}: {make(self.document.model, item)}"
 
     def _set(self, panel: QWidget) -> None:
         self.panel = panel

@@ -145,6 +145,27 @@ def test_a_gear_pairs_properties_say_its_centre_distance_and_contact_ratios(wind
     assert "Pitch angle of gear 1" in shown and not shown & {"Profile shift x1", "Profile shift x2"}, shown
 
 
+def test_a_pairs_properties_follow_its_edits_in_the_dock(window, qtbot):
+    """Typing z2 = 50 into the bevel pair's dock left its note at the 20/40 pair's atan(z1/z2) = 26.5651 deg and
+    ratio 2; turning its kind to external left the pitch angle shown (greyed) and the helix angle hidden. The note
+    now says atan(20/50) = 21.8014 deg and ratio 2.5, and an external pair shows its helix angle, not a pitch angle."""
+    window.open_file(EXAMPLES / "bevel_pair.gdyn")
+    window.select("pair")
+    z2 = window.props.form.widgets["z2"].edit
+    z2.selectAll()
+    qtbot.keyClicks(z2, "50")
+    qtbot.keyClick(z2, Qt.Key_Return)
+    assert window.doc.model.gear_pairs["pair"].z2 == 50
+    note = window.props.panel.findChild(QLabel, "note").text()
+    assert "atan(z1/z2) = 21.8014 deg" in note and note.endswith("ratio z2/z1 2.5"), note
+    window.props.form.widgets["kind"].setCurrentText("external")
+    assert window.doc.model.gear_pairs["pair"].kind == "external"
+
+    def shown():
+        return {w.objectName() for w in window.props.panel.findChildren(QLineEdit) if w.isVisibleTo(window.props.panel)}
+    assert "Helix angle of gear 1" in shown() and "Pitch angle of gear 1" not in shown(), shown()
+
+
 def test_a_long_finding_wraps_in_the_messages_dock(window, qtbot):
     """'nothing loads or drives the model ... Add a Torque or a Speed Motor (Loads menu)' ran past the dock's right
     edge (a horizontal scroll bar to read it); it wraps onto lines as wide as the list."""

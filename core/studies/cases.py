@@ -85,8 +85,9 @@ def _run(study: Study, base: dict | None, values):
             apply(model, p.path, v)
             if p.path.startswith("settings."):  # the case's own value, not the analysis's for every case
                 settings.pop(p.path.split(".", 1)[1], None)
-    _check_options(study, model, settings)
-    warnings = [] if model is None else [f for f in validate(model, settings=_settings(study, model))
+    case = None if model is None else _settings(study, model, settings)
+    _check_options(study, case)
+    warnings = [] if model is None else [f for f in validate(model, settings=case)
                                          if f.severity == "warning"]
     if study.analysis.kind == "chbm":
         return (*_chbm(study, model, settings, chbm_params), _said(warnings))
@@ -94,12 +95,12 @@ def _run(study: Study, base: dict | None, values):
     return (*computed, "; ".join(t for t in (plan, _said(warnings + step)) if t)[:300])
 
 
-def _check_options(study, model, settings) -> None:
-    """ModelError for a varied integrator option that the integrator the cases run with does not take (every
-    case would run alike)."""
-    if study.analysis.kind != "simulation":
+def _check_options(study, case) -> None:
+    """ModelError for a varied integrator option that the integrator of the case's settings `case` does not take
+    (every case would run alike); none without settings (a CHBM study, or settings the run will refuse)."""
+    if case is None:
         return
-    integrator = effective_settings(model, **settings)[0].integrator
+    integrator = case.integrator
     takes = INTEGRATOR_OPTIONS.get(integrator, ())
     options = {o for opts in INTEGRATOR_OPTIONS.values() for o in opts}
     for p in study.parameters:
@@ -114,13 +115,13 @@ def _said(warnings) -> str:
     return "; ".join(f"warning: {f.item}: {f.message}" for f in warnings)[:300]
 
 
-def _settings(study, model):
-    """The settings a case runs with (the model's, with the study's), or None when the study runs no simulation;
-    settings out of range are left to the run, which names them."""
+def _settings(study, model, settings):
+    """The settings a case runs with (the model's with the study's `settings`, its own varied ones among them), or
+    None when the study runs no simulation; settings out of range are left to the run, which names them."""
     if study.analysis.kind == "chbm":
         return None
     try:
-        return effective_settings(model, **study.analysis.settings)[0]
+        return effective_settings(model, **settings)[0]
     except ModelError:
         return None
 

@@ -98,7 +98,7 @@ def apply(model, path: str, value: float) -> None:
         return
     if not hasattr(item, field):
         raise ModelError(f"{path}: {name!r} has no field {field!r}")
-    idle = item.inactive_fields() if hasattr(item, "inactive_fields") else {}
+    idle = _inactive(item)
     if field in idle:  # as a law's unused field: the case would run as the model does
         raise ModelError(f"{path}: has no effect: {idle[field]}")
     replace_fields(model, name, **{field: _typed(getattr(item, field), value, path)}).do(model)
@@ -128,6 +128,11 @@ def path_range(model, path: str) -> Range | None:
         return None
 
 
+def _inactive(item) -> dict[str, str]:
+    """{field: why} for the fields `item`'s configuration leaves unused (its inactive_fields; none if it has none)."""
+    return item.inactive_fields() if hasattr(item, "inactive_fields") else {}
+
+
 def _numeric_fields(obj) -> list[str]:
     return [f.name for f in dataclasses.fields(obj)
             if isinstance(getattr(obj, f.name), (int, float)) and not isinstance(getattr(obj, f.name), bool)]
@@ -144,7 +149,7 @@ def numeric_paths(model) -> list[str]:
             out.append(f"bodies.{name}.mass")
     for root, items in (("pairs", model.gear_pairs), ("joints", model.joints), ("forces", model.forces)):
         for name, item in items.items():
-            idle = item.inactive_fields() if hasattr(item, "inactive_fields") else {}
+            idle = _inactive(item)
             out += [f"{root}.{name}.{f}" for f in _numeric_fields(item) if f not in idle]
             law = getattr(item, "law", None)
             if law is not None:  # the fields its kind uses

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from core.commands import Command, Macro
+import dataclasses
+
+from core.commands import Command, Macro, SetSettings
 from core.gearing.compound import hold_once
 from core.gearing.placement import place_gear2
 from core.model.model import Model
@@ -13,6 +15,9 @@ FIXES = {
                     lambda model, item: Macro(f"Move gear 2 of {item} into mesh",
                                               place_gear2(model, model.gear_pairs[item]))),
     "hold_once": ("Hold the shaft by one joint", hold_once),
+    # the model's step stays dopri5's first one; its tolerances are the model's
+    "adaptive_steps": ("Integrate with dopri5 (adaptive steps)",
+                       lambda model, item: SetSettings(model, dataclasses.replace(model.settings, integrator="dopri5"))),
 }
 
 

@@ -112,12 +112,13 @@ def test_properties_of_a_generated_gear_and_a_lossy_pair_fit_the_dock_of_a_1280_
 
 
 def test_a_finding_on_a_setting_opens_the_settings_at_its_entry_on_a_double_click(window, qtbot):
-    """'settings.step: RK4 is unstable ... use a step under 0.000221 s' selected nothing and offered nothing: the
-    step is not in the model tree. A double-click opens Simulation Settings with the time step's entry in focus."""
+    """'settings.step: 0.001 s is coarser than 1/50 of the mesh period ...' selected nothing and offered nothing:
+    the step is not in the model tree. A double-click opens Simulation Settings with the time step's entry in
+    focus (a finding with a one-click fix applies that instead: RK4's unstable step)."""
     window.open_file(EXAMPLES / "compliant_mesh_pair.gdyn")
     window.doc.apply(SetSettings(window.doc.model, dataclasses.replace(window.doc.model.settings, step=1e-3)))
     listed = window.messages.list
-    row = next(i for i in range(listed.count()) if "RK4 is unstable" in listed.item(i).text())
+    row = next(i for i in range(listed.count()) if "is coarser than 1/50 of" in listed.item(i).text())
     assert listed.item(row).text().endswith("[double-click: Simulation Settings]")
     focused = []
     fill_and_ok(qtbot, {"Time step": 2e-5}, press=lambda dlg: focused.append(dlg.focusWidget().objectName()))
@@ -126,7 +127,7 @@ def test_a_finding_on_a_setting_opens_the_settings_at_its_entry_on_a_double_clic
     qtbot.mouseDClick(listed.viewport(), Qt.LeftButton, pos=at)
     assert focused == ["Time step"]
     assert window.doc.model.settings.step == 2e-5
-    assert not [f for f in window.doc.findings if "RK4 is unstable" in f.message]
+    assert not [f for f in window.doc.findings if f.item == "settings.step"]
 
 
 def test_a_gear_pairs_properties_say_its_centre_distance_and_contact_ratios(window, qtbot):

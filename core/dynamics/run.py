@@ -32,6 +32,7 @@ from core.dynamics.elements.base import Element
 from core.dynamics.events import locate
 from core.dynamics.formulations import assemble
 from core.dynamics.integrators import METHODS, make_integrator
+from core.dynamics.mesh_sampling import MeshSampling
 from core.dynamics.plan import Plan, step_plan
 from core.dynamics.program import ahead
 from core.dynamics.program.linker import CompileError, program
@@ -216,6 +217,7 @@ class Run:
         self._violation: tuple[float, Violation] | None = None
         self._guarded = [e for e in system.elements if type(e).guard is not Element.guard]
         self._broken: tuple[float, str] | None = None  # the first sample an element's guard refused
+        self._meshes = MeshSampling(self.model, [c.name for c in system.channel_records], settings.output_step)
         self._record(0.0, y0)
         self.n_grid = int(math.floor(settings.t_end / settings.output_step * (1 + 1e-12) + 1e-9)) + 1
         self._k = 1  # next output sample on the grid
@@ -268,6 +270,7 @@ class Run:
         """Record the output sample at (t, y): its channels and poses, and the worst constraint drift there."""
         values, origins, quats, phi = self.system.sample(t, y)
         self._pending.append((t, values[self._order], origins, quats))
+        self._meshes.see(t, values)
         if t > 0 and self._violation is None:
             worst = self._watch.worst(y, phi)
             if worst is not None:
@@ -331,6 +334,9 @@ class Run:
         if status == "failed":  # a step RK4 cannot hold is the likeliest cause of a drift or a blow-up: say so
             message += "".join(f"; {f.message}" for f in step_findings(self.system, self.settings))
         res.status, res.message = status, message
+        aliased = self._meshes.note()
+        if aliased:
+            res.findings.append(aliased)
         res.steps, res.evaluations = self.solver.nsteps, self.solver.nfev
 
     def _kept(self) -> str:

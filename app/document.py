@@ -21,6 +21,7 @@ from PySide6.QtCore import QObject, QStandardPaths, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.undo import CommandAdapter
+from core.commands import SetModelInfo
 from core.dynamics.results import Results, open_results
 from core.model.files import load, model_from_dict, save
 from core.errors import ModelError
@@ -212,7 +213,16 @@ class Document(QObject):
         target = Path(path) if path else self.path
         if target is None:
             raise ModelError("file: choose a file name first (Save As)")
-        save(self.model, target)
+        rename = None
+        if self.model.name == Model.name and target.stem.strip():  # a new model takes the name of its file
+            rename = SetModelInfo(self.model, target.stem, self.model.description)
+        named = self.model
+        if rename is not None:
+            named = self.model.copy()
+            rename.do(named)
+        save(named, target)  # written first: a file that cannot be written renames nothing
+        if rename is not None:
+            self.apply(rename)
         self.path = target
         self.undo_stack.setClean()
         self.changed.emit()

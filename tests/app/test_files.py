@@ -1,5 +1,6 @@
 """Files in the window: unsaved-changes prompt, recent files, autosave and recovery after a crash."""
 
+import dataclasses
 from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -7,8 +8,9 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from app.dialogs.body_dialogs import ImportMeshDialog
 from app.document import documents_folder
 from app.main_window import open_first, recovery_path
-from core.commands import replace_fields
+from core.commands import SetSettings, replace_fields
 from core.dynamics.simulate import simulate
+from core.model.files import load
 from tests.app.conftest import answer_boxes
 from tests.conftest import EXAMPLES
 
@@ -127,3 +129,28 @@ def test_save_of_an_edited_example_asks_where_and_leaves_the_example_as_it_was(w
     assert asked and asked[0].name == "planetary.gdyn" and asked[0].parent != EXAMPLES  # Save As, in the documents
     assert (EXAMPLES / "planetary.gdyn").read_bytes() == before and target.exists()
     assert window.doc.path == target and not window.doc.dirty
+
+
+def test_a_new_model_saved_as_a_file_takes_its_name_and_a_named_model_keeps_its_own(window, qtbot, monkeypatch,
+                                                                                    tmp_path):
+    """A model built from File > New stayed 'untitled' in its file for good (the app has no field for the name):
+    `geardyn modes` and the train's description then said 'untitled: 6 meshes' of myplanet.gdyn. The first
+    save names it after the file, in one undoable step the save leaves clean; an example saved under another
+    name keeps the name its author gave it; a file that cannot be written renames nothing."""
+    window.act_new.trigger()
+    window.doc.apply(SetSettings(window.doc.model, dataclasses.replace(window.doc.model.settings, t_end=0.5)))
+    unwritable = tmp_path / "no such folder" / "lost.gdyn"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(unwritable), ""))
+    said = []
+    answer_boxes(qtbot, [QMessageBox.Ok], said)
+    assert not window.file_save_as()
+    assert said[0].startswith("Cannot save: ") and str(unwritable.parent) in said[0]
+    assert window.doc.model.name == "untitled" and window.doc.dirty
+    target = tmp_path / "myplanet.gdyn"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    assert window.file_save_as()
+    assert load(target).name == "myplanet" and window.doc.model.name == "myplanet" and not window.doc.dirty
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "mine.gdyn"), ""))
+    assert window.file_save_as()
+    assert load(tmp_path / "mine.gdyn").name == "planetary"

@@ -46,13 +46,14 @@ class ModelChange:
     removed: list[str] = field(default_factory=list)
     replaced: dict[str, str] = field(default_factory=dict)
     settings: bool = False
+    info: bool = False  # the model's name or description
     reset: bool = False
 
     def touched(self) -> set[str]:
         return set(self.added) | set(self.removed) | set(self.replaced) | set(self.replaced.values())
 
     def __bool__(self) -> bool:
-        return bool(self.added or self.removed or self.replaced or self.settings or self.reset)
+        return bool(self.added or self.removed or self.replaced or self.settings or self.info or self.reset)
 
 
 def _identities(model: Model) -> dict[str, int]:
@@ -94,6 +95,7 @@ class Document(QObject):
         self.current: RunRecord | None = None
         self._ids = _identities(self.model)
         self._settings = self.model.settings
+        self._info = (self.model.name, self.model.description)
         self._order: dict[str, list[str]] = {}
         self._stale = False
 
@@ -112,7 +114,8 @@ class Document(QObject):
     def model_changed(self) -> None:
         """Called after every do and undo: work out what changed and tell the views."""
         ids = _identities(self.model)
-        change = ModelChange(settings=self.model.settings is not self._settings)
+        change = ModelChange(settings=self.model.settings is not self._settings,
+                             info=(self.model.name, self.model.description) != self._info)
         old_by_id = {v: k for k, v in self._ids.items()}
         for name, ident in ids.items():
             if name not in self._ids:
@@ -133,7 +136,7 @@ class Document(QObject):
                     change.added.remove(new)
                     change.replaced[old] = new
                     break
-        self._ids, self._settings = ids, self.model.settings
+        self._ids, self._settings, self._info = ids, self.model.settings, (self.model.name, self.model.description)
         self._after_change(change)
 
     def _same_place(self, old: str, new: str) -> bool:
@@ -153,6 +156,7 @@ class Document(QObject):
 
     def _reset(self) -> None:
         self._ids, self._settings = _identities(self.model), self.model.settings
+        self._info = (self.model.name, self.model.description)
         self._after_change(ModelChange(reset=True))
 
     @property

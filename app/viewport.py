@@ -104,9 +104,7 @@ class ViewportWidget(QtInteractor):
         if ev.button() != Qt.LeftButton or at is None or self.on_pick is None:
             return
         if (ev.position().toPoint() - at).manhattanLength() <= 3:  # a click, not the end of a drag
-            name = self.body_at(at.x(), at.y())
-            if name:
-                self.on_pick(name)
+            self.on_pick(self.body_at(at.x(), at.y()))  # on the background: '', nothing selected
 
     def body_at(self, x: int, y: int) -> str:
         """The body drawn at widget pixel (x, y) from the top left, or ''."""

@@ -20,6 +20,7 @@ from app.dialogs.fields import FieldError
 from app.dialogs.frame_dialog import FrameDialog
 from app.dialogs.gear_dialog import derived_text
 from app.dialogs.loss_table_editor import LossTableEditor
+from app.docks.model_info import ModelInfoPanel
 from core.commands import replace_fields, set_gear_spec
 from core.geometry.macro import GearSpec
 from core.model.entities import GearPair, GearSource, MeshFileSource, RigidBody
@@ -67,23 +68,21 @@ class PropertyDock(QDockWidget):
             if note is not None:
                 note.setText(self._note(item))
             return
-        if change.reset or self.name in change.touched():
+        if not self.name and change.info and isinstance(self.panel, ModelInfoPanel) and self.panel.shows_model():
+            return  # the panel's own entry: keep it (and the focus)
+        if change.reset or self.name in change.touched() or (not self.name and change.info):
             new = change.replaced.get(self.name, self.name)
             self.show_item(new if self.document.model.find(new) is not None else "")
 
     def show_item(self, name: str) -> None:
         self.name = name
-        panel = QWidget()
-        lay = QVBoxLayout(panel)
         item = self.document.model.find(name) if name else None
         self.form = None
-        if item is None:
-            hint = QLabel("Select an item in the model tree or the 3-D view.")
-            hint.setWordWrap(True)
-            lay.addWidget(hint)
-            lay.addStretch(1)
-            self._set(panel)
+        if item is None:  # the model itself
+            self._set(ModelInfoPanel(self.document, self.report))
             return
+        panel = QWidget()
+        lay = QVBoxLayout(panel)
         lay.addWidget(QLabel(f"<b>{kind_title(type(item))}</b>"))
         if type(item) in NOTES:  # what the item makes, first: a pair's loss table below runs off the dock
             note = QLabel(self._note(item))

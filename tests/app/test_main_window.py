@@ -6,11 +6,12 @@ import math
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox
+from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox, QPlainTextEdit
 
 from core.commands import SetSettings, replace_fields
 from core.geometry.rotations import quat_about
-from tests.app.conftest import fill_and_ok, toolbar_button
+from core.model.files import load
+from tests.app.conftest import answer_boxes, fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
 
 
@@ -56,6 +57,11 @@ def test_selecting_in_the_tree_highlights_in_3d_and_picking_selects_in_the_tree(
     x, y, _ = view.renderer.GetDisplayPoint()
     qtbot.mouseClick(view, Qt.LeftButton, pos=QPoint(int(round(x)), view.height() - int(round(y))))
     assert ring is not None and window.tree.current() == "ring"
+    # a click on the background selects nothing: the Properties dock shows the model again
+    qtbot.mouseClick(view, Qt.LeftButton, pos=QPoint(5, 5))
+    assert window.tree.current() == "" and window.props.name == ""
+    assert window.props.panel.findChild(QLineEdit, "model_name").text() == "planetary"
+    assert window.viewport.actor_colour("ring") == window.viewport.actor_colour("sun")
 
 
 def test_findings_are_listed_live_and_clicking_selects_the_item(window, qtbot):
@@ -178,3 +184,45 @@ def test_a_long_finding_wraps_in_the_messages_dock(window, qtbot):
     qtbot.waitUntil(lambda: listed.visualItemRect(listed.item(row)).height() > listed.fontMetrics().height() * 1.5)
     assert listed.visualItemRect(listed.item(row)).right() <= listed.viewport().width()
     assert not listed.horizontalScrollBar().isVisible()
+
+
+def test_with_nothing_selected_the_properties_show_the_models_name_and_description_and_edit_them(window, qtbot):
+    """An example's description says what it models and how to run it (the compliant planetary's: 'Analysis >
+    Train Dynamics for its modes'), and the app showed it nowhere; nor could a model be named. With nothing
+    selected the Properties dock shows both; typing into them is one undoable step each, the dock keeps up with
+    undo, and a click on an item and back shows the model again."""
+    window.open_file(EXAMPLES / "compliant_planetary.gdyn")
+    window.select("")
+    dock = window.props.panel
+    name, text = dock.findChild(QLineEdit, "model_name"), dock.findChild(QPlainTextEdit, "model_description")
+    assert name.text() == "compliant_planetary"
+    assert text.toPlainText() == load(EXAMPLES / "compliant_planetary.gdyn").description
+    assert "Analysis > Train Dynamics for its modes" in text.toPlainText()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=3000)
+    qtbot.mouseClick(name, Qt.LeftButton)
+    name.selectAll()
+    qtbot.keyClicks(name, "parker planetary")
+    qtbot.mouseClick(text.viewport(), Qt.LeftButton)  # into the description: the name is committed
+    assert window.doc.model.name == "parker planetary" and window.doc.undo_stack.count() == 1
+    assert window.props.panel.findChild(QPlainTextEdit, "model_description") is text and text.hasFocus()
+    qtbot.keyClick(text, Qt.Key_End, Qt.ControlModifier)
+    qtbot.keyClicks(text, " Mine.")
+    qtbot.mouseClick(name, Qt.LeftButton)  # leaving the box commits it
+    assert window.doc.model.description.endswith("and forced response Mine.")
+    assert window.doc.undo_stack.count() == 2
+    window.doc.undo_stack.undo()
+    window.doc.undo_stack.undo()
+    shown = window.props.panel
+    assert shown.findChild(QLineEdit, "model_name").text() == "compliant_planetary"
+    assert not shown.findChild(QPlainTextEdit, "model_description").toPlainText().endswith("Mine.")
+    said = []
+    answer_boxes(qtbot, [QMessageBox.Ok], said)
+    shown.findChild(QLineEdit, "model_name").setText("  ")  # a name must not be empty: refused, put back
+    shown.findChild(QLineEdit, "model_name").editingFinished.emit()
+    assert said == ["name: must be a non-empty name"]
+    assert window.doc.model.name == "compliant_planetary" and window.doc.undo_stack.count() == 2
+    assert shown.findChild(QLineEdit, "model_name").text() == "compliant_planetary"
+    window.select("sun")
+    window.select("")
+    assert window.props.panel.findChild(QLineEdit, "model_name").text() == "compliant_planetary"

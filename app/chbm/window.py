@@ -13,6 +13,7 @@ results are recomputed, or exported as CSV.
 from __future__ import annotations
 
 import dataclasses
+import time
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -46,6 +47,7 @@ from core.commands import SetViews
 from core.errors import ModelError
 from core.gearing.gear_bodies import polar_inertia
 from core.geometry.macro import pair_geometry
+from core.model.entities import CompliantMesh
 from core.model.views import CURVE_TORQUE, MAX_TORQUES, PAPER_SOURCE, ChbmStudy
 from core.ranges import Range
 from core.tables import write_csv
@@ -138,6 +140,17 @@ class ChbmWindow(WorkerRuns, QMainWindow):
     def pairs(self) -> list[str]:
         return [p.name for p in self.doc.model.gear_pairs.values() if p.kind == "external"]
 
+    def _unchosen(self) -> bool:
+        """Whether the pair shown is nobody's choice: the model keeps no study of its own (the default one, the
+        paper's) and the user has not picked a pair in this window."""
+        return not self._picked and self.doc.model.views.chbm == ChbmStudy()
+
+    def _first_pair(self) -> str:
+        """The pair a model's user most likely built to study: the first with a compliant mesh (its dynamic
+        transmission error is what the study computes), else the paper's."""
+        meshed = {f.pair for f in self.doc.model.forces.values() if isinstance(f, CompliantMesh)}
+        return next((n for n in self.pairs() if n in meshed), PAPER_SOURCE)
+
     def load_study(self, *_) -> None:
         """Fill the form from the study kept with the model."""
         s = self.doc.model.views.chbm
@@ -146,7 +159,8 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         self.source.addItem(PAPER_LABEL, PAPER_SOURCE)
         for name in self.pairs():
             self.source.addItem(f"Model pair {name}", name)
-        index = self.source.findData(s.source)
+        self._picked = False
+        index = self.source.findData(self._first_pair() if self._unchosen() else s.source)
         self.source.setCurrentIndex(max(index, 0))
         self.source.blockSignals(False)
         self.torques.setText(" ".join(f"{t:g}" for t in s.torques))
@@ -156,15 +170,19 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         self.df_max.set_si(s.df_max)
         self.dti_points.set_si(s.dti_points)
         self._filled = self._entries()
-        self.show_derived()
+        self._fill_for_source()
 
     def _model_changed(self, change) -> None:
         """A file opened: its study; a pair added, removed or edited: the list of pairs and their values."""
         if change.reset:
             self.load_study()
             return
-        if change.touched() & (set(self.doc.model.gear_pairs) | {self.source.itemData(i) for i in range(self.source.count())}):
+        touched = change.touched()
+        meshes = {n for n in touched if isinstance(self.doc.model.forces.get(n), CompliantMesh)}
+        if meshes or touched & (set(self.doc.model.gear_pairs) | {self.source.itemData(i) for i in range(self.source.count())}):
             keep = self.source.currentData()
+            if keep not in self.pairs() and self._unchosen():  # a pair built with the window open: study it
+                keep = self._first_pair()
             self.source.blockSignals(True)
             self.source.clear()
             self.source.addItem(PAPER_LABEL, PAPER_SOURCE)
@@ -172,7 +190,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
                 self.source.addItem(f"Model pair {name}", name)
             self.source.setCurrentIndex(max(self.source.findData(keep), 0))
             self.source.blockSignals(False)
-            self.show_derived()
+            self._fill_for_source()
 
     def study(self) -> ChbmStudy:
         """The study as entered; raises FieldError naming the field and its range."""
@@ -201,7 +219,12 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         return self.torques.text(), self.f_min.edit.text(), self.f_max.edit.text()
 
     def _source_changed(self, *_) -> None:
-        """Another pair: its derived values, and torques and a range that suit it where the entries are still the
+        """The user picked another pair: see `_fill_for_source`."""
+        self._picked = True
+        self._fill_for_source()
+
+    def _fill_for_source(self) -> None:
+        """The pair shown: its derived values, and torques and a range that suit it where the entries are still the
         ones filled in for the last pair (the paper's Table 1, or core.chbm.from_model.study_defaults of a model
         pair); entries the user changed stay."""
         source = self.source.currentData() or PAPER_SOURCE
@@ -300,8 +323,6 @@ class ChbmWindow(WorkerRuns, QMainWindow):
 
     def wait(self, timeout_ms: int = 600000) -> None:
         """Block (processing events) until the study has ended (for scripts and tests)."""
-        import time
-
         end = time.monotonic() + timeout_ms / 1000
         while self.running and time.monotonic() < end:
             QApplication.processEvents()

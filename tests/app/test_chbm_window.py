@@ -10,9 +10,14 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QLineEdit, QToolButton
 
+from core.chbm.from_model import study_defaults
+from core.commands import AddItem, replace_fields
 from core.gearing.gear_bodies import polar_inertia
 from core.gearing.mesh_model import pair_iso_stiffness
-from core.geometry.macro import pair_geometry
+from core.geometry.macro import GearSpec, pair_geometry
+from core.model import builders
+from core.model.entities import GROUND, CompliantMesh, GearPair, RevoluteJoint
+from core.model.views import PAPER_SOURCE
 from tests.app.conftest import toolbar_button
 from tests.conftest import EXAMPLES
 
@@ -176,3 +181,37 @@ def test_a_model_pair_starts_at_its_own_torque_and_mesh_mode_and_entries_typed_s
     _type(chbm, qtbot, {"Torques": "3"})
     chbm.source.setCurrentIndex(chbm.source.findData("stage1"))
     assert chbm.torques.text() == "3"  # typed: kept
+
+
+def _pair_on_joints():
+    """Gears of 20 and 40 teeth, m 2 mm, at their centre distance on ground joints, a spur pair, 10 N m in."""
+    spec = lambda z: GearSpec("helical", 0.002, z, math.radians(20), 0.02, bore_diameter=0.01)  # noqa: E731
+    return [builders.gear_body("gear1", spec(20)), builders.gear_body("gear2", spec(40), position=(0.06, 0, 0)),
+            RevoluteJoint("gear1_joint", GROUND, "gear1", (0, 0, 0), (0, 0, 1)),
+            RevoluteJoint("gear2_joint", GROUND, "gear2", (0.06, 0, 0), (0, 0, 1)),
+            GearPair("pair", "gear1_joint", "gear2_joint", GROUND, z1=20, z2=40, module=0.002, face_width=0.02),
+            builders.constant_torque("drive", "gear1_joint", 10.0)]
+
+
+def test_a_pair_built_from_file_new_with_a_compliant_mesh_is_the_pair_the_study_starts_on(window, qtbot):
+    """A user who built a pair with a compliant mesh and clicked CHBM Study got the paper's pair (Saletti et al.,
+    100-300 N m) and had to find their own in the list. The window now starts on the model's first pair with a
+    compliant mesh, at its own torques (study_defaults, as the CLI's chbm --model), also when the mesh is added
+    with the window open; a pair picked by hand stays, and a model without a mesh starts on the paper's pair."""
+    chbm = _open(window, qtbot)
+    assert chbm.source.currentData() == PAPER_SOURCE  # the planetary example: rigid pairs
+    window.act_new.trigger()
+    for item in _pair_on_joints():
+        window.doc.apply(AddItem(item))
+    assert chbm.source.currentData() == PAPER_SOURCE  # a rigid pair: nothing to study yet
+    window.doc.apply(AddItem(CompliantMesh("mesh", "pair")))
+    assert chbm.source.currentData() == "pair"
+    torques, f_min, f_max, _ = study_defaults(window.doc.model, "pair")
+    assert chbm.torques.text() == " ".join(f"{t:g}" for t in torques)
+    assert (chbm.f_min.value(), chbm.f_max.value()) == pytest.approx((f_min, f_max), rel=1e-3)
+    chbm.source.setCurrentIndex(chbm.source.findData(PAPER_SOURCE))  # picked by hand: kept through edits
+    window.doc.apply(replace_fields(window.doc.model, "pair", face_width=0.025))
+    assert chbm.source.currentData() == PAPER_SOURCE
+    window.doc.undo_stack.setClean()  # no unsaved-changes prompt
+    window.open_file(EXAMPLES / "compliant_mesh_pair.gdyn")
+    assert chbm.source.currentData() == "pair"

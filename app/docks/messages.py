@@ -30,10 +30,14 @@ class MessagesDock(QDockWidget):
         self.list.itemClicked.connect(lambda it: self.picked.emit(it.data(Qt.UserRole)))
         self.list.itemDoubleClicked.connect(self._fix)
         self.findings = []
+        self.notes: list[str] = []
 
     def _fix(self, it) -> None:
         row = self.list.row(it)
-        if row >= len(self.findings):
+        if row >= len(self.findings):  # a run's note about one of its settings opens it
+            field = _noted_setting(self.notes[row - len(self.findings)])
+            if field:
+                self.settings_requested.emit(field)
             return
         finding = self.findings[row]
         if finding.fix:
@@ -50,8 +54,10 @@ class MessagesDock(QDockWidget):
             it.setData(Qt.UserRole, f.item)
             it.setForeground(QColor(COLOURS.get(f.severity, "black")))
             self.list.addItem(it)
+        self.notes = list(notes)
         for note in notes:
-            self.list.addItem(QListWidgetItem(note))
+            self.list.addItem(QListWidgetItem(note + ("   [double-click: Simulation Settings]"
+                                                      if _noted_setting(note) else "")))
         self.setWindowTitle(f"Messages: {len(findings)} finding(s)")
 
 
@@ -60,3 +66,10 @@ def _setting(finding) -> str:
     whole), or ''."""
     head, _, field = finding.item.partition(".")
     return (field or head) if head == "settings" else ""
+
+
+def _noted_setting(note: str) -> str:
+    """The simulation setting a run's note ('Run 2: settings.output_step 0.001 s samples ...') is about, or ''."""
+    _, _, text = note.partition(": ")
+    head = text.split(" ", 1)[0]
+    return head.removeprefix("settings.") if head.startswith("settings.") and head != "settings." else ""

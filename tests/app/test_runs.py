@@ -483,3 +483,23 @@ def test_show_joint_axes_draws_every_revolute_axis_through_see_through_bodies(wi
     window.act_axes.trigger()
     qtbot.wait(50)
     assert all(a.GetProperty().GetOpacity() == 1.0 for a in view.body_actors.values())
+
+
+def test_a_runs_note_on_a_setting_opens_the_settings_at_its_entry_on_a_double_click(window, qtbot):
+    """The compliant pair sampled every 2 ms (its mesh at 509 Hz, 1.02 periods a sample): the run's note says the
+    output step aliases the mesh and a double-click on it opens Simulation Settings at the Output step entry, as a
+    finding on a setting does; the step typed there is the model's."""
+    window.open_file(EXAMPLES / "compliant_mesh_pair.gdyn")
+    _settings(window, t_end=0.02, output_step=2e-3)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    assert _wait_for_run(window, qtbot).status == "finished"
+    listed = window.messages.list
+    row = next(i for i in range(listed.count()) if "settings.output_step 0.002 s samples the mesh frequency of "
+               "'pair'" in listed.item(i).text())
+    assert listed.item(row).text().endswith("[double-click: Simulation Settings]")
+    focused = []
+    fill_and_ok(qtbot, {"Output step": 1e-4}, press=lambda dlg: focused.append(dlg.focusWidget().objectName()))
+    at = listed.visualItemRect(listed.item(row)).center()
+    qtbot.mouseClick(listed.viewport(), Qt.LeftButton, pos=at)
+    qtbot.mouseDClick(listed.viewport(), Qt.LeftButton, pos=at)
+    assert focused == ["Output step"] and window.doc.model.settings.output_step == 1e-4

@@ -57,7 +57,7 @@ class PlanetaryDialog(QDialog):
         self.compliant.setObjectName("compliant_meshes")
         self.compliant.setToolTip("A Compliant Mesh on each sun-planet and planet-ring pair: the teeth deflect "
                                   "under load (transmission error, mesh forces); the model check then says the time "
-                                  "step their mesh modes need")
+                                  "step their mesh modes need, or switches to adaptive steps on a double-click")
         form = QFormLayout()
         geometry = (self.sun, self.planet, self.ring, self.count, self.module, self.width, self.alpha, self.beta)
         for w in geometry:

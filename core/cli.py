@@ -545,10 +545,12 @@ def _cmd_modes(ns) -> int:
 def _cmd_train_chbm(ns) -> int:
     from core.chbm.train_commands import run_train_chbm
 
-    if not 0 < ns.f_min < ns.f_max <= CHBM_F_MAX:
-        raise UsageError(f"--f-min, --f-max: need 0 < f-min < f-max <= {CHBM_F_MAX:g} Hz, got {ns.f_min:g} and "
-                         f"{ns.f_max:g}")
-    if ns.df_max is not None and not 0 < ns.df_max <= ns.f_max - ns.f_min:
+    for flag, value in (("--f-min", ns.f_min), ("--f-max", ns.f_max)):
+        if value is not None and not 0 < value <= CHBM_F_MAX:
+            raise UsageError(f"{flag}: must be above 0 and at most {CHBM_F_MAX:g} Hz, got {value:g}")
+    if None not in (ns.f_min, ns.f_max) and not ns.f_min < ns.f_max:
+        raise UsageError(f"--f-min, --f-max: need f-min < f-max, got {ns.f_min:g} and {ns.f_max:g} Hz")
+    if ns.df_max is not None and None not in (ns.f_min, ns.f_max) and not 0 < ns.df_max <= ns.f_max - ns.f_min:
         raise UsageError(f"--df-max: must be above 0 and at most the range ({ns.f_max - ns.f_min:g} Hz), got {ns.df_max:g}")
     if len(ns.torque_scale) > MAX_TORQUE_SCALES:
         raise UsageError(f"--torque-scale: at most {MAX_TORQUE_SCALES} scales, got {len(ns.torque_scale)}")
@@ -790,8 +792,10 @@ def build_parser() -> argparse.ArgumentParser:
                                            "mesh's dynamic load and dynamic factor and every body's rotation and "
                                            "translation amplitudes over the mesh frequency")
     tc.add_argument("file", help="a .gdyn model file (its gear pairs, compliant meshes, bearings and mean torques)")
-    tc.add_argument("--f-min", type=_number(float), required=True, help="lowest mesh frequency [Hz]")
-    tc.add_argument("--f-max", type=_number(float), required=True, help="highest mesh frequency [Hz]")
+    tc.add_argument("--f-min", type=_number(float), help="lowest mesh frequency [Hz] (default: 0.2 times the "
+                    "train's lowest mesh mode)")
+    tc.add_argument("--f-max", type=_number(float), help="highest mesh frequency [Hz] (default: 1.2 times its "
+                    "highest mesh mode)")
     tc.add_argument("--torque-scale", type=_number(float, TORQUE_SCALE), nargs="+", default=[1.0],
                     help="scales of the model's torques, one curve each (default 1)")
     tc.add_argument("--harmonics", type=_number(int, TRAIN_HARMONICS), default=TRAIN_DEFAULT_HARMONICS,

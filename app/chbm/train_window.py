@@ -48,7 +48,7 @@ from app.dialogs.fields import FieldError, QuantityField, QuantityListField
 from app.plot_menu import plot_menus
 from app.screen import fit_to_screen
 from core.chbm.modes import campbell, displaced_poses, distinct, mode_scale, train_modes
-from core.chbm.train_commands import SHARES, input_body
+from core.chbm.train_commands import SHARES, input_body, suggested_study
 from core.chbm.train_from_model import train_from_model
 from core.chbm.train_study import RESOLVED_REACH, write_curves_csv
 from core.commands import SetViews
@@ -189,9 +189,9 @@ class TrainWindow(WorkerRuns, QMainWindow):
 
     # ------------------------------------------------------------------ the train and its modes
 
-    def load_settings(self) -> None:
-        """The form from the settings kept with the model (model.views.train)."""
-        s = self.doc.model.views.train
+    def load_settings(self, s: TrainStudy | None = None) -> None:
+        """The form from `s`, by default the settings kept with the model (model.views.train)."""
+        s = self.doc.model.views.train if s is None else s
         self.speed_max.set_si(s.speed_max_rpm)
         self.f_min.set_si(s.f_min)
         self.f_max.set_si(s.f_max)
@@ -233,6 +233,8 @@ class TrainWindow(WorkerRuns, QMainWindow):
         self.message.setText("")
         self.act_run.setEnabled(not self.background.running)
         self.modes = distinct(train_modes(self.train))
+        if (change is None or change.reset) and self.doc.model.views.train == TrainStudy():
+            self.load_settings(suggested_study(self.train, self.modes))  # no settings of its own: around its modes
         self.table.setRowCount(len(self.modes))
         for r, m in enumerate(self.modes):
             cells = [f"{m.frequency:.2f}", m.kind, str(m.multiplicity), *(f"{100 * m.shares[s]:.1f}" for s in SHARES)]

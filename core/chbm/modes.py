@@ -22,6 +22,7 @@ import scipy.linalg
 
 from core.chbm.harmonic_balance import sample_count
 from core.chbm.train_model import TrainModel
+from core.errors import ModelError
 from core.geometry.rotations import quat_matrix, quat_mul, rotation_vector_quat
 
 ZERO_SHARE = 1e-8  # a part of the kinetic energy below this share counts as still
@@ -214,6 +215,32 @@ def campbell(train: TrainModel, modes: list[Mode], input_body: str, speed_max: f
     crossings.sort(key=lambda c: c.speed)
     orders = [(", ".join(names) if len(groups) > 1 else "mesh", per_rpm) for names, per_rpm in groups]
     return Campbell(speeds, list(harmonics), modes, orders, crossings)
+
+
+#: a mode is a mesh mode where at least this share of its strain energy is in the meshes
+MESH_MODE_SHARE = 0.5
+
+
+def mesh_mode_ranges(train: TrainModel, modes: list[Mode], input_body: str) -> tuple[float, float, float] | None:
+    """Ranges that show a train's mesh modes (whose strain is mostly in the meshes: a mesh frequency drives them):
+    the forced response's mesh frequencies from 0.2 times the lowest to 1.2 times the highest [Hz], and the
+    Campbell diagram's input speed [rpm] at which the fastest mesh frequency reaches that top (nan where the
+    train does not roll one way); None for a train without mesh modes. Rounded outward to two digits."""
+    found = [m.frequency for m in modes if m.frequency > 0.0 and m.shares["meshes"] >= MESH_MODE_SHARE]
+    if not found:
+        return None
+    low, high = _two_digits(0.2 * min(found), math.floor), _two_digits(1.2 * max(found), math.ceil)
+    try:
+        per_rpm = max(train.mesh_frequencies_per_speed(input_body).values()) * 2 * math.pi / 60.0
+    except ModelError:
+        return low, high, math.nan
+    return low, high, _two_digits(high / per_rpm, math.ceil)
+
+
+def _two_digits(value: float, direction) -> float:
+    """`value` rounded to two significant digits by `direction` (math.floor or math.ceil)."""
+    unit = 10.0 ** (math.floor(math.log10(value)) - 1)
+    return direction(value / unit) * unit
 
 
 EXCITED = 1e-6  # a harmonic_excitation below this is the mesh phases' cancellation, round-off above zero

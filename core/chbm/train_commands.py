@@ -9,16 +9,18 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import math
 
 import numpy as np
 
 from core.chbm.continuation import ContinuationError
-from core.chbm.modes import campbell, distinct, train_modes
+from core.chbm.modes import campbell, distinct, mesh_mode_ranges, train_modes
 from core.chbm.train_from_model import train_from_model
 from core.chbm.train_study import DEFAULT_HARMONICS, newmark_reference, train_curve, write_curves_csv
 from core.errors import ModelError
 from core.model.entities import Torque
 from core.model.files import load
+from core.model.views import TRAIN_F_MAX, TRAIN_SPEED_MAX, TrainStudy
 
 SHARES = ("central rotation", "central translation", "planets", "meshes", "bearings")
 
@@ -27,6 +29,18 @@ def input_body(train) -> str:
     """The body the mean torques drive (the largest positive torque), for speeds in rpm."""
     driven = [b for b in train.bodies if b.torque > 0]
     return max(driven, key=lambda b: b.torque).name if driven else train.bodies[0].name
+
+
+def suggested_study(train, modes) -> TrainStudy:
+    """Train Dynamics settings that show the mesh modes of `train` (core.chbm.modes.mesh_mode_ranges: the forced
+    response around them, the Campbell diagram to the speed where the mesh frequency passes them); TrainStudy's
+    own for a train without mesh modes."""
+    ranges = mesh_mode_ranges(train, modes, input_body(train))
+    if ranges is None:
+        return TrainStudy()
+    low, high, speed = ranges
+    study = dataclasses.replace(TrainStudy(), f_min=low, f_max=min(high, TRAIN_F_MAX))
+    return study if math.isnan(speed) else dataclasses.replace(study, speed_max_rpm=min(speed, TRAIN_SPEED_MAX))
 
 
 def run_modes(path: str, as_json: bool = False, speed_max: float = 0.0) -> int:
@@ -77,9 +91,10 @@ def run_modes(path: str, as_json: bool = False, speed_max: float = 0.0) -> int:
     return 0
 
 
-def run_train_chbm(path: str, out: str, f_min: float, f_max: float, scales=(1.0,),
+def run_train_chbm(path: str, out: str, f_min: float | None, f_max: float | None, scales=(1.0,),
                    harmonics: int = DEFAULT_HARMONICS, df_max: float | None = None, newmark_points: int = 0) -> int:
-    """The forced response of the model's train at each torque scale to CSV (and Newmark points)."""
+    """The forced response of the model's train at each torque scale to CSV (and Newmark points); f_min or f_max
+    None: `suggested_study`'s."""
     try:
         model = load(path)
         base = train_from_model(model)
@@ -88,6 +103,15 @@ def run_train_chbm(path: str, out: str, f_min: float, f_max: float, scales=(1.0,
         return 1
     for note in base.notes:
         print(f"note: {note}")
+    if f_min is None or f_max is None:  # around the train's mesh modes, as the Train Dynamics window starts
+        suggested = suggested_study(base, distinct(train_modes(base)))
+        f_min = suggested.f_min if f_min is None else f_min
+        f_max = suggested.f_max if f_max is None else f_max
+        print(f"note: mesh frequencies {f_min:g} to {f_max:g} Hz (around the train's mesh modes; --f-min and "
+              "--f-max set them)")
+        if not f_min < f_max:
+            print(f"error: --f-min, --f-max: need f-min < f-max, got {f_min:g} and {f_max:g} Hz")
+            return 1
     curves, status = [], 0
     for scale in scales:
         train = base if scale == 1.0 else train_from_model(scaled_torques(model, scale))

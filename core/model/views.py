@@ -93,6 +93,8 @@ class ChbmStudy:
 
 
 MAX_TORQUE_SCALES = 6
+TRAIN_SPEED_MAX = 1e6  # the Campbell diagram's highest input speed [rpm] at most
+TRAIN_F_MAX = 1e6  # the forced response's highest mesh frequency [Hz] at most
 
 
 @dataclass(frozen=True)
@@ -121,10 +123,10 @@ class TrainStudy:
     torque_scales: tuple[float, ...] = (1.0,)
 
     def problems(self) -> list[tuple[str, str]]:
-        if not 0 < self.speed_max_rpm <= 1e6:
-            return [("speed_max_rpm", f"must be above 0 and at most 1e6 rpm, got {self.speed_max_rpm:g}")]
-        if not 0 < self.f_min < self.f_max <= 1e6:
-            return [("f_min", f"need 0 < f_min < f_max <= 1e6 Hz, got {self.f_min:g} and {self.f_max:g}")]
+        if not 0 < self.speed_max_rpm <= TRAIN_SPEED_MAX:
+            return [("speed_max_rpm", f"must be above 0 and at most {TRAIN_SPEED_MAX:g} rpm, got {self.speed_max_rpm:g}")]
+        if not 0 < self.f_min < self.f_max <= TRAIN_F_MAX:
+            return [("f_min", f"need 0 < f_min < f_max <= {TRAIN_F_MAX:g} Hz, got {self.f_min:g} and {self.f_max:g}")]
         if TRAIN_HARMONICS.problem(self.harmonics):
             return [("harmonics", TRAIN_HARMONICS.problem(self.harmonics))]
         if not 0 <= self.df_max <= 1e6:

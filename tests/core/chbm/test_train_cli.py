@@ -8,8 +8,11 @@ import sys
 
 import pytest
 
+from core.chbm.modes import distinct, train_modes
+from core.chbm.train_commands import suggested_study
+from core.chbm.train_from_model import train_from_model
 from core.cli import main
-from core.model.files import save
+from core.model.files import load, save
 from core.model.model import Model
 from tests.conftest import EXAMPLES, ROOT
 
@@ -105,3 +108,27 @@ def test_the_trains_bodies_come_in_the_same_order_in_every_process():
     orders = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT,
                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
     assert len(orders) == 1 and orders.pop().startswith("['sun_hub', 'carrier_hub', 'ring_hub', 'sun', 'carrier'")
+
+
+def test_train_dynamics_defaults_frame_the_mesh_modes_and_train_chbm_takes_them(tmp_path, capsys):
+    """The Train Dynamics window started every model at 100-3000 Hz and 3000 rpm: the compliant planetary's mesh
+    modes sit at 10.5-16.4 kHz, so its forced response showed none of their resonances and its Campbell diagram
+    none of their crossings with the mesh frequency (train-chbm had no default at all). The defaults now run from
+    0.2 times the lowest mesh mode (strain mostly in the meshes) to 1.2 times the highest, and the Campbell
+    diagram to the sun speed where the mesh frequency, z_s z_r / (z_s + z_r) per revolution of the sun relative
+    to the ring (by hand), reaches that top; train-chbm without --f-min and --f-max takes them."""
+    assert main(["modes", EXAMPLE, "--json"]) == 0
+    modes = json.loads(capsys.readouterr().out)["modes"]
+    meshy = [m["frequency_hz"] for m in modes if m["meshes"] >= 0.5 and m["frequency_hz"] > 0]
+    assert min(meshy) > 10_000 and max(meshy) > 16_000  # far above the old 3000 Hz
+    train = train_from_model(load(EXAMPLE))
+    study = suggested_study(train, distinct(train_modes(train)))
+    # 0.2 x 10550 = 2110 and 1.2 x 16437 = 19725 Hz, rounded outward to two digits
+    assert (study.f_min, study.f_max) == (2100.0, 20000.0)
+    per_rpm = 25 * 71 / 96 / 60  # 0.30816 Hz per rpm: 20000 Hz at 64901 rpm, rounded up
+    assert study.speed_max_rpm == 65000.0 and 64_000 < study.f_max / per_rpm <= study.speed_max_rpm
+    out = tmp_path / "curve.csv"
+    assert main(["train-chbm", EXAMPLE, "--harmonics", "2", "--df-max", "4000", "--out", str(out)]) == 0
+    assert f"note: mesh frequencies {study.f_min:g} to {study.f_max:g} Hz" in capsys.readouterr().out
+    rows = list(csv.reader(out.open()))
+    assert (float(rows[1][2]), float(rows[-1][2])) == (study.f_min, study.f_max)

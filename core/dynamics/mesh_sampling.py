@@ -22,7 +22,7 @@ ADVISED_SAMPLES = 10
 
 
 class MeshSampling:
-    """The fastest mesh frequency [Hz] the output samples of a run saw on each pair that has a compliant mesh:
+    """The fastest mesh frequency [Hz] the output samples of a run saw on the pairs that have a compliant mesh:
     z1 times gear 1's angular velocity about its joint's axis relative to the pair's carrier, from the bodies'
     angular-velocity channels (rad/s).
 
@@ -40,44 +40,38 @@ class MeshSampling:
         index = {name: k for k, name in enumerate(names)}
         self.output_step = output_step
         pairs = {m.pair for m in model.forces.values() if isinstance(m, CompliantMesh)}
-        self.pairs, gear, carrier, axes, teeth = [], [], [], [], []
+        self.pairs, columns, weights = [], [], []
         for name in sorted(pairs & set(model.gear_pairs)):
             pair = model.gear_pairs[name]
             joint = model.joints.get(pair.joint1)
-            columns = [index.get(f"{joint.body_j}.w{a}") for a in "xyz"] if joint is not None else [None]
-            held = [index.get(f"{pair.carrier}.w{a}") for a in "xyz"] if pair.carrier != GROUND else [-1] * 3
-            if None in columns or None in held:  # a body without its channels: nothing to watch
+            gear = [index.get(f"{joint.body_j}.w{a}") for a in "xyz"] if joint is not None else [None]
+            held = [index.get(f"{pair.carrier}.w{a}") for a in "xyz"] if pair.carrier != GROUND else gear
+            if None in gear or None in held:  # a body without its channels: nothing to watch
                 continue
+            per = pair.z1 / (2 * math.pi) * joint.unit_axis()  # Hz per rad/s about the axis
             self.pairs.append(name)
-            gear.append(columns)
-            carrier.append(held)
-            axes.append(joint.unit_axis())
-            teeth.append(pair.z1)
-        self.gear, self.carrier = np.array(gear, np.int64), np.array(carrier, np.int64)
-        self.axes, self.teeth = np.array(axes, float), np.array(teeth, float)
-        self.turning = self.carrier[:, 0] >= 0 if self.pairs else np.zeros(0, bool)
-        self.fastest = np.zeros(len(self.pairs))  # [Hz]
-        self.when = np.zeros(len(self.pairs))  # [s]
+            columns.append(gear + held)
+            weights.append(np.concatenate([per, -per if pair.carrier != GROUND else 0.0 * per]))
+        # each pair's mesh frequency is |(values[columns] * weights).sum(axis=1)|: one gather a sample
+        self.columns, self.weights = np.array(columns, np.int64), np.array(weights, float)
+        self.fastest, self.when, self.which = 0.0, 0.0, 0  # [Hz], [s], index into pairs
 
     def see(self, t: float, values: np.ndarray) -> None:
         """Take the output sample `values` at time t [s]."""
         if not self.pairs:
             return
-        w = values[self.gear] - np.where(self.turning[:, None], values[self.carrier], 0.0)
-        f = self.teeth * np.abs((w * self.axes).sum(axis=1)) / (2 * math.pi)
-        faster = f > self.fastest
-        self.fastest[faster], self.when[faster] = f[faster], t
+        f = np.abs((values[self.columns] * self.weights).sum(axis=1))
+        k = int(f.argmax())
+        if f[k] > self.fastest:
+            self.fastest, self.when, self.which = float(f[k]), t, k
 
     def note(self) -> str:
         """What the samples miss, in words ('' when every mesh frequency seen had at least two samples a period)."""
-        if not self.pairs:
-            return ""
-        k = int(np.argmax(self.fastest))
-        f = self.fastest[k]
+        f = self.fastest
         if not f * self.output_step > 0.5:
             return ""
-        return (f"settings.output_step {self.output_step:.3g} s samples the mesh frequency of {self.pairs[k]!r} "
-                f"({hertz(f)} at t = {self.when[k]:.4g} s) {1 / (f * self.output_step):.2g} times a period: the "
-                "compliant meshes' channels alias there (their plots and spectra show frequencies the motion does "
-                f"not have); an output step of {1 / (ADVISED_SAMPLES * f):.2g} s samples {ADVISED_SAMPLES} times a "
-                "period")
+        return (f"settings.output_step {self.output_step:.3g} s samples the mesh frequency of "
+                f"{self.pairs[self.which]!r} ({hertz(f)} at t = {self.when:.4g} s) {1 / (f * self.output_step):.2g} "
+                "times a period: the compliant meshes' channels alias there (their plots and spectra show "
+                f"frequencies the motion does not have); an output step of {1 / (ADVISED_SAMPLES * f):.2g} s "
+                f"samples {ADVISED_SAMPLES} times a period")

@@ -798,8 +798,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "highest mesh mode)")
     tc.add_argument("--torque-scale", type=_number(float, TORQUE_SCALE), nargs="+", default=[1.0],
                     help="scales of the model's torques, one curve each (default 1)")
-    tc.add_argument("--harmonics", type=_number(int, TRAIN_HARMONICS), default=TRAIN_DEFAULT_HARMONICS,
-                    help=f"harmonics H (default {TRAIN_DEFAULT_HARMONICS}: the involute waveform's jumps need many)")
+    tc.add_argument("--harmonics", type=_number(int, TRAIN_HARMONICS), default=None,
+                    help=f"harmonics H of the train's period (default: those that resolve the curve from --f-min, at "
+                         f"least {TRAIN_DEFAULT_HARMONICS}: the involute waveform's jumps need many)")
     tc.add_argument("--df-max", type=_number(float), default=10.0,
                     help="largest frequency step between points [Hz] (default 10, as the Train Dynamics window: a "
                          "train's superharmonic peaks are sharp)")

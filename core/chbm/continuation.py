@@ -94,6 +94,7 @@ def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, d
     points = [_point(hb, y, w_scale, it, 0, stability)]
     points[0].frequency = f_min  # exactly, not through the scaled frequency's round-off
     segment = 0
+    crossed = []  # the scaled frequencies of the branch crossings stepped over (`_step_over`)
     w_start, w_end = 2 * math.pi * f_min / w_scale, 2 * math.pi * f_max / w_scale
     dw_max = 2 * math.pi * (df_max if df_max else 0.01 * (f_max - f_min)) / w_scale
     while y[-1] < w_end and len(points) < max_points:
@@ -106,7 +107,8 @@ def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, d
             # the corrector may lengthen the frequency step; and a path that turns by more than 60 degrees in one
             # step has likely jumped to another branch across a sharp peak: both take a shorter step
             new_tangent = _tangent(aug, tangent) if ok else tangent
-            if ok and abs(y_new[-1] - y[-1]) <= 1.05 * dw_max and new_tangent @ tangent > MIN_TURN_COSINE:
+            back = any(min(y[-1], y_new[-1]) < c < max(y[-1], y_new[-1]) for c in crossed)  # over a pole again
+            if ok and abs(y_new[-1] - y[-1]) <= 1.05 * dw_max and new_tangent @ tangent > MIN_TURN_COSINE and not back:
                 break
             ds *= 0.5
             if ds < ds_min:
@@ -132,6 +134,9 @@ def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, d
             segment += 1  # a fold: the curve turns back in frequency
         y, tangent = y_new, new_tangent
         points.append(_point(hb, y, w_scale, iters, segment, stability))
+        if _climbing(points):
+            crossed.append(points[-1].frequency * 2 * math.pi / w_scale)
+            y, tangent, segment = _step_over(hb, points, w_scale, dw_max, stability)
         ds = float(np.clip(ds * math.sqrt(target_iterations / max(iters, 1)), ds_min, ds_max))
         if progress:
             f = y[-1] * w_scale / (2 * math.pi)
@@ -141,6 +146,46 @@ def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, d
                                 f"holds {max_points} points, the most a curve may (a larger df_max or a narrower "
                                 "range needs fewer; an undamped resonance never closes)", points)
     return points
+
+
+#: points in a row at one frequency (to CLIMB_RTOL) that are a branch crossing the curve there, not the curve
+CLIMB_POINTS = 12
+CLIMB_RTOL = 1e-7
+
+
+def _climbing(points: list[CurvePoint]) -> bool:
+    """Whether the path has left the curve up a branch that crosses it at one frequency.
+
+    Where a Floquet multiplier of the period passes +1 the balance is singular: a branch of solutions at that
+    one frequency crosses the curve (for a train's common period of several mesh periods, a period doubling of
+    one mesh's response is such a crossing, as an even number of its periods make the common period). The
+    arclength path may turn up that branch and climb it point after point without the frequency moving.
+    """
+    if len(points) <= CLIMB_POINTS:
+        return False
+    f = [p.frequency for p in points[-CLIMB_POINTS:]]
+    return max(f) - min(f) <= CLIMB_RTOL * max(f)
+
+
+def _step_over(hb, points: list[CurvePoint], w_scale: float, dw_max: float, stability: bool):
+    """Leave the branch the path climbed (`_climbing`): its points are dropped, and the curve goes on from the
+    last point before it by Newton at a fixed frequency as far past the crossing as that point lies before it
+    (at least a tenth of the largest frequency step), then along its own tangent; no later step may cross back.
+    Near the crossing the curve's response grows without bound, as at an undamped resonance: the multiplier's
+    mode has no damping there. Returns (y, tangent, segment) of the point it adds (the segment of the last point
+    kept: the turns of the path up the branch are no folds of the curve)."""
+    crossing = points[-1].frequency
+    del points[len(points) - CLIMB_POINTS:]
+    last = points[-1]
+    past = crossing + max(crossing - last.frequency, 0.1 * dw_max * w_scale / (2 * math.pi))
+    z, iters, ok = hb.solve(2 * math.pi * past, last.z)
+    if not ok:
+        raise ContinuationError(f"continuation stalled at {crossing:.6g} Hz, where a branch of solutions crosses "
+                                "the curve (a Floquet multiplier passes +1), and no point past it was found", points)
+    y = np.append(z, 2 * math.pi * past / w_scale)
+    tangent = _tangent(_augmented(hb, y, w_scale)[1], np.append(np.zeros(hb.size), 1.0))
+    points.append(_point(hb, y, w_scale, iters, last.segment, stability))
+    return y, tangent, last.segment
 
 
 def points_needed(f_min: float, f_max: float, df_max: float | None) -> float:

@@ -2,7 +2,9 @@
 
 Unknowns are real Fourier coefficients per degree of freedom, ordered by
 harmonic: X = [x0, c1, s1, ..., cH, sH], each block of length n, with
-x(tau) = x0 + sum_h c_h cos(h tau) + s_h sin(h tau), tau = omega t.
+x(tau) = x0 + sum_h c_h cos(h tau) + s_h sin(h tau), tau = omega t / cycles
+(omega the first mesh's angular frequency; cycles its periods in the model's
+period, core.chbm.lumped_model).
 Coefficients are scaled by `x_scale` [m] and residuals by `f_scale` [N] so
 the unknowns and equations are of order one.
 
@@ -101,6 +103,7 @@ class HarmonicBalance:
         weights[0] = 1.0 / N
         self.projection = weights[:, None] * basis.T  # forward transform as a matrix, for the Jacobian
         self.orders = orders
+        self.rates = orders / self.model.cycles  # each harmonic's frequency per unit of omega
         self._products = _product_indices(h)
         self.gaps = self.model.gaps(self.fractions)
         self.stiff = self.model.stiffnesses(self.fractions)
@@ -129,7 +132,7 @@ class HarmonicBalance:
         """The dynamic stiffness D(omega) block by block, with `stiffness` [N/m] for K: the mean's (n, n) and
         each harmonic h's (H, 2n, 2n) on its (cos, sin) coefficients, [[K - h^2 w^2 M, h w C], [-h w C, same]]."""
         m, c, n = self.model.mass, self.model.damping, self.model.dofs
-        h = self.orders[:, None, None]
+        h = self.rates[:, None, None]
         diagonal = stiffness - (h * omega) ** 2 * m
         blocks = np.empty((self.harmonics, 2 * n, 2 * n))
         blocks[:, :n, :n] = blocks[:, n:, n:] = diagonal
@@ -140,7 +143,7 @@ class HarmonicBalance:
     def _linear(self, coeffs: np.ndarray, omega: float, derivative: bool = False) -> np.ndarray:
         """D(omega) X, or dD/domega X, on physical coefficients (2H + 1, n), without forming D."""
         m, c, k = self.model.mass, self.model.damping, self.model.stiffness
-        h = self.orders[:, None]
+        h = self.rates[:, None]
         cos, sin = coeffs[1::2], coeffs[2::2]
         out = np.empty_like(coeffs)
         if derivative:
@@ -250,14 +253,14 @@ class HarmonicBalance:
         """Rates x' (samples, n) [m/s] at equally spaced instants of one period at omega [rad/s] (default N)."""
         c = self.unpack(z)
         d = np.zeros_like(c)
-        h = self.orders[:, None] * omega
+        h = self.rates[:, None] * omega
         d[1::2], d[2::2] = h * c[2::2], -h * c[1::2]  # (c cos + s sin)' = h w (s cos - c sin)
         return self.coordinate_samples(self.pack(d), samples)
 
     def state_at_start(self, z: np.ndarray, omega: float) -> tuple[np.ndarray, np.ndarray]:
         """(x, x') at phase 0 [m, m/s]: where a time integration on this solution starts."""
         c = self.unpack(z)
-        return c[0] + c[1::2].sum(axis=0), omega * (self.orders[:, None] * c[2::2]).sum(axis=0)
+        return c[0] + c[1::2].sum(axis=0), omega * (self.rates[:, None] * c[2::2]).sum(axis=0)
 
     def output_samples(self, z: np.ndarray, samples: int | None = None) -> np.ndarray:
         """DTE [m] at `samples` equally spaced instants of one period (default N)."""

@@ -7,7 +7,10 @@ tooth pair that can touch during a mesh period (Eq. 14). Everything here is
 written for n degrees of freedom and any number of contact elements so that
 larger lumped models run through the same solvers.
 
-Time enters through the mesh phase tau = omega t in [0, 2 pi), omega = 2 pi f_mesh.
+Time enters through the phase tau = omega t / cycles in [0, 2 pi) of the model's period, omega = 2 pi f_mesh
+with f_mesh the (first) mesh's frequency: one mesh period for a pair or a planetary set (cycles = 1); for a
+train whose meshes run at different frequencies, the common period that holds a whole number of every mesh's
+periods (a contact element's `order` of them, `cycles` of the first mesh's).
 """
 
 from __future__ import annotations
@@ -54,10 +57,11 @@ class ContactElement:
     law: object = None  # a core.gearing.mesh_model.MeshModel: stiffness k(phase) instead of the constant
     phase: float = 0.0  # the law's mesh-period fraction at the train's phase 0 (meshes of a train differ)
     rolling: float = 1.0  # +1: the law's phase advances with the train's; -1: its gear turns the other way
+    order: int = 1  # the law's mesh periods in one period of the model (module docstring)
 
     def law_fraction(self, phase_fraction):
-        """The law's mesh-period fraction at the train's phase fractions."""
-        return (self.rolling * np.asarray(phase_fraction, float) + self.phase) % 1.0
+        """The law's mesh-period fraction at the model's period fractions."""
+        return (self.rolling * self.order * np.asarray(phase_fraction, float) + self.phase) % 1.0
 
     def stiffness_at(self, phase_fraction: np.ndarray) -> np.ndarray:
         """Stiffness [N/m] at mesh-period fractions of the train."""
@@ -90,9 +94,9 @@ class ContactElement:
         return np.where(shut, 0.0, self.gap_open)
 
     def switch_fractions(self) -> list[float]:
-        """Instants where the gap jumps (or, for a law, where its own period starts), as fractions of the period."""
-        if self.law is not None:  # where the law's own period starts
-            return [(-self.rolling * self.phase) % 1.0]
+        """Instants where the gap jumps (or, for a law, where its own periods start), as fractions of the period."""
+        if self.law is not None:  # where each of the law's own periods starts
+            return sorted({((k - self.rolling * self.phase) / self.order) % 1.0 for k in range(self.order)})
         return sorted({v % 1.0 for w in self.closed for v in w})
 
 
@@ -120,8 +124,8 @@ def step_gap_elements(contact_ratio: float, stiffness: float, direction, gap_ope
     )
 
 
-def mesh_elements(mesh, direction, coast=None, phase: float = 0.0,
-                  rolling: float = 1.0) -> tuple[ContactElement, ContactElement]:
+def mesh_elements(mesh, direction, coast=None, phase: float = 0.0, rolling: float = 1.0,
+                  order: int = 1) -> tuple[ContactElement, ContactElement]:
     """Drive- and coast-flank elements of a MeshModel (core.gearing.mesh_model) on direction w.
 
     Drive flank: F = k(tau) max(0, -(w.x + j/2)); coast flank: the same on
@@ -131,13 +135,15 @@ def mesh_elements(mesh, direction, coast=None, phase: float = 0.0,
     linear spring k(tau) w.x; with backlash each flank opens over its half of
     the gap. The mesh damping is the model's linear damping matrix (always
     acting, also across the gap). `phase`: the mesh-period fraction of the law
-    at the train's phase 0; `rolling`: -1 where the law's phase runs against the train's.
+    at the train's phase 0; `rolling`: -1 where the law's phase runs against the train's; `order`: its mesh
+    periods in the model's period.
     """
     w = np.atleast_1d(np.asarray(direction, dtype=float))
     wc = -w if coast is None else np.atleast_1d(np.asarray(coast, dtype=float))
     half = 0.5 * mesh.backlash
-    return (ContactElement(w, mesh.k_mean, ((0.0, 1.0),), gap_open=half, law=mesh, phase=phase, rolling=rolling),
-            ContactElement(wc, mesh.k_mean, ((0.0, 1.0),), gap_open=half, law=mesh, phase=phase, rolling=rolling))
+    kept = {"law": mesh, "phase": phase, "rolling": rolling, "order": order}
+    return (ContactElement(w, mesh.k_mean, ((0.0, 1.0),), gap_open=half, **kept),
+            ContactElement(wc, mesh.k_mean, ((0.0, 1.0),), gap_open=half, **kept))
 
 
 @dataclass(frozen=True)
@@ -154,6 +160,9 @@ class LumpedModel:
     output : ndarray, shape (n,)
         The DTE is output . x [m].
     description : str
+    cycles : int
+        The first mesh's periods in one period of the model (module docstring): the solvers take that mesh's
+        frequency, and the model's harmonics are of its period.
     """
 
     mass: np.ndarray
@@ -164,10 +173,15 @@ class LumpedModel:
     output: np.ndarray
     description: str = ""
     notes: tuple[str, ...] = field(default=())
+    cycles: int = 1
 
     @property
     def dofs(self) -> int:
         return self.mass.shape[0]
+
+    def period(self, frequency: float) -> float:
+        """The model's period [s] at the first mesh's `frequency` [Hz]: `cycles` of its mesh periods."""
+        return self.cycles / frequency
 
     def switch_fractions(self) -> list[float]:
         return sorted({s for c in self.contacts for s in c.switch_fractions()})

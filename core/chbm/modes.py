@@ -223,18 +223,23 @@ MESH_MODE_SHARE = 0.5
 
 def mesh_mode_ranges(train: TrainModel, modes: list[Mode], input_body: str) -> tuple[float, float, float] | None:
     """Ranges that show a train's mesh modes (whose strain is mostly in the meshes: a mesh frequency drives them):
-    the forced response's mesh frequencies from 0.2 times the lowest to 1.2 times the highest [Hz], and the
-    Campbell diagram's input speed [rpm] at which the fastest mesh frequency reaches that top (nan where the
-    train does not roll one way); None for a train without mesh modes. Rounded outward to two digits."""
+    the forced response's frequencies of the first mesh from where the slowest mesh runs at 0.2 times the lowest
+    to where it runs at 1.2 times the highest [Hz] (every mesh passes every mode; for meshes of one frequency,
+    0.2 times the lowest to 1.2 times the highest), and the Campbell diagram's input speed [rpm] at which the first mesh reaches that top
+    (nan where the train does not roll one way); None for a train without mesh modes. Rounded outward to two
+    digits."""
     found = [m.frequency for m in modes if m.frequency > 0.0 and m.shares["meshes"] >= MESH_MODE_SHARE]
     if not found:
         return None
-    low, high = _two_digits(0.2 * min(found), math.floor), _two_digits(1.2 * max(found), math.ceil)
+    ratios = [r for r in train.mesh_frequency_ratios().values() if math.isfinite(r) and r > 0] or [1.0]
+    low = _two_digits(0.2 * min(found) / min(ratios), math.floor)
+    high = _two_digits(1.2 * max(found) / min(ratios), math.ceil)
     try:
-        per_rpm = max(train.mesh_frequencies_per_speed(input_body).values()) * 2 * math.pi / 60.0
+        per_speed = train.mesh_frequencies_per_speed(input_body)
     except ModelError:
         return low, high, math.nan
-    return low, high, _two_digits(high / per_rpm, math.ceil)
+    per_rpm = per_speed.get(train.meshes[0].name) or max(per_speed.values())
+    return low, high, _two_digits(high / (per_rpm * 2 * math.pi / 60.0), math.ceil)
 
 
 def _two_digits(value: float, direction) -> float:
@@ -252,9 +257,11 @@ def harmonic_forces(train: TrainModel, harmonic: int, meshes=None) -> np.ndarray
     harmonic (at the mesh's phase) over its mean; the other flank none, nor the meshes not named in `meshes`
     (those of one mesh frequency; None: all)."""
     lumped = train.lumped
-    samples = sample_count(harmonic, lumped.switch_fractions())  # every mesh phase on a sample
+    orders = np.array([c.order for c in lumped.contacts])  # the harmonic of the train's period: harmonic x order
+    samples = sample_count(harmonic * int(orders.max()), lumped.switch_fractions())  # every mesh phase on a sample
     stiff = lumped.stiffnesses(np.arange(samples) / samples)  # (E, S), each law at its mesh's phase
-    variation = (stiff @ np.exp(-2j * math.pi * harmonic * np.arange(samples) / samples)) / stiff.sum(axis=1)
+    turns = np.exp(-2j * math.pi * harmonic * np.outer(orders, np.arange(samples)) / samples)
+    variation = np.sum(stiff * turns, axis=1) / stiff.sum(axis=1)
     force = train.static_flank_forces()
     rows = np.array([train.mesh_rows[m.name][flank] for m in train.meshes for flank in (0, 1)])  # (E, n)
     named = np.array([meshes is None or m.name in meshes for m in train.meshes for _ in (0, 1)])

@@ -1,7 +1,8 @@
 """Direct time integration of a lumped model by Newmark (gamma = 1/2, beta = 1/4): the reference.
 
-Each mesh period is cut into a whole number of steps that puts every gap jump
-on a step boundary. A run goes period by period until the periodic steady
+Each period of the model (a mesh period, or a train's common period of its
+meshes: LumpedModel.cycles) is cut into a whole number of steps that puts every
+gap jump and mesh period's start on a step boundary. A run goes period by period until the periodic steady
 state is reached: the DTE over the last period differs from the one before by
 less than `rtol` times its half peak-to-peak value (plus `atol`) at every step.
 A sweep carries the state (x, x') from one frequency to the next, forward or
@@ -31,7 +32,7 @@ class PeriodicResponse:
     frequency : float
         Mesh frequency [Hz].
     x : ndarray, shape (steps, n)
-        Coordinates over the last period [m], at the step instants.
+        Coordinates over the model's last period [m], at the step instants.
     velocity : ndarray, shape (steps, n)
     contact_force : ndarray, shape (steps,)
         Total contact force sum_e F_e [N].
@@ -74,19 +75,19 @@ class NewmarkIntegrator:
     def steps_for(self, frequency: float) -> int:
         if self.fixed_steps:
             return self.fixed_steps
-        need = max(256, self.min_steps_per_natural * self.natural_frequency / frequency)
+        need = max(256, self.min_steps_per_natural * self.natural_frequency * self.model.period(frequency))
         return sample_count(0, self.model.switch_fractions(), minimum=int(math.ceil(need)))
 
     def _setup(self, frequency: float):
         steps = self.steps_for(frequency)
-        h = 1.0 / (frequency * steps)
+        h = self.model.period(frequency) / steps
         fractions = (np.arange(1, steps + 1) % steps) / steps  # phase at the end of each step
         gaps = self.model.gaps(fractions).T  # (steps, E)
         stiff = self.model.stiffnesses(fractions).T  # (steps, E)
         return steps, h, np.stack([gaps, stiff], axis=1)  # (steps, 2, E): gap and stiffness per step
 
     def _period(self, h: float, gaps: np.ndarray, x: np.ndarray, v: np.ndarray, a: np.ndarray):
-        """One mesh period from (x, v, a); returns the step histories and the final (x, v, a)."""
+        """One period of the model from (x, v, a); returns the step histories and the final (x, v, a)."""
         m_, c_, k_, f_ = self.model.mass, self.model.damping, self.model.stiffness, self.model.force
         steps, n = gaps.shape[0], self.model.dofs
         a0 = 1.0 / (BETA * h * h)
@@ -118,7 +119,7 @@ class NewmarkIntegrator:
         return np.linalg.solve(m_, f_ - c_ @ v - k_ @ x - self._contact(x, gap_end)[0])
 
     def advance(self, frequency: float, state, periods: int = 1):
-        """State (x, x') after `periods` mesh periods from `state` at phase 0."""
+        """State (x, x') after `periods` periods of the model from `state` at phase 0."""
         steps, h, gaps = self._setup(frequency)
         x, v = (np.array(s, dtype=float) for s in state)
         a = self._acceleration(x, v, gaps[-1])

@@ -24,6 +24,7 @@ import scipy.linalg
 
 def hill_determinant_multipliers(hb, z: np.ndarray, omega: float) -> np.ndarray:
     """The two Floquet multipliers of a one-DOF solution from Hill's determinant, truncated at H."""
+    omega = omega / hb.model.cycles  # the model's period's
     m, c = float(hb.model.mass[0, 0]), float(hb.model.damping[0, 0])
     x = hb.coordinate_samples(z)
     _, tangent = hb.model.restoring(x, hb.gaps, hb.stiff)
@@ -58,7 +59,7 @@ def monodromy_multipliers(hb, z: np.ndarray, omega: float) -> np.ndarray:
     _, closed = hb.model.contact_forces(hb.coordinate_samples(z), hb.gaps, hb.stiff)
     weights = closed * hb.stiff
     starts = np.flatnonzero(np.r_[True, np.any(weights[:, 1:] != weights[:, :-1], axis=0)])
-    lengths = np.diff(np.r_[starts, hb.samples]) * (2 * math.pi / omega / hb.samples)  # [s]
+    lengths = np.diff(np.r_[starts, hb.samples]) * (hb.model.period(omega / (2 * math.pi)) / hb.samples)  # [s]
     tangent = hb.model.contact_tangent(weights[:, starts])
     a = np.zeros((len(starts), 2 * n, 2 * n))
     a[:, :n, n:] = np.eye(n)

@@ -16,11 +16,11 @@ import numpy as np
 from core.chbm.continuation import ContinuationError
 from core.chbm.modes import campbell, distinct, mesh_mode_ranges, train_modes
 from core.chbm.train_from_model import train_from_model
-from core.chbm.train_study import DEFAULT_HARMONICS, newmark_reference, train_curve, write_curves_csv
+from core.chbm.train_study import RESOLVED_REACH, newmark_reference, train_curve, write_curves_csv
 from core.errors import ModelError
 from core.model.entities import Torque
 from core.model.files import load
-from core.model.views import TRAIN_F_MAX, TRAIN_SPEED_MAX, TrainStudy
+from core.model.views import TRAIN_DEFAULT_HARMONICS, TRAIN_F_MAX, TRAIN_HARMONICS, TRAIN_SPEED_MAX, TrainStudy
 
 SHARES = ("central rotation", "central translation", "planets", "meshes", "bearings")
 
@@ -33,14 +33,31 @@ def input_body(train) -> str:
 
 def suggested_study(train, modes) -> TrainStudy:
     """Train Dynamics settings that show the mesh modes of `train` (core.chbm.modes.mesh_mode_ranges: the forced
-    response around them, the Campbell diagram to the speed where the mesh frequency passes them); TrainStudy's
-    own for a train without mesh modes."""
+    response around them, the Campbell diagram to the speed where the mesh frequency passes them), with the
+    harmonics that resolve that range (`resolving_harmonics`); TrainStudy's own for a train without mesh modes."""
     ranges = mesh_mode_ranges(train, modes, input_body(train))
     if ranges is None:
-        return TrainStudy()
+        return dataclasses.replace(TrainStudy(), harmonics=max(TRAIN_DEFAULT_HARMONICS, _orders_top(train)))
     low, high, speed = ranges
-    study = dataclasses.replace(TrainStudy(), f_min=low, f_max=min(high, TRAIN_F_MAX))
+    study = dataclasses.replace(TrainStudy(), f_min=low, f_max=min(high, TRAIN_F_MAX),
+                                harmonics=resolving_harmonics(train, modes, low))
     return study if math.isnan(speed) else dataclasses.replace(study, speed_max_rpm=min(speed, TRAIN_SPEED_MAX))
+
+
+def resolving_harmonics(train, modes, f_min: float) -> int:
+    """The harmonics that resolve a curve from the first mesh's frequency f_min [Hz] up (core.chbm.train_study:
+    H times the frequency of the train's period reaching RESOLVED_REACH times its highest natural frequency), but
+    no more than TRAIN_DEFAULT_HARMONICS of the first mesh's own (the default's cost where every mesh runs at one
+    frequency); at least TRAIN_DEFAULT_HARMONICS and every mesh's own frequency."""
+    top = max((m.frequency for m in modes), default=0.0)
+    cycles = train.lumped.cycles
+    need = math.ceil(RESOLVED_REACH * top * cycles / f_min)
+    least = max(TRAIN_DEFAULT_HARMONICS, _orders_top(train))
+    return int(min(TRAIN_HARMONICS.hi, max(least, min(need, TRAIN_DEFAULT_HARMONICS * cycles))))
+
+
+def _orders_top(train) -> int:
+    return max((m.order for m in train.meshes), default=1)
 
 
 def run_modes(path: str, as_json: bool = False, speed_max: float = 0.0) -> int:
@@ -92,9 +109,9 @@ def run_modes(path: str, as_json: bool = False, speed_max: float = 0.0) -> int:
 
 
 def run_train_chbm(path: str, out: str, f_min: float | None, f_max: float | None, scales=(1.0,),
-                   harmonics: int = DEFAULT_HARMONICS, df_max: float | None = None, newmark_points: int = 0) -> int:
+                   harmonics: int | None = None, df_max: float | None = None, newmark_points: int = 0) -> int:
     """The forced response of the model's train at each torque scale to CSV (and Newmark points); f_min or f_max
-    None: `suggested_study`'s."""
+    None: `suggested_study`'s; harmonics None: those that resolve the curve from f_min (`resolving_harmonics`)."""
     try:
         model = load(path)
         base = train_from_model(model)
@@ -103,8 +120,9 @@ def run_train_chbm(path: str, out: str, f_min: float | None, f_max: float | None
         return 1
     for note in base.notes:
         print(f"note: {note}")
+    modes = distinct(train_modes(base)) if None in (f_min, f_max, harmonics) else []
     if f_min is None or f_max is None:  # around the train's mesh modes, as the Train Dynamics window starts
-        suggested = suggested_study(base, distinct(train_modes(base)))
+        suggested = suggested_study(base, modes)
         f_min = suggested.f_min if f_min is None else f_min
         f_max = suggested.f_max if f_max is None else f_max
         print(f"note: mesh frequencies {f_min:g} to {f_max:g} Hz (around the train's mesh modes; --f-min and "
@@ -112,6 +130,9 @@ def run_train_chbm(path: str, out: str, f_min: float | None, f_max: float | None
         if not f_min < f_max:
             print(f"error: --f-min, --f-max: need f-min < f-max, got {f_min:g} and {f_max:g} Hz")
             return 1
+    if harmonics is None:
+        harmonics = resolving_harmonics(base, modes, f_min)
+        print(f"note: {harmonics} harmonics (they resolve the curve from {f_min:g} Hz; --harmonics sets them)")
     curves, status = [], 0
     for scale in scales:
         train = base if scale == 1.0 else train_from_model(scaled_torques(model, scale))

@@ -174,10 +174,15 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
                                 "" if f.body_j == GROUND else f.body_j, plane(_world(model, f.body_j, f.point_j)),
                                 f.stiffness, f.damping) for f in spring_items)
     train = build_train(bodies, meshes, springs=springs)
-    phased = [_rolling(model, train, m) for m in meshes]
+    orders = train.common_orders() or {}
+    phased = [dataclasses.replace(_rolling(model, train, m), order=orders.get(m.name, 1)) for m in meshes]
     notes.append("mesh phases from the gears' teeth (phase 0: a tooth of the reference gear on the line to the "
                  "pitch point): " + ", ".join(f"{m.name} {m.phase:.4f}{'' if m.rolling > 0 else ' (runs back)'}"
                                               for m in phased))
+    if any(k != 1 for k in orders.values()):
+        notes.append("the meshes run at different frequencies: the train's period holds "
+                     + ", ".join(f"{k} mesh periods of {name}" for name, k in orders.items())
+                     + " (its harmonics are of that period)")
     named = description or f"{model.name}: {len(meshes)} mesh{'es' if len(meshes) != 1 else ''}"
     train = build_train(bodies, phased, named, tuple(notes), springs)
     train.axes = np.array([e1, e2, axis])

@@ -20,12 +20,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 import scipy.linalg
 
 from core.chbm.lumped_model import ContactElement, LumpedModel, mesh_elements
 from core.errors import ModelError
+from core.model.views import TRAIN_HARMONICS
+
+#: a mesh's periods in a train's period at most: at the most harmonics, each mesh keeps 4 of its own
+MAX_ORDER = int(TRAIN_HARMONICS.hi) // 4
 
 @dataclass(frozen=True)
 class TrainBody:
@@ -91,6 +96,9 @@ class TrainMesh:
     reference, teeth, carrier : str, int, str
         The gear whose teeth count the mesh periods, its number of teeth and the body its centre is fixed
         to ('' the ground): one mesh period per tooth of `reference` turning relative to `carrier`.
+    order : int
+        The mesh's periods in one period of the train (`common_orders`): 1 where every mesh runs at one
+        frequency, as a planetary set's.
     """
 
     name: str
@@ -106,6 +114,7 @@ class TrainMesh:
     reference: str = ""
     teeth: int = 0
     carrier: str = ""
+    order: int = 1
 
     def frequency_per_speed(self, rotation: dict[str, float]) -> float:
         """Mesh frequency [Hz] at body speeds `rotation` [rad/s]: z |w_ref - w_carrier| / (2 pi) (0 if the
@@ -242,6 +251,23 @@ class TrainModel:
             ratios[m.name] = abs(ratio) if np.linalg.norm(f - ratio * first) <= 1e-9 * np.linalg.norm(first) else math.nan
         return ratios
 
+    def common_orders(self) -> dict[str, int] | None:
+        """Each mesh's periods in the shortest period that holds a whole number of every mesh's periods (its
+        `order`), from the mesh frequency ratios: {p1: 20, p2: 9} for a reducer whose second stage meshes at
+        9/20 of the first's frequency; None where a ratio is not one of whole numbers up to MAX_ORDER (two
+        trains not geared together, or a period too long for the harmonic balance)."""
+        ratios = self.mesh_frequency_ratios()
+        if not ratios or not all(math.isfinite(r) and r > 0 for r in ratios.values()):
+            return None
+        exact = {name: Fraction(r).limit_denominator(MAX_ORDER) for name, r in ratios.items()}
+        if any(abs(float(q) - r) > 1e-9 * r for q, r in zip(exact.values(), ratios.values())):
+            return None
+        common = math.lcm(*(q.denominator for q in exact.values()))
+        whole = {name: int(q * common) for name, q in exact.items()}
+        divisor = math.gcd(*whole.values())
+        orders = {name: k // divisor for name, k in whole.items()}
+        return orders if max(orders.values()) <= MAX_ORDER else None
+
     def static_flank_forces(self) -> np.ndarray:
         """Each contact element's (flank's) static force [N] at the mean mesh stiffness under the mean torques."""
         y, _ = self.lumped.static_state()
@@ -368,11 +394,12 @@ def build_train(bodies: list[TrainBody], meshes: list[TrainMesh], description: s
     bt = basis.T
     elements: list[ContactElement] = []
     for drive, coast, m in contacts:
-        elements += mesh_elements(m.law, -(bt @ drive), -(bt @ coast), phase=m.phase, rolling=m.rolling)
+        elements += mesh_elements(m.law, -(bt @ drive), -(bt @ coast), phase=m.phase, rolling=m.rolling,
+                                  order=m.order)
     first = rows[meshes[0].name][0] if meshes else np.zeros(n)  # the output: the first mesh's deflection [m]
     lumped = LumpedModel(mass=bt @ mass @ basis, damping=bt @ damping @ basis, stiffness=bt @ stiffness @ basis,
                          contacts=tuple(elements), force=bt @ force_flex, output=bt @ first,
-                         description=description, notes=tuple(notes))
+                         description=description, notes=tuple(notes), cycles=meshes[0].order if meshes else 1)
     return TrainModel(bodies, list(meshes), names, trans, rot, mass, damping, stiffness, force, rows, rigid, basis,
                       lumped, list(notes), tuple(springs))
 

@@ -23,7 +23,7 @@ from core.chbm.continuation import ContinuationError, CurvePoint, follow
 from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.modes import train_modes
 from core.chbm.newmark import NewmarkIntegrator, PeriodicResponse
-from core.chbm.train_model import TrainModel
+from core.chbm.train_model import MAX_ORDER, TrainModel
 from core.errors import ModelError
 from core.model.views import TRAIN_DEFAULT_HARMONICS, TRAIN_HARMONICS
 
@@ -53,9 +53,16 @@ def contact_lost(train: TrainModel, y_samples: np.ndarray) -> np.ndarray:
     return (springs[0::2] == 0.0) & (springs[1::2] == 0.0)
 
 
+def period_samples(hb: HarmonicBalance, per_mesh_period: int) -> int:
+    """Samples of one period of the model for `per_mesh_period` a period of the first mesh, and at least four a
+    period of the highest harmonic (a period of the model holds `cycles` mesh periods)."""
+    return max(per_mesh_period * hb.model.cycles, 4 * hb.harmonics)
+
+
 def period_forces(train: TrainModel, hb: HarmonicBalance, z: np.ndarray, frequency: float,
                   samples: int = 512) -> np.ndarray:
-    """Each mesh's force [N] over one period of the HB solution z at mesh `frequency` [Hz], (meshes, samples)."""
+    """Each mesh's force [N] over one period of the HB solution z at mesh `frequency` [Hz], (meshes, samples);
+    `samples` at least 2H + 2."""
     omega = 2 * math.pi * frequency
     return mesh_forces(train, hb.coordinate_samples(z, samples), hb.velocity_samples(z, omega, samples))
 
@@ -78,17 +85,18 @@ class MeshLoad:
 
 def mesh_loads(train: TrainModel, hb: HarmonicBalance, z: np.ndarray, frequency: float, static: np.ndarray,
                samples: int = 512) -> list[MeshLoad]:
-    """The meshes' loads on the HB solution z at mesh `frequency` [Hz]."""
-    return loads_of(period_forces(train, hb, z, frequency, samples), static)
+    """The meshes' loads on the HB solution z at mesh `frequency` [Hz]: `samples` per period of the first mesh."""
+    return loads_of(train, period_forces(train, hb, z, frequency, period_samples(hb, samples)), static)
 
 
-def loads_of(forces: np.ndarray, static: np.ndarray) -> list[MeshLoad]:
-    """Mean, peak, dynamic factor and harmonic amplitudes of each mesh's force over one period (meshes, S) [N]."""
+def loads_of(train: TrainModel, forces: np.ndarray, static: np.ndarray) -> list[MeshLoad]:
+    """Mean, peak, dynamic factor and the amplitudes of harmonics 1 to 5 of its own mesh frequency of each mesh's
+    force over one period of the train (meshes, S) [N] (harmonic k of a mesh of order p: k p of the period)."""
     spec = np.abs(np.fft.rfft(forces, axis=1)) * 2.0 / forces.shape[1]
     out = []
-    for f, s, amp in zip(forces, static, spec):
+    for f, s, amp, m in zip(forces, static, spec, train.meshes):
         peak = float(np.abs(f).max())
-        out.append(MeshLoad(float(f.mean()), peak, peak / abs(s) if s else math.inf, amp[1:6]))
+        out.append(MeshLoad(float(f.mean()), peak, peak / abs(s) if s else math.inf, amp[m.order:6 * m.order:m.order]))
     return out
 
 
@@ -139,13 +147,13 @@ class TrainCurve:
         """What the curve leaves unresolved, in words ("" when it is resolved over its whole range)."""
         if not self.points or self.points[0].frequency >= self.resolved_from:
             return ""
-        h = self.hb.harmonics
-        better = min(TRAIN_HARMONICS.hi, math.ceil(RESOLVED_REACH * self.highest_mode / self.points[0].frequency))
+        h, cycles = self.hb.harmonics, self.train.lumped.cycles
+        reach = RESOLVED_REACH * self.highest_mode * cycles  # H times the lowest resolved mesh frequency [Hz]
+        better = min(TRAIN_HARMONICS.hi, math.ceil(reach / self.points[0].frequency))
         return (f"below {self.resolved_from:.0f} Hz the {h} harmonics do not reach {RESOLVED_REACH:g}x the train's "
                 f"highest natural frequency ({self.highest_mode:.0f} Hz): the curve there misses superharmonic "
                 "resonances and its dynamic factors are not converged"
-                + (f" (harmonics {better} resolve it from {RESOLVED_REACH * self.highest_mode / better:.0f} Hz)"
-                   if better > h else ""))
+                + (f" (harmonics {better} resolve it from {reach / better:.0f} Hz)" if better > h else ""))
 
 
 def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = DEFAULT_HARMONICS,
@@ -155,19 +163,12 @@ def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = 
     Raises
     ------
     ModelError
-        When the meshes run at different mesh frequencies (a multi-stage train) or no mesh carries a load (the
-        model's mean torques are all zero).
+        When the meshes' frequencies have no common period (`check_period`), the harmonics do not reach every
+        mesh's own frequency, or no mesh carries a load (the model's mean torques are all zero).
     ContinuationError
         When the curve cannot be followed; its `curve` holds the TrainCurve of the points computed (or None).
     """
-    ratios = train.mesh_frequency_ratios()
-    if any(not abs(r - 1.0) <= 1e-9 for r in ratios.values()):  # one period for all: the HB's one fundamental
-        first = train.meshes[0].name
-        raise ModelError("train", "its meshes run at different mesh frequencies (against " + first + "'s: "
-                         + ", ".join(f"{name} {r:.6g}" for name, r in ratios.items() if name != first) + "): the "
-                         "harmonic balance of a train takes meshes of one mesh frequency, as a planetary set's; its "
-                         "modes and Campbell diagram (geardyn modes) take any train, and a stage alone its "
-                         "pair's CHBM study (Analysis > CHBM Study, geardyn chbm --model FILE --pair NAME)")
+    check_period(train, harmonics)
     if not np.any(train.lumped.force):
         # unloaded meshes rattle in their backlash about no static state: the Newton system is singular
         raise ModelError("torques", "the model's mean torques are all zero over the run, so no mesh carries a "
@@ -183,12 +184,43 @@ def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = 
     return _curve(train, hb, points, scale)
 
 
+def check_period(train: TrainModel, harmonics: int) -> None:
+    """Refuse a train whose meshes' frequencies have no common period of at most MAX_ORDER mesh periods each,
+    and `harmonics` that leave out a mesh's own frequency (fewer than its periods in the train's period).
+
+    Raises
+    ------
+    ModelError
+        On 'train' or 'harmonics', with what the train needs.
+    """
+    ratios = train.mesh_frequency_ratios()
+    cycles = train.lumped.cycles
+    first = train.meshes[0].name
+    if any(not abs(r - m.order / cycles) <= 1e-9 * max(r, 1.0) for m, r in zip(train.meshes, ratios.values())):
+        loose = [name for name, r in ratios.items() if not math.isfinite(r)]
+        raise ModelError("train", (f"{', '.join(loose)} does not turn in a fixed ratio to {first} (two trains not "
+                                   "geared together): the harmonic balance needs one period for every mesh"
+                                   if loose else
+                                   "its meshes' frequencies (against " + first + "'s: " + ", ".join(
+                                       f"{name} {r:.6g}" for name, r in ratios.items() if name != first)
+                                   + f") have no common period of at most {MAX_ORDER} mesh periods each")
+                         + "; its modes and Campbell diagram (geardyn modes) take any train, and a stage alone its "
+                           "pair's CHBM study (Analysis > CHBM Study, geardyn chbm --model FILE --pair NAME)")
+    top = max(m.order for m in train.meshes)
+    if harmonics < top:
+        fastest = max(train.meshes, key=lambda m: m.order).name
+        raise ModelError("harmonics", f"must be at least {top} (up to {TRAIN_HARMONICS.hi:g}), got {harmonics}: "
+                         f"the train's period holds {top} mesh periods of {fastest}, so fewer harmonics leave out "
+                         "that mesh's own frequency")
+
+
 def _curve(train: TrainModel, hb: HarmonicBalance, points: list[CurvePoint], scale: float) -> TrainCurve:
     static = static_mesh_forces(train)
     loads = [mesh_loads(train, hb, p.z, p.frequency, static) for p in points]
-    bodies = [body_responses(train, hb.coordinate_samples(p.z, 256)) for p in points]
+    bodies = [body_responses(train, hb.coordinate_samples(p.z, period_samples(hb, 256))) for p in points]
     top = max(m.frequency for m in train_modes(train))
-    return TrainCurve(scale, train, hb, points, loads, bodies, static, RESOLVED_REACH * top / hb.harmonics, top)
+    return TrainCurve(scale, train, hb, points, loads, bodies, static,
+                      RESOLVED_REACH * top * train.lumped.cycles / hb.harmonics, top)
 
 
 def newmark_reference(curve: TrainCurve, frequencies, progress=None, cancel=None) -> list[PeriodicResponse]:
@@ -200,12 +232,18 @@ def newmark_reference(curve: TrainCurve, frequencies, progress=None, cancel=None
 
 def newmark_loads(curve: TrainCurve, run: PeriodicResponse) -> list[MeshLoad]:
     """The meshes' loads over the last period of a Newmark run (its step instants, phase 0 first)."""
-    return loads_of(mesh_forces(curve.train, np.roll(run.x, 1, axis=0), np.roll(run.velocity, 1, axis=0)),
-                    curve.static)
+    return loads_of(curve.train, mesh_forces(curve.train, np.roll(run.x, 1, axis=0),
+                                             np.roll(run.velocity, 1, axis=0)), curve.static)
+
+
+def frequency_label(train: TrainModel) -> str:
+    """What a curve's frequency is, with its unit: the mesh frequency, or the first mesh's where the meshes run at
+    different frequencies."""
+    return "mesh frequency" + (f" of {train.meshes[0].name}" if train.lumped.cycles > 1 else "") + " [Hz]"
 
 
 def curve_header(train: TrainModel) -> list[str]:
-    head = ["method", "torque scale", "mesh frequency [Hz]", "stable", "resolved", "segment"]
+    head = ["method", "torque scale", frequency_label(train), "stable", "resolved", "segment"]
     for m in train.meshes:
         head += [f"{m.name} mean force [N]", f"{m.name} peak force [N]", f"{m.name} dynamic factor",
                  f"{m.name} 1x amplitude [N]", f"{m.name} 2x amplitude [N]"]

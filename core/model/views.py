@@ -42,8 +42,9 @@ CURVE_TORQUE = Range(1e-9, 1e6, unit="N m")
 TORQUE_SCALE = Range(1e-9, 1e3)
 #: a train curve's harmonics H, and the default: the involute waveform's jumps ring at the train's modes, and
 #: the peak mesh force converges as 1 / H^2 once H reaches about twice the highest mode over the mesh frequency
-#: (the lumped planetary example against Newmark near 1200 Hz: 30 % low at H = 8, 3 % at 24, 1.5 % at 32)
-TRAIN_HARMONICS = Range(1, 60, integer=True)
+#: (the lumped planetary example against Newmark near 1200 Hz: 30 % low at H = 8, 3 % at 24, 1.5 % at 32);
+#: they are of the train's period, which for meshes of different frequencies holds several mesh periods
+TRAIN_HARMONICS = Range(1, 1000, integer=True)
 TRAIN_DEFAULT_HARMONICS = 32
 
 
@@ -108,7 +109,7 @@ class TrainStudy:
     f_min, f_max : float
         Mesh-frequency range of the forced response [Hz], 0 < f_min < f_max <= 1e6.
     harmonics : int
-        H, 1 to 60.
+        H, of the train's period (the mesh period where every mesh runs at one frequency), 1 to 1000.
     df_max : float
         Largest frequency step between points [Hz], 0 to 1e6; 0: 1 % of the range.
     torque_scales : tuple of float

@@ -19,7 +19,7 @@ import pytest
 from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.modes import distinct, train_modes
 from core.chbm.train_from_model import train_from_model
-from core.chbm.train_study import mesh_loads, static_mesh_forces, train_curve
+from core.chbm.train_study import mesh_loads, period_forces, static_mesh_forces, train_curve
 from core.dynamics.formulations import assemble
 from core.errors import ModelError
 from core.dynamics.simulate import simulate
@@ -171,13 +171,77 @@ def test_a_compound_shaft_is_one_lumped_body_with_the_engines_natural_frequencie
     assert len(engine) == len(lumped) == 2 and np.allclose(engine, lumped, rtol=1e-6), (engine, lumped)
 
 
-def test_a_two_stage_trains_forced_response_is_refused_with_its_mesh_frequency_ratio():
-    """The harmonic balance has one fundamental: a reducer's second stage meshes at z3 / z2 = 18 / 40 of the
-    first's frequency, which it cannot take (it sampled both meshes on one period before compound shafts were
-    lumped); a planetary set's six meshes share one frequency and run."""
-    train = train_from_model(two_stage_reducer(False, stiffness=(2e8, 3e8)))
+REDUCER_K = (2e8, 3e8)  # N/m, stages 1 and 2
+
+
+def loaded_reducer(torque: float = 0.0, speed: float = 0.0, zeta: float = 0.05):
+    """The two-stage reducer of tests/conftest.py (20/40, then 18/45 on g2's shaft) with meshes of k (1 + 0.2 cos
+    phi), damped about `zeta` of critical at its first mode, `torque` [N m] on g1 balanced by 5 times it on g4,
+    and every gear rolling at `speed` [rad/s] of g1."""
+    model = two_stage_reducer(False, stiffness=REDUCER_K)
+    first = min(m.frequency for m in train_modes(train_from_model(model)) if m.frequency > 0)
+    for pair, k in zip(("p1", "p2"), REDUCER_K):
+        mesh = model.forces[f"{pair}_mesh"]
+        model.forces[mesh.name] = dataclasses.replace(mesh, k_amplitude=0.2 * k,
+                                                      damping=2 * zeta * k / (2 * math.pi * first))
+    model.forces["drive"] = Torque("drive", "g1_j", TimeLaw(value=torque))
+    model.forces["load"] = Torque("load", "g4_j", TimeLaw(value=-5.0 * torque))  # 40/20 * 45/18
+    spins = {"g1": speed, "g2": -speed / 2, "g3": -speed / 2, "g4": speed / 5}
+    for name, body in list(model.bodies.items()):
+        model.bodies[name] = dataclasses.replace(body, angular_velocity=(0.0, 0.0, spins[name]))
+    return model, first
+
+
+def test_a_two_stage_train_runs_on_the_shortest_period_that_holds_whole_periods_of_both_meshes():
+    """Stage 2 meshes at z3 / z2 = 18 / 40 = 9 / 20 of stage 1's frequency: the train's period holds 20 mesh
+    periods of p1 and 9 of p2, and over it p2's stiffness is its cosine at the 9th harmonic alone. A planetary
+    set's six meshes share one frequency (one mesh period). Trains not geared together, and harmonics that
+    leave out a mesh's own frequency, are refused with the field named."""
+    model, _ = loaded_reducer(20.0)
+    train = train_from_model(model)
     assert train.mesh_frequency_ratios() == pytest.approx({"p1": 1.0, "p2": 18 / 40}, rel=1e-12)
-    with pytest.raises(ModelError, match=r"different mesh frequencies \(against p1's: p2 0\.45\)"):
-        train_curve(train, 100.0, 200.0)
+    assert {m.name: m.order for m in train.meshes} == {"p1": 20, "p2": 9} and train.lumped.cycles == 20
+    stiff = train.lumped.stiffnesses(np.arange(360) / 360)  # drive and coast flank of p1, then of p2
+    for flank, (k, order) in zip(stiff, ((REDUCER_K[0], 20), (REDUCER_K[0], 20), (REDUCER_K[1], 9),
+                                         (REDUCER_K[1], 9))):
+        amplitude = np.abs(np.fft.rfft(flank)) * 2 / 360
+        assert flank.mean() == pytest.approx(k, rel=1e-12) and amplitude[order] == pytest.approx(0.2 * k, rel=1e-12)
+        assert np.delete(amplitude[1:], order - 1).max() < 1e-9 * k
     planetary_train = train_from_model(load(EXAMPLES / "compliant_planetary.gdyn"))
-    assert all(r == pytest.approx(1.0, rel=1e-12) for r in planetary_train.mesh_frequency_ratios().values())
+    assert planetary_train.lumped.cycles == 1 and {m.order for m in planetary_train.meshes} == {1}
+    with pytest.raises(ModelError, match=r"harmonics: must be at least 20 \(up to 1000\), got 12"):
+        train_curve(train, 100.0, 200.0, harmonics=12)
+    apart = two_stage_reducer(True, stiffness=REDUCER_K)
+    del apart.joints["shaft"]  # g3 on its own joint: two pairs that do not drive each other
+    apart.forces["drive"] = Torque("drive", "g1_j", TimeLaw(value=1.0))
+    with pytest.raises(ModelError, match=r"train: p2 does not turn in a fixed ratio to p1"):
+        train_curve(train_from_model(apart), 100.0, 200.0)
+
+
+@pytest.mark.parametrize("share", [0.6, 1.0, 1.4])  # of the first natural frequency, in p1's mesh frequency
+def test_a_two_stage_trains_mesh_forces_match_a_multibody_run_brought_to_steady_state(share):
+    """Each mesh's first two harmonics of its own frequency, and p1's tone at the sum of the two mesh frequencies
+    (the 29th harmonic of the train's period: the stages modulate each other), against the engine's run at a
+    constant rolling speed over 4 periods of the train after 10 ms, within 2 %."""
+    _, first = loaded_reducer()
+    f_mesh = share * first
+    model, _ = loaded_reducer(20.0, f_mesh * 2 * math.pi / 20)  # z1 = 20
+    train = train_from_model(model)
+    hb = HarmonicBalance(train.lumped, 200)  # 10 harmonics of p1's frequency
+    z, _, ok = hb.solve(2 * math.pi * f_mesh, hb.static_guess())
+    assert ok
+    ours = mesh_loads(train, hb, z, f_mesh, static_mesh_forces(train))
+    tones = np.abs(np.fft.rfft(period_forces(train, hb, z, f_mesh, 1280), axis=1)) * 2 / 1280
+
+    periods, per = 4, 64  # train periods; samples a mesh period of p1
+    model.settings = SimulationSettings(t_end=0.01 + periods * 20 / f_mesh, step=1.0 / (f_mesh * per),
+                                        output_step=1.0 / (f_mesh * per), integrator="rk4", formulation="joint")
+    res = simulate(model)
+    assert res.status == "finished", res.message
+    for k, (pair, order) in enumerate((("p1", 20), ("p2", 9))):
+        force = res[f"{pair}_mesh.force [N]"][-periods * 20 * per:]
+        spec = np.abs(np.fft.rfft(force)) * 2 / force.size
+        theirs = spec[[periods * order, 2 * periods * order]]
+        assert theirs == pytest.approx(ours[k].harmonics[:2], rel=0.02), (share, pair, theirs, ours[k].harmonics[:2])
+    p1 = res["p1_mesh.force [N]"][-periods * 20 * per:]
+    assert (np.abs(np.fft.rfft(p1)) * 2 / p1.size)[periods * 29] == pytest.approx(tones[0, 29], rel=0.02)

@@ -1,0 +1,113 @@
+"""A train whose meshes run at different frequencies, by harmonic balance over its common period, against Newmark.
+
+The two-stage reducer example: stage 1 (20/40) and stage 2 (18/45 on the second gear's shaft) mesh at
+frequencies 20 : 9, so the train's period holds 20 mesh periods of stage 1 and 9 of stage 2
+(core.chbm.train_model.TrainModel.common_orders). Newmark integrates the same lumped model in time to its
+periodic steady state: an independent method for the same equations. The lumped model against the multibody
+engine on a reducer is in test_train_against_multibody.py.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from core.chbm.continuation import follow
+from core.chbm.harmonic_balance import HarmonicBalance
+from core.chbm.newmark import NewmarkIntegrator
+from core.chbm.stability import floquet_multipliers
+from core.chbm.train_from_model import train_from_model
+from core.chbm.train_study import contact_lost, mesh_forces, period_forces
+from core.model.entities import CompliantMesh
+from core.model.files import load
+from tests.conftest import EXAMPLES
+
+
+def reducer(backlash: float = 0.0):
+    """The example's lumped train; with `backlash` [m] on both meshes (the compliant mesh's defaults besides)."""
+    model = load(EXAMPLES / "two_stage_reducer.gdyn")
+    if backlash:
+        for pair in list(model.gear_pairs):
+            model.forces[f"{pair}_mesh"] = CompliantMesh(f"{pair}_mesh", pair, backlash=backlash)
+    return train_from_model(model)
+
+
+def _against_newmark(train, frequency: float) -> tuple[float, np.ndarray]:
+    """The largest relative difference of each mesh force's half peak-to-peak and mean between the HB solution
+    (200 harmonics of the train's period: 10 of stage 1's) and Newmark's steady state, and where Newmark's
+    meshes lost contact over its period."""
+    run = NewmarkIntegrator(train.lumped, min_steps_per_natural=256).run(frequency, max_periods=400)
+    assert run.converged, frequency
+    ref = mesh_forces(train, np.roll(run.x, 1, axis=0), np.roll(run.velocity, 1, axis=0))
+    hb = HarmonicBalance(train.lumped, 200)
+    z, _, ok = hb.solve(2 * math.pi * frequency, hb.static_guess())
+    assert ok, frequency
+    ours = period_forces(train, hb, z, frequency, ref.shape[1])
+    half = np.ptp(ours, axis=1) / np.ptp(ref, axis=1) - 1
+    mean = ours.mean(axis=1) / ref.mean(axis=1) - 1
+    return float(max(np.abs(half).max(), np.abs(mean).max())), contact_lost(train, np.roll(run.x, 1, axis=0))
+
+
+@pytest.mark.parametrize("frequency", [2000.0, 3400.0, 7500.0])
+def test_harmonic_balance_matches_newmark_on_the_two_stage_reducer_within_one_percent(frequency):
+    """Stage 1's mesh frequency below and at the first mode (3396 Hz), and where stage 2's (9/20 of it) meets
+    that mode."""
+    difference, _ = _against_newmark(reducer(), frequency)
+    assert difference < 0.01, (frequency, difference)
+
+
+def test_harmonic_balance_matches_newmark_where_both_meshes_lose_contact():
+    """With 10 um of backlash, at 2300 Hz, both meshes open their flanks during the period."""
+    difference, lost = _against_newmark(reducer(backlash=1e-5), 2300.0)
+    assert lost.any(axis=1).all(), "both meshes should lose contact at this point"
+    assert difference < 0.01, difference
+
+
+def test_floquet_multipliers_over_the_trains_period_match_the_newmark_period_map():
+    """The monodromy matrix over the train's period (20 mesh periods of stage 1) against Newmark's map over the
+    same period, by central differences from the HB state at phase 0: the largest multiplier's decay over the
+    period, log |mu| (about -5.7), within 1e-3 (Newmark's own step error there is about 2e-4)."""
+    train = reducer()
+    hb = HarmonicBalance(train.lumped, 200)
+    f = 3400.0
+    omega = 2 * math.pi * f
+    z, _, ok = hb.solve(omega, hb.static_guess())
+    assert ok
+    n = train.lumped.dofs
+    y0 = np.concatenate(hb.state_at_start(z, omega))
+    scale = np.concatenate([np.full(n, hb.x_scale), np.full(n, hb.x_scale * omega)])
+    newmark = NewmarkIntegrator(train.lumped, steps_per_period=hb.samples)
+    columns = []
+    for k in range(2 * n):
+        e = np.zeros(2 * n)
+        e[k] = 1e-4 * scale[k]
+        plus = np.concatenate(newmark.advance(f, ((y0 + e)[:n], (y0 + e)[n:])))
+        minus = np.concatenate(newmark.advance(f, ((y0 - e)[:n], (y0 - e)[n:])))
+        columns.append((plus - minus) / (2 * e[k]))
+    theirs = np.abs(np.linalg.eigvals(np.column_stack(columns))).max()
+    ours = np.abs(floquet_multipliers(hb, z, omega)).max()
+    assert 0.0 < theirs < 1.0
+    assert math.log(ours) == pytest.approx(math.log(theirs), rel=1e-3)
+
+
+def test_a_curve_steps_over_the_frequency_where_a_multiplier_of_the_trains_period_passes_one():
+    """Near 6647 Hz a Floquet multiplier of the train's period passes +1 (over 20 mesh periods of stage 1, its
+    period doubling): there the balance is singular, the response grows without bound on both sides, and a
+    branch of solutions at that one frequency crosses the curve. The path climbed that branch and the curve
+    stopped at 20000 points; it now steps over it: it reaches 6700 Hz with stable points before the crossing
+    and unstable ones after, and away from it every point is the Newton solution at its own frequency from
+    the static deflection (the model has no backlash: one solution per frequency)."""
+    train = reducer()
+    hb = HarmonicBalance(train.lumped, 147)
+    points = follow(hb, 6600.0, 6700.0, ds=1.0, ds_max=1e6, df_max=10.0, max_points=500)
+    f = np.array([p.frequency for p in points])
+    assert f[-1] == 6700.0 and np.all(np.diff(f) > 0)
+    singular = [np.linalg.svd(hb.residual(hb.solve(2 * math.pi * x, hb.static_guess())[0], 2 * math.pi * x)[1]
+                              .dense(), compute_uv=False).min() for x in (6640.0, 6647.0, 6655.0)]
+    assert singular[1] < 0.05 * min(singular[0], singular[2])  # the balance is singular between
+    crossing = f[np.argmax([not p.stable for p in points])]
+    assert 6645.0 < crossing < 6650.0 and all(p.stable == (p.frequency < crossing) for p in points)
+    for p in points:
+        if abs(p.frequency - 6647.2) > 1.0:
+            z, _, ok = hb.solve(2 * math.pi * p.frequency, hb.static_guess())
+            assert ok and np.linalg.norm(z - p.z) < 1e-6 * np.linalg.norm(z), p.frequency

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt, Signal
 from app.chbm.curve_plot import colour
 from app.plot_legend import anchor_legend, least_crossed_corner
 from core.chbm.modes import distinct
-from core.chbm.train_study import contact_lost, period_forces
+from core.chbm.train_study import contact_lost, frequency_label, period_forces, period_samples
 
 # what the response plot can show: (per mesh or per body, the value at one curve point, the axis label);
 # body vibrations in um, as small lengths are read in the field
@@ -108,6 +108,8 @@ class ResponsePlot(TrainPlot):
             self.removeItem(item)
         self.legend.clear()
         self.curves = [c for c in curves if c.points]
+        if self.curves:  # meshes of different frequencies: the axis is the first mesh's
+            self.setLabel("bottom", frequency_label(self.curves[0].train))
         folds_named = False
         per, value, label = RESPONSES[quantity]
         self.setLabel("left", label)
@@ -178,7 +180,8 @@ def item_names(curves, quantity: str) -> list[str]:
 
 
 class PeriodPlot(TrainPlot):
-    """The mesh forces over one mesh period at one curve point."""
+    """The mesh forces over one period of the train (one mesh period where every mesh runs at one frequency) at
+    one curve point."""
 
     def __init__(self, parent=None):
         super().__init__("train_period_plot", "mesh period [-]", "mesh force [N] (+ drive flank, - coast flank)", parent)
@@ -187,7 +190,7 @@ class PeriodPlot(TrainPlot):
     def empty(self) -> None:
         """No curve point chosen: the plot says how to choose one."""
         self.clear()
-        self.setTitle("click a point of a curve above to see every mesh force over one mesh period here", color="#777")
+        self.setTitle("click a point of a curve above to see every mesh force over one period here", color="#777")
 
     def show(self, curve, frequency: float) -> str:
         """One period of every mesh force on the curve point nearest `frequency` [Hz]; returns a caption."""
@@ -195,13 +198,16 @@ class PeriodPlot(TrainPlot):
         self.legend.clear()
         i = int(np.argmin([abs(p.frequency - frequency) for p in curve.points]))
         point = curve.points[i]
-        samples = 512
+        cycles, first = curve.train.lumped.cycles, curve.train.meshes[0].name
+        samples = period_samples(curve.hb, 512)  # the train's period: `cycles` mesh periods of the first mesh
         forces = period_forces(curve.train, curve.hb, point.z, point.frequency, samples)
-        s = np.arange(samples) / samples
+        s = cycles * np.arange(samples) / samples
+        self.setLabel("bottom", "mesh period [-]" if cycles == 1 else f"mesh periods of {first} [-]")
         for k, mesh in enumerate(curve.train.meshes):
             self.plot(s, forces[k], pen=pg.mkPen(colour(k), width=1.5), name=mesh.name)
         place_legend(self)
         lost = bool(contact_lost(curve.train, curve.hb.coordinate_samples(point.z, samples)).any())
+        held = "" if cycles == 1 else f" of {first} (the train's period holds {cycles})"
         return (f"{point.frequency:.1f} Hz, {'stable' if point.stable else 'unstable'}"
                 + (", not resolved" if point.frequency < curve.resolved_from else "")
-                + (", contact lost in the period" if lost else "") + f"; mesh period {1e3 / point.frequency:.4g} ms")
+                + (", contact lost in the period" if lost else "") + f"; mesh period {1e3 / point.frequency:.4g} ms{held}")

@@ -148,15 +148,25 @@ class TrainWindow(WorkerRuns, QMainWindow):
 
     # ------------------------------------------------------------------ form and toolbar
 
+    def _name_frequencies(self) -> None:
+        """The frequency fields name the first mesh where the meshes run at different frequencies: the curves'
+        axis is its frequency."""
+        first = self.train.meshes[0].name if self.train.meshes and self.train.lumped.cycles > 1 else ""
+        for field, word in ((self.f_min, "Lowest"), (self.f_max, "Highest")):
+            field.label = f"{word} mesh frequency" + (f" of {first}" if first else "")
+            self.form.labelForField(field).setText(field.label)
+
     def _build_form(self) -> None:
-        form = QFormLayout()
+        self.form = form = QFormLayout()
         d = TrainStudy()
         self.speed_max = QuantityField("Highest input speed", Range(lo=0.0, hi=1e6, lo_open=True, unit="rpm"),
                                        d.speed_max_rpm, "The Campbell diagram's speed range [rpm] of the driven member")
         self.f_min = QuantityField("Lowest mesh frequency", HZ, d.f_min)
         self.f_max = QuantityField("Highest mesh frequency", HZ, d.f_max)
         self.harmonics = QuantityField("Harmonics", TRAIN_HARMONICS, d.harmonics,
-                                       "Harmonics H of the mesh frequency f: a curve is resolved where H f reaches "
+                                       "Harmonics H of the train's period (the mesh period where every mesh runs at "
+                                       "one frequency; else the common period of the meshes, several periods of "
+                                       "each): a curve is resolved where H times its frequency reaches "
                                        f"{RESOLVED_REACH:g}x the train's highest natural frequency; more harmonics "
                                        "take longer")
         self.df_max = QuantityField("Largest frequency step", Range(lo=0.0, hi=1e6, unit="Hz"), d.df_max,
@@ -232,6 +242,7 @@ class TrainWindow(WorkerRuns, QMainWindow):
             return
         self.message.setText("")
         self.act_run.setEnabled(not self.background.running)
+        self._name_frequencies()
         self.modes = distinct(train_modes(self.train))
         if (change is None or change.reset) and self.doc.model.views.train == TrainStudy():
             self.load_settings(suggested_study(self.train, self.modes))  # no settings of its own: around its modes

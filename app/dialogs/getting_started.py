@@ -40,6 +40,8 @@ picks a body. <b>View &gt; Fit All</b> {fit} brings every body into view; the Vi
 have the isometric, front, top and side views, wireframe, see-through bodies and a picture of the view.</p>
 <p>More: <b>Gears &gt; Planetary Gearset</b> {planetary} builds a whole set with its loads;
 <b>Analysis &gt; CHBM Study</b> {chbm} computes a pair's dynamic transmission error over a speed range;
+<b>Analysis &gt; Train Dynamics</b> does the same for the whole train (a planetary set, or a reducer whose stages
+mesh at different frequencies) with its modes and Campbell diagram;
 <b>Analysis &gt; Parameter Study</b> {study} varies fields of the model over a grid of cases.
 <b>Edit &gt; Duplicate</b> {duplicate} copies the selected body or load. Undo {undo} and redo {redo} take back
 every edit.</p>

@@ -186,3 +186,33 @@ def test_a_model_without_train_settings_opens_on_the_range_of_its_mesh_modes(win
     meshy = [float(train.table.item(r, 0).text()) for r in range(train.table.rowCount())
              if float(train.table.item(r, share).text()) >= 50.0 and float(train.table.item(r, 0).text()) > 0]
     assert 2100 <= 0.2 * min(meshy) and max(meshy) * 1.2 <= 20000
+
+
+def test_a_two_stage_reducers_forced_response_runs_on_its_common_period_from_the_window(window, qtbot):
+    """Run on the reducer example said that its meshes run at different frequencies and drew nothing. It now
+    runs on the train's period of 20 mesh periods of stage 1 and 9 of stage 2: the form and the curves' axis
+    name stage 1's frequency, the window opens on the range and harmonics that let stage 2 pass both mesh modes
+    (tests/core/chbm/test_train_cli.py works them out by hand), and a click on a curve shows both mesh forces
+    over that period."""
+    train = _open(window, qtbot, EXAMPLES / "two_stage_reducer.gdyn")
+    assert "20 mesh periods of stage1, 9 mesh periods of stage2" in train.summary.text()
+    assert train.form.labelForField(train.f_min).text() == "Lowest mesh frequency of stage1"
+    assert {name: train.findChild(QLineEdit, name).text() for name in ("Lowest mesh frequency", "Harmonics")} == {
+        "Lowest mesh frequency": "1500", "Harmonics": "147"}
+    for name, text in {"Lowest mesh frequency": "3000", "Highest mesh frequency": "3300", "Harmonics": "80",
+                       "Largest frequency step": "50"}.items():
+        edit = train.findChild(QLineEdit, name)
+        edit.clear()
+        qtbot.keyClicks(edit, text)
+    _click(train, qtbot, "train_run")
+    qtbot.waitUntil(lambda: len(train.curves) == 1 and not train.background.running, timeout=120000)
+    assert train.message.text() == "" and train.curves[0].points[-1].frequency == 3300.0
+    plot = train.response_plot
+    assert plot.plotItem.getAxis("bottom").labelText == "mesh frequency of stage1 [Hz]"
+    view = plot.plotItem.vb
+    pos = plot.mapFromScene(view.mapViewToScene(QPointF(3150.0, 0.0)))
+    qtbot.mouseClick(plot.viewport(), Qt.LeftButton, pos=pos)
+    qtbot.waitUntil(lambda: "Hz" in train.period_plot.plotItem.titleLabel.text, timeout=5000)
+    assert "of stage1 (the train's period holds 20)" in train.period_plot.plotItem.titleLabel.text
+    lines = train.period_plot.listDataItems()
+    assert [i.name() for i in lines] == ["stage1", "stage2"] and lines[0].xData[-1] == pytest.approx(20.0, abs=0.01)

@@ -168,14 +168,17 @@ def _climbing(points: list[CurvePoint]) -> bool:
 
 
 def _step_over(hb, points: list[CurvePoint], w_scale: float, dw_max: float, stability: bool):
-    """Leave the branch the path climbed (`_climbing`): its points are dropped, and the curve goes on from the
-    last point before it by Newton at a fixed frequency as far past the crossing as that point lies before it
-    (at least a tenth of the largest frequency step), then along its own tangent; no later step may cross back.
-    Near the crossing the curve's response grows without bound, as at an undamped resonance: the multiplier's
-    mode has no damping there. Returns (y, tangent, segment) of the point it adds (the segment of the last point
+    """Leave the branch the path climbed (`_climbing`): its points are dropped, with those within a hundredth of
+    the largest frequency step of the crossing (there the curve's response grows without bound, as at an
+    undamped resonance: the multiplier's mode has no damping; how high those points reach says only how close
+    the path came), and the curve goes on from the last point before them by Newton at a fixed frequency as far
+    past the crossing as that point lies before it (at least a tenth of the largest frequency step), then along
+    its own tangent; no later step may cross back. Returns (y, tangent, segment) of the point it adds (the segment of the last point
     kept: the turns of the path up the branch are no folds of the curve)."""
     crossing = points[-1].frequency
-    del points[len(points) - CLIMB_POINTS:]
+    near = 0.01 * dw_max * w_scale / (2 * math.pi)  # [Hz]: a hundredth of the largest frequency step
+    while len(points) > 1 and abs(points[-1].frequency - crossing) < near:
+        points.pop()
     last = points[-1]
     past = crossing + max(crossing - last.frequency, 0.1 * dw_max * w_scale / (2 * math.pi))
     z, iters, ok = hb.solve(2 * math.pi * past, last.z)

@@ -136,12 +136,14 @@ class TrainCurve:
     reference: list[PeriodicResponse] = field(default_factory=list)
 
     def summary(self) -> str:
-        """Points, folds, unstable points and the largest dynamic factor, in words."""
+        """Points, folds, unstable points (and the first three spans of them) and the largest dynamic factor, in
+        words."""
         peak = max((ld.factor, p.frequency, m.name) for p, loads in zip(self.points, self.loads)
                    for ld, m in zip(loads, self.train.meshes))
+        spans = ", ".join(f"{a:.0f}-{b:.0f} Hz" for a, b in unstable_spans(self.points)[:3])
         return (f"{len(self.points)} points, {max(p.segment for p in self.points)} folds, "
-                f"{sum(not p.stable for p in self.points)} unstable; largest dynamic factor {peak[0]:.3f} "
-                f"({peak[2]} at {peak[1]:.1f} Hz{', not resolved' if peak[1] < self.resolved_from else ''})")
+                f"{sum(not p.stable for p in self.points)} unstable{f' ({spans})' if spans else ''}; "
+                f"largest dynamic factor {peak[0]:.3f} ({peak[2]} at {peak[1]:.1f} Hz{', not resolved' if peak[1] < self.resolved_from else ''})")
 
     def resolution_note(self) -> str:
         """What the curve leaves unresolved, in words ("" when it is resolved over its whole range)."""
@@ -154,6 +156,18 @@ class TrainCurve:
                 f"highest natural frequency ({self.highest_mode:.0f} Hz): the curve there misses superharmonic "
                 "resonances and its dynamic factors are not converged"
                 + (f" (harmonics {better} resolve it from {reach / better:.0f} Hz)" if better > h else ""))
+
+
+def unstable_spans(points: list[CurvePoint]) -> list[tuple[float, float]]:
+    """The frequency spans [Hz] of consecutive unstable points of a curve, first and last point of each."""
+    spans, start = [], None
+    for p, q in zip(points, points[1:] + [None]):
+        if not p.stable:
+            start = p.frequency if start is None else start
+            if q is None or q.stable:
+                spans.append((start, p.frequency))
+                start = None
+    return spans
 
 
 def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = DEFAULT_HARMONICS,

@@ -17,7 +17,7 @@ from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.newmark import NewmarkIntegrator
 from core.chbm.stability import floquet_multipliers
 from core.chbm.train_from_model import train_from_model
-from core.chbm.train_study import contact_lost, mesh_forces, period_forces
+from core.chbm.train_study import contact_lost, mesh_forces, period_forces, unstable_spans
 from core.model.entities import CompliantMesh
 from core.model.files import load
 from tests.conftest import EXAMPLES
@@ -107,6 +107,10 @@ def test_a_curve_steps_over_the_frequency_where_a_multiplier_of_the_trains_perio
     assert singular[1] < 0.05 * min(singular[0], singular[2])  # the balance is singular between
     crossing = f[np.argmax([not p.stable for p in points])]
     assert 6645.0 < crossing < 6650.0 and all(p.stable == (p.frequency < crossing) for p in points)
+    assert unstable_spans(points) == [(crossing, 6700.0)]
+    # within a hundredth of the frequency step of the crossing (where the path climbed: 6647.157 Hz) the response
+    # grows without bound: no point there
+    assert not any(abs(x - 6647.157) < 0.1 for x in f)
     for p in points:
         if abs(p.frequency - 6647.2) > 1.0:
             z, _, ok = hb.solve(2 * math.pi * p.frequency, hb.static_guess())

@@ -210,4 +210,5 @@ class PeriodPlot(TrainPlot):
         held = "" if cycles == 1 else f" of {first} (the train's period holds {cycles})"
         return (f"{point.frequency:.1f} Hz, {'stable' if point.stable else 'unstable'}"
                 + (", not resolved" if point.frequency < curve.resolved_from else "")
-                + (", contact lost in the period" if lost else "") + f"; mesh period {1e3 / point.frequency:.4g} ms{held}")
+                + (", contact lost in the period" if lost else "")
+                + f"; mesh period {1e3 / point.frequency:.4g} ms{held}")

@@ -173,8 +173,8 @@ def _step_over(hb, points: list[CurvePoint], w_scale: float, dw_max: float, stab
     undamped resonance: the multiplier's mode has no damping; how high those points reach says only how close
     the path came), and the curve goes on from the last point before them by Newton at a fixed frequency as far
     past the crossing as that point lies before it (at least a tenth of the largest frequency step), then along
-    its own tangent; no later step may cross back. Returns (y, tangent, segment) of the point it adds (the segment of the last point
-    kept: the turns of the path up the branch are no folds of the curve)."""
+    its own tangent; no later step may cross back. Returns (y, tangent, segment) of the point it adds (the
+    segment of the last point kept: the turns of the path up the branch are no folds of the curve)."""
     crossing = points[-1].frequency
     near = 0.01 * dw_max * w_scale / (2 * math.pi)  # [Hz]: a hundredth of the largest frequency step
     while len(points) > 1 and abs(points[-1].frequency - crossing) < near:

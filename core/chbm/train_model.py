@@ -32,6 +32,7 @@ from core.model.views import TRAIN_HARMONICS
 #: a mesh's periods in a train's period at most: at the most harmonics, each mesh keeps 4 of its own
 MAX_ORDER = int(TRAIN_HARMONICS.hi) // 4
 
+
 @dataclass(frozen=True)
 class TrainBody:
     """One body of a train.

@@ -143,7 +143,8 @@ class TrainCurve:
         spans = ", ".join(f"{a:.0f}-{b:.0f} Hz" for a, b in unstable_spans(self.points)[:3])
         return (f"{len(self.points)} points, {max(p.segment for p in self.points)} folds, "
                 f"{sum(not p.stable for p in self.points)} unstable{f' ({spans})' if spans else ''}; "
-                f"largest dynamic factor {peak[0]:.3f} ({peak[2]} at {peak[1]:.1f} Hz{', not resolved' if peak[1] < self.resolved_from else ''})")
+                f"largest dynamic factor {peak[0]:.3f} ({peak[2]} at {peak[1]:.1f} Hz"
+                f"{', not resolved' if peak[1] < self.resolved_from else ''})")
 
     def resolution_note(self) -> str:
         """What the curve leaves unresolved, in words ("" when it is resolved over its whole range)."""
@@ -212,14 +213,14 @@ def check_period(train: TrainModel, harmonics: int) -> None:
     first = train.meshes[0].name
     if any(not abs(r - m.order / cycles) <= 1e-9 * max(r, 1.0) for m, r in zip(train.meshes, ratios.values())):
         loose = [name for name, r in ratios.items() if not math.isfinite(r)]
-        raise ModelError("train", (f"{', '.join(loose)} does not turn in a fixed ratio to {first} (two trains not "
-                                   "geared together): the harmonic balance needs one period for every mesh"
-                                   if loose else
-                                   "its meshes' frequencies (against " + first + "'s: " + ", ".join(
-                                       f"{name} {r:.6g}" for name, r in ratios.items() if name != first)
-                                   + f") have no common period of at most {MAX_ORDER} mesh periods each")
-                         + "; its modes and Campbell diagram (geardyn modes) take any train, and a stage alone its "
-                           "pair's CHBM study (Analysis > CHBM Study, geardyn chbm --model FILE --pair NAME)")
+        others = ", ".join(f"{name} {r:.6g}" for name, r in ratios.items() if name != first)
+        why = (f"{', '.join(loose)} does not turn in a fixed ratio to {first} (two trains not geared together): the "
+               "harmonic balance needs one period for every mesh" if loose else
+               f"its meshes' frequencies (against {first}'s: {others}) have no common period of at most {MAX_ORDER} "
+               "mesh periods each")
+        raise ModelError("train", why + "; its modes and Campbell diagram (geardyn modes) take any train, and a "
+                         "stage alone its pair's CHBM study (Analysis > CHBM Study, geardyn chbm --model FILE --pair "
+                         "NAME)")
     top = max(m.order for m in train.meshes)
     if harmonics < top:
         fastest = max(train.meshes, key=lambda m: m.order).name

@@ -21,6 +21,7 @@ from core.chbm.train_study import contact_lost, mesh_forces, period_forces, unst
 from core.model.entities import CompliantMesh
 from core.model.files import load
 from tests.conftest import EXAMPLES
+from tests.core.chbm.conftest import period_map_multiplier
 
 
 def reducer(backlash: float = 0.0):
@@ -73,18 +74,7 @@ def test_floquet_multipliers_over_the_trains_period_match_the_newmark_period_map
     omega = 2 * math.pi * f
     z, _, ok = hb.solve(omega, hb.static_guess())
     assert ok
-    n = train.lumped.dofs
-    y0 = np.concatenate(hb.state_at_start(z, omega))
-    scale = np.concatenate([np.full(n, hb.x_scale), np.full(n, hb.x_scale * omega)])
-    newmark = NewmarkIntegrator(train.lumped, steps_per_period=hb.samples)
-    columns = []
-    for k in range(2 * n):
-        e = np.zeros(2 * n)
-        e[k] = 1e-4 * scale[k]
-        plus = np.concatenate(newmark.advance(f, ((y0 + e)[:n], (y0 + e)[n:])))
-        minus = np.concatenate(newmark.advance(f, ((y0 - e)[:n], (y0 - e)[n:])))
-        columns.append((plus - minus) / (2 * e[k]))
-    theirs = np.abs(np.linalg.eigvals(np.column_stack(columns))).max()
+    theirs = period_map_multiplier(hb, z, f, hb.samples)
     ours = np.abs(floquet_multipliers(hb, z, omega)).max()
     assert 0.0 < theirs < 1.0
     assert math.log(ours) == pytest.approx(math.log(theirs), rel=1e-3)

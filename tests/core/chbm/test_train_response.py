@@ -35,6 +35,7 @@ from core.model.entities import BearingSpringDamper, CompliantMesh, SpringDamper
 from core.model.files import load
 from core.model.views import TRAIN_DEFAULT_HARMONICS
 from tests.conftest import EXAMPLES
+from tests.core.chbm.conftest import period_map_multiplier
 
 
 @pytest.fixture(scope="module")
@@ -116,18 +117,7 @@ def test_floquet_multipliers_of_the_planetary_match_the_newmark_period_map(torsi
     omega = 2 * math.pi * f
     z, _, ok = hb.solve(omega, hb.static_guess())
     assert ok
-    n = torsional.lumped.dofs
-    y0 = np.concatenate(hb.state_at_start(z, omega))
-    scale = np.concatenate([np.full(n, hb.x_scale), np.full(n, hb.x_scale * omega)])
-    newmark = NewmarkIntegrator(torsional.lumped, steps_per_period=4096)
-    columns = []
-    for k in range(2 * n):
-        e = np.zeros(2 * n)
-        e[k] = 1e-4 * scale[k]
-        plus = np.concatenate(newmark.advance(f, ((y0 + e)[:n], (y0 + e)[n:])))
-        minus = np.concatenate(newmark.advance(f, ((y0 - e)[:n], (y0 - e)[n:])))
-        columns.append((plus - minus) / (2 * e[k]))
-    theirs = np.abs(np.linalg.eigvals(np.column_stack(columns))).max()
+    theirs = period_map_multiplier(hb, z, f, 4096)
     ours = np.abs(floquet_multipliers(hb, z, omega)).max()
     assert 0.5 < theirs < 1.0
     assert ours == pytest.approx(theirs, rel=1e-4)

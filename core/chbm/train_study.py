@@ -96,7 +96,8 @@ def loads_of(train: TrainModel, forces: np.ndarray, static: np.ndarray) -> list[
     out = []
     for f, s, amp, m in zip(forces, static, spec, train.meshes):
         peak = float(np.abs(f).max())
-        out.append(MeshLoad(float(f.mean()), peak, peak / abs(s) if s else math.inf, amp[m.order:6 * m.order:m.order]))
+        own = amp[m.order:6 * m.order:m.order]  # harmonics 1 to 5 of the mesh's own frequency
+        out.append(MeshLoad(float(f.mean()), peak, peak / abs(s) if s else math.inf, own))
     return out
 
 

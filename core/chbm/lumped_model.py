@@ -64,7 +64,7 @@ class ContactElement:
         return (self.rolling * self.order * np.asarray(phase_fraction, float) + self.phase) % 1.0
 
     def stiffness_at(self, phase_fraction: np.ndarray) -> np.ndarray:
-        """Stiffness [N/m] at mesh-period fractions of the train."""
+        """Stiffness [N/m] at fractions of the model's period."""
         s = np.asarray(phase_fraction, float)
         if self.law is None:
             return np.full(s.shape, self.stiffness)

@@ -225,9 +225,9 @@ def mesh_mode_ranges(train: TrainModel, modes: list[Mode], input_body: str) -> t
     """Ranges that show a train's mesh modes (whose strain is mostly in the meshes: a mesh frequency drives them):
     the forced response's frequencies of the first mesh from where the slowest mesh runs at 0.2 times the lowest
     to where it runs at 1.2 times the highest [Hz] (every mesh passes every mode; for meshes of one frequency,
-    0.2 times the lowest to 1.2 times the highest), and the Campbell diagram's input speed [rpm] at which the first mesh reaches that top
-    (nan where the train does not roll one way); None for a train without mesh modes. Rounded outward to two
-    digits."""
+    0.2 times the lowest to 1.2 times the highest), and the Campbell diagram's input speed [rpm] at which the
+    first mesh reaches that top (nan where the train does not roll one way); None for a train without mesh
+    modes. Rounded outward to two digits."""
     found = [m.frequency for m in modes if m.frequency > 0.0 and m.shares["meshes"] >= MESH_MODE_SHARE]
     if not found:
         return None

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.gearing.mesh_phase import mesh_rate
 from core.model.entities import GROUND
 from core.model.model import Model
 
@@ -83,7 +84,8 @@ def amplitude_spectrum(time, values, t0: float | None = None, t1: float | None =
 
 
 def _axis_speed(results, body: str, axis: np.ndarray, rows) -> np.ndarray:
-    """A body's angular velocity about `axis` [rad/s] at the given rows (the ground: 0)."""
+    """A body's angular velocity about `axis` [rad/s] at the given rows (the ground: 0); times `axis`'s length (Hz
+    per rad/s: a mesh frequency)."""
     if body == GROUND:
         return np.zeros(int(np.count_nonzero(rows)))
     w = np.column_stack([results[f"{body}.w{a}"][rows] for a in "xyz"])
@@ -100,12 +102,11 @@ def mesh_frequencies(results, model: Model, t0: float, t1: float) -> dict[str, f
     rows = (results.time >= t0) & (results.time <= t1)
     out = {}
     for p in model.gear_pairs.values():
-        j1 = model.joints.get(p.joint1)
-        if j1 is None or j1.body_j not in results.bodies:
+        if p.joint1 not in model.joints or model.joints[p.joint1].body_j not in results.bodies:
             continue
-        axis = j1.unit_axis()
-        relative = _axis_speed(results, j1.body_j, axis, rows) - _axis_speed(results, p.carrier, axis, rows)
-        out[p.name] = p.z1 * abs(float(relative.mean())) / (2 * math.pi)
+        body, carrier, per = mesh_rate(model, p)  # Hz per rad/s
+        relative = _axis_speed(results, body, per, rows) - _axis_speed(results, carrier, per, rows)
+        out[p.name] = abs(float(relative.mean()))
     return out
 
 

@@ -9,10 +9,9 @@ samples and says so at its end (core.dynamics.run).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
+from core.gearing.mesh_phase import mesh_rate
 from core.model.entities import GROUND, CompliantMesh
 from core.model.model import Model
 from core.ranges import hertz
@@ -23,8 +22,7 @@ ADVISED_SAMPLES = 10
 
 class MeshSampling:
     """The fastest mesh frequency [Hz] the output samples of a run saw on the pairs that have a compliant mesh:
-    z1 times gear 1's angular velocity about its joint's axis relative to the pair's carrier, from the bodies'
-    angular-velocity channels (rad/s).
+    core.gearing.mesh_phase.mesh_rate on the bodies' angular-velocity channels (rad/s).
 
     Parameters
     ----------
@@ -42,16 +40,16 @@ class MeshSampling:
         pairs = {m.pair for m in model.forces.values() if isinstance(m, CompliantMesh)}
         self.pairs, columns, weights = [], [], []
         for name in sorted(pairs & set(model.gear_pairs)):
-            pair = model.gear_pairs[name]
-            joint = model.joints.get(pair.joint1)
-            gear = [index.get(f"{joint.body_j}.w{a}") for a in "xyz"] if joint is not None else [None]
-            held = [index.get(f"{pair.carrier}.w{a}") for a in "xyz"] if pair.carrier != GROUND else gear
+            if model.gear_pairs[name].joint1 not in model.joints:
+                continue
+            body, carrier, per = mesh_rate(model, model.gear_pairs[name])
+            gear = [index.get(f"{body}.w{a}") for a in "xyz"]
+            held = [index.get(f"{carrier}.w{a}") for a in "xyz"] if carrier != GROUND else gear
             if None in gear or None in held:  # a body without its channels: nothing to watch
                 continue
-            per = pair.z1 / (2 * math.pi) * joint.unit_axis()  # Hz per rad/s about the axis
             self.pairs.append(name)
             columns.append(gear + held)
-            weights.append(np.concatenate([per, -per if pair.carrier != GROUND else 0.0 * per]))
+            weights.append(np.concatenate([per, -per if carrier != GROUND else 0.0 * per]))
         # each pair's mesh frequency is |(values[columns] * weights).sum(axis=1)|: one gather a sample
         self.columns, self.weights = np.array(columns, np.int64), np.array(weights, float)
         self.fastest, self.when, self.which = 0.0, 0.0, 0  # [Hz], [s], index into pairs

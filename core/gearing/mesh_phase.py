@@ -52,6 +52,17 @@ def rides_on(model, body: str, carrier: str) -> bool:
     return False
 
 
+def mesh_rate(model, pair: GearPair) -> tuple[str, str, np.ndarray]:
+    """How fast the pair's mesh cycle runs: (gear 1's body, the carrier (GROUND for none), Hz per rad/s (3,)).
+
+    The mesh frequency is |per . (w_gear - w_carrier)| [Hz] with the two bodies' angular velocities [rad/s]: z1
+    tooth passes per turn of gear 1 about its joint's axis relative to the carrier (the same rate as the
+    reference gear's, whose phase `mesh_phase` gives, while the teeth roll on one another).
+    """
+    joint = model.joints[pair.joint1]
+    return joint.body_j, pair.carrier, pair.z1 / (2 * math.pi) * joint.unit_axis()
+
+
 def mesh_phase(model, pair: GearPair) -> MeshPhase:
     """The pair's reference gear and its mesh phase at the start (see the module docstring)."""
     j1, j2 = model.joints[pair.joint1], model.joints[pair.joint2]

@@ -24,6 +24,7 @@ from core.dynamics.run import prepare
 from core.dynamics.checks import drift_tolerances, worst_violation
 from core.geometry.mesh_import import MeshImportError, import_mesh
 from core.model.files import loads
+from core.model.views import TRAIN_HARMONICS
 from core.errors import ModelError
 from core.validation import validate
 
@@ -248,7 +249,7 @@ def test_train_and_modes_numeric_arguments(tmp_path_factory, flag, value):
     else:
         if flag == "--newmark" and 1 <= number <= 200:
             value = "0"  # valid: Newmark runs (10 s a frequency here) are test_train_cli's
-        if flag == "--harmonics" and 1 <= number <= 60:
+        if flag == "--harmonics" and 1 <= number <= TRAIN_HARMONICS.hi:
             value = "2"
         if flag == "--df-max" and 0 < number <= 20:
             value = "20"

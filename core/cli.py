@@ -284,21 +284,26 @@ def _cmd_validate(ns) -> int:
 
 
 class TerminalProgress:
-    """A one-line progress bar on stderr when it is a terminal; silent otherwise."""
+    """A one-line progress bar on stderr when it is a terminal; silent otherwise. close() ends its line (once), so
+    what is printed next starts on a line of its own; a later call draws a new bar."""
 
     def __init__(self, stream=None):
         self.stream = stream or sys.stderr
         self.live = self.stream.isatty()
+        self.drawn = False
 
     def __call__(self, fraction: float, message: str) -> None:
         if self.live:
             bar = "#" * int(30 * fraction)
             self.stream.write(f"\r[{bar:30s}] {100 * fraction:5.1f} % {message:40s}")
             self.stream.flush()
+            self.drawn = True
 
     def close(self) -> None:
-        if self.live:
+        if self.drawn:
             self.stream.write("\n")
+            self.stream.flush()
+            self.drawn = False
 
 
 def _cmd_chbm(ns) -> int:
@@ -555,7 +560,13 @@ def _cmd_train_chbm(ns) -> int:
     if len(ns.torque_scale) > MAX_TORQUE_SCALES:
         raise UsageError(f"--torque-scale: at most {MAX_TORQUE_SCALES} scales, got {len(ns.torque_scale)}")
     _check_output(ns.out, "--out")
-    return run_train_chbm(ns.file, ns.out, ns.f_min, ns.f_max, ns.torque_scale, ns.harmonics, ns.df_max, ns.newmark)
+    bar = TerminalProgress()
+    with CancelOnSignal(None) as sig:  # a signal ends the curve at its next point; the points are written
+        try:
+            return run_train_chbm(ns.file, ns.out, ns.f_min, ns.f_max, ns.torque_scale, ns.harmonics, ns.df_max,
+                                  ns.newmark, progress=bar, cancel=lambda: sig.received)
+        finally:
+            bar.close()
 
 
 def _check_output(path: str, flag: str) -> None:

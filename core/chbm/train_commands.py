@@ -10,6 +10,7 @@ import copy
 import dataclasses
 import json
 import math
+import sys
 
 import numpy as np
 
@@ -109,9 +110,16 @@ def run_modes(path: str, as_json: bool = False, speed_max: float = 0.0) -> int:
 
 
 def run_train_chbm(path: str, out: str, f_min: float | None, f_max: float | None, scales=(1.0,),
-                   harmonics: int | None = None, df_max: float | None = None, newmark_points: int = 0) -> int:
+                   harmonics: int | None = None, df_max: float | None = None, newmark_points: int = 0,
+                   progress=None, cancel=None) -> int:
     """The forced response of the model's train at each torque scale to CSV (and Newmark points); f_min or f_max
-    None: `suggested_study`'s; harmonics None: those that resolve the curve from f_min (`resolving_harmonics`)."""
+    None: `suggested_study`'s; harmonics None: those that resolve the curve from f_min (`resolving_harmonics`).
+
+    progress(fraction, message) is told how far each curve is, and its close() ends its line before the command
+    prints (core.cli.TerminalProgress); cancel() returns what cancelled the command (a signal's name), or None:
+    the curve then ends at its next point, the points computed are written, and the command says where it ended
+    (on stderr) and returns 1.
+    """
     try:
         model = load(path)
         base = train_from_model(model)
@@ -137,7 +145,8 @@ def run_train_chbm(path: str, out: str, f_min: float | None, f_max: float | None
     for scale in scales:
         train = base if scale == 1.0 else train_from_model(scaled_torques(model, scale))
         try:
-            curve = train_curve(train, f_min, f_max, harmonics, df_max, scale=scale)
+            curve = _computed(train, f_min, f_max, harmonics, df_max, newmark_points, scale, len(scales), progress,
+                              cancel)
         except ModelError as exc:  # the model, not the scale: no other scale runs either
             print(f"error: {exc}")
             return 1
@@ -149,8 +158,15 @@ def run_train_chbm(path: str, out: str, f_min: float | None, f_max: float | None
             print(f"error: torque scale {scale:g}: {exc} ({len(exc.points)} points kept in the CSV)")
             curves.append(exc.curve)
             continue
-        if newmark_points:
-            newmark_reference(curve, np.linspace(f_min, f_max, newmark_points))
+        if cancel and cancel():
+            curves.append(curve)
+            ended = curve.points[-1].frequency
+            where = (f"after {len(curve.reference)} of {newmark_points} Newmark points" if ended >= f_max else
+                     f"at {ended:.6g} Hz of the curve")
+            print(f"cancelled by {cancel()} {where} for torque scale {scale:g} ({len(curves)} of {len(scales)} "
+                  "scales started): the points computed are written", file=sys.stderr, flush=True)
+            status = 1
+            break
         print(f"torque scale {scale:g}: {curve.summary()}")
         if curve.resolution_note():
             print(f"note: torque scale {scale:g}: {curve.resolution_note()}")
@@ -159,6 +175,22 @@ def run_train_chbm(path: str, out: str, f_min: float | None, f_max: float | None
         write_curves_csv(curves, out)
         print(f"wrote {out}")
     return status
+
+
+def _computed(train, f_min, f_max, harmonics, df_max, newmark_points, scale, scales, progress, cancel):
+    """One torque scale's curve and its Newmark points, with progress (its line ended after) and cancel."""
+    told = progress
+    if progress is not None and scales > 1:
+        def told(fraction, message):
+            progress(fraction, f"scale {scale:g}: {message}")
+    try:
+        curve = train_curve(train, f_min, f_max, harmonics, df_max, progress=told, cancel=cancel, scale=scale)
+        if newmark_points and not (cancel and cancel()):
+            newmark_reference(curve, np.linspace(f_min, f_max, newmark_points), progress=told, cancel=cancel)
+        return curve
+    finally:
+        if progress is not None:
+            progress.close()
 
 
 def scaled_torques(model, scale: float):

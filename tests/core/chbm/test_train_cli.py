@@ -180,3 +180,42 @@ def test_a_two_stage_reducers_defaults_let_its_slower_mesh_pass_every_mesh_mode(
     assert (study.f_min, study.f_max, study.speed_max_rpm) == (1500.0, 15000.0, 45000.0)
     assert 0.2 * low / 0.45 >= 1500 and 1.2 * high / 0.45 <= 15000
     assert study.harmonics == -(-2 * high * 20 // 1500) == 147
+
+
+def test_train_chbm_shows_its_progress_and_a_signal_keeps_the_points_computed(tmp_path):
+    """The reducer's default curve takes about 40 s: on a terminal the command shows how far it is, and Ctrl-C
+    (SIGINT) ends the curve at its next point with the points so far written, instead of a traceback and
+    nothing."""
+    import pty
+    import select
+    import signal
+    import time
+
+    out = tmp_path / "curve.csv"
+    master, slave = pty.openpty()  # stderr a terminal: the progress bar is drawn only there
+    proc = subprocess.Popen([sys.executable, "-m", "core.cli", "train-chbm", str(EXAMPLES / "two_stage_reducer.gdyn"),
+                             "--out", str(out)], cwd=ROOT, stdout=subprocess.PIPE, stderr=slave, text=True)
+    os.close(slave)
+
+    def read(wait):
+        try:
+            return os.read(master, 4096).decode(errors="replace") if select.select([master], [], [], wait)[0] else ""
+        except OSError:  # the command has ended and closed its end
+            return None
+
+    seen, deadline = "", time.monotonic() + 120
+    while "HBM 2" not in seen and time.monotonic() < deadline and proc.poll() is None:  # past 2000 Hz
+        seen += read(1.0) or ""
+    assert "HBM 2" in seen, seen
+    proc.send_signal(signal.SIGINT)
+    stdout, _ = proc.communicate(timeout=120)
+    while (more := read(0.2)):
+        seen += more
+    os.close(master)
+    assert proc.returncode == 1, stdout + seen
+    assert "Traceback" not in seen and "cancelled by SIGINT at " in seen, seen
+    rows = list(csv.DictReader(out.open()))
+    axis = "mesh frequency of stage1 [Hz]"
+    reached = float(rows[-1][axis])
+    assert float(rows[0][axis]) == 1500.0 and 2000.0 <= reached < 15000.0 and len(rows) > 10
+    assert f"{reached:.6g} Hz" in seen  # where it ended, said

@@ -179,14 +179,15 @@ def run_train_chbm(path: str, out: str, f_min: float | None, f_max: float | None
 
 def _computed(train, f_min, f_max, harmonics, df_max, newmark_points, scale, scales, progress, cancel):
     """One torque scale's curve and its Newmark points, with progress (its line ended after) and cancel."""
-    told = progress
-    if progress is not None and scales > 1:
-        def told(fraction, message):
-            progress(fraction, f"scale {scale:g}: {message}")
+    def told(fraction, message):
+        progress(fraction, message if scales == 1 else f"scale {scale:g}: {message}")
     try:
-        curve = train_curve(train, f_min, f_max, harmonics, df_max, progress=told, cancel=cancel, scale=scale)
+        told_or_none = None if progress is None else told
+        curve = train_curve(train, f_min, f_max, harmonics, df_max, progress=told_or_none, cancel=cancel,
+                            scale=scale)
         if newmark_points and not (cancel and cancel()):
-            newmark_reference(curve, np.linspace(f_min, f_max, newmark_points), progress=told, cancel=cancel)
+            newmark_reference(curve, np.linspace(f_min, f_max, newmark_points), progress=told_or_none,
+                              cancel=cancel)
         return curve
     finally:
         if progress is not None:

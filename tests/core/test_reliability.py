@@ -394,7 +394,7 @@ def test_continuation_that_cannot_start_says_where_and_why():
     model = pair_model(PAPER_INERTIA, PAPER_INERTIA, PAPER_BASE_RADIUS, PAPER_BASE_RADIUS, 1.0, 0.01,
                        PAPER_CONTACT_RATIO, 2.6e8)
     with pytest.raises(ContinuationError, match="at the start frequency 2500 Hz: Newton's method from the static "
-                                                "deflection did not converge in 50 iterations"):
+                                                "deflection did not converge in 100 iterations"):
         follow(HarmonicBalance(model, 14), 2500.0, 3000.0)
 
 

@@ -134,6 +134,7 @@ def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, d
             segment += 1  # a fold: the curve turns back in frequency
         y, tangent = y_new, new_tangent
         points.append(_point(hb, y, w_scale, iters, segment, stability))
+        _check_tangle(points)
         if _climbing(points):
             crossed.append(points[-1].frequency * 2 * math.pi / w_scale)
             y, tangent, segment = _step_over(hb, points, w_scale, dw_max, stability)
@@ -146,6 +147,33 @@ def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, d
                                 f"holds {max_points} points, the most a curve may (a larger df_max or a narrower "
                                 "range needs fewer; an undamped resonance never closes)", points)
     return points
+
+
+#: folds of the path within TANGLE_BAND of the frequency that are a tangle, not a curve: a response curve's
+#: folds come in pairs at a softening or hardening peak (the paper's pair: at most two within a tenth of the
+#: frequency); an unstable periodic branch of meshes with backlash folds back and forth without end
+TANGLE_FOLDS, TANGLE_BAND = 8, 0.1
+
+
+def _check_tangle(points: list[CurvePoint]) -> None:
+    """Raise ContinuationError when the last TANGLE_FOLDS folds of the path lie within TANGLE_BAND of the
+    frequency: there the periodic response is unstable and its branch tangled (the meshes move otherwise: a
+    period doubling, or no periodic motion at all), and following it leads nowhere along the curve (the
+    two-stage reducer with 10 um of backlash: from 2550 to 3400 Hz Newton finds no periodic solution at all)."""
+    if points[-1].segment < TANGLE_FOLDS or points[-1].segment == points[-2].segment:
+        return
+    first = next(i for i, p in enumerate(points) if p.segment == points[-1].segment - TANGLE_FOLDS + 1)
+    band = [p.frequency for p in points[first - 1:]]
+    if max(band) - min(band) > TANGLE_BAND * min(band):
+        return
+    stable = [p for p in points[:first] if p.stable]
+    lost = stable[-1].frequency if stable else points[0].frequency
+    raise ContinuationError(
+        f"the periodic response lost its stability at {lost:.6g} Hz and from there the path folded back "
+        f"{TANGLE_FOLDS} times between {min(band):.6g} and {max(band):.6g} Hz: the periodic solution there is "
+        "unstable and tangled, and the meshes move otherwise (a period doubling, or no periodic motion: Newmark "
+        "points show it); the curve up to there is kept, and a range starting past it may find the curve again",
+        points)
 
 
 #: points in a row at one frequency (to CLIMB_RTOL) that are a branch crossing the curve there, not the curve

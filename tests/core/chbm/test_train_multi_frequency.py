@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-from core.chbm.continuation import follow
+from core.chbm.continuation import TANGLE_FOLDS, ContinuationError, follow
 from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.newmark import NewmarkIntegrator
 from core.chbm.stability import floquet_multipliers
@@ -108,3 +108,20 @@ def test_a_curve_steps_over_the_frequency_where_a_multiplier_of_the_trains_perio
         if abs(p.frequency - 6647.2) > 1.0:
             z, _, ok = hb.solve(2 * math.pi * p.frequency, hb.static_guess())
             assert ok and np.linalg.norm(z - p.z) < 1e-6 * np.linalg.norm(z), p.frequency
+
+
+def test_a_curve_that_tangles_where_the_periodic_response_is_unstable_stops_there_and_says_so():
+    """With 10 um of backlash the reducer's periodic response loses stability near 2516 Hz, and there its branch
+    folds back and forth without end: the path once ran 2200 points over 61 s, back down the curve, and stalled
+    below the range, blaming a corner. It now stops after TANGLE_FOLDS folds within a tenth of the frequency,
+    keeps the points, and names where stability was lost. The paper's curves fold at most twice in such a band."""
+    hb = HarmonicBalance(reducer(backlash=1e-5).lumped, 147)
+    with pytest.raises(ContinuationError, match=r"lost its stability at 251\d\.\d+ Hz and from there the path folded "
+                                                rf"back {TANGLE_FOLDS} times") as caught:
+        follow(hb, 2400.0, 3000.0, ds=1.0, ds_max=1e6, df_max=10.0)
+    points = caught.value.points
+    assert len({p.segment for p in points}) == TANGLE_FOLDS + 1 and len(points) < 1000
+    f = np.array([p.frequency for p in points])
+    before = f[:np.argmax([not p.stable for p in points])]
+    assert before[0] == 2400.0 and np.all(np.diff(before) > 0) and 2510.0 < before[-1] < 2520.0
+    assert max(f) < 2.64e3  # within a tenth of the frequency: not far past the loss

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import json
 import math
 import sys
@@ -179,19 +180,21 @@ def run_train_chbm(path: str, out: str, f_min: float | None, f_max: float | None
 
 def _computed(train, f_min, f_max, harmonics, df_max, newmark_points, scale, scales, progress, cancel):
     """One torque scale's curve and its Newmark points, with progress (its line ended after) and cancel."""
-    def told(fraction, message):
-        progress(fraction, message if scales == 1 else f"scale {scale:g}: {message}")
+    told = progress
+    if progress is not None and scales > 1:
+        told = functools.partial(_of_scale, progress, scale)
     try:
-        told_or_none = None if progress is None else told
-        curve = train_curve(train, f_min, f_max, harmonics, df_max, progress=told_or_none, cancel=cancel,
-                            scale=scale)
+        curve = train_curve(train, f_min, f_max, harmonics, df_max, progress=told, cancel=cancel, scale=scale)
         if newmark_points and not (cancel and cancel()):
-            newmark_reference(curve, np.linspace(f_min, f_max, newmark_points), progress=told_or_none,
-                              cancel=cancel)
+            newmark_reference(curve, np.linspace(f_min, f_max, newmark_points), progress=told, cancel=cancel)
         return curve
     finally:
         if progress is not None:
             progress.close()
+
+
+def _of_scale(progress, scale: float, fraction: float, message: str) -> None:
+    progress(fraction, f"scale {scale:g}: {message}")
 
 
 def scaled_torques(model, scale: float):

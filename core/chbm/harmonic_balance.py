@@ -233,7 +233,7 @@ class HarmonicBalance:
 
         Full steps from a poor start wander: from the static deflection where the flanks part over the period
         (the two-stage reducer with backlash at 1500 Hz) they had not converged after 50, the shortened ones do
-        in 50.
+        in 33.
         """
         z = z0.copy()
         r, system, _ = self.residual(z, omega)

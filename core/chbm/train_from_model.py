@@ -112,13 +112,13 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
     t_end = model.settings.t_end
     times = np.linspace(0.0, t_end, MEAN_SAMPLES) if t_end > 0 else np.zeros(1)
     torque = dict.fromkeys(names, 0.0)
-    held, torsion, notes, spring_items = set(), {}, [], []
+    held, torsion, notes, spring_items = {}, {}, [], []  # held: a motor's body and its mean speed [rad/s]
     for f in model.forces.values():
         if isinstance(f, Torque):
             b = host[model.joints[f.joint].body_j]
             torque[b] = torque.get(b, 0.0) + float(np.mean([f.law(t) for t in times]))
         elif isinstance(f, SpeedMotor):
-            held.add(host[model.joints[f.joint].body_j])
+            held[host[model.joints[f.joint].body_j]] = float(np.mean([f.law(t) for t in times]))
         elif isinstance(f, TorsionalSpringDamper):
             torsion[host[model.joints[f.joint].body_j]] = (f.stiffness, f.damping)
         elif isinstance(f, SpringDamper) and ({host.get(f.body_i, GROUND), host.get(f.body_j, GROUND)} - {GROUND}
@@ -175,7 +175,7 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
                                 f.stiffness, f.damping) for f in spring_items)
     train = build_train(bodies, meshes, springs=springs)
     orders = train.common_orders() or {}
-    phased = [dataclasses.replace(_rolling(model, train, m), order=orders.get(m.name, 1)) for m in meshes]
+    phased = [dataclasses.replace(_rolling(model, train, m, held), order=orders.get(m.name, 1)) for m in meshes]
     notes.append("mesh phases from the gears' teeth (phase 0: a tooth of the reference gear on the line to the "
                  "pitch point): " + ", ".join(f"{m.name} {m.phase:.4f}{'' if m.rolling > 0 else ' (runs back)'}"
                                               for m in phased))
@@ -234,14 +234,15 @@ def _coaxial(first: tuple, kind: str, item) -> bool:
     return kind == first[0] == "revolute" and item.body_i == first[1] and on_one_line(first[3], item)
 
 
-def _rolling_sign(model: Model, train: TrainModel) -> float:
-    """+1 or -1: the direction of the train's rigid rolling that the model runs in (its initial spins), else the
-    one its torques drive, else the one that turns the first body forward."""
-    phi = train.rigid[:, 0]
-    speeds = train.speeds(phi)
+def _rolling_sign(model: Model, train: TrainModel, speeds: dict[str, float], held: dict[str, float]) -> float:
+    """+1 or -1: the direction of the train's rolling `speeds` that the model runs in: its speed motors' (`held`:
+    body, mean speed [rad/s]; they hold it whatever its initial spins), else its initial spins, else the one its
+    torques drive, else the one that turns the first body forward."""
     spin = sum(b.inertia * speeds[b.name] * float(np.dot(model.bodies[b.name].angular_velocity, _axis(model)))
                for b in train.bodies)
-    for value in (spin, float(phi @ train.force), speeds[train.bodies[0].name]):
+    driven = sum(speeds[b] * w for b, w in held.items())
+    work = sum(b.torque * speeds[b.name] for b in train.bodies)
+    for value in (driven, spin, work, speeds[train.bodies[0].name]):
         if abs(value) > 1e-12 * max(1.0, abs(value)):
             return 1.0 if value > 0 else -1.0
     return 1.0
@@ -251,10 +252,14 @@ def _axis(model: Model) -> np.ndarray:
     return model.joints[next(iter(model.gear_pairs.values())).joint1].unit_axis()
 
 
-def _rolling(model: Model, train: TrainModel, mesh: TrainMesh) -> TrainMesh:
-    """The mesh with the direction its phase runs as the train rolls (its reference gear's turn on its seat)."""
-    if train.rigid.shape[1] != 1:
+def _rolling(model: Model, train: TrainModel, mesh: TrainMesh, held: dict[str, float]) -> TrainMesh:
+    """The mesh with the direction its phase runs as the train rolls (its reference gear's turn on its seat), in
+    its rigid rolling or, where speed motors hold it, its kinematic rolling; as it is where the train rolls in more
+    ways than one."""
+    try:
+        speeds = train.rolling_speeds()
+    except ModelError:
         return mesh
-    speeds = train.speeds(train.rigid[:, 0] * _rolling_sign(model, train))
-    rate = speeds[mesh.reference] - speeds.get(mesh.carrier, 0.0)
+    sign = _rolling_sign(model, train, speeds, held)
+    rate = sign * (speeds[mesh.reference] - speeds.get(mesh.carrier, 0.0))
     return dataclasses.replace(mesh, rolling=-1.0 if rate < 0 else 1.0)

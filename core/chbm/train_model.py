@@ -199,23 +199,32 @@ class TrainModel:
         """Each body's rotation rate [rad/s] in a motion of the coordinates q (rates [m/s])."""
         return {b.name: float(self.rotation[b.name] @ motion) for b in self.bodies}
 
+    def rolling_speeds(self) -> dict[str, float]:
+        """Each body's rotation rate [rad/s] in the one way the train rolls, of either sign: its rigid rolling, or
+        where a speed motor holds the input and nothing rolls, its kinematic rolling.
+
+        Raises
+        ------
+        ModelError
+            If the train rolls in more or fewer than one way.
+        """
+        if self.rigid.shape[1] == 1:
+            return self.speeds(self.rigid[:, 0])
+        rolling = self.kinematic_rolling()[0]
+        if self.rigid.shape[1] or rolling.shape[1] != 1:
+            raise ModelError("train", f"has {self.rigid.shape[1]} rigid-body motions; the mesh frequency per "
+                             "input speed needs exactly one (hold or load the other members)")
+        return {b.name: float(w) for b, w in zip(self.bodies, rolling[:, 0])}
+
     def mesh_frequencies_per_speed(self, body: str) -> dict[str, float]:
-        """Each mesh's frequency [Hz] per rad/s of `body` as the train rolls: in its rigid rolling, or where a speed
-        motor holds the input and nothing rolls, in its kinematic rolling (one degree of freedom either way).
+        """Each mesh's frequency [Hz] per rad/s of `body` as the train rolls (`rolling_speeds`).
 
         Raises
         ------
         ModelError
             If the train rolls in more or fewer than one way, or `body` does not turn when it rolls.
         """
-        if self.rigid.shape[1] == 1:
-            speeds = self.speeds(self.rigid[:, 0])
-        else:
-            rolling = self.kinematic_rolling()[0]
-            if self.rigid.shape[1] or rolling.shape[1] != 1:
-                raise ModelError("train", f"has {self.rigid.shape[1]} rigid-body motions; the mesh frequency per "
-                                 "input speed needs exactly one (hold or load the other members)")
-            speeds = {b.name: float(w) for b, w in zip(self.bodies, rolling[:, 0])}
+        speeds = self.rolling_speeds()
         if abs(speeds[body]) < 1e-12 * max(1e-300, max(abs(v) for v in speeds.values())):
             raise ModelError("input", f"{body!r} does not turn when the train rolls")
         return {m.name: m.frequency_per_speed(speeds) / abs(speeds[body]) for m in self.meshes if m.teeth}

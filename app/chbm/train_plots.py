@@ -108,8 +108,9 @@ class ResponsePlot(TrainPlot):
             self.removeItem(item)
         self.legend.clear()
         self.curves = [c for c in curves if c.points]
-        if self.curves:  # meshes of different frequencies: the axis is the first mesh's
-            self.setLabel("bottom", frequency_label(self.curves[0].train))
+        # meshes of different frequencies: the axis is the first mesh's; no curve: no point chosen either
+        self.setLabel("bottom", frequency_label(self.curves[0].train) if self.curves else "mesh frequency [Hz]")
+        self.marker.setVisible(self.marker.isVisible() and bool(self.curves))
         folds_named = False
         per, value, label = RESPONSES[quantity]
         self.setLabel("left", label)
@@ -190,6 +191,7 @@ class PeriodPlot(TrainPlot):
     def empty(self) -> None:
         """No curve point chosen: the plot says how to choose one."""
         self.clear()
+        self.setLabel("bottom", "mesh period [-]")
         self.setTitle("click a point of a curve above to see every mesh force over one period here", color="#777")
 
     def show(self, curve, frequency: float) -> str:

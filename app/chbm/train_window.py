@@ -151,7 +151,8 @@ class TrainWindow(WorkerRuns, QMainWindow):
     def _name_frequencies(self) -> None:
         """The frequency fields name the first mesh where the meshes run at different frequencies: the curves'
         axis is its frequency."""
-        first = self.train.meshes[0].name if self.train.meshes and self.train.lumped.cycles > 1 else ""
+        train = self.train
+        first = train.meshes[0].name if train and train.meshes and train.lumped.cycles > 1 else ""
         for field, word in ((self.f_min, "Lowest"), (self.f_max, "Highest")):
             field.label = f"{word} mesh frequency" + (f" of {first}" if first else "")
             self.form.labelForField(field).setText(field.label)
@@ -230,10 +231,14 @@ class TrainWindow(WorkerRuns, QMainWindow):
         self.mode = None
         self._show_curves([])
         self.period_plot.empty()
+        if not self.background.running:  # the dropped curve's summary and progress go with it
+            self.statusBar().clearMessage()
+            self.progress.setValue(0)
         try:
             self.train = train_from_model(self.doc.model.copy())
         except ModelError as exc:
             self.train, self.modes = None, []
+            self._name_frequencies()
             self.table.setRowCount(0)
             self.campbell_plot.clear()
             self.summary.setText("")

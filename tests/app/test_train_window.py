@@ -5,9 +5,10 @@ import csv
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtWidgets import QLineEdit, QMenu, QToolButton
+from PySide6.QtWidgets import QLineEdit, QMenu, QMessageBox, QToolButton
 
 from core.chbm.train_commands import SHARES, run_train_chbm
+from tests.app.conftest import answer_boxes
 from tests.conftest import EXAMPLES
 
 
@@ -216,3 +217,32 @@ def test_a_two_stage_reducers_forced_response_runs_on_its_common_period_from_the
     assert "of stage1 (the train's period holds 20)" in train.period_plot.plotItem.titleLabel.text
     lines = train.period_plot.listDataItems()
     assert [i.name() for i in lines] == ["stage1", "stage2"] and lines[0].xData[-1] == pytest.approx(20.0, abs=0.01)
+
+
+def test_file_new_after_a_reducer_curve_leaves_nothing_of_it_in_the_window(window, qtbot):
+    """After a curve of the reducer, File > New (its changed settings discarded in the real box) emptied the curves
+    but left the rest: the status bar's summary of the old curve, the form and both axes naming stage 1, and the
+    marker of the point chosen."""
+    train = _open(window, qtbot, EXAMPLES / "two_stage_reducer.gdyn")
+    for name, text in {"Lowest mesh frequency": "3000", "Highest mesh frequency": "3100", "Harmonics": "40",
+                       "Largest frequency step": "50"}.items():
+        edit = train.findChild(QLineEdit, name)
+        edit.clear()
+        qtbot.keyClicks(edit, text)
+    _click(train, qtbot, "train_run")
+    qtbot.waitUntil(lambda: len(train.curves) == 1 and not train.background.running, timeout=120000)
+    plot = train.response_plot
+    view = plot.plotItem.vb
+    qtbot.mouseClick(plot.viewport(), Qt.LeftButton, pos=plot.mapFromScene(view.mapViewToScene(QPointF(3050.0, 0.0))))
+    qtbot.waitUntil(lambda: "Hz" in train.period_plot.plotItem.titleLabel.text, timeout=5000)
+    assert train.statusBar().currentMessage().startswith("finished: x1: ")
+    texts = []
+    answer_boxes(qtbot, [QMessageBox.Discard], texts)
+    window.act_new.trigger()  # File > New
+    assert texts == ["The model has unsaved changes. Save them?"]
+    assert "has no gear pair" in train.message.text() and not train.act_run.isEnabled()
+    assert train.statusBar().currentMessage() == "" and train.progress.value() == 0
+    assert train.form.labelForField(train.f_min).text() == "Lowest mesh frequency"
+    assert plot.plotItem.getAxis("bottom").labelText == "mesh frequency [Hz]" and not plot.marker.isVisible()
+    assert train.period_plot.plotItem.getAxis("bottom").labelText == "mesh period [-]"
+    assert not plot.listDataItems() and not train.period_plot.listDataItems()

@@ -30,7 +30,13 @@ class PeriodPlot(pg.GraphicsLayoutWidget):
             self.plots.append(p)
         self.plots[-1].setLabel("bottom", "time in the period [ms]")
         self.plots[0].addLegend(offset=(10, 5))
-        self.plots[0].setTitle(EMPTY_TITLE, color="#777")  # until a point is chosen: how to choose one
+        self.empty()
+
+    def empty(self) -> None:
+        """No period chosen: the plots empty, and the title says how to choose one."""
+        for p in self.plots:
+            p.clear()
+        self.plots[0].setTitle(EMPTY_TITLE, color="#777")
         self.names, self.data = [], None
 
     def show_period(self, names: list[str], data: np.ndarray, frequency: float, curve: int = 0) -> None:

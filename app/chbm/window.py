@@ -62,7 +62,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         self.setObjectName("chbm_window")
         self.setWindowTitle("CHBM Study")
         self.doc = doc
-        self.results = []
+        self.results, self.results_source = [], PAPER_SOURCE  # the curves shown and the pair they are of
         self.background = Background(self)
         self.status = ""
         self.period = None  # (names, data, frequency) shown
@@ -175,11 +175,15 @@ class ChbmWindow(WorkerRuns, QMainWindow):
     def _model_changed(self, change) -> None:
         """A file opened: its study; a pair added, removed or edited: the list of pairs and their values."""
         if change.reset:
+            self._drop_results()
             self.load_study()
             return
         touched = change.touched()
         meshes = {n for n in touched if isinstance(self.doc.model.forces.get(n), CompliantMesh)}
         if meshes or touched & (set(self.doc.model.gear_pairs) | {self.source.itemData(i) for i in range(self.source.count())}):
+            forces = self.doc.model.forces
+            if self.results_source in touched or any(forces[n].pair == self.results_source for n in meshes):
+                self._drop_results()  # the curves were of the pair as it was
             keep = self.source.currentData()
             if keep not in self.pairs() and self._unchosen():  # a pair built with the window open: study it
                 keep = self._first_pair()
@@ -292,7 +296,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         self.message.setText("")
         if study != self.doc.model.views.chbm:
             self.doc.apply(SetViews(self.doc.model, dataclasses.replace(self.doc.model.views, chbm=study)))
-        self.results = []
+        self.results, self.results_source = [], study.source
         self.curve.set_results([])
         self.progress.setValue(0)
         self.status = "running"
@@ -301,6 +305,18 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         worker.curve.connect(self._curve)
         worker.done.connect(self._done)
         self.start_worker(worker)
+
+    def _drop_results(self) -> None:
+        """Forget the curves and the period shown: they were of the model (or pair) before. A study running
+        goes on and shows what it computes."""
+        if self.running:
+            return
+        self.results, self.period, self.status = [], None, ""
+        self.curve.set_results([])
+        self.curve.marker.setVisible(False)
+        self.period_plot.empty()
+        self.statusBar().clearMessage()
+        self.progress.setValue(0)
 
     def _curve(self, result) -> None:
         self.results.append(result)

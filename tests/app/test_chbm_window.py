@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtWidgets import QLineEdit, QToolButton
+from PySide6.QtWidgets import QLineEdit, QMessageBox, QToolButton
 
 from core.chbm.from_model import study_defaults
 from core.commands import AddItem, replace_fields
@@ -18,7 +18,7 @@ from core.geometry.macro import GearSpec, pair_geometry
 from core.model import builders
 from core.model.entities import GROUND, CompliantMesh, GearPair, RevoluteJoint
 from core.model.views import PAPER_SOURCE
-from tests.app.conftest import toolbar_button
+from tests.app.conftest import answer_boxes, toolbar_button
 from tests.conftest import EXAMPLES
 
 COARSE = {"Torques": "100", "Lowest mesh frequency": "1000", "Highest mesh frequency": "3000", "Harmonics": "7",
@@ -215,3 +215,45 @@ def test_a_pair_built_from_file_new_with_a_compliant_mesh_is_the_pair_the_study_
     window.doc.undo_stack.setClean()  # no unsaved-changes prompt
     window.open_file(EXAMPLES / "compliant_mesh_pair.gdyn")
     assert chbm.source.currentData() == "pair"
+
+
+def test_file_new_after_a_study_drops_its_curves_and_period(window, qtbot):
+    """A study's curves and the period shown stayed after File > New (the changed study discarded in the real
+    box), under a form back on the paper's pair and its range: Export Curve CSV still wrote them."""
+    chbm = _open(window, qtbot)
+    _type(chbm, qtbot, COARSE)
+    _click(chbm, qtbot, "chbm_run")
+    qtbot.waitUntil(lambda: chbm.status == "finished", timeout=120000)
+    point = chbm.results[0].points[5]
+    view = chbm.curve.getPlotItem().vb
+    pos = chbm.curve.mapFromScene(view.mapViewToScene(QPointF(point.frequency, point.half_p2p * 1e6)))
+    qtbot.mouseClick(chbm.curve.viewport(), Qt.LeftButton, pos=pos)
+    qtbot.waitUntil(lambda: chbm.period is not None, timeout=10000)
+    texts = []
+    answer_boxes(qtbot, [QMessageBox.Discard], texts)
+    window.act_new.trigger()  # File > New
+    assert texts == ["The model has unsaved changes. Save them?"]
+    assert chbm.results == [] and chbm.period is None and not chbm.curve.listDataItems()
+    assert not chbm.curve.marker.isVisible() and all(not p.listDataItems() for p in chbm.period_plot.plots)
+    assert "click a point of a curve above" in chbm.period_plot.plots[0].titleLabel.text
+    assert chbm.statusBar().currentMessage() == "" and chbm.progress.value() == 0
+    _click(chbm, qtbot, "chbm_export_curve")
+    assert chbm.message.text() == "Export Curve CSV: run a study first"
+
+
+def test_an_edit_of_the_studied_pairs_mesh_drops_its_curves_and_one_of_another_pair_keeps_them(window, qtbot):
+    """The curves of a model pair are of the pair as it was: an edit of its compliant mesh makes them another
+    pair's, so they go; an edit of the other stage leaves them."""
+    window.open_file(EXAMPLES / "two_stage_reducer.gdyn", ask=False)
+    for pair in ("stage1", "stage2"):
+        window.doc.apply(AddItem(CompliantMesh(f"{pair}_mesh", pair)))
+    chbm = _open(window, qtbot)
+    assert chbm.source.currentData() == "stage1"
+    _type(chbm, qtbot, {"Torques": "4", "Harmonics": "7", "Largest frequency step": "500"})
+    _click(chbm, qtbot, "chbm_run")
+    qtbot.waitUntil(lambda: chbm.status == "finished", timeout=120000)
+    assert len(chbm.results) == 1 and chbm.curve.listDataItems()
+    window.doc.apply(replace_fields(window.doc.model, "stage2_mesh", damping_ratio=0.1))
+    assert len(chbm.results) == 1 and chbm.curve.listDataItems()
+    window.doc.apply(replace_fields(window.doc.model, "stage1_mesh", damping_ratio=0.1))
+    assert chbm.results == [] and not chbm.curve.listDataItems() and chbm.statusBar().currentMessage() == ""

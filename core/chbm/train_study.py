@@ -137,11 +137,14 @@ class TrainCurve:
     reference: list[PeriodicResponse] = field(default_factory=list)
 
     def summary(self) -> str:
-        """Points, folds, unstable points (and the first three spans of them) and the largest dynamic factor, in
-        words."""
+        """Points, folds, unstable points (and the first three bands of them, `unstable_spans`) and the largest
+        dynamic factor, in words."""
         peak = max((ld.factor, p.frequency, m.name) for p, loads in zip(self.points, self.loads)
                    for ld, m in zip(loads, self.train.meshes))
-        spans = ", ".join(f"{a:.0f}-{b:.0f} Hz" for a, b in unstable_spans(self.points)[:3])
+        bands = unstable_spans(self.points)
+        spans = ", ".join(f"{a:.0f}-{b:.0f} Hz" for a, b in bands[:3])
+        if len(bands) > 3:
+            spans += f" and {len(bands) - 3} more"
         return (f"{len(self.points)} points, {max(p.segment for p in self.points)} folds, "
                 f"{sum(not p.stable for p in self.points)} unstable{f' ({spans})' if spans else ''}; "
                 f"largest dynamic factor {peak[0]:.3f} ({peak[2]} at {peak[1]:.1f} Hz"
@@ -161,15 +164,23 @@ class TrainCurve:
 
 
 def unstable_spans(points: list[CurvePoint]) -> list[tuple[float, float]]:
-    """The frequency spans [Hz] of consecutive unstable points of a curve, first and last point of each."""
-    spans, start = [], None
-    for p, q in zip(points, points[1:] + [None]):
-        if not p.stable:
-            start = p.frequency if start is None else start
-            if q is None or q.stable:
-                spans.append((start, p.frequency))
-                start = None
-    return spans
+    """The frequency bands [Hz] where a curve is unstable, lowest first: each run of consecutive unstable points
+    spans its lowest to highest frequency (a path that folds runs down as well as up), and runs whose spans
+    overlap are one band."""
+    runs, run = [], []
+    for p in points + [None]:
+        if p is not None and not p.stable:
+            run.append(p.frequency)
+        elif run:
+            runs.append((min(run), max(run)))
+            run = []
+    bands = []
+    for lo, hi in sorted(runs):
+        if bands and lo <= bands[-1][1]:
+            bands[-1] = (bands[-1][0], max(bands[-1][1], hi))
+        else:
+            bands.append((lo, hi))
+    return bands
 
 
 def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = DEFAULT_HARMONICS,

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import scipy.linalg
 
-from core.chbm.continuation import follow
+from core.chbm.continuation import CurvePoint, follow
 from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.newmark import NewmarkIntegrator
 from core.chbm.stability import floquet_multipliers, monodromy_multipliers
@@ -30,6 +30,7 @@ from core.chbm.train_study import (
     period_forces,
     static_mesh_forces,
     train_curve,
+    unstable_spans,
 )
 from core.model.entities import BearingSpringDamper, CompliantMesh, SpringDamper
 from core.model.files import load
@@ -227,3 +228,17 @@ def test_a_curve_says_below_which_mesh_frequency_its_harmonics_do_not_resolve_th
     newmark = np.abs(forces).max(axis=1) / np.abs(static_mesh_forces(planetary))
     assert np.abs(_dynamic_factors(planetary, 32, 514.0) / newmark - 1).max() > 0.1
     assert train_curve(planetary, 1020.0, 1100.0, 32, df_max=20.0).resolution_note() == ""
+
+
+def test_unstable_spans_are_frequency_bands_however_the_path_folds_through_them():
+    """A path that folds back and forth while unstable (the reducer with backlash near 2530 Hz) gave the summary
+    'unstable (2529-2522 Hz, 2522-2532 Hz, 2532-2536 Hz)': runs in the path's order, some downwards, one band
+    told three times. Each run now spans its lowest to highest frequency, and runs that overlap are one band."""
+    def point(f, stable, segment=0):
+        return CurvePoint(f, 0.0, 0.0, 0.0, stable, segment, 1, np.zeros(1))
+
+    path = [point(1550, True), point(1556, False), point(1560, False), point(1562, True),  # a run upwards
+            point(2500, True), point(2529, False, 1), point(2522, False, 1), point(2525, True, 2),  # folds down
+            point(2522, False, 2), point(2532, False, 2), point(2536, False, 3), point(2531, False, 3),
+            point(2540, True, 4), point(6648, False, 4), point(6911, False, 4)]  # the last run ends the curve
+    assert unstable_spans(path) == [(1556, 1560), (2522, 2536), (6648, 6911)]

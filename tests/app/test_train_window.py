@@ -28,6 +28,16 @@ def _click(train, qtbot, action):
     qtbot.mouseClick(button, Qt.LeftButton)
 
 
+def _run(train, qtbot, fields):
+    """Type `fields` (name: text) into the form, press Run and wait for the one curve."""
+    for name, text in fields.items():
+        edit = train.findChild(QLineEdit, name)
+        edit.clear()
+        qtbot.keyClicks(edit, text)
+    _click(train, qtbot, "train_run")
+    qtbot.waitUntil(lambda: len(train.curves) == 1 and not train.background.running, timeout=120000)
+
+
 def test_the_modes_table_lists_the_planetary_families_and_a_mode_animates_in_the_3d_view(window, qtbot):
     train = _open(window, qtbot)
     kinds = [train.table.item(r, 1).text() for r in range(train.table.rowCount())]
@@ -200,13 +210,8 @@ def test_a_two_stage_reducers_forced_response_runs_on_its_common_period_from_the
     assert train.form.labelForField(train.f_min).text() == "Lowest mesh frequency of stage1"
     assert {name: train.findChild(QLineEdit, name).text() for name in ("Lowest mesh frequency", "Harmonics")} == {
         "Lowest mesh frequency": "1500", "Harmonics": "147"}
-    for name, text in {"Lowest mesh frequency": "3000", "Highest mesh frequency": "3300", "Harmonics": "80",
-                       "Largest frequency step": "50"}.items():
-        edit = train.findChild(QLineEdit, name)
-        edit.clear()
-        qtbot.keyClicks(edit, text)
-    _click(train, qtbot, "train_run")
-    qtbot.waitUntil(lambda: len(train.curves) == 1 and not train.background.running, timeout=120000)
+    _run(train, qtbot, {"Lowest mesh frequency": "3000", "Highest mesh frequency": "3300", "Harmonics": "80",
+                        "Largest frequency step": "50"})
     assert train.message.text() == "" and train.curves[0].points[-1].frequency == 3300.0
     plot = train.response_plot
     assert plot.plotItem.getAxis("bottom").labelText == "mesh frequency of stage1 [Hz]"
@@ -224,13 +229,8 @@ def test_file_new_after_a_reducer_curve_leaves_nothing_of_it_in_the_window(windo
     but left the rest: the status bar's summary of the old curve, the form and both axes naming stage 1, and the
     marker of the point chosen."""
     train = _open(window, qtbot, EXAMPLES / "two_stage_reducer.gdyn")
-    for name, text in {"Lowest mesh frequency": "3000", "Highest mesh frequency": "3100", "Harmonics": "40",
-                       "Largest frequency step": "50"}.items():
-        edit = train.findChild(QLineEdit, name)
-        edit.clear()
-        qtbot.keyClicks(edit, text)
-    _click(train, qtbot, "train_run")
-    qtbot.waitUntil(lambda: len(train.curves) == 1 and not train.background.running, timeout=120000)
+    _run(train, qtbot, {"Lowest mesh frequency": "3000", "Highest mesh frequency": "3100", "Harmonics": "40",
+                        "Largest frequency step": "50"})
     plot = train.response_plot
     view = plot.plotItem.vb
     qtbot.mouseClick(plot.viewport(), Qt.LeftButton, pos=plot.mapFromScene(view.mapViewToScene(QPointF(3050.0, 0.0))))

@@ -106,6 +106,7 @@ class TelemetryWindow(QMainWindow):
         plot_menus(self.stack, document.suggested_path)
         self.stack.panel_added.connect(lambda panel: plot_menu(panel, document.suggested_path))
         clock.time_changed.connect(self.stack.set_playhead)
+        self.stack.set_playhead(clock.time)  # where the animation stands now, not 0 until the clock next moves
         document.run_updated.connect(self._run_updated)
         document.runs_changed.connect(self._runs_changed)
         document.items_changed.connect(self._model_changed)

@@ -550,3 +550,16 @@ def test_angles_read_in_degrees_and_speeds_in_rpm_as_the_dialogs_take_them(qtbot
                     ("rad/s^2", 3000.0): (1.0, "[rad/s^2]"), ("rad/s^2", 2e-3): (1e3, "[mrad/s^2]"),
                     ("N", 3000.0): (1e-3, "[kN]")}
     assert shown_unit("rad/s") == "rpm" and shown_unit("rad") == "deg" and shown_unit("N") == "N"
+
+
+def test_a_telemetry_window_opened_after_a_run_puts_its_playhead_at_the_animations_time(window, qtbot):
+    """After a run the animation stands at its end; the Telemetry window opened then showed its playhead at 0 s
+    until the clock next moved."""
+    _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.1)
+    window.clock.seek(0.07)
+    qtbot.mouseClick(toolbar_button(window, "telemetry"), Qt.LeftButton)
+    tw = window.telemetry
+    double_click_channel(qtbot, tw.browser, "sun_joint.angle")
+    assert tw.stack.current.playhead.value() == pytest.approx(0.07)
+    tw.add_plot()
+    assert [p.playhead.value() for p in tw.stack.panels] == pytest.approx([0.07, 0.07])

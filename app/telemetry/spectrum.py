@@ -21,7 +21,7 @@ from app.screen import fit_to_screen
 from core.analysis.spectra import (
     WINDOWS,
     amplitude_spectrum,
-    mesh_frequencies,
+    mesh_frequency_spans,
     mesh_orders,
     order_map,
     shared_frequencies,
@@ -30,6 +30,8 @@ from core.model.entities import RevoluteJoint
 
 HARMONICS = 4
 RANGES = ("Visible range", "Cursors A..B", "Whole run")
+# a mesh frequency that sweeps more than this many bins over the range is shown as a band, not a line
+SWEEP_BINS = 2
 CROWDED = 0.04  # harmonic lines closer than this fraction of the axis have one label between them
 MARKER_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#af601a", "#7d3c98", "#117a65")
 
@@ -140,33 +142,65 @@ class SpectrumWindow(QWidget):
         self.curve.setData(spec.frequency, spec.amplitude)
         self.plot.getAxis("left").set_quantity("amplitude", unit)
         model = self.telemetry.model_of_results()
-        self.markers = mesh_frequencies(res, model, spec.t0, spec.t1)
-        for line in self._lines:
-            self.plot.removeItem(line)
+        spans = mesh_frequency_spans(res, model, spec.t0, spec.t1)
+        self.markers = {pair: span[0] for pair, span in spans.items()}
+        for item in self._lines:
+            self.plot.removeItem(item)
         self._lines = []
         groups = shared_frequencies(self.markers, spec.resolution)  # a planetary's meshes: one marker
         top = spec.frequency[-1]  # the samples' Nyquist frequency: a mesh frequency above it has no line here
+        named, unseen = [], []
         for k, (f, pairs) in enumerate(groups):
             colour = MARKER_COLOURS[k % len(MARKER_COLOURS)]
-            drawn = [h for h in range(1, HARMONICS + 1) if f * h <= top]
-            labels = [f"{h}x" for h in drawn]
-            if f < CROWDED * top:  # the harmonics' labels would overlap: the first line names them all
-                labels = [f"1x-{drawn[-1]}x" if len(drawn) > 1 else "1x"] + [None] * (len(drawn) - 1)
-            if labels:
-                labels[0] = f"{mesh_label(pairs)} {labels[0]}"
-            for h, label in zip(drawn, labels):
-                line = pg.InfiniteLine(f * h, angle=90, pen=pg.mkPen(colour, width=1, style=Qt.DashLine),
-                                       label=label,
-                                       labelOpts={"position": 0.9 - 0.05 * k, "color": colour})
-                self.plot.addItem(line, ignoreBounds=True)
-                self._lines.append(line)
-        unseen = [f"{mesh_label(pairs)}: {f:.6g} Hz is above the {top:.4g} Hz the output samples resolve: an output "
-                  f"step under {0.5 / f:.3g} s shows it" for f, pairs in groups if f > top]
+            low, high = min(spans[p][1] for p in pairs), max(spans[p][2] for p in pairs)
+            if high - low > SWEEP_BINS * spec.resolution:  # a run-up: a band where the mesh frequency swept
+                self._mark_sweep(low, high, top, mesh_label(pairs), colour, k)
+                named.append(f"{low:.6g}-{high:.6g} Hz, swept ({', '.join(pairs)})")
+                if high > top:
+                    unseen.append(f"{mesh_label(pairs)}: the sweep reaches {high:.6g} Hz, above the {top:.4g} Hz the "
+                                  f"output samples resolve: an output step under {0.5 / high:.3g} s shows it")
+                continue
+            self._mark_lines(f, top, mesh_label(pairs), colour, k)
+            named.append(f"{f:.6g} Hz ({', '.join(pairs)})")
+            if f > top:
+                unseen.append(f"{mesh_label(pairs)}: {f:.6g} Hz is above the {top:.4g} Hz the output samples resolve: "
+                              f"an output step under {0.5 / f:.3g} s shows it")
+        if any("swept" in text for text in named):
+            unseen.append("a swept mesh frequency spreads over the spectrum: the Order map shows it against the "
+                          "shaft's speed")
         self.info.setText(f"{name}: {spec.samples} samples from {spec.t0:.6g} to {spec.t1:.6g} s, {spec.window} window, "
                           f"resolution {spec.resolution:.4g} Hz" + (" (resampled to equal steps)" if spec.resampled else "")
-                          + "; mesh frequencies: " + ", ".join(f"{f:.6g} Hz ({', '.join(pairs)})" for f, pairs in groups)
-                          + "".join(f"; {text}" for text in unseen))
+                          + "; mesh frequencies: " + ", ".join(named) + "".join(f"; {text}" for text in unseen))
         self._order_map(res, model, name, t0, t1)
+
+    def _mark_lines(self, f: float, top: float, label: str, colour: str, k: int) -> None:
+        """Dashed lines at a steady mesh frequency f [Hz] and its harmonics up to `top` [Hz]."""
+        drawn = [h for h in range(1, HARMONICS + 1) if f * h <= top]
+        labels = [f"{h}x" for h in drawn]
+        if f < CROWDED * top:  # the harmonics' labels would overlap: the first line names them all
+            labels = [f"1x-{drawn[-1]}x" if len(drawn) > 1 else "1x"] + [None] * (len(drawn) - 1)
+        if labels:
+            labels[0] = f"{label} {labels[0]}"
+        for h, text in zip(drawn, labels):
+            line = pg.InfiniteLine(f * h, angle=90, pen=pg.mkPen(colour, width=1, style=Qt.DashLine), label=text,
+                                   labelOpts={"position": 0.9 - 0.05 * k, "color": colour})
+            self.plot.addItem(line, ignoreBounds=True)
+            self._lines.append(line)
+
+    def _mark_sweep(self, low: float, high: float, top: float, label: str, colour: str, k: int) -> None:
+        """Shaded bands where a mesh frequency swept, low to high [Hz], and its harmonics while the bands stay
+        apart and begin below `top` [Hz]."""
+        brush = pg.mkColor(colour)
+        brush.setAlpha(40)
+        for h in range(1, HARMONICS + 1):
+            if h > 1 and (h * low <= (h - 1) * high or h * low > top):
+                break
+            band = pg.LinearRegionItem((h * low, min(h * high, top)), movable=False, brush=brush,
+                                       pen=pg.mkPen(colour, width=1, style=Qt.DashLine))
+            pg.InfLineLabel(band.lines[0], text=f"{label} {h}x swept", position=0.9 - 0.05 * k,
+                            color=colour)
+            self.plot.addItem(band, ignoreBounds=True)
+            self._lines.append(band)
 
     def _order_map(self, res, model, name, t0, t1) -> None:
         joint = self.reference.currentText()

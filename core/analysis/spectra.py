@@ -32,7 +32,7 @@ WINDOWS = {"hann": np.hanning, "hamming": np.hamming, "blackman": np.blackman, "
 
 @dataclass
 class Spectrum:
-    """Single-sided amplitude spectrum of one channel over [t0, t1]."""
+    """Single-sided amplitude spectrum of one channel over [t0, t1]: its first and last samples [s]."""
 
     frequency: np.ndarray  # [Hz]
     amplitude: np.ndarray  # [unit of the channel]
@@ -48,8 +48,10 @@ class Spectrum:
         return float(self.frequency[1] - self.frequency[0]) if len(self.frequency) > 1 else math.inf
 
 
-def uniform_samples(time: np.ndarray, values: np.ndarray, t0: float, t1: float) -> tuple[float, np.ndarray, bool]:
-    """(step [s], values on equal steps from t0, whether they were resampled) of the samples in [t0, t1]."""
+def uniform_samples(time: np.ndarray, values: np.ndarray, t0: float,
+                    t1: float) -> tuple[np.ndarray, float, np.ndarray, bool]:
+    """(times [s], their step [s], the values at them, whether they were resampled) of the samples in [t0, t1], on
+    equal steps from the first."""
     keep = (time >= t0) & (time <= t1)
     t, v = time[keep], values[keep]
     if len(t) < 4:
@@ -59,9 +61,9 @@ def uniform_samples(time: np.ndarray, values: np.ndarray, t0: float, t1: float) 
     if dt <= 0:
         raise ValueError("the samples' times do not increase")
     if np.abs(steps - dt).max() <= 1e-6 * dt:
-        return dt, v, False
+        return t, dt, v, False
     grid = t[0] + dt * np.arange(int(math.floor((t[-1] - t[0]) / dt + 1e-9)) + 1)
-    return dt, np.interp(grid, t, v), True
+    return grid, dt, np.interp(grid, t, v), True
 
 
 def amplitude_spectrum(time, values, t0: float | None = None, t1: float | None = None,
@@ -72,7 +74,7 @@ def amplitude_spectrum(time, values, t0: float | None = None, t1: float | None =
     t1 = float(time[-1]) if t1 is None else float(t1)
     if window not in WINDOWS:
         raise ValueError(f"window: must be one of {', '.join(WINDOWS)}, got {window!r}")
-    dt, v, resampled = uniform_samples(time, values, t0, t1)
+    times, dt, v, resampled = uniform_samples(time, values, t0, t1)
     n = len(v)
     w = WINDOWS[window](n)
     spectrum = np.fft.rfft((v - v.mean()) * w)
@@ -80,7 +82,7 @@ def amplitude_spectrum(time, values, t0: float | None = None, t1: float | None =
     amplitude[0] /= 2.0
     if n % 2 == 0:
         amplitude[-1] /= 2.0
-    return Spectrum(np.fft.rfftfreq(n, dt), amplitude, window, t0, t0 + dt * (n - 1), n, resampled)
+    return Spectrum(np.fft.rfftfreq(n, dt), amplitude, window, float(times[0]), float(times[-1]), n, resampled)
 
 
 def _axis_speed(results, body: str, axis: np.ndarray, rows) -> np.ndarray:
@@ -92,12 +94,13 @@ def _axis_speed(results, body: str, axis: np.ndarray, rows) -> np.ndarray:
     return w @ axis
 
 
-def mesh_frequencies(results, model: Model, t0: float, t1: float) -> dict[str, float]:
-    """Each gear pair's mesh frequency [Hz] over [t0, t1]: z1 times gear 1's mean speed relative to the carrier.
+def mesh_frequency_spans(results, model: Model, t0: float, t1: float) -> dict[str, tuple[float, float, float]]:
+    """Each gear pair's mesh frequency [Hz] over [t0, t1]: its mean, lowest and highest (a run-up sweeps).
 
-    The speeds come from the bodies' angular-velocity channels about the
-    axis of the pair's joint 1 (as it was at the start), so a pair on a
-    turning carrier (a planet set) is counted in the carrier's frame.
+    The mesh frequency is z1 times gear 1's speed relative to the carrier,
+    from the bodies' angular-velocity channels about the axis of the pair's
+    joint 1 (as it was at the start), so a pair on a turning carrier (a
+    planet set) is counted in the carrier's frame.
     """
     rows = (results.time >= t0) & (results.time <= t1)
     out = {}
@@ -105,9 +108,14 @@ def mesh_frequencies(results, model: Model, t0: float, t1: float) -> dict[str, f
         if p.joint1 not in model.joints or model.joints[p.joint1].body_j not in results.bodies:
             continue
         body, carrier, per = mesh_rate(model, p)  # Hz per rad/s
-        relative = _axis_speed(results, body, per, rows) - _axis_speed(results, carrier, per, rows)
-        out[p.name] = abs(float(relative.mean()))
+        relative = np.abs(_axis_speed(results, body, per, rows) - _axis_speed(results, carrier, per, rows))
+        out[p.name] = (float(relative.mean()), float(relative.min()), float(relative.max()))
     return out
+
+
+def mesh_frequencies(results, model: Model, t0: float, t1: float) -> dict[str, float]:
+    """Each gear pair's mean mesh frequency [Hz] over [t0, t1] (see `mesh_frequency_spans`)."""
+    return {name: span[0] for name, span in mesh_frequency_spans(results, model, t0, t1).items()}
 
 
 @dataclass
@@ -131,8 +139,8 @@ def order_map(time, values, speed, segment: int = 256, overlap: float = 0.75, wi
     time, values, speed = (np.asarray(a, float) for a in (time, values, speed))
     t0 = float(time[0]) if t0 is None else t0
     t1 = float(time[-1]) if t1 is None else t1
-    dt, v, _ = uniform_samples(time, values, t0, t1)
-    _, s, _ = uniform_samples(time, speed, t0, t1)
+    _, dt, v, _ = uniform_samples(time, values, t0, t1)
+    _, _, s, _ = uniform_samples(time, speed, t0, t1)
     segment = int(min(segment, len(v)))
     hop = max(1, int(segment * (1 - overlap)))
     w = WINDOWS[window](segment)

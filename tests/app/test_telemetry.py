@@ -136,7 +136,8 @@ def test_the_planetarys_meshes_share_one_set_of_marker_lines_with_labels_apart(w
     other, their 24 labels written over one another. One set now, its first line naming the six meshes and the
     harmonics drawn (the lines are too close for a label each), the info line naming the meshes."""
     _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.1, output_step=2e-5)
-    sw = _spectrum_of(window, qtbot, "sun_planet1.Ft")
+    # the set runs up from rest: over its last 10 ms the mesh frequency moves less than a bin (100 Hz)
+    sw = _spectrum_of(window, qtbot, "sun_planet1.Ft", x_range=(0.09, 0.1))
     f = sw.markers["sun_planet1"]
     assert len(sw.markers) == 6 and all(v == pytest.approx(f, rel=1e-6) for v in sw.markers.values())
     positions = [line.value() for line in sw._lines]
@@ -146,6 +147,26 @@ def test_the_planetarys_meshes_share_one_set_of_marker_lines_with_labels_apart(w
     assert labels == [f"6 meshes 1x-{len(positions)}x"] + [""] * (len(positions) - 1)
     named = sw.info.text().split("mesh frequencies: ")[1]
     assert named.count("Hz (") == 1 and all(name in named for name in sw.markers)
+
+
+def test_a_run_up_marks_the_band_its_mesh_frequency_swept_not_a_line_at_its_mean(window, qtbot):
+    """The planetary runs up from rest under its constant torque: over its first 0.1 s the mesh frequency sweeps
+    from 0 to 24 (w_s - w_c) / 2 pi at the end. The spectrum drew dashed lines at the mean and its harmonics, where
+    nothing peaks; it now shades the band swept (its harmonics' bands overlap it: none), says so, and points to the
+    order map."""
+    res = _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.1, output_step=2e-5)
+    sw = _spectrum_of(window, qtbot, "sun_planet1.Ft")
+    t1 = sw.spectrum.t1  # the visible range's last sample
+    relative = np.interp(t1, res.time, res["sun_joint.speed"] - res["carrier_joint.speed"])
+    end = 24 * relative / (2 * math.pi)
+    assert sw.spectrum.t0 == 0.0 and end > 10 * sw.spectrum.resolution
+    assert len(sw._lines) == 1 and isinstance(sw._lines[0], pg.LinearRegionItem)
+    low, high = sw._lines[0].getRegion()
+    assert low == pytest.approx(0.0, abs=1e-6 * end) and high == pytest.approx(end, rel=1e-6)
+    label = sw._lines[0].lines[0].childItems()[0]
+    assert label.toPlainText() == "6 meshes 1x swept"
+    info = sw.info.text()
+    assert f"0-{high:.6g} Hz, swept (sun_planet1, " in info and "the Order map shows it" in info
 
 
 def test_spectrum_peak_is_at_the_mesh_frequency_marker(window, qtbot):

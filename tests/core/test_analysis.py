@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from core.analysis import derived
-from core.analysis.spectra import WINDOWS, amplitude_spectrum, mesh_frequencies, mesh_orders, order_map, shared_frequencies
+from core.analysis.spectra import (WINDOWS, amplitude_spectrum, mesh_frequencies, mesh_frequency_spans, mesh_orders,
+                                   order_map, shared_frequencies)
 from core.dynamics.results import Channel
 from core.dynamics.results import Results
 from core.dynamics.simulate import simulate
@@ -46,6 +47,20 @@ def test_mesh_frequencies_of_the_planetary_are_those_of_the_carrier_frame():
         assert value == pytest.approx(expected, rel=1e-9)
     orders = mesh_orders(model, res, "sun_joint", 0.0, 0.05)
     assert orders["sun_planet1"] == pytest.approx(24 * (1 - w_carrier / w_sun), rel=1e-9)  # 24 (1 - 24/96) = 18
+
+
+def test_a_run_up_from_rest_sweeps_its_mesh_frequency_from_zero_linearly():
+    """The planetary starts at rest under a constant torque: its speeds rise linearly, so each mesh frequency
+    sweeps from 0 at the start to 24 (w_s - w_c) / 2 pi at the end, its mean halfway."""
+    model = load(EXAMPLES / "planetary.gdyn")
+    res = simulate(model, t_end=0.05)
+    end = 24 * (res["sun_joint.speed"][-1] - res["carrier_joint.speed"][-1]) / (2 * math.pi)
+    spans = mesh_frequency_spans(res, model, 0.0, 0.05)
+    assert set(spans) == set(model.gear_pairs) and end > 1.0
+    for mean, low, high in spans.values():
+        assert low == pytest.approx(0.0, abs=1e-9 * end)
+        assert high == pytest.approx(end, rel=1e-9)
+        assert mean == pytest.approx(end / 2, rel=1e-6)
 
 
 def test_order_map_follows_a_run_up():

@@ -230,8 +230,12 @@ class SpectrumWindow(QWidget):
         self.colour_bar.getAxis("left").setLabel(f"amplitude [{unit}]")
         self.image.setRect(x0, om.frequency[0], max(x1 - x0, 1e-12), om.frequency[-1] - om.frequency[0])
         self.map_plot.getAxis("bottom").set_quantity(*xlabel)
-        if increasing:
+        if increasing:  # each mesh order's line, up to the highest frequency the samples resolve
+            top = float(om.frequency[-1])
             for k, (order, pairs) in enumerate(shared_frequencies(mesh_orders(model, res, joint, t0, t1), 1e-3)):
+                end = min(x1, top * 60 / order) if order > 0 else x1
+                if end <= x0:
+                    continue
                 colour = MARKER_COLOURS[k % len(MARKER_COLOURS)]
-                self.map_plot.plot([x0, x1], [order * x0 / 60, order * x1 / 60], pen=pg.mkPen(colour, width=1.5),
+                self.map_plot.plot([x0, end], [order * x0 / 60, order * end / 60], pen=pg.mkPen(colour, width=1.5),
                                    name=f"{mesh_label(pairs)} order {order:.4g}")

@@ -169,6 +169,23 @@ def test_a_run_up_marks_the_band_its_mesh_frequency_swept_not_a_line_at_its_mean
     assert f"0-{high:.6g} Hz, swept (sun_planet1, " in info and "the Order map shows it" in info
 
 
+def test_the_order_maps_mesh_order_lines_stop_at_the_highest_frequency_the_samples_resolve(window, qtbot):
+    """The planetary's run-up sampled every 1 ms: the map ends at 500 Hz, and its mesh order line (18 per sun
+    revolution) crosses 500 Hz within the run. The line ran on to the end speed, and the plot's range followed it
+    up, squeezing the map into a strip at its foot."""
+    _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.1, output_step=1e-3)
+    sw = _spectrum_of(window, qtbot, "sun_planet1.Ft")
+    sw.segment.setValue(16)
+    sw.tabs.setCurrentIndex(1)
+    lines = [item for item in sw.map_plot.getPlotItem().listDataItems()]
+    assert len(lines) == 1
+    x, y = lines[0].getData()
+    top = 500.0
+    assert y.max() == pytest.approx(top, rel=1e-9) and x[-1] == pytest.approx(top * 60 / 18, rel=1e-6)
+    sw.map_plot.getPlotItem().autoRange()
+    assert sw.map_plot.getPlotItem().viewRange()[1][1] < 1.1 * top
+
+
 def test_spectrum_peak_is_at_the_mesh_frequency_marker(window, qtbot):
     res = _run(window, qtbot, EXAMPLES / "compliant_mesh_pair.gdyn", t_end=0.1)
     sw = _spectrum_of(window, qtbot, "mesh.TE", x_range=(0.02, 0.1))  # past the start

@@ -334,7 +334,7 @@ class Run:
         if status == "failed":  # a step RK4 cannot hold is the likeliest cause of a drift or a blow-up: say so
             message += "".join(f"; {f.message}" for f in step_findings(self.system, self.settings))
         res.status, res.message = status, message
-        aliased = self._meshes.note()
+        aliased = self._meshes.note() if status != "failed" else ""  # a failed run's last samples may have diverged
         if aliased:
             res.findings.append(aliased)
         res.steps, res.evaluations = self.solver.nsteps, self.solver.nfev

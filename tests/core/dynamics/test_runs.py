@@ -314,3 +314,13 @@ def test_a_run_says_when_its_output_samples_alias_a_compliant_meshs_frequency():
     assert f"an output step of {0.1 / fastest:.2g} s samples 10 times a period" in note
     fine = simulate(model, t_end=0.02, output_step=1 / (5 * fastest), integrator="dopri5")
     assert fine.status == "finished" and not [n for n in fine.findings if "output_step" in n]
+
+
+def test_a_run_that_diverges_says_nothing_of_its_samples_aliasing():
+    """RK4 at 1 ms on the compliant pair (its mesh mode 1885 Hz) diverges. The aliasing note read the mesh frequency
+    from the diverged speeds: '(4.06e+153 Hz at t = 0.049 s) 2.5e-151 times a period ... an output step of
+    2.5e-155 s'. A failed run's last samples say nothing of the sampling: no note; the failure says why."""
+    res = simulate(load(EXAMPLES / "compliant_mesh_pair.gdyn"), t_end=0.05, integrator="rk4", step=1e-3,
+                   output_step=1e-3)
+    assert res.status == "failed" and "divergence" in res.message and "RK4 is unstable at 0.001 s" in res.message
+    assert not [n for n in res.findings if "output_step" in n]

@@ -18,7 +18,9 @@ def statistics(values: np.ndarray) -> tuple[float, float, float, float, float]:
     if not len(values):
         return (float("nan"),) * 5
     lo, hi = float(values.min()), float(values.max())
-    return lo, hi, float(values.mean()), float(np.sqrt(np.mean(values * values))), hi - lo
+    scale = max(abs(lo), abs(hi))  # the RMS of samples scaled to 1 first: a diverged run's squares overflowed
+    rms = scale * float(np.sqrt(np.mean((values / scale) ** 2))) if 0 < scale < np.inf else scale
+    return lo, hi, float(values.mean()), rms, hi - lo
 
 
 def _fmt(v: float) -> str:

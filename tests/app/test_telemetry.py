@@ -7,6 +7,7 @@ import dataclasses
 import math
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QLineEdit, QToo
 from app.plot_axis import prefixed, shown_unit, unit_axes
 from app.telemetry.browser import matches
 from app.telemetry.plots import COLOURS
-from app.telemetry.readout import TIME_ROW
+from app.telemetry.readout import TIME_ROW, statistics
 from core.commands import SetSettings, replace_fields
 from core.dynamics.results import open_results
 from core.dynamics.simulate import simulate
@@ -601,3 +602,15 @@ def test_a_telemetry_window_opened_after_a_run_puts_its_playhead_at_the_animatio
     assert tw.stack.current.playhead.value() == pytest.approx(0.07)
     tw.add_plot()
     assert [p.playhead.value() for p in tw.stack.panels] == pytest.approx([0.07, 0.07])
+
+
+def test_the_statistics_of_a_diverged_channel_read_without_overflow():
+    """A run that diverged leaves samples near 1e154; squaring them for the RMS overflowed to inf with a
+    RuntimeWarning in the terminal. The RMS scales by the largest value first."""
+    values = np.array([3e200, -4e200, 0.0, 1e-300])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        lo, hi, mean, rms, ptp = statistics(values)
+    assert rms == pytest.approx(math.sqrt((9 + 16) / 4) * 1e200, rel=1e-12)
+    assert (lo, hi, mean, ptp) == pytest.approx((-4e200, 3e200, -0.25e200, 7e200), rel=1e-12)
+    assert statistics(np.zeros(3))[3] == 0.0

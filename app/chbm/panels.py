@@ -48,10 +48,17 @@ def tool_bar(window: QMainWindow, title: str, name: str):
 
 class WorkerRuns:
     """Run and Stop of an analysis window's background worker (a mixin of the window, which holds `background`
-    (app.background.Background), the `act_run` and `act_stop` actions and the `progress` bar [0, 1000])."""
+    (app.background.Background), the `act_run` and `act_stop` actions and the `progress` bar [0, 1000]).
+
+    A worker computes on a copy of the model as it was when it started. When that model is replaced or the part
+    it studies is edited, the window calls `supersede`: the worker is stopped, and what it still reports is of a
+    model that is gone, so the window's slots drop it (`superseded` is True until the next start)."""
+
+    superseded = False
 
     def start_worker(self, worker) -> None:
         """Start `worker`, whose progress signal the window connected to `_progress`."""
+        self.superseded = False
         self.act_run.setEnabled(False)
         self.act_stop.setEnabled(True)
         self.background.start(worker)
@@ -59,8 +66,28 @@ class WorkerRuns:
     def stop(self) -> None:
         self.background.cancel()
 
+    def supersede(self) -> None:
+        """Stop the running worker, if any: the model it computes on is gone (see the class docstring)."""
+        if self.background.running:
+            self.superseded = True
+            self.background.cancel()
+            self.progress.setValue(0)
+            self.statusBar().showMessage("stopping: the model changed while it ran")
+
+    def end_superseded(self) -> bool:
+        """In the slot of the worker's last signal: when it was superseded, end its thread, say so and offer Run
+        again; True then (the slot shows nothing of it)."""
+        if not self.superseded:
+            return False
+        self.background.finish()
+        self.act_stop.setEnabled(False)
+        self.statusBar().showMessage("stopped: the model changed while it ran, so its results are not shown")
+        return True
+
     def _progress(self, fraction: float, message: str) -> None:
         # a method of the window: Qt queues the worker's signal to the GUI thread (a lambda would run in the
         # worker's thread and touch the widgets from there)
+        if self.superseded:
+            return
         self.progress.setValue(int(1000 * fraction))
         self.statusBar().showMessage(message)

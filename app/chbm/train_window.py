@@ -231,6 +231,7 @@ class TrainWindow(WorkerRuns, QMainWindow):
         self.mode = None
         self._show_curves([])
         self.period_plot.empty()
+        self.supersede()  # a curve running is of the train before
         if not self.background.running:  # the dropped curve's summary and progress go with it
             self.statusBar().clearMessage()
             self.progress.setValue(0)
@@ -330,8 +331,10 @@ class TrainWindow(WorkerRuns, QMainWindow):
         self.start_worker(worker)
 
     def _done(self, status: str, message: str, curves) -> None:
-        self.background.finish()
         self.act_run.setEnabled(self.train is not None)
+        if self.end_superseded():
+            return
+        self.background.finish()
         self.act_stop.setEnabled(False)
         self.message.setText(message)
         if not curves:

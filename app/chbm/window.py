@@ -307,25 +307,30 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         self.start_worker(worker)
 
     def _drop_results(self) -> None:
-        """Forget the curves and the period shown: they were of the model (or pair) before. A study running
-        goes on and shows what it computes."""
-        if self.running:
-            return
+        """Forget the curves and the period shown, and stop a study running: they were of the model (or pair)
+        before."""
+        self.supersede()
         self.results, self.period, self.status = [], None, ""
         self.curve.set_results([])
         self.curve.marker.setVisible(False)
         self.period_plot.empty()
-        self.statusBar().clearMessage()
+        if not self.running:
+            self.statusBar().clearMessage()
         self.progress.setValue(0)
 
     def _curve(self, result) -> None:
+        if self.superseded:
+            return
         self.results.append(result)
         self.curve.set_results(self.results)
 
     def _done(self, status: str, message: str) -> None:
+        self.act_run.setEnabled(True)
+        if self.end_superseded():
+            self.status = ""
+            return
         self.background.finish()
         self.status = status
-        self.act_run.setEnabled(True)
         self.act_stop.setEnabled(False)
         points = sum(len(r.points) for r in self.results)
         text = {"finished": f"finished: {points} points for {len(self.results)} torque(s)",

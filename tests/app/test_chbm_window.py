@@ -257,3 +257,25 @@ def test_an_edit_of_the_studied_pairs_mesh_drops_its_curves_and_one_of_another_p
     assert len(chbm.results) == 1 and chbm.curve.listDataItems()
     window.doc.apply(replace_fields(window.doc.model, "stage1_mesh", damping_ratio=0.1))
     assert chbm.results == [] and not chbm.curve.listDataItems() and chbm.statusBar().currentMessage() == ""
+
+
+def test_file_new_while_a_study_runs_stops_it_and_shows_nothing_of_it(window, qtbot):
+    """A study running when File > New replaced the model went on, and its curves then drew over the new model's
+    empty window. It now stops, and what it still reports is dropped; Run is offered again."""
+    chbm = _open(window, qtbot)
+    _type(chbm, qtbot, {"Torques": "100 200 300", "Harmonics": "20", "Largest frequency step": "5"})
+    _click(chbm, qtbot, "chbm_run")
+    qtbot.waitUntil(lambda: chbm.progress.value() > 50, timeout=60000)
+    texts = []
+    answer_boxes(qtbot, [QMessageBox.Discard], texts)
+    window.act_new.trigger()  # File > New
+    assert texts == ["The model has unsaved changes. Save them?"]
+    qtbot.waitUntil(lambda: not chbm.running, timeout=60000)
+    qtbot.wait(200)  # any signal the worker queued before it ended
+    assert chbm.results == [] and not chbm.curve.listDataItems() and chbm.status == ""
+    assert chbm.statusBar().currentMessage() == "stopped: the model changed while it ran, so its results are not shown"
+    assert chbm.act_run.isEnabled() and not chbm.act_stop.isEnabled() and chbm.progress.value() == 0
+    _type(chbm, qtbot, COARSE)
+    _click(chbm, qtbot, "chbm_run")  # the next study shows as before
+    qtbot.waitUntil(lambda: chbm.status == "finished", timeout=120000)
+    assert len(chbm.results) == 1 and chbm.curve.listDataItems()

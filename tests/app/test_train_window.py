@@ -8,6 +8,8 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QLineEdit, QMenu, QMessageBox, QToolButton
 
 from core.chbm.train_commands import SHARES, run_train_chbm
+from core.commands import replace_fields
+from core.model.entities import TimeLaw
 from tests.app.conftest import answer_boxes
 from tests.conftest import EXAMPLES
 
@@ -246,3 +248,17 @@ def test_file_new_after_a_reducer_curve_leaves_nothing_of_it_in_the_window(windo
     assert plot.plotItem.getAxis("bottom").labelText == "mesh frequency [Hz]" and not plot.marker.isVisible()
     assert train.period_plot.plotItem.getAxis("bottom").labelText == "mesh period [-]"
     assert not plot.listDataItems() and not train.period_plot.listDataItems()
+
+
+def test_an_edit_while_a_curve_runs_stops_it_and_shows_nothing_of_it(window, qtbot):
+    """The reducer's curve runs on a copy of the train. An edit of its load while it ran left it going, and its
+    curve then showed under the edited train. It now stops, and nothing of it is shown; Run is offered."""
+    train = _open(window, qtbot, EXAMPLES / "two_stage_reducer.gdyn")
+    _click(train, qtbot, "train_run")  # the default curve: some 40 s
+    qtbot.waitUntil(lambda: train.progress.value() > 20, timeout=60000)
+    window.doc.apply(replace_fields(window.doc.model, "load", law=TimeLaw(kind="constant", value=-20.0)))
+    qtbot.waitUntil(lambda: not train.background.running, timeout=60000)
+    qtbot.wait(200)  # any signal the worker queued before it ended
+    assert train.curves == [] and not train.response_plot.listDataItems()
+    assert train.statusBar().currentMessage() == "stopped: the model changed while it ran, so its results are not shown"
+    assert train.act_run.isEnabled() and train.progress.value() == 0

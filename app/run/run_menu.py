@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.dialogs.video_dialog import VideoDialog
 from app.run.video import export_animation
@@ -30,7 +30,24 @@ class RunMenu:
         if not self.doc.model.bodies:
             self.report("Cannot run: the model has no bodies")
             return
+        unstable = next((f for f in self.doc.findings if f.fix == "adaptive_steps"), None)
+        if unstable is not None and not self._run_despite(unstable):
+            return
         self.runner.start()
+
+    def _run_despite(self, finding) -> bool:
+        """Whether to run when the model check finds the step unstable (the finding): 'Integrate with dopri5'
+        applies its fix (one undo step) and runs, 'Run anyway' runs as it is, Cancel does not run."""
+        box = QMessageBox(QMessageBox.Warning, "Run", f"{finding.message}.\n\nThe run would diverge. Integrate with "
+                          "dopri5 (adaptive steps) and run?", QMessageBox.Yes | QMessageBox.Ignore | QMessageBox.Cancel,
+                          self)
+        box.button(QMessageBox.Yes).setText("Integrate with dopri5")
+        box.button(QMessageBox.Ignore).setText("Run anyway")
+        box.setDefaultButton(QMessageBox.Yes)
+        answer = box.exec()
+        if answer == QMessageBox.Yes:
+            self.apply_fix(finding)
+        return answer in (QMessageBox.Yes, QMessageBox.Ignore)
 
     def stop_simulation(self) -> None:
         self.runner.stop()

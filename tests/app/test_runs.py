@@ -132,8 +132,11 @@ def test_a_failing_run_shows_when_and_keeps_what_it_computed(window, qtbot):
     # a mesh 100 times stiffer, integrated explicitly at 1e-4 s: its mode (17 kHz) is far beyond RK4's stability
     window.doc.apply(replace_fields(window.doc.model, "mesh", k_mean=2e10, k_amplitude=6e9, damping=0.0))
     _settings(window, t_end=0.05, step=1e-4, output_step=1e-4, integrator="rk4")
+    texts = []
+    answer_boxes(qtbot, [QMessageBox.Ignore], texts)  # Run asks first: 'Run anyway'
     qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
     res = _wait_for_run(window, qtbot)
+    assert len(texts) == 1 and texts[0].startswith("RK4 is unstable at 0.0001 s")
     assert res.status == "failed" and "t = " in res.message and "NaN or infinite" in res.message
     assert 1 < len(res) < 500
     assert "failed" in window.playback.state.text() and "t = " in window.playback.state.text()
@@ -503,3 +506,42 @@ def test_a_runs_note_on_a_setting_opens_the_settings_at_its_entry_on_a_double_cl
     qtbot.mouseClick(listed.viewport(), Qt.LeftButton, pos=at)
     qtbot.mouseDClick(listed.viewport(), Qt.LeftButton, pos=at)
     assert focused == ["Output step"] and window.doc.model.settings.output_step == 1e-4
+
+
+def _compliant_pair_on_rk4(window):
+    """The compliant pair example with RK4 at 1 ms, which its mesh mode (1885 Hz) makes diverge."""
+    window.open_file(EXAMPLES / "compliant_mesh_pair.gdyn", ask=False)
+    _settings(window, integrator="rk4", step=1e-3, output_step=1e-3, t_end=0.05)
+    (step,) = [f for f in window.doc.findings if f.fix == "adaptive_steps"]
+    assert step.item == "settings.step" and step.message.startswith("RK4 is unstable at 0.001 s")
+    return step
+
+
+def test_run_with_a_step_that_diverges_asks_first_and_integrates_with_dopri5_when_told(window, qtbot):
+    """Run with RK4 at a step the model check knows is unstable started a run bound to diverge: the warning was
+    only in Messages. Run now asks; 'Integrate with dopri5' applies the warning's fix (one undo step) and runs, and
+    the run finishes where RK4 failed."""
+    step = _compliant_pair_on_rk4(window)
+    texts = []
+    answer_boxes(qtbot, [QMessageBox.Yes], texts)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    assert texts == [f"{step.message}.\n\nThe run would diverge. Integrate with dopri5 (adaptive steps) and run?"]
+    res = _wait_for_run(window, qtbot)
+    assert res.status == "finished", res.message
+    assert window.doc.model.settings.integrator == "dopri5" and res.settings["integrator"] == "dopri5"
+    window.doc.undo_stack.undo()
+    assert window.doc.model.settings.integrator == "rk4"
+
+
+def test_run_anyway_runs_the_step_as_it_is_and_cancel_runs_nothing(window, qtbot):
+    _compliant_pair_on_rk4(window)
+    texts = []
+    answer_boxes(qtbot, [QMessageBox.Cancel], texts)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    assert len(texts) == 1 and not window.runner.running and window.doc.current is None
+    again = []
+    answer_boxes(qtbot, [QMessageBox.Ignore], again)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    res = _wait_for_run(window, qtbot)
+    assert again == texts and window.doc.model.settings.integrator == "rk4"
+    assert res.status == "failed" and "divergence" in res.message

@@ -128,8 +128,9 @@ class NewmarkIntegrator:
         return x, v
 
     def run(self, frequency: float, state=None, rtol: float = 1e-7, atol: float = 1e-15,
-            max_periods: int = 3000, min_periods: int = 3) -> PeriodicResponse:
-        """Integrate period by period at mesh `frequency` [Hz] until steady."""
+            max_periods: int = 3000, min_periods: int = 3, cancel=None) -> PeriodicResponse | None:
+        """Integrate period by period at mesh `frequency` [Hz] until steady; None when `cancel()` returned True
+        before a period (a run can take thousands of periods: Ctrl-C waited for it)."""
         steps, h, gaps = self._setup(frequency)
         if state is None:
             hb_guess = HarmonicBalance(self.model, 0, samples=max(64, gaps.shape[0]))
@@ -139,6 +140,8 @@ class NewmarkIntegrator:
         a = self._acceleration(x, v, gaps[-1])
         prev = None
         for period in range(1, max_periods + 1):
+            if cancel and cancel():
+                return None
             xs, vs, fc, (x, v, a) = self._period(h, gaps, x, v, a)
             dte = xs @ self.model.output
             if prev is not None and period >= min_periods:
@@ -161,14 +164,14 @@ class NewmarkIntegrator:
               **kwargs) -> list[PeriodicResponse]:
         """Steady states at `frequencies` [Hz], visited upwards ('forward') or downwards ('backward').
 
-        `cancel()` returning True ends the sweep; the states so far are returned.
+        `cancel()` returning True ends the sweep, within the run of a state; the states finished are returned.
         """
         order = sorted(frequencies, reverse=(direction == "backward"))
         out, state = [], None
         for i, f in enumerate(order):
-            if cancel and cancel():
+            res = self.run(f, state, cancel=cancel, **kwargs)
+            if res is None:
                 break
-            res = self.run(f, state, **kwargs)
             out.append(res)
             state = res.state
             if progress:

@@ -144,3 +144,19 @@ def test_a_train_a_speed_motor_holds_runs_each_meshs_phase_the_way_the_motor_tur
     assert [(m.name, m.reference, m.rolling) for m in train.meshes] == [("stage1", "gear1", forwards),
                                                                          ("stage2", "gear2", -forwards)]
     assert ("stage2 0.0000 (runs back)" in train.notes[-2]) == (speed > 0)
+
+
+def test_cancel_ends_a_newmark_sweep_within_the_run_of_a_point():
+    """A Newmark point of the reducer takes hundreds of periods; cancel was read only between points, so Ctrl-C
+    waited for the point to reach its steady state. It is now read before each period: asked after the second
+    period of the first point, the sweep ends there with no point (the unfinished one is not a steady state)."""
+    asked = []
+
+    def cancel():
+        asked.append(True)
+        return len(asked) > 2
+
+    out = NewmarkIntegrator(reducer().lumped).sweep([3000.0, 3100.0], cancel=cancel)
+    assert out == [] and len(asked) == 3
+    whole = NewmarkIntegrator(reducer().lumped).run(3000.0)
+    assert whole.converged and whole.periods > 3  # the point the cancel cut short runs longer than that

@@ -149,12 +149,13 @@ class SpectrumWindow(QWidget):
         self._lines = []
         groups = shared_frequencies(self.markers, spec.resolution)  # a planetary's meshes: one marker
         top = spec.frequency[-1]  # the samples' Nyquist frequency: a mesh frequency above it has no line here
-        named, unseen = [], []
+        named, unseen, swept = [], [], False
         for k, (f, pairs) in enumerate(groups):
             colour = MARKER_COLOURS[k % len(MARKER_COLOURS)]
             low, high = min(spans[p][1] for p in pairs), max(spans[p][2] for p in pairs)
             if high - low > SWEEP_BINS * spec.resolution:  # a run-up: a band where the mesh frequency swept
                 self._mark_sweep(low, high, top, mesh_label(pairs), colour, k)
+                swept = True
                 named.append(f"{low:.6g}-{high:.6g} Hz, swept ({', '.join(pairs)})")
                 if high > top:
                     unseen.append(f"{mesh_label(pairs)}: the sweep reaches {high:.6g} Hz, above the {top:.4g} Hz the "
@@ -165,7 +166,7 @@ class SpectrumWindow(QWidget):
             if f > top:
                 unseen.append(f"{mesh_label(pairs)}: {f:.6g} Hz is above the {top:.4g} Hz the output samples resolve: "
                               f"an output step under {0.5 / f:.3g} s shows it")
-        if any("swept" in text for text in named):
+        if swept:
             unseen.append("a swept mesh frequency spreads over the spectrum: the Order map shows it against the "
                           "shaft's speed")
         self.info.setText(f"{name}: {spec.samples} samples from {spec.t0:.6g} to {spec.t1:.6g} s, {spec.window} window, "

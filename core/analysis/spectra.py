@@ -109,6 +109,8 @@ def mesh_frequency_spans(results, model: Model, t0: float, t1: float) -> dict[st
             continue
         body, carrier, per = mesh_rate(model, p)  # Hz per rad/s
         relative = np.abs(_axis_speed(results, body, per, rows) - _axis_speed(results, carrier, per, rows))
+        if not relative.size:  # no sample in [t0, t1]
+            continue
         out[p.name] = (float(relative.mean()), float(relative.min()), float(relative.max()))
     return out
 

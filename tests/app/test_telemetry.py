@@ -178,7 +178,7 @@ def test_the_order_maps_mesh_order_lines_stop_at_the_highest_frequency_the_sampl
     sw = _spectrum_of(window, qtbot, "sun_planet1.Ft")
     sw.segment.setValue(16)
     sw.tabs.setCurrentIndex(1)
-    lines = [item for item in sw.map_plot.getPlotItem().listDataItems()]
+    lines = sw.map_plot.getPlotItem().listDataItems()
     assert len(lines) == 1
     x, y = lines[0].getData()
     top = 500.0

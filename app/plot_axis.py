@@ -75,3 +75,11 @@ def shown_unit(unit: str) -> str:
 def unit_axes(*sides: str) -> dict[str, UnitAxis]:
     """UnitAxis items for a PlotWidget's `axisItems`, by side ('left', 'bottom', ...)."""
     return {side: UnitAxis(side) for side in sides}
+
+
+def empty_range(plot) -> None:
+    """A plot (pyqtgraph PlotWidget or PlotItem) with nothing drawn back to the unit square, not the axes of data
+    that is gone; its auto range on, so the next data drawn fits again."""
+    view = plot.getPlotItem().vb if hasattr(plot, "getPlotItem") else plot.vb
+    view.setRange(xRange=(0.0, 1.0), yRange=(0.0, 1.0), padding=0.0)
+    view.enableAutoRange()  # with nothing to fit it keeps the square

@@ -9,7 +9,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 
-from app.plot_axis import unit_axes
+from app.plot_axis import empty_range, unit_axes
 
 QUANTITIES = {"half_p2p": ("half peak-to-peak DTE", 2), "mean": ("mean DTE", 1), "rms": ("RMS fluctuating DTE", 3)}
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
@@ -87,6 +87,8 @@ class CurvePlot(pg.PlotWidget):
                     vs = np.array([s.summary()[col - 1] for s in sweep]) * UM
                     self.plot(fs, vs, pen=None, symbol=symbol, symbolSize=9, symbolBrush=None,
                               symbolPen=pg.mkPen(colour(k), width=1.5), name=f"{name} T = {r.torque:g} N m")
+        if not self.results:  # the unit square, not the range of curves that are gone; the next ones fit again
+            empty_range(self)
 
     def nearest_point(self, scene_pos, radius_px: float = 12.0):
         """(curve index, frequency [Hz]) of the curve point drawn within radius_px of a scene position, or None."""

@@ -10,6 +10,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 
 from app.chbm.curve_plot import colour
+from app.plot_axis import empty_range
 from app.plot_legend import anchor_legend, least_crossed_corner
 from core.chbm.modes import distinct
 from core.chbm.train_study import contact_lost, frequency_label, period_forces, period_samples
@@ -142,6 +143,9 @@ class ResponsePlot(TrainPlot):
                           symbolPen="#000", name=None if folds_named else "folds")
                 folds_named = True
         self._shade_unresolved()
+        if not self.curves:  # the unit square, not the range of a curve that is gone
+            empty_range(self)
+            return
         place_legend(self)
 
     def _shade_unresolved(self) -> None:

@@ -14,7 +14,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
-from app.plot_axis import unit_axes
+from app.plot_axis import empty_range, unit_axes
 from app.plot_legend import anchor_legend, least_crossed_corner
 from app.telemetry.browser import MIME
 
@@ -336,7 +336,7 @@ class PlotStack(QWidget):
             if p.curves:
                 item.enableAutoRange()
             else:
-                item.setRange(xRange=(0.0, 1.0), yRange=(0.0, 1.0), padding=0.0)
+                empty_range(item)
 
     def visible_channels(self) -> list[str]:
         seen = []

@@ -236,6 +236,7 @@ def test_file_new_after_a_study_drops_its_curves_and_period(window, qtbot):
     assert chbm.results == [] and chbm.period is None and not chbm.curve.listDataItems()
     assert not chbm.curve.marker.isVisible() and all(not p.listDataItems() for p in chbm.period_plot.plots)
     assert "click a point of a curve above" in chbm.period_plot.plots[0].titleLabel.text
+    assert chbm.curve.getPlotItem().vb.viewRange() == [[0.0, 1.0], [0.0, 1.0]]  # not the old curves' axes
     assert chbm.statusBar().currentMessage() == "" and chbm.progress.value() == 0
     _click(chbm, qtbot, "chbm_export_curve")
     assert chbm.message.text() == "Export Curve CSV: run a study first"
@@ -279,3 +280,6 @@ def test_file_new_while_a_study_runs_stops_it_and_shows_nothing_of_it(window, qt
     _click(chbm, qtbot, "chbm_run")  # the next study shows as before
     qtbot.waitUntil(lambda: chbm.status == "finished", timeout=120000)
     assert len(chbm.results) == 1 and chbm.curve.listDataItems()
+    view = chbm.curve.getPlotItem().vb  # the new curve's 1000-3000 Hz, fitted again after the empty square once
+    qtbot.waitUntil(lambda: view.viewRange()[0][1] > 2900, timeout=5000)  # drawn (pyqtgraph fits lazily)
+    assert view.viewRange()[0][0] < 1100 and view.viewRange()[0][1] < 3500

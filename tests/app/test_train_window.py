@@ -248,6 +248,8 @@ def test_file_new_after_a_reducer_curve_leaves_nothing_of_it_in_the_window(windo
     assert plot.plotItem.getAxis("bottom").labelText == "mesh frequency [Hz]" and not plot.marker.isVisible()
     assert train.period_plot.plotItem.getAxis("bottom").labelText == "mesh period [-]"
     assert not plot.listDataItems() and not train.period_plot.listDataItems()
+    (x0, x1), (y0, y1) = plot.plotItem.vb.viewRange()  # not the old curve's 3000-3100 Hz
+    assert (x0, x1, y0, y1) == pytest.approx((0.0, 1.0, 0.0, 1.0))
 
 
 def test_an_edit_while_a_curve_runs_stops_it_and_shows_nothing_of_it(window, qtbot):

@@ -34,52 +34,28 @@ from PySide6.QtWidgets import (
 )
 
 from app.background import Background
-from app.plot_axis import PEOPLE
+from app.plot_axis import PEOPLE, empty_range
 from app.plot_menu import plot_menus
 from app.screen import fit_to_screen
+from app.studies.form import UNIT, StudyForm
 from app.studies.workers import ClusterWorker, StudyWorker
 from core.atomic import atomic_write_text
 from core.errors import ModelError
+from core.model.entities import INTEGRATOR_OPTIONS
 from core.model.files import model_to_dict
 from core.studies.cases import NOT_COMPILED, output_columns
-from core.studies.parameters import first_parameter, numeric_paths, path_range
-from core.studies.reductions import REDUCTIONS
+from core.studies.parameters import path_range
 from core.studies.runner import header, write_results
 from core.studies.study_file import study_from_dict
 
-UNIT, VALUES = 1, 2  # the parameters table's columns after the field
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 
 
-def parse_values(text: str, path: str, rng=None) -> dict:
-    """'10 20 30' -> values; '1:5:3' -> grid (start, stop, count); typed in the field's display unit (mm,
-    deg: `rng`, a core.ranges.Range), returned in SI; errors name the parameter."""
-    text = text.strip()
-    si = rng.from_display if rng is not None else float
-    try:
-        if ":" in text:
-            start, stop, count = text.split(":")
-            return {"grid": {"start": si(float(start)), "stop": si(float(stop)), "count": int(count)}}
-        values = [si(float(v)) for v in text.replace(",", " ").split()]
-    except ValueError:
-        raise ModelError(f"{path}: values must be numbers separated by spaces, or start:stop:count, "
-                         f"got {text[:40]!r}") from None
-    if not values:
-        raise ModelError(f"{path}: give at least one value")
-    return {"values": values}
-
-
-def whole_names(combo: QComboBox) -> None:
-    """Let the combo's list be as wide as its longest entry: in a table column it elided field paths in the middle
-    ('forces.driv...w.amplitude')."""
-    view = combo.view()
-    view.setMinimumWidth(view.sizeHintForColumn(0) + view.verticalScrollBar().sizeHint().width() + 8)
-
-
-class StudyWindow(QMainWindow):
+class StudyWindow(StudyForm, QMainWindow):
     @Slot(int, int)
     def _progress(self, done: int, total: int) -> None:
-        self.progress.setValue(done)
+        if not self.superseded:
+            self.progress.setValue(done)
 
     def __init__(self, doc, parent=None):
         super().__init__(parent)
@@ -94,6 +70,7 @@ class StudyWindow(QMainWindow):
         self.cluster = None  # the started cluster (app.studies.workers.Cluster), kept for every study
         self.pending = None  # a study waiting for the cluster to start
         self.status = ""
+        self.superseded = False  # the study running was of a model no longer open: its results are dropped
 
         left = QWidget()
         lay = QVBoxLayout(left)
@@ -117,17 +94,13 @@ class StudyWindow(QMainWindow):
         self.combine.setObjectName("combine")
         self.combine.addItems(["grid", "list"])
         form.addRow("Combine", self.combine)
-        st = doc.model.settings
-        self.t_end = QLineEdit(f"{st.t_end:g}")
+        self.t_end = QLineEdit()
         self.t_end.setObjectName("End time")
-        self.step = QLineEdit(f"{st.step:g}")
+        self.step = QLineEdit()
         self.step.setObjectName("Time step")
         self.integrator = QComboBox()
         self.integrator.setObjectName("integrator")
-        from core.model.entities import INTEGRATOR_OPTIONS
-
         self.integrator.addItems(list(INTEGRATOR_OPTIONS))
-        self.integrator.setCurrentText(st.integrator)
         form.addRow("End time [s]", self.t_end)
         form.addRow("Time step [s]", self.step)
         form.addRow("Integrator", self.integrator)
@@ -214,91 +187,37 @@ class StudyWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.progress)
         fit_to_screen(self, 1200, 760)
         plot_menus(self, doc.suggested_path)
-        self.add_parameter()
-        self.add_output()
+        self.start_form()
+        doc.items_changed.connect(self._model_changed)
 
-    # ------------------------------------------------------------------ rows
-
-    def add_parameter(self, path: str = "", values: str = "") -> None:
-        r = self.params.rowCount()
-        self.params.insertRow(r)
-        combo = QComboBox()
-        combo.setEditable(True)
-        combo.setObjectName(f"parameter_path_{r}")
-        combo.addItems(numeric_paths(self.doc.model))
-        whole_names(combo)
-        combo.setCurrentText(path or first_parameter(self.doc.model))
-        self.params.setCellWidget(r, 0, combo)
-        unit = QTableWidgetItem("")
-        unit.setFlags(unit.flags() & ~Qt.ItemIsEditable)
-        self.params.setItem(r, UNIT, unit)
-        self.params.setItem(r, VALUES, QTableWidgetItem(values))
-        combo.currentTextChanged.connect(lambda text, item=unit: item.setText(self._unit(text)))
-        unit.setText(self._unit(combo.currentText()))
-
-    def _unit(self, path: str) -> str:
-        """The unit a parameter's values are typed in: the dialogs' (mm, deg), SI where the field has none."""
-        rng = path_range(self.doc.model, path.strip())
-        return rng.shown_unit if rng is not None else "SI"
-
-    def remove_parameter(self) -> None:
-        if self.params.rowCount():
-            self.params.removeRow(self.params.currentRow() if self.params.currentRow() >= 0 else self.params.rowCount() - 1)
-
-    def channel_names(self) -> list[str]:
-        """The channels a run of the model gives (from its last run, or from the assembled system)."""
-        run = getattr(self.doc, "current", None)
-        res = getattr(run, "results", None) if run is not None else None
-        if res is None:
-            try:
-                from core.dynamics.run import prepare
-
-                res = prepare(self.doc.model.copy(), keep=False).results
-            except Exception:  # noqa: BLE001  (a model that cannot run yet: the names are typed instead)
-                return []
-        return [c.name for c in res.channels]
-
-    def add_output(self, channel: str = "", how: str = "max_abs") -> None:
-        r = self.outputs.rowCount()
-        self.outputs.insertRow(r)
-        combo = QComboBox()
-        combo.setEditable(True)
-        combo.setObjectName(f"output_channel_{r}")
-        names = self.channel_names()
-        combo.addItems(names)
-        whole_names(combo)
-        combo.setCurrentText(channel or next((n for n in names if n.endswith(".Ft")), ""))
-        self.outputs.setCellWidget(r, 0, combo)
-        red = QComboBox()
-        red.setObjectName(f"output_reduce_{r}")
-        red.addItems(list(REDUCTIONS))
-        red.setCurrentText(how)
-        self.outputs.setCellWidget(r, 1, red)
-
-    def remove_output(self) -> None:
-        if self.outputs.rowCount():
-            self.outputs.removeRow(self.outputs.currentRow() if self.outputs.currentRow() >= 0 else self.outputs.rowCount() - 1)
-
-    # ------------------------------------------------------------------ study
-
-    def study_dict(self) -> dict:
-        """The study as a study file holds it (base: the open model's file name, or 'model')."""
-        params = []
-        for r in range(self.params.rowCount()):
-            path = self.params.cellWidget(r, 0).currentText().strip()
-            item = self.params.item(r, VALUES)
-            params.append({"path": path, **parse_values(item.text() if item else "", path or f"parameter {r + 1}",
-                                                        path_range(self.doc.model, path))})
-        outputs = [{"channel": self.outputs.cellWidget(r, 0).currentText().strip(),
-                    "reduce": self.outputs.cellWidget(r, 1).currentText()} for r in range(self.outputs.rowCount())]
-        try:
-            t_end, step = float(self.t_end.text()), float(self.step.text())
-        except ValueError:
-            raise ModelError("End time, Time step: must be numbers in seconds") from None
-        base = Path(self.doc.path).name if getattr(self.doc, "path", None) else "model"
-        return {"base": base, "parameters": params, "combine": self.combine.currentText(),
-                "analysis": {"kind": "simulation", "t_end": t_end, "step": step, "output_step": step,
-                             "integrator": self.integrator.currentText(), "outputs": outputs}}
+    def _model_changed(self, change) -> None:
+        """Another model opened (File > New or Open): the results, and a study running, were of the model before,
+        and the form's fields and channels may not exist in this one. The study stops, and what it still reports
+        is dropped; the results go; the form starts again on the open model."""
+        if not change.reset:
+            return
+        if self.pending is not None:  # waiting for the workers: nothing runs yet
+            self.pending = None
+            self._finished_running()
+        if self.background.running:
+            self.superseded = True
+            self.background.cancel()
+            self.statusBar().showMessage("stopping: the model changed while it ran")
+        else:
+            self.statusBar().clearMessage()
+        self.study, self.rows, self.status = None, [], ""
+        self.table.clear()
+        self.table.setRowCount(0)
+        self.table.setColumnCount(0)
+        self.y_choice.clear()
+        self.plot.clear()
+        self.legend.clear()
+        for side in ("bottom", "left"):
+            self.plot.setLabel(side, "")
+        empty_range(self.plot)
+        self.progress.setValue(0)
+        self.message.setText("")
+        self.start_form()
 
     # ------------------------------------------------------------------ cluster
 
@@ -400,6 +319,10 @@ class StudyWindow(QMainWindow):
     def _done(self, rows, error: str) -> None:
         self.background.finish()
         self._finished_running()
+        if self.superseded:
+            self.superseded = False
+            self.statusBar().showMessage("stopped: the model changed while it ran, so its results are not shown")
+            return
         if error:
             self.status = "failed"
             self.message.setText(error)

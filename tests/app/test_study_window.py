@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 
 from app.studies import workers
 from core.dynamics.program.linker import loaded
+from core.studies.parameters import first_parameter
 from core.studies.runner import run_study
 from core.studies.study_file import study_from_dict
 from tests.conftest import EXAMPLES
@@ -161,3 +162,38 @@ def test_workers_that_cannot_start_leave_the_study_to_this_process_and_say_so(wi
     assert w.status == "finished" and len(w.rows) == 4 and all(r["status"] == "ok" for r in w.rows)
     assert "did not start (OSError: no processes may be started here); the cases run in this process" in \
         w.message.text()
+
+
+def test_opening_another_model_drops_the_results_and_starts_the_form_on_it(window, qtbot):
+    """After a study of the planetary, File > Open of the helical pair left the planetary's table, plot, fields
+    and channels in the window; its values were then read in the new model's units, and Run failed on fields the
+    new model does not have. The window now drops them and starts on the open model."""
+    w = _window(window, qtbot)
+    _fill(w, qtbot, 0)
+    qtbot.mouseClick(w.run_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: w.status in ("finished", "failed"), timeout=120000)
+    assert w.status == "finished" and w.table.rowCount() == 4
+    assert window.open_file(EXAMPLES / "helical_pair.gdyn", ask=False)
+    model = window.doc.model
+    assert w.rows == [] and w.table.rowCount() == 0 and not w.plot.getPlotItem().listDataItems()
+    assert w.status == "" and w.y_choice.count() == 0 and w.statusBar().currentMessage() == ""
+    plot = w.plot.getPlotItem()
+    assert plot.getAxis("left").labelText == "" and plot.vb.viewRange() == [[0.0, 1.0], [0.0, 1.0]]
+    assert w.params.rowCount() == 1 and w.params.cellWidget(0, 0).currentText() == first_parameter(model)
+    assert w.outputs.rowCount() == 1 and w.outputs.cellWidget(0, 0).currentText() == "pair.Ft"
+    assert (w.t_end.text(), w.step.text()) == (f"{model.settings.t_end:g}", f"{model.settings.step:g}")
+    assert w.integrator.currentText() == model.settings.integrator
+
+
+def test_opening_another_model_while_a_study_runs_stops_it_and_shows_nothing_of_it(window, qtbot):
+    w = _window(window, qtbot)
+    _fill(w, qtbot, 0)
+    w.t_end.setText("0.5")  # long enough to be replaced while it runs
+    qtbot.mouseClick(w.run_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: w.background.running, timeout=10000)
+    assert window.open_file(EXAMPLES / "helical_pair.gdyn", ask=False)
+    qtbot.waitUntil(lambda: not w.running, timeout=120000)
+    qtbot.wait(200)  # any signal the worker queued before it ended
+    assert w.rows == [] and w.table.rowCount() == 0 and w.status == ""
+    assert w.statusBar().currentMessage() == "stopped: the model changed while it ran, so its results are not shown"
+    assert w.run_button.isEnabled() and not w.stop_button.isEnabled()

@@ -1,0 +1,140 @@
+"""The left side of the Parameter Study window: the parameters and the results asked for, the run's end time,
+step and integrator, and the study they make (core.studies.study_file's dict).
+
+`StudyForm` is a mixin of app.studies.window.StudyWindow, which holds the tables `params` (field, unit,
+values) and `outputs` (channel, reduction), the entries `t_end`, `step`, `combine`, `integrator`, and `doc`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QTableWidgetItem
+
+from core.dynamics.run import prepare
+from core.errors import ModelError
+from core.studies.parameters import first_parameter, numeric_paths, path_range
+from core.studies.reductions import REDUCTIONS
+
+UNIT, VALUES = 1, 2  # the parameters table's columns after the field
+
+
+def parse_values(text: str, path: str, rng=None) -> dict:
+    """'10 20 30' -> values; '1:5:3' -> grid (start, stop, count); typed in the field's display unit (mm,
+    deg: `rng`, a core.ranges.Range), returned in SI; errors name the parameter."""
+    text = text.strip()
+    si = rng.from_display if rng is not None else float
+    try:
+        if ":" in text:
+            start, stop, count = text.split(":")
+            return {"grid": {"start": si(float(start)), "stop": si(float(stop)), "count": int(count)}}
+        values = [si(float(v)) for v in text.replace(",", " ").split()]
+    except ValueError:
+        raise ModelError(f"{path}: values must be numbers separated by spaces, or start:stop:count, "
+                         f"got {text[:40]!r}") from None
+    if not values:
+        raise ModelError(f"{path}: give at least one value")
+    return {"values": values}
+
+
+def whole_names(combo: QComboBox) -> None:
+    """Let the combo's list be as wide as its longest entry: in a table column it elided field paths in the middle
+    ('forces.driv...w.amplitude')."""
+    view = combo.view()
+    view.setMinimumWidth(view.sizeHintForColumn(0) + view.verticalScrollBar().sizeHint().width() + 8)
+
+
+class StudyForm:
+    """The parameters, results and run settings of a study (see the module docstring)."""
+
+    def start_form(self) -> None:
+        """The form on the open model: its end time, step and integrator, one parameter (its first numeric
+        field) and one result (a tooth force, where it has one)."""
+        st = self.doc.model.settings
+        self.t_end.setText(f"{st.t_end:g}")
+        self.step.setText(f"{st.step:g}")
+        self.integrator.setCurrentText(st.integrator)
+        self.params.setRowCount(0)
+        self.outputs.setRowCount(0)
+        self.add_parameter()
+        self.add_output()
+
+    def add_parameter(self, path: str = "", values: str = "") -> None:
+        r = self.params.rowCount()
+        self.params.insertRow(r)
+        combo = QComboBox()
+        combo.setEditable(True)
+        combo.setObjectName(f"parameter_path_{r}")
+        combo.addItems(numeric_paths(self.doc.model))
+        whole_names(combo)
+        combo.setCurrentText(path or first_parameter(self.doc.model))
+        self.params.setCellWidget(r, 0, combo)
+        unit = QTableWidgetItem("")
+        unit.setFlags(unit.flags() & ~Qt.ItemIsEditable)
+        self.params.setItem(r, UNIT, unit)
+        self.params.setItem(r, VALUES, QTableWidgetItem(values))
+        combo.currentTextChanged.connect(lambda text, item=unit: item.setText(self._unit(text)))
+        unit.setText(self._unit(combo.currentText()))
+
+    def _unit(self, path: str) -> str:
+        """The unit a parameter's values are typed in: the dialogs' (mm, deg), SI where the field has none."""
+        rng = path_range(self.doc.model, path.strip())
+        return rng.shown_unit if rng is not None else "SI"
+
+    def remove_parameter(self) -> None:
+        if self.params.rowCount():
+            self.params.removeRow(self.params.currentRow() if self.params.currentRow() >= 0 else self.params.rowCount() - 1)
+
+    def channel_names(self) -> list[str]:
+        """The channels a run of the model gives (from its last run, or from the assembled system)."""
+        run = getattr(self.doc, "current", None)
+        res = getattr(run, "results", None) if run is not None else None
+        if res is None:
+            try:
+                res = prepare(self.doc.model.copy(), keep=False).results
+            except Exception:  # noqa: BLE001  (a model that cannot run yet: the names are typed instead)
+                return []
+        return [c.name for c in res.channels]
+
+    def add_output(self, channel: str = "", how: str = "max_abs") -> None:
+        r = self.outputs.rowCount()
+        self.outputs.insertRow(r)
+        combo = QComboBox()
+        combo.setEditable(True)
+        combo.setObjectName(f"output_channel_{r}")
+        names = self.channel_names()
+        combo.addItems(names)
+        whole_names(combo)
+        combo.setCurrentText(channel or next((n for n in names if n.endswith(".Ft")), ""))
+        self.outputs.setCellWidget(r, 0, combo)
+        red = QComboBox()
+        red.setObjectName(f"output_reduce_{r}")
+        red.addItems(list(REDUCTIONS))
+        red.setCurrentText(how)
+        self.outputs.setCellWidget(r, 1, red)
+
+    def remove_output(self) -> None:
+        if self.outputs.rowCount():
+            self.outputs.removeRow(self.outputs.currentRow() if self.outputs.currentRow() >= 0 else self.outputs.rowCount() - 1)
+
+    # ------------------------------------------------------------------ study
+
+    def study_dict(self) -> dict:
+        """The study as a study file holds it (base: the open model's file name, or 'model')."""
+        params = []
+        for r in range(self.params.rowCount()):
+            path = self.params.cellWidget(r, 0).currentText().strip()
+            item = self.params.item(r, VALUES)
+            params.append({"path": path, **parse_values(item.text() if item else "", path or f"parameter {r + 1}",
+                                                        path_range(self.doc.model, path))})
+        outputs = [{"channel": self.outputs.cellWidget(r, 0).currentText().strip(),
+                    "reduce": self.outputs.cellWidget(r, 1).currentText()} for r in range(self.outputs.rowCount())]
+        try:
+            t_end, step = float(self.t_end.text()), float(self.step.text())
+        except ValueError:
+            raise ModelError("End time, Time step: must be numbers in seconds") from None
+        base = Path(self.doc.path).name if getattr(self.doc, "path", None) else "model"
+        return {"base": base, "parameters": params, "combine": self.combine.currentText(),
+                "analysis": {"kind": "simulation", "t_end": t_end, "step": step, "output_step": step,
+                             "integrator": self.integrator.currentText(), "outputs": outputs}}

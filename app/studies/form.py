@@ -45,6 +45,23 @@ def whole_names(combo: QComboBox) -> None:
     view.setMinimumWidth(view.sizeHintForColumn(0) + view.verticalScrollBar().sizeHint().width() + 8)
 
 
+def name_combo(object_name: str, names: list[str], current: str) -> QComboBox:
+    """An editable list of whole names (fields or channels) showing `current`."""
+    combo = QComboBox()
+    combo.setEditable(True)
+    combo.setObjectName(object_name)
+    combo.addItems(names)
+    whole_names(combo)
+    combo.setCurrentText(current)
+    return combo
+
+
+def remove_row(table) -> None:
+    """Remove the table's current row, or its last when none is current."""
+    if table.rowCount():
+        table.removeRow(table.currentRow() if table.currentRow() >= 0 else table.rowCount() - 1)
+
+
 class StudyForm:
     """The parameters, results and run settings of a study (see the module docstring)."""
 
@@ -63,12 +80,8 @@ class StudyForm:
     def add_parameter(self, path: str = "", values: str = "") -> None:
         r = self.params.rowCount()
         self.params.insertRow(r)
-        combo = QComboBox()
-        combo.setEditable(True)
-        combo.setObjectName(f"parameter_path_{r}")
-        combo.addItems(numeric_paths(self.doc.model))
-        whole_names(combo)
-        combo.setCurrentText(path or first_parameter(self.doc.model))
+        combo = name_combo(f"parameter_path_{r}", numeric_paths(self.doc.model),
+                           path or first_parameter(self.doc.model))
         self.params.setCellWidget(r, 0, combo)
         unit = QTableWidgetItem("")
         unit.setFlags(unit.flags() & ~Qt.ItemIsEditable)
@@ -83,8 +96,7 @@ class StudyForm:
         return rng.shown_unit if rng is not None else "SI"
 
     def remove_parameter(self) -> None:
-        if self.params.rowCount():
-            self.params.removeRow(self.params.currentRow() if self.params.currentRow() >= 0 else self.params.rowCount() - 1)
+        remove_row(self.params)
 
     def channel_names(self) -> list[str]:
         """The channels a run of the model gives (from its last run, or from the assembled system)."""
@@ -100,13 +112,8 @@ class StudyForm:
     def add_output(self, channel: str = "", how: str = "max_abs") -> None:
         r = self.outputs.rowCount()
         self.outputs.insertRow(r)
-        combo = QComboBox()
-        combo.setEditable(True)
-        combo.setObjectName(f"output_channel_{r}")
         names = self.channel_names()
-        combo.addItems(names)
-        whole_names(combo)
-        combo.setCurrentText(channel or next((n for n in names if n.endswith(".Ft")), ""))
+        combo = name_combo(f"output_channel_{r}", names, channel or next((n for n in names if n.endswith(".Ft")), ""))
         self.outputs.setCellWidget(r, 0, combo)
         red = QComboBox()
         red.setObjectName(f"output_reduce_{r}")
@@ -115,8 +122,7 @@ class StudyForm:
         self.outputs.setCellWidget(r, 1, red)
 
     def remove_output(self) -> None:
-        if self.outputs.rowCount():
-            self.outputs.removeRow(self.outputs.currentRow() if self.outputs.currentRow() >= 0 else self.outputs.rowCount() - 1)
+        remove_row(self.outputs)
 
     # ------------------------------------------------------------------ study
 

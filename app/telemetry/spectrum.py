@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.plot_axis import prefixed, unit_axes
+from app.plot_axis import empty_range, prefixed, unit_axes
 from app.screen import fit_to_screen
 from core.analysis.spectra import (
     WINDOWS,
@@ -94,6 +94,7 @@ class SpectrumWindow(QWidget):
         lay.addWidget(self.info)
         lay.addWidget(self.tabs, 1)
         self.markers: dict[str, float] = {}
+        self.followed = ""  # the channel shown, followed from run to run
         self.spectrum = None
         self._lines: list = []
         for w in (self.channel, self.window_kind, self.range, self.reference):
@@ -103,6 +104,7 @@ class SpectrumWindow(QWidget):
 
     def show_channel(self, name: str) -> None:
         res = self.telemetry.results
+        self.followed = name
         self.channel.blockSignals(True)
         self.channel.clear()
         self.channel.addItems([c.name for c in res.channels])
@@ -114,6 +116,37 @@ class SpectrumWindow(QWidget):
         self.reference.addItems([j.name for j in model.joints.values() if isinstance(j, RevoluteJoint)])
         self.reference.blockSignals(False)
         self.update_view()
+
+    def follow_run(self) -> None:
+        """The telemetry's run changed (a run started or ended, or none after File > New or Open): the same
+        channel of the run once it has ended, or nothing."""
+        res = self.telemetry.results
+        name = self.channel.currentText() or self.followed  # a run starting has no results yet: the name waits
+        if res is not None and name in {c.name for c in res.channels}:
+            current = self.telemetry.doc.current
+            if current is not None and current.status == "running":
+                self._clear("the run is going: its spectrum shows when it ends")
+            else:
+                self.show_channel(name)
+            return
+        for combo in (self.channel, self.reference):  # the channels and shafts of a run that is gone
+            combo.blockSignals(True)
+            combo.clear()
+            combo.blockSignals(False)
+        self._clear("no run: the spectrum shows once the model has run" if res is None else
+                    f"the run has no channel {name!r}")
+
+    def _clear(self, why: str) -> None:
+        """No spectrum, no markers and no order map; `why` in the info line."""
+        self.spectrum, self.markers = None, {}
+        self.curve.setData([], [])
+        for item in self._lines:
+            self.plot.removeItem(item)
+        self._lines = []
+        self.map_plot.clear()
+        self.plot.getAxis("left").set_quantity("amplitude", "")
+        empty_range(self.plot)
+        self.info.setText(why)
 
     def _span(self) -> tuple[float, float]:
         res = self.telemetry.results

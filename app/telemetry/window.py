@@ -174,6 +174,8 @@ class TelemetryWindow(QMainWindow):
             self.act_cursors.setChecked(False)
             self.stack.show_cursors(False)
         self._rebuild()
+        if self.spectrum_window is not None:
+            self.spectrum_window.follow_run()
 
     def _run_updated(self, record) -> None:
         if record is not self.doc.current:
@@ -182,6 +184,8 @@ class TelemetryWindow(QMainWindow):
             self.results = record.results
             self._rebuild()
             return
+        if record.status != "running" and self.spectrum_window is not None:
+            self.spectrum_window.follow_run()  # the run has ended: its whole span
         self._dirty = True
         if not self.timer.isActive():
             self.timer.start()

@@ -16,7 +16,7 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
-from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QLineEdit, QToolBar
+from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QLineEdit, QMessageBox, QToolBar
 
 from app.plot_axis import prefixed, shown_unit, unit_axes
 from app.telemetry.browser import matches
@@ -27,7 +27,7 @@ from core.dynamics.results import open_results
 from core.dynamics.simulate import simulate
 from core.model.entities import TimeLaw
 from core.model.files import load
-from tests.app.conftest import double_click_channel, fill_and_ok, toolbar_button
+from tests.app.conftest import answer_boxes, double_click_channel, fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES, ROOT
 from tests.core.dynamics.test_runs import _planetary_alpha
 
@@ -614,3 +614,24 @@ def test_the_statistics_of_a_diverged_channel_read_without_overflow():
     assert rms == pytest.approx(math.sqrt((9 + 16) / 4) * 1e200, rel=1e-12)
     assert (lo, hi, mean, ptp) == pytest.approx((-4e200, 3e200, -0.25e200, 7e200), rel=1e-12)
     assert statistics(np.zeros(3))[3] == 0.0
+
+
+def test_the_spectrum_follows_a_new_run_and_empties_when_the_model_is_replaced(window, qtbot):
+    """The Spectrum window kept the spectrum of the run it was opened on: after a longer run it still ended at
+    the first run's end, and after File > New it still showed the planetary's force. It now takes the same
+    channel of the new run, and shows nothing when there is no run."""
+    _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.05)
+    sw = _spectrum_of(window, qtbot, "sun_planet1.Ft")
+    sw.range.setCurrentText("Whole run")
+    assert sw.spectrum.t1 == pytest.approx(0.05)
+    window.doc.apply(SetSettings(window.doc.model, dataclasses.replace(window.doc.model.settings, t_end=0.1)))
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)
+    qtbot.waitUntil(lambda: sw.spectrum.t1 == pytest.approx(0.1), timeout=5000)
+    assert sw.channel.currentText() == "sun_planet1.Ft"
+    texts = []
+    answer_boxes(qtbot, [QMessageBox.Discard], texts)
+    window.act_new.trigger()  # File > New
+    assert sw.spectrum is None and sw.markers == {} and sw.channel.count() == 0
+    assert len(sw.curve.getData()[0] or []) == 0 and sw._lines == [] and "no run" in sw.info.text()
+    assert sw.reference.count() == 0 and sw.plot.getPlotItem().vb.viewRange() == [[0.0, 1.0], [0.0, 1.0]]

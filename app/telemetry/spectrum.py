@@ -120,14 +120,14 @@ class SpectrumWindow(QWidget):
     def follow_run(self) -> None:
         """The telemetry's run changed (a run started or ended, or none after File > New or Open): the same
         channel of the run once it has ended, or nothing."""
+        current = self.telemetry.doc.current
+        if current is not None and current.status in ("starting", "running"):
+            self._clear("the run is going: its spectrum shows when it ends")
+            return
         res = self.telemetry.results
-        name = self.channel.currentText() or self.followed  # a run starting has no results yet: the name waits
+        name = self.channel.currentText() or self.followed
         if res is not None and name in {c.name for c in res.channels}:
-            current = self.telemetry.doc.current
-            if current is not None and current.status == "running":
-                self._clear("the run is going: its spectrum shows when it ends")
-            else:
-                self.show_channel(name)
+            self.show_channel(name)
             return
         for combo in (self.channel, self.reference):  # the channels and shafts of a run that is gone
             combo.blockSignals(True)

@@ -83,11 +83,17 @@ def times_rows(blocks, table, minv, load_force, load_torque, out):
             b = table[r, s]
             if b >= 0:
                 for a in range(6):
-                    acc = 0.0
-                    for c in range(3):
-                        acc += minv[b, a, c] * load_force[b, c] + minv[b, a, 3 + c] * load_torque[b, c]
-                    total += blocks[r, s, a] * acc
+                    total += blocks[r, s, a] * inverse_mass_times(minv, load_force, load_torque, b, a)
         out[r] = total
+
+
+def inverse_mass_times(minv, force, torque, k, a):
+    """Component a of M^-1 (force, torque) on body k: its COM (a < 3) or angular (a >= 3) acceleration under
+    the load [m/s^2, rad/s^2]."""
+    total = 0.0
+    for c in range(3):
+        total += minv[k, a, c] * force[k, c] + minv[k, a, 3 + c] * torque[k, c]
+    return total
 
 
 def evaluate(t, y, rate, fb, ib, disc, flanks, w):
@@ -115,10 +121,7 @@ def evaluate(t, y, rate, fb, ib, disc, flanks, w):
         add_block_loads(gf, table, lam, force, torque)
     for k in range(n):
         for a_ in range(6):
-            total = 0.0
-            for c in range(3):
-                total += minv[k, a_, c] * force[k, c] + minv[k, a_, 3 + c] * torque[k, c]
-            accel[k, a_] = total
+            accel[k, a_] = inverse_mass_times(minv, force, torque, k, a_)
     vel, spin = bodies[2], bodies[3]
     for k in range(n):
         for a_ in range(3):
@@ -178,9 +181,7 @@ def move_velocities(rj, table, minv, lam, n, out):
     largest = 0.0
     for k in range(n):
         for a in range(6):
-            change = 0.0
-            for c in range(3):
-                change += minv[k, a, c] * force[k, c] + minv[k, a, 3 + c] * torque[k, c]
+            change = inverse_mass_times(minv, force, torque, k, a)
             at = 7 * n + 3 * k + a if a < 3 else 10 * n + 3 * k + a - 3
             out[at] -= change
             largest = max(largest, abs(change))
@@ -224,10 +225,7 @@ def position_step(y, dq, fb, ib, disc, w):
     add_block_loads(rj, ints(ib, ROW_BODIES), lam, force, torque)
     for k in range(n):
         for a_ in range(6):
-            total = 0.0
-            for c in range(3):
-                total += minv[k, a_, c] * force[k, c] + minv[k, a_, 3 + c] * torque[k, c]
-            dq[6 * k + a_] = total
+            dq[6 * k + a_] = inverse_mass_times(minv, force, torque, k, a_)
     return size
 
 

@@ -27,7 +27,7 @@ from core.dynamics.buffers.layout import (CONSTANT_C, CONSTANT_GP, CONSTANT_GS, 
                                           INERTIA, LOSS_POWER, MASS, NQ, PORT_BODIES, POSITIONS, REDUNDANT, ROW_BODIES,
                                           ROW_FLAGS, ROWS, WORK, WORK_POWER, N, floats, ints)
 from core.dynamics.kernels.bodies import applied_loads, tree_bodies, world_inertia
-from core.dynamics.kernels.flanks import FLANK_ITERATIONS, settle
+from core.dynamics.kernels.flanks import FLANK_ITERATIONS, settle, settled
 from core.dynamics.kernels.linear import cholesky, cholesky_solve, inverse_rows, solve_rows
 from core.dynamics.kernels.rows import baumgarte, block_rates, clear_forces, switch_off
 
@@ -173,24 +173,47 @@ def evaluate(t, y, rate, fb, ib, disc, flanks, w):
         lam[:] = settle(a0, s, gear_rows, rhs, flanks, ib[REDUNDANT], a)
         tmp[:] = 0.0  # G_q^T lambda on the settled flanks, then M^-1 of it
         for r in range(m):
-            side = 1.0 if flags[r, 1] < 0 or flanks[flags[r, 1]] > 0 else -1.0
-            power = 0.0
+            side = flank_side(flags, flanks, r)
             for c in range(nq):
-                g = gq[r, c] if side > 0 else gq[r, c] - 2.0 * sq[r, c]
-                tmp[c] += g * lam[r]
-                power += g * qd[c]
-            if flags[r, 2] == WORK_POWER:
-                work_power += lam[r] * power
-            elif flags[r, 2] == LOSS_POWER:
-                loss_power += lam[r] * power
+                tmp[c] += (gq[r, c] if side > 0 else gq[r, c] - 2.0 * sq[r, c]) * lam[r]
         cholesky_solve(lower, tmp)
         for c in range(nq):
             qdd[c] += tmp[c]
+        work_power, loss_power = row_power(gq, sq, flags, flanks, lam, qd)
+    finish_rate(ib, qd, xdot, acc, work_power, loss_power, rate)
+    body_accelerations(ib, bodies[0], bias, axes, points, qdd, accel)
+
+
+def flank_side(flags, flanks, r):
+    """+1 when row r acts by G+ (not a gear row, or its flank positive), -1 when by G+ - 2 G-sep."""
+    return 1.0 if flags[r, 1] < 0 or flanks[flags[r, 1]] > 0 else -1.0
+
+
+def row_power(gq, sq, flags, flanks, lam, qd):
+    """The power of the rows' forces (G_q on the settled flanks) at the coordinate rates qd [W]: of the rows that
+    feed work in (motors), and of those that take it out (a lossy mesh: negative)."""
+    work, loss = 0.0, 0.0
+    for r in range(gq.shape[0]):
+        kind = flags[r, 2]
+        if kind == WORK_POWER or kind == LOSS_POWER:
+            side = flank_side(flags, flanks, r)
+            power = 0.0
+            for c in range(qd.shape[0]):
+                power += (gq[r, c] if side > 0 else gq[r, c] - 2.0 * sq[r, c]) * qd[c]
+            if kind == WORK_POWER:
+                work += lam[r] * power
+            else:
+                loss += lam[r] * power
+    return work, loss
+
+
+def finish_rate(ib, qd, xdot, acc, work_power, loss_power, rate):
+    """rate = [q', q'', extra'] given q'' in place: the coordinate rates, and the work fed in and dissipated."""
+    nq = ib[NQ]
     rate[:nq] = qd
     xdot[ib[WORK]] = acc[1] + work_power
     xdot[ib[DISSIPATED]] = acc[2] - loss_power
     rate[2 * nq:] = xdot
-    body_accelerations(ib, bodies[0], bias, axes, points, qdd, accel)
 
 
 def dot(a, b):
@@ -285,15 +308,9 @@ def evaluate_constant(t, y, rate, fb, ib, disc, flanks, keys, store, used):
               scratch[a6:a6 + nx], scratch[a6 + nx:a8])
     force_q, minv_q, lam, rhs = scratch[a8:a8 + nq], scratch[a8 + nq:a10], scratch[a10:a10 + m], scratch[a10 + m:]
     for r in range(m):
-        total = 0.0
-        for c in range(nq):
-            total += jq[r, c] * qd[c]
-        jv[r] = total
+        jv[r] = dot(jq[r], qd)
     for p in range(cq.shape[0]):
-        total = 0.0
-        for c in range(nq):
-            total += cq[p, c] * qd[c]
-        pv[p] = total
+        pv[p] = dot(cq[p], qd)
     positions[:] = floats(fb, ib, CONSTANT_POSITIONS)[:, 0]
     elements.law(t, fb, ib, disc, (jv, pv, positions, y[2 * nq:2 * nq + nx]), forces)
     u, tgt, tgtr, phi, xdot, acc = forces
@@ -303,10 +320,7 @@ def evaluate_constant(t, y, rate, fb, ib, disc, flanks, keys, store, used):
             for c in range(nq):
                 force_q[c] += cq[p, c] * u[p]
     for i in range(nq):
-        total = 0.0
-        for c in range(nq):
-            total += minv[i, c] * force_q[c]
-        minv_q[i] = total
+        minv_q[i] = dot(minv[i], force_q)
     qdd = rate[nq:2 * nq]
     qdd[:] = minv_q
     work_power, loss_power = 0.0, 0.0
@@ -315,50 +329,30 @@ def evaluate_constant(t, y, rate, fb, ib, disc, flanks, keys, store, used):
         flags, gear_rows = ints(ib, ROW_FLAGS), ints(ib, GEAR_ROW_INDEX)[:, 0]
         off = ints(ib, CONSTANT_OFF)[:, 0]
         for r in range(m):
-            total = 0.0
-            for c in range(nq):
-                total += jq[r, c] * minv_q[c]
-            rhs[r] = 0.0 if off[r] else tgtr[r] - baumgarte(flags[r, 0], gb[3], gb[4], jv[r], tgt[r], phi[r]) - total
+            rhs[r] = 0.0 if off[r] else (tgtr[r] - baumgarte(flags[r, 0], gb[3], gb[4], jv[r], tgt[r], phi[r])
+                                         - dot(jq[r], minv_q))
         i = -1
-        for it in range(FLANK_ITERATIONS):
+        for it in range(FLANK_ITERATIONS):  # as `settle`, each try solved by the stored inverse of its flanks
             i = stored(fb, ib, flanks, keys, store, used)
             if i < 0:
                 return FULL
             p = store[i]
-            settled = True
             for r in range(m):
                 total = 0.0
                 for c in range(m):
                     total += p[r * m + c] * rhs[c]
                 lam[r] = total
-            for k in range(gear_rows.shape[0]):
-                if (-1.0 if lam[gear_rows[k]] < 0 else 1.0) != flanks[k]:
-                    settled = False
-            if settled or it == FLANK_ITERATIONS - 1:
+            if settled(lam, gear_rows, flanks, it == FLANK_ITERATIONS - 1):
                 break
-            for k in range(gear_rows.shape[0]):
-                flanks[k] = -1.0 if lam[gear_rows[k]] < 0 else 1.0
         mg = store[i, m * m:]
         for c in range(nq):
             total = 0.0
             for r in range(m):
                 total += mg[c * m + r] * lam[r]
             qdd[c] += total
-        gq, sq = floats(fb, ib, CONSTANT_GP), floats(fb, ib, CONSTANT_GS)
-        for r in range(m):
-            if flags[r, 2] == WORK_POWER or flags[r, 2] == LOSS_POWER:
-                side = 1.0 if flags[r, 1] < 0 or flanks[flags[r, 1]] > 0 else -1.0
-                power = 0.0
-                for c in range(nq):
-                    power += (gq[r, c] if side > 0 else gq[r, c] - 2.0 * sq[r, c]) * qd[c]
-                if flags[r, 2] == WORK_POWER:
-                    work_power += lam[r] * power
-                else:
-                    loss_power += lam[r] * power
-    rate[:nq] = qd
-    xdot[ib[WORK]] = acc[1] + work_power
-    xdot[ib[DISSIPATED]] = acc[2] - loss_power
-    rate[2 * nq:] = xdot
+        work_power, loss_power = row_power(floats(fb, ib, CONSTANT_GP), floats(fb, ib, CONSTANT_GS), flags, flanks,
+                                           lam, qd)
+    finish_rate(ib, qd, xdot, acc, work_power, loss_power, rate)
     return OK
 
 

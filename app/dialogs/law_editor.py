@@ -115,7 +115,7 @@ class LawEditor(QWidget):
         lay.addWidget(self.message)
         lay.addWidget(self.plot)
         self.kind.setCurrentIndex(list(KIND_TEXT).index(law.kind))
-        self.kind.currentIndexChanged.connect(self._edited)
+        self.kind.currentIndexChanged.connect(self._kind_changed)
         self._show_fields()
         self._replot()
 
@@ -127,6 +127,19 @@ class LawEditor(QWidget):
         self.form.setRowVisible(self.load.parentWidget(), kind == "table")
         self.table_label.setText(f"{len(self.table)} rows, t from {self.table[0][0]:g} to {self.table[-1][0]:g} s"
                                  if self.table else "no table loaded")
+
+    def _kind_changed(self, *_) -> None:
+        """A ramp chosen with no span (its end time at or before its start: a new law's 0 s) ramps over the rest
+        of the run, so the law shown is one the model takes."""
+        if self.kind.currentData() == "ramp":
+            start, end = self.fields["t_start"], self.fields["t_end"]
+            try:
+                empty = end.value() <= start.value()
+            except FieldError:  # a field that does not read keeps what was typed, and says why
+                empty = False
+            if empty and start.value() < self.t_span:
+                end.set_si(self.t_span)
+        self._edited()
 
     def _edited(self, *_) -> None:
         self._show_fields()

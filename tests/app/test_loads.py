@@ -289,3 +289,20 @@ def test_compliant_mesh_says_the_iso_stiffness_it_will_use_and_the_mesh_mode(win
     assert f"mesh mode {f_n:.0f} Hz" in notes[0] and f_n > 1e3
     window.select("mesh")
     assert window.props.panel.findChild(QLabel, "note").text() == f"As run: {notes[0]}"
+
+
+def test_a_ramp_chosen_for_a_new_speed_motor_ramps_over_the_run_instead_of_showing_an_error(window, qtbot):
+    _open_pair(window)
+    seen = []
+
+    def look(dlg):
+        editor = dlg.form.widgets["law"]
+        seen.append((editor.message.text(), editor.fields["t_end"].value(), editor.curve.getData()[0]))
+
+    fill_and_ok(qtbot, {"Name": "drive", "law_final": 100}, {"joint": "gear1_joint", "law_kind": "Ramp"}, press=look)
+    qtbot.mouseClick(toolbar_button(window, "speed_motor"), Qt.LeftButton)
+    t_end = window.doc.model.settings.t_end
+    message, end, plotted = seen[0]
+    assert message == "" and end == t_end and len(plotted) > 0
+    law = window.doc.model.forces["drive"].law
+    assert (law.kind, law.value, law.final, law.t_start, law.t_end) == ("ramp", 0.0, 100.0, 0.0, t_end)

@@ -486,7 +486,7 @@ class TimeLaw:
                          self.frequency, self.phase, times, values, t)
 
     def derivative(self, t: float) -> float:
-        """d value / dt at time t [1/s] (0 at the jumps of a step or a table's corners)."""
+        """d value / dt at time t [1/s]: from the right at a ramp's or a table's corners (0 at a step's jump)."""
         times, values = self.columns
         return law_rate(LAW_CODES[self.kind], self.value, self.final, self.t_start, self.t_end, self.amplitude,
                         self.frequency, self.phase, times, values, t)
@@ -519,8 +519,8 @@ def law_value(kind, value, final, t_start, t_end, amplitude, frequency, phase, t
 
 
 def law_rate(kind, value, final, t_start, t_end, amplitude, frequency, phase, times, values, t):
-    """A TimeLaw's d value / dt at time t [1/s] (0 at the jumps of a step or a table's corners)."""
-    if kind == 2 and t_start < t < t_end:
+    """A TimeLaw's d value / dt at time t [1/s]: from the right at a ramp's or a table's corners, 0 at a step's jump."""
+    if kind == 2 and t_start <= t < t_end:  # the step from t on sees the slope: a ramp from t = 0 starts at once
         return (final - value) / (t_end - t_start)
     if kind == 3:
         w = 2 * math.pi * frequency

@@ -324,3 +324,25 @@ def test_a_run_that_diverges_says_nothing_of_its_samples_aliasing():
                    output_step=1e-3)
     assert res.status == "failed" and "divergence" in res.message and "RK4 is unstable at 0.001 s" in res.message
     assert not [n for n in res.findings if "output_step" in n]
+
+
+def test_a_ramp_law_takes_its_slope_from_the_right_at_its_corners():
+    """At t_start the ramp is starting (its slope), at t_end it has ended (0): the rate from the right, as a step's
+    value and a table's slope are taken."""
+    law = TimeLaw(kind="ramp", value=0.0, final=10.0, t_start=0.0, t_end=2.0)
+    assert [law.derivative(t) for t in (-1.0, 0.0, 1.0, 2.0, 3.0)] == [0.0, 5.0, 5.0, 0.0, 0.0]
+
+
+def test_a_motor_ramp_from_t_0_accelerates_the_wheel_from_the_first_sample():
+    """A speed motor ramping gear 1 from rest at t = 0: the wheel's tooth force is I2 alpha2 / r2 at every sample of
+    the ramp, the one at t = 0 included (it read 0 while the law's rate at its start was taken as 0)."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    AddItem(SpeedMotor("drive", "gear1_joint", TimeLaw(kind="ramp", value=0.0, final=100.0, t_start=0.0,
+                                                      t_end=0.5))).do(model)
+    res = prepare(model, t_end=0.1, step=1e-3, output_step=0.05, integrator="rk4", formulation="joint").run()
+    assert res.status == "finished", res.message
+    pair, wheel = model.gear_pairs["pair"], model.bodies["gear2"]
+    alpha2 = 100.0 / 0.5 * pair.z1 / pair.z2
+    expected = wheel.inertia[2][2] * alpha2 / (pair.module * pair.z2 / 2)
+    assert np.abs(res["pair.Ft [N]"]) == pytest.approx(np.full(len(res), expected), rel=1e-6)
+

@@ -1,15 +1,17 @@
 """A motor that prescribes a revolute joint's relative speed as a function of time (0 holds the joint still).
 
-One row, a . (w_j - w_i) = s(t); its multiplier is the motor's torque, and its power is work fed in. An extra
-state integrates the speed error, so the angle the motor lags by is held by Baumgarte's terms too.
+One row, a . (w_j - w_i) = s(t); its multiplier is the motor's torque on body j about the axis, and its power is
+work fed in (both are channels). An extra state integrates the speed error, so the angle the motor lags by is held
+by Baumgarte's terms too.
 """
 
 from __future__ import annotations
 
 from core.dynamics.buffers.layout import WORK_POWER
 from core.dynamics.buffers.tables import time_law, time_law_rate
-from core.dynamics.elements.base import ROW0, X0, Element, element
+from core.dynamics.elements.base import OUT0, ROW0, X0, Element, element
 from core.dynamics.elements.blocks import pose, put_spin, vector
+from core.dynamics.results.channels import Channel
 from core.geometry import vec3
 from core.model.entities import SpeedMotor
 
@@ -38,6 +40,12 @@ def law(t, fb, ib, fp, ip, disc, state, forces):
     xdot[ip[X0]] = state[0][r] - tgt[r]
 
 
+def outputs(t, fb, ib, fp, ip, disc, bodies, rows, ports, state, forces, lam, react, out):
+    r, at = ip[ROW0], ip[OUT0]
+    out[at] = lam[r]
+    out[at + 1] = lam[r] * state[0][r]  # the torque times the joint's relative speed
+
+
 @element(SpeedMotor)
 class SpeedMotorElement(Element):
     FLOATS, INTS = 3, 3
@@ -52,3 +60,8 @@ class SpeedMotorElement(Element):
 
     def params(self):
         return list(self.frame.ai), [self.frame.bi, self.frame.bj, self.law_index]
+
+    def channels(self):
+        return [Channel(self.name, "torque", "N m", "force", "the motor's torque on body j about the joint's axis"),
+                Channel(self.name, "power", "W", "force", "the power the motor feeds in (torque times the joint's "
+                        "speed; negative while it brakes)")]

@@ -346,3 +346,21 @@ def test_a_motor_ramp_from_t_0_accelerates_the_wheel_from_the_first_sample():
     expected = wheel.inertia[2][2] * alpha2 / (pair.module * pair.z2 / 2)
     assert np.abs(res["pair.Ft [N]"]) == pytest.approx(np.full(len(res), expected), rel=1e-6)
 
+
+@pytest.mark.parametrize("formulation", ["joint", "cartesian"])
+def test_a_speed_motors_torque_and_power_are_the_reduced_inertia_times_its_acceleration(formulation):
+    """The ramp turns gear 1 of the unloaded pair at alpha1 = 200 rad/s^2 from rest: the motor's torque is
+    (I1 + I2 (z1 / z2)^2) alpha1 and its power that torque times alpha1 t; after the ramp both are 0."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    AddItem(SpeedMotor("drive", "gear1_joint", TimeLaw(kind="ramp", value=0.0, final=100.0, t_start=0.0,
+                                                      t_end=0.5))).do(model)
+    res = prepare(model, t_end=0.6, step=1e-3, output_step=0.05, integrator="rk4", formulation=formulation).run()
+    assert res.status == "finished", res.message
+    pair = model.gear_pairs["pair"]
+    i1, i2 = model.bodies["gear1"].inertia[2][2], model.bodies["gear2"].inertia[2][2]
+    torque = (i1 + i2 * (pair.z1 / pair.z2) ** 2) * 200.0
+    ramp = res.time < 0.5 - 1e-9
+    assert res.record("drive.torque").unit == "N m" and res.record("drive.power").unit == "W"
+    assert res["drive.torque"][ramp] == pytest.approx(np.full(ramp.sum(), torque), rel=1e-6)
+    assert res["drive.power"][ramp] == pytest.approx(torque * 200.0 * res.time[ramp], rel=1e-6, abs=1e-9)
+    assert np.abs(res["drive.torque"][~ramp]).max() < 1e-6 * torque

@@ -219,6 +219,14 @@ def constant_torque(name: str, joint: str, torque: float) -> Torque:
     return Torque(name, joint, TimeLaw(kind="constant", value=torque))
 
 
+def unused_joints(model, cls: type, field: str, revolutes: list) -> list[str]:
+    """The revolute joints no speed motor drives, those no item of kind `cls` acts on (by `field`) first."""
+    driven = {f.joint for f in model.forces.values() if isinstance(f, SpeedMotor)}
+    taken = {getattr(f, field) for f in model.forces.values() if isinstance(f, cls)}
+    free = [j.name for j in revolutes if j.name not in driven]
+    return [j for j in free if j not in taken] + [j for j in free if j in taken]
+
+
 def selection_defaults(cls: type, model, selected: str = "") -> dict:
     """Where a new item of kind `cls` (a load, spring or bearing) starts, given the item selected ('' for none).
 
@@ -230,7 +238,9 @@ def selection_defaults(cls: type, model, selected: str = "") -> dict:
     ground); a bearing sits at its shaft's origin. A fixed joint welds its body_j to the body of the first revolute
     joint whose axis runs through body_j's origin, else to the first generated gear whose axis does (a gear onto
     the shaft it sits on), at that origin.
-    A reference with nothing to take keeps the model's first candidate.
+    With nothing selected, a joint reference takes the first revolute joint that no speed motor drives and no item
+    of kind `cls` acts on yet, else the first that no speed motor drives (a torque there would only change the
+    motor's torque). A reference with nothing to take keeps the model's first candidate.
     """
     item = model.find(selected) if selected else None
     revolutes = [j for j in model.joints.values() if isinstance(j, RevoluteJoint)]
@@ -243,8 +253,10 @@ def selection_defaults(cls: type, model, selected: str = "") -> dict:
         (p.name for p in model.gear_pairs.values() if joint and joint in (p.joint1, p.joint2)), "")
     out = {}
     for field, kind in getattr(cls, "REFERENCE_FIELDS", {}).items():
-        if kind == "revolute" and joint:
-            out[field] = joint
+        if kind == "revolute" and revolutes:
+            free = joint or next(iter(unused_joints(model, cls, field, revolutes)), revolutes[0].name)
+            if joint or free != revolutes[0].name:
+                out[field] = free
         elif kind == "gear pair":
             taken = {getattr(f, field) for f in model.forces.values() if isinstance(f, cls)}
             free = pair or next((p for p in model.gear_pairs if p not in taken), "")

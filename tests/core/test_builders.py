@@ -8,7 +8,7 @@ import pytest
 from core.model.builders import selection_defaults
 from core.commands import AddItem, RemoveItem
 from core.model.entities import (GROUND, BearingSpringDamper, CompliantMesh, FixedJoint, RevoluteJoint, RigidBody,
-                                 SpringDamper, Torque)
+                                 SpeedMotor, SpringDamper, TimeLaw, Torque)
 from core.model.files import load
 from tests.conftest import EXAMPLES, two_stage_reducer
 
@@ -79,3 +79,14 @@ def test_a_fixed_joint_welds_the_selected_gear_onto_the_shaft_whose_axis_runs_th
     assert "body_i" not in selection_defaults(FixedJoint, model, "g4")  # on an axis of its own: the ground
     model.joints.clear()  # before any joint: the gear whose axis runs through g3
     assert selection_defaults(FixedJoint, model, "g3")["body_i"] == "g2"
+
+
+def test_without_a_selection_a_torque_or_motor_starts_on_a_joint_no_motor_drives(pair):
+    """A torque or a second motor on the joint a speed motor already drives would only change that motor's torque:
+    the dialog starts on the next joint, and a second torque on a joint no torque acts on yet."""
+    AddItem(SpeedMotor("motor", "gear1_joint", TimeLaw(value=10.0))).do(pair)
+    assert selection_defaults(Torque, pair, "") == {"joint": "gear2_joint"}
+    assert selection_defaults(SpeedMotor, pair, "") == {"joint": "gear2_joint"}
+    AddItem(Torque("brake", "gear2_joint", TimeLaw(value=-1.0))).do(pair)
+    assert selection_defaults(Torque, pair, "") == {"joint": "gear2_joint"}  # every joint taken: not the motor's
+    assert selection_defaults(Torque, pair, "gear1") == {"joint": "gear1_joint"}  # a selection is followed

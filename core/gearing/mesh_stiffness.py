@@ -88,17 +88,22 @@ def iso6336_stiffness(z1: int, z2: int, normal_pressure_angle: float, helix_angl
 def involute_waveform(eps_alpha: float, eps_beta: float = 0.0, samples: int = WAVEFORM_SAMPLES) -> np.ndarray:
     """Relative mesh stiffness over one mesh period (samples at fractions k / samples), mean 1.
 
-    Pairs in contact at mesh position u: ceil(eps_alpha - frac(u)); averaged
-    over the face width, where the helix shifts u by up to eps_beta.
+    Pairs in contact at mesh position u: ceil(eps_alpha - frac(u)) = n + [frac(u) < r] (n and r the whole and
+    the fractional part of eps_alpha); averaged over the face width, where the helix shifts u by up to
+    eps_beta, exactly: n + (G(s + eps_beta) - G(s)) / eps_beta with G(x) = floor(x) r + min(frac(x), r), the
+    integral of [frac(u) < r]. Piecewise linear with a few kinks a period, so an adaptive integrator's steps
+    are not cut at every sample, as a sum over points across the face (a staircase) made them.
     """
     s = np.arange(samples) / samples
+    n = math.floor(eps_alpha)
+    r = eps_alpha - n
     if eps_beta <= 0.0:
-        count = np.ceil(eps_alpha - s)
+        count = n + (s < r)
     else:
-        across = 256  # points across the face
-        y = (np.arange(across) + 0.5) / across
-        u = (s[:, None] + eps_beta * y[None, :]) % 1.0
-        count = np.ceil(eps_alpha - u).mean(axis=1)
+        def covered(x):
+            return np.floor(x) * r + np.minimum(x - np.floor(x), r)
+
+        count = n + (covered(s + eps_beta) - covered(s)) / eps_beta
     return count / count.mean()
 
 

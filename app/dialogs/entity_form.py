@@ -54,6 +54,7 @@ LABELS = {
     "gear1": "Gear 1 body (if welded to the shaft)", "gear2": "Gear 2 body (if welded to the shaft)",
     "damping_model": "Damping model", "damping_ratio": "Damping ratio",
     "backlash": "Backlash (line of action)",
+    "on_bearing": "Carried by a bearing (the joint keeps its axis)",
 }
 TIPS = {
     "drift_tolerance": "A run stops as failed when a gear phase drift or joint error exceeds this share of the "
@@ -64,6 +65,8 @@ TIPS = {
     "gear2": "Leave empty when the joint's body carries the teeth",
     "body_i": "Body I: the carrier or housing (the reaction acts on it)",
     "body_j": "Body J: the gear or shaft",
+    "on_bearing": "A Bearing Spring-Damper between the same bodies holds body J; the joint holds nothing and keeps "
+                  "the axis its gear pairs, torques and motors act about (its gear pairs need compliant meshes)",
     "k_mean": "Along the line of action: the mean, or the single-pair stiffness of the rectangular wave",
     "rho_inf": "1 keeps every mode undamped; 0 damps the unresolved ones in one step",
     "output_step": "Spacing of the output samples; finer than the time step is interpolated",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from core.commands import Command, Macro, SetSettings
+from core.gearing.bearings import carry_on_bearing
 from core.gearing.compound import hold_once
 from core.gearing.placement import place_gear2
 from core.model.model import Model
@@ -15,6 +16,7 @@ FIXES = {
                     lambda model, item: Macro(f"Move gear 2 of {item} into mesh",
                                               place_gear2(model, model.gear_pairs[item]))),
     "hold_once": ("Hold the shaft by one joint", hold_once),
+    "carry_on_bearing": ("Let the bearing carry the shaft", carry_on_bearing),
     # the model's step stays dopri5's first one; its tolerances are the model's
     "adaptive_steps": ("Integrate with dopri5 (adaptive steps)",
                        lambda model, item: SetSettings(model, dataclasses.replace(model.settings, integrator="dopri5"))),

@@ -233,6 +233,10 @@ class RevoluteJoint(Entity):
         A point on the joint axis, world, at the initial configuration [m].
     axis : Vec3
         Axis direction, world, at the initial configuration (normalised on use).
+    on_bearing : bool
+        body_j is carried by a BearingSpringDamper between the same two bodies: the joint holds nothing and
+        keeps only its axis, the one its gear pairs, torques and motors act about and its angle and speed are
+        measured about; the bearing's springs hold body_j (its gear pairs need compliant meshes then).
     """
 
     name: str
@@ -240,6 +244,7 @@ class RevoluteJoint(Entity):
     body_j: str
     position: Vec3 = vector(ZERO3, **MM)
     axis: Vec3 = vector((0.0, 0.0, 1.0))
+    on_bearing: bool = False
 
     REFERENCE_FIELDS: ClassVar[dict[str, str]] = {"body_i": "body", "body_j": "body"}
 

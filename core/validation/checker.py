@@ -104,19 +104,21 @@ class _Checker(PairRules):
             if len(names) > 1:
                 self.add("warning", names[1], f"joints {', '.join(repr(n) for n in names)} all connect "
                          f"{' and '.join(sorted(bodies))}: the extra ones are redundant; remove them")
+        bearings = {frozenset((f.body_i, f.body_j)) for f in self.m.forces.values()
+                    if isinstance(f, BearingSpringDamper)}
+        for j in self.m.joints.values():
+            if getattr(j, "on_bearing", False) and frozenset((j.body_i, j.body_j)) not in bearings:
+                self.add("error", j.name, f"on_bearing: no Bearing Spring-Damper joins {j.body_i} and {j.body_j}, so "
+                         f"nothing holds {j.body_j}: add one (Loads > Bearing Spring-Damper), or clear on_bearing")
         for f in self.m.forces.values():
             joints = links.get(frozenset((f.body_i, f.body_j)), []) if isinstance(f, BearingSpringDamper) else []
-            if joints:  # a rigid joint holds the shaft where the bearing's springs would
-                users = [i.name for _, i in self.m.items() if joints[0] in i.references()]
-                how = ("remove the joint to let the bearing carry the shaft" if not users else
-                       f"the joint stays ({', '.join(repr(u) for u in users)} need it): to carry {f.body_j} on the "
-                       f"bearing, give the joint a hub as its body_i (a body of its own, which the bearing then holds "
-                       f"in place of {f.body_j}, held against turning: the joint's torques react on it) and make the "
-                       f"gear pairs compliant (Compliant Mesh), as in the compliant_planetary example (three "
-                       f"tangential spring-dampers hold each hub)")
-                self.add("warning", f.name, f"runs beside joint {joints[0]!r} between the same bodies ({f.body_i} "
+            rigid = [n for n in joints if not getattr(self.m.joints[n], "on_bearing", False)]
+            if rigid:  # a rigid joint holds the shaft where the bearing's springs would
+                self.add("warning", f.name, f"runs beside joint {rigid[0]!r} between the same bodies ({f.body_i} "
                          f"and {f.body_j}): the joint holds {f.body_j} rigidly, so the bearing's springs carry no "
-                         f"load; {how}")
+                         f"load; to let the bearing carry {f.body_j}, mark the joint on_bearing (it keeps its axis "
+                         f"for the gear pairs, torques and motors on it) and make its gear pairs compliant (Compliant "
+                         f"Mesh, ISO 6336 stiffness): the fix does both", fix="carry_on_bearing")
         seen_pairs: dict[frozenset, str] = {}
         for p in self.m.gear_pairs.values():
             key = frozenset((p.joint1, p.joint2))

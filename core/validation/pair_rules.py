@@ -93,8 +93,10 @@ class PairRules:
         return False
 
     def on_bearing(self, joint: RevoluteJoint) -> bool:
-        """Whether the joint's body_i sits on a bearing spring-damper (its centre moves elastically)."""
-        return any(isinstance(f, BearingSpringDamper) and f.body_j == joint.body_i for f in self.m.forces.values())
+        """Whether the joint's gear centre moves elastically: the joint is on_bearing, or its body_i sits on a
+        bearing spring-damper (a hub)."""
+        return joint.on_bearing or any(isinstance(f, BearingSpringDamper) and f.body_j == joint.body_i
+                                       for f in self.m.forces.values())
 
     def check_pair(self, pair: GearPair) -> None:
         j1, j2 = self.m.joints[pair.joint1], self.m.joints[pair.joint2]
@@ -105,6 +107,10 @@ class PairRules:
             if j.body_j == pair.carrier:
                 self.add("error", name, f"{label} {j.name!r} has the carrier {pair.carrier!r} as body_j; "
                          "body_i must be the carrier and body_j the gear: swap the joint's bodies")
+            elif j.on_bearing and not soft:
+                self.add("error", name, f"gear {j.body_j!r} is carried by a bearing ({label} {j.name!r} is "
+                         "on_bearing), so its centre moves: the pair needs a Compliant Mesh, which measures the "
+                         "teeth's approach where the gears are (a rigid pair holds only their speeds)")
             elif not self.gear_centre_fixed_on_carrier(j, pair.carrier) and not (soft and self.on_bearing(j)):
                 self.add("error", name, f"the centre of gear {j.body_j!r} ({label} {j.name!r}, body_i {j.body_i!r}) "
                          f"moves relative to the carrier {pair.carrier!r}: make the carrier body_i of {j.name!r}, "

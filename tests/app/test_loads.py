@@ -306,3 +306,29 @@ def test_a_ramp_chosen_for_a_new_speed_motor_ramps_over_the_run_instead_of_showi
     assert message == "" and end == t_end and len(plotted) > 0
     law = window.doc.model.forces["drive"].law
     assert (law.kind, law.value, law.final, law.t_start, law.t_end) == ("ramp", 0.0, 100.0, 0.0, t_end)
+
+
+def test_a_bearing_added_beside_a_gears_joint_carries_the_gear_after_the_double_click_fix(window, qtbot):
+    """Helical pair, gear 2 selected, Bearing Spring-Damper, OK: Messages warns that the joint holds gear 2 and
+    offers the fix; a double-click marks the joint on_bearing and gives the pair a compliant mesh, in one undo
+    step, and the properties show the joint's new field as a ticked box."""
+    _open_pair(window)
+    window.tree.select("gear2")
+    fill_and_ok(qtbot, {"Name": "b2"})
+    qtbot.mouseClick(toolbar_button(window, "bearing"), Qt.LeftButton)
+    listed = window.messages.list
+    row = next(i for i in range(listed.count()) if listed.item(i).text().startswith("warning: b2: runs beside joint"))
+    assert listed.item(row).text().endswith("[double-click: Let the bearing carry the shaft]")
+    at = listed.visualItemRect(listed.item(row)).center()
+    qtbot.mouseClick(listed.viewport(), Qt.LeftButton, pos=at)
+    qtbot.mouseDClick(listed.viewport(), Qt.LeftButton, pos=at)
+    model = window.doc.model
+    assert model.joints["gear2_joint"].on_bearing
+    assert [(f.name, f.pair) for f in model.forces.values() if isinstance(f, E.CompliantMesh)] == [("pair_mesh", "pair")]
+    assert not [f for f in window.doc.findings if f.severity == "error" or f.item == "b2"]
+    window.select("gear2_joint")
+    box = window.props.form.widgets["on_bearing"]
+    label = window.props.form.form.labelForField(box).text()
+    assert box.isChecked() and label == "Carried by a bearing (the joint keeps its axis)"
+    window.doc.undo_stack.undo()
+    assert not model.joints["gear2_joint"].on_bearing and "pair_mesh" not in model.forces

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from core.commands import AddItem, RemoveItem, replace_fields
+from core.commands import AddItem, replace_fields
 from core.dynamics.simulate import simulate
 from core.gearing.fixes import fix_command
 from core.model import builders
@@ -202,9 +202,8 @@ def test_a_bearing_beside_a_joint_on_the_same_bodies_is_warned_of_and_indeed_car
     AddItem(BearingSpringDamper("b", GROUND, "gear2", m.bodies["gear2"].position)).do(m)
     found = [f for f in validate(m) if f.item == "b"]
     assert [f.severity for f in found] == ["warning"] and "'gear2_joint'" in found[0].message
-    # removing the joint would remove the pair and the load on it: the advice is the hub of compliant_planetary
-    assert "remove the joint" not in found[0].message and "'pair', 'load' need it" in found[0].message
-    assert "hub" in found[0].message
+    # removing the joint would remove the pair and the load on it: the advice (and its fix) keeps it, on_bearing
+    assert found[0].fix == "carry_on_bearing" and "mark the joint on_bearing" in found[0].message
     res = simulate(m, t_end=0.01)
     assert max(abs(res[f"b.F{c}"]).max() for c in "xyz") == 0.0
     assert max(abs(res[f"gear2_joint.F{c}"]).max() for c in "xy") > 100.0  # N: the joint takes the mesh force
@@ -213,18 +212,18 @@ def test_a_bearing_beside_a_joint_on_the_same_bodies_is_warned_of_and_indeed_car
     assert not [f for f in validate(m2) if "runs beside joint" in f.message]
 
 
-def test_a_bearing_beside_a_joint_nothing_else_needs_says_to_remove_the_joint_and_then_carries_the_body():
-    """A flywheel on a joint of its own with a bearing beside it: removing the joint, as the finding says, leaves
-    the flywheel on the bearing alone, which then carries it (its weight, 1 g below)."""
+def test_a_bearing_beside_a_flywheels_joint_carries_the_flywheel_after_the_fix():
+    """A flywheel on a joint of its own with a bearing beside it: the finding's fix marks the joint on_bearing
+    (the wheel has no gear pair to make compliant), and the bearing then carries it (its weight, 1 g below)."""
     m = load(EXAMPLES / "compliant_mesh_pair.gdyn")
     wheel = builders.body_from_source("wheel", PrimitiveSource(radius=0.05, length=0.02), position=(0.0, 0.0, -0.1))
     AddItem(wheel).do(m)
     AddItem(RevoluteJoint("wheel_joint", GROUND, "wheel", (0.0, 0.0, -0.1))).do(m)
     AddItem(BearingSpringDamper("wheel_bearing", GROUND, "wheel", (0.0, 0.0, -0.1), radial_damping=1e4)).do(m)
     found = [f for f in validate(m) if f.item == "wheel_bearing"]
-    assert len(found) == 1 and found[0].message.endswith("remove the joint to let the bearing carry the shaft")
-    RemoveItem(m, "wheel_joint").do(m)
-    assert not [f for f in validate(m) if f.item == "wheel_bearing"]
+    assert len(found) == 1 and found[0].fix == "carry_on_bearing"
+    fix_command(m, found[0]).do(m)
+    assert m.joints["wheel_joint"].on_bearing and not [f for f in validate(m) if f.severity != "info"]
     m.settings = dataclasses.replace(m.settings, gravity=(9.81, 0.0, 0.0))
     res = simulate(m, t_end=0.05)
     assert res.status == "finished", res.message

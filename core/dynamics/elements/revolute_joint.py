@@ -1,7 +1,8 @@
 """A revolute joint: body j (the gear) turns about an axis fixed in body i (the carrier).
 
 Five rows hold it (the point, and the axis by two normals of body i), unless joint coordinates hold it by
-their own construction (a tree joint: no rows, its reaction from Newton-Euler on its subtree). One port
+their own construction (a tree joint: no rows, its reaction from Newton-Euler on its subtree) or a bearing
+carries body j (`on_bearing`: no rows and no reaction; the bearing's springs hold body j). One port
 measures body j's spin relative to body i about the axis, and an extra state integrates it: the joint's
 angle, which torques, springs and compliant meshes read.
 """
@@ -16,7 +17,7 @@ from core.geometry import vec3
 from core.model.entities import RevoluteJoint
 
 SI, SJ, AI, AJ, B1, B2 = 0, 3, 6, 9, 12, 15  # the frame's vectors in the parameter row
-BI, BJ = 10, 11  # the bodies in the int row
+BI, BJ, REACTS = 10, 11, 12  # the bodies in the int row; 1 when it reports a reaction
 
 
 def revolute_terms(xi, ri, wi, xj, rj, wj, si, sj, aj, b1, b2):
@@ -76,7 +77,8 @@ def outputs(t, fb, ib, fp, ip, disc, bodies, rows, ports, state, forces, lam, re
     at = ip[OUT0]
     out[at] = state[3][ip[X0]]
     out[at + 1] = state[1][ip[PORT0]]
-    joint_reaction(fp[SJ:SJ + 3], ip, bodies, rows, lam, react, out, at + 2)
+    if ip[REACTS]:
+        joint_reaction(fp[SJ:SJ + 3], ip, bodies, rows, lam, react, out, at + 2)
 
 
 def joint_reaction(sj, ip, bodies, rows, lam, react, out, at):
@@ -104,25 +106,26 @@ def joint_reaction(sj, ip, bodies, rows, lam, react, out, at):
 
 @element(RevoluteJoint)
 class RevoluteJointElement(Element):
-    FLOATS, INTS = 18, 2
+    FLOATS, INTS = 18, 3
 
     def __init__(self, joint, asm):
         super().__init__(joint, asm)
         self.frame = f = JointFrame(asm, joint.body_i, joint.body_j, joint.position, joint.axis)
-        if not asm.held(joint.name):
+        self.on_bearing = joint.on_bearing
+        if not asm.held(joint.name) and not joint.on_bearing:
             asm.rows(self, 5, (f.bi, f.bj), holonomic=True)
             watch_joint(asm, self)
         asm.ports(self, 1, (f.bi, f.bj))
         asm.extras(self, 1)
 
     def params(self):
-        return self.frame.floats(), [self.frame.bi, self.frame.bj]
+        return self.frame.floats(), [self.frame.bi, self.frame.bj, 0 if self.on_bearing else 1]
 
     def channels(self):
         n = self.name
         return ([Channel(n, "angle", "rad", "joint", "relative angle about the axis"),
                  Channel(n, "speed", "rad/s", "joint", "relative speed about the axis")]
-                + reaction_channels(n))
+                + ([] if self.on_bearing else reaction_channels(n)))
 
 
 def watch_joint(asm, element) -> None:

@@ -33,7 +33,10 @@ class Edge:
 def spanning_tree(model: Model, index: dict[str, int]) -> list[Edge]:
     """Tree edges from the ground, breadth first, in model order; raises TreeError if a body is left over."""
     touching: dict[str, list] = {name: [] for name in index}
+    floating = [j for j in model.joints.values() if getattr(j, "on_bearing", False)]
     for j in model.joints.values():
+        if j in floating:  # it holds nothing: a bearing's springs carry its body
+            continue
         touching[j.body_i].append(j)
         touching[j.body_j].append(j)
     edges, seen, queue, coordinates = [], {E.GROUND}, deque([E.GROUND]), 0
@@ -51,7 +54,9 @@ def spanning_tree(model: Model, index: dict[str, int]) -> list[Edge]:
             coordinates += revolute
     left = [name for name in model.bodies if name not in seen]
     if left:
-        raise TreeError(f"body {left[0]!r} is not joined to the ground by revolute or fixed joints, "
+        on = next((f" (joint {j.name!r} is carried by a bearing)" for j in floating if left[0] in (j.body_i, j.body_j)),
+                  "")
+        raise TreeError(f"body {left[0]!r} is not joined to the ground by revolute or fixed joints{on}, "
                         "so it has no joint coordinates (use the cartesian formulation)")
     children: dict[int, list[Edge]] = {}
     for e in edges:

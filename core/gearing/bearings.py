@@ -1,0 +1,37 @@
+"""A gear carried by its bearing: the edit that lets a Bearing Spring-Damper hold the shaft a joint held.
+
+A revolute joint holds its gear rigidly, so a bearing beside it carries no load. Marked `on_bearing`, the joint
+keeps only its axis (what its gear pairs, torques and motors act about) and the bearing's springs hold the
+gear; a gear whose centre moves needs its meshes compliant (a rigid pair holds only the gears' speeds), so the
+edit gives each rigid pair on the joint a Compliant Mesh with its defaults (ISO 6336 stiffness, involute
+waveform, 7 % damping).
+"""
+
+from __future__ import annotations
+
+from core.commands import AddItem, Command, Macro, replace_fields
+from core.errors import ModelError
+from core.model.entities import BearingSpringDamper, CompliantMesh, RevoluteJoint
+from core.model.model import Model
+
+
+def carry_on_bearing(model: Model, bearing: str) -> Command:
+    """The edit that lets `bearing` carry the shaft of the rigid revolute joint between its two bodies; raises
+    ModelError when there is no such joint."""
+    b = model.forces.get(bearing)
+    joint = next((j for j in model.joints.values() if isinstance(b, BearingSpringDamper)
+                  and isinstance(j, RevoluteJoint) and not j.on_bearing
+                  and {j.body_i, j.body_j} == {b.body_i, b.body_j}), None)
+    if joint is None:
+        raise ModelError(bearing, "has no rigid revolute joint between its bodies for it to take over")
+    meshed = {f.pair for f in model.forces.values() if isinstance(f, CompliantMesh)}
+    taken = set(model.names())
+    edits: list[Command] = [replace_fields(model, joint.name, on_bearing=True)]
+    for pair in model.gear_pairs.values():
+        if joint.name in (pair.joint1, pair.joint2) and pair.name not in meshed:
+            name, k = f"{pair.name}_mesh", 2
+            while name in taken:
+                name, k = f"{pair.name}_mesh{k}", k + 1
+            taken.add(name)
+            edits.append(AddItem(CompliantMesh(name, pair.name)))
+    return Macro(f"Let {bearing} carry {joint.body_j}", edits)

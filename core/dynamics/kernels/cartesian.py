@@ -27,7 +27,8 @@ from core.dynamics.buffers.layout import (BODY_ROWS, BODY_ROWS_START, DISSIPATED
 from core.dynamics.kernels.bodies import (applied_loads, body_inverse_masses, cartesian_bodies)
 from core.dynamics.kernels.flanks import settle
 from core.dynamics.kernels.linear import solve_rows
-from core.dynamics.kernels.rows import (add_block_loads, baumgarte, block_rates, clear_forces, on_flanks, switch_off)
+from core.dynamics.kernels.rows import (add_block_loads, baumgarte, block_rates, booked, clear_forces, on_flanks,
+                                       switch_off)
 from core.dynamics.state_space import retract_bodies
 
 elements = None  # the registry's element loops: bound by the program's linker
@@ -148,10 +149,7 @@ def constraint_power(grows, table, flags, lam, vel, spin):
                 if b >= 0:
                     for a in range(3):
                         total += grows[r, s, a] * vel[b, a] + grows[r, s, 3 + a] * spin[b, a]
-            if kind == WORK_POWER:
-                work += lam[r] * total
-            else:
-                loss += lam[r] * total
+            work, loss = booked(kind, work, loss, lam[r] * total)
     return work, loss
 
 

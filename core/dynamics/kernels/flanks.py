@@ -18,6 +18,8 @@ from core.dynamics.kernels.linear import solve_rows
 
 #: Sets of flanks tried before the last one is kept (a set that does not settle flips between two).
 FLANK_ITERATIONS = 4
+#: compiled into their callers (core.dynamics.program.linker), as the loop it is part of
+INLINE = ("settled",)
 
 
 def settle(a0, s, gear_rows, rhs, flanks, redundant, a):

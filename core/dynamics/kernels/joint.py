@@ -29,12 +29,15 @@ from core.dynamics.buffers.layout import (CONSTANT_C, CONSTANT_GP, CONSTANT_GS, 
 from core.dynamics.kernels.bodies import applied_loads, tree_bodies, world_inertia
 from core.dynamics.kernels.flanks import FLANK_ITERATIONS, settle, settled
 from core.dynamics.kernels.linear import cholesky, cholesky_solve, inverse_rows, solve_rows
-from core.dynamics.kernels.rows import baumgarte, block_rates, clear_forces, switch_off
+from core.dynamics.kernels.rows import baumgarte, block_rates, booked, clear_forces, switch_off
 
 elements = None  # the registry's element loops: bound by the program's linker
 
 # a constant-matrix evaluation's status: done, or the store of flank sets is full (the caller grows it)
 OK, FULL = 0, 1
+#: compiled into their callers (core.dynamics.program.linker): the few products of a constant-matrix rate are
+#: about as costly as a call
+INLINE = ("flank_side", "row_power", "finish_rate")
 
 
 def tree_column(pos, axes, points, b, c):
@@ -200,10 +203,7 @@ def row_power(gq, sq, flags, flanks, lam, qd):
             power = 0.0
             for c in range(qd.shape[0]):
                 power += (gq[r, c] if side > 0 else gq[r, c] - 2.0 * sq[r, c]) * qd[c]
-            if kind == WORK_POWER:
-                work += lam[r] * power
-            else:
-                loss += lam[r] * power
+            work, loss = booked(kind, work, loss, lam[r] * power)
     return work, loss
 
 

@@ -9,6 +9,8 @@ contact. Plain Python that numba compiles unchanged.
 
 from __future__ import annotations
 
+from core.dynamics.buffers.layout import WORK_POWER
+
 
 
 def clear_forces(forces):
@@ -73,3 +75,11 @@ def switch_off(off, a, s, rhs):
             a[r, r] = 1.0
             s[r, :] = 0.0
             rhs[r] = 0.0
+
+
+def booked(kind, work, loss, power):
+    """(work, loss) with a row's power [W] added where its kind books it: the work fed in (WORK_POWER, a motor)
+    or the power taken out (LOSS_POWER, a lossy mesh: negative)."""
+    if kind == WORK_POWER:
+        return work + power, loss
+    return work, loss + power

@@ -79,8 +79,14 @@ class RunMenu:
     def _run_finished(self, record) -> None:
         self.act_run.setEnabled(True)
         self.act_stop.setEnabled(False)
-        res = record.results
         self.progress.hide()
+        self._note_run(record)
+        self.statusBar().showMessage(f"{record.label}: {record.results.summary()}", 15_000)
+
+    def _note_run(self, record) -> None:
+        """A run's notes in Messages (its plan, findings, first events and summary): for a run that ended, and for
+        one opened from a results file."""
+        res = record.results
         plan = plan_line(res.settings)
         self.run_notes = [f"{record.label}: plan: {plan}"] if plan else []
         self.run_notes += [f"{record.label}: {note}" for note in res.findings]
@@ -89,7 +95,6 @@ class RunMenu:
         if len(res.events) > shown:
             self.run_notes.append(f"{record.label}: ... and {len(res.events) - shown} more events (in the results file)")
         self.run_notes.append(f"{record.label}: {res.summary()}")
-        self.statusBar().showMessage(f"{record.label}: {res.summary()}", 15_000)
         self.refresh()
 
     def export_video(self) -> None:
@@ -115,10 +120,11 @@ class RunMenu:
 
     def open_results_file(self, path) -> bool:
         try:
-            self.doc.open_results(path)
+            record = self.doc.open_results(path)
         except ModelError as exc:
             self.report(f"Cannot open the results: {exc}")
             return False
+        self._note_run(record)
         self.statusBar().showMessage(f"Opened {Path(path).name}: {self.doc.current.results.summary()}", 10_000)
         return True
 

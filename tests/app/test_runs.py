@@ -20,6 +20,7 @@ from app.run.animation import FORCE_LENGTH
 from app.run.video import frame_times
 from app.viewport import FORCE_COLOURS, HIGHLIGHT, SEE_THROUGH, rgb
 from core.commands import SetSettings, replace_fields
+from core.dynamics.plan import plan_line
 from core.dynamics.simulate import simulate
 from core.geometry.rotations import pose_matrix
 from core.model.entities import TimeLaw
@@ -298,6 +299,9 @@ def test_results_file_round_trip_through_the_menus(window, qtbot, tmp_path, monk
     assert window.doc.model == ran
     window.playback.slider.setValue(window.playback.slider.maximum())
     assert window.clock.time == pytest.approx(res.time[-1])
+    # Messages shows the opened run's notes as the run showed them when it ended: its plan and its summary
+    listed = [window.messages.list.item(i).text() for i in range(window.messages.list.count())]
+    assert f"run.gdres: plan: {plan_line(res.settings)}" in listed and f"run.gdres: {res.summary()}" in listed
 
 
 def test_screenshot_mid_animation_is_not_blank(window, qtbot, tmp_path):

@@ -116,9 +116,10 @@ class _Checker(PairRules):
             if rigid:  # a rigid joint holds the shaft where the bearing's springs would
                 self.add("warning", f.name, f"runs beside joint {rigid[0]!r} between the same bodies ({f.body_i} "
                          f"and {f.body_j}): the joint holds {f.body_j} rigidly, so the bearing's springs carry no "
-                         f"load; to let the bearing carry {f.body_j}, mark the joint on_bearing (it keeps its axis "
-                         f"for the gear pairs, torques and motors on it) and make its gear pairs compliant (Compliant "
-                         f"Mesh, ISO 6336 stiffness): the fix does both", fix="carry_on_bearing")
+                         f"load; to let the bearing carry {f.body_j}, mark the joint on_bearing ('Carried by a "
+                         f"bearing': it keeps its axis for the gear pairs, torques and motors on it) and make its gear "
+                         f"pairs compliant (Compliant Mesh, ISO 6336 stiffness): the fix does both",
+                         fix="carry_on_bearing")
         seen_pairs: dict[frozenset, str] = {}
         for p in self.m.gear_pairs.values():
             key = frozenset((p.joint1, p.joint2))

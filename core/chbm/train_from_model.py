@@ -208,8 +208,10 @@ def _pieces(model: Model) -> tuple[dict[str, tuple[str, str, tuple, object]], di
     """
     seats: dict[str, tuple[str, str, tuple, object]] = {}
     host: dict[str, str] = {}
+    # a joint on_bearing holds nothing: the bearing beside it seats its body
     items = [(j, "revolute" if isinstance(j, RevoluteJoint) else "fixed") for j in model.joints.values()
-             if isinstance(j, RevoluteJoint) or (isinstance(j, FixedJoint) and GROUND in (j.body_i, j.body_j))]
+             if (isinstance(j, RevoluteJoint) and not j.on_bearing)
+             or (isinstance(j, FixedJoint) and GROUND in (j.body_i, j.body_j))]
     items += [(f, "bearing") for f in model.forces.values() if isinstance(f, BearingSpringDamper)]
     for name in model.bodies:
         if name in host:

@@ -186,11 +186,7 @@ class GearPairDialog(QDialog):
         made = []
         for gear in unjointed_gears(trial):
             body = trial.bodies[gear]
-            name = gear + "_joint"
-            k = 1
-            while name in trial.names():
-                k += 1
-                name = f"{gear}_joint{k}"
+            name = trial.free_name(gear + "_joint")
             axis = tuple(float(v) for v in quat_matrices(body.orientation) @ (0.0, 0.0, 1.0))
             cmd = AddItem(RevoluteJoint(name, GROUND, gear, body.position, axis))
             cmd.do(trial)

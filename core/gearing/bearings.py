@@ -25,13 +25,10 @@ def carry_on_bearing(model: Model, bearing: str) -> Command:
     if joint is None:
         raise ModelError(bearing, "has no rigid revolute joint between its bodies for it to take over")
     meshed = {f.pair for f in model.forces.values() if isinstance(f, CompliantMesh)}
-    taken = set(model.names())
+    added: list[str] = []  # names the edit takes before it is done
     edits: list[Command] = [replace_fields(model, joint.name, on_bearing=True)]
     for pair in model.gear_pairs.values():
         if joint.name in (pair.joint1, pair.joint2) and pair.name not in meshed:
-            name, k = f"{pair.name}_mesh", 2
-            while name in taken:
-                name, k = f"{pair.name}_mesh{k}", k + 1
-            taken.add(name)
-            edits.append(AddItem(CompliantMesh(name, pair.name)))
+            added.append(model.free_name(f"{pair.name}_mesh", added))
+            edits.append(AddItem(CompliantMesh(added[-1], pair.name)))
     return Macro(f"Let {bearing} carry {joint.body_j}", edits)

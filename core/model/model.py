@@ -80,6 +80,15 @@ class Model:
     def names(self) -> set[str]:
         return {item.name for _, item in self.items()}
 
+    def free_name(self, name: str, also=()) -> str:
+        """`name`, else name2, name3, ...: the first that no item of the model, nor any of `also`, has."""
+        taken = self.names() | set(also)
+        free, k = name, 1
+        while free in taken:
+            k += 1
+            free = f"{name}{k}"
+        return free
+
     def gear_body(self, pair, k: int) -> str:
         """The body carrying gear k (1 or 2) of `pair`: the one it names in gear1/gear2 (a gear welded to a compound
         shaft), else its joint's body_j."""

@@ -74,3 +74,12 @@ def test_a_joint_on_bearing_without_a_bearing_and_a_rigid_pair_on_it_are_errors_
     errors = {f.item: f.message for f in validate(model) if f.severity == "error"}
     assert "on_bearing: no Bearing Spring-Damper joins ground and gear2" in errors["gear2_joint"]
     assert "needs a Compliant Mesh" in errors["pair"]
+
+
+def test_the_fix_names_a_new_mesh_after_its_pair_and_takes_the_next_free_name():
+    """A second bearing-carried gear on a model that has a 'pair_mesh' item already: the new mesh is 'pair_mesh2'."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    AddItem(BearingSpringDamper("pair_mesh", "ground", "gear1", model.bodies["gear1"].position)).do(model)
+    AddItem(BearingSpringDamper("b2", "ground", "gear2", model.bodies["gear2"].position)).do(model)
+    fix_command(model, next(f for f in validate(model) if f.item == "b2" and f.fix == "carry_on_bearing")).do(model)
+    assert model.forces["pair_mesh2"].pair == "pair" and model.joints["gear2_joint"].on_bearing

@@ -65,7 +65,7 @@ MIN_TURN_COSINE = 0.5  # the cosine of the largest turn of the path's tangent in
 def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, ds_max: float = 0.08,
             ds_min: float = 1e-6, target_iterations: int = 4, max_iterations: int = 12, tol: float = 1e-9,
             max_points: int = MAX_POINTS, stability: bool = True, progress=None, cancel=None,
-            df_max: float | None = None) -> list[CurvePoint]:
+            df_max: float | None = None, on_point=None) -> list[CurvePoint]:
     """The response curve from exactly f_min to exactly f_max [Hz] (mesh frequency).
 
     Parameters
@@ -78,6 +78,10 @@ def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, d
     progress : callable(fraction, message), optional
     cancel : callable() -> bool, optional
         Stops the continuation early when it returns True; the points so far are returned.
+    on_point : callable(points), optional
+        Called with the curve's points so far (the list itself, to read, not to keep) after each point is added,
+        so a window can draw the curve as it grows. Points at the list's end may later be dropped again (a branch
+        the path climbed: `_step_over`).
     """
     if not (0 < f_min < f_max):
         raise ValueError(f"f_min, f_max: need 0 < f_min < f_max, got {f_min}, {f_max}")
@@ -93,6 +97,8 @@ def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, d
     tangent = _tangent(aug, np.append(np.zeros(hb.size), 1.0))
     points = [_point(hb, y, w_scale, it, 0, stability)]
     points[0].frequency = f_min  # exactly, not through the scaled frequency's round-off
+    seen = on_point or (lambda points: None)
+    seen(points)
     segment = 0
     crossed = []  # the scaled frequencies of the branch crossings stepped over (`_step_over`)
     w_start, w_end = 2 * math.pi * f_min / w_scale, 2 * math.pi * f_max / w_scale
@@ -122,6 +128,7 @@ def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, d
             if ok:
                 points.append(_point(hb, np.append(z_end, w_end), w_scale, iters, segment, stability))
                 points[-1].frequency = f_max
+                seen(points)
                 if progress:
                     progress(1.0, f"HBM {f_max:.0f} Hz")
                 break
@@ -138,6 +145,7 @@ def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, d
         if _climbing(points):
             crossed.append(points[-1].frequency * 2 * math.pi / w_scale)
             y, tangent, segment = _step_over(hb, points, w_scale, dw_max, stability)
+        seen(points)
         ds = float(np.clip(ds * math.sqrt(target_iterations / max(iters, 1)), ds_min, ds_max))
         if progress:
             f = y[-1] * w_scale / (2 * math.pi)

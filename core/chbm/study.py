@@ -46,14 +46,17 @@ def hbm_solutions_at(result: CurveResult, frequency: float) -> list[tuple[np.nda
 
 
 def run_study(model_for_torque, torques, f_min: float, f_max: float, harmonics: int = 14, dti_frequencies=None,
-              progress=None, cancel=None, df_max: float | None = None, on_result=None) -> list[CurveResult]:
+              progress=None, cancel=None, df_max: float | None = None, on_result=None,
+              watch=None) -> list[CurveResult]:
     """HBM curves (and DTI sweeps at `dti_frequencies`) for each torque [N m].
 
     `model_for_torque(T)` builds the lumped model under torque T; `df_max` is
     the largest frequency step [Hz] (default 1 % of the range). A cancel
     keeps every point computed so far (the curve being followed ends there)
     and starts no further torque. `on_result(result)` is called as each
-    torque's curve is done.
+    torque's curve is done; `watch(snapshot)` after each point of the curve
+    being followed, where snapshot() gives its CurveResult so far (the HBM
+    points alone), so a window can draw it as it grows.
     """
     results = []
     count = len(torques) * (2 if dti_frequencies is not None else 1)
@@ -68,7 +71,11 @@ def run_study(model_for_torque, torques, f_min: float, f_max: float, harmonics: 
             break
         model = model_for_torque(torque)
         hb = HarmonicBalance(model, harmonics)
-        points = follow(hb, f_min, f_max, progress=sub, cancel=cancel, df_max=df_max)
+        def seen(points, torque=torque, model=model, hb=hb):
+            if watch:
+                watch(lambda: CurveResult(torque, model, hb, list(points)))
+
+        points = follow(hb, f_min, f_max, progress=sub, cancel=cancel, df_max=df_max, on_point=seen)
         res = CurveResult(torque, model, hb, points)
         done += 1
         if dti_frequencies is not None and not (cancel and cancel()):

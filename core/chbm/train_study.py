@@ -184,8 +184,12 @@ def unstable_spans(points: list[CurvePoint]) -> list[tuple[float, float]]:
 
 
 def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = DEFAULT_HARMONICS,
-                df_max: float | None = None, progress=None, cancel=None, scale: float = 1.0) -> TrainCurve:
+                df_max: float | None = None, progress=None, cancel=None, scale: float = 1.0,
+                watch=None) -> TrainCurve:
     """The HB curve of the train from f_min to f_max [Hz] (mesh frequency) with continuation and stability.
+
+    `watch(snapshot)`, when given, is called after each point: snapshot() gives the TrainCurve of the points so
+    far, so a window can draw the curve as it grows (each point's loads are worked out once, as it comes).
 
     Raises
     ------
@@ -203,12 +207,20 @@ def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = 
     hb = HarmonicBalance(train.lumped, harmonics)
     # a train's unknowns are many and large against x_scale: the frequency step (df_max) and the Newton
     # iterations bound the step, not an arclength of order one
+    built = CurveLoads(train, hb, scale)
+
+    def seen(points):
+        built.see(points)
+        if watch:
+            watch(lambda: built.curve(points))
+
     try:
-        points = follow(hb, f_min, f_max, ds=1.0, ds_max=1e6, df_max=df_max, progress=progress, cancel=cancel)
+        points = follow(hb, f_min, f_max, ds=1.0, ds_max=1e6, df_max=df_max, progress=progress, cancel=cancel,
+                        on_point=seen)
     except ContinuationError as exc:
-        exc.curve = _curve(train, hb, exc.points, scale) if exc.points else None  # what was computed, kept
+        exc.curve = built.curve(exc.points) if exc.points else None  # what was computed, kept
         raise
-    return _curve(train, hb, points, scale)
+    return built.curve(points)
 
 
 def check_period(train: TrainModel, harmonics: int) -> None:
@@ -241,13 +253,37 @@ def check_period(train: TrainModel, harmonics: int) -> None:
                          "that mesh's own frequency")
 
 
-def _curve(train: TrainModel, hb: HarmonicBalance, points: list[CurvePoint], scale: float) -> TrainCurve:
-    static = static_mesh_forces(train)
-    loads = [mesh_loads(train, hb, p.z, p.frequency, static) for p in points]
-    bodies = [body_responses(train, hb.coordinate_samples(p.z, period_samples(hb, 256))) for p in points]
-    top = max(m.frequency for m in train_modes(train))
-    return TrainCurve(scale, train, hb, points, loads, bodies, static,
-                      RESOLVED_REACH * top * train.lumped.cycles / hb.harmonics, top)
+class CurveLoads:
+    """The TrainCurves of a curve being followed: each point's mesh loads and body responses are worked out once,
+    when the point is first seen."""
+
+    def __init__(self, train: TrainModel, hb: HarmonicBalance, scale: float):
+        self.train, self.hb, self.scale = train, hb, scale
+        self.static = static_mesh_forces(train)
+        self.highest_mode = max(m.frequency for m in train_modes(train))
+        self.points: list[CurvePoint] = []
+        self.loads: list[list[MeshLoad]] = []
+        self.bodies: list[list[BodyResponse]] = []
+
+    def see(self, points: list[CurvePoint]) -> None:
+        """Bring the loads up to `points`: the list seen before, grown at its end or with its last points replaced
+        (a branch the continuation climbed and dropped)."""
+        kept = self.points
+        while kept and (len(kept) > len(points) or kept[-1] is not points[len(kept) - 1]):
+            for held in (kept, self.loads, self.bodies):
+                held.pop()
+        samples = period_samples(self.hb, 256)
+        for p in points[len(kept):]:
+            kept.append(p)
+            self.loads.append(mesh_loads(self.train, self.hb, p.z, p.frequency, self.static))
+            self.bodies.append(body_responses(self.train, self.hb.coordinate_samples(p.z, samples)))
+
+    def curve(self, points: list[CurvePoint]) -> TrainCurve:
+        """The TrainCurve of `points`."""
+        self.see(points)
+        top = self.highest_mode
+        return TrainCurve(self.scale, self.train, self.hb, list(self.points), list(self.loads), list(self.bodies),
+                          self.static, RESOLVED_REACH * top * self.train.lumped.cycles / self.hb.harmonics, top)
 
 
 def newmark_reference(curve: TrainCurve, frequencies, progress=None, cancel=None) -> list[PeriodicResponse]:

@@ -7,10 +7,13 @@ Contract of a worker (a QObject):
    there. Its last signal says it is done (or failed), and that slot calls `Background.finish`.
 3. ``cancel()`` is thread-safe (it sets flags the job reads) and makes the job end soon, keeping what it did.
 
-`Worker` is such a base: `cancelled` is the flag its work reads.
+`Worker` is such a base: `cancelled` is the flag its work reads, and `due()` paces the snapshots of work in
+progress it sends (a curve drawn as it grows).
 """
 
 from __future__ import annotations
+
+import time
 
 from PySide6.QtCore import QObject, QThread
 
@@ -19,12 +22,27 @@ class Worker(QObject):
     """Base of the app's background workers (the module's contract): `work()` is the subclass's; `cancel()`
     sets `cancelled`, which the work reads between its steps (one assignment: thread-safe)."""
 
+    #: Least wall time [s] between two snapshots of the work so far (`due`) of up to SNAPSHOT_POINTS points; a
+    #: redraw costs in proportion to its points (some 50 ms for 8,000 points of a curve), so larger snapshots
+    #: come further apart and drawing takes a few per cent of the time, never the worker's.
+    SNAPSHOT_INTERVAL, SNAPSHOT_POINTS = 0.25, 2000
+
     def __init__(self):
         super().__init__()
         self.cancelled = False
+        self._last_snapshot = -float("inf")
 
     def cancel(self) -> None:
         self.cancelled = True
+
+    def due(self, points: int = 0) -> bool:
+        """Whether a snapshot of the work so far, of `points` points to draw, is due: at most one every
+        SNAPSHOT_INTERVAL seconds, and longer in proportion to points beyond SNAPSHOT_POINTS."""
+        now = time.monotonic()
+        if now - self._last_snapshot < self.SNAPSHOT_INTERVAL * max(1.0, points / self.SNAPSHOT_POINTS):
+            return False
+        self._last_snapshot = now
+        return True
 
 
 class Background(QObject):

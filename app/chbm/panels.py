@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget, QFormLayout, QLabel, QMainWindow, QWidget
+from PySide6.QtWidgets import QComboBox, QDockWidget, QFormLayout, QLabel, QMainWindow, QWidget
 
 
 def message_label(name: str) -> QLabel:
@@ -15,6 +15,17 @@ def message_label(name: str) -> QLabel:
     label.setWordWrap(True)
     label.setStyleSheet("color: #a33;")
     return label
+
+
+def refill(combo: QComboBox, items: list[str]) -> None:
+    """Put `items` in `combo`, keeping the choice made when it is still one of them, without a signal for the
+    refill itself (the caller redraws once)."""
+    chosen = combo.currentText()
+    combo.blockSignals(True)
+    combo.clear()
+    combo.addItems(items)
+    combo.setCurrentIndex(max(combo.findText(chosen), 0))
+    combo.blockSignals(False)
 
 
 def side_dock(window: QMainWindow, title: str, name: str, form: QFormLayout) -> QDockWidget:

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.background import Background
-from app.chbm.panels import WorkerRuns, message_label, side_dock, tool_bar
+from app.chbm.panels import WorkerRuns, message_label, refill, side_dock, tool_bar
 from app.chbm.train_plots import (
     RESPONSES,
     CampbellPlot,
@@ -327,6 +327,7 @@ class TrainWindow(WorkerRuns, QMainWindow):
         worker = TrainWorker(self.doc.model.copy(), self.train, study.torque_scales, study.f_min, study.f_max,
                              study.harmonics, study.df_max or None)
         worker.progress.connect(self._progress)
+        worker.growing.connect(self._growing)
         worker.done.connect(self._done)
         self.start_worker(worker)
 
@@ -348,18 +349,21 @@ class TrainWindow(WorkerRuns, QMainWindow):
         self.message.setText("\n".join(filter(None, [message, *notes])))
 
     def _show_curves(self, curves) -> None:
+        """Draw `curves` (a curve growing as it runs, or the finished ones); the mesh or body and the torque scale
+        chosen stay chosen while the curves have them."""
         self.curves = list(curves)
         self._quantity_changed()
-        self.period_scale.clear()
-        self.period_scale.addItems([f"x{c.scale:g}" for c in self.curves])
+        refill(self.period_scale, [f"x{c.scale:g}" for c in self.curves])
 
     def _quantity_changed(self, *_) -> None:
         """The `of` list for the quantity shown (meshes or bodies), then the plot."""
-        self.only.blockSignals(True)
-        self.only.clear()
-        self.only.addItems(["all", *item_names(self.curves, self.quantity.currentText())])
-        self.only.blockSignals(False)
+        refill(self.only, ["all", *item_names(self.curves, self.quantity.currentText())])
         self._redraw()
+
+    def _growing(self, curves) -> None:
+        """The curves so far while they run, the last one still being followed."""
+        if not self.superseded and self.background.running:
+            self._show_curves(curves)
 
     def _redraw(self, *_) -> None:
         only = self.only.currentText()

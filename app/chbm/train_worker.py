@@ -17,6 +17,7 @@ from core.errors import ModelError
 
 class TrainWorker(Worker):
     progress = Signal(float, str)  # fraction done, what it is doing
+    growing = Signal(object)  # the TrainCurves so far, the last one still being followed (at the pace of `due`)
     # status ('finished', 'stopped', 'failed'), message, the TrainCurves computed (a failed scale keeps the others)
     done = Signal(str, str, object)
 
@@ -36,10 +37,14 @@ class TrainWorker(Worker):
             def progress(f, m, i=i, scale=scale):
                 self.progress.emit((i + float(f)) / n, f"torque x{scale:g}: {m}")
 
+            def watch(count, snapshot):
+                if self.due(count + sum(len(c.points) for c in curves)):
+                    self.growing.emit([*curves, snapshot()])
+
             try:
                 train = self.train if scale == 1.0 else train_from_model(scaled_torques(self.model, scale))
                 curves.append(train_curve(train, *self.args, progress=progress, cancel=lambda: self.cancelled,
-                                          scale=scale))
+                                          scale=scale, watch=watch))
             except ContinuationError as exc:
                 failures.append(f"torque x{scale:g}: {exc} ({len(exc.points)} points computed, shown)")
                 if exc.curve is not None:

@@ -303,6 +303,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         worker = StudyWorker(build, study)
         worker.progress.connect(self._progress)
         worker.curve.connect(self._curve)
+        worker.growing.connect(self._growing)
         worker.done.connect(self._done)
         self.start_worker(worker)
 
@@ -323,6 +324,11 @@ class ChbmWindow(WorkerRuns, QMainWindow):
             return
         self.results.append(result)
         self.curve.set_results(self.results)
+
+    def _growing(self, result) -> None:
+        """The curve being followed, drawn as it grows after the finished ones."""
+        if not self.superseded and self.running:
+            self.curve.set_results([*self.results, result])
 
     def _done(self, status: str, message: str) -> None:
         self.act_run.setEnabled(True)

@@ -54,9 +54,10 @@ def run_study(model_for_torque, torques, f_min: float, f_max: float, harmonics: 
     the largest frequency step [Hz] (default 1 % of the range). A cancel
     keeps every point computed so far (the curve being followed ends there)
     and starts no further torque. `on_result(result)` is called as each
-    torque's curve is done; `watch(snapshot)` after each point of the curve
-    being followed, where snapshot() gives its CurveResult so far (the HBM
-    points alone), so a window can draw it as it grows.
+    torque's curve is done; `watch(count, snapshot)` after each point of the
+    curve being followed, with the count of its points so far and snapshot()
+    giving its CurveResult so far (the HBM points alone), so a window can
+    draw it as it grows.
     """
     results = []
     count = len(torques) * (2 if dti_frequencies is not None else 1)
@@ -73,7 +74,7 @@ def run_study(model_for_torque, torques, f_min: float, f_max: float, harmonics: 
         hb = HarmonicBalance(model, harmonics)
         def seen(points, torque=torque, model=model, hb=hb):
             if watch:
-                watch(lambda: CurveResult(torque, model, hb, list(points)))
+                watch(len(points), lambda: CurveResult(torque, model, hb, list(points)))
 
         points = follow(hb, f_min, f_max, progress=sub, cancel=cancel, df_max=df_max, on_point=seen)
         res = CurveResult(torque, model, hb, points)

@@ -188,8 +188,9 @@ def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = 
                 watch=None) -> TrainCurve:
     """The HB curve of the train from f_min to f_max [Hz] (mesh frequency) with continuation and stability.
 
-    `watch(snapshot)`, when given, is called after each point: snapshot() gives the TrainCurve of the points so
-    far, so a window can draw the curve as it grows (each point's loads are worked out once, as it comes).
+    `watch(count, snapshot)`, when given, is called after each point with the count of points so far: snapshot()
+    gives their TrainCurve, so a window can draw the curve as it grows (each point's loads are worked out once, as
+    it comes).
 
     Raises
     ------
@@ -212,7 +213,7 @@ def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = 
     def seen(points):
         built.see(points)
         if watch:
-            watch(lambda: built.curve(points))
+            watch(len(points), lambda: built.curve(points))
 
     try:
         points = follow(hb, f_min, f_max, ds=1.0, ds_max=1e6, df_max=df_max, progress=progress, cancel=cancel,

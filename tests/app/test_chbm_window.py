@@ -283,3 +283,33 @@ def test_file_new_while_a_study_runs_stops_it_and_shows_nothing_of_it(window, qt
     view = chbm.curve.getPlotItem().vb  # the new curve's 1000-3000 Hz, fitted again after the empty square once
     qtbot.waitUntil(lambda: view.viewRange()[0][1] > 2900, timeout=5000)  # drawn (pyqtgraph fits lazily)
     assert view.viewRange()[0][0] < 1100 and view.viewRange()[0][1] < 3500
+
+
+def test_a_curve_is_drawn_as_it_grows_while_the_study_runs(window, qtbot):
+    """A curve showed only once it was finished: the plot stayed empty for as long as it ran. It is now drawn as
+    it grows, and ends as the curve kept."""
+    chbm = _open(window, qtbot)
+    _type(chbm, qtbot, {"Torques": "100", "Lowest mesh frequency": "500", "Highest mesh frequency": "4000",
+                        "Harmonics": "14", "Largest frequency step": "5"})
+    _click(chbm, qtbot, "chbm_run")
+    qtbot.waitUntil(lambda: chbm.running and bool(chbm.curve.listDataItems()), timeout=60000)
+    drawn = max(len(i.getData()[0]) for i in chbm.curve.listDataItems())
+    assert drawn < 700  # some 700 points at steps of at most 5 Hz: the curve is not done
+    qtbot.waitUntil(lambda: chbm.status == "finished", timeout=120000)
+    points = chbm.results[0].points
+    assert drawn < len(points) and max(len(i.getData()[0]) for i in chbm.curve.listDataItems()) == len(points)
+
+
+def test_a_curve_that_fails_keeps_the_points_it_reached_and_shows_them(window, qtbot):
+    """A curve that cannot go on (here: it would need more points than a curve may hold) said '20000 points kept',
+    yet kept none of them and showed none. They are now kept, drawn and exported as a curve."""
+    chbm = _open(window, qtbot)
+    _type(chbm, qtbot, {"Torques": "100", "Lowest mesh frequency": "1000", "Highest mesh frequency": "1400",
+                        "Harmonics": "3", "Largest frequency step": "0.019"})
+    _click(chbm, qtbot, "chbm_run")
+    qtbot.waitUntil(lambda: chbm.status == "failed", timeout=120000)
+    assert "it holds 20000 points" in chbm.message.text()
+    assert chbm.statusBar().currentMessage().endswith("(20000 points kept)")
+    (result,) = chbm.results
+    assert len(result.points) == 20000 and 1300.0 < result.points[-1].frequency < 1400.0
+    assert max(len(i.getData()[0]) for i in chbm.curve.listDataItems()) == 20000

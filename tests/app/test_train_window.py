@@ -264,3 +264,28 @@ def test_an_edit_while_a_curve_runs_stops_it_and_shows_nothing_of_it(window, qtb
     assert train.curves == [] and not train.response_plot.listDataItems()
     assert train.statusBar().currentMessage() == "stopped: the model changed while it ran, so its results are not shown"
     assert train.act_run.isEnabled() and train.progress.value() == 0
+
+
+def test_the_forced_response_is_drawn_as_it_grows_and_keeps_the_mesh_chosen(window, qtbot):
+    """The reducer's curve took some 40 s with an empty plot until its end. It is now drawn as it grows; the mesh
+    chosen under 'of' while it runs stays chosen, and the last curve drawn is the whole one."""
+    train = _open(window, qtbot, EXAMPLES / "two_stage_reducer.gdyn")
+    for name, text in {"Lowest mesh frequency": "3000", "Highest mesh frequency": "6000", "Harmonics": "80",
+                       "Largest frequency step": "5"}.items():
+        edit = train.findChild(QLineEdit, name)
+        edit.clear()
+        qtbot.keyClicks(edit, text)
+    _click(train, qtbot, "train_run")
+    plot = train.response_plot
+    qtbot.waitUntil(lambda: train.background.running and bool(plot.listDataItems()), timeout=60000)
+    train.only.setCurrentText("stage2")
+    first = max(len(i.xData) for i in plot.listDataItems())
+    qtbot.waitUntil(lambda: not train.background.running
+                    or max(len(i.xData) for i in plot.listDataItems()) > first, timeout=60000)
+    assert train.only.currentText() == "stage2"
+    assert {i.name() for i in plot.listDataItems() if i.name()} == {"stage2"}
+    qtbot.waitUntil(lambda: not train.background.running, timeout=120000)
+    assert first < len(train.curves[0].points) and train.curves[0].points[-1].frequency == 6000.0
+    assert train.only.currentText() == "stage2"
+    drawn = np.concatenate([i.xData for i in plot.listDataItems()])
+    assert drawn.max() == 6000.0

@@ -17,8 +17,10 @@ def reducer_watched():
     """The reducer's curve over 3000-3300 Hz of stage 1, with every snapshot watch was offered, taken."""
     train = train_from_model(load(EXAMPLES / "two_stage_reducer.gdyn"))
     snapshots = []
-    curve = train_curve(train, 3000.0, 3300.0, 80, 50.0, watch=lambda snapshot: snapshots.append(snapshot()))
-    return train, curve, snapshots
+    curve = train_curve(train, 3000.0, 3300.0, 80, 50.0,
+                        watch=lambda count, snapshot: snapshots.append((count, snapshot())))
+    assert all(count == len(s.points) for count, s in snapshots)
+    return train, curve, [s for _, s in snapshots]
 
 
 def test_a_watched_train_curve_gives_a_snapshot_after_each_point_and_ends_as_the_curve_returned(reducer_watched):
@@ -60,7 +62,7 @@ def test_curve_loads_forget_the_points_dropped_from_the_end(reducer_watched):
 def test_a_watched_pair_study_gives_its_curve_so_far_after_each_point():
     snapshots = []
     (result,) = run_study(paper_model, [100.0], 500.0, 1500.0, harmonics=8,
-                          watch=lambda snapshot: snapshots.append(snapshot()))
+                          watch=lambda count, snapshot: snapshots.append(snapshot()))
     assert [len(s.points) for s in snapshots[:3]] == [1, 2, 3]
     assert snapshots[-1].points == result.points and snapshots[-1].torque == 100.0
     assert snapshots[-1].hb is result.hb

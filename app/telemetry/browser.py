@@ -26,6 +26,9 @@ GROUP_TITLES = {"gear pair": "Gear pairs", "body": "Bodies", "joint": "Joints", 
                 "energy": "Energy", "derived": "Derived"}
 
 
+DESCRIPTION = Qt.UserRole + 1  # a leaf's channel description, which the filter searches too
+
+
 class _ChannelTree(QTreeWidget):
     def mimeData(self, items):
         data = QMimeData()
@@ -47,7 +50,7 @@ class ChannelBrowser(QWidget):
         super().__init__(parent)
         self.filter = QLineEdit()
         self.filter.setObjectName("channel_filter")
-        self.filter.setPlaceholderText("Filter channels (e.g. Ft, sun, speed)")
+        self.filter.setPlaceholderText("Filter channels (e.g. Ft, sun, speed, transmission error)")
         self.filter.setClearButtonEnabled(True)
         self.tree = _ChannelTree()
         self.tree.setObjectName("channel_tree")
@@ -89,6 +92,7 @@ class ChannelBrowser(QWidget):
                 top.addChild(owner)
             leaf = QTreeWidgetItem([c.quantity, shown_unit(c.unit)])
             leaf.setData(0, Qt.UserRole, c.name)
+            leaf.setData(0, DESCRIPTION, c.description)
             leaf.setToolTip(0, f"{c.label}: {c.description}" if c.description else c.label)
             owner.addChild(leaf)
             self.items[c.name] = leaf
@@ -98,7 +102,14 @@ class ChannelBrowser(QWidget):
         self._apply_filter(self.filter.text())
 
     def _apply_filter(self, text: str) -> None:
+        """Show the channels whose names the words match; when none does, those whose descriptions (or names) do,
+        so 'transmission error' finds mesh.TE while 'Ft' finds only the tangential forces."""
         words = text.lower().split()
+        leaves = list(self.items.values())
+        shown = {id(leaf) for leaf in leaves if matches(leaf.data(0, Qt.UserRole), words)}
+        if not shown:
+            shown = {id(leaf) for leaf in leaves
+                     if matches(leaf.data(0, Qt.UserRole), words, leaf.data(0, DESCRIPTION) or "")}
         for k in range(self.tree.topLevelItemCount()):
             top = self.tree.topLevelItem(k)
             top_visible = False
@@ -107,7 +118,7 @@ class ChannelBrowser(QWidget):
                 owner_visible = False
                 for j in range(owner.childCount()):
                     leaf = owner.child(j)
-                    ok = matches(leaf.data(0, Qt.UserRole), words)
+                    ok = id(leaf) in shown
                     leaf.setHidden(not ok)
                     owner_visible |= ok
                 owner.setHidden(not owner_visible)
@@ -127,10 +138,12 @@ class ChannelBrowser(QWidget):
             self.add_requested.emit(names if name in names else [name])
 
 
-def matches(name: str, words: list[str]) -> bool:
+def matches(name: str, words: list[str], description: str = "") -> bool:
     """Whether every word (lower case) stands in the channel's name from the beginning of a part (parts split at
-    '.' and '_'): 'ft' finds sun_planet1.Ft but not drift, 'planet' finds sun_planet1 and planet1_ring, and an
-    item's whole name, 'sun_joint', finds its channels."""
+    '.' and '_'), or begins a word of `description`: 'ft' finds sun_planet1.Ft but not drift, 'planet' finds
+    sun_planet1 and planet1_ring, an item's whole name, 'sun_joint', finds its channels, and 'transmission error'
+    finds mesh.TE by its description."""
     low = name.lower()
     starts = [0] + [m.end() for m in re.finditer(r"[._\s]+", low)]
-    return all(any(low.startswith(w, s) for s in starts) for w in words)
+    said = re.findall(r"[a-z0-9]+", description.lower())
+    return all(any(low.startswith(w, s) for s in starts) or any(d.startswith(w) for d in said) for w in words)

@@ -475,6 +475,19 @@ def test_the_filter_matches_the_beginnings_of_name_parts(window, qtbot):
     assert matches("sun_joint.speed", ["joint.sp"]) and not matches("carrier_joint.speed", ["sun_joint"])
 
 
+def test_the_filter_finds_a_channel_by_the_words_of_its_description(window, qtbot):
+    """A gear engineer types 'transmission error' or 'DTE', not 'TE': the compliant pair's mesh.TE was not found by
+    either. A word now also matches the beginning of a word of the channel's description (its tooltip)."""
+    _run(window, qtbot, EXAMPLES / "compliant_mesh_pair.gdyn", t_end=0.002)
+    tw = window.show_telemetry()
+    for typed in ("transmission error", "dte"):
+        tw.browser.filter.clear()
+        qtbot.keyClicks(tw.browser.filter, typed)
+        assert [n for n, leaf in tw.browser.items.items() if not leaf.isHidden()] == ["mesh.TE"], typed
+    assert matches("mesh.TE", ["transmission"], "transmission error at the working pitch circle")
+    assert not matches("mesh.TE", ["mission"], "transmission error at the working pitch circle")
+
+
 def test_a_constant_channel_autoranges_to_a_flat_line_not_to_its_round_off(window, qtbot):
     """The planetary's sun-planet Ft is constant under its constant torque up to round-off (1e-13 N of 10 N):
     the autoranged plot spans at least a millionth of the value around it, so the curve is a flat line."""

@@ -129,7 +129,7 @@ class CompliantMeshElement(Element):
     def channels(self):
         n = self.name
         return tooth_force_channels(self.pair_name) + [
-            Channel(n, "TE", "m", "mesh", "transmission error at the working pitch circle"),
+            Channel(n, "TE", "m", "mesh", "transmission error (the DTE of a run) at the working pitch circle"),
             Channel(n, "deflection", "m", "mesh", "deflection along the line of action"),
             Channel(n, "force", "N", "mesh", "mesh force along the line of action"),
             Channel(n, "stiffness", "N/m", "mesh", "mesh stiffness along the line of action")]

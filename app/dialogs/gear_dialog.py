@@ -134,12 +134,15 @@ class GearDialog(QDialog):
         self.memory.update(fields={f: w.edit.text() for f, w in self.fields.items()}, hand=self.hand.currentText())
 
     def show_derived(self) -> None:
-        """The diameters and both modules of the gear as entered, in mm (ISO 21771 names), and its mass."""
+        """The diameters and both modules of the gear as entered, in mm (ISO 21771 names), and its mass; or, as
+        OK would say it, the first entry that breaks its bound."""
         try:
             spec = self.spec()
-        except FieldError:
+        except FieldError as exc:
             self.derived.setText("")
+            self.message.setText(str(exc))
             return
+        self.message.setText("")
         try:  # the mass from the gear's mesh, as OK will make it (some 20 ms)
             mass = f"; mass {builders.gear_body('preview', spec).mass:.4g} kg"
         except ModelError:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import trimesh
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QCheckBox, QFileDialog, QLabel, QPushButton
+from PySide6.QtWidgets import QCheckBox, QFileDialog, QLabel, QLineEdit, QPushButton
 
 from core.commands import RemoveItem, SetSettings
 from core.dynamics.simulate import simulate
@@ -439,3 +439,25 @@ def test_planetary_wizard_names_a_sun_the_rack_undercuts_and_the_model_check_agr
     text, visible = seen["lines"]
     assert visible and text.startswith("sun: 12 teeth are undercut") and "planet" not in text
     assert [f.item for f in window.doc.findings if "undercut" in f.message] == ["sun"]
+
+
+def test_the_gear_dialog_says_as_you_type_why_it_cannot_derive_the_gear(window, qtbot):
+    """Six teeth with the default 10 mm bore: the Derived line went blank and nothing said why until OK. The
+    dialog now says at once which field breaks which bound, and says nothing once the entries are good again."""
+    seen = {}
+
+    def look(dlg):
+        seen["bad"] = (dlg.derived.text(), dlg.message.text())
+        edit = dlg.findChild(QLineEdit, "Bore diameter")
+        edit.setText("5")
+        edit.editingFinished.emit()
+        seen["good"] = (dlg.derived.text(), dlg.message.text())
+
+    fill_and_ok(qtbot, {"Number of teeth": 6}, press=look)
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    derived, message = seen["bad"]
+    assert derived == "" and message == ("Bore diameter: must be a number above 0 and at most 6.3 mm, got 10 mm (it "
+                                         "must stay inside the root circle)")
+    derived, message = seen["good"]
+    assert derived.startswith("m_t 2 mm") and message == ""
+    assert list(window.doc.model.bodies) == ["gear1"]

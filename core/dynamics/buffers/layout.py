@@ -19,7 +19,7 @@ import numpy as np
 # --------------------------------------------------------------------------- sizes (the first ints of ib)
 
 (N, NQ, EXTRA, ROWS, PORTS, POSITIONS, DISCRETE, EVENTS, OUTPUTS, FORM, WORK, DISSIPATED, GEAR_ROWS, REDUNDANT,
- EDGES, LEVELS, CONSTANT, BANDED, KL, KU, HOLONOMIC, HOLONOMIC_REDUNDANT, SIZES) = range(23)
+ EDGES, LEVELS, CONSTANT, HOLONOMIC_REDUNDANT, SIZES) = range(19)
 
 #: FORM: the formulation of the buffers
 CARTESIAN, JOINT = 0, 1
@@ -40,7 +40,6 @@ CARTESIAN, JOINT = 0, 1
  PORT_BODIES,  # ints (ports, 3)
  BODY_ROWS,  # ints (k, 2): (row, slot) of every block on a body, by body
  BODY_ROWS_START,  # ints (n + 1,): body b's entries of BODY_ROWS are [start[b], start[b + 1])
- BAND_ORDER,  # ints (rows,): the rows' order in the band of A (banded algebra)
  HOLONOMIC_ROWS,  # ints (h,): the rows positions are projected onto (Cartesian: joints)
  EDGE_TABLE,  # ints (edges, 5): parent body (-1 ground), child, coordinate (-1 fixed), level, joint's edge slot
  EDGE_AXES,  # floats (edges, 9): axis and point at the start (world) [m], the point in the child's axes from its COM
@@ -57,7 +56,7 @@ CARTESIAN, JOINT = 0, 1
  TABLE_INDEX,  # ints (tables, 3): offset, rows, columns of each table in TABLE_DATA
  TABLE_DATA,  # floats
  OUTPUT_BODIES,  # ints (1,): the first output channel of the bodies' channels, then energy's
- KIND_SLOTS) = range(34)
+ KIND_SLOTS) = range(33)
 
 #: ROW_FLAGS' power: where a row's constraint power goes (a motor's is work fed in, a lossy mesh's is lost)
 NO_POWER, WORK_POWER, LOSS_POWER = 0, 1, 2

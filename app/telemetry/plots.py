@@ -329,14 +329,15 @@ class PlotStack(QWidget):
     def set_x_range(self, lo: float, hi: float) -> None:
         self.panels[0].getPlotItem().setXRange(lo, hi, padding=0)
 
-    def auto_range(self) -> None:
-        """Fit each plot to its curves; a plot without curves back to the unit square (no axes of old data)."""
+    def auto_range(self, span: tuple[float, float] | None = None) -> None:
+        """Fit each plot to its curves; a plot without curves to the run's `span` [s] of time, or without a run to
+        the unit square (no axes of old data)."""
         for p in self.panels:
             item = p.getPlotItem()
             if p.curves:
                 item.enableAutoRange()
             else:
-                empty_range(item)
+                empty_range(item, span or (0.0, 1.0))
 
     def visible_channels(self) -> list[str]:
         seen = []

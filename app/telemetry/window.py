@@ -143,7 +143,7 @@ class TelemetryWindow(QMainWindow):
         self.act_remove_channel = act("Remove Channel", self.remove_selected, "remove_channel",
                                       "Take the channels selected in the browser off the current plot")
         tb.addSeparator()
-        self.act_auto = act("Auto Range", self.stack.auto_range, "auto_range", "Fit every plot to its data", "A")
+        self.act_auto = act("Auto Range", self.auto_range, "auto_range", "Fit every plot to its data", "A")
         self.act_cursors = act("A/B Cursors", self.toggle_cursors, "cursors",
                                "Two cursors with the values and differences of every plotted channel", checkable=True)
         self.act_follow = act("Follow Run", self._mark, "follow", "Keep the whole run in view while it grows",
@@ -209,10 +209,17 @@ class TelemetryWindow(QMainWindow):
             self._put(panel, names)
         self.stack.set_current(self.stack.panels[0])
         self._restoring = False
-        self.stack.auto_range()
+        self.auto_range()
         self._dirty = True
         self._refresh()
         self._title()
+
+    def auto_range(self) -> None:
+        """Fit every plot to its curves; a plot without curves spans the run's time (to its end time, also while
+        it runs)."""
+        res = self.results
+        end = float(res.settings.get("t_end", 0.0)) if res is not None else 0.0
+        self.stack.auto_range((0.0, end) if end > 0 else None)
 
     def _put(self, panel, names) -> list[str]:
         res = self.results

@@ -488,6 +488,22 @@ def test_the_filter_finds_a_channel_by_the_words_of_its_description(window, qtbo
     assert not matches("mesh.TE", ["mission"], "transmission error at the working pitch circle")
 
 
+def test_a_plot_without_curves_spans_the_runs_time(window, qtbot):
+    """Telemetry opened on a 0.01 s run showed an empty plot from 0 to 1 s, the playhead at a hundredth of it. A
+    plot with no curve now spans the run, on opening and after Auto Range, and the unit square without a run."""
+    _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.01)
+    tw = window.show_telemetry()
+    assert tw.stack.x_range() == pytest.approx((0.0, 0.01))
+    tw.add_channels(["sun_joint.speed"])
+    tw.stack.panels[0].clear_curves()
+    tw.act_auto.trigger()
+    assert tw.stack.x_range() == pytest.approx((0.0, 0.01))
+    answer_boxes(qtbot, [QMessageBox.Discard], [])
+    window.act_new.trigger()
+    qtbot.waitUntil(lambda: tw.results is None, timeout=5000)
+    assert tw.stack.x_range() == pytest.approx((0.0, 1.0))
+
+
 def test_a_constant_channel_autoranges_to_a_flat_line_not_to_its_round_off(window, qtbot):
     """The planetary's sun-planet Ft is constant under its constant torque up to round-off (1e-13 N of 10 N):
     the autoranged plot spans at least a millionth of the value around it, so the curve is a flat line."""
@@ -563,21 +579,25 @@ def test_a_channel_of_another_unit_gets_a_plot_of_its_own(window, qtbot):
 
 def test_the_legend_moves_to_the_corner_the_curves_leave_free(window, qtbot):
     """The sun's speed rises in a straight line (constant torque) from the bottom left to the top right: the top
-    left, the legend's first place, is free and it stays. The same curve falling fills the top left: the legend
-    moves to the top right, which the curve leaves free."""
+    left, the legend's first place, is free and it stays. Under the opposite torque it falls from the top left:
+    the legend moves to the top right, which the curve leaves free."""
     _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.05)
     tw = window.show_telemetry()
     double_click_channel(qtbot, tw.browser, "sun_joint.speed")
     panel = tw.stack.current
-    tw.stack.auto_range()
+
+    def last_speed():
+        drawn = panel.curves["sun_joint.speed"].getData()[1]
+        return drawn[-1] if drawn is not None and len(drawn) else 0.0
+
+    qtbot.waitUntil(lambda: last_speed() > 0, timeout=5000)
     qtbot.wait(100)
     assert panel.legend_corner == (0, 0)
-    time = panel.curves["sun_joint.speed"].envelope.time
-    speed = panel.curves["sun_joint.speed"].envelope.values
-    panel.set_data("sun_joint.speed", time, speed[::-1].copy())  # falling
-    tw.stack.auto_range()
-    qtbot.wait(100)
-    assert panel.legend_corner == (1, 0)
+    window.doc.apply(replace_fields(window.doc.model, "sun_torque", law=TimeLaw(kind="constant", value=-1.0)))
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)
+    qtbot.waitUntil(lambda: last_speed() < 0, timeout=5000)  # falling
+    qtbot.waitUntil(lambda: panel.legend_corner == (1, 0), timeout=5000)
 
 
 def test_angles_read_in_degrees_and_speeds_in_rpm_as_the_dialogs_take_them(qtbot):

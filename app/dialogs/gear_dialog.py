@@ -140,6 +140,7 @@ class GearDialog(QDialog):
             spec = self.spec()
         except FieldError as exc:
             self.derived.setText("")
+            self.teeth_check.show_lines([])  # of the gear as it was, not as entered
             self.message.setText(str(exc))
             return
         self.message.setText("")

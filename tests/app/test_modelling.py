@@ -443,7 +443,8 @@ def test_planetary_wizard_names_a_sun_the_rack_undercuts_and_the_model_check_agr
 
 def test_the_gear_dialog_says_as_you_type_why_it_cannot_derive_the_gear(window, qtbot):
     """Six teeth with the default 10 mm bore: the Derived line went blank and nothing said why until OK. The
-    dialog now says at once which field breaks which bound, and says nothing once the entries are good again."""
+    dialog now says at once which field breaks which bound, and says nothing once the entries are good again;
+    the undercut warning of the good entries goes when they turn bad."""
     seen = {}
 
     def look(dlg):
@@ -452,6 +453,12 @@ def test_the_gear_dialog_says_as_you_type_why_it_cannot_derive_the_gear(window, 
         edit.setText("5")
         edit.editingFinished.emit()
         seen["good"] = (dlg.derived.text(), dlg.message.text())
+        seen["undercut"] = dlg.teeth_check.text()
+        edit.setText("10")
+        edit.editingFinished.emit()
+        seen["bad again"] = dlg.teeth_check.text()
+        edit.setText("5")
+        edit.editingFinished.emit()
 
     fill_and_ok(qtbot, {"Number of teeth": 6}, press=look)
     qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
@@ -460,4 +467,5 @@ def test_the_gear_dialog_says_as_you_type_why_it_cannot_derive_the_gear(window, 
                                          "must stay inside the root circle)")
     derived, message = seen["good"]
     assert derived.startswith("m_t 2 mm") and message == ""
+    assert seen["undercut"].startswith("6 teeth are undercut") and seen["bad again"] == ""
     assert list(window.doc.model.bodies) == ["gear1"]

@@ -50,7 +50,9 @@ class ChannelBrowser(QWidget):
         super().__init__(parent)
         self.filter = QLineEdit()
         self.filter.setObjectName("channel_filter")
-        self.filter.setPlaceholderText("Filter channels (e.g. Ft, sun, speed, transmission error)")
+        self.filter.setPlaceholderText("Filter channels (e.g. Ft, sun, DTE)")
+        self.filter.setToolTip("Words that begin parts of the channels' names (Ft, sun_joint), or else words of their "
+                               "descriptions (transmission error)")
         self.filter.setClearButtonEnabled(True)
         self.tree = _ChannelTree()
         self.tree.setObjectName("channel_tree")

@@ -93,8 +93,7 @@ def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, d
                                 "response there is far from the static one: check the torque and the stiffness, or "
                                 "start at another frequency)", [])
     y = np.append(z, f_min * 2 * math.pi / w_scale)
-    _, aug = _augmented(hb, y, w_scale)
-    tangent = _tangent(aug, np.append(np.zeros(hb.size), 1.0))
+    tangent = _tangent(_bordered(_augmented(hb, y, w_scale)[1]), hb.size)
     points = [_point(hb, y, w_scale, it, 0, stability)]
     points[0].frequency = f_min  # exactly, not through the scaled frequency's round-off
     seen = on_point or (lambda points: None)
@@ -109,10 +108,10 @@ def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, d
         if abs(tangent[-1]) > 0:
             ds = min(ds, dw_max / abs(tangent[-1]))
         for _ in range(60):
-            y_new, iters, ok, aug = _correct(hb, y + ds * tangent, tangent, w_scale, max_iterations, tol)
+            y_new, iters, ok, solve = _correct(hb, y + ds * tangent, tangent, w_scale, max_iterations, tol)
             # the corrector may lengthen the frequency step; and a path that turns by more than 60 degrees in one
             # step has likely jumped to another branch across a sharp peak: both take a shorter step
-            new_tangent = _tangent(aug, tangent) if ok else tangent
+            new_tangent = _tangent(solve, hb.size) if ok else tangent
             back = any(min(y[-1], y_new[-1]) < c < max(y[-1], y_new[-1]) for c in crossed)  # over a pole again
             if ok and abs(y_new[-1] - y[-1]) <= 1.05 * dw_max and new_tangent @ tangent > MIN_TURN_COSINE and not back:
                 break
@@ -222,7 +221,7 @@ def _step_over(hb, points: list[CurvePoint], w_scale: float, dw_max: float, stab
         raise ContinuationError(f"continuation stalled at {crossing:.6g} Hz, where a branch of solutions crosses "
                                 "the curve (a Floquet multiplier passes +1), and no point past it was found", points)
     y = np.append(z, 2 * math.pi * past / w_scale)
-    tangent = _tangent(_augmented(hb, y, w_scale)[1], np.append(np.zeros(hb.size), 1.0))
+    tangent = _tangent(_bordered(_augmented(hb, y, w_scale)[1]), hb.size)
     points.append(_point(hb, y, w_scale, iters, last.segment, stability))
     return y, tangent, last.segment
 
@@ -238,10 +237,20 @@ def _augmented(hb, y, w_scale):
     return r, (system, dr_dw * w_scale)
 
 
-def _tangent(aug, previous):
-    """Unit tangent of the path from the augmented Jacobian [dR/dz, dR/dw], oriented like `previous`."""
+def _bordered(aug, previous=None):
+    """The solver of the augmented Jacobian [dR/dz, dR/dw] bordered by the row `previous` (a direction the path
+    is not normal to: the last tangent, by default the frequency's alone), factorised once:
+    (rhs, rhs_last) -> (x, s)."""
     system, column = aug
-    t, s = system.solve(np.zeros(len(column)), column, previous[:-1], previous[-1], 1.0)
+    if previous is None:
+        return system.bordered(column, np.zeros(len(column)), 1.0)
+    return system.bordered(column, previous[:-1], previous[-1])
+
+
+def _tangent(solve, size: int):
+    """Unit tangent of the path from the bordered solver of its augmented Jacobian (`_bordered`; `size` unknowns
+    z): the null direction t of [dR/dz, dR/dw] with previous^T t = 1, so it is oriented like `previous`."""
+    t, s = solve(np.zeros(size), 1.0)
     t = np.append(t, s)
     return t / np.linalg.norm(t)
 
@@ -251,34 +260,35 @@ CHORD_CONTRACTION = 0.25
 
 
 def _correct(hb, y_pred, tangent, w_scale, max_iterations, tol):
-    """Newton on R = 0 and the arclength plane, by chords; also returns the augmented Jacobian last taken.
+    """Newton on R = 0 and the arclength plane, by chords; also returns the bordered solver last factorised.
 
     The Jacobian, factorised once, serves the following steps while each is at least 1 / CHORD_CONTRACTION
     times shorter than the one before (a predictor close to the path); a slower step takes it anew at the
-    current iterate. That Jacobian serves the next tangent without another evaluation.
+    current iterate. Bordered by the tangent as the next tangent's is, its factors serve that tangent too
+    (`_tangent`), without another evaluation or factorisation.
     """
-    def factorised(y):  # the residual, the augmented Jacobian and its bordered solver at y
+    def factorised(y):  # the residual and the bordered solver of the augmented Jacobian at y
         r, a = _augmented(hb, y, w_scale)
-        return r, a, a[0].bordered(a[1], tangent[:-1], tangent[-1])
+        return r, _bordered(a, tangent)
 
     y = y_pred.copy()
-    r, a, solve = factorised(y)
+    r, solve = factorised(y)
     last = math.inf
     for it in range(1, max_iterations + 1):
         step, s = solve(-r, -(tangent @ (y - y_pred)))
         step = np.append(step, s)
         y += step
         if not np.all(np.isfinite(y)):
-            return y, it, False, a
+            return y, it, False, solve
         size = np.linalg.norm(step)
         if size < tol * max(1.0, np.linalg.norm(y)):
-            return y, it, True, a
+            return y, it, True, solve
         if size > CHORD_CONTRACTION * last:
-            r, a, solve = factorised(y)
+            r, solve = factorised(y)
         else:
             r = hb.residual(y[:-1], y[-1] * w_scale, jacobian=False)
         last = size
-    return y, max_iterations, False, a
+    return y, max_iterations, False, solve
 
 
 def _point(hb, y, w_scale, iterations, segment, stability) -> CurvePoint:

@@ -249,7 +249,8 @@ def _bordered(aug, previous=None):
 
 def _tangent(solve, size: int):
     """Unit tangent of the path from the bordered solver of its augmented Jacobian (`_bordered`; `size` unknowns
-    z): the null direction t of [dR/dz, dR/dw] with previous^T t = 1, so it is oriented like `previous`."""
+    z): the null direction t of [dR/dz, dR/dw] with p^T t = 1 for the row p it is bordered by, so it is oriented
+    like p."""
     t, s = solve(np.zeros(size), 1.0)
     t = np.append(t, s)
     return t / np.linalg.norm(t)

@@ -72,6 +72,7 @@ def run_study(model_for_torque, torques, f_min: float, f_max: float, harmonics: 
             break
         model = model_for_torque(torque)
         hb = HarmonicBalance(model, harmonics)
+
         def seen(points, torque=torque, model=model, hb=hb):
             if watch:
                 watch(len(points), lambda: CurveResult(torque, model, hb, list(points)))

@@ -23,9 +23,10 @@ class Worker(QObject):
     sets `cancelled`, which the work reads between its steps (one assignment: thread-safe)."""
 
     #: Least wall time [s] between two snapshots of the work so far (`due`) of up to SNAPSHOT_POINTS points; a
-    #: redraw costs in proportion to its points (some 50 ms for 8,000 points of a curve), so larger snapshots
-    #: come further apart and drawing takes a few per cent of the time, never the worker's.
-    SNAPSHOT_INTERVAL, SNAPSHOT_POINTS = 0.25, 2000
+    #: redraw costs in proportion to its points and holds the interpreter the worker needs too (some 50 ms for
+    #: a train curve's 1,400 points with both meshes), so larger snapshots come further apart: drawing then takes
+    #: a few per cent of the time.
+    SNAPSHOT_INTERVAL, SNAPSHOT_POINTS = 0.25, 125
 
     def __init__(self):
         super().__init__()

@@ -217,8 +217,8 @@ class HarmonicBalance:
         weights_e's own DFT coefficients of orders up to 2H (cos a cos b = (cos(a - b) + cos(a + b)) / 2 and
         the like; exact on the N samples, as 2H < N / 2): one FFT per element instead of a product over N.
         The elements are summed first, on those means (M = means^T (w_e w_e^T), one row per mean), and each entry
-        of the Jacobian then takes its two terms from M where `_gather` says: three times faster than the
-        elements' (2H + 1)-square matrices for the reducer's 147 harmonics.
+        of the Jacobian then takes its two terms from M where `_gather` says: no square matrix per element, and no
+        transposed copy.
         """
         w, n, nb = directions, directions.shape[1], 2 * self.harmonics + 1
         spec = np.fft.rfft(weights, axis=-1)[:, :nb] / self.samples  # W_m, m = 0..2H

@@ -176,6 +176,12 @@ class PairRules:
         if gap > LENGTH_TOL:
             self.add("error", pair.name, f"bevel joint axes must intersect at the pitch apex; they miss by {gap * 1e3:.6g} mm",
                      fix="place_gear2")
+        elif square:  # gear 2's centre on gear 1's axis: no direction from the apex to gear 2, so no pitch point
+            a1, d = np.asarray(j1.unit_axis()), mesh_centre(self.m, pair, 2) - mesh_centre(self.m, pair, 1)
+            if np.linalg.norm(d - a1 * (a1 @ d)) <= LENGTH_TOL:
+                self.add("error", pair.name, f"the centre of gear 2 (on joint {j2.name!r}) lies on gear 1's axis, "
+                         "where the pair has no pitch point: gear 2 must sit beside that axis, its apex on gear 1's "
+                         "('Move gear 2 into mesh' in the Gear Pair dialog puts it there)", fix="place_gear2")
         want = bevel_pitch_angle(pair.z1, pair.z2)
         if abs(pair.pitch_angle - want) > ANGLE_TOL:
             self.add("error", pair.name, f"pitch angle of gear 1 is {math.degrees(pair.pitch_angle):.6g} deg; with 90 deg "

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from core.commands import AddItem, replace_fields
+from core.dynamics.checks import check
 from core.dynamics.simulate import simulate
 from core.gearing.fixes import fix_command
 from core.model import builders
@@ -87,6 +88,16 @@ def test_bevel_axes_must_intersect_at_90_degrees():
     assert any("intersect" in e.message and "5 mm" in e.message for e in _errors(m))
     m = _edit(_model("bevel_pair"), "gear_joint", axis=(math.sin(0.1), 0.0, math.cos(0.1)))
     assert any("at 90 deg" in e.message for e in _errors(m))
+
+
+def test_bevel_gear_2_centred_on_gear_1s_axis_is_an_error_that_says_to_move_it():
+    """Gear 2's joint on gear 1's axis (where both Bevel Gear dialogs put a new gear) leaves the pair without a
+    pitch point; the rule names it and points to the fix, instead of the assembly's 'Jacobian is not finite'."""
+    m = _edit(_model("bevel_pair"), "gear_joint", position=(0.0, 0.0, 0.0), axis=(0.0, 1.0, 0.0))
+    found = [e for e in _errors(m) if e.item == "pair" and "lies on gear 1's axis" in e.message]
+    assert found and "'gear_joint'" in found[0].message and found[0].fix == "place_gear2"
+    messages = [f.message for f in check(m)]
+    assert not any("not finite" in text for text in messages)
 
 
 def test_bevel_pitch_angle_must_match_the_teeth():

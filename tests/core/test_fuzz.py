@@ -163,15 +163,20 @@ def test_mutated_examples_never_end_in_a_traceback(name):
     assert "refused" in outcomes and ({"running", "finished", "failed"} & set(outcomes)), set(outcomes)
 
 
-def test_a_bevel_gear_moved_off_its_cone_is_refused_at_run_naming_the_pair():
-    # found by the fuzz above: the gear body's position and orientation dropped, so it sits at the origin; the
-    # pair's pitch cones do not meet, its constraint's Jacobian is NaN, and the rank of the rows failed (SVD)
+def test_a_bevel_gear_moved_onto_the_pinions_axis_is_refused_naming_the_pair():
+    # found by the fuzz above: the gear body's position and orientation dropped, so it sits at the origin, on the
+    # pinion's axis; the pair has no pitch point there, its constraint's Jacobian is NaN, and the rank of the rows
+    # failed (SVD). The modelling rules now name it; a run that skips them still refuses it at its assembly.
     data = json.loads((EXAMPLES / "bevel_pair.gdyn").read_text())
     gear = next(body for body in data["bodies"] if body["name"] == "gear")
     del gear["position"], gear["orientation"]
-    assert check_file(json.dumps(data)) == "refused at run"
+    assert check_file(json.dumps(data)) == "invalid"
     with pytest.raises(ModelError) as refused:
         prepare(loads(json.dumps(data)))
+    assert [path for path, _ in refused.value.problems] == ["pair"]
+    assert "lies on gear 1's axis" in refused.value.problems[0][1]
+    with pytest.raises(ModelError) as refused:
+        prepare(loads(json.dumps(data)), check=False)
     assert refused.value.problems == [("gear_pairs.pair", "its constraint is not defined at these poses (the "
                                        "Jacobian is not finite): check where its bodies are placed")]
 

@@ -520,7 +520,19 @@ def law_value(kind, value, final, t_start, t_end, amplitude, frequency, phase, t
         return value + s * (final - value)
     if kind == 3:  # sine
         return value + amplitude * math.sin(2 * math.pi * frequency * t + phase)
-    return float(np.interp(t, times, values))
+    # the table: linear between its rows, held at the ends (numpy's interp; written out, as the kernels compile
+    # it without reference counts, which numba's interp needs)
+    i = table_row(times, t)
+    if i < 0:
+        return values[0]
+    if i >= times.shape[0] - 1:
+        return values[times.shape[0] - 1]
+    return values[i] + (t - times[i]) * (values[i + 1] - values[i]) / (times[i + 1] - times[i])
+
+
+def table_row(times, t):
+    """The last row i of a table's `times` with times[i] <= t (-1 before the first)."""
+    return int(np.searchsorted(times, t, side="right")) - 1
 
 
 def law_rate(kind, value, final, t_start, t_end, amplitude, frequency, phase, times, values, t):
@@ -531,7 +543,7 @@ def law_rate(kind, value, final, t_start, t_end, amplitude, frequency, phase, ti
         w = 2 * math.pi * frequency
         return amplitude * w * math.cos(w * t + phase)
     if kind == 4 and times.shape[0] > 1:
-        i = int(np.searchsorted(times, t, side="right")) - 1
+        i = table_row(times, t)
         if 0 <= i < times.shape[0] - 1:
             return (values[i + 1] - values[i]) / (times[i + 1] - times[i])
     return 0.0

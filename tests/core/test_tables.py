@@ -1,12 +1,17 @@
-"""A time law's table read from CSV (core.tables.read_table): what it keeps, and each bad file as one line."""
+"""A time law's table read from CSV (core.tables.read_table): what it keeps, and each bad file as one line; the
+table law's values between its rows."""
 
 from __future__ import annotations
 
 import os
 import threading
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from core.model.entities import LAW_CODES, law_value
 from core.tables import MAX_TABLE_BYTES, TableError, read_table
 
 
@@ -56,3 +61,19 @@ def test_fifos_folders_and_huge_files_are_refused_without_reading(tmp_path):
         read_table(big)
     with pytest.raises(TableError, match="cannot be read"):
         read_table(tmp_path / "none.csv")
+
+
+@settings(max_examples=300, deadline=None)
+@given(steps=st.lists(st.floats(1e-3, 10.0), min_size=1, max_size=8),
+       values=st.lists(st.floats(-1e3, 1e3), min_size=9, max_size=9),
+       at=st.lists(st.floats(-0.5, 1.5), min_size=1, max_size=10))
+def test_a_table_law_is_numpys_interp_between_its_rows_and_held_at_its_ends(steps, values, at):
+    """The kernels' table law (written out so that it compiles without reference counts) against numpy's interp."""
+    times = np.concatenate([[0.0], np.cumsum(steps)])
+    values = np.array(values[:len(times)])
+    for fraction in at:
+        t = fraction * times[-1]
+        got = law_value(LAW_CODES["table"], 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, times, values, t)
+        assert got == pytest.approx(float(np.interp(t, times, values)), rel=1e-12, abs=1e-12)
+    for i, t in enumerate(times):  # at its rows: the row's value
+        assert law_value(LAW_CODES["table"], 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, times, values, t) == values[i]

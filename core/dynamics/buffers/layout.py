@@ -62,20 +62,23 @@ CARTESIAN, JOINT = 0, 1
 NO_POWER, WORK_POWER, LOSS_POWER = 0, 1, 2
 
 HEADER = SIZES  # slot s's entry: ib[HEADER + 3 s : HEADER + 3 s + 3]
+#: compiled into their callers (core.dynamics.program.linker): a view made in a function of its own costs
+#: its callers a reference count each way, more than the view
+INLINE = ("floats", "ints", "kind_size", "kind_floats", "kind_ints")
 
 
 def floats(fb, ib, slot):
     """Slot `slot` of the float buffer as a 2-D view (rows, columns)."""
     at = HEADER + 3 * slot
     o, r, c = ib[at], ib[at + 1], ib[at + 2]
-    return np.lib.stride_tricks.as_strided(fb[o:], shape=(r, c), strides=(8 * c, 8))
+    return fb[o:o + r * c].reshape((r, c))
 
 
 def ints(ib, slot):
     """Slot `slot` of the int buffer as a 2-D view (rows, columns)."""
     at = HEADER + 3 * slot
     o, r, c = ib[at], ib[at + 1], ib[at + 2]
-    return np.lib.stride_tricks.as_strided(ib[o:], shape=(r, c), strides=(8 * c, 8))
+    return ib[o:o + r * c].reshape((r, c))
 
 
 def kind_size(ib, k):

@@ -10,19 +10,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.dynamics.buffers.layout import (LAWS, TABLE_DATA, TABLE_INDEX, Pack, floats, ints)
+from core.dynamics.buffers.layout import HEADER, LAWS, TABLE_DATA, TABLE_INDEX, Pack, floats, ints
 from core.model.entities import LAW_CODES, TimeLaw, law_rate, law_value
 
+#: compiled into their callers (core.dynamics.program.linker), as core.dynamics.buffers.layout's views
+INLINE = ("table", "time_law", "time_law_rate")
 LAW_WIDTH = 9  # kind, value, final, t_start, t_end, amplitude, frequency, phase, table index
 
 
 def table(fb, ib, k):
     """Table k as a 2-D view (rows, columns); an empty one for k < 0."""
-    data = floats(fb, ib, TABLE_DATA)[:, 0]
+    start = ib[HEADER + 3 * TABLE_DATA]  # the tables' data: one column, so fb[start + i] is its entry i
     if k < 0:
-        return np.lib.stride_tricks.as_strided(data, shape=(0, 2), strides=(16, 8))
+        return fb[start:start].reshape((0, 2))
     at = ints(ib, TABLE_INDEX)[k]
-    return np.lib.stride_tricks.as_strided(data[at[0]:], shape=(at[1], at[2]), strides=(8 * at[2], 8))
+    return fb[start + at[0]:start + at[0] + at[1] * at[2]].reshape((at[1], at[2]))
 
 
 def time_law(fb, ib, i, t):

@@ -30,6 +30,13 @@ def put_spin(blocks, r, slot_j, slot_i, axis):
     put(blocks, r, slot_i, ZERO, axis, -1.0)
 
 
+def copy_row(to, source, r):
+    """to[r] = source[r] for row r's blocks (slots, 6), entry by entry: no temporary array."""
+    for slot in range(source.shape[1]):
+        for a in range(source.shape[2]):
+            to[r, slot, a] = source[r, slot, a]
+
+
 def pose(bodies, b):
     """Body b's COM, rotation, COM velocity and spin as 3-sequences and a (3, 3) array."""
     pos, rot, vel, spin = bodies

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 
 from core.dynamics.elements.base import NROWS, OUT0, ROW0, Element, element
-from core.dynamics.elements.blocks import pose, put, vector
+from core.dynamics.elements.blocks import copy_row, pose, put, vector
 from core.dynamics.elements.frames import JointFrame
 from core.dynamics.elements.revolute_joint import joint_reaction, reaction_channels, watch_joint
 from core.dynamics.results.channels import Channel
@@ -42,7 +42,7 @@ def geometry(fb, ib, fp, ip, disc, bodies, rows, ports):
         gam[r0 + a], phi[r0 + a] = gp[a], pp[a]
         gam[r0 + 3 + a], phi[r0 + 3 + a] = 0.0, turn[a]
     for a in range(6):
-        rgp[r0 + a] = rj_[r0 + a]
+        copy_row(rgp, rj_, r0 + a)
 
 
 def outputs(t, fb, ib, fp, ip, disc, bodies, rows, ports, state, forces, lam, react, out):

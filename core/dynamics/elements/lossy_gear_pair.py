@@ -25,7 +25,7 @@ import numpy as np
 from core.dynamics.buffers.layout import LOSS_POWER
 from core.dynamics.buffers.tables import table
 from core.dynamics.elements.base import (DISC0, EVENT0, NROWS, OUT0, PORT0, ROW0, X0, Element, element)
-from core.dynamics.elements.blocks import pose, put_force, put_spin, vector
+from core.dynamics.elements.blocks import copy_row, pose, put_force, put_spin, vector
 from core.dynamics.elements.gear_geometry import (APPROACH_PORTS, PAIR_FLOATS, pair_floats, pair_frame,
                                                   put_approach, put_pair_row, teeth, tooth_forces)
 from core.dynamics.elements.gear_pair import soft, tooth_force_channels
@@ -89,7 +89,7 @@ def geometry(fb, ib, fp, ip, disc, bodies, rows, ports):
             put_force(pr, p + SHARE + s, 1, d, vec3.sub(point, xc), -(1.0 - k))
     stuck = disc[ip[DISC0] + MODE] == STUCK
     put_spin(rj, lock, 1, 0, vec3.scale(1.0 if stuck else 0.0, a1))
-    rgp[lock] = rj[lock]
+    copy_row(rgp, rj, lock)
     gam[lock] = -vec3.dot(vec3.cross(w1, a1), vec3.sub(w1, wc)) if stuck else 0.0
     phi[lock] = 0.0
     off[lock] = 0 if stuck else 1

@@ -10,7 +10,7 @@ angle, which torques, springs and compliant meshes read.
 from __future__ import annotations
 
 from core.dynamics.elements.base import (EDGE, NROWS, OUT0, PORT0, ROW0, X0, Element, element)
-from core.dynamics.elements.blocks import pose, put, put_spin, vector
+from core.dynamics.elements.blocks import copy_row, pose, put, put_spin, vector
 from core.dynamics.elements.frames import JointFrame
 from core.dynamics.results.channels import Channel
 from core.geometry import vec3
@@ -66,7 +66,7 @@ def geometry(fb, ib, fp, ip, disc, bodies, rows, ports):
     put(rj_, r0 + 4, 1, zero, c2, -1.0)
     for a in range(5):
         gam[r0 + a], phi[r0 + a] = g[a], ph[a]
-        rgp[r0 + a] = rj_[r0 + a]
+        copy_row(rgp, rj_, r0 + a)
 
 
 def law(t, fb, ib, fp, ip, disc, state, forces):
@@ -89,16 +89,15 @@ def joint_reaction(sj, ip, bodies, rows, lam, react, out, at):
             out[at + a] = react[ip[EDGE], a]
         return
     rgp = rows[1]
-    f, m = [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]
+    f, m = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
     for r in range(ip[ROW0], ip[ROW0] + ip[NROWS]):
-        for a in range(3):
-            f[a] += lam[r] * rgp[r, 1, a]
-            m[a] += lam[r] * rgp[r, 1, 3 + a]
+        f = vec3.add(f, vec3.scale(lam[r], (rgp[r, 1, 0], rgp[r, 1, 1], rgp[r, 1, 2])))
+        m = vec3.add(m, vec3.scale(lam[r], (rgp[r, 1, 3], rgp[r, 1, 4], rgp[r, 1, 5])))
     pos, rot = bodies[0], bodies[1]
     bj = ip[BJ]
     ground = bj == pos.shape[0] - 1
     arm = (0.0, 0.0, 0.0) if ground else vec3.rotate(rot[bj], (sj[0], sj[1], sj[2]))
-    moment = vec3.sub((m[0], m[1], m[2]), vec3.cross(arm, (f[0], f[1], f[2])))
+    moment = vec3.sub(m, vec3.cross(arm, f))
     for a in range(3):
         out[at + a] = f[a]
         out[at + 3 + a] = moment[a]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from core.dynamics.buffers.layout import WORK_POWER
 from core.dynamics.buffers.tables import time_law, time_law_rate
 from core.dynamics.elements.base import OUT0, ROW0, X0, Element, element
-from core.dynamics.elements.blocks import pose, put_spin, vector
+from core.dynamics.elements.blocks import copy_row, pose, put_spin, vector
 from core.dynamics.results.channels import Channel
 from core.geometry import vec3
 from core.model.entities import SpeedMotor
@@ -26,7 +26,7 @@ def geometry(fb, ib, fp, ip, disc, bodies, rows, ports):
     _, _, _, wj = pose(bodies, ip[BJ])
     a = vec3.rotate(ri, vector(fp, AI))
     put_spin(rj, r, 1, 0, a)
-    rgp[r] = rj[r]
+    copy_row(rgp, rj, r)
     gam[r] = -vec3.dot(vec3.cross(wi, a), vec3.sub(wj, wi))  # -(dJ/dt) v: the axis turns with body i
     phi[r] = 0.0
 

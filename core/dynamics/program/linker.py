@@ -7,6 +7,12 @@ reads it, directly or through what it calls. Not compiled, those copies are the 
 is handed to numba with the functions of ours it calls compiled first and put in their globals' place, so
 the source is the one formula whichever way it runs.
 
+What the element loops call is compiled bare, without numba's reference counts (numba's ``_nrt=False``): the
+element physics makes no arrays, only views of the buffers it is handed, and each view taken or tuple member
+read cost an atomic count up and one down, most of an evaluation's time (a compliant planetary's rate spent
+64 % of it there). Bare code cannot allocate (numba refuses to compile it: "NRT required") and returns no
+arrays to counted code: the loops return nothing. A function the kernels call as well gets a counted copy.
+
 numba caches compiled code on disk, keyed by each function's own file: a change in a function it calls, or a
 different registry, would not be seen. So the compiled program lives in a cache folder of its own, named by
 a digest of every source file the program is made of, the registry's loops and numba's and Python's
@@ -69,17 +75,19 @@ def ours(value, modules: set[str]) -> bool:
 
 class Linker:
     """Copies of functions of ours with ``elements`` bound to `loops`, compiled by `jit` when given (numba's njit,
-    or None: plain Python). `files` collects the source files of everything linked."""
+    or None: plain Python); what the loops reach by `jit_bare` (without reference counts: see the module
+    docstring), one copy per function and way. `files` collects the source files of everything linked."""
 
-    def __init__(self, loops, jit=None, jit_inline=None, tag=""):
+    def __init__(self, loops, jit=None, jit_inline=None, tag="", jit_bare=None):
         self.loops, self.jit, self.jit_inline, self.tag = loops, jit, jit_inline, tag
+        self.jit_bare = jit_bare or jit
         self.modules = {loops.__name__} | {cls.__module__ for cls in REGISTRY}
         self.done: dict = {}
         self.standins: dict = {}
         self.files: set[str] = {loops.__file__}
 
-    def __call__(self, func):
-        found = self.done.get(func)
+    def __call__(self, func, bare=False):
+        found = self.done.get((func, bare))
         if found is not None:
             return found
         self.files.add(func.__code__.co_filename)
@@ -89,26 +97,29 @@ class Linker:
                 last = None
                 value = self.loops if ins.argval == "elements" else func.__globals__.get(ins.argval)
                 if isinstance(value, types.FunctionType) and ours(value, self.modules):
-                    names[ins.argval] = self(value)
+                    names[ins.argval] = self(value, bare)
                 elif isinstance(value, types.ModuleType) and ours(value, self.modules):
-                    last = names[ins.argval] = self.standin(value)
+                    last = names[ins.argval] = self.standin(value, bare or value is self.loops)
             elif ins.opname in ("LOAD_ATTR", "LOAD_METHOD") and last is not None:
                 member = getattr(last.source, ins.argval)
                 if isinstance(member, types.FunctionType) and ours(member, self.modules):
-                    setattr(last, ins.argval, self(member))
+                    setattr(last, ins.argval, self(member, last.bare))
                 last = None
             else:
                 last = None
         copy = types.FunctionType(func.__code__, {**func.__globals__, **names}, func.__name__, func.__defaults__,
                                   func.__closure__)
-        copy.__qualname__, copy.__module__ = func.__qualname__, self.home(func.__module__)
+        # numba's disk cache knows a function by its module, name and line, not by how it was compiled: a bare
+        # copy is named apart from the counted one
+        copy.__qualname__ = f"{func.__qualname__}_bare" if bare else func.__qualname__
+        copy.__module__ = self.home(func.__module__)
         if self.jit is None:
             linked = copy
         elif func.__name__ in getattr(sys.modules.get(func.__module__), "INLINE", ()):
             linked = self.jit_inline(copy)
         else:
-            linked = self.jit(copy)
-        self.done[func] = linked
+            linked = (self.jit_bare if bare else self.jit)(copy)
+        self.done[(func, bare)] = linked
         return linked
 
     def home(self, name: str) -> str:
@@ -121,16 +132,16 @@ class Linker:
         sys.modules.setdefault(tagged, types.ModuleType(tagged))  # numba finds a copy's module by its name
         return tagged
 
-    def standin(self, module):
+    def standin(self, module, bare=False):
         """A stand-in for a module of ours whose functions are read as attributes (``vec3.cross``): its linked
         functions, filled in as they are read."""
-        found = self.standins.get(module)
+        found = self.standins.get((module, bare))
         if found is None:
-            found = self.standins[module] = types.ModuleType(module.__name__)
+            found = self.standins[(module, bare)] = types.ModuleType(module.__name__)
             found.__dict__.update({k: v for k, v in vars(module).items()  # its constants, as the module has them
                                    if not k.startswith("__")
                                    and not isinstance(v, (types.FunctionType, types.ModuleType))})
-            found.source = module
+            found.source, found.bare = module, bare
         return found
 
 
@@ -189,7 +200,7 @@ class Program:
             cache.used(self.folder)
         jit = numba.njit(cache=cached, error_model="numpy")  # a division by 0 gives inf or NaN, as numpy's
         link = Linker(self.loops, jit, numba.njit(cache=cached, error_model="numpy", inline="always"),
-                      tag=self.folder.name)
+                      tag=self.folder.name, jit_bare=numba.njit(cache=cached, error_model="numpy", _nrt=False))
         for name in ENTRIES:
             setattr(self, name, link(getattr(entries, name)))
         self.note = (f"compiled by numba {numba.__version__}, kept in {self.folder}" if cached else

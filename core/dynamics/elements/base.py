@@ -19,7 +19,9 @@ The contract, after scipy's OdeSolver:
    ``channels()`` lists its result channels (core.dynamics.results.channels.Channel) without evaluating
    anything, in the order its ``outputs`` writes them. ``link(asm)`` runs after every element is built.
 3. The physics, as module-level functions of its module, plain Python on numbers and arrays that numba
-   compiles unchanged (every function of ours they call is compiled from its source too):
+   compiles unchanged (every function of ours they call is compiled from its source too), without reference
+   counts (core.dynamics.program.linker): they write into the arrays they are given and make none (no
+   np.empty, no lists: tuples and views only):
 
    ``geometry(fb, ib, fp, ip, disc, bodies, rows, ports)``
        From the bodies' state ``bodies = (pos, rot, vel, spin)`` (arrays of n + 1 bodies, the ground last;

@@ -27,6 +27,11 @@ SIGNATURES = {
 }
 
 
+#: the loops whose element functions are compiled into them (core.dynamics.program.linker): they run at every
+#: evaluation, and a call hands over each array of its arguments field by field
+INLINED = ("geometry", "law")
+
+
 def source(registry: list[type] | None = None) -> str:
     """The text of the element loops of `registry` (default: the registry as it stands)."""
     kinds = list(REGISTRY if registry is None else registry)

@@ -12,6 +12,7 @@ element physics makes no arrays, only views of the buffers it is handed, and eac
 read cost an atomic count up and one down, most of an evaluation's time (a compliant planetary's rate spent
 64 % of it there). Bare code cannot allocate (numba refuses to compile it: "NRT required") and returns no
 arrays to counted code: the loops return nothing. A function the kernels call as well gets a counted copy.
+The element functions the loops run at every evaluation (dispatch.INLINED) are compiled into the loops.
 
 numba caches compiled code on disk, keyed by each function's own file: a change in a function it calls, or a
 different registry, would not be seen. So the compiled program lives in a cache folder of its own, named by
@@ -76,7 +77,8 @@ def ours(value, modules: set[str]) -> bool:
 class Linker:
     """Copies of functions of ours with ``elements`` bound to `loops`, compiled by `jit` when given (numba's njit,
     or None: plain Python); what the loops reach by `jit_bare` (without reference counts: see the module
-    docstring), one copy per function and way. `files` collects the source files of everything linked."""
+    docstring), and into its callers by `jit_inline` what a module names in INLINE and what dispatch.INLINED's
+    loops call; one copy per function and way. `files` collects the source files of everything linked."""
 
     def __init__(self, loops, jit=None, jit_inline=None, tag="", jit_bare=None):
         self.loops, self.jit, self.jit_inline, self.tag = loops, jit, jit_inline, tag
@@ -86,18 +88,19 @@ class Linker:
         self.standins: dict = {}
         self.files: set[str] = {loops.__file__}
 
-    def __call__(self, func, bare=False):
-        found = self.done.get((func, bare))
+    def __call__(self, func, bare=False, inline=False):
+        found = self.done.get((func, bare, inline))
         if found is not None:
             return found
         self.files.add(func.__code__.co_filename)
         names, last = {}, None
+        hot = func.__module__ == self.loops.__name__ and func.__name__ in dispatch.INLINED
         for ins in dis.get_instructions(func):
             if ins.opname == "LOAD_GLOBAL":
                 last = None
                 value = self.loops if ins.argval == "elements" else func.__globals__.get(ins.argval)
                 if isinstance(value, types.FunctionType) and ours(value, self.modules):
-                    names[ins.argval] = self(value, bare)
+                    names[ins.argval] = self(value, bare, hot)
                 elif isinstance(value, types.ModuleType) and ours(value, self.modules):
                     last = names[ins.argval] = self.standin(value, bare or value is self.loops)
             elif ins.opname in ("LOAD_ATTR", "LOAD_METHOD") and last is not None:
@@ -111,15 +114,15 @@ class Linker:
                                   func.__closure__)
         # numba's disk cache knows a function by its module, name and line, not by how it was compiled: a bare
         # copy is named apart from the counted one
-        copy.__qualname__ = f"{func.__qualname__}_bare" if bare else func.__qualname__
+        copy.__qualname__ = func.__qualname__ + ("_bare" if bare else "") + ("_inlined" if inline else "")
         copy.__module__ = self.home(func.__module__)
         if self.jit is None:
             linked = copy
-        elif func.__name__ in getattr(sys.modules.get(func.__module__), "INLINE", ()):
+        elif inline or func.__name__ in getattr(sys.modules.get(func.__module__), "INLINE", ()):
             linked = self.jit_inline(copy)
         else:
             linked = (self.jit_bare if bare else self.jit)(copy)
-        self.done[(func, bare)] = linked
+        self.done[(func, bare, inline)] = linked
         return linked
 
     def home(self, name: str) -> str:

@@ -289,6 +289,29 @@ def test_import_mesh_and_primitives(window, qtbot, tmp_path):
     assert plate.inertia[2][2] == pytest.approx(0.5 * plate.mass * 0.05**2, rel=0.01)
 
 
+def test_bevel_pair_dialog_names_a_wheel_centred_on_the_pinions_axis_and_moves_it_into_mesh(window, qtbot):
+    """The wheel made square to the pinion but at the origin (its Bevel Gear dialog with axis x): its centre is on
+    the pinion's axis, where the pair has no pitch point. The dialog says so and what fixes it (before: 'the
+    Jacobian is not finite'); Move gear 2 into mesh puts it there."""
+    bevel = {"Module": 3, "Normal pressure angle": 20, "Gear width": 20}
+    _two_gears_on_joints(window, qtbot, "bevel_gear",
+                         {"Name": "pinion", **bevel, "Number of teeth": 20, "Pitch angle": 26.56505117707799,
+                          "Bore diameter": 12},
+                         {"Name": "wheel", **bevel, "Number of teeth": 40, "Pitch angle": 63.43494882292201,
+                          "Bore diameter": 20, "Axis x": 1, "Axis z": 0})
+    messages = []
+    fill_and_ok(qtbot, {"Name": "p", "z1": 20, "z2": 40, "Transverse module": 3,
+                        "Pitch angle gear 1": 26.56505117707799},
+                {"kind": "bevel", "joint1": "pinion_joint", "joint2": "wheel_joint", "carrier": "ground"},
+                press=_check_move_check(qtbot, messages))
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert "the centre of gear 2 (on joint 'wheel_joint') lies on gear 1's axis" in messages[0]
+    assert "Move gear 2 into mesh" in messages[0] and "not finite" not in messages[0]
+    assert messages[1] == "All gear rules hold."
+    assert "p" in window.doc.model.gear_pairs
+    assert not [f for f in window.doc.findings if f.severity == "error"]
+
+
 def test_frames_on_bodies_place_a_joint(window, qtbot):
     fill_and_ok(qtbot, {"Name": "arm", "Radius": 50, "Length": 5})
     qtbot.mouseClick(toolbar_button(window, "cylinder"), Qt.LeftButton)

@@ -58,6 +58,24 @@ def _check_move_check(qtbot, messages):
     return act
 
 
+def _bevel_pair_checked(window, qtbot, wheel: dict) -> list[str]:
+    """A 20/40 bevel pinion and wheel (m 3 mm) from the Bevel Gear dialog, the wheel with the `wheel` fields on
+    top, each on a revolute joint to the ground; then Gear Pair with `_check_move_check`: its messages."""
+    bevel = {"Module": 3, "Normal pressure angle": 20, "Gear width": 20}
+    _two_gears_on_joints(window, qtbot, "bevel_gear",
+                         {"Name": "pinion", **bevel, "Number of teeth": 20, "Pitch angle": 26.56505117707799,
+                          "Bore diameter": 12},
+                         {"Name": "wheel", **bevel, "Number of teeth": 40, "Pitch angle": 63.43494882292201,
+                          "Bore diameter": 20, **wheel})
+    messages = []
+    fill_and_ok(qtbot, {"Name": "p", "z1": 20, "z2": 40, "Transverse module": 3,
+                        "Pitch angle gear 1": 26.56505117707799},
+                {"kind": "bevel", "joint1": "pinion_joint", "joint2": "wheel_joint", "carrier": "ground"},
+                press=_check_move_check(qtbot, messages))
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    return messages
+
+
 def test_build_the_helical_pair_save_reopen_and_compare_to_the_example(window, qtbot, tmp_path, monkeypatch):
     _build_helical_pair(window, qtbot)
     model = window.doc.model
@@ -293,18 +311,7 @@ def test_bevel_pair_dialog_names_a_wheel_centred_on_the_pinions_axis_and_moves_i
     """The wheel made square to the pinion but at the origin (its Bevel Gear dialog with axis x): its centre is on
     the pinion's axis, where the pair has no pitch point. The dialog says so and what fixes it (before: 'the
     Jacobian is not finite'); Move gear 2 into mesh puts it there."""
-    bevel = {"Module": 3, "Normal pressure angle": 20, "Gear width": 20}
-    _two_gears_on_joints(window, qtbot, "bevel_gear",
-                         {"Name": "pinion", **bevel, "Number of teeth": 20, "Pitch angle": 26.56505117707799,
-                          "Bore diameter": 12},
-                         {"Name": "wheel", **bevel, "Number of teeth": 40, "Pitch angle": 63.43494882292201,
-                          "Bore diameter": 20, "Axis x": 1, "Axis z": 0})
-    messages = []
-    fill_and_ok(qtbot, {"Name": "p", "z1": 20, "z2": 40, "Transverse module": 3,
-                        "Pitch angle gear 1": 26.56505117707799},
-                {"kind": "bevel", "joint1": "pinion_joint", "joint2": "wheel_joint", "carrier": "ground"},
-                press=_check_move_check(qtbot, messages))
-    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    messages = _bevel_pair_checked(window, qtbot, {"Axis x": 1, "Axis z": 0})
     assert "the centre of gear 2 (on joint 'wheel_joint') lies on gear 1's axis" in messages[0]
     assert "Move gear 2 into mesh" in messages[0] and "not finite" not in messages[0]
     assert messages[1] == "All gear rules hold."
@@ -349,18 +356,7 @@ def test_bevel_pair_dialog_moves_gear_2_to_the_apex(window, qtbot):
 def test_bevel_pair_dialog_turns_a_wheel_made_on_the_pinions_axis_square_and_into_mesh(window, qtbot):
     """Both gears as the Bevel Gear dialog makes them (on the z axis at the origin): Move gear 2 into mesh turns
     the wheel to 90 deg and puts it on the apex, in mesh (it said to turn the axis by hand before)."""
-    bevel = {"Module": 3, "Normal pressure angle": 20, "Gear width": 20}
-    _two_gears_on_joints(window, qtbot, "bevel_gear",
-                         {"Name": "pinion", **bevel, "Number of teeth": 20, "Pitch angle": 26.56505117707799,
-                          "Bore diameter": 12},
-                         {"Name": "wheel", **bevel, "Number of teeth": 40, "Pitch angle": 63.43494882292201,
-                          "Bore diameter": 20})
-    messages = []
-    fill_and_ok(qtbot, {"Name": "p", "z1": 20, "z2": 40, "Transverse module": 3,
-                        "Pitch angle gear 1": 26.56505117707799},
-                {"kind": "bevel", "joint1": "pinion_joint", "joint2": "wheel_joint", "carrier": "ground"},
-                press=_check_move_check(qtbot, messages))
-    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    messages = _bevel_pair_checked(window, qtbot, {})
     assert "bevel joint axes must be at 90 deg; they are at 0 deg" in messages[0]
     assert messages[1] == "All gear rules hold."
     model = window.doc.model

@@ -64,7 +64,7 @@ NO_POWER, WORK_POWER, LOSS_POWER = 0, 1, 2
 HEADER = SIZES  # slot s's entry: ib[HEADER + 3 s : HEADER + 3 s + 3]
 #: compiled into their callers (core.dynamics.program.linker): a view made in a function of its own costs
 #: its callers a reference count each way, more than the view
-INLINE = ("floats", "ints", "kind_size", "kind_floats", "kind_ints")
+INLINE = ("floats", "ints", "float_row", "int_row", "kind_size", "kind_floats", "kind_ints")
 
 
 def floats(fb, ib, slot):
@@ -81,19 +81,33 @@ def ints(ib, slot):
     return ib[o:o + r * c].reshape((r, c))
 
 
+def float_row(fb, ib, slot, i):
+    """Row i of slot `slot` of the float buffer, a 1-D slice (a 2-D view's reshape calls into numba's helpers)."""
+    at = HEADER + 3 * slot
+    o, c = ib[at] + i * ib[at + 2], ib[at + 2]
+    return fb[o:o + c]
+
+
+def int_row(ib, slot, i):
+    """Row i of slot `slot` of the int buffer, a 1-D slice."""
+    at = HEADER + 3 * slot
+    o, c = ib[at] + i * ib[at + 2], ib[at + 2]
+    return ib[o:o + c]
+
+
 def kind_size(ib, k):
     """How many elements of kind k there are (read from the header: no view made)."""
     return ib[HEADER + 3 * (KIND_SLOTS + 2 * k + 1) + 1]
 
 
-def kind_floats(fb, ib, k):
-    """The float parameter rows of element kind k (elements, FLOATS)."""
-    return floats(fb, ib, KIND_SLOTS + 2 * k)
+def kind_floats(fb, ib, k, e):
+    """The float parameter row of element e of kind k (FLOATS)."""
+    return float_row(fb, ib, KIND_SLOTS + 2 * k, e)
 
 
-def kind_ints(ib, k):
-    """The int parameter rows of element kind k (elements, COMMON + INTS)."""
-    return ints(ib, KIND_SLOTS + 2 * k + 1)
+def kind_ints(ib, k, e):
+    """The int parameter row of element e of kind k (COMMON + INTS)."""
+    return int_row(ib, KIND_SLOTS + 2 * k + 1, e)
 
 
 class Pack:

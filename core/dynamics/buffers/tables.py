@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.dynamics.buffers.layout import HEADER, LAWS, TABLE_DATA, TABLE_INDEX, Pack, floats, ints
+from core.dynamics.buffers.layout import HEADER, LAWS, TABLE_DATA, TABLE_INDEX, Pack, float_row, int_row
 from core.model.entities import LAW_CODES, TimeLaw, law_rate, law_value
 
 #: compiled into their callers (core.dynamics.program.linker), as core.dynamics.buffers.layout's views
@@ -23,13 +23,13 @@ def table(fb, ib, k):
     start = ib[HEADER + 3 * TABLE_DATA]  # the tables' data: one column, so fb[start + i] is its entry i
     if k < 0:
         return fb[start:start].reshape((0, 2))
-    at = ints(ib, TABLE_INDEX)[k]
+    at = int_row(ib, TABLE_INDEX, k)
     return fb[start + at[0]:start + at[0] + at[1] * at[2]].reshape((at[1], at[2]))
 
 
 def time_law(fb, ib, i, t):
     """The value of time law i at t [s]."""
-    p = floats(fb, ib, LAWS)[i]
+    p = float_row(fb, ib, LAWS, i)
     if p[8] < 0:  # no table: no views of one (each view costs a kernel more than the law)
         return law_value(int(p[0]), p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[:0], p[:0], t)
     tab = table(fb, ib, int(p[8]))
@@ -38,7 +38,7 @@ def time_law(fb, ib, i, t):
 
 def time_law_rate(fb, ib, i, t):
     """d/dt of time law i at t [s] (0 at a step's jump and a table's corners)."""
-    p = floats(fb, ib, LAWS)[i]
+    p = float_row(fb, ib, LAWS, i)
     if p[8] < 0:
         return law_rate(int(p[0]), p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[:0], p[:0], t)
     tab = table(fb, ib, int(p[8]))

@@ -19,11 +19,11 @@ from pathlib import Path
 from core.dynamics.elements.base import REGISTRY
 
 SIGNATURES = {
-    "geometry": ("fb, ib, disc, bodies, rows, ports", "fb, ib, fp[e], ip[e], disc, bodies, rows, ports"),
-    "law": ("t, fb, ib, disc, state, forces", "t, fb, ib, fp[e], ip[e], disc, state, forces"),
+    "geometry": ("fb, ib, disc, bodies, rows, ports", "fb, ib, fp, ip, disc, bodies, rows, ports"),
+    "law": ("t, fb, ib, disc, state, forces", "t, fb, ib, fp, ip, disc, state, forces"),
     "outputs": ("t, fb, ib, disc, bodies, rows, ports, state, forces, lam, react, out",
-                "t, fb, ib, fp[e], ip[e], disc, bodies, rows, ports, state, forces, lam, react, out"),
-    "events": ("t, fb, ib, disc, state, forces, lam, g", "t, fb, ib, fp[e], ip[e], disc, state, forces, lam, g"),
+                "t, fb, ib, fp, ip, disc, bodies, rows, ports, state, forces, lam, react, out"),
+    "events": ("t, fb, ib, disc, state, forces, lam, g", "t, fb, ib, fp, ip, disc, state, forces, lam, g"),
 }
 
 
@@ -50,9 +50,9 @@ def source(registry: list[type] | None = None) -> str:
         body = []
         for k in order.get(name, range(len(kinds))):
             if callable(getattr(sys.modules[kinds[k].__module__], name, None)):
-                body += [f"    if kind_size(ib, {k}):",
-                         f"        fp, ip = kind_floats(fb, ib, {k}), kind_ints(ib, {k})",
-                         "        for e in range(ip.shape[0]):", f"            {name}_{k}({args})"]
+                body += [f"    for e in range(kind_size(ib, {k})):",
+                         f"        fp, ip = kind_floats(fb, ib, {k}, e), kind_ints(ib, {k}, e)",
+                         f"        {name}_{k}({args})"]
         lines += body or ["    return"]
     return "\n".join(lines) + "\n"
 

@@ -23,7 +23,6 @@ from core.dynamics.elements.gear_geometry import (
     pair_floats,
     pair_frame,
     put_tooth_force,
-    teeth,
     tooth_forces,
 )
 from core.dynamics.elements.gear_pair import tooth_force_channels
@@ -105,8 +104,7 @@ class CompliantMeshElement(Element):
         self.phase = mesh_phase(model, pair)
         ref = asm.element_of(self.phase.joint)
         self.frame, self.angle = ref.frame, ref.x0
-        self.g1, self.g2 = teeth(asm, pair, 1)[0], teeth(asm, pair, 2)[0]
-        self.pair_geometry = pair_floats(asm, pair)
+        self.pair_geometry, (self.g1, _), (self.g2, _) = pair_floats(asm, pair)
         self.profile = asm.tables.add_table(m.profile)
         asm.ports(self, 2, (self.g1, self.g2))
         asm.ports(self, 1, (self.frame.bj, self.frame.bi))

@@ -40,23 +40,25 @@ def teeth(asm, pair, k: int) -> tuple[int, np.ndarray]:
     return b, asm.pose0(b)[1].T @ (asm.pose0(frame.bj)[1] @ np.asarray(frame.aj, float))
 
 
-def pair_floats(asm, pair) -> list[float]:
-    """The packed geometry of model GearPair `pair` on the assembly's start poses."""
+def pair_floats(asm, pair) -> tuple[list[float], tuple[int, np.ndarray], tuple[int, np.ndarray]]:
+    """The packed geometry of model GearPair `pair` on the assembly's start poses, and `teeth` of each gear."""
     model = asm.model
     geo = PairGeometryData.of(pair)
-    out, world = [], []
+    gears, out, world = [], [], []
     for k in (1, 2):
         b, axis = teeth(asm, pair, k)
         x, rot = asm.pose0(b)
         centre = mesh_centre(model, pair, k)
+        gears.append((b, axis))
         out.append((rot.T @ (centre - x), axis))
         world.append((centre, rot @ axis))
     (c1, a1), (c2, a2) = out
     d = world[1][0] - world[0][0]
     a0 = float(np.linalg.norm(d - (world[0][1] @ d) * world[0][1]))  # the centre distance in gear 1's plane
     kind = BEVEL if pair.kind == "bevel" else (-1.0 if pair.kind == "internal" else 1.0)
-    return [*c1, *c2, *a1, *a2, kind, geo.r1, math.tan(geo.working_helix_angle), math.tan(geo.working_pressure_angle),
-            geo.mesh_radius_1, pair.pitch_angle, math.tan(pair.pressure_angle), a0]
+    return ([*c1, *c2, *a1, *a2, kind, geo.r1, math.tan(geo.working_helix_angle),
+             math.tan(geo.working_pressure_angle), geo.mesh_radius_1, pair.pitch_angle, math.tan(pair.pressure_angle),
+             a0], gears[0], gears[1])
 
 
 def pair_frame(fp, bodies, b1, b2):

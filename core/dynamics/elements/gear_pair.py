@@ -19,7 +19,6 @@ from core.dynamics.elements.gear_geometry import (
     pair_floats,
     put_approach,
     put_pair_row,
-    teeth,
     tooth_forces,
 )
 from core.dynamics.results.channels import TOOTH_FORCES, Channel
@@ -77,8 +76,7 @@ class GearPairElement(Element):
 
     def __init__(self, pair, asm):
         super().__init__(pair, asm)
-        self.pair_geometry = pair_floats(asm, pair)
-        self.g1, self.g2 = teeth(asm, pair, 1)[0], teeth(asm, pair, 2)[0]
+        self.pair_geometry, (self.g1, _), (self.g2, _) = pair_floats(asm, pair)
         self.rigid = not soft(asm.model, pair)
         if self.rigid:
             asm.rows(self, 1, (self.g1, self.g2), stabilised=pair.stabilise, gear=True)

@@ -27,7 +27,7 @@ from core.dynamics.buffers.tables import table
 from core.dynamics.elements.base import (DISC0, EVENT0, NROWS, OUT0, PORT0, ROW0, X0, Element, element)
 from core.dynamics.elements.blocks import copy_row, pose, put_force, put_spin, vector
 from core.dynamics.elements.gear_geometry import (APPROACH_PORTS, PAIR_FLOATS, pair_floats, pair_frame,
-                                                  put_approach, put_pair_row, teeth, tooth_forces)
+                                                  put_approach, put_pair_row, tooth_forces)
 from core.dynamics.elements.gear_pair import soft, tooth_force_channels
 from core.dynamics.results.channels import Channel
 from core.gearing.losses import (BACKWARD, FORWARD, STUCK, LossTable, bearing_friction, driving_torque, holding_range,
@@ -190,9 +190,8 @@ class LossyGearPairElement(Element):
     def __init__(self, pair, asm):
         super().__init__(pair, asm)
         j1, j2 = asm.element_of(pair.joint1).frame, asm.element_of(pair.joint2).frame
-        (self.g1, a1), (self.g2, a2) = teeth(asm, pair, 1), teeth(asm, pair, 2)
+        self.pair_geometry, (self.g1, a1), (self.g2, a2) = pair_floats(asm, pair)
         self.carrier = asm.index[pair.carrier]
-        self.pair_geometry = pair_floats(asm, pair)
         self.axes = (tuple(a1), tuple(a2))  # each joint's axis in the axes of the body that carries the teeth
         self.table = LossTable(pair.loss_rows())
         self.table_index = asm.tables.add_table(self.table.rows)

@@ -7,7 +7,7 @@ downstream parses units out of names. Each element declares its channels
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -16,9 +16,8 @@ GROUPS = ("gear pair", "body", "joint", "force", "mesh", "energy", "derived")
 TOOTH_FORCES = ("Ft", "Fr", "Fa", "Fc")
 
 
-@dataclass(frozen=True)
-class Channel:
-    """One result channel.
+class Channel(NamedTuple):
+    """One result channel (a named tuple: a run makes a hundred or more of them in its set-up).
 
     Parameters
     ----------

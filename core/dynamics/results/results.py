@@ -16,8 +16,6 @@ channels with a ``name [unit]`` header.
 
 from __future__ import annotations
 
-from dataclasses import asdict
-
 import numpy as np
 
 from core.dynamics.results.channels import Channel
@@ -225,6 +223,3 @@ class Results:
         span = f"t = {self.time[-1]:.6g} s" if self._n else "no samples"
         text = f"{self.status}: {self._n} samples of {len(self.channels)} channels to {span}"
         return text + (f" ({self.message})" if self.message else "")
-
-    def channel_records(self) -> list[dict]:
-        return [asdict(c) for c in self.channels]

@@ -160,8 +160,10 @@ def numeric_paths(model) -> list[str]:
 
 def first_parameter(model) -> str:
     """The path a new study starts on: a torque's law value (what a study of a gear train varies first), else any
-    law's value, else the first path (a gear's module, varied alone, would leave its pairs' module behind)."""
+    law's value, else a gear's face width or a body's mass (its inertia follows, and no rule ties it to a pair),
+    else the first path. Not a gear's module: varied alone, it leaves its pairs' module behind."""
     paths = numeric_paths(model)
     laws = [p for p in paths if p.startswith("forces.") and p.endswith(".law.value")]
     torques = [p for p in laws if getattr(model.forces[p.split(".")[1]], "LAW_UNIT", "") == "N m"]
-    return next(iter(torques + laws + paths), "")
+    masses = [p for p in paths if p.endswith((".face_width", ".mass")) and p.startswith(("gears.", "bodies."))]
+    return next(iter(torques + laws + masses + paths), "")

@@ -18,6 +18,7 @@ from core.errors import ModelError
 from core.studies.parameters import apply, first_parameter, numeric_paths, path_range
 from core.studies.runner import run_study, write_results
 from core.studies.study_file import load_study, study_from_dict
+from core.validation.checker import validate
 from tests.conftest import EXAMPLES
 
 STUDY = EXAMPLES / "planetary_study.json"
@@ -130,11 +131,17 @@ def test_a_varied_setting_runs_each_case_at_its_value_and_an_option_the_integrat
 def test_a_new_study_starts_on_a_load_torque_not_on_a_gears_module():
     """A gear's module varied alone leaves its pairs' module behind (every case but the first warns); a study
     starts on the load torque of the two-stage reducer (a speed motor drives it) and the planetary's sun torque;
-    a model without loads on its first path."""
+    a model without loads on its first gear's face width (its mass and inertia follow, and no pair rule compares
+    it), where its first path (gear 1's module) made every changed case warn."""
     assert first_parameter(load(EXAMPLES / "two_stage_reducer.gdyn")) == "forces.load.law.value"
     assert first_parameter(load(EXAMPLES / "planetary.gdyn")) == "forces.sun_torque.law.value"
-    bare = load(EXAMPLES / "helical_pair.gdyn")
-    assert not bare.forces and first_parameter(bare) == numeric_paths(bare)[0]
+    for name, gear in (("helical_pair", "gear1"), ("bevel_pair", "pinion"), ("inner_pair", "pinion")):
+        bare = load(EXAMPLES / f"{name}.gdyn")
+        path = first_parameter(bare)
+        assert not bare.forces and path == f"gears.{gear}.face_width", name
+        inertia = bare.bodies[gear].inertia
+        apply(bare, path, 1.5 * bare.bodies[gear].visual.spec.face_width)
+        assert bare.bodies[gear].inertia != inertia and validate(bare) == [], name
 
 
 def test_simulation_cases_against_the_closed_form_planetary():

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from app.background import Background
 from app.plot_axis import PEOPLE, empty_range
 from app.plot_menu import plot_menus
+from app.plot_span import Line
 from app.screen import fit_to_screen
 from app.studies.form import UNIT, StudyForm
 from app.studies.workers import ClusterWorker, StudyWorker
@@ -402,8 +403,9 @@ class StudyWindow(StudyForm, QMainWindow):
             mask = np.ones(len(y), bool) if key is None else values[:, 1] == key
             order = np.argsort(values[mask, 0])
             name = None if key is None else f"{self.table.horizontalHeaderItem(2).text()} = {key:g}"
-            self.plot.plot(values[mask, 0][order], y[mask][order], pen=pg.mkPen(COLOURS[g % len(COLOURS)], width=2),
-                           symbol="o", symbolSize=6, symbolBrush=COLOURS[g % len(COLOURS)], name=name)
+            self.plot.addItem(Line(values[mask, 0][order], y[mask][order], pen=pg.mkPen(COLOURS[g % len(COLOURS)],
+                                                                                      width=2),
+                                   symbol="o", symbolSize=6, symbolBrush=COLOURS[g % len(COLOURS)], name=name))
         self.plot.setLabel("bottom", first)
         self.plot.setLabel("left", self.y_choice.currentText())
 

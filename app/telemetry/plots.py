@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from app.plot_axis import empty_range, unit_axes
 from app.plot_legend import anchor_legend, least_crossed_corner
+from app.plot_span import Curve
 from app.telemetry.browser import MIME
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f",
@@ -70,29 +71,6 @@ class Envelope:
         y = np.empty(2 * (j1 - j0))
         y[0::2], y[1::2] = lo[j0:j1], hi[j0:j1]
         return x, y, True
-
-
-#: the least span [share of its magnitude] a curve claims in y: a constant channel autoranges to a flat line,
-#: not to its round-off magnified (a 386.58 N force varying by 5e-13 N filled the plot with noise)
-MIN_SPAN = 1e-6
-#: and at least this much in its SI unit: a channel that is zero but for round-off (the tooth force of a pair
-#: spinning free, +-2e-15 N) is a flat line at zero, not noise filling the plot
-MIN_ABS_SPAN = 1e-9
-
-
-class Curve(pg.PlotCurveItem):
-    """A channel's curve: its y bounds widened to at least MIN_SPAN of its magnitude, and MIN_ABS_SPAN, for
-    autorange."""
-
-    def dataBounds(self, ax, frac=1.0, orthoRange=None):
-        lo, hi = super().dataBounds(ax, frac, orthoRange)
-        if ax != 1 or lo is None or hi is None or not (np.isfinite(lo) and np.isfinite(hi)):
-            return lo, hi
-        need = max(MIN_SPAN * max(abs(lo), abs(hi)), MIN_ABS_SPAN)
-        if hi - lo >= need:
-            return lo, hi
-        mid = 0.5 * (lo + hi)
-        return mid - 0.5 * need, mid + 0.5 * need
 
 
 class PlotPanel(pg.PlotWidget):

@@ -60,7 +60,7 @@ def test_a_study_of_the_open_model_runs_and_shows_a_table_and_a_plot(window, qtb
     # the speed in rpm, as Telemetry and the speed motor show it; the exported CSV stays SI
     assert w.table.horizontalHeaderItem(3).text() == "sun_joint.speed final [rpm]"
     assert float(w.table.item(3, 3).text()) == pytest.approx(rows[3]["results"][0] * 30 / math.pi, rel=1e-5)
-    assert len(w.plot.getPlotItem().listDataItems()) == 2  # one line per torque
+    assert len(w.plot.getPlotItem().listDataItems()) == 2 and len(w.legend.items) == 2  # one line per torque
     w.export(tmp_path / "r.csv")
     assert next(csv.reader((tmp_path / "r.csv").open()))[3] == "sun_joint.speed final [rad/s]"
     shot = tmp_path / "study.png"
@@ -197,3 +197,27 @@ def test_opening_another_model_while_a_study_runs_stops_it_and_shows_nothing_of_
     assert w.rows == [] and w.table.rowCount() == 0 and w.status == ""
     assert w.statusBar().currentMessage() == "stopped: the model changed while it ran, so its results are not shown"
     assert w.run_button.isEnabled() and not w.stop_button.isEnabled()
+
+
+def test_a_result_zero_but_for_round_off_plots_as_a_flat_line_at_zero(window, qtbot):
+    """The helical example spins free: each case's largest tooth force is round-off (about 1e-15 N), and the plot
+    autoranged to it, drawing the noise as a trend from 6e-16 to 2.6e-15 N. It spans at least 1e-9 N around zero
+    now, as Telemetry's plots do, so the line lies flat at zero."""
+    assert window.open_file(EXAMPLES / "helical_pair.gdyn")
+    window.act_study.trigger()
+    w = window.study
+    qtbot.waitExposed(w)
+    assert w.params.cellWidget(0, 0).currentText() == "gears.gear1.face_width"
+    w.params.item(0, 2).setText("15 20 25")
+    w.t_end.setText("0.01")
+    w.step.setText("0.001")
+    w.workers.setValue(0)
+    qtbot.mouseClick(w.run_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: w.status in ("finished", "failed"), timeout=120000)
+    assert w.status == "finished" and w.statusBar().currentMessage() == "3 cases: 3 computed, 0 failed"
+    forces = [r["results"][0] for r in w.rows]
+    assert 0 < max(abs(f) for f in forces) < 1e-12  # zero but for round-off
+    qtbot.wait(100)
+    lo, hi = w.plot.getPlotItem().viewRange()[1]
+    assert lo < 0 < hi and hi - lo >= 1e-9
+    assert hi - lo < 1e-6  # still around zero, not the unit square

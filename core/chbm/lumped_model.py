@@ -200,6 +200,13 @@ class LumpedModel:
         """Directions (E, n) and stiffnesses (E,) of the contact elements."""
         return np.array([c.direction for c in self.contacts]), np.array([c.stiffness for c in self.contacts])
 
+    @functools.cached_property
+    def contact_sides(self) -> np.ndarray:
+        """Each contact element's sign along the DTE (E,): +1 for one that closes on a negative DTE (a drive
+        flank: its force pushes the DTE up), -1 for one that closes on a positive DTE (a coast flank). The teeth's
+        force along the DTE is contact_sides @ F_e."""
+        return np.sign(self.contact_arrays[0] @ self.output)
+
     def contact_forces(self, x: np.ndarray, gaps: np.ndarray, stiff: np.ndarray | None = None):
         """Element forces F_e [N] (E, N) and closed flags at samples x (N, n) with gaps (E, N).
 

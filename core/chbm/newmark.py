@@ -35,7 +35,7 @@ class PeriodicResponse:
         Coordinates over the model's last period [m], at the step instants.
     velocity : ndarray, shape (steps, n)
     contact_force : ndarray, shape (steps,)
-        Total contact force sum_e F_e [N].
+        The teeth's force along the DTE [N] (a coast flank's negative: LumpedModel.contact_sides).
     periods : int
         Periods integrated.
     converged : bool
@@ -67,6 +67,7 @@ class NewmarkIntegrator:
         self.min_steps_per_natural = min_steps_per_natural
         self.fixed_steps = steps_per_period
         self.w, self.k = model.contact_arrays  # (E, n), (E,)
+        self.sides = model.contact_sides
         peak = np.array([c.peak_stiffness for c in model.contacts])
         kmax = model.stiffness + np.einsum("e,ea,eb->ab", peak, self.w, self.w)
         eig = np.linalg.eigvals(np.linalg.solve(model.mass, kmax))
@@ -152,13 +153,14 @@ class NewmarkIntegrator:
         return PeriodicResponse(frequency, xs, vs, dte, fc, max_periods, False, (x, v))
 
     def _contact(self, x: np.ndarray, gap: np.ndarray):
-        """Generalised contact force -sum w F, its tangent, and the total force sum F; gap is (gaps, stiffnesses)."""
+        """Generalised contact force -sum w F, its tangent, and the teeth's force along the DTE (a coast flank's
+        negative: LumpedModel.contact_sides); gap is (gaps, stiffnesses)."""
         gap, k = gap
         pen = -(self.w @ x + gap)
         on = pen > 0
         fe = np.where(on, k * pen, 0.0)
         kt = np.einsum("e,ea,eb->ab", k * on, self.w, self.w)
-        return -(self.w.T @ fe), kt, float(fe.sum())
+        return -(self.w.T @ fe), kt, float(self.sides @ fe)
 
     def sweep(self, frequencies, direction: str = "forward", progress=None, cancel=None,
               **kwargs) -> list[PeriodicResponse]:

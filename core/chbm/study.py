@@ -109,6 +109,7 @@ def curve_rows(results: list[CurveResult]):
 def period_comparison(result: CurveResult, frequency: float, samples: int = 256,
                       dti: bool = True) -> tuple[list[str], np.ndarray]:
     """One period at `frequency`: x(t) [m], Fc(t) [N] and Fc / (-x) [N/m] for every HBM solution and the DTI runs.
+    Fc is the teeth's force along the DTE: a coast flank's counts negative.
 
     Returns column names and an array (samples, columns); the first column is
     the time within the period [s]. DTI columns (when `dti`) come from runs
@@ -122,10 +123,10 @@ def period_comparison(result: CurveResult, frequency: float, samples: int = 256,
 
     def add(label, x):
         forces, _ = model.contact_forces(x, model.gaps(fractions), model.stiffnesses(fractions))
-        fc = forces.sum(axis=0)
+        fc = model.contact_sides @ forces
         dte = x @ model.output
         with np.errstate(divide="ignore", invalid="ignore"):
-            k = np.where(fc > 0, fc / -dte, 0.0)
+            k = np.where(fc != 0, fc / -dte, 0.0)
         names.extend([f"{label} x [m]", f"{label} Fc [N]", f"{label} mesh stiffness [N/m]"])
         cols.extend([dte, fc, k])
 

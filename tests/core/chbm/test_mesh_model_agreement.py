@@ -14,6 +14,7 @@ import pytest
 
 from core.chbm.from_model import lumped_from_model
 from core.chbm.harmonic_balance import HarmonicBalance
+from core.chbm.study import period_comparison, run_study
 from core.commands import replace_fields
 from core.dynamics.simulate import simulate
 from core.model.entities import CompliantMesh
@@ -59,3 +60,23 @@ def test_chbm_and_multibody_agree_at_steady_speed(pair_model, share):
     print(f"f_mesh {f_mesh:.0f} Hz: mean {hb_mean:.5e} / {-dae_mean:.5e}, half p-p {hb_half:.5e} / {dae_half:.5e}")
     assert -dae_mean == pytest.approx(hb_mean, rel=0.01)
     assert dae_half == pytest.approx(hb_half, rel=0.01)
+
+
+def test_the_period_plots_coast_flank_force_is_negative_and_its_mesh_stiffness_the_meshs():
+    """The example's mesh has no backlash: at its main resonance (about 1637 Hz at 200 N m) the DTE swings
+    through zero, and the coast flank carries the load while x > 0. The period plot summed the two flanks'
+    force magnitudes, so Fc / (-x) read -k there (about -250 N/um against +150 to +230 N/um on the drive
+    flank). Along the DTE the coast flank pushes the other way: Fc = -k(t) x on both flanks (the contact is
+    linear when both flanks close at zero gap), and the mesh stiffness Fc / (-x) is the mesh's k(t)."""
+    model = load(EXAMPLES / "compliant_mesh_pair.gdyn")
+    (result,) = run_study(lambda torque: lumped_from_model(model, "pair", torque), [200.0], 1550.0, 1700.0,
+                          harmonics=14)
+    peak = max(result.points, key=lambda p: p.half_p2p)
+    names, data = period_comparison(result, peak.frequency, dti=False)
+    x, fc, k = (data[:, names.index(f"HBM seg{peak.segment} stable {q}")] for q in ("x [m]", "Fc [N]",
+                                                                                   "mesh stiffness [N/m]"))
+    assert (x > 0).any() and (x < 0).any()  # both flanks carry in the period
+    lumped = result.model
+    stiffness = lumped.stiffnesses(np.arange(len(x)) / len(x))[0]  # drive and coast flank: the same k(t)
+    assert fc == pytest.approx(-stiffness * x, rel=1e-9, abs=1e-9 * np.abs(fc).max())
+    assert k[x != 0] == pytest.approx(stiffness[x != 0], rel=1e-6)

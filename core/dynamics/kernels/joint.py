@@ -33,8 +33,12 @@ from core.dynamics.kernels.rows import baumgarte, block_rates, booked, clear_for
 
 elements = None  # the registry's element loops: bound by the program's linker
 
-# a constant-matrix evaluation's status: done, or the store of flank sets is full (the caller grows it)
-OK, FULL = 0, 1
+# a constant-matrix evaluation's status: done, or the store of flank sets is full (the caller grows it); and
+# constant_rate's: a flank set is missing from the store
+OK, FULL, MISSING = 0, 1, 4
+#: compiled bare (core.dynamics.program.linker): the constant-matrix rate takes its work space from its caller,
+#: and each view it takes would otherwise cost a reference count up and one down
+BARE = ("constant_rate",)
 #: compiled into their callers (core.dynamics.program.linker): the few products of a constant-matrix rate are
 #: about as costly as a call
 INLINE = ("flank_side", "row_power", "finish_rate")
@@ -210,10 +214,12 @@ def row_power(gq, sq, flags, flanks, lam, qd):
 def finish_rate(ib, qd, xdot, acc, work_power, loss_power, rate):
     """rate = [q', q'', extra'] given q'' in place: the coordinate rates, and the work fed in and dissipated."""
     nq = ib[NQ]
-    rate[:nq] = qd
     xdot[ib[WORK]] = acc[1] + work_power
     xdot[ib[DISSIPATED]] = acc[2] - loss_power
-    rate[2 * nq:] = xdot
+    for i in range(nq):  # by element: an array copy may allocate, which bare code cannot (constant_rate)
+        rate[i] = qd[i]
+    for i in range(xdot.shape[0]):
+        rate[2 * nq + i] = xdot[i]
 
 
 def dot(a, b):
@@ -221,6 +227,14 @@ def dot(a, b):
     total = 0.0
     for i in range(a.shape[0]):
         total += a[i] * b[i]
+    return total
+
+
+def row_dot(a, r, b):
+    """a[r] . b, without the view a[r] (compiled, a view counts a reference up and down)."""
+    total = 0.0
+    for i in range(b.shape[0]):
+        total += a[r, i] * b[i]
     return total
 
 
@@ -274,44 +288,57 @@ def find_flanks(keys, used, flanks):
     return -1
 
 
-def stored(fb, ib, flanks, keys, store, used):
-    """The store's entry of `flanks`, made when missing; -1 when the store is full."""
-    i = find_flanks(keys, used, flanks)
-    if i >= 0:
-        return i
-    if used[0] == keys.shape[0]:
-        return -1
-    i = used[0]
-    keys[i, :] = flanks
-    flank_factors(fb, ib, flanks, store[i])
-    used[0] += 1
-    return i
-
-
 def evaluate_constant(t, y, rate, fb, ib, disc, flanks, keys, store, used):
     """The tangent rate of y at t into `rate` by the constant matrices (see the module docstring). Returns OK, or
-    FULL when the flank store has no room for a new set."""
+    FULL when the flank store has no room for a new set (the flanks as they were).
+
+    The evaluation itself is `constant_rate`, compiled bare; here its work space is made and a flank set it
+    finds missing from the store is added (inverting a matrix makes arrays), and it runs again from the start."""
+    nq, m, g = ib[NQ], ib[ROWS], flanks.shape[0]
+    size = 6 * m + 2 * floats(fb, ib, CONSTANT_C).shape[0] + ib[POSITIONS] + ib[EXTRA] + 3 + 2 * nq
+    scratch = np.empty(size + g)
+    start = scratch[size:]
+    start[:] = flanks
+    while True:
+        status = constant_rate(t, y, rate, fb, ib, disc, flanks, keys, store, used, scratch)
+        if status != MISSING:
+            return status
+        if used[0] == keys.shape[0]:
+            flanks[:] = start
+            return FULL
+        i = used[0]
+        keys[i, :] = flanks
+        flank_factors(fb, ib, flanks, store[i])
+        used[0] += 1
+        flanks[:] = start
+
+
+def constant_rate(t, y, rate, fb, ib, disc, flanks, keys, store, used, scratch):
+    """`evaluate_constant`'s evaluation in the work space `scratch` (its vectors, then the flanks at the start):
+    OK, or MISSING when a flank set it settles on is not in the store (`flanks` then holds that set)."""
     nq, m, nx = ib[NQ], ib[ROWS], ib[EXTRA]
     qd = y[nq:2 * nq]
     jq, cq = floats(fb, ib, CONSTANT_J), floats(fb, ib, CONSTANT_C)
     npos, p_count = ib[POSITIONS], cq.shape[0]
-    # every vector of the evaluation in one allocation (a few allocations cost more than this rate's arithmetic)
-    scratch = np.zeros(6 * m + 2 * p_count + npos + nx + 3 + 2 * nq)
     a1 = m + p_count
     a2 = a1 + npos
     a3 = a2 + p_count
     a6 = a3 + 3 * m
     a8 = a6 + nx + 3
     a10 = a8 + 2 * nq
+    scratch[:a10 + 2 * m] = 0.0
     jv, pv, positions = scratch[:m], scratch[m:a1], scratch[a1:a2]
     forces = (scratch[a2:a3], scratch[a3:a3 + m], scratch[a3 + m:a3 + 2 * m], scratch[a3 + 2 * m:a6],
               scratch[a6:a6 + nx], scratch[a6 + nx:a8])
-    force_q, minv_q, lam, rhs = scratch[a8:a8 + nq], scratch[a8 + nq:a10], scratch[a10:a10 + m], scratch[a10 + m:]
+    force_q, minv_q = scratch[a8:a8 + nq], scratch[a8 + nq:a10]
+    lam, rhs = scratch[a10:a10 + m], scratch[a10 + m:a10 + 2 * m]
     for r in range(m):
-        jv[r] = dot(jq[r], qd)
+        jv[r] = row_dot(jq, r, qd)
     for p in range(cq.shape[0]):
-        pv[p] = dot(cq[p], qd)
-    positions[:] = floats(fb, ib, CONSTANT_POSITIONS)[:, 0]
+        pv[p] = row_dot(cq, p, qd)
+    start_positions = floats(fb, ib, CONSTANT_POSITIONS)
+    for i in range(npos):
+        positions[i] = start_positions[i, 0]
     elements.law(t, fb, ib, disc, (jv, pv, positions, y[2 * nq:2 * nq + nx]), forces)
     u, tgt, tgtr, phi, xdot, acc = forces
     minv = floats(fb, ib, CONSTANT_MINV)
@@ -319,10 +346,10 @@ def evaluate_constant(t, y, rate, fb, ib, disc, flanks, keys, store, used):
         if u[p] != 0.0:
             for c in range(nq):
                 force_q[c] += cq[p, c] * u[p]
-    for i in range(nq):
-        minv_q[i] = dot(minv[i], force_q)
     qdd = rate[nq:2 * nq]
-    qdd[:] = minv_q
+    for i in range(nq):
+        minv_q[i] = row_dot(minv, i, force_q)
+        qdd[i] = minv_q[i]
     work_power, loss_power = 0.0, 0.0
     if m:
         gb = floats(fb, ib, GRAVITY_BAUMGARTE)[:, 0]
@@ -330,25 +357,23 @@ def evaluate_constant(t, y, rate, fb, ib, disc, flanks, keys, store, used):
         off = ints(ib, CONSTANT_OFF)[:, 0]
         for r in range(m):
             rhs[r] = 0.0 if off[r] else (tgtr[r] - baumgarte(flags[r, 0], gb[3], gb[4], jv[r], tgt[r], phi[r])
-                                         - dot(jq[r], minv_q))
+                                         - row_dot(jq, r, minv_q))
         i = -1
         for it in range(FLANK_ITERATIONS):  # as `settle`, each try solved by the stored inverse of its flanks
-            i = stored(fb, ib, flanks, keys, store, used)
+            i = find_flanks(keys, used, flanks)
             if i < 0:
-                return FULL
-            p = store[i]
+                return MISSING
             for r in range(m):
                 total = 0.0
                 for c in range(m):
-                    total += p[r * m + c] * rhs[c]
+                    total += store[i, r * m + c] * rhs[c]
                 lam[r] = total
             if settled(lam, gear_rows, flanks, it == FLANK_ITERATIONS - 1):
                 break
-        mg = store[i, m * m:]
         for c in range(nq):
             total = 0.0
             for r in range(m):
-                total += mg[c * m + r] * lam[r]
+                total += store[i, m * m + c * m + r] * lam[r]
             qdd[c] += total
         work_power, loss_power = row_power(floats(fb, ib, CONSTANT_GP), floats(fb, ib, CONSTANT_GS), flags, flanks,
                                            lam, qd)

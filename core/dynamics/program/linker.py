@@ -12,7 +12,9 @@ element physics makes no arrays, only views of the buffers it is handed, and eac
 read cost an atomic count up and one down, most of an evaluation's time (a compliant planetary's rate spent
 64 % of it there). Bare code cannot allocate (numba refuses to compile it: "NRT required") and returns no
 arrays to counted code: the loops return nothing. A function the kernels call as well gets a counted copy.
-The element functions the loops run at every evaluation (dispatch.INLINED) are compiled into the loops.
+A kernel function a module names in BARE is compiled bare too, with what it calls (its caller hands it its
+work space). The element functions the loops run at every evaluation (dispatch.INLINED) are compiled into the
+loops.
 
 numba caches compiled code on disk, keyed by each function's own file: a change in a function it calls, or a
 different registry, would not be seen. So the compiled program lives in a cache folder of its own, named by
@@ -89,6 +91,7 @@ class Linker:
         self.files: set[str] = {loops.__file__}
 
     def __call__(self, func, bare=False, inline=False):
+        bare = bare or func.__name__ in getattr(sys.modules.get(func.__module__), "BARE", ())
         found = self.done.get((func, bare, inline))
         if found is not None:
             return found

@@ -34,7 +34,8 @@ def rate(t, y, out, fb, ib, disc, flanks, keys, store, used):
     """The tangent rate of y at t into `out`; OK, or FULL (the flank store needs room: grow it, call again)."""
     if ib[FORM] != CARTESIAN and ib[CONSTANT]:  # the constant matrices need no work space of bodies and rows
         return joint.evaluate_constant(t, y, out, fb, ib, disc, flanks, keys, store, used)
-    return steps.rate(t, y, out, (fb, ib, disc, flanks, keys, store, used), workspace(ib))
+    steps.general(t, y, out, (fb, ib, disc, flanks, keys, store, used), workspace(ib))
+    return steps.OK
 
 
 def advance(kind, t, y, h, t_stop, count, a, c, b, errors, k, first, stop, method, order, rtol, atol, max_step, h_min,

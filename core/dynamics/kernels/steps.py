@@ -26,7 +26,7 @@ from core.dynamics.state_space import correct_bodies, retract_bodies
 OK, FULL, NOT_FINITE, LEFT = 0, 1, 2, 3
 #: compiled into their callers (the entry points) rather than as functions of their own: each compiled
 #: function that calls an evaluation lowers its whole tree again
-INLINE = ("rate", "general", "consistent", "onto_constraints", "stages", "step", "commit", "leap", "leap_adaptive",
+INLINE = ("general", "consistent", "onto_constraints", "stages", "step", "commit", "leap", "leap_adaptive",
           "lie_bodies")
 
 
@@ -35,21 +35,8 @@ def lie_bodies(ib):
     return ib[N] if ib[FORM] == CARTESIAN else 0
 
 
-def rate(t, y, out, system, w):
-    """The tangent rate of y at t into `out`: the formulation's evaluation (the constant matrices' where assembly
-    found them). OK, or FULL."""
-    fb, ib, disc, flanks, keys, store, used = system
-    if ib[FORM] == CARTESIAN:
-        cartesian.evaluate(t, y, out, fb, ib, disc, flanks, w)
-        return OK
-    if ib[CONSTANT]:
-        return joint.evaluate_constant(t, y, out, fb, ib, disc, flanks, keys, store, used)
-    joint.evaluate(t, y, out, fb, ib, disc, flanks, w)
-    return OK
-
-
 def general(t, y, out, system, w):
-    """The formulation's general evaluation (never the constant matrices: a sample, an event or the multipliers
+    """The formulation's general evaluation (not the constant matrices: a sample, an event or the multipliers
     need the bodies), the multipliers and accelerations into the work space."""
     fb, ib, disc, flanks = system[0], system[1], system[2], system[3]
     if ib[FORM] == CARTESIAN:
@@ -81,6 +68,8 @@ def stages(t, y, h, a, c, k, first, stop, system, w):
     n = lie_bodies(system[1])
     size = k.shape[1]
     d, z = np.empty(size), np.empty(y.shape[0])
+    fb, ib, disc, flanks, keys, store, used = system
+    constant = ib[FORM] != CARTESIAN and ib[CONSTANT]
     for i in range(first, stop):
         for m in range(size):
             total = 0.0
@@ -91,8 +80,11 @@ def stages(t, y, h, a, c, k, first, stop, system, w):
             z[:] = y
         else:
             retract_bodies(y, d, z, n)
-        if rate(t + c[i] * h, z, k[i], system, w) != OK:
-            return FULL
+        if constant:  # the work space is not handed on: each of its arrays would count a reference up and down
+            if joint.evaluate_constant(t + c[i] * h, z, k[i], fb, ib, disc, flanks, keys, store, used) != OK:
+                return FULL
+        else:
+            general(t + c[i] * h, z, k[i], system, w)
         if i:
             correct_bodies(d, k[i], n)
     return OK

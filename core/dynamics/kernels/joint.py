@@ -25,7 +25,7 @@ from core.dynamics.buffers.layout import (CONSTANT_C, CONSTANT_GP, CONSTANT_GS, 
                                           CONSTANT_POSITIONS, CONSTANT_PROJECTOR, COORD_PATH, DISSIPATED, EXTRA,
                                           GEAR_ROW_INDEX, GRAVITY_BAUMGARTE, HOLONOMIC_REDUNDANT, HOLONOMIC_ROWS,
                                           INERTIA, LOSS_POWER, MASS, NQ, PORT_BODIES, POSITIONS, REDUNDANT, ROW_BODIES,
-                                          ROW_FLAGS, ROWS, WORK, WORK_POWER, N, floats, ints)
+                                          ROW_FLAGS, ROWS, PORTS, WORK, WORK_POWER, N, floats, ints)
 from core.dynamics.kernels.bodies import applied_loads, tree_bodies, world_inertia
 from core.dynamics.kernels.flanks import FLANK_ITERATIONS, settle, settled
 from core.dynamics.kernels.linear import cholesky, cholesky_solve, inverse_rows, solve_rows
@@ -41,7 +41,7 @@ OK, FULL, MISSING = 0, 1, 4
 BARE = ("constant_rate",)
 #: compiled into their callers (core.dynamics.program.linker): the few products of a constant-matrix rate are
 #: about as costly as a call
-INLINE = ("flank_side", "row_power", "finish_rate")
+INLINE = ("flank_side", "row_power", "finish_rate", "constant_work", "moved")
 
 
 def tree_column(pos, axes, points, b, c):
@@ -294,9 +294,8 @@ def evaluate_constant(t, y, rate, fb, ib, disc, flanks, keys, store, used):
 
     The evaluation itself is `constant_rate`, compiled bare; here its work space is made and a flank set it
     finds missing from the store is added (inverting a matrix makes arrays), and it runs again from the start."""
-    nq, m, g = ib[NQ], ib[ROWS], flanks.shape[0]
-    size = 6 * m + 2 * floats(fb, ib, CONSTANT_C).shape[0] + ib[POSITIONS] + ib[EXTRA] + 3 + 2 * nq
-    scratch = np.empty(size + g)
+    size = constant_size(ib)
+    scratch = np.empty(size + flanks.shape[0])
     start = scratch[size:]
     start[:] = flanks
     while True:
@@ -313,13 +312,16 @@ def evaluate_constant(t, y, rate, fb, ib, disc, flanks, keys, store, used):
         flanks[:] = start
 
 
-def constant_rate(t, y, rate, fb, ib, disc, flanks, keys, store, used, scratch):
-    """`evaluate_constant`'s evaluation in the work space `scratch` (its vectors, then the flanks at the start):
-    OK, or MISSING when a flank set it settles on is not in the store (`flanks` then holds that set)."""
-    nq, m, nx = ib[NQ], ib[ROWS], ib[EXTRA]
-    qd = y[nq:2 * nq]
-    jq, cq = floats(fb, ib, CONSTANT_J), floats(fb, ib, CONSTANT_C)
-    npos, p_count = ib[POSITIONS], cq.shape[0]
+def constant_size(ib):
+    """How many numbers `constant_work` lays out."""
+    return 6 * ib[ROWS] + 2 * ib[PORTS] + ib[POSITIONS] + ib[EXTRA] + 3 + 2 * ib[NQ]
+
+
+def constant_work(fb, ib, scratch):
+    """The vectors of a constant-matrix evaluation in `scratch` (its first constant_size(ib) numbers, zeroed): the
+    rows' and ports' rates (m, ports), the positions (at the start), the forces the element laws fill (u, tgt,
+    tgtr, phi, xdot, acc), two coordinate vectors (nq each), the multipliers and their right-hand side (m each)."""
+    nq, m, nx, npos, p_count = ib[NQ], ib[ROWS], ib[EXTRA], ib[POSITIONS], ib[PORTS]
     a1 = m + p_count
     a2 = a1 + npos
     a3 = a2 + p_count
@@ -327,18 +329,26 @@ def constant_rate(t, y, rate, fb, ib, disc, flanks, keys, store, used, scratch):
     a8 = a6 + nx + 3
     a10 = a8 + 2 * nq
     scratch[:a10 + 2 * m] = 0.0
-    jv, pv, positions = scratch[:m], scratch[m:a1], scratch[a1:a2]
+    positions, start = scratch[a1:a2], floats(fb, ib, CONSTANT_POSITIONS)
+    for i in range(npos):
+        positions[i] = start[i, 0]
     forces = (scratch[a2:a3], scratch[a3:a3 + m], scratch[a3 + m:a3 + 2 * m], scratch[a3 + 2 * m:a6],
               scratch[a6:a6 + nx], scratch[a6 + nx:a8])
-    force_q, minv_q = scratch[a8:a8 + nq], scratch[a8 + nq:a10]
-    lam, rhs = scratch[a10:a10 + m], scratch[a10 + m:a10 + 2 * m]
+    return (scratch[:m], scratch[m:a1], positions, forces, scratch[a8:a8 + nq], scratch[a8 + nq:a10],
+            scratch[a10:a10 + m], scratch[a10 + m:a10 + 2 * m])
+
+
+def constant_rate(t, y, rate, fb, ib, disc, flanks, keys, store, used, scratch):
+    """`evaluate_constant`'s evaluation in the work space `scratch` (constant_work's, then the flanks at the
+    start): OK, or MISSING when a flank set it settles on is not in the store (`flanks` then holds that set)."""
+    nq, m, nx = ib[NQ], ib[ROWS], ib[EXTRA]
+    qd = y[nq:2 * nq]
+    jq, cq = floats(fb, ib, CONSTANT_J), floats(fb, ib, CONSTANT_C)
+    jv, pv, positions, forces, force_q, minv_q, lam, rhs = constant_work(fb, ib, scratch)
     for r in range(m):
         jv[r] = row_dot(jq, r, qd)
     for p in range(cq.shape[0]):
         pv[p] = row_dot(cq, p, qd)
-    start_positions = floats(fb, ib, CONSTANT_POSITIONS)
-    for i in range(npos):
-        positions[i] = start_positions[i, 0]
     elements.law(t, fb, ib, disc, (jv, pv, positions, y[2 * nq:2 * nq + nx]), forces)
     u, tgt, tgtr, phi, xdot, acc = forces
     minv = floats(fb, ib, CONSTANT_MINV)
@@ -384,47 +394,28 @@ def constant_rate(t, y, rate, fb, ib, disc, flanks, keys, store, used, scratch):
 # --------------------------------------------------------------------------- projections
 
 
-def consistent_velocities(t, y, out, fb, ib, disc, w, constant):
-    """y with its coordinate rates projected onto the rows at t into `out` (the least change in kinetic energy,
-    qd - M^-1 J^T (J M^-1 J^T)^+ (J qd - s(t))); the largest change of a rate [rad/s]."""
+def consistent_constant(t, y, out, fb, ib, disc):
+    """`consistent_velocities` by the constant matrices, qd - P (J_q qd - s(t)) with the packed projector P, in a
+    work space of its own (the whole one handed on would count a reference up and down for each of its arrays)."""
     nq, m = ib[NQ], ib[ROWS]
     out[:] = y
     if m == 0 or nq == 0:
         return 0.0
-    _, _, _, rates, forces, solve, joint = w
-    if constant:
-        jq, proj = floats(fb, ib, CONSTANT_J), floats(fb, ib, CONSTANT_PROJECTOR)
-        qd = y[nq:2 * nq]
-        clear_forces(forces)
-        positions = w[2][1]
-        positions[:] = floats(fb, ib, CONSTANT_POSITIONS)[:, 0]
-        nx = ib[EXTRA]
-        residual, change = solve[7], joint[10]
-        for r in range(m):
-            residual[r] = dot(jq[r], qd)
-        rates[0][:] = residual
-        elements.law(t, fb, ib, disc, (rates[0], rates[1], positions, y[2 * nq:2 * nq + nx]), forces)
-        for r in range(m):
-            residual[r] -= forces[1][r]
-        for c in range(nq):
-            change[c] = dot(proj[c], residual)
-    else:
-        geometry_and_laws(t, y, fb, ib, disc, w)
-        coordinate_system(fb, ib, w, solve[7])
-        mq, jq, lower, jm, change = joint[3], joint[5], joint[8], joint[9], joint[10]
-        cholesky(mq, lower)
-        reduce_rows(lower, jq, m, jm)
-        residual, a = solve[7], solve[6]
-        for r in range(m):
-            residual[r] = rates[0][r] - forces[1][r]
-            for c in range(m):
-                a[r, c] = dot(jm[r], jq[c])
-        switch_off(w[1][5], a, solve[5], residual)
-        lam = solve_rows(a, residual, ib[REDUNDANT])
-        change[:] = 0.0  # M^-1 J_q^T lambda
-        for r in range(m):
-            for c in range(nq):
-                change[c] += jm[r, c] * lam[r]
+    jq, proj = floats(fb, ib, CONSTANT_J), floats(fb, ib, CONSTANT_PROJECTOR)
+    qd = y[nq:2 * nq]
+    residual, port_rates, positions, forces, change, _, _, _ = constant_work(fb, ib, np.empty(constant_size(ib)))
+    for r in range(m):
+        residual[r] = row_dot(jq, r, qd)
+    elements.law(t, fb, ib, disc, (residual, port_rates, positions, y[2 * nq:2 * nq + ib[EXTRA]]), forces)
+    for r in range(m):
+        residual[r] -= forces[1][r]
+    for c in range(nq):
+        change[c] = row_dot(proj, c, residual)
+    return moved(out, nq, change)
+
+
+def moved(out, nq, change):
+    """out's coordinate rates less `change`; the largest change [rad/s]."""
     largest = 0.0
     for c in range(nq):
         out[nq + c] -= change[c]
@@ -432,13 +423,40 @@ def consistent_velocities(t, y, out, fb, ib, disc, w, constant):
     return largest
 
 
-def onto_constraints(t, y, out, fb, ib, disc, w, constant):
+def consistent_velocities(t, y, out, fb, ib, disc, w):
+    """y with its coordinate rates projected onto the rows at t into `out` (the least change in kinetic energy,
+    qd - M^-1 J^T (J M^-1 J^T)^+ (J qd - s(t))); the largest change of a rate [rad/s]."""
+    nq, m = ib[NQ], ib[ROWS]
+    out[:] = y
+    if m == 0 or nq == 0:
+        return 0.0
+    _, _, _, rates, forces, solve, joint = w
+    geometry_and_laws(t, y, fb, ib, disc, w)
+    coordinate_system(fb, ib, w, solve[7])
+    mq, jq, lower, jm, change = joint[3], joint[5], joint[8], joint[9], joint[10]
+    cholesky(mq, lower)
+    reduce_rows(lower, jq, m, jm)
+    residual, a = solve[7], solve[6]
+    for r in range(m):
+        residual[r] = rates[0][r] - forces[1][r]
+        for c in range(m):
+            a[r, c] = dot(jm[r], jq[c])
+    switch_off(w[1][5], a, solve[5], residual)
+    lam = solve_rows(a, residual, ib[REDUNDANT])
+    change[:] = 0.0  # M^-1 J_q^T lambda
+    for r in range(m):
+        for c in range(nq):
+            change[c] += jm[r, c] * lam[r]
+    return moved(out, nq, change)
+
+
+def onto_constraints(t, y, out, fb, ib, disc, w):
     """y after a step moved back onto the constraints into `out`: the coordinates onto the loop-closing joints'
     rows (HOLONOMIC_ROWS; the tree's joints hold by construction), then the rates onto every row."""
     nq = ib[NQ]
     holonomic = ints(ib, HOLONOMIC_ROWS)[:, 0]
     z = y.copy()
-    if holonomic.shape[0] and not constant:
+    if holonomic.shape[0]:
         _, rows, _, _, _, _, joint = w
         for _ in range(3):
             geometry_and_laws(t, z, fb, ib, disc, w)
@@ -464,4 +482,4 @@ def onto_constraints(t, y, out, fb, ib, disc, w, constant):
             for i in range(h):
                 for c in range(nq):
                     z[c] -= jm[i, c] * lam[i]
-    consistent_velocities(t, z, out, fb, ib, disc, w, constant)
+    consistent_velocities(t, z, out, fb, ib, disc, w)

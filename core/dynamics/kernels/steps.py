@@ -50,7 +50,9 @@ def consistent(t, y, out, system, w):
     fb, ib, disc = system[0], system[1], system[2]
     if ib[FORM] == CARTESIAN:
         return cartesian.consistent_velocities(t, y, out, fb, ib, disc, w)
-    return joint.consistent_velocities(t, y, out, fb, ib, disc, w, ib[CONSTANT] != 0)
+    if ib[CONSTANT]:
+        return joint.consistent_constant(t, y, out, fb, ib, disc)
+    return joint.consistent_velocities(t, y, out, fb, ib, disc, w)
 
 
 def onto_constraints(t, y, out, system, w):
@@ -58,8 +60,10 @@ def onto_constraints(t, y, out, system, w):
     fb, ib, disc = system[0], system[1], system[2]
     if ib[FORM] == CARTESIAN:
         cartesian.onto_constraints(t, y, out, fb, ib, disc, w)
+    elif ib[CONSTANT]:  # no loop-closing joint (assembly's check): the coordinates hold, the rates are projected
+        joint.consistent_constant(t, y, out, fb, ib, disc)
     else:
-        joint.onto_constraints(t, y, out, fb, ib, disc, w, ib[CONSTANT] != 0)
+        joint.onto_constraints(t, y, out, fb, ib, disc, w)
 
 
 def stages(t, y, h, a, c, k, first, stop, system, w):

@@ -67,15 +67,22 @@ def test_a_study_of_the_open_model_runs_and_shows_a_table_and_a_plot(window, qtb
     assert w.grab().save(str(shot))
 
 
-def test_a_case_with_model_warnings_is_counted_and_its_whole_message_is_in_the_tool_tip(window, qtbot):
-    w = _window(window, qtbot)
-    w.params.cellWidget(0, 0).setCurrentText("gears.sun.module")
-    w.params.item(0, 2).setText("2 3")
+def _run_cases(w, qtbot, values: str, path: str = "") -> None:
+    """The study of the first parameter (`path`, or the one the form starts on) at `values`, 0.01 s each, in
+    this process; waits until it ends."""
+    if path:
+        w.params.cellWidget(0, 0).setCurrentText(path)
+    w.params.item(0, 2).setText(values)
     w.t_end.setText("0.01")
     w.step.setText("0.001")
     w.workers.setValue(0)
     qtbot.mouseClick(w.run_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: w.status in ("finished", "failed"), timeout=120000)
+
+
+def test_a_case_with_model_warnings_is_counted_and_its_whole_message_is_in_the_tool_tip(window, qtbot):
+    w = _window(window, qtbot)
+    _run_cases(w, qtbot, "2 3", "gears.sun.module")
     last = w.table.columnCount() - 1
     assert w.table.horizontalHeaderItem(last).text() == "message" and w.table.item(0, last).text() == ""
     message = w.table.item(1, last)
@@ -208,12 +215,7 @@ def test_a_result_zero_but_for_round_off_plots_as_a_flat_line_at_zero(window, qt
     w = window.study
     qtbot.waitExposed(w)
     assert w.params.cellWidget(0, 0).currentText() == "gears.gear1.face_width"
-    w.params.item(0, 2).setText("15 20 25")
-    w.t_end.setText("0.01")
-    w.step.setText("0.001")
-    w.workers.setValue(0)
-    qtbot.mouseClick(w.run_button, Qt.LeftButton)
-    qtbot.waitUntil(lambda: w.status in ("finished", "failed"), timeout=120000)
+    _run_cases(w, qtbot, "15 20 25")
     assert w.status == "finished" and w.statusBar().currentMessage() == "3 cases: 3 computed, 0 failed"
     forces = [r["results"][0] for r in w.rows]
     assert 0 < max(abs(f) for f in forces) < 1e-12  # zero but for round-off

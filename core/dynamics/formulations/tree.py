@@ -35,7 +35,7 @@ def spanning_tree(model: Model, index: dict[str, int]) -> list[Edge]:
     touching: dict[str, list] = {name: [] for name in index}
     floating = [j for j in model.joints.values() if getattr(j, "on_bearing", False)]
     for j in model.joints.values():
-        if getattr(j, "on_bearing", False):  # it holds nothing: a bearing's springs carry its body
+        if j in floating:  # it holds nothing: a bearing's springs carry its body
             continue
         touching[j.body_i].append(j)
         touching[j.body_j].append(j)

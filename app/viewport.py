@@ -13,6 +13,7 @@ their selection and the overlays of a run (tooth-force arrows, joint axes).
 from __future__ import annotations
 
 import itertools
+import time
 from contextlib import contextmanager
 
 import numpy as np
@@ -83,13 +84,20 @@ class ViewportWidget(QtInteractor):
         self.caption_text = ""  # the line in the view's lower right ('' none)
         self.wireframe = self.transparent = self.forces_see_through = False  # how the bodies are drawn
         self.frames_drawn = 0  # renders done (for frame rates)
+        self.render_seconds = 0.0  # wall time of the last render [s]
+        self._render_start = 0.0
+        self.ren_win.AddObserver("StartEvent", self._drawing)
         self.ren_win.AddObserver("EndEvent", self._drawn)
         self.on_pick = on_pick
         self._press_at = None
         self._picker = vtkPropPicker()
 
+    def _drawing(self, *_) -> None:
+        self._render_start = time.perf_counter()
+
     def _drawn(self, *_) -> None:
         self.frames_drawn += 1
+        self.render_seconds = time.perf_counter() - self._render_start
 
     # A click is seen here in Qt rather than by a VTK observer: the camera style holds the interactor's focus
     # between press and release, so an observer never hears the release.

@@ -1,13 +1,16 @@
 """Animation: the 3-D view follows the current run's body poses at the playback clock's time.
 
-While a run goes on the view follows its newest sample, until the user takes
-the clock (plays, seeks, steps). Optional overlays: the tooth force on gear 2 of each pair at its pitch
-point as three arrows, Ft, Fr and Fa, on one scale for every pair and the whole run (the largest Fc is 30 % of
-the model's size; the view says how many newtons a length stands for); and the joint axes. The bodies are
-drawn see-through while either shows, since both lie inside them.
+While a run goes on the view follows its newest sample (as often as drawing takes at most FOLLOW_SHARE of the
+time, and its last sample when it ends), until the user takes the clock (plays, seeks, steps). Optional
+overlays: the tooth force on gear 2 of each pair at its pitch point as three arrows, Ft, Fr and Fa, on one
+scale for every pair and the whole run (the largest Fc is 30 % of the model's size; the view says how many
+newtons a length stands for); and the joint axes. The bodies are drawn see-through while either shows, since
+both lie inside them.
 """
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 from PySide6.QtCore import QObject
@@ -18,6 +21,9 @@ SCALE_MM = 10.0  # the force scale is given for an arrow this long [mm]
 #: a largest tooth force at or below this [N] is round-off: a run with no load on the teeth (8e-32 N read as a scale)
 FORCE_FLOOR = 1e-9
 FORCE_LENGTH = 0.3  # the arrow of the largest total tooth force of the run, as a share of the model's size
+#: the share of wall time the view may spend drawing while it follows a run that computes: a frame of software
+#: OpenGL takes 10-60 ms of both cores, and drawn at every chunk it made a run in the app take twice as long
+FOLLOW_SHARE = 0.1
 
 
 class Animator(QObject):
@@ -28,6 +34,7 @@ class Animator(QObject):
         self.show_axes = False
         self._fc_max = (None, 0.0)  # ((run, samples) it was found for, largest Fc [N])
         self.follow = True
+        self._followed = -np.inf  # when the view last drew a running run's newest sample (perf_counter) [s]
         self.scene: Scene | None = None
         self._scene_of = None
         self.frames = 0  # frames drawn (for the frame-rate benchmark)
@@ -72,9 +79,18 @@ class Animator(QObject):
         if len(res):
             self.bar.setEnabled(True)
             self.clock.set_range(float(res.time[0]), float(res.time[-1]), res.time)
-            if self.follow and not self.clock.playing:
+            if self.follow and not self.clock.playing and self._follow_due(res):
                 self.clock.seek(float(res.time[-1]))
         self._state()
+
+    def _follow_due(self, res) -> bool:
+        """Whether to draw the newest sample now: always once the run has ended, while it computes at most so
+        often that drawing takes FOLLOW_SHARE of the wall time (by the last frame's cost)."""
+        now = time.perf_counter()
+        if res.status == "running" and now - self._followed < self.viewport.render_seconds / FOLLOW_SHARE:
+            return False
+        self._followed = now
+        return True
 
     def _state(self) -> None:
         rec = self.doc.current

@@ -6,6 +6,7 @@ import lzma
 import math
 import os
 import sys
+import time
 from pathlib import Path
 
 import imageio.v2 as imageio
@@ -16,7 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from app.run import video
-from app.run.animation import FORCE_LENGTH
+from app.run.animation import FOLLOW_SHARE, FORCE_LENGTH
 from app.run.video import frame_times
 from app.viewport import FORCE_COLOURS, HIGHLIGHT, SEE_THROUGH, rgb
 from core.commands import SetSettings, replace_fields
@@ -549,3 +550,32 @@ def test_run_anyway_runs_the_step_as_it_is_and_cancel_runs_nothing(window, qtbot
     res = _wait_for_run(window, qtbot)
     assert again == texts and window.doc.model.settings.integrator == "rk4"
     assert res.status == "failed" and "divergence" in res.message
+
+
+def test_the_view_follows_a_running_run_within_its_drawing_share_and_always_shows_its_end(window, qtbot):
+    """Frames made slow for real (an observer sleeps 60 ms in each render): while the run computes the view draws its
+    newest sample only so often that drawing takes FOLLOW_SHARE of the wall time; the finished run's last sample is
+    drawn, whatever the budget says."""
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    _settings(window, t_end=0.3, step=5e-7, output_step=1e-3)
+    slow = 0.06
+    tag = window.viewport.ren_win.AddObserver("StartEvent", lambda *_: time.sleep(slow))
+    followed = []  # wall times of the frames drawn while the run computes
+    window.doc.run_updated.connect(lambda record: record.results is not None and record.results.status == "running"
+                                   and followed.append((window.animator.frames, time.perf_counter())))
+    try:
+        qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+        res = _wait_for_run(window, qtbot)
+    finally:
+        window.viewport.ren_win.RemoveObserver(tag)
+    assert res.status == "finished"
+    frames = [(n, t) for (n, t), (m, _) in zip(followed[1:], followed) if n > m]  # the chunks that drew a frame
+    chunks = len(followed)
+    assert chunks >= 8, chunks  # the run lasted long enough to see the budget at work
+    assert 2 <= len(frames) < chunks / 2, (len(frames), chunks)  # it follows, but not at every chunk
+    gaps = np.diff([t for _, t in frames])
+    assert gaps.min() >= slow / FOLLOW_SHARE * 0.9, gaps
+    assert window.clock.time == res.time[-1]  # the end is shown
+    sun = res.bodies.index("sun")
+    assert np.allclose(window.viewport.actor_matrix("sun"), pose_matrix(res.positions[-1, sun],
+                                                                        res.orientations[-1, sun]), atol=1e-9)

@@ -69,6 +69,7 @@ class RunRecord:
     results: Results | None = None
     started: datetime = field(default_factory=datetime.now)
     base_dir: Path | None = None
+    seconds: float | None = None  # wall time from the Run click to its end [s] (None: opened from a file)
 
     @property
     def status(self) -> str:

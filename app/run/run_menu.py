@@ -94,7 +94,9 @@ class RunMenu:
         self.run_notes += [f"{record.label}: t = {t:.6g} s, {name}: {detail}" for t, name, detail in res.events[:shown]]
         if len(res.events) > shown:
             self.run_notes.append(f"{record.label}: ... and {len(res.events) - shown} more events (in the results file)")
-        self.run_notes.append(f"{record.label}: {res.summary()}")
+        cost = (f"; {res.steps:,} steps, {res.evaluations:,} evaluations in {record.seconds:.3g} s"
+                if record.seconds is not None else "")
+        self.run_notes.append(f"{record.label}: {res.summary()}{cost}")
         self.refresh()
 
     def export_video(self) -> None:

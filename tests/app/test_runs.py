@@ -5,6 +5,7 @@ import dataclasses
 import lzma
 import math
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -579,3 +580,23 @@ def test_the_view_follows_a_running_run_within_its_drawing_share_and_always_show
     sun = res.bodies.index("sun")
     assert np.allclose(window.viewport.actor_matrix("sun"), pose_matrix(res.positions[-1, sun],
                                                                         res.orientations[-1, sun]), atol=1e-9)
+
+
+def test_a_finished_runs_note_gives_its_steps_evaluations_and_wall_time(window, qtbot):
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    _settings(window, integrator="rk4", t_end=0.1, step=1e-3, output_step=1e-3)
+    t0 = time.perf_counter()
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    res = _wait_for_run(window, qtbot)
+    waited = time.perf_counter() - t0
+    assert res.steps == 100  # 0.1 s in fixed steps of 1 ms
+    texts = [window.messages.list.item(i).text() for i in range(window.messages.list.count())]
+    last = [t for t in texts if t.startswith(f"{window.doc.current.label}: finished")]
+    assert len(last) == 1, texts
+    head, _, cost = last[0].partition("; ")
+    assert head == f"{window.doc.current.label}: {res.summary()}"
+    found = re.fullmatch(r"([\d,]+) steps, ([\d,]+) evaluations in ([\d.]+) s", cost)
+    assert found, cost
+    steps, evaluations, seconds = found.groups()
+    assert (int(steps.replace(",", "")), int(evaluations.replace(",", ""))) == (res.steps, res.evaluations), cost
+    assert 0 < float(seconds) <= waited

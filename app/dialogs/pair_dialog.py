@@ -62,7 +62,10 @@ class GearPairDialog(QDialog):
         r = lambda f: field_range(GearPair, f)  # noqa: E731
         self.z1 = QuantityField("z1", r("z1"), 20)
         self.z2 = QuantityField("z2", r("z2"), 40)
-        self.module = QuantityField("Transverse module", r("module"), 0.002)
+        self.module = QuantityField(
+            "Normal module", r("module"), 0.002,
+            "Normal module m_n (ISO 21771), in the section normal to the teeth, as catalogues give it; the pair keeps "
+            "the transverse module m_t = m_n / cos(beta), shown below (a straight bevel pair: its outer module)")
         self.alpha = QuantityField("Normal pressure angle", r("pressure_angle"), math.radians(20))
         self.beta = QuantityField("Helix angle gear 1", r("helix_angle"), 0.0)
         self.gamma = QuantityField("Pitch angle gear 1", r("pitch_angle"), math.atan2(20, 40))
@@ -128,10 +131,10 @@ class GearPairDialog(QDialog):
             carried = joints.get(joint.currentText())
             if combo.currentText() and carried is not None and combo.currentText() != carried.body_j:
                 unused[f"gear{k}"] = combo.currentText()
+        module = self.module.value() / math.cos(unused["helix_angle"])  # m_t from the m_n typed
         return GearPair(self.name.text().strip(), self.joint1.currentText(), self.joint2.currentText(),
                         self.carrier.currentText(), kind=self.kind.currentText(), z1=self.z1.value(), z2=self.z2.value(),
-                        module=self.module.value(), pressure_angle=self.alpha.value(), face_width=self.width.value(),
-                        **unused)
+                        module=module, pressure_angle=self.alpha.value(), face_width=self.width.value(), **unused)
 
     def _trial(self):
         trial = self.model.copy()
@@ -258,7 +261,7 @@ class GearPairDialog(QDialog):
         self.kind.setCurrentText(kind)
         self.z1.set_si(s1.teeth)
         self.z2.set_si(s2.teeth)
-        self.module.set_si(s1.module)
+        self.module.set_si(s1.module * math.cos(s1.helix_angle))  # m_n: the spec keeps m_t (0 helix for a bevel)
         self.alpha.set_si(s1.pressure_angle)
         self.width.set_si(min(s1.face_width, s2.face_width))
         self.shifts = (s1.profile_shift, s2.profile_shift)

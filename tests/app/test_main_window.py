@@ -143,7 +143,7 @@ def test_a_gear_pairs_properties_say_its_centre_distance_and_contact_ratios(wind
     window.open_file(EXAMPLES / "helical_pair.gdyn")
     window.select("pair")
     note = window.props.panel.findChild(QLabel, "note").text()
-    assert note == ("Derived: helix angle gear 2 -15 deg; centre distance 60 mm; contact ratio 1.5609 (+ overlap "
+    assert note == ("Derived: m_t 2 mm; helix angle gear 2 -15 deg; centre distance 60 mm; contact ratio 1.5609 (+ overlap "
                     "0.8529); ratio z2/z1 2")
     # a bevel pair's profile shifts must be 0 (no entry to type them in), as a spur pair has no pitch angle
     window.open_file(EXAMPLES / "bevel_pair.gdyn")

@@ -31,8 +31,8 @@ def _build_helical_pair(window, qtbot):
     qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
     fill_and_ok(qtbot, {"Name": "gear2_joint"}, {"body_i": "ground", "body_j": "gear2"})
     qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
-    fill_and_ok(qtbot, {"Name": "pair", "z1": 20, "z2": 40, "Transverse module": 2, "Normal pressure angle": 20,
-                        "Helix angle gear 1": 15, "Face width": 20},
+    fill_and_ok(qtbot, {"Name": "pair", "z1": 20, "z2": 40, "Normal module": HELICAL["Normal module"],
+                        "Normal pressure angle": 20, "Helix angle gear 1": 15, "Face width": 20},
                 {"kind": "external", "joint1": "gear1_joint", "joint2": "gear2_joint", "carrier": "ground"})
     qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
 
@@ -68,7 +68,7 @@ def _bevel_pair_checked(window, qtbot, wheel: dict) -> list[str]:
                          {"Name": "wheel", **bevel, "Number of teeth": 40, "Pitch angle": 63.43494882292201,
                           "Bore diameter": 20, **wheel})
     messages = []
-    fill_and_ok(qtbot, {"Name": "p", "z1": 20, "z2": 40, "Transverse module": 3,
+    fill_and_ok(qtbot, {"Name": "p", "z1": 20, "z2": 40, "Normal module": 3,
                         "Pitch angle gear 1": 26.56505117707799},
                 {"kind": "bevel", "joint1": "pinion_joint", "joint2": "wheel_joint", "carrier": "ground"},
                 press=_check_move_check(qtbot, messages))
@@ -130,7 +130,7 @@ def test_pair_dialog_reports_the_rules_and_moves_gear_2(window, qtbot):
     messages = []
     check_then_move = _check_move_check(qtbot, messages)
 
-    fill_and_ok(qtbot, {"Name": "p", "z1": 20, "z2": 40, "Transverse module": 2, "Helix angle gear 1": 0},
+    fill_and_ok(qtbot, {"Name": "p", "z1": 20, "z2": 40, "Normal module": 2, "Helix angle gear 1": 0},
                 {"joint1": "a_joint", "joint2": "b_joint", "carrier": "ground"}, press=check_then_move)
     qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
     assert "75 mm apart" in messages[0] and "60 mm" in messages[0]
@@ -344,7 +344,7 @@ def test_bevel_pair_dialog_moves_gear_2_to_the_apex(window, qtbot):
     messages = []
     check_then_move = _check_move_check(qtbot, messages)
 
-    fill_and_ok(qtbot, {"Name": "p", "z1": 20, "z2": 40, "Transverse module": 3, "Pitch angle gear 1": 26.56505117707799},
+    fill_and_ok(qtbot, {"Name": "p", "z1": 20, "z2": 40, "Normal module": 3, "Pitch angle gear 1": 26.56505117707799},
                 {"kind": "bevel", "joint1": "pinion_joint", "joint2": "wheel_joint", "carrier": "ground"}, press=check_then_move)
     qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
     assert "pitch apexes of the two bevel gears are 20 mm apart" in messages[0]
@@ -488,3 +488,29 @@ def test_the_gear_dialog_says_as_you_type_why_it_cannot_derive_the_gear(window, 
     assert derived.startswith("m_t 2 mm") and message == ""
     assert seen["undercut"].startswith("6 teeth are undercut") and seen["bad again"] == ""
     assert list(window.doc.model.bodies) == ["gear1"]
+
+
+def test_pair_dialog_takes_the_normal_module_and_keeps_the_transverse_one(window, qtbot):
+    """ISO 21771: a helical gear's catalogue module is the normal one, m_n; the pair keeps m_t = m_n / cos(beta).
+    The helical example's gears (m_t 2 mm, beta 15 deg) fill in m_n = 2 cos 15 deg = 1.93185 mm and give the pair
+    back m_t = 2 mm; typed by hand, m_n 2 mm at 15 deg is m_t = 2.070552 mm and a = m_n (z1 + z2) / (2 cos beta) =
+    62.1166 mm."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    window.doc.apply(RemoveItem(window.doc.model, "pair"))
+    seen = []
+
+    def note(dlg):
+        seen.append((dlg.form.labelForField(dlg.module).text(), dlg.module.edit.text(), dlg.derived.text()))
+
+    fill_and_ok(qtbot, {"Name": "p"}, press=note)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    label, shown, derived = seen[0]
+    assert (label, shown) == ("Normal module", "1.93185"), seen
+    assert "m_t 2 mm" in derived and "centre distance 60 mm" in derived, derived
+    assert window.doc.model.gear_pairs["p"].module == pytest.approx(0.002, rel=1e-12)
+    window.doc.apply(RemoveItem(window.doc.model, "p"))
+    seen.clear()
+    fill_and_ok(qtbot, {"Name": "q", "Normal module": 2, "Helix angle gear 1": 15}, press=note)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert "m_t 2.07055 mm" in seen[0][2] and "centre distance 62.1166 mm" in seen[0][2], seen
+    assert window.doc.model.gear_pairs["q"].module == pytest.approx(0.002 / math.cos(math.radians(15)), rel=1e-12)

@@ -114,7 +114,7 @@ def test_pair_dialog_takes_the_generators_values_and_puts_the_gears_in_mesh(wind
     seen = {}
 
     def look_and_move(dlg):
-        seen["fields"] = (dlg.kind.currentText(), dlg.z1.value(), dlg.z2.value(), dlg.module.value(),
+        seen["fields"] = (dlg.kind.currentText(), dlg.z1.value(), dlg.z2.value(), dlg.pair().module,
                           dlg.beta.value(), dlg.gamma.value())
         qtbot.mouseClick(dlg.findChild(QPushButton, "move_gear2"), Qt.LeftButton)
         seen["checks"] = (dlg.checks.text(), dlg.checks.styleSheet())
@@ -123,7 +123,7 @@ def test_pair_dialog_takes_the_generators_values_and_puts_the_gears_in_mesh(wind
     qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
     kind_, z1, z2, module, beta, gamma = seen["fields"]
     assert kind_ == kind and (z1, z2) == (20, 40 if kind != "internal" else 60)
-    assert module == pytest.approx(0.003 if kind == "bevel" else 0.002)
+    assert module == pytest.approx(0.003 if kind == "bevel" else 0.002)  # the transverse module the gears have
     if kind == "external":
         assert beta == pytest.approx(math.radians(15))
     if kind == "bevel":
@@ -292,7 +292,7 @@ def test_pair_dialog_of_spur_gears_gives_gear_2_a_helix_angle_of_0_not_minus_0(w
 
     fill_and_ok(qtbot, {"Name": "p"}, press=create)
     qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
-    assert seen[0].startswith("helix angle gear 2 0 deg; centre distance 60 mm"), seen
+    assert seen[0].startswith("m_t 2 mm; helix angle gear 2 0 deg; centre distance 60 mm"), seen
 
 
 def test_a_new_models_first_gear_is_brought_into_view(window, qtbot):

@@ -57,7 +57,7 @@ def test_spur_pair_built_by_clicks_runs_to_the_closed_form(window, qtbot):
     for g in ("gear1", "gear2"):
         fill_and_ok(qtbot, {"Name": f"{g}_joint"}, {"body_i": "ground", "body_j": g})
         qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
-    fill_and_ok(qtbot, {"Name": "pair", "z1": 20, "z2": 40, "Transverse module": 2, "Helix angle gear 1": 0, "Face width": 20},
+    fill_and_ok(qtbot, {"Name": "pair", "z1": 20, "z2": 40, "Normal module": 2, "Helix angle gear 1": 0, "Face width": 20},
                 {"kind": "external", "joint1": "gear1_joint", "joint2": "gear2_joint", "carrier": "ground"})
     qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
     fill_and_ok(qtbot, {"Name": "drive", "law_value": 1}, {"joint": "gear1_joint", "law_kind": "Constant"})

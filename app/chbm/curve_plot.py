@@ -13,7 +13,6 @@ from app.plot_axis import empty_range, unit_axes
 
 QUANTITIES = {"half_p2p": ("half peak-to-peak DTE", 2), "mean": ("mean DTE", 1), "rms": ("RMS fluctuating DTE", 3)}
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
-UM = 1e6  # plotted in micrometres
 
 
 def colour(k: int) -> str:
@@ -24,7 +23,7 @@ class CurvePlot(pg.PlotWidget):
     point_clicked = Signal(int, float)  # curve index, mesh frequency [Hz]
 
     def __init__(self, parent=None):
-        super().__init__(parent, background="w", axisItems=unit_axes("bottom"))
+        super().__init__(parent, background="w", axisItems=unit_axes("left", "bottom"))
         self.setObjectName("chbm_curve_plot")
         self.quantity = "half_p2p"
         self.results = []
@@ -39,7 +38,7 @@ class CurvePlot(pg.PlotWidget):
         self._label()
 
     def _label(self) -> None:
-        self.setLabel("left", f"{QUANTITIES[self.quantity][0]} [µm]")
+        self.getAxis("left").set_quantity(QUANTITIES[self.quantity][0], "m")  # in m: the axis takes the prefix
 
     def set_quantity(self, quantity: str) -> None:
         self.quantity = quantity
@@ -51,10 +50,10 @@ class CurvePlot(pg.PlotWidget):
         self.redraw()
 
     def values(self, result) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Frequencies [Hz], the chosen quantity [µm], stable flags and segment ids of a curve's points."""
+        """Frequencies [Hz], the chosen quantity [m], stable flags and segment ids of a curve's points."""
         col = QUANTITIES[self.quantity][1]
         rows = np.array([p.row() for p in result.points]) if result.points else np.zeros((0, 7))
-        return rows[:, 0], rows[:, col] * UM, rows[:, 4].astype(bool), rows[:, 5].astype(int)
+        return rows[:, 0], rows[:, col], rows[:, 4].astype(bool), rows[:, 5].astype(int)
 
     def redraw(self) -> None:
         for item in [i for i in self.listDataItems()]:
@@ -84,7 +83,7 @@ class CurvePlot(pg.PlotWidget):
             for sweep, symbol, name in ((r.forward, "t2", "DTI forward"), (r.backward, "t3", "DTI backward")):
                 if sweep:
                     fs = np.array([s.frequency for s in sweep])
-                    vs = np.array([s.summary()[col - 1] for s in sweep]) * UM
+                    vs = np.array([s.summary()[col - 1] for s in sweep])
                     self.plot(fs, vs, pen=None, symbol=symbol, symbolSize=9, symbolBrush=None,
                               symbolPen=pg.mkPen(colour(k), width=1.5), name=f"{name} T = {r.torque:g} N m")
         if not self.results:  # the unit square, not the range of curves that are gone; the next ones fit again

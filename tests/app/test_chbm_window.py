@@ -117,7 +117,7 @@ def test_clicking_a_point_shows_its_period_as_the_command_line_does(window, qtbo
     # click the curve point nearest 2000 Hz on the screen
     points = chbm.results[0].points
     k = int(np.argmin([abs(p.frequency - 2000.0) for p in points]))
-    freq, value = points[k].frequency, points[k].half_p2p * 1e6
+    freq, value = points[k].frequency, points[k].half_p2p  # the curve is drawn in m (its axis names the prefix)
     view = chbm.curve.getPlotItem().vb
     scene_pos = view.mapViewToScene(QPointF(freq, value))
     widget_pos = chbm.curve.mapFromScene(scene_pos)
@@ -226,7 +226,7 @@ def test_file_new_after_a_study_drops_its_curves_and_period(window, qtbot):
     qtbot.waitUntil(lambda: chbm.status == "finished", timeout=120000)
     point = chbm.results[0].points[5]
     view = chbm.curve.getPlotItem().vb
-    pos = chbm.curve.mapFromScene(view.mapViewToScene(QPointF(point.frequency, point.half_p2p * 1e6)))
+    pos = chbm.curve.mapFromScene(view.mapViewToScene(QPointF(point.frequency, point.half_p2p)))
     qtbot.mouseClick(chbm.curve.viewport(), Qt.LeftButton, pos=pos)
     qtbot.waitUntil(lambda: chbm.period is not None, timeout=10000)
     texts = []
@@ -313,3 +313,38 @@ def test_a_curve_that_fails_keeps_the_points_it_reached_and_shows_them(window, q
     (result,) = chbm.results
     assert len(result.points) == 20000 and 1300.0 < result.points[-1].frequency < 1400.0
     assert max(len(i.getData()[0]) for i in chbm.curve.listDataItems()) == 20000
+
+
+def test_the_curve_axis_takes_the_si_prefix_of_its_values(window, qtbot):
+    """A small torque's DTE of some nanometres read '[µm] (x0.001)' with ticks of 0 to 30: the axis now names the
+    prefix that puts the largest value between 1 and 1000 ('nm' here), as Telemetry's axes do."""
+    chbm = _open(window, qtbot)
+    _type(chbm, qtbot, {**COARSE, "Torques": "0.5"})
+    _click(chbm, qtbot, "chbm_run")
+    qtbot.waitUntil(lambda: chbm.status == "finished", timeout=120000)
+    axis = chbm.curve.getAxis("left")
+    largest = max(p.half_p2p for p in chbm.results[0].points)  # [m]
+    assert _prefix_suits(axis, "half peak-to-peak DTE", largest) == "nm"  # a few nanometres at 0.5 N m
+    # the period at the curve's peak: its DTE in nm, its time in µs (a period of 0.3 to 1 ms), one time axis
+    point = max(chbm.results[0].points, key=lambda p: p.half_p2p)
+    view = chbm.curve.getPlotItem().vb
+    pos = chbm.curve.mapFromScene(view.mapViewToScene(QPointF(point.frequency, point.half_p2p)))
+    qtbot.mouseClick(chbm.curve.viewport(), Qt.LeftButton, pos=pos)
+    qtbot.waitUntil(lambda: chbm.period is not None, timeout=10000)
+    names, data, _, _ = chbm.period
+    plots = chbm.period_plot.plots
+    qtbot.wait(200)  # the plots fit their new curves on the next pass of the event loop
+    x = np.abs(data[:, [k for k, n in enumerate(names) if n.endswith(" x [m]")]]).max()
+    assert _prefix_suits(plots[0].getAxis("left"), "x", x) == "nm"
+    assert _prefix_suits(plots[-1].getAxis("bottom"), "time in the period", data[-1, 0]) == "µs"
+    assert [p.getAxis("bottom").style["showValues"] for p in plots] == [False, False, True]
+
+
+def _prefix_suits(axis, title: str, largest: float) -> str:
+    """The unit an axis names for values up to `largest` [SI], checked to put them between 1 and 1000."""
+    label = axis.labelString()
+    assert "(x" not in label and f"{title} [" in label, label
+    unit = label.split("[")[1].split("]")[0]
+    factor = {"": 1.0, "m": 1e3, "µ": 1e6, "n": 1e9, "p": 1e12}[unit[:-1]]
+    assert 1.0 <= largest * factor < 1000.0, (label, largest)
+    return unit

@@ -10,18 +10,18 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 
 from app.chbm.curve_plot import colour
-from app.plot_axis import empty_range
+from app.plot_axis import empty_range, unit_axes
 from app.plot_legend import anchor_legend, least_crossed_corner
 from core.chbm.modes import distinct
 from core.chbm.train_study import contact_lost, frequency_label, period_forces, period_samples
 
-# what the response plot can show: (per mesh or per body, the value at one curve point, the axis label);
-# body vibrations in um, as small lengths are read in the field
+# what the response plot can show: (per mesh or per body, the value at one curve point [SI], the axis title and
+# SI unit: the axis takes the prefix that suits the values, nm or µm for a body's vibration)
 RESPONSES = {
-    "Mesh dynamic factor": ("mesh", lambda ld: ld.factor, "dynamic factor (peak / static mesh force)"),
-    "Mesh force, 1x mesh amplitude": ("mesh", lambda ld: ld.harmonics[0], "1x mesh force amplitude [N]"),
-    "Body rotation (arc at rho)": ("body", lambda b: 1e6 * b.rotation, "rotation amplitude, arc at rho [µm]"),
-    "Body centre translation": ("body", lambda b: 1e6 * b.translation, "centre translation amplitude [µm]"),
+    "Mesh dynamic factor": ("mesh", lambda ld: ld.factor, "dynamic factor (peak / static mesh force)", ""),
+    "Mesh force, 1x mesh amplitude": ("mesh", lambda ld: ld.harmonics[0], "1x mesh force amplitude", "N"),
+    "Body rotation (arc at rho)": ("body", lambda b: b.rotation, "rotation amplitude, arc at rho", "m"),
+    "Body centre translation": ("body", lambda b: b.translation, "centre translation amplitude", "m"),
 }
 
 PLURAL = {"mesh": "meshes", "body": "bodies"}
@@ -31,8 +31,8 @@ KIND_COLOURS = {"rotational": "#d62728", "translational": "#1f77b4", "planet": "
 class TrainPlot(pg.PlotWidget):
     """A white plot with a grid, its axes labelled and a legend: what the Train Dynamics plots share."""
 
-    def __init__(self, name: str, bottom: str, left: str = "", parent=None):
-        super().__init__(parent, background="w")
+    def __init__(self, name: str, bottom: str, left: str = "", parent=None, axisItems=None):
+        super().__init__(parent, background="w", axisItems=axisItems)
         self.setObjectName(name)
         self.showGrid(x=True, y=True, alpha=0.25)
         self.setLabel("bottom", bottom)
@@ -87,7 +87,7 @@ class ResponsePlot(TrainPlot):
     point_clicked = Signal(float)  # mesh frequency [Hz]
 
     def __init__(self, parent=None):
-        super().__init__("train_response_plot", "mesh frequency [Hz]", parent=parent)
+        super().__init__("train_response_plot", "mesh frequency [Hz]", parent=parent, axisItems=unit_axes("left"))
         self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#888", style=Qt.DashLine))
         self.marker.setVisible(False)
         self.addItem(self.marker, ignoreBounds=True)
@@ -113,8 +113,8 @@ class ResponsePlot(TrainPlot):
         self.setLabel("bottom", frequency_label(self.curves[0].train) if self.curves else "mesh frequency [Hz]")
         self.marker.setVisible(self.marker.isVisible() and bool(self.curves))
         folds_named = False
-        per, value, label = RESPONSES[quantity]
-        self.setLabel("left", label)
+        per, value, title, unit = RESPONSES[quantity]
+        self.getAxis("left").set_quantity(title, unit)
         for k, c in enumerate(self.curves):
             f = np.array([p.frequency for p in c.points])
             stable = np.array([p.stable for p in c.points])

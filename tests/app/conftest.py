@@ -104,3 +104,14 @@ def answer_boxes(qtbot, buttons: list, texts: list) -> None:
             QTimer.singleShot(50, press)
 
     QTimer.singleShot(0, press)
+
+
+def axis_unit_suits(axis, title: str, largest: float) -> str:
+    """The unit a plot axis (app.plot_axis.UnitAxis) names for values up to `largest` [SI], checked to be the SI
+    prefix that puts them between 1 and 1000, with no pyqtgraph '(x...)' factor beside it."""
+    label = axis.labelString()
+    assert "(x" not in label and f"{title} [" in label, label
+    unit = label.split("[")[1].split("]")[0]
+    factor = {"": 1.0, "m": 1e3, "µ": 1e6, "n": 1e9, "p": 1e12}[unit[:-1]]
+    assert 1.0 <= largest * factor < 1000.0, (label, largest)
+    return unit

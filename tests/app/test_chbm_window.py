@@ -18,7 +18,7 @@ from core.geometry.macro import GearSpec, pair_geometry
 from core.model import builders
 from core.model.entities import GROUND, CompliantMesh, GearPair, RevoluteJoint
 from core.model.views import PAPER_SOURCE
-from tests.app.conftest import answer_boxes, toolbar_button
+from tests.app.conftest import answer_boxes, axis_unit_suits, toolbar_button
 from tests.conftest import EXAMPLES
 
 COARSE = {"Torques": "100", "Lowest mesh frequency": "1000", "Highest mesh frequency": "3000", "Harmonics": "7",
@@ -324,7 +324,7 @@ def test_the_curve_axis_takes_the_si_prefix_of_its_values(window, qtbot):
     qtbot.waitUntil(lambda: chbm.status == "finished", timeout=120000)
     axis = chbm.curve.getAxis("left")
     largest = max(p.half_p2p for p in chbm.results[0].points)  # [m]
-    assert _prefix_suits(axis, "half peak-to-peak DTE", largest) == "nm"  # a few nanometres at 0.5 N m
+    assert axis_unit_suits(axis, "half peak-to-peak DTE", largest) == "nm"  # a few nanometres at 0.5 N m
     # the period at the curve's peak: its DTE in nm, its time in µs (a period of 0.3 to 1 ms), one time axis
     point = max(chbm.results[0].points, key=lambda p: p.half_p2p)
     view = chbm.curve.getPlotItem().vb
@@ -335,16 +335,7 @@ def test_the_curve_axis_takes_the_si_prefix_of_its_values(window, qtbot):
     plots = chbm.period_plot.plots
     qtbot.wait(200)  # the plots fit their new curves on the next pass of the event loop
     x = np.abs(data[:, [k for k, n in enumerate(names) if n.endswith(" x [m]")]]).max()
-    assert _prefix_suits(plots[0].getAxis("left"), "x", x) == "nm"
-    assert _prefix_suits(plots[-1].getAxis("bottom"), "time in the period", data[-1, 0]) == "µs"
+    assert axis_unit_suits(plots[0].getAxis("left"), "x", x) == "nm"
+    assert axis_unit_suits(plots[-1].getAxis("bottom"), "time in the period", data[-1, 0]) == "µs"
     assert [p.getAxis("bottom").style["showValues"] for p in plots] == [False, False, True]
 
-
-def _prefix_suits(axis, title: str, largest: float) -> str:
-    """The unit an axis names for values up to `largest` [SI], checked to put them between 1 and 1000."""
-    label = axis.labelString()
-    assert "(x" not in label and f"{title} [" in label, label
-    unit = label.split("[")[1].split("]")[0]
-    factor = {"": 1.0, "m": 1e3, "µ": 1e6, "n": 1e9, "p": 1e12}[unit[:-1]]
-    assert 1.0 <= largest * factor < 1000.0, (label, largest)
-    return unit

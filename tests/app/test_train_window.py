@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QLineEdit, QMenu, QMessageBox, QToolButton
 from core.chbm.train_commands import SHARES, run_train_chbm
 from core.commands import replace_fields
 from core.model.entities import TimeLaw
-from tests.app.conftest import answer_boxes
+from tests.app.conftest import answer_boxes, axis_unit_suits
 from tests.conftest import EXAMPLES
 
 
@@ -117,17 +117,18 @@ def test_forced_responses_at_two_torques_from_the_window_match_the_command_line(
     assert "resolved from 1027 Hz (H = 32)" in plot.unresolved_label.format
     assert "x1: below 1027 Hz the 32 harmonics do not reach 2x the train's highest" in train.message.text()
     assert "not resolved" in train.statusBar().currentMessage()
-    # every body's centre translation, in um: a line per body on a bearing and torque
+    # every body's centre translation, in m on an axis that names its prefix: a line per body on a bearing and torque
     train.quantity.setCurrentText("Body centre translation")
     moving = [b.name for b, r in zip(full.train.bodies, full.bodies[0]) if r.translation > 0]
     lines = [i for i in plot.listDataItems() if i.yData is not None and np.isfinite(i.yData).any()]
     assert len(lines) == 2 * len(moving) > 2
-    assert "µm" in plot.plotItem.getAxis("left").labelText
+    largest = max(r.translation for c in train.curves for p in c.bodies for r in p)
+    assert axis_unit_suits(plot.plotItem.getAxis("left"), "centre translation amplitude", largest).endswith("m")
     train.only.setCurrentText(moving[0])  # one body of them, named per torque
     lines = {i.name(): i for i in plot.listDataItems() if i.name() and i.name() != "folds"}
     assert set(lines) == {f"{moving[0]} x0.5", f"{moving[0]} x1"}
     k = [b.name for b in full.train.bodies].index(moving[0])
-    assert lines[f"{moving[0]} x1"].getData()[1][0] == pytest.approx(1e6 * full.bodies[0][k].translation)
+    assert lines[f"{moving[0]} x1"].getData()[1][0] == pytest.approx(full.bodies[0][k].translation)
     # a click on the curve shows one period of the mesh forces of the chosen torque there
     train.period_scale.setCurrentIndex(1)
     assert "click a point of a curve above" in train.period_plot.plotItem.titleLabel.text  # how to fill it

@@ -30,6 +30,7 @@ import numpy as np
 from core.gearing.mesh_stiffness import (
     WAVEFORM_SAMPLES,
     IsoMeshStiffness,
+    fractional,
     involute_waveform,
     iso6336_stiffness,
     periodic_interp,
@@ -137,7 +138,7 @@ def mesh_state(e: float, slip_rate: float, angle: float, cos: float, z: float, p
     mesh phase, the force along the line of action [N], energy [J], Ft [N], the potential torque about the
     reference gear's axis [N m] (-dV/dtheta = -(dk/dphi) z p^2 / 2) and the dissipated power [W]."""
     delta, delta_rate = e * cos, slip_rate * cos
-    k, dk = mesh_stiffness_at(k_mean, is_cosine, cosine, profile, (z * angle / (2 * math.pi) + phase0) % 1.0)
+    k, dk = mesh_stiffness_at(k_mean, is_cosine, cosine, profile, fractional(z * angle / (2 * math.pi) + phase0))
     pen = penetration(delta, backlash)
     f_loa, energy = _force_at(pen, delta_rate, k, damping, backlash)  # one stiffness for force and torque
     tau = -0.5 * dk * z * pen * pen if dk != 0.0 and pen != 0.0 else 0.0

@@ -1,5 +1,5 @@
-"""What a gear pair's macro-geometry gives, in the app's units: the transverse module, the mate's helix angle (a
-bevel pair: its pitch angles), the centre distance, the contact ratios and the ratio
+"""What a gear pair's macro-geometry gives, in the app's units: the transverse and normal modules, the mate's helix
+angle (a bevel pair: its pitch angles), the centre distance, the contact ratios and the ratio
 (core.geometry.macro.pair_geometry)."""
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ def pair_note(model, pair) -> str:
         return (f"gamma2 = 90 - gamma1 = {math.degrees(geo.pitch_angle_2):.4f} deg; atan(z1/z2) = "
                 f"{math.degrees(math.atan2(pair.z1, pair.z2)):.4f} deg; contact ratio "
                 f"{geo.transverse_contact_ratio:.4f}{ratio}")
+    modules = f"m_t {pair.module * 1e3:.6g} mm, m_n {pair.module * math.cos(pair.helix_angle) * 1e3:.6g} mm"
     # + 0.0: a spur gear 2's helix angle of -0.0 reads 0
-    return (f"m_t {pair.module * 1e3:.6g} mm; helix angle gear 2 {math.degrees(geo.helix_angle_2) + 0.0:.4g} deg; centre distance "
+    return (f"{modules}; helix angle gear 2 {math.degrees(geo.helix_angle_2) + 0.0:.4g} deg; centre distance "
             f"{geo.center_distance * 1e3:.6g} mm; contact ratio {geo.transverse_contact_ratio:.4f}"
             f" (+ overlap {geo.overlap_ratio:.4f}){ratio}")

@@ -138,13 +138,13 @@ def test_a_finding_on_a_setting_opens_the_settings_at_its_entry_on_a_double_clic
 
 def test_a_gear_pairs_properties_say_its_centre_distance_and_contact_ratios(window, qtbot):
     """Selecting a pair showed its fields only; an engineer looks for what they give. The helical pair (m_t 2 mm,
-    z 20/40, beta 15 deg, b 20 mm): a = 60 mm, eps_alpha 1.560933 and eps_beta 0.852909 as `geardyn pair`
-    reports them (tests/core/test_cli.py), ratio 2."""
+    z 20/40, beta 15 deg, b 20 mm): m_n = 2 cos 15 deg = 1.93185 mm (the dialogs' module), a = 60 mm, eps_alpha
+    1.560933 and eps_beta 0.852909 as `geardyn pair` reports them (tests/core/test_cli.py), ratio 2."""
     window.open_file(EXAMPLES / "helical_pair.gdyn")
     window.select("pair")
     note = window.props.panel.findChild(QLabel, "note").text()
-    assert note == ("Derived: m_t 2 mm; helix angle gear 2 -15 deg; centre distance 60 mm; contact ratio 1.5609 (+ overlap "
-                    "0.8529); ratio z2/z1 2")
+    assert note == ("Derived: m_t 2 mm, m_n 1.93185 mm; helix angle gear 2 -15 deg; centre distance 60 mm; contact "
+                    "ratio 1.5609 (+ overlap 0.8529); ratio z2/z1 2")
     # a bevel pair's profile shifts must be 0 (no entry to type them in), as a spur pair has no pitch angle
     window.open_file(EXAMPLES / "bevel_pair.gdyn")
     window.select("pair")

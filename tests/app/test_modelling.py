@@ -512,5 +512,5 @@ def test_pair_dialog_takes_the_normal_module_and_keeps_the_transverse_one(window
     seen.clear()
     fill_and_ok(qtbot, {"Name": "q", "Normal module": 2, "Helix angle gear 1": 15}, press=note)
     qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
-    assert "m_t 2.07055 mm" in seen[0][2] and "centre distance 62.1166 mm" in seen[0][2], seen
+    assert "m_t 2.07055 mm, m_n 2 mm" in seen[0][2] and "centre distance 62.1166 mm" in seen[0][2], seen
     assert window.doc.model.gear_pairs["q"].module == pytest.approx(0.002 / math.cos(math.radians(15)), rel=1e-12)

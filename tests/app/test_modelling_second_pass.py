@@ -292,7 +292,7 @@ def test_pair_dialog_of_spur_gears_gives_gear_2_a_helix_angle_of_0_not_minus_0(w
 
     fill_and_ok(qtbot, {"Name": "p"}, press=create)
     qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
-    assert seen[0].startswith("m_t 2 mm; helix angle gear 2 0 deg; centre distance 60 mm"), seen
+    assert seen[0].startswith("m_t 2 mm, m_n 2 mm; helix angle gear 2 0 deg; centre distance 60 mm"), seen
 
 
 def test_a_new_models_first_gear_is_brought_into_view(window, qtbot):

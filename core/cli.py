@@ -55,6 +55,8 @@ GEAR_ARGS = {
     "helix_angle": "--helix-angle", "pitch_angle": "--pitch-angle", "bore_diameter": "--bore",
     "rim_diameter": "--rim-diameter", "density": "--density", "profile_shift": "--x1",
 }
+NORMAL_MODULE_HELP = ("normal module m_n [mm] (ISO 21771, as catalogues and the app's dialogs give it); the transverse "
+                      "module is m_n / cos(helix angle)")
 PAIR_ARGS = {"z1": "--z1", "z2": "--z2", "module": "--module", "pressure_angle": "--pressure-angle",
              "helix_angle": "--helix-angle", "face_width": "--width", "x1": "--x1", "x2": "--x2"}
 
@@ -216,9 +218,21 @@ def _print(data: dict, as_json: bool) -> None:
         print(f"{k:28s} {_shown(v, scale)}" + (f" [{unit}]" if unit else ""))
 
 
+def _transverse_module(ns) -> float:
+    """The transverse module [mm] the specs keep: --module, or --normal-module m_n / cos(helix angle)."""
+    if ns.module is not None:
+        return ns.module
+    return ns.normal_module / math.cos(math.radians(ns.helix_angle or 0.0))
+
+
+def _module_args(ns, args: dict) -> dict:
+    """The option names problems() are reported against: the module's is the option the user gave."""
+    return args if ns.module is not None else {**args, "module": "--normal-module"}
+
+
 def _gear_spec(ns) -> GearSpec:
     mm, deg = 1e-3, math.radians(1.0)
-    spec = GearSpec(kind=ns.kind, module=ns.module * mm, teeth=ns.teeth, pressure_angle=ns.pressure_angle * deg,
+    spec = GearSpec(kind=ns.kind, module=_transverse_module(ns) * mm, teeth=ns.teeth, pressure_angle=ns.pressure_angle * deg,
                     face_width=ns.width * mm, helix_angle=(ns.helix_angle or 0.0) * deg,
                     pitch_angle=(ns.pitch_angle if ns.pitch_angle is not None else 45.0) * deg,
                     density=ns.density, profile_shift=ns.x1)
@@ -239,7 +253,7 @@ def _gear_spec(ns) -> GearSpec:
     else:
         bore = ns.bore * mm if ns.bore is not None else 0.25 * spec.module * spec.teeth
         spec = dataclasses.replace(spec, bore_diameter=bore)
-    _problem_to_usage(spec.problems(), GEAR_ARGS)
+    _problem_to_usage(spec.problems(), _module_args(ns, GEAR_ARGS))
     return spec
 
 
@@ -257,10 +271,11 @@ def _cmd_pair(ns) -> int:
     deg = math.radians(1.0)
     kind = "internal" if ns.internal else "bevel" if ns.bevel else "external"
     cone = {"pitch_angle": bevel_pitch_angle(ns.z1, ns.z2)} if ns.bevel else {}
-    spec = PairSpec(kind=kind, z1=ns.z1, z2=ns.z2, module=ns.module * 1e-3,
+    spec = PairSpec(kind=kind, z1=ns.z1, z2=ns.z2, module=_transverse_module(ns) * 1e-3,
                     pressure_angle=ns.pressure_angle * deg, helix_angle=(ns.helix_angle or 0.0) * deg,
                     face_width=(ns.width or 0.0) * 1e-3, x1=ns.x1, x2=ns.x2, **cone)
-    _problem_to_usage(spec.problems(), {**PAIR_ARGS, "pitch_angle": "--z1, --z2: the pitch angle atan(z1 / z2)"})
+    _problem_to_usage(spec.problems(), {**_module_args(ns, PAIR_ARGS),
+                                        "pitch_angle": "--z1, --z2: the pitch angle atan(z1 / z2)"})
     _print(pair_report(spec), ns.json)
     return 0
 
@@ -689,7 +704,9 @@ def build_parser() -> argparse.ArgumentParser:
     g = sub.add_parser("gear", help="macro-geometry and mass properties of one generated gear")
     g.add_argument("kind", choices=("helical", "inner", "bevel"))
     r = lambda name: field_range(GearSpec, name)  # noqa: E731
-    g.add_argument("--module", type=_number(float, r("module")), required=True, help="transverse module [mm]")
+    modules = g.add_mutually_exclusive_group(required=True)
+    modules.add_argument("--module", type=_number(float, r("module")), help="transverse module m_t [mm]")
+    modules.add_argument("--normal-module", type=_number(float, r("module")), help=NORMAL_MODULE_HELP)
     g.add_argument("--teeth", type=_number(int, r("teeth")), required=True, help="number of teeth")
     g.add_argument("--pressure-angle", type=_number(float, r("pressure_angle")), default=20.0, help="normal pressure angle [deg]")
     g.add_argument("--helix-angle", type=_number(float, r("helix_angle")), help="helix angle [deg], + right hand (helical, inner)")
@@ -709,7 +726,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp = lambda name: field_range(PairSpec, name)  # noqa: E731
     q.add_argument("--z1", type=_number(int, rp("z1")), required=True, help="teeth of gear 1 (the pinion of an inner pair)")
     q.add_argument("--z2", type=_number(int, rp("z2")), required=True, help="teeth of gear 2 (the ring of an inner pair)")
-    q.add_argument("--module", type=_number(float, rp("module")), required=True, help="transverse module [mm]")
+    modules = q.add_mutually_exclusive_group(required=True)
+    modules.add_argument("--module", type=_number(float, rp("module")), help="transverse module m_t [mm]")
+    modules.add_argument("--normal-module", type=_number(float, rp("module")), help=NORMAL_MODULE_HELP)
     q.add_argument("--pressure-angle", type=_number(float, rp("pressure_angle")), default=20.0, help="normal pressure angle [deg]")
     q.add_argument("--helix-angle", type=_number(float, rp("helix_angle")), help="helix angle of gear 1 [deg]")
     q.add_argument("--width", type=_number(float, rp("face_width")), help="face width [mm], for the overlap ratio")

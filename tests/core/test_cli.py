@@ -78,6 +78,23 @@ def test_pair_json():
     assert internal["center_distance"] == pytest.approx(0.040)
 
 
+def test_gear_and_pair_take_the_normal_module_as_the_app_s_dialogs_do():
+    """ISO 21771: a catalogue gives a helical gear's normal module; m_t = m_n / cos(beta). m_n 2 mm at 15 deg:
+    m_t = 2.070552 mm, d = m_t z = 41.41105 mm for 20 teeth, and a = m_n (20 + 40) / (2 cos 15 deg) = 62.11657 mm."""
+    gear = json.loads(run("gear", "helical", "--normal-module", "2", "--teeth", "20", "--helix-angle", "15",
+                          "--width", "20", "--json").stdout)
+    assert gear["module"] == pytest.approx(0.002 / math.cos(math.radians(15)), rel=1e-12)
+    assert gear["normal_module"] == pytest.approx(0.002, rel=1e-12)
+    assert 2 * gear["pitch_radius"] == pytest.approx(0.04141105, rel=1e-6)
+    pair = json.loads(run("pair", "--z1", "20", "--z2", "40", "--normal-module", "2", "--helix-angle", "15",
+                          "--json").stdout)
+    assert pair["center_distance"] == pytest.approx(0.06211657, rel=1e-6)
+    both = run("pair", "--z1", "20", "--z2", "40", "--module", "2", "--normal-module", "2")
+    assert both.returncode == 2 and "not allowed with argument" in both.stderr
+    neither = run("gear", "helical", "--teeth", "20", "--width", "20")
+    assert neither.returncode == 2 and "--module" in neither.stderr and "--normal-module" in neither.stderr
+
+
 @pytest.mark.parametrize(
     "args, expected",
     [

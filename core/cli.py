@@ -17,6 +17,8 @@ import argparse
 import dataclasses
 import json
 import math
+import os
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -860,6 +862,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C outside a computation (simulate and chbm cancel theirs and write)
         print("geardyn: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader of the output left (| head): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the flush at exit must not fail again
+        return 128 + signal.SIGPIPE
 
 
 if __name__ == "__main__":

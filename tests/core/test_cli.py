@@ -251,3 +251,14 @@ def test_chbm_of_an_internal_pair_says_what_the_lumped_model_covers_in_plain_wor
     res = run("chbm", "--model", str(EXAMPLES / "inner_pair.gdyn"), "--pair", "pair", "--out", str(tmp_path / "c.csv"))
     assert res.returncode == 1
     assert "--pair: 'pair' is an internal pair; the lumped model covers external spur/helical pairs" in res.stdout + res.stderr
+
+
+def test_output_piped_into_a_reader_that_stops_ends_quietly():
+    """`geardyn gear ... | head -3` printed a BrokenPipeError traceback: the reader leaves before the table is
+    written (here it closes at once, while the CLI still imports). The CLI stops as Unix tools do: no traceback,
+    exit status 128 + SIGPIPE."""
+    proc = subprocess.Popen([sys.executable, "-m", "core.cli", "gear", "helical", "--module", "2", "--teeth", "20",
+                             "--width", "20"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 141 and "Traceback" not in err and "Exception ignored" not in err, err

@@ -130,15 +130,21 @@ MESH_STATE = ("deflection", "deflection_rate", "stiffness", "stiffness_slope", "
               "dissipation")
 
 
-def mesh_state(e: float, slip_rate: float, angle: float, cos: float, z: float, phase0: float, k_mean: float,
-               is_cosine: bool, cosine: float, profile: np.ndarray, damping: float, backlash: float):
-    """A compliant mesh at TE e [m], its rate [m/s] and the reference gear's joint angle [rad] since the start;
-    cos = cos(alpha_wt), z the reference gear's teeth, phase0 the mesh phase at the start
-    (core.gearing.mesh_phase). Returns the deflection [m], its rate [m/s], stiffness [N/m] and its slope in the
-    mesh phase, the force along the line of action [N], energy [J], Ft [N], the potential torque about the
-    reference gear's axis [N m] (-dV/dtheta = -(dk/dphi) z p^2 / 2) and the dissipated power [W]."""
+def mesh_stiffness_in_phase(angle: float, z: float, phase0: float, k_mean: float, is_cosine: bool, cosine: float,
+                            profile: np.ndarray) -> tuple[float, float]:
+    """k [N/m] and dk/dphi at the reference gear's joint angle [rad] since the start: the mesh phase
+    z angle / 2 pi + phase0 (core.gearing.mesh_phase) into `mesh_stiffness_at`. Both flanks of a mesh take it."""
+    return mesh_stiffness_at(k_mean, is_cosine, cosine, profile, fractional(z * angle / (2 * math.pi) + phase0))
+
+
+def mesh_state(e: float, slip_rate: float, cos: float, z: float, k: float, dk: float, damping: float,
+               backlash: float):
+    """A compliant mesh at TE e [m] and its rate [m/s], its stiffness k [N/m] and dk/dphi there
+    (`mesh_stiffness_in_phase`); cos = cos(alpha_wt), z the reference gear's teeth. Returns the deflection [m],
+    its rate [m/s], stiffness [N/m] and its slope in the mesh phase, the force along the line of action [N],
+    energy [J], Ft [N], the potential torque about the reference gear's axis [N m] (-dV/dtheta = -(dk/dphi) z
+    p^2 / 2) and the dissipated power [W]."""
     delta, delta_rate = e * cos, slip_rate * cos
-    k, dk = mesh_stiffness_at(k_mean, is_cosine, cosine, profile, fractional(z * angle / (2 * math.pi) + phase0))
     pen = penetration(delta, backlash)
     f_loa, energy = _force_at(pen, delta_rate, k, damping, backlash)  # one stiffness for force and torque
     tau = -0.5 * dk * z * pen * pen if dk != 0.0 and pen != 0.0 else 0.0

@@ -28,7 +28,7 @@ from core.dynamics.elements.gear_geometry import (
 from core.dynamics.elements.gear_pair import tooth_force_channels
 from core.dynamics.results.channels import Channel
 from core.gearing.gear_bodies import polar_inertia
-from core.gearing.mesh_model import MESH_STATE, mesh_model_for, mesh_state
+from core.gearing.mesh_model import MESH_STATE, mesh_model_for, mesh_state, mesh_stiffness_in_phase
 from core.gearing.mesh_phase import mesh_phase
 from core.geometry import vec3
 from core.model.entities import CompliantMesh
@@ -60,10 +60,10 @@ def flank_states(fb, ib, fp, ip, state):
     e, s, x, p = extra[ip[ERROR]], extra[ip[ERROR] + 1], ip[ERROR], ip[SLIP]
     rate, s_rate = rates[p], rates[p + 1]
     profile = table(fb, ib, ip[PROFILE])[:, 0]
-    drive = mesh_state(e + s, rate + s_rate, extra[ip[ANGLE]], fp[COS], fp[Z], fp[PHASE0], fp[K_MEAN],
-                       fp[IS_COSINE] != 0.0, fp[COSINE], profile, fp[DAMPING], fp[BACKLASH])
-    coast = mesh_state(e - s, rate - s_rate, extra[ip[ANGLE]], fp[COS], fp[Z], fp[PHASE0], fp[K_MEAN],
-                       fp[IS_COSINE] != 0.0, fp[COSINE], profile, fp[DAMPING], fp[BACKLASH])
+    k, dk = mesh_stiffness_in_phase(extra[ip[ANGLE]], fp[Z], fp[PHASE0], fp[K_MEAN], fp[IS_COSINE] != 0.0,
+                                    fp[COSINE], profile)  # one phase for both flanks
+    drive = mesh_state(e + s, rate + s_rate, fp[COS], fp[Z], k, dk, fp[DAMPING], fp[BACKLASH])
+    coast = mesh_state(e - s, rate - s_rate, fp[COS], fp[Z], k, dk, fp[DAMPING], fp[BACKLASH])
     return drive, coast, x
 
 

@@ -120,8 +120,8 @@ def periodic_interp(profile: np.ndarray, fraction) -> tuple[np.ndarray, np.ndarr
 
 
 def fractional(x: float) -> float:
-    """x % 1.0, the same number, without the library's fmod (a compliant mesh's kernel takes it twice an
-    evaluation, and fmod was 3 % of a run)."""
+    """x % 1.0, the same number, without a call of the library's fmod (a compliant mesh's kernel takes it at
+    every evaluation)."""
     return x - math.floor(x)
 
 

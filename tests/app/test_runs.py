@@ -561,7 +561,7 @@ def test_the_view_follows_a_running_run_within_its_drawing_share_and_always_show
     _settings(window, t_end=0.3, step=5e-7, output_step=1e-3)
     slow = 0.06
     tag = window.viewport.ren_win.AddObserver("StartEvent", lambda *_: time.sleep(slow))
-    followed = []  # wall times of the frames drawn while the run computes
+    followed = []  # (frames drawn so far, wall time [s]) at each chunk of the run while it computes
     window.doc.run_updated.connect(lambda record: record.results is not None and record.results.status == "running"
                                    and followed.append((window.animator.frames, time.perf_counter())))
     try:

@@ -40,6 +40,7 @@ from app.run.playback_bar import PlaybackBar
 from app.run.run_menu import RunMenu
 from app.screen import fit_to_screen
 from app.view_menu import ViewControls
+from app.wheel_guard import guard_wheel
 from app.window_menus import build_menus_and_toolbars
 from core.commands import SetSettings
 from core.dynamics.results import SUFFIX as RESULTS_SUFFIX
@@ -76,6 +77,7 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
     def __init__(self, make_view: bool = True):
         """`make_view` False: the 3-D view is made later by `make_view` (run_gui shows the window first)."""
         super().__init__()
+        guard_wheel(QApplication.instance())  # the wheel scrolls the docks and dialogs, not the lists in them
         self.settings = QSettings("GearDyn", "GearDyn")
         self.doc = Document(self)
         self.viewport = None

@@ -53,7 +53,9 @@ class LossTableEditor(QGroupBox):
         self.table.setHorizontalHeaderLabels([h.replace(" [", "\n[") for h in HEADERS])  # narrow docks
         for c, tip in enumerate(TIPS):
             self.table.horizontalHeaderItem(c).setToolTip(tip)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        # every header read whole (a narrow dock scrolls the table sideways); a wide one gives the rest to the last
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.table.setMinimumHeight(110)
         self.add = QPushButton("Add")  # short words: the three buttons fit a 300 px dock side by side

@@ -81,3 +81,14 @@ def test_modes_in_messages_and_telemetry(window, qtbot):
     assert res["gear.loss_power"].max() > 0.1 and res["gear.loss_power"].min() >= 0.0
     for name in ("gear.mode", "gear.loss_power"):
         assert name in tw.browser.items
+
+
+def test_loss_table_headers_are_read_whole_in_the_dock(window, qtbot):
+    window.open_file(EXAMPLES / "lossy_gear_demo2.gdyn")
+    window.select("gear")
+    qtbot.wait(100)  # the dock lays its form out
+    header = _editor(window).table.horizontalHeader()
+    for c in range(header.count()):
+        text = header.model().headerData(c, Qt.Horizontal)
+        widest = max(header.fontMetrics().horizontalAdvance(line) for line in text.split("\n"))
+        assert header.sectionSize(c) > widest, (text, header.sectionSize(c), widest)

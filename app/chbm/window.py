@@ -95,6 +95,10 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         self.source.setObjectName("Source")
         self.source.currentIndexChanged.connect(self._source_changed)
         form.addRow("Gear pair", self.source)
+        self.not_offered = QLabel()
+        self.not_offered.setObjectName("not_offered")
+        self.not_offered.setWordWrap(True)
+        form.addRow(self.not_offered)
         self.derived = QLabel()
         self.derived.setObjectName("derived")
         self.derived.setWordWrap(True)
@@ -151,18 +155,27 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         meshed = {f.pair for f in self.doc.model.forces.values() if isinstance(f, CompliantMesh)}
         return next((n for n in self.pairs() if n in meshed), PAPER_SOURCE)
 
-    def load_study(self, *_) -> None:
-        """Fill the form from the study kept with the model."""
-        s = self.doc.model.views.chbm
+    def _fill_sources(self, keep: str) -> None:
+        """The list of pairs: the paper's and the model's external ones, `keep` chosen (the paper's when it is not
+        listed); the model's other pairs are named below it, with why."""
         self.source.blockSignals(True)
         self.source.clear()
         self.source.addItem(PAPER_LABEL, PAPER_SOURCE)
         for name in self.pairs():
             self.source.addItem(f"Model pair {name}", name)
-        self._picked = False
-        index = self.source.findData(self._first_pair() if self._unchosen() else s.source)
-        self.source.setCurrentIndex(max(index, 0))
+        self.source.setCurrentIndex(max(self.source.findData(keep), 0))
         self.source.blockSignals(False)
+        self._pair_names = set(self.doc.model.gear_pairs)  # the pairs listed or named: a change of one refills
+        others = [f"{p.name} ({p.kind})" for p in self.doc.model.gear_pairs.values() if p.kind != "external"]
+        self.not_offered.setText(f"Not offered: {', '.join(others)}: the study takes external spur and helical pairs"
+                                 if others else "")
+        self.not_offered.setVisible(bool(others))
+
+    def load_study(self, *_) -> None:
+        """Fill the form from the study kept with the model."""
+        s = self.doc.model.views.chbm
+        self._picked = False
+        self._fill_sources(self._first_pair() if self._unchosen() else s.source)
         self.torques.setText(" ".join(f"{t:g}" for t in s.torques))
         self.f_min.set_si(s.f_min)
         self.f_max.set_si(s.f_max)
@@ -180,20 +193,14 @@ class ChbmWindow(WorkerRuns, QMainWindow):
             return
         touched = change.touched()
         meshes = {n for n in touched if isinstance(self.doc.model.forces.get(n), CompliantMesh)}
-        if meshes or touched & (set(self.doc.model.gear_pairs) | {self.source.itemData(i) for i in range(self.source.count())}):
+        if meshes or touched & (set(self.doc.model.gear_pairs) | self._pair_names):
             forces = self.doc.model.forces
             if self.results_source in touched or any(forces[n].pair == self.results_source for n in meshes):
                 self._drop_results()  # the curves were of the pair as it was
             keep = self.source.currentData()
             if keep not in self.pairs() and self._unchosen():  # a pair built with the window open: study it
                 keep = self._first_pair()
-            self.source.blockSignals(True)
-            self.source.clear()
-            self.source.addItem(PAPER_LABEL, PAPER_SOURCE)
-            for name in self.pairs():
-                self.source.addItem(f"Model pair {name}", name)
-            self.source.setCurrentIndex(max(self.source.findData(keep), 0))
-            self.source.blockSignals(False)
+            self._fill_sources(keep)
             self._fill_for_source()
 
     def study(self) -> ChbmStudy:

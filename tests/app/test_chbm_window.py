@@ -8,10 +8,10 @@ import sys
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtWidgets import QLineEdit, QMessageBox, QToolButton
+from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox, QToolButton
 
 from core.chbm.from_model import study_defaults
-from core.commands import AddItem, replace_fields
+from core.commands import AddItem, RemoveItem, replace_fields
 from core.gearing.gear_bodies import polar_inertia
 from core.gearing.mesh_model import pair_iso_stiffness
 from core.geometry.macro import GearSpec, pair_geometry
@@ -339,3 +339,20 @@ def test_the_curve_axis_takes_the_si_prefix_of_its_values(window, qtbot):
     assert axis_unit_suits(plots[-1].getAxis("bottom"), "time in the period", data[-1, 0]) == "µs"
     assert [p.getAxis("bottom").style["showValues"] for p in plots] == [False, False, True]
 
+
+
+def test_the_models_pairs_the_study_does_not_take_are_named_with_why(window, qtbot):
+    window.open_file(EXAMPLES / "bevel_pair.gdyn")  # its one pair is a bevel pair
+    chbm = _open(window, qtbot)
+    assert [chbm.source.itemData(i) for i in range(chbm.source.count())] == [PAPER_SOURCE]
+    note = chbm.findChild(QLabel, "not_offered")
+    bevel = next(iter(window.doc.model.gear_pairs))
+    assert note.isVisible() and note.text() == (f"Not offered: {bevel} (bevel): the study takes external spur and "
+                                                "helical pairs")
+    window.doc.apply(RemoveItem(window.doc.model, bevel))
+    assert not note.isVisible()
+    window.doc.undo_stack.undo()
+    assert note.isVisible() and bevel in note.text()
+    window.open_file(EXAMPLES / "compliant_mesh_pair.gdyn")  # external pairs only: nothing to say
+    qtbot.waitUntil(lambda: chbm.source.count() > 1)
+    assert not note.isVisible()

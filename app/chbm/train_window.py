@@ -78,6 +78,7 @@ class TrainWindow(WorkerRuns, QMainWindow):
         self.table.setObjectName("train_modes_table")
         self.table.setHorizontalHeaderLabels(["f [Hz]", "kind", "multiplicity",
                                               *(f"{s} [%]" for s in SHARES)])
+        self.table.resizeColumnsToContents()  # the headers read whole before a run fills the table
         self.table.setSelectionBehavior(QTableWidget.SelectRows)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.animate_button = QPushButton("Animate Mode")

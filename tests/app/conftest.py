@@ -115,3 +115,11 @@ def axis_unit_suits(axis, title: str, largest: float) -> str:
     factor = {"": 1.0, "m": 1e3, "µ": 1e6, "n": 1e9, "p": 1e12}[unit[:-1]]
     assert 1.0 <= largest * factor < 1000.0, (label, largest)
     return unit
+
+
+def headers_read_whole(header) -> None:
+    """Every section of a table's header (QHeaderView) is wider than each line of its text."""
+    for c in range(header.count()):
+        text = header.model().headerData(c, header.orientation())
+        widest = max(header.fontMetrics().horizontalAdvance(line) for line in text.split("\n"))
+        assert header.sectionSize(c) > widest, (text, header.sectionSize(c), widest)

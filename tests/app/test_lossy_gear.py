@@ -3,7 +3,7 @@ edit), the mode changes in Messages, and mode and loss power in the Telemetry wi
 
 from PySide6.QtCore import Qt
 
-from tests.app.conftest import toolbar_button
+from tests.app.conftest import headers_read_whole, toolbar_button
 from tests.conftest import EXAMPLES
 
 
@@ -87,8 +87,4 @@ def test_loss_table_headers_are_read_whole_in_the_dock(window, qtbot):
     window.open_file(EXAMPLES / "lossy_gear_demo2.gdyn")
     window.select("gear")
     qtbot.wait(100)  # the dock lays its form out
-    header = _editor(window).table.horizontalHeader()
-    for c in range(header.count()):
-        text = header.model().headerData(c, Qt.Horizontal)
-        widest = max(header.fontMetrics().horizontalAdvance(line) for line in text.split("\n"))
-        assert header.sectionSize(c) > widest, (text, header.sectionSize(c), widest)
+    headers_read_whole(_editor(window).table.horizontalHeader())

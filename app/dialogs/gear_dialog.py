@@ -2,45 +2,16 @@
 
 from __future__ import annotations
 
-import dataclasses
-import math
+from PySide6.QtWidgets import QDialog, QFormLayout, QLabel, QLineEdit
 
-from PySide6.QtWidgets import QComboBox, QDialog, QFormLayout, QLabel, QLineEdit
-
-from app.dialogs.fields import (
-    FieldError,
-    QuantityField,
-    VectorField,
-    WarningLines,
-    add_rows,
-    finish_form,
-)
+from app.dialogs.fields import FieldError, VectorField, WarningLines, finish_form
+from app.dialogs.gear_entries import GearEntries
 from core.geometry.macro import GearSpec, bevel_geometry, cylindrical_geometry
 from core.geometry.tooth_checks import tooth_warnings
 from core.model import builders
 from core.errors import ModelError
-from core.ranges import DEG, MM, Range, field_range
+from core.ranges import MM, Range
 
-LABELS = {
-    "module": "Module", "teeth": "Number of teeth", "pressure_angle": "Normal pressure angle",
-    "helix_angle": "Helix angle", "pitch_angle": "Pitch angle", "face_width": "Gear width",
-    "bore_diameter": "Bore diameter", "rim_diameter": "Outer rim diameter", "density": "Density",
-    "profile_shift": "Profile shift x",
-}
-TIPS = {
-    "profile_shift": "Profile shift coefficient (ISO 21771): the rack moved out by x m_n thickens the tooth",
-    "module": "Outer transverse module of the bevel gear (at the heel, where the pitch diameter d = m z is "
-              "measured)",
-    "pitch_angle": "Pitch-cone angle gamma; the mate gets 90 deg - gamma",
-}
-#: cylindrical gears take the normal module and the helix angle's size and hand, as catalogues give them
-NORMAL_MODULE = "Normal module"
-NORMAL_TIPS = {
-    "module": "Normal module m_n (ISO 21771), in the section normal to the teeth: the hob's module. The "
-              "transverse module m_t = m_n / cos(beta) is shown below",
-    "helix_angle": "Helix angle beta of the tooth trace to the axis at the pitch cylinder; 0 for a spur gear",
-}
-HANDS = {"Right": 1.0, "Left": -1.0}
 DEFAULTS = {"helical": GearSpec("helical", bore_diameter=0.01),
             "inner": GearSpec("inner", teeth=60, rim_diameter=0.15),
             "bevel": GearSpec("bevel", module=0.003, pitch_angle=0.4636476, bore_diameter=0.012)}
@@ -78,21 +49,13 @@ class GearDialog(QDialog):
         self.kind = kind
         self.setWindowTitle(TITLES[kind])
         self.setObjectName(f"{kind}_gear_dialog")
-        spec = DEFAULTS[kind]
-        self.cylindrical = kind != "bevel"
         form = QFormLayout()
         self.name = QLineEdit(name)
         self.name.setObjectName("Name")
         form.addRow("Name", self.name)
-        self.fields = {f: self._field(f, spec) for f in spec.relevant_fields()}
-        add_rows(form, self.fields)
-        self.hand = QComboBox()
-        self.hand.setObjectName("hand")
-        self.hand.addItems(list(HANDS))
-        self.hand.setToolTip("Hand of the helix (ISO 21771): right hand when the teeth wind clockwise away from "
-                             "the viewer looking along the axis; a mating external gear has the other hand")
-        if self.cylindrical:  # beside the helix angle (the name takes row 0)
-            form.insertRow(2 + list(self.fields).index("helix_angle"), "Hand", self.hand)
+        self.entries = GearEntries(DEFAULTS[kind])
+        self.entries.add_rows(form)
+        self.fields, self.hand = self.entries.fields, self.entries.hand
         self.position = VectorField("Position", POSITION, (0.0, 0.0, 0.0))
         self.axis = VectorField("Axis", AXIS, (0.0, 0.0, 1.0))
         form.addRow("Position", self.position)
@@ -107,19 +70,8 @@ class GearDialog(QDialog):
         self.body = None
         self.memory = {} if memory is None else memory
         self.recall()
-        for w in self.fields.values():
-            w.edit.editingFinished.connect(self.show_derived)
-        self.hand.currentIndexChanged.connect(self.show_derived)
+        self.entries.connect(self.show_derived)
         self.show_derived()
-
-    def _field(self, f: str, spec: GearSpec) -> QuantityField:
-        if self.cylindrical and f == "module":  # typed as the normal module; the spec keeps the transverse one
-            return QuantityField(NORMAL_MODULE, field_range(GearSpec, f),
-                                 spec.module * math.cos(spec.helix_angle), NORMAL_TIPS[f])
-        if self.cylindrical and f == "helix_angle":  # its size; the hand is a choice of its own
-            hi = field_range(GearSpec, f).hi
-            return QuantityField(LABELS[f], Range(lo=0.0, hi=hi, **DEG), abs(spec.helix_angle), NORMAL_TIPS[f])
-        return QuantityField(LABELS[f], field_range(GearSpec, f), getattr(spec, f), TIPS.get(f, ""))
 
     def recall(self) -> None:
         """The gear values this dialog was last accepted with (in this window), as they were typed."""
@@ -152,17 +104,7 @@ class GearDialog(QDialog):
         self.teeth_check.show_lines(tooth_warnings(spec))
 
     def spec(self) -> GearSpec:
-        values = {f: w.value() for f, w in self.fields.items()}
-        if self.cylindrical:
-            beta = values["helix_angle"] * HANDS[self.hand.currentText()]
-            values.update(module=values["module"] / math.cos(beta), helix_angle=beta)
-        spec = dataclasses.replace(DEFAULTS[self.kind], **values)
-        problems = spec.problems()
-        if problems:
-            name, msg = problems[0]
-            label = NORMAL_MODULE if self.cylindrical and name == "module" else LABELS.get(name, name)
-            raise FieldError(f"{label}: {msg}")
-        return spec
+        return self.entries.spec()
 
     def accept(self) -> None:
         try:

@@ -8,6 +8,7 @@ import math
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QFormLayout, QLabel
 
 from app.dialogs.fields import FieldError, QuantityField, WarningLines, finish_form
+from app.dialogs.gear_entries import HANDS
 from app.dialogs.pair_dialog import ERROR_STYLE, OK_STYLE
 from core.commands import AddItem, Macro
 from core.geometry.macro import GearSpec
@@ -17,7 +18,6 @@ from core.ranges import DEG, Range, field_range
 
 PLANETS = Range(lo=1, hi=12, integer=True)
 TORQUE = Range(lo=0.0, hi=1e6, unit="N m")
-HANDS = {"Right": 1.0, "Left": -1.0}
 
 
 class PlanetaryDialog(QDialog):
@@ -39,7 +39,7 @@ class PlanetaryDialog(QDialog):
         self.count = QuantityField("Number of planets", PLANETS, 3)
         self.module = QuantityField("Normal module", field_range(GearSpec, "module"), 0.002,
                                     "Normal module m_n (ISO 21771); the transverse module is m_n / cos(beta)")
-        self.width = QuantityField("Gear width", field_range(GearSpec, "face_width"), 0.02)
+        self.width = QuantityField("Face width", field_range(GearSpec, "face_width"), 0.02)
         self.alpha = QuantityField("Normal pressure angle", field_range(GearSpec, "pressure_angle"), math.radians(20))
         self.beta = QuantityField("Helix angle", Range(lo=0.0, hi=field_range(GearSpec, "helix_angle").hi, **DEG), 0.0,
                                   "Helix angle beta of every gear of the set; 0 for spur gears")

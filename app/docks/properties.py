@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from PySide6.QtCore import Signal
@@ -19,10 +20,10 @@ from app.dialogs.entity_form import NOTES, EntityForm
 from app.dialogs.fields import FieldError
 from app.dialogs.frame_dialog import FrameDialog
 from app.dialogs.gear_dialog import derived_text
+from app.dialogs.gear_entries import GearEntries
 from app.dialogs.loss_table_editor import LossTableEditor
 from app.docks.model_info import ModelInfoPanel
 from core.commands import replace_fields, set_gear_spec
-from core.geometry.macro import GearSpec
 from core.model.entities import GearPair, GearSource, MeshFileSource, RigidBody
 from core.model.kinds import kind_title
 from core.errors import ModelError
@@ -126,9 +127,9 @@ class PropertyDock(QDockWidget):
                               "mesh and follow its macro-geometry.")
                 note.setWordWrap(True)
                 extra.addRow(note)
-                self.spec_form = EntityForm(GearSpec, self.document.model, spec, fields=spec.relevant_fields())
-                self.spec_form.edited.connect(self._commit_spec)
-                extra.addRow(self.spec_form)
+                self.gear_entries = GearEntries(spec)  # as the gear dialogs take them: m_n, the helix and its hand
+                self.gear_entries.add_rows(extra)
+                self.gear_entries.connect(self._commit_spec)
                 derived = QLabel(derived_text(spec, hand=True))  # the engineer's sizes: m_n, d, d_a, ...
                 derived.setObjectName("gear_derived")
                 derived.setWordWrap(True)
@@ -155,6 +156,9 @@ class PropertyDock(QDockWidget):
 
     def _set(self, panel: QWidget) -> None:
         self.panel = panel
+        old = self.scroll.takeWidget()  # deleted once control is back in the event loop: an entry of the old
+        if old is not None:  # panel may be the one whose signal made this edit
+            old.deleteLater()
         self.scroll.setWidget(panel)
 
     def _add_frame(self, body) -> None:
@@ -173,13 +177,15 @@ class PropertyDock(QDockWidget):
             return
         self._commit(field_name, value)
 
-    def _commit_spec(self, field_name: str) -> None:
+    def _commit_spec(self) -> None:
+        """A finished entry of a generated gear: the fields its entries change, as one command."""
         try:
-            value = self.spec_form.field_value(field_name)
-            body = self.document.model.bodies[self.name]
-            if getattr(body.visual.spec, field_name) == value:
+            spec, before = self.gear_entries.spec(), self.document.model.bodies[self.name].visual.spec
+            changes = {f.name: getattr(spec, f.name) for f in dataclasses.fields(spec)
+                       if getattr(spec, f.name) != getattr(before, f.name)}
+            if not changes:
                 return
-            self.document.apply(set_gear_spec(self.document.model, self.name, **{field_name: value}))
+            self.document.apply(set_gear_spec(self.document.model, self.name, **changes))
         except (FieldError, ModelError) as exc:
             self.report(str(exc))
             self.show_item(self.name)

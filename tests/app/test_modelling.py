@@ -16,7 +16,7 @@ from core.model.files import load
 from tests.app.conftest import fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
 
-GEAR = {"Normal module": 2, "Normal pressure angle": 20, "Gear width": 20}
+GEAR = {"Normal module": 2, "Normal pressure angle": 20, "Face width": 20}
 # a helical gear of transverse module 2 mm at beta = 15 deg, as the gear dialog takes it: m_n = m_t cos(beta)
 HELICAL = {**GEAR, "Normal module": 2 * math.cos(math.radians(15)), "Helix angle": 15}
 
@@ -61,7 +61,7 @@ def _check_move_check(qtbot, messages):
 def _bevel_pair_checked(window, qtbot, wheel: dict) -> list[str]:
     """A 20/40 bevel pinion and wheel (m 3 mm) from the Bevel Gear dialog, the wheel with the `wheel` fields on
     top, each on a revolute joint to the ground; then Gear Pair with `_check_move_check`: its messages."""
-    bevel = {"Module": 3, "Normal pressure angle": 20, "Gear width": 20}
+    bevel = {"Module": 3, "Normal pressure angle": 20, "Face width": 20}
     _two_gears_on_joints(window, qtbot, "bevel_gear",
                          {"Name": "pinion", **bevel, "Number of teeth": 20, "Pitch angle": 26.56505117707799,
                           "Bore diameter": 12},
@@ -335,7 +335,7 @@ def test_frames_on_bodies_place_a_joint(window, qtbot):
 
 
 def test_bevel_pair_dialog_moves_gear_2_to_the_apex(window, qtbot):
-    bevel = {"Module": 3, "Normal pressure angle": 20, "Gear width": 20}
+    bevel = {"Module": 3, "Normal pressure angle": 20, "Face width": 20}
     _two_gears_on_joints(window, qtbot, "bevel_gear",
                          {"Name": "pinion", **bevel, "Number of teeth": 20, "Pitch angle": 26.56505117707799,
                           "Bore diameter": 12, "Position x": -60, "Axis x": 1, "Axis z": 0},

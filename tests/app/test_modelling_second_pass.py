@@ -19,7 +19,7 @@ from core.model.files import save
 from tests.app.conftest import fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES, ROOT, two_stage_reducer
 
-GEAR = {"Normal module": 2, "Normal pressure angle": 20, "Gear width": 20}
+GEAR = {"Normal module": 2, "Normal pressure angle": 20, "Face width": 20}
 # a helical gear of transverse module 2 mm at beta = 15 deg, as the gear dialog takes it: m_n = m_t cos(beta)
 HELICAL = {**GEAR, "Normal module": 2 * math.cos(math.radians(15)), "Helix angle": 15}
 
@@ -91,7 +91,7 @@ def test_snap_a_gear_onto_a_joint_axis(window, qtbot):
 def test_pair_dialog_takes_the_generators_values_and_puts_the_gears_in_mesh(window, qtbot, kind):
     window.act_new.trigger()
     if kind == "bevel":
-        bevel = {"Module": 3, "Normal pressure angle": 20, "Gear width": 20}
+        bevel = {"Module": 3, "Normal pressure angle": 20, "Face width": 20}
         first = {"Name": "a", **bevel, "Number of teeth": 20, "Pitch angle": 26.56505117707799, "Bore diameter": 12,
                  "Position x": -60, "Axis x": 1, "Axis z": 0}
         second = {"Name": "b", **bevel, "Number of teeth": 40, "Pitch angle": 63.43494882292201, "Bore diameter": 20,
@@ -350,7 +350,7 @@ def test_import_takes_cm_inch_and_x_up_sketches_it_upright_and_enables_hand_fiel
      "m_t 2.0706 mm, m_n 2 mm, d 41.411 mm, d_a 45.411 mm, d_f 36.411 mm, d_b 38.751 mm"),
     ("helical_gear", {**GEAR, "Number of teeth": 20, "Helix angle": 15, "hand": "Left"},  # the same sizes
      "m_t 2.0706 mm, m_n 2 mm, d 41.411 mm, d_a 45.411 mm, d_f 36.411 mm, d_b 38.751 mm"),
-    ("bevel_gear", {"Module": 3, "Normal pressure angle": 20, "Gear width": 20, "Number of teeth": 20,
+    ("bevel_gear", {"Module": 3, "Normal pressure angle": 20, "Face width": 20, "Number of teeth": 20,
                     "Pitch angle": 26.56505117707799, "Bore diameter": 12}, "m 3 mm, d 60 mm, d_a 65.367 mm"),
 ])
 def test_the_gear_dialog_shows_the_diameters_and_modules_live(window, qtbot, tool, fields, words):
@@ -400,6 +400,40 @@ def test_the_properties_of_a_generated_gear_show_its_normal_module_diameters_and
     derived = window.props.widget().findChild(QLabel, "gear_derived")
     assert derived.text() == ("m_t 2.0706 mm, m_n 2 mm, d 41.411 mm, d_a 45.411 mm, d_f 36.411 mm, d_b 38.751 mm; "
                               "left hand")
+
+
+def test_properties_edit_a_helical_gears_normal_module_and_hand_and_a_new_helix_angle_keeps_the_normal_module(
+        window, qtbot):
+    """The dock takes a cylindrical gear as the Helical Gear dialog does: normal module, the helix angle's size,
+    its hand. The helical example's gear1 has m_t 2 mm at 15 deg (right hand): m_n = 2 cos 15 deg = 1.93185 mm.
+    A helix angle of 20 deg keeps m_n (the same hob): m_t = 1.93185 / cos 20 deg = 2.05583 mm."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    window.select("gear1")
+    dock = window.props.widget()
+    assert dock.findChild(QLineEdit, "Transverse module") is None
+    assert dock.findChild(QLineEdit, "Normal module").text() == "1.93185"
+    assert dock.findChild(QComboBox, "hand").currentText() == "Right"
+    m_n = 2e-3 * math.cos(math.radians(15))
+    _type(window, "Helix angle", 20)
+    spec = window.doc.model.bodies["gear1"].visual.spec
+    assert spec.module == pytest.approx(m_n / math.cos(math.radians(20)), rel=1e-12)
+    assert spec.module * 1e3 == pytest.approx(2.05583, abs=5e-6)
+    assert spec.helix_angle == pytest.approx(math.radians(20), rel=1e-12)
+    _type(window, "Normal module", 2)
+    spec = window.doc.model.bodies["gear1"].visual.spec
+    assert spec.module == pytest.approx(2e-3 / math.cos(math.radians(20)), rel=1e-12)
+    window.props.widget().findChild(QComboBox, "hand").setCurrentText("Left")
+    spec = window.doc.model.bodies["gear1"].visual.spec
+    assert spec.helix_angle == pytest.approx(math.radians(-20), rel=1e-12)
+    assert spec.module == pytest.approx(2e-3 / math.cos(math.radians(20)), rel=1e-12)
+    assert window.doc.undo_stack.count() == 3  # one edit each
+    _type(window, "Number of teeth", 21)  # the module and helix entries untouched: neither changes
+    after = window.doc.model.bodies["gear1"].visual.spec
+    assert (after.teeth, after.module, after.helix_angle) == (21, spec.module, spec.helix_angle)
+    for _ in range(4):
+        window.doc.undo_stack.undo()
+    spec = window.doc.model.bodies["gear1"].visual.spec
+    assert (spec.module, spec.helix_angle, spec.teeth) == (2e-3, math.radians(15), 20)
 
 
 def test_a_revolute_joint_starts_on_the_selected_gear_or_the_first_gear_without_a_joint(window, qtbot):

@@ -29,7 +29,7 @@ from core.model.entities import TimeLaw
 from tests.app.conftest import answer_boxes, double_click_channel, fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
 
-GEAR = {"Normal module": 2, "Normal pressure angle": 20, "Gear width": 20, "Helix angle": 0}
+GEAR = {"Normal module": 2, "Normal pressure angle": 20, "Face width": 20, "Helix angle": 0}
 
 
 def _settings(window, **changes):

@@ -232,9 +232,13 @@ class PairRules:
                 continue
             if spec.teeth != z:
                 self.add("warning", pair.name, f"z{k} = {z} but gear {body.name!r} was generated with {spec.teeth} teeth")
-            if abs(spec.module - pair.module) > 1e-12:
+            if abs(spec.module - pair.module) > 1e-12 and kind == "bevel":
                 self.add("warning", pair.name, f"module {pair.module * 1e3:.6g} mm but gear {body.name!r} was generated "
                          f"with {spec.module * 1e3:.6g} mm")
+            elif abs(spec.module - pair.module) > 1e-12:  # the dialogs take m_n: both named
+                self.add("warning", pair.name, f"transverse module m_t {pair.module * 1e3:.6g} mm but gear "
+                         f"{body.name!r} was generated with m_t {spec.module * 1e3:.6g} mm (m_n "
+                         f"{spec.module * math.cos(spec.helix_angle) * 1e3:.6g} mm)")
             if kind != "bevel" and abs(spec.helix_angle - beta) > ANGLE_TOL:
                 self.add("warning", pair.name, f"gear {k} needs a helix angle of {math.degrees(beta):.6g} deg but "
                          f"{body.name!r} was generated with {math.degrees(spec.helix_angle):.6g} deg")

@@ -86,7 +86,8 @@ def test_a_case_with_model_warnings_is_counted_and_its_whole_message_is_in_the_t
     last = w.table.columnCount() - 1
     assert w.table.horizontalHeaderItem(last).text() == "message" and w.table.item(0, last).text() == ""
     message = w.table.item(1, last)
-    assert message.text().startswith("warning: sun_planet1: module 2 mm but gear 'sun' was generated with 3 mm")
+    assert message.text().startswith("warning: sun_planet1: transverse module m_t 2 mm but gear 'sun' was generated "
+                                     "with m_t 3 mm (m_n 3 mm)")
     assert message.toolTip() == message.text()
     assert w.statusBar().currentMessage() == "2 cases: 2 computed, 0 failed; 1 with warnings (see their message)"
 

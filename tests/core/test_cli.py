@@ -213,7 +213,8 @@ def test_simulate_prints_the_models_warnings_and_runs(tmp_path):
     save(model, tmp_path / "m.gdyn")
     res = run("simulate", str(tmp_path / "m.gdyn"), "--t-end", "0.002", "--out", str(tmp_path / "m.csv"))
     assert res.returncode == 0 and (tmp_path / "m.csv").exists()
-    assert "warning: pair: module 2 mm but gear 'gear1' was generated with 3 mm" in res.stderr
+    assert ("warning: pair: transverse module m_t 2 mm but gear 'gear1' was generated with m_t 3 mm "
+            "(m_n 2.89778 mm)") in res.stderr
     clean = run("simulate", str(EXAMPLES / "helical_pair.gdyn"), "--t-end", "0.002", "--out", str(tmp_path / "c.csv"))
     assert clean.returncode == 0 and "warning" not in clean.stderr
 

@@ -212,7 +212,8 @@ def test_a_case_whose_model_has_warnings_runs_and_names_them(tmp_path):
     data["parameters"] = [{"path": "gears.sun.module", "values": [0.002, 0.003]}]
     rows = run_study(study_from_dict(data, str(STUDY)), workers=0)
     assert [r["status"] for r in rows] == ["ok", "ok"] and rows[0]["message"] == ""
-    assert "warning: sun_planet1: module 2 mm but gear 'sun' was generated with 3 mm" in rows[1]["message"]
+    assert ("warning: sun_planet1: transverse module m_t 2 mm but gear 'sun' was generated with m_t 3 mm "
+            "(m_n 3 mm)") in rows[1]["message"]
     out = tmp_path / "r.csv"
     write_results(out, study_from_dict(data, str(STUDY)), rows)
     assert list(csv.reader(out.open()))[2][-1] == rows[1]["message"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from pathlib import Path
 
 from PySide6.QtCore import Signal
@@ -20,7 +21,7 @@ from app.dialogs.entity_form import NOTES, EntityForm
 from app.dialogs.fields import FieldError
 from app.dialogs.frame_dialog import FrameDialog
 from app.dialogs.gear_dialog import derived_text
-from app.dialogs.gear_entries import GearEntries
+from app.dialogs.gear_entries import NORMAL_MODULE, GearEntries
 from app.dialogs.loss_table_editor import LossTableEditor
 from app.docks.model_info import ModelInfoPanel
 from core.commands import replace_fields, set_gear_spec
@@ -36,6 +37,8 @@ MESH_NOTES = {
                    "convex hull, an upper bound of the part's.",
     "manual": "<b>Imported</b> from {file} ({unit}), which is not watertight: mass, centre of mass and inertia "
               "were entered by hand."}
+PAIR_MODULE_TIP = ("Normal module m_n (ISO 21771), as the Gear Pair dialog takes it; the pair keeps the transverse "
+                   "module m_t = m_n / cos(beta), named in the note above. A new helix angle keeps m_n")
 SPEC_KIND_TEXT = {"helical": "helical/spur gear", "inner": "inner (ring) gear", "bevel": "straight bevel gear"}
 
 
@@ -101,6 +104,7 @@ class PropertyDock(QDockWidget):
         if isinstance(item, GearPair):  # only the angle that applies to the kind; profile shifts on external pairs
             for field in item.inactive_fields():
                 self.form.set_visible(field, False)
+            self._show_normal_module(item)
         self.form.edited.connect(self._commit_field)
         lay.addWidget(self.form)
         if isinstance(item, GearPair):
@@ -166,11 +170,27 @@ class PropertyDock(QDockWidget):
         if dlg.exec() and dlg.frame is not None:
             self._commit("frames", (*body.frames, dlg.frame))
 
+    def _show_normal_module(self, pair: GearPair) -> None:
+        """The pair's module entry as the Gear Pair dialog takes it: the normal module m_n = m_t cos(beta) (the
+        pair keeps m_t); `_commit_field` turns it back."""
+        field = self.form.widgets["module"]
+        self.form.form.labelForField(field).setText(NORMAL_MODULE)
+        field.label = NORMAL_MODULE
+        field.edit.setObjectName(NORMAL_MODULE)
+        field.edit.setToolTip(PAIR_MODULE_TIP)
+        field.set_si(pair.module * math.cos(pair.helix_angle))
+
     def _commit_field(self, field_name: str) -> None:
         if self.form is None:
             return
+        pair = self.form.item if isinstance(self.form.item, GearPair) else None
         try:
             value = self.form.field_value(field_name)
+            if pair is not None and field_name in ("module", "helix_angle"):  # m_n typed, or kept by a new helix
+                m_n, beta = self.form.field_value("module"), self.form.field_value("helix_angle")
+                untouched = beta == pair.helix_angle and m_n == pair.module * math.cos(beta)
+                self._commit("helix_angle", beta, module=pair.module if untouched else m_n / math.cos(beta))
+                return
         except FieldError as exc:
             self.report(str(exc))
             self.show_item(self.name)
@@ -190,13 +210,15 @@ class PropertyDock(QDockWidget):
             self.report(str(exc))
             self.show_item(self.name)
 
-    def _commit(self, field_name: str, value) -> None:
+    def _commit(self, field_name: str, value, **more) -> None:
+        """Set `field_name` (and the fields in `more`) of the item shown, as one command where any changes."""
         item = self.document.model.find(self.name)
-        if item is None or getattr(item, field_name) == value:
+        changes = {field_name: value, **more}
+        if item is None or all(getattr(item, f) == v for f, v in changes.items()):
             return
         self._committing = True
         try:
-            self.document.apply(replace_fields(self.document.model, self.name, **{field_name: value}))
+            self.document.apply(replace_fields(self.document.model, self.name, **changes))
         except ModelError as exc:
             self.report(str(exc))
             self._committing = False

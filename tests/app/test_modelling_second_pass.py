@@ -436,6 +436,28 @@ def test_properties_edit_a_helical_gears_normal_module_and_hand_and_a_new_helix_
     assert (spec.module, spec.helix_angle, spec.teeth) == (2e-3, math.radians(15), 20)
 
 
+def test_properties_edit_a_pairs_normal_module_as_its_dialog_and_a_new_helix_angle_keeps_it(window, qtbot):
+    """The pair's dock takes the normal module, as the Gear Pair dialog does (the pair keeps m_t = m_n /
+    cos(beta)): the helical example's pair (m_t 2 mm at 15 deg) reads m_n 1.93185 mm; 20 deg keeps m_n."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    window.select("pair")
+    dock = window.props.widget()
+    assert dock.findChild(QLineEdit, "Transverse module") is None
+    assert dock.findChild(QLineEdit, "Normal module").text() == "1.93185"
+    m_n = 2e-3 * math.cos(math.radians(15))
+    _type(window, "Helix angle of gear 1", 20)
+    pair = window.doc.model.gear_pairs["pair"]
+    assert pair.module == pytest.approx(m_n / math.cos(math.radians(20)), rel=1e-12)
+    assert pair.helix_angle == pytest.approx(math.radians(20), rel=1e-12)
+    assert window.doc.undo_stack.count() == 1  # the angle and the module it implies: one edit
+    _type(window, "Normal module", 2)
+    assert window.doc.model.gear_pairs["pair"].module == pytest.approx(2e-3 / math.cos(math.radians(20)), rel=1e-12)
+    assert window.props.widget().findChild(QLineEdit, "Normal module").text() == "2"
+    module = window.doc.model.gear_pairs["pair"].module
+    _type(window, "Face width", 25)  # the module untouched: exactly as it was
+    assert window.doc.model.gear_pairs["pair"].module == module
+
+
 def test_a_revolute_joint_starts_on_the_selected_gear_or_the_first_gear_without_a_joint(window, qtbot):
     """The joint dialog always offered the first body: after gear a had its joint, the next joint started on a again.
     It takes the gear selected in the tree, and with nothing selected the first gear no joint carries yet."""

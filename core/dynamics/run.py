@@ -42,6 +42,7 @@ from core.errors import ModelError
 from core.model.entities import SimulationSettings
 from core.model.files import encode, model_to_dict
 from core.model.model import Model
+from core.ranges import RPM
 from core.validation import validate
 
 SETTINGS_FIELDS = {f.name for f in dataclasses.fields(SimulationSettings)}
@@ -114,6 +115,21 @@ def effective_settings(model: Model, **overrides) -> tuple[SimulationSettings, d
     return settings, extra
 
 
+def projection_note(system, given: np.ndarray, y0: np.ndarray) -> str:
+    """What making the initial speeds consistent did, in the bodies' terms: the body whose angular velocity [rad/s]
+    (or, where no spin changed, velocity [m/s]) changed most, and by how much."""
+    (_, _, v0, w0), (_, _, v1, w1) = system.bodies(given), system.bodies(y0)
+    spins, speeds = np.linalg.norm(w1 - w0, axis=1), np.linalg.norm(v1 - v0, axis=1)
+    if spins.max(initial=0.0) > 1e-9:
+        k = int(np.argmax(spins))
+        what = f"angular velocity of {system.names[k]!r}: {spins[k]:.5g} rad/s ({spins[k] * RPM['scale']:.5g} rpm)"
+    else:
+        k = int(np.argmax(speeds))
+        what = f"velocity of {system.names[k]!r}: {speeds[k]:.5g} m/s"
+    return ("initial speeds were projected onto the constraints (joints, gear pairs, motors): the largest change is "
+            f"to the {what}")
+
+
 def refuse(errors: list) -> None:
     """A ModelError for validation's errors (core.validation.Finding), if any: each item and its message."""
     if errors:
@@ -177,9 +193,10 @@ class Run:
         system.kernel.program.ready = True  # assembling ran its entry points: checks may take it without waiting
         if check:
             refuse([f for f in system_findings(system) if f.severity == "error"])
-        y0, change = system.consistent_initial_state()
+        given = system.initial_state()
+        y0, change = system.consistent_velocities(given)
         if change > 1e-9:
-            findings.append(f"initial speeds were projected onto the constraints (largest change {change:.3g})")
+            findings.append(projection_note(system, given, y0))
         if settings.static_equilibrium:
             y0, note = system.mesh_equilibrium(y0)
             if note:

@@ -364,3 +364,16 @@ def test_a_speed_motors_torque_and_power_are_the_reduced_inertia_times_its_accel
     assert res["drive.torque"][ramp] == pytest.approx(np.full(ramp.sum(), torque), rel=1e-6)
     assert res["drive.power"][ramp] == pytest.approx(torque * 200.0 * res.time[ramp], rel=1e-6, abs=1e-9)
     assert np.abs(res["drive.torque"][~ramp]).max() < 1e-6 * torque
+
+
+def test_a_start_the_constraints_change_names_the_body_whose_speed_changed_most_with_its_unit():
+    """The helical example's gear1 starts at 100 rad/s and gear2 at -50 rad/s; a speed motor holding gear1's
+    joint at 0 rad/s makes both rest at the start: gear1's angular velocity changes most, by exactly 100 rad/s
+    (954.93 rpm)."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    AddItem(SpeedMotor("hold", "gear1_joint", TimeLaw("constant", 0.0))).do(model)
+    for formulation in ("joint", "cartesian"):
+        run = prepare(model, t_end=1e-3, step=1e-4, formulation=formulation)
+        (note,) = [f for f in run.results.findings if f.startswith("initial speeds")]
+        assert note == ("initial speeds were projected onto the constraints (joints, gear pairs, motors): the "
+                        "largest change is to the angular velocity of 'gear1': 100 rad/s (954.93 rpm)"), formulation

@@ -189,7 +189,8 @@ class SpectrumWindow(QWidget):
             if high - low > SWEEP_BINS * spec.resolution:  # a run-up: a band where the mesh frequency swept
                 self._mark_sweep(low, high, top, mesh_label(pairs), colour, k)
                 swept = True
-                named.append(f"{low:.6g}-{high:.6g} Hz, swept ({', '.join(pairs)})")
+                start = "0" if low <= 1e-9 * high else f"{low:.6g}"  # from rest: its round-off reads 0
+                named.append(f"{start}-{high:.6g} Hz, swept ({', '.join(pairs)})")
                 if high > top:
                     unseen.append(f"{mesh_label(pairs)}: the sweep reaches {high:.6g} Hz, above the {top:.4g} Hz the "
                                   f"output samples resolve: an output step under {0.5 / high:.3g} s shows it")

@@ -22,10 +22,10 @@ from app.plot_axis import prefixed, shown_unit, unit_axes
 from app.telemetry.browser import matches
 from app.telemetry.plots import COLOURS
 from app.telemetry.readout import TIME_ROW, statistics
-from core.commands import SetSettings, replace_fields
+from core.commands import AddItem, SetSettings, replace_fields
 from core.dynamics.results import open_results
 from core.dynamics.simulate import simulate
-from core.model.entities import TimeLaw
+from core.model.entities import SpeedMotor, TimeLaw
 from core.model.files import load
 from tests.app.conftest import answer_boxes, double_click_channel, fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES, ROOT
@@ -168,6 +168,18 @@ def test_a_run_up_marks_the_band_its_mesh_frequency_swept_not_a_line_at_its_mean
     assert label.toPlainText() == "6 meshes 1x swept"
     info = sw.info.text()
     assert f"0-{high:.6g} Hz, swept (sun_planet1, " in info and "the Order map shows it" in info
+
+
+def test_a_sweep_from_rest_reads_from_0_hz_not_from_its_round_off(window, qtbot):
+    """A speed motor ramps the helical example's gear1 from rest to 300 rad/s in 1 s: its 20 teeth mesh at
+    0 to 20 * 300 / 2 pi = 954.93 Hz. The rest left a speed of some 1e-13 rad/s in the samples, and the note read
+    'mesh frequencies: 2.71407e-13-954.93 Hz'."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    window.doc.apply(AddItem(SpeedMotor("ramp", "gear1_joint", TimeLaw("ramp", 0.0, final=300.0, t_end=1.0))))
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)
+    info = _spectrum_of(window, qtbot, "pair.Fr").info.text()
+    assert f"mesh frequencies: 0-{20 * 300 / (2 * math.pi):.6g} Hz, swept (pair)" in info, info
 
 
 def test_the_order_maps_mesh_order_lines_stop_at_the_highest_frequency_the_samples_resolve(window, qtbot):

@@ -94,8 +94,11 @@ class RunMenu:
         self.run_notes += [f"{record.label}: t = {t:.6g} s, {name}: {detail}" for t, name, detail in res.events[:shown]]
         if len(res.events) > shown:
             self.run_notes.append(f"{record.label}: ... and {len(res.events) - shown} more events (in the results file)")
-        cost = (f"; {res.steps:,} steps, {res.evaluations:,} evaluations in {record.seconds:.3g} s"
-                if record.seconds is not None else "")
+        cost = ""
+        if res.steps:  # an opened run's file keeps its steps and evaluations, not the wall time they took
+            cost = f"; {res.steps:,} steps, {res.evaluations:,} evaluations"
+            if record.seconds is not None:
+                cost += f" in {record.seconds:.3g} s"
         self.run_notes.append(f"{record.label}: {res.summary()}{cost}")
         self.refresh()
 

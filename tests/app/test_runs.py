@@ -301,9 +301,12 @@ def test_results_file_round_trip_through_the_menus(window, qtbot, tmp_path, monk
     assert window.doc.model == ran
     window.playback.slider.setValue(window.playback.slider.maximum())
     assert window.clock.time == pytest.approx(res.time[-1])
-    # Messages shows the opened run's notes as the run showed them when it ended: its plan and its summary
+    # Messages shows the opened run's notes as the run showed them when it ended: its plan, its summary and its
+    # cost (the file keeps the steps and evaluations, not the wall time of the machine that ran it)
     listed = [window.messages.list.item(i).text() for i in range(window.messages.list.count())]
-    assert f"run.gdres: plan: {plan_line(res.settings)}" in listed and f"run.gdres: {res.summary()}" in listed
+    assert res.steps == 20 and res.evaluations == 80  # rk4 at the helical example's 1 ms step
+    assert f"run.gdres: plan: {plan_line(res.settings)}" in listed
+    assert f"run.gdres: {res.summary()}; 20 steps, 80 evaluations" in listed, listed
 
 
 def test_screenshot_mid_animation_is_not_blank(window, qtbot, tmp_path):

@@ -30,7 +30,7 @@ def derived_text(spec: GearSpec, hand: bool = False) -> str:
         g = cylindrical_geometry(spec)
         values = {"m_t": g.transverse_module, "m_n": g.normal_module, "d": 2 * g.pitch_radius,
                   "d_a": 2 * g.tip_radius, "d_f": 2 * g.root_radius, "d_b": 2 * g.base_radius}
-    text = ", ".join(f"{k} {v * 1e3:.5g} mm" for k, v in values.items())
+    text = ", ".join(f"{k} {v * 1e3:.6g} mm" for k, v in values.items())  # as the entries show them
     if hand and spec.kind != "bevel":
         text += "; " + ("spur" if spec.helix_angle == 0 else "right hand" if spec.helix_angle > 0 else "left hand")
     return text

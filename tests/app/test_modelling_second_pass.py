@@ -344,14 +344,14 @@ def test_import_takes_cm_inch_and_x_up_sketches_it_upright_and_enables_hand_fiel
 
 
 @pytest.mark.parametrize("tool, fields, words", [
-    # ISO 21771 by hand, from the normal module: m_t = m_n / cos(beta) = 2 / cos 15 deg = 2.0706 mm; d = z m_t =
+    # ISO 21771 by hand, from the normal module: m_t = m_n / cos(beta) = 2 / cos 15 deg = 2.07055 mm; d = z m_t =
     # 41.411 mm; d_a = d + 2 m_n; d_f = d - 2.5 m_n; d_b = d cos(alpha_t), alpha_t = atan(tan 20 deg / cos 15 deg)
     ("helical_gear", {**GEAR, "Number of teeth": 20, "Helix angle": 15},
-     "m_t 2.0706 mm, m_n 2 mm, d 41.411 mm, d_a 45.411 mm, d_f 36.411 mm, d_b 38.751 mm"),
+     "m_t 2.07055 mm, m_n 2 mm, d 41.411 mm, d_a 45.411 mm, d_f 36.411 mm, d_b 38.7513 mm"),
     ("helical_gear", {**GEAR, "Number of teeth": 20, "Helix angle": 15, "hand": "Left"},  # the same sizes
-     "m_t 2.0706 mm, m_n 2 mm, d 41.411 mm, d_a 45.411 mm, d_f 36.411 mm, d_b 38.751 mm"),
+     "m_t 2.07055 mm, m_n 2 mm, d 41.411 mm, d_a 45.411 mm, d_f 36.411 mm, d_b 38.7513 mm"),
     ("bevel_gear", {"Module": 3, "Normal pressure angle": 20, "Face width": 20, "Number of teeth": 20,
-                    "Pitch angle": 26.56505117707799, "Bore diameter": 12}, "m 3 mm, d 60 mm, d_a 65.367 mm"),
+                    "Pitch angle": 26.56505117707799, "Bore diameter": 12}, "m 3 mm, d 60 mm, d_a 65.3666 mm"),
 ])
 def test_the_gear_dialog_shows_the_diameters_and_modules_live(window, qtbot, tool, fields, words):
     seen = []
@@ -398,7 +398,7 @@ def test_the_properties_of_a_generated_gear_show_its_normal_module_diameters_and
     qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
     window.select("a")
     derived = window.props.widget().findChild(QLabel, "gear_derived")
-    assert derived.text() == ("m_t 2.0706 mm, m_n 2 mm, d 41.411 mm, d_a 45.411 mm, d_f 36.411 mm, d_b 38.751 mm; "
+    assert derived.text() == ("m_t 2.07055 mm, m_n 2 mm, d 41.411 mm, d_a 45.411 mm, d_f 36.411 mm, d_b 38.7513 mm; "
                               "left hand")
 
 

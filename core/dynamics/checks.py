@@ -109,11 +109,20 @@ class Freedom:
         return self.coordinates - (self.rows - self.redundant)
 
     def describe(self) -> str:
-        what = "joint angles" if self.formulation == "joint" else "body velocities (6 per body)"
-        motors = f"; {self.motors} of them prescribe a motor's motion" if self.motors else ""
-        return (f"{self.degrees} degree(s) of freedom: {self.coordinates} {what} less "
-                f"{self.rows - self.redundant} independent constraint rows ({self.rows} rows, {self.redundant} "
-                f"redundant{motors})")
+        """The count in words: '1 degree of freedom: 6 joint angles less 5 independent constraint rows (7 rows,
+        2 redundant; 1 of them prescribes a motor's motion)'."""
+        what = (counted(self.coordinates, "joint angle") if self.formulation == "joint"
+                else counted(self.coordinates, "body velocity", "body velocities") + " (6 per body)")
+        motors = ("" if not self.motors else "; 1 of them prescribes a motor's motion" if self.motors == 1
+                  else f"; {self.motors} of them prescribe motors' motions")
+        return (f"{counted(self.degrees, 'degree')} of freedom: {what} less "
+                f"{counted(self.rows - self.redundant, 'independent constraint row')} ({counted(self.rows, 'row')}, "
+                f"{self.redundant} redundant{motors})")
+
+
+def counted(n: int, one: str, many: str = "") -> str:
+    """n and the noun, singular for one: counted(1, 'row') is '1 row', counted(2, 'row') '2 rows'."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 def freedom(system: System) -> Freedom:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.dynamics.checks import freedom, model_freedom
+from core.dynamics.checks import Freedom, freedom, model_freedom
 from core.dynamics.formulations import assemble
 from core.model.entities import RevoluteJoint
 from core.model.files import load
@@ -34,3 +34,12 @@ def test_the_degrees_of_freedom_are_the_hand_count_in_both_formulations(name):
 
 def test_a_model_that_cannot_be_counted_says_why():
     assert model_freedom(Model()) == "the model has no bodies"
+
+
+def test_the_count_reads_in_singular_and_plural_as_it_should():
+    assert Freedom("cartesian", 12, 11, 1, 2).describe() == (
+        "2 degrees of freedom: 12 body velocities (6 per body) less 10 independent constraint rows (11 rows, "
+        "1 redundant; 2 of them prescribe motors' motions)")
+    assert Freedom("joint", 1, 1, 0, 1).describe() == (
+        "0 degrees of freedom: 1 joint angle less 1 independent constraint row (1 row, 0 redundant; 1 of them "
+        "prescribes a motor's motion)")

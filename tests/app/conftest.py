@@ -108,7 +108,11 @@ def answer_boxes(qtbot, buttons: list, texts: list) -> None:
 
 def axis_unit_suits(axis, title: str, largest: float) -> str:
     """The unit a plot axis (app.plot_axis.UnitAxis) names for values up to `largest` [SI], checked to be the SI
-    prefix that puts them between 1 and 1000, with no pyqtgraph '(x...)' factor beside it."""
+    prefix that puts them between 1 and 1000, with no pyqtgraph '(x...)' factor beside it; as the next paint shows
+    it (pyqtgraph brings an auto range up to date just before painting, and a busy machine may not have painted)."""
+    view = axis.linkedView()
+    if view is not None:
+        view.prepareForPaint()
     label = axis.labelString()
     assert "(x" not in label and f"{title} [" in label, label
     unit = label.split("[")[1].split("]")[0]

@@ -5,7 +5,7 @@ time, and its last sample when it ends), until the user takes the clock (plays, 
 overlays: the tooth force on gear 2 of each pair at its pitch point as three arrows, Ft, Fr and Fa, on one
 scale for every pair and the whole run (the largest Fc is 30 % of the model's size; the view says how many
 newtons a length stands for); and the joint axes. The bodies are drawn see-through while either shows, since
-both lie inside them.
+both lie inside them. Before any run the joint axes stand where the model puts them.
 """
 
 from __future__ import annotations
@@ -108,11 +108,15 @@ class Animator(QObject):
 
     def _model_edited(self, change) -> None:
         self._state()
+        if self.results is None:  # the overlays stand on the model itself: they follow its edits
+            self._model_overlays()
 
     def show(self, t: float) -> None:
-        """Put every body at its pose at time t [s] (and the overlays)."""
+        """Put every body at its pose at time t [s] (and the overlays); with no run, the overlays of the model as
+        it stands (`_model_overlays`)."""
         res = self.results
         if res is None or not len(res):
+            self._model_overlays()
             return
         pos, quat = res.pose_at(t)
         self.viewport.set_poses(res.bodies, pos, quat, render=False)
@@ -124,6 +128,25 @@ class Animator(QObject):
             self.viewport.set_see_through(False)
         self.viewport.request_render()
         self.frames += 1
+
+    def _model_overlays(self) -> None:
+        """Before any run: the joint axes where the model puts them (where to check a joint's place), and, for
+        tooth forces, a caption that they need a run."""
+        if self.viewport is None or not (self.show_axes or self.show_forces or self.viewport.overlay_actors):
+            return
+        model = self.doc.model
+        axes = {}
+        if self.show_axes and model.bodies:
+            names = list(model.bodies)
+            pos = np.array([model.bodies[n].position for n in names], float)
+            quat = np.array([model.bodies[n].orientation for n in names], float)
+            size = self._size()
+            axes = {joint: (point, axis, 0.3 * size)
+                    for joint, (point, axis) in Scene(model, names).joint_axes(pos, quat).items()}
+        self.viewport.set_overlays({}, axes, render=False)
+        self.viewport.set_caption("Tooth forces: run the model to see them" if self.show_forces else "")
+        self.viewport.set_see_through(bool(axes))
+        self.viewport.request_render()
 
     def _overlays(self, res, t, pos, quat) -> None:
         scene = self.scene

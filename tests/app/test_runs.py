@@ -497,6 +497,36 @@ def test_show_joint_axes_draws_every_revolute_axis_through_see_through_bodies(wi
     assert all(a.GetProperty().GetOpacity() == 1.0 for a in view.body_actors.values())
 
 
+def test_joint_axes_show_before_a_run_where_the_model_puts_them_and_tooth_forces_say_they_need_one(window, qtbot):
+    """Checking where the joints sit is done before running: Show Joint Axes drew nothing until a run existed.
+    Before a run the axes stand at the model's joints (their point the axis' middle), and Show Tooth Forces says
+    it needs a run instead of drawing nothing without a word."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    view, model = window.viewport, window.doc.model
+    window.act_axes.trigger()
+    qtbot.wait(50)
+    shown = {k: a for k, a in view.overlay_actors.items() if a.GetVisibility()}
+    assert set(shown) == {"axis:gear1_joint", "axis:gear2_joint"}
+    for name in ("gear1_joint", "gear2_joint"):
+        matrix = np.array(shown[f"axis:{name}"].user_matrix)
+        length = np.linalg.norm(matrix[:3, 0])
+        middle = matrix[:3, 3] + 0.5 * matrix[:3, 0]  # the unit line along x, placed and scaled
+        assert np.allclose(middle, model.joints[name].position, atol=1e-12 * length)
+        assert np.allclose(matrix[:3, 0] / length, model.joints[name].unit_axis(), atol=1e-12)
+    window.act_forces.trigger()
+    qtbot.wait(50)
+    assert view.caption_text == "Tooth forces: run the model to see them"
+    window.act_forces.trigger()
+    window.apply(replace_fields(model, "gear2_joint", position=(0.07, 0.0, 0.0)))  # an edit moves its axis
+    qtbot.wait(50)
+    matrix = np.array(view.overlay_actors["axis:gear2_joint"].user_matrix)
+    assert np.allclose(matrix[:3, 3] + 0.5 * matrix[:3, 0], (0.07, 0.0, 0.0), atol=1e-12)
+    window.doc.undo_stack.setClean()  # File > New without the unsaved-changes prompt
+    window.act_new.trigger()  # no joints, no axes
+    qtbot.wait(50)
+    assert not any(a.GetVisibility() for a in view.overlay_actors.values())
+
+
 def test_a_runs_note_on_a_setting_opens_the_settings_at_its_entry_on_a_double_click(window, qtbot):
     """The compliant pair sampled every 2 ms (its mesh at 509 Hz, 1.02 periods a sample): the run's note says the
     output step aliases the mesh and a double-click on it opens Simulation Settings at the Output step entry, as a

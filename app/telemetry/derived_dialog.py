@@ -1,5 +1,5 @@
 """New derived channels by choosing, never by typing a formula: derivative, integral, moving average, difference,
-and a gear pair's dynamic factor."""
+ratio, and a gear pair's dynamic factor."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ from core.analysis import derived
 from core.ranges import Range
 
 KINDS = {"derivative": "Derivative d/dt", "integral": "Integral over time", "moving_average": "Moving average",
-         "difference": "Difference of two channels", "dynamic_factor": "Dynamic factor of a gear pair (Ft / (T / r1))"}
+         "difference": "Difference of two channels", "ratio": "Ratio of two channels (a speed ratio, an efficiency)",
+         "dynamic_factor": "Dynamic factor of a gear pair (Ft / (T / r1))"}
+#: the second channel's row, by the kind that takes one
+SECOND = {"difference": "Minus channel", "ratio": "Divided by"}
 SPAN = Range(lo=0.0, hi=1e6, lo_open=True, unit="s")
 
 
@@ -52,7 +55,9 @@ class DerivedDialog(QDialog):
     def _fields(self, *_) -> None:
         k = self.kind.currentData()
         self.form.setRowVisible(self.a, k != "dynamic_factor")
-        self.form.setRowVisible(self.b, k == "difference")
+        self.form.setRowVisible(self.b, k in SECOND)
+        if k in SECOND:
+            self.form.labelForField(self.b).setText(SECOND[k])
         self.form.setRowVisible(self.pair, k == "dynamic_factor")
         self.form.setRowVisible(self.span, k == "moving_average")
 
@@ -65,8 +70,8 @@ class DerivedDialog(QDialog):
                 out = derived.integral(self.results, self.a.currentText())
             elif k == "moving_average":
                 out = derived.moving_average(self.results, self.a.currentText(), self.span.value())
-            elif k == "difference":
-                out = derived.difference(self.results, self.a.currentText(), self.b.currentText())
+            elif k in SECOND:
+                out = getattr(derived, k)(self.results, self.a.currentText(), self.b.currentText())
             else:
                 out = derived.dynamic_factor(self.results, self.model, self.pair.currentText())
             if out[0].label in self.results.names:

@@ -14,7 +14,9 @@ TIME_ROW = "time (t_A, t_B, dt)"
 
 
 def statistics(values: np.ndarray) -> tuple[float, float, float, float, float]:
-    """min, max, mean, RMS, peak-to-peak of the samples (nan when there are none)."""
+    """min, max, mean, RMS, peak-to-peak of the samples with a value (NaN, a ratio's where its divisor is 0, is
+    left out; nan when none has one)."""
+    values = values[~np.isnan(values)]
     if not len(values):
         return (float("nan"),) * 5
     lo, hi = float(values.min()), float(values.max())

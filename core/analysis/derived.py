@@ -59,6 +59,21 @@ def difference(results, a: str, b: str) -> tuple[Channel, np.ndarray]:
         results[a] - results[b]
 
 
+def ratio(results, a: str, b: str) -> tuple[Channel, np.ndarray]:
+    """Channel a over channel b (a speed ratio, an efficiency as power over power): NaN where b is 0, where the
+    ratio has no value. The unit is 1 for channels of one unit, else a's over b's."""
+    ca, cb = results.record(a), results.record(b)
+    if ca.unit == cb.unit:
+        unit = "1"
+    else:
+        over = f"({cb.unit})" if " " in cb.unit or "/" in cb.unit else cb.unit or "1"
+        unit = f"{ca.unit or '1'}/{over}"
+    den = results[b]
+    values = np.divide(results[a], den, out=np.full(len(den), np.nan), where=den != 0)
+    return Channel(ca.item, f"{ca.quantity}/{cb.item}.{cb.quantity}", unit, "derived",
+                   f"{ca.name} / {cb.name} (no value where {cb.name} is 0)"), values
+
+
 def dynamic_factor(results, model: Model, pair: str, torque: float | None = None) -> tuple[Channel, np.ndarray]:
     """Ft over its quasi-static value T / r1 [1]: T is the given torque on gear 1 [N m], else the mean of the
     torque elements on gear 1's joint over the run, r1 the pitch radius of gear 1."""

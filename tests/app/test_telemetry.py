@@ -361,6 +361,21 @@ def test_derived_channels_are_kept_in_the_results_and_the_file(window, qtbot, tm
     assert "sun_planet1.dynamic_factor" in [c.name for c in back.channels]
 
 
+def test_a_ratio_of_the_output_speed_to_the_input_speed_is_the_reducers_ratio(window, qtbot):
+    """The two-stage reducer: 40/20 then 45/18, two external meshes: the output turns at 1/5 of the input's speed,
+    the same way round. The ratio's unit is 1; its second channel's row reads 'Divided by'."""
+    res = _run(window, qtbot, EXAMPLES / "two_stage_reducer.gdyn", t_end=0.05)
+    tw = window.show_telemetry()
+    seen = []
+    fill_and_ok(qtbot, {}, {"derived_kind": "Ratio of two channels (a speed ratio, an efficiency)",
+                            "derived_a": "output_joint.speed", "derived_b": "input_joint.speed"},
+                press=lambda dlg: seen.append(dlg.form.labelForField(dlg.b).text()))
+    tw.act_derived.trigger()
+    name = "output_joint.speed/input_joint.speed"
+    assert seen == ["Divided by"] and res.record(name).unit == "1"
+    assert res[name] == pytest.approx(np.full(len(res), (20 / 40) * (18 / 45)), rel=1e-9)
+
+
 def test_the_telemetry_follows_a_run_live(window, qtbot):
     window.open_file(EXAMPLES / "planetary.gdyn")
     # 5 s at 10 us steps (stopped below once the plot has grown): the run must outlast adding the channel, which
@@ -659,6 +674,14 @@ def test_the_statistics_of_a_diverged_channel_read_without_overflow():
     assert rms == pytest.approx(math.sqrt((9 + 16) / 4) * 1e200, rel=1e-12)
     assert (lo, hi, mean, ptp) == pytest.approx((-4e200, 3e200, -0.25e200, 7e200), rel=1e-12)
     assert statistics(np.zeros(3))[3] == 0.0
+
+
+def test_the_statistics_leave_out_the_samples_where_a_channel_has_no_value():
+    """A ratio has no value where its divisor is 0 (NaN at a start from rest): the statistics are of the others,
+    not NaN for the whole channel."""
+    lo, hi, mean, rms, ptp = statistics(np.array([math.nan, 1.0, 2.0, 3.0]))
+    assert (lo, hi, mean, ptp) == (1.0, 3.0, 2.0, 2.0) and rms == pytest.approx(math.sqrt(14 / 3), rel=1e-15)
+    assert all(math.isnan(v) for v in statistics(np.array([math.nan, math.nan])))
 
 
 def test_the_spectrum_follows_a_new_run_and_empties_when_the_model_is_replaced(window, qtbot):

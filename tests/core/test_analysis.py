@@ -97,6 +97,18 @@ def test_derivative_integral_moving_average_difference():
     assert res.channels[index].group == "derived" and res.names[index] == "x.d(a)/dt [m/s]"
 
 
+def test_a_ratio_of_two_channels_is_undefined_where_the_divisor_is_zero():
+    """A speed ratio (rad/s over rad/s: unit 1) and a torque per speed (N m over rad/s); at t = 0 the divisor
+    2 t is zero and the ratio has no value there (NaN), not an infinity."""
+    t = np.linspace(0.0, 2.0, 2001)
+    res = _results(t, {"w_in": ("rad/s", 2 * t), "w_out": ("rad/s", 0.4 * t), "T": ("N m", 3 * t * t)})
+    c, v = derived.ratio(res, "x.w_out", "x.w_in")
+    assert (c.name, c.unit) == ("x.w_out/x.w_in", "1") and np.isnan(v[0])
+    assert np.allclose(v[1:], 0.2, rtol=1e-12)
+    c, v = derived.ratio(res, "x.T", "x.w_in")
+    assert c.unit == "N m/(rad/s)" and np.allclose(v[1:], 1.5 * t[1:], rtol=1e-12)
+
+
 def test_meshes_sharing_a_frequency_are_grouped_and_others_kept_apart():
     """The planetary's six meshes run at one mesh frequency (a run's mean speeds differ by 1e-4 relative at
     most): one group; pairs 2 % apart, two groups, whose means are their members' means."""

@@ -37,6 +37,7 @@ HIGHLIGHT = "#ffb347"
 FORCE_COLOURS = {"Ft": "#d62728", "Fr": "#2ca02c", "Fa": "#8e44ad"}  # red, green, violet
 SEE_THROUGH = 0.3  # the bodies' opacity when see-through (View > Transparent Bodies, or tooth forces shown)
 AXIS_COLOUR = "#2e86c1"
+SPRING_COLOUR = "#d35400"  # a spring-damper's line between its ends
 #: unit overlay shapes along +x, placed by a transform: a tooth-force arrow, a joint axis
 ARROW = pv.Arrow(tip_length=0.22, tip_radius=0.09, shaft_radius=0.035)
 AXIS_LINE = pv.Line((0.0, 0.0, 0.0), (1.0, 0.0, 0.0))
@@ -281,9 +282,10 @@ class ViewportWidget(QtInteractor):
         if render:
             self.request_render()
 
-    def set_overlays(self, arrows: dict | None = None, axes: dict | None = None, render: bool = True) -> None:
-        """Tooth-force arrows {name: (point, vector, quantity)} (quantity Ft, Fr or Fa: its colour) and joint axes
-        {joint: (point, direction, length)} [m], world.
+    def set_overlays(self, arrows: dict | None = None, axes: dict | None = None, springs: dict | None = None,
+                     render: bool = True) -> None:
+        """Tooth-force arrows {name: (point, vector, quantity)} (quantity Ft, Fr or Fa: its colour), joint axes
+        {joint: (point, direction, length)} and spring-dampers {name: (end i, end j)} [m], world.
 
         Each overlay is an actor made once from a unit shape and placed by a
         transform; overlays not named are hidden.
@@ -296,6 +298,11 @@ class ViewportWidget(QtInteractor):
         for name, (point, direction, length) in (axes or {}).items():
             d = np.asarray(direction, float)
             wanted[f"axis:{name}"] = ("axis", _placed(np.asarray(point) - 0.5 * length * d / np.linalg.norm(d), d, length))
+        for name, (start, stop) in (springs or {}).items():
+            d = np.asarray(stop, float) - np.asarray(start, float)
+            length = float(np.linalg.norm(d))
+            if length > 0:
+                wanted[f"spring:{name}"] = ("spring", _placed(start, d / length, length))
         for key, actor in self.overlay_actors.items():
             actor.SetVisibility(key in wanted)
         for key, (kind, matrix) in wanted.items():
@@ -307,12 +314,14 @@ class ViewportWidget(QtInteractor):
             self.request_render()
 
     def _overlay_actor(self, key: str, kind: str):
-        """An arrow of a tooth-force quantity (Ft, Fr, Fa) or a joint axis ('axis'), of unit length along x."""
+        """An arrow of a tooth-force quantity (Ft, Fr, Fa), a joint axis ('axis') or a spring-damper ('spring'), of
+        unit length along x."""
         if kind in FORCE_COLOURS:
             return self.add_mesh(ARROW, color=FORCE_COLOURS[kind], pickable=False, reset_camera=False, render=False,
                                  name=key)
-        return self.add_mesh(AXIS_LINE, color=AXIS_COLOUR, line_width=2, pickable=False, reset_camera=False,
-                             render=False, name=key)
+        spring = kind == "spring"
+        return self.add_mesh(AXIS_LINE, color=SPRING_COLOUR if spring else AXIS_COLOUR, line_width=3 if spring else 2,
+                             pickable=False, reset_camera=False, render=False, name=key)
 
     def set_caption(self, text: str) -> None:
         """A line of text in the view's lower right (the force scale); '' hides it."""

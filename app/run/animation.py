@@ -5,7 +5,8 @@ time, and its last sample when it ends), until the user takes the clock (plays, 
 overlays: the tooth force on gear 2 of each pair at its pitch point as three arrows, Ft, Fr and Fa, on one
 scale for every pair and the whole run (the largest Fc is 30 % of the model's size; the view says how many
 newtons a length stands for); and the joint axes. The bodies are drawn see-through while either shows, since
-both lie inside them. Before any run the joint axes stand where the model puts them.
+both lie inside them. Spring-dampers are drawn always, as a line between their ends. Before any run the joint
+axes and the springs stand where the model puts them.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 from PySide6.QtCore import QObject
 
 from core.dynamics.scene import Scene
+from core.model.entities import SpringDamper
 
 SCALE_MM = 10.0  # the force scale is given for an arrow this long [mm]
 #: a largest tooth force at or below this [N] is round-off: a run with no load on the teeth (8e-32 N read as a scale)
@@ -120,7 +122,7 @@ class Animator(QObject):
             return
         pos, quat = res.pose_at(t)
         self.viewport.set_poses(res.bodies, pos, quat, render=False)
-        if self.show_forces or self.show_axes:
+        if self.show_forces or self.show_axes or self.scene.springs:
             self._overlays(res, t, pos, quat)
         elif self.viewport.overlay_actors:
             self.viewport.set_overlays(render=False)
@@ -130,20 +132,23 @@ class Animator(QObject):
         self.frames += 1
 
     def _model_overlays(self) -> None:
-        """Before any run: the joint axes where the model puts them (where to check a joint's place), and, for
-        tooth forces, a caption that they need a run."""
-        if self.viewport is None or not (self.show_axes or self.show_forces or self.viewport.overlay_actors):
+        """Before any run: the spring-dampers and, when asked for, the joint axes where the model puts them (where
+        to check a joint's place); for tooth forces, a caption that they need a run."""
+        if self.viewport is None:
             return
         model = self.doc.model
+        springs = any(isinstance(f, SpringDamper) for f in model.forces.values())
+        if not (self.show_axes or self.show_forces or springs or self.viewport.overlay_actors):
+            return  # nothing to draw or hide (a Scene of a large train takes some 10 ms: not at every edit)
+        names = list(model.bodies)
+        scene = Scene(model, names)
+        pos = np.array([model.bodies[n].position for n in names], float).reshape(-1, 3)
+        quat = np.array([model.bodies[n].orientation for n in names], float).reshape(-1, 4)
         axes = {}
-        if self.show_axes and model.bodies:
-            names = list(model.bodies)
-            pos = np.array([model.bodies[n].position for n in names], float)
-            quat = np.array([model.bodies[n].orientation for n in names], float)
+        if self.show_axes and names:
             size = self._size()
-            axes = {joint: (point, axis, 0.3 * size)
-                    for joint, (point, axis) in Scene(model, names).joint_axes(pos, quat).items()}
-        self.viewport.set_overlays({}, axes, render=False)
+            axes = {joint: (point, axis, 0.3 * size) for joint, (point, axis) in scene.joint_axes(pos, quat).items()}
+        self.viewport.set_overlays({}, axes, scene.spring_ends(pos, quat), render=False)
         self.viewport.set_caption("Tooth forces: run the model to see them" if self.show_forces else "")
         self.viewport.set_see_through(bool(axes))
         self.viewport.request_render()
@@ -174,7 +179,7 @@ class Animator(QObject):
         if self.show_axes:
             for joint, (point, axis) in scene.joint_axes(pos, quat).items():
                 axes[joint] = (point, axis, 0.3 * size)
-        self.viewport.set_overlays(arrows, axes, render=False)
+        self.viewport.set_overlays(arrows, axes, scene.spring_ends(pos, quat), render=False)
         self.viewport.set_caption(scale)
         self.viewport.set_see_through(bool(arrows) or bool(axes))  # what is drawn inside the bodies shows
 

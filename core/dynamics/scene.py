@@ -1,4 +1,5 @@
-"""Where a model's joints and pitch points are at given body poses: what an animation draws besides the bodies.
+"""Where a model's joints, pitch points and spring-dampers are at given body poses: what an animation draws
+besides the bodies.
 
 Joints store their point and axis in world axes at the initial pose; here they
 are carried into the axes of their gear (body j) once, so any later pose of
@@ -13,12 +14,12 @@ import numpy as np
 from core.gearing.gear_bodies import mesh_centre
 from core.gearing.pitch_point import PairGeometryData, contact_frame, force_direction
 from core.geometry.rotations import quat_matrices
-from core.model.entities import GROUND, RevoluteJoint
+from core.model.entities import GROUND, RevoluteJoint, SpringDamper
 from core.model.model import Model
 
 
 class Scene:
-    """Joint axes and tooth forces of `model` at poses given in the order `bodies`."""
+    """Joint axes, tooth forces and spring-damper ends of `model` at poses given in the order `bodies`."""
 
     def __init__(self, model: Model, bodies: list[str]):
         index = {name: k for k, name in enumerate(bodies)}
@@ -30,6 +31,9 @@ class Scene:
             rot0 = quat_matrices(body.orientation)
             self.joints[j.name] = (index[j.body_j], rot0.T @ (np.asarray(j.position) - np.asarray(body.position)),
                                    rot0.T @ j.unit_axis())
+        self.springs = {f.name: ((index.get(f.body_i, -1), np.asarray(f.point_i, float)),
+                                 (index.get(f.body_j, -1), np.asarray(f.point_j, float)))
+                        for f in model.forces.values() if isinstance(f, SpringDamper)}
         self.pairs = {}
         for p in model.gear_pairs.values():
             if p.joint1 in self.joints and p.joint2 in self.joints:
@@ -44,6 +48,16 @@ class Scene:
         """{joint: (point [m], unit axis)} in world axes."""
         rot = quat_matrices(orientations)
         return {name: (positions[k] + rot[k] @ p, rot[k] @ a) for name, (k, p, a) in self.joints.items()}
+
+    def spring_ends(self, positions: np.ndarray, orientations: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """{spring-damper: (its end on body i, its end on body j) [m]} in world axes (a point is in its body's axes
+        from the body's origin; the ground's stands where it is)."""
+        rot = quat_matrices(orientations) if len(orientations) else np.zeros((0, 3, 3))
+
+        def end(k, point):
+            return point if k < 0 else positions[k] + rot[k] @ point
+
+        return {name: (end(*i), end(*j)) for name, (i, j) in self.springs.items()}
 
     def tooth_forces(self, positions: np.ndarray, orientations: np.ndarray, ft: dict[str, float]):
         """{pair: (pitch point [m], tooth force on gear 2 [N])} for the pairs with a tangential force in `ft`."""

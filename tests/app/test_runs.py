@@ -21,11 +21,11 @@ from app.run import video
 from app.run.animation import FOLLOW_SHARE, FORCE_LENGTH
 from app.run.video import frame_times
 from app.viewport import FORCE_COLOURS, HIGHLIGHT, SEE_THROUGH, rgb
-from core.commands import SetSettings, replace_fields
+from core.commands import AddItem, SetSettings, replace_fields
 from core.dynamics.plan import plan_line
 from core.dynamics.simulate import simulate
 from core.geometry.rotations import pose_matrix
-from core.model.entities import TimeLaw
+from core.model.entities import GROUND, SpringDamper, TimeLaw
 from tests.app.conftest import answer_boxes, double_click_channel, fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
 
@@ -525,6 +525,35 @@ def test_joint_axes_show_before_a_run_where_the_model_puts_them_and_tooth_forces
     window.act_new.trigger()  # no joints, no axes
     qtbot.wait(50)
     assert not any(a.GetVisibility() for a in view.overlay_actors.values())
+
+
+def test_a_spring_damper_is_drawn_between_its_ends_before_and_during_a_run(window, qtbot):
+    """A spring-damper was not drawn at all. It is a line from its end on body I to its end on body J (points in
+    body axes from the body's origin; the ground's in world axes), on the model before a run and on the run's
+    poses after."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    _settings(window, t_end=0.01)
+    window.apply(AddItem(SpringDamper("spring", GROUND, "gear2", point_i=(0.1, 0.0, 0.0), point_j=(0.02, 0.0, 0.0))))
+    qtbot.wait(50)
+
+    def ends():
+        actor = window.viewport.overlay_actors["spring:spring"]
+        assert actor.GetVisibility()
+        m = np.array(actor.user_matrix)
+        return m[:3, 3], m[:3, 3] + m[:3, 0]  # the unit line along x, placed from the first end to the second
+
+    gear2 = window.doc.model.bodies["gear2"]
+    start, end = ends()
+    assert np.allclose(start, (0.1, 0.0, 0.0), atol=1e-12)
+    assert np.allclose(end, pose_matrix(gear2.position, gear2.orientation)[:3] @ (0.02, 0.0, 0.0, 1.0), atol=1e-12)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    res = _wait_for_run(window, qtbot)
+    k = res.bodies.index("gear2")
+    pose = pose_matrix(res.positions[-1, k], res.orientations[-1, k])
+    assert not np.allclose(res.orientations[-1, k], res.orientations[0, k])  # gear 2 turned
+    start, end = ends()
+    assert np.allclose(start, (0.1, 0.0, 0.0), atol=1e-12)
+    assert np.allclose(end, pose[:3] @ (0.02, 0.0, 0.0, 1.0), atol=1e-12)
 
 
 def test_a_runs_note_on_a_setting_opens_the_settings_at_its_entry_on_a_double_click(window, qtbot):

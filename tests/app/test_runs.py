@@ -26,6 +26,7 @@ from core.dynamics.plan import plan_line
 from core.dynamics.simulate import simulate
 from core.geometry.rotations import pose_matrix
 from core.model.entities import GROUND, SpringDamper, TimeLaw
+from core.model.files import save
 from tests.app.conftest import answer_boxes, double_click_channel, fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
 
@@ -527,7 +528,7 @@ def test_joint_axes_show_before_a_run_where_the_model_puts_them_and_tooth_forces
     assert not any(a.GetVisibility() for a in view.overlay_actors.values())
 
 
-def test_a_spring_damper_is_drawn_between_its_ends_before_and_during_a_run(window, qtbot):
+def test_a_spring_damper_is_drawn_between_its_ends_before_and_during_a_run(window, qtbot, tmp_path):
     """A spring-damper was not drawn at all. It is a line from its end on body I to its end on body J (points in
     body axes from the body's origin; the ground's in world axes), on the model before a run and on the run's
     poses after."""
@@ -554,6 +555,14 @@ def test_a_spring_damper_is_drawn_between_its_ends_before_and_during_a_run(windo
     start, end = ends()
     assert np.allclose(start, (0.1, 0.0, 0.0), atol=1e-12)
     assert np.allclose(end, pose[:3] @ (0.02, 0.0, 0.0, 1.0), atol=1e-12)
+    save(window.doc.model, tmp_path / "spring.gdyn")  # opened again: drawn at once, with no run and no edit
+    window.doc.undo_stack.setClean()
+    window.act_new.trigger()
+    assert not any(a.GetVisibility() for a in window.viewport.overlay_actors.values())
+    window.open_file(tmp_path / "spring.gdyn")
+    qtbot.wait(50)
+    start, end = ends()
+    assert np.allclose(start, (0.1, 0.0, 0.0), atol=1e-12)
 
 
 def test_a_runs_note_on_a_setting_opens_the_settings_at_its_entry_on_a_double_click(window, qtbot):

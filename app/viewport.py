@@ -38,7 +38,7 @@ FORCE_COLOURS = {"Ft": "#d62728", "Fr": "#2ca02c", "Fa": "#8e44ad"}  # red, gree
 SEE_THROUGH = 0.3  # the bodies' opacity when see-through (View > Transparent Bodies, or tooth forces shown)
 AXIS_COLOUR = "#2e86c1"
 SPRING_COLOUR = "#d35400"  # a spring-damper's line between its ends
-#: unit overlay shapes along +x, placed by a transform: a tooth-force arrow, a joint axis
+#: unit overlay shapes along +x, placed by a transform: a tooth-force arrow, a joint axis or a spring-damper's line
 ARROW = pv.Arrow(tip_length=0.22, tip_radius=0.09, shaft_radius=0.035)
 AXIS_LINE = pv.Line((0.0, 0.0, 0.0), (1.0, 0.0, 0.0))
 

@@ -122,7 +122,7 @@ class Animator(QObject):
             return
         pos, quat = res.pose_at(t)
         self.viewport.set_poses(res.bodies, pos, quat, render=False)
-        if self.show_forces or self.show_axes or self.scene.springs:
+        if self.show_forces or self.show_axes or (self.scene is not None and self.scene.springs):
             self._overlays(res, t, pos, quat)
         elif self.viewport.overlay_actors:
             self.viewport.set_overlays(render=False)

@@ -38,6 +38,21 @@ NORMAL_TIPS = {
 HANDS = {"Right": 1.0, "Left": -1.0}
 
 
+def hand_follows(helix: QuantityField, hand: QComboBox) -> None:
+    """Open the choice of `hand` only while `helix` reads a helix angle above 0 (or one still being typed): a
+    spur gear has no hand."""
+
+    def update(*_) -> None:
+        try:
+            helical = helix.value() > 0
+        except FieldError:
+            helical = True
+        hand.setEnabled(helical)
+
+    helix.edit.textChanged.connect(update)
+    update()
+
+
 class GearEntries:
     """The entries of a gear's macro-geometry over `spec` (its kind, and the values they start with): `fields`
     (name: QuantityField) and `hand`, laid into a form by `add_rows`; `spec()` is the spec they give."""
@@ -51,7 +66,10 @@ class GearEntries:
         self.hand.addItems(list(HANDS))
         self.hand.setCurrentText("Left" if spec.helix_angle < 0 else "Right")
         self.hand.setToolTip("Hand of the helix (ISO 21771): right hand when the teeth wind clockwise away from "
-                             "the viewer looking along the axis; a mating external gear has the other hand")
+                             "the viewer looking along the axis; a mating external gear has the other hand. A spur "
+                             "gear (helix angle 0) has none")
+        if self.cylindrical:
+            hand_follows(self.fields["helix_angle"], self.hand)
 
     def _field(self, f: str, spec: GearSpec) -> QuantityField:
         if self.cylindrical and f == "module":

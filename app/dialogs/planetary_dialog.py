@@ -8,7 +8,7 @@ import math
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QFormLayout, QLabel
 
 from app.dialogs.fields import FieldError, QuantityField, WarningLines, finish_form
-from app.dialogs.gear_entries import HANDS
+from app.dialogs.gear_entries import HANDS, hand_follows
 from app.dialogs.pair_dialog import ERROR_STYLE, OK_STYLE
 from core.commands import AddItem, Macro
 from core.geometry.macro import GearSpec
@@ -47,6 +47,7 @@ class PlanetaryDialog(QDialog):
         self.hand.setObjectName("sun_hand")
         self.hand.addItems(list(HANDS))
         self.hand.setToolTip("Hand of the sun's helix; the planets take the other hand, the ring the planets'")
+        hand_follows(self.beta, self.hand)
         self.torque = QuantityField("Input torque on the sun", TORQUE, 1.0,
                                     "A constant torque on the sun's joint about +z; 0 adds none")
         self.load = QuantityField("Load torque on the carrier", TORQUE, 0.0,

@@ -391,6 +391,38 @@ def test_a_helical_gear_from_its_normal_module_and_hand_and_the_dialog_remembers
     assert float(seen["Number of teeth"]) == 20 and seen["Name"] != "a"  # a new name: the next gear is another
 
 
+def test_the_hand_is_chosen_for_a_helical_gear_only(window, qtbot):
+    """A spur gear (helix angle 0) has no hand: the choice was open and silently did nothing. It opens as the
+    helix angle is typed, in the dialog and in the gear's properties."""
+    window.act_new.trigger()
+    seen = []
+
+    def look(dlg):
+        hand, helix = dlg.findChild(QComboBox, "hand"), dlg.findChild(QLineEdit, "Helix angle")
+        seen.append((helix.text(), hand.isEnabled()))
+        helix.setText("15")
+        seen.append((helix.text(), hand.isEnabled()))
+
+    fill_and_ok(qtbot, {"Name": "a", **GEAR, "Number of teeth": 20, "Helix angle": 0, "Bore diameter": 12}, press=look)
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    assert seen == [("0", False), ("15", True)]
+    window.select("a")
+    assert window.props.widget().findChild(QComboBox, "hand").isEnabled()  # the gear was made at 15 deg
+    _type(window, "Helix angle", 0)
+    assert not window.props.widget().findChild(QComboBox, "hand").isEnabled()
+    planetary = []
+
+    def look_planetary(dlg):  # the sun's hand in the Planetary Gearset dialog, the same way
+        hand, helix = dlg.findChild(QComboBox, "sun_hand"), dlg.findChild(QLineEdit, "Helix angle")
+        planetary.append((helix.text(), hand.isEnabled()))
+        helix.setText("20")
+        planetary.append((helix.text(), hand.isEnabled()))
+
+    fill_and_ok(qtbot, {}, ok=False, press=look_planetary)
+    qtbot.mouseClick(toolbar_button(window, "planetary"), Qt.LeftButton)
+    assert planetary == [("0", False), ("20", True)]
+
+
 def test_the_properties_of_a_generated_gear_show_its_normal_module_diameters_and_hand(window, qtbot):
     window.act_new.trigger()
     fill_and_ok(qtbot, {"Name": "a", **GEAR, "Number of teeth": 20, "Helix angle": 15, "hand": "Left",

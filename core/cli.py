@@ -48,6 +48,7 @@ from core.model.views import (
 from core.outputs import output_problem, write_or_fallback
 from core.ranges import N_PER_UM, Range
 from core.signals import SIGNALLED, CancelOnSignal, end_unprepared
+from core.wording import counted
 
 FORMULATION_HELP = ("joint (angles of the joint tree), cartesian (6 per body) or auto: joint when every body hangs "
                     "from the ground on revolute and fixed joints (default: the model's setting)")
@@ -296,7 +297,7 @@ def _cmd_validate(ns) -> int:
     for f in findings:
         print(f)
     errors = sum(f.severity == "error" for f in findings)
-    print(f"{len(findings)} finding(s), {errors} error(s)")
+    print(f"{counted(len(findings), 'finding')}, {counted(errors, 'error')}")
     return 1 if errors else 0
 
 
@@ -409,7 +410,7 @@ def _cmd_chbm(ns) -> int:
     cancel = threading.Event()
     try:
         with CancelOnSignal(cancel.set) as sig:
-            print(f"computing the curve for {len(ns.torque)} torque(s)", file=sys.stderr, flush=True)
+            print(f"computing the curve for {counted(len(ns.torque), 'torque')}", file=sys.stderr, flush=True)
             results = run_study(build, ns.torque, ns.f_min, ns.f_max, ns.harmonics, dti, progress=bar,
                                 cancel=cancel.is_set, df_max=ns.df_max)
     except (ContinuationError, np.linalg.LinAlgError) as exc:
@@ -424,11 +425,11 @@ def _cmd_chbm(ns) -> int:
         print(f"note: {note}")
     ok = write_or_fallback(lambda p: write_csv(p, CURVE_HEADER, curve_rows(results)), ns.out, "the curve CSV")
     if ok:
-        print(f"wrote {ns.out}: {sum(len(r.points) for r in results)} HBM points for {len(results)} torque(s)")
+        print(f"wrote {ns.out}: {sum(len(r.points) for r in results)} HBM points for {counted(len(results), 'torque')}")
     if sig.received:
         last = results[-1].points[-1].frequency if results[-1].points else ns.f_min
         print(f"cancelled by {sig.received} at {last:.6g} Hz of the curve for {results[-1].torque:g} N m "
-              f"({len(results)} of {len(ns.torque)} torque(s) started); the points computed were written", file=sys.stderr)
+              f"({len(results)} of {counted(len(ns.torque), 'torque')} started); the points computed were written", file=sys.stderr)
         return 1
     if ns.period is not None:
         names, data = period_comparison(results[0], ns.period)

@@ -25,6 +25,7 @@ from core.model.entities import (
 )
 from core.errors import ModelError
 from core.model.model import COLLECTIONS, Model
+from core.wording import counted
 
 
 def _insert_at(mapping: dict, index: int, key: str, value) -> None:
@@ -100,7 +101,7 @@ class RemoveItem(Command):
         self.removed: list[tuple[str, int, object]] = []
         dependents = model.dependents(name)
         self.dependent_names = [d.name for d in dependents]
-        self.text = f"Delete {name}" + (f" and {len(dependents)} dependent item(s)" if dependents else "")
+        self.text = f"Delete {name}" + (f" and {counted(len(dependents), 'dependent item')}" if dependents else "")
 
     def do(self, model: Model) -> None:
         self.removed = []

@@ -51,6 +51,7 @@ from core.model.entities import CompliantMesh
 from core.model.views import CURVE_TORQUE, MAX_TORQUES, PAPER_SOURCE, ChbmStudy
 from core.ranges import Range
 from core.tables import write_csv
+from core.wording import counted
 
 PAPER_LABEL = "Paper pair (Saletti et al. 2025, Table 1)"
 HZ = Range(lo=0.0, hi=1e6, lo_open=True, unit="Hz")
@@ -346,8 +347,8 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         self.status = status
         self.act_stop.setEnabled(False)
         points = sum(len(r.points) for r in self.results)
-        text = {"finished": f"finished: {points} points for {len(self.results)} torque(s)",
-                "stopped": f"stopped: {points} points kept for {len(self.results)} torque(s)",
+        text = {"finished": f"finished: {points} points for {counted(len(self.results), 'torque')}",
+                "stopped": f"stopped: {points} points kept for {counted(len(self.results), 'torque')}",
                 "failed": f"failed: {message}"}[status]
         if status == "finished":
             self.progress.setValue(1000)

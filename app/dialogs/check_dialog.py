@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.dynamics.checks import Freedom, model_freedom
+from core.wording import counted
 
 COLOURS = {"error": "#b00020", "warning": "#9a6700", "info": "#1f5fa0"}
 
@@ -35,7 +36,8 @@ class CheckDialog(QDialog):
         self.summary.setObjectName("freedom")
         self.summary.setWordWrap(True)
         tally = {s: sum(f.severity == s for f in findings) for s in COLOURS}
-        self.tally = QLabel(", ".join(f"{n} {s}(s)" for s, n in tally.items()) if findings else "No findings.")
+        self.tally = QLabel(", ".join(counted(n, s, s if s == "info" else "") for s, n in tally.items())
+                           if findings else "No findings.")
         self.tally.setObjectName("tally")
         self.findings = QListWidget()
         self.findings.setObjectName("findings")

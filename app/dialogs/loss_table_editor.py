@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.model.entities import LOSS_COLUMNS, GearPair
+from core.wording import counted
 
 HEADERS = LOSS_COLUMNS
 TIPS = ("Speed of gear 1 relative to the carrier; rows ordered by speed, interpolated linearly between rows and "
@@ -174,7 +175,7 @@ class LossTableEditor(QGroupBox):
         if ok:
             n = self.table.rowCount()
             self.status.setText("No rows: the pair is lossless, or uses the constant efficiency above." if not n else
-                                f"{n} row(s) hold: mesh efficiency and bearing friction are simulated, with stuck phases.")
+                                f"{counted(n, 'row')} hold: mesh efficiency and bearing friction are simulated, with stuck phases.")
             self.status.setStyleSheet("color: #1b7f3a")
         else:
             self.status.setText("\n".join(found))

@@ -7,6 +7,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QDockWidget, QListView, QListWidget, QListWidgetItem
 
 from core.gearing.fixes import FIXES
+from core.wording import counted
 
 COLOURS = {"error": "#b00020", "warning": "#9a6700", "info": "#1f5fa8"}
 
@@ -58,7 +59,7 @@ class MessagesDock(QDockWidget):
         for note in notes:
             self.list.addItem(QListWidgetItem(note + ("   [double-click: Simulation Settings]"
                                                       if _noted_setting(note) else "")))
-        self.setWindowTitle(f"Messages: {len(findings)} finding(s)")
+        self.setWindowTitle(f"Messages: {counted(len(findings), 'finding')}")
 
 
 def _setting(finding) -> str:

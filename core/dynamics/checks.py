@@ -28,6 +28,7 @@ from core.errors import ModelError
 from core.model.entities import BearingSpringDamper, CompliantMesh, SpringDamper, TorsionalSpringDamper
 from core.model.model import Model
 from core.ranges import hertz
+from core.wording import counted
 from core.validation import SEVERITIES, Finding, closing_pairs, validate
 
 #: Condition number of the effective mass matrix above which double precision keeps fewer than ~4 digits.
@@ -118,11 +119,6 @@ class Freedom:
         return (f"{counted(self.degrees, 'degree')} of freedom: {what} less "
                 f"{counted(self.rows - self.redundant, 'independent constraint row')} ({counted(self.rows, 'row')}, "
                 f"{self.redundant} redundant{motors})")
-
-
-def counted(n: int, one: str, many: str = "") -> str:
-    """n and the noun, singular for one: counted(1, 'row') is '1 row', counted(2, 'row') '2 rows'."""
-    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 def freedom(system: System) -> Freedom:

@@ -44,6 +44,7 @@ from core.model.files import encode, model_to_dict
 from core.model.model import Model
 from core.ranges import RPM
 from core.validation import validate
+from core.wording import counted
 
 SETTINGS_FIELDS = {f.name for f in dataclasses.fields(SimulationSettings)}
 COMPILED = ("auto", "on", "off")
@@ -134,7 +135,7 @@ def refuse(errors: list) -> None:
     """A ModelError for validation's errors (core.validation.Finding), if any: each item and its message."""
     if errors:
         raise ModelError.of([(f.item, f.message) for f in errors],
-                            f"the model has {len(errors)} error(s); first: {errors[0].severity}: ")
+                            f"the model has {counted(len(errors), 'error')}; first: {errors[0].severity}: ")
 
 
 class Run:

@@ -15,6 +15,7 @@ import numpy as np
 
 from core.errors import GearDynError
 from core.geometry.mass_properties import MassProperties, mesh_mass_properties
+from core.wording import counted
 
 UNIT_SCALE = {"mm": 1e-3, "cm": 1e-2, "m": 1.0, "in": 0.0254}  # the file's length unit to metres
 FALLBACKS = ("none", "convex_hull", "manual")
@@ -65,8 +66,8 @@ def stl_truncation(path: Path) -> str | None:
             return None  # a complete binary file (even one whose header starts with 'solid')
         if not head.lstrip().lower().startswith(b"solid"):
             if size < 84 + 50 * count:
-                return (f"truncated: its header announces {count} facets, the file holds {(size - 84) // 50} whole "
-                        f"one(s) ({size} bytes of {84 + 50 * count})")
+                return (f"truncated: its header announces {counted(count, 'facet')}, the file holds "
+                        f"{counted((size - 84) // 50, 'whole one')} ({size} bytes of {84 + 50 * count})")
             return None
     text = path.read_bytes()
     if not text.lstrip().lower().startswith(b"solid"):
@@ -74,7 +75,7 @@ def stl_truncation(path: Path) -> str | None:
     lower = text.lower()
     opened, closed = lower.count(b"facet normal"), lower.count(b"endfacet")
     if opened != closed or b"endsolid" not in lower:
-        return (f"truncated: the ASCII file ends after {closed} complete facet(s)"
+        return (f"truncated: the ASCII file ends after {counted(closed, 'complete facet')}"
                 + (" inside a facet" if opened != closed else ", without 'endsolid'"))
     return None
 
@@ -85,7 +86,7 @@ def degeneracy(vertices: np.ndarray, triangles: int) -> str | None:
     if len(points) < 4:
         return f"has only {len(points)} distinct vertices (a solid needs at least 4)"
     if triangles < 4:
-        return f"has only {triangles} triangle(s) (a closed solid needs at least 4)"
+        return f"has only {counted(triangles, 'triangle')} (a closed solid needs at least 4)"
     centred = points - points.mean(axis=0)
     sv = np.linalg.svd(centred, compute_uv=False)
     if sv[0] == 0:

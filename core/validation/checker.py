@@ -37,6 +37,7 @@ from core.model.model import Model, cached
 from core.ranges import hertz
 from core.validation.loops import closing_joints, closing_pairs
 from core.validation.pair_rules import PairRules
+from core.wording import counted
 
 SEVERITIES = ("error", "warning", "info")
 MASS_RANGE = (1e-4, 1e5)  # kg: a 0.1 g pin to a 100 t ring gear
@@ -169,11 +170,11 @@ class _Checker(PairRules):
 
     def check_gear_loops(self) -> None:
         """Closed loops of gear pairs: redundant rows when the ratios close (a planetary set). Whether they close is
-        the assembled equations' question (core.engine.checks.locked_loops: an error there)."""
+        the assembled equations' question (core.dynamics.checks.locked_loops: an error there)."""
         loops = len(closing_pairs(self.m))
         if loops:
-            self.add("info", "gear_pairs", f"the gear pairs close {loops} loop(s): {loops} constraint(s) are redundant "
-                     "when the teeth agree (as in a planetary set); the solver shares the load by minimum-norm multipliers")
+            self.add("info", "gear_pairs", f"the gear pairs close {counted(loops, 'loop')}: {counted(loops, 'constraint')} "
+                     f"{'is' if loops == 1 else 'are'} redundant when the teeth agree (as in a planetary set); the solver shares the load by minimum-norm multipliers")
 
     def check_teeth(self) -> None:
         """Generated gears whose teeth the rack undercuts or thins to a point (core.geometry.tooth_checks)."""

@@ -18,6 +18,7 @@ from tests.conftest import EXAMPLES
 def test_window_shows_the_planetary_gears(window, qtbot, tmp_path):
     assert window.open_file(EXAMPLES / "planetary.gdyn")
     assert window.windowTitle() == "GearDyn - planetary.gdyn"
+    assert window.messages.windowTitle() == "Messages: 1 finding"  # the planets' loops, counted in the singular
     assert set(window.viewport.body_actors) == {"sun", "carrier", "planet1", "planet2", "planet3", "ring"}
     window.viewport.render()
     qtbot.wait(200)
@@ -65,10 +66,9 @@ def test_selecting_in_the_tree_highlights_in_3d_and_picking_selects_in_the_tree(
 
 
 def test_findings_are_listed_live_and_clicking_selects_the_item(window, qtbot):
-    from core.commands import replace_fields
-
     window.open_file(EXAMPLES / "helical_pair.gdyn")
     assert window.messages.list.count() == 0
+    assert window.messages.windowTitle() == "Messages: 0 findings"
     window.doc.apply(replace_fields(window.doc.model, "gear2_joint", position=(0.07, 0.0, 0.0)))
     texts = [window.messages.list.item(i).text() for i in range(window.messages.list.count())]
     assert any("error: pair:" in t and "70 mm apart" in t for t in texts)

@@ -120,7 +120,7 @@ def test_bad_arguments_one_line_exit_2(args, expected):
 
 def test_validate_exit_codes(tmp_path):
     ok = run("validate", str(EXAMPLES / "planetary.gdyn"))
-    assert ok.returncode == 0 and "0 error(s)" in ok.stdout
+    assert ok.returncode == 0 and "0 errors" in ok.stdout
     data = json.loads((EXAMPLES / "helical_pair.gdyn").read_text())
     data["joints"][1]["position"] = [0.07, 0.0, 0.0]
     bad = tmp_path / "bad.gdyn"

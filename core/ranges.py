@@ -141,3 +141,8 @@ N_PER_UM = {"unit": "N/m", "display_unit": "N/µm", "scale": 1e-6}
 def hertz(f: float) -> str:
     """A frequency [Hz] as the app and the CLI write it: whole hertz from 1 kHz up (17960 Hz, not 1.796e+04 Hz)."""
     return f"{f:.0f} Hz" if abs(f) >= 1e3 else f"{f:.4g} Hz"
+
+
+def spin(w: float) -> str:
+    """An angular speed [rad/s] as the app and the CLI write it, also in rpm: '100 rad/s (954.93 rpm)'."""
+    return f"{w:.6g} rad/s ({w * RPM['scale']:.6g} rpm)"

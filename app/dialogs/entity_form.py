@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from app.dialogs.fields import AxisAngleField, FieldError, QuantityField, VectorField, finish_form
 from app.dialogs.law_editor import LawEditor
 from app.dialogs.mesh_note import mesh_note
+from app.dialogs.motor_note import motor_note
 from app.dialogs.pair_note import pair_note
 from core.model.entities import GROUND, CompliantMesh, GearPair, RevoluteJoint, SpeedMotor, TimeLaw
 from core import ranges
@@ -79,7 +80,7 @@ REFERENCE_KINDS = {"body": lambda m: [GROUND, *m.bodies],
 HIDDEN = {"inertia", "visual", "frames", "table"}
 RPM = Range(**ranges.RPM)
 #: a note under an add dialog's form, and in Properties, on what the item makes: {kind: (heading, note(model, item))}
-NOTES = {CompliantMesh: ("As run", mesh_note), GearPair: ("Derived", pair_note)}
+NOTES = {CompliantMesh: ("As run", mesh_note), GearPair: ("Derived", pair_note), SpeedMotor: ("At the start", motor_note)}
 
 
 CLASS_LABELS = {"GearPair": {"helix_angle": "Helix angle of gear 1", "pitch_angle": "Pitch angle of gear 1",
@@ -272,6 +273,19 @@ class ItemDialog(QDialog):
         if cls in NOTES:
             self.form.edited.connect(self._show_note)
             self._show_note()
+        if cls is SpeedMotor:  # a law left as it came follows the joint chosen: it starts at that joint's speed
+            self._law = self.form.widgets["law"].value()
+            self.form.edited.connect(self._follow_joint)
+
+    def _follow_joint(self, name: str) -> None:
+        editor = self.form.widgets["law"]
+        try:
+            untouched = name == "joint" and editor.value() == self._law
+        except FieldError:
+            return
+        if untouched:
+            self._law = TimeLaw(value=self.model.start_speed(self.form.field_value("joint")))
+            editor.set_law(self._law)
 
     def _show_note(self, *_) -> None:
         try:

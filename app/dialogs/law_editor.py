@@ -47,6 +47,7 @@ def in_rpm(field: QuantityField) -> None:
     field.edit.textChanged.connect(show)
     show(field.edit.text())
 
+
 class LawEditor(QWidget):
     """Edits a TimeLaw in `unit`; plots it over [0, t_span] s. `changed` fires after each edit."""
 
@@ -161,6 +162,16 @@ class LawEditor(QWidget):
         self.message.setText("")
         self._edited()
         return True
+
+    def set_law(self, law: TimeLaw) -> None:
+        """Show `law` in every entry, as if typed, and say so (`changed`)."""
+        self.table = law.table
+        self.kind.blockSignals(True)  # one `changed` for the whole law
+        self.kind.setCurrentIndex(list(KIND_TEXT).index(law.kind))
+        self.kind.blockSignals(False)
+        for name, f in self.fields.items():
+            f.set_si(getattr(law, name))
+        self._edited()
 
     def value(self) -> TimeLaw:
         """The law as entered, or FieldError naming the field and its range."""

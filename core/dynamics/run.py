@@ -42,7 +42,7 @@ from core.errors import ModelError
 from core.model.entities import SimulationSettings
 from core.model.files import encode, model_to_dict
 from core.model.model import Model
-from core.ranges import RPM
+from core.ranges import spin
 from core.validation import validate
 from core.wording import counted
 
@@ -123,7 +123,7 @@ def projection_note(system, given: np.ndarray, y0: np.ndarray) -> str:
     spins, speeds = np.linalg.norm(w1 - w0, axis=1), np.linalg.norm(v1 - v0, axis=1)
     if spins.max(initial=0.0) > 1e-9:
         k = int(np.argmax(spins))
-        what = f"angular velocity of {system.names[k]!r}: {spins[k]:.5g} rad/s ({spins[k] * RPM['scale']:.5g} rpm)"
+        what = f"angular velocity of {system.names[k]!r}: {spin(spins[k])}"
     else:
         k = int(np.argmax(speeds))
         what = f"velocity of {system.names[k]!r}: {speeds[k]:.5g} m/s"

@@ -240,7 +240,8 @@ def selection_defaults(cls: type, model, selected: str = "") -> dict:
     the shaft it sits on), at that origin.
     With nothing selected, a joint reference takes the first revolute joint that no speed motor drives and no item
     of kind `cls` acts on yet, else the first that no speed motor drives (a torque there would only change the
-    motor's torque). A reference with nothing to take keeps the model's first candidate.
+    motor's torque). A reference with nothing to take keeps the model's first candidate. A speed motor's law
+    starts as its joint's speed at the start (core.model.model.Model.start_speed).
     """
     item = model.find(selected) if selected else None
     revolutes = [j for j in model.joints.values() if isinstance(j, RevoluteJoint)]
@@ -265,6 +266,8 @@ def selection_defaults(cls: type, model, selected: str = "") -> dict:
         elif field == "body_j" and (body or model.bodies):
             held = {j.body_j for j in model.joints.values()}
             out[field] = body or next((b for b in model.bodies if b not in held), next(iter(model.bodies)))
+    if cls is SpeedMotor and revolutes:  # a motor that keeps its joint's start speed changes nothing at t = 0
+        out["law"] = TimeLaw(value=model.start_speed(out.get("joint", revolutes[0].name)))
     if "body_j" in out and "position" in {f.name for f in dataclasses.fields(cls)}:
         out["position"] = model.bodies[out["body_j"]].position
     if cls is FixedJoint and "body_j" in out:

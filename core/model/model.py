@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
+import numpy as np
+
 from core.model.kinds import COLLECTIONS, kind_title
 from core.model.views import Views
 from core.model.entities import (
@@ -121,6 +123,14 @@ class Model:
 
     def is_empty(self) -> bool:
         return not any(True for _ in self.items())
+
+    def start_speed(self, joint: str) -> float:
+        """The relative speed of revolute joint `joint` at the start [rad/s]: body j's initial angular velocity
+        less body i's, about the joint's axis (the ground stands still)."""
+        j = self.joints[joint]
+        spins = [self.bodies[b].angular_velocity if b in self.bodies else (0.0, 0.0, 0.0)
+                 for b in (j.body_i, j.body_j)]
+        return float(j.unit_axis() @ (np.subtract(spins[1], spins[0])))
 
     # ----------------------------------------------------------------- checks
 

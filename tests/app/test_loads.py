@@ -220,6 +220,38 @@ def test_a_speed_motor_shows_its_speed_in_rpm_beside_rad_per_s(window, qtbot):
     assert seen["torque"] is None
 
 
+def test_a_new_speed_motor_keeps_its_joints_start_speed_until_its_law_is_edited(window, qtbot):
+    """The example's gear1 starts at 100 rad/s and gear2 at -50 (its file): a motor's law of 0 held gear1 still
+    and the run changed the start by 100 rad/s. The law now starts as the chosen joint's speed, follows the
+    joint chosen while it is untouched, and the note says what the law does at t = 0."""
+    _open_pair(window)
+    seen = []
+
+    def look(dlg):
+        editor, note = dlg.form.widgets["law"], dlg.findChild(QLabel, "note")
+        seen.append((editor.value().value, note.text()))
+        dlg.form.widgets["joint"].setCurrentText("gear2_joint")
+        seen.append((editor.value().value, note.text()))
+        editor.fields["value"].edit.setText("30")
+        editor.fields["value"].edit.editingFinished.emit()
+        dlg.form.widgets["joint"].setCurrentText("gear1_joint")
+        seen.append((editor.value().value, note.text()))
+
+    fill_and_ok(qtbot, {"Name": "m"}, press=look)
+    qtbot.mouseClick(toolbar_button(window, "speed_motor"), Qt.LeftButton)
+    assert seen[0] == (100.0, "gear1_joint turns at 100 rad/s (954.93 rpm) at the start; the law keeps that "
+                              "speed at t = 0")
+    assert seen[1] == (-50.0, "gear2_joint turns at -50 rad/s (-477.465 rpm) at the start; the law keeps that "
+                              "speed at t = 0")
+    assert seen[2] == (30.0, "gear1_joint turns at 100 rad/s (954.93 rpm) at the start; the law starts at 30 rad/s "
+                             "(286.479 rpm): the run changes the start speeds to agree with it (its notes say by "
+                             "how much)")
+    motor = window.doc.model.forces["m"]
+    assert (motor.joint, motor.law.value) == ("gear1_joint", 30.0)
+    window.select("m")
+    assert window.props.panel.findChild(QLabel, "note").text() == f"At the start: {seen[2][1]}"
+
+
 def test_mesh_stiffness_is_typed_in_n_per_um_and_kept_in_n_per_m(window, qtbot):
     """Mesh and bearing stiffnesses are typed as gear data give them (ISO 6336's c' is in N/(mm um)): 400 N/um is
     4e8 N/m in the model; the dialog asked for 4e8 N/m."""
@@ -299,7 +331,8 @@ def test_a_ramp_chosen_for_a_new_speed_motor_ramps_over_the_run_instead_of_showi
         editor = dlg.form.widgets["law"]
         seen.append((editor.message.text(), editor.fields["t_end"].value(), editor.curve.getData()[0]))
 
-    fill_and_ok(qtbot, {"Name": "drive", "law_final": 100}, {"joint": "gear1_joint", "law_kind": "Ramp"}, press=look)
+    fill_and_ok(qtbot, {"Name": "drive", "law_value": 0, "law_final": 100}, {"joint": "gear1_joint", "law_kind": "Ramp"},
+                press=look)
     qtbot.mouseClick(toolbar_button(window, "speed_motor"), Qt.LeftButton)
     t_end = window.doc.model.settings.t_end
     message, end, plotted = seen[0]

@@ -86,7 +86,28 @@ def test_without_a_selection_a_torque_or_motor_starts_on_a_joint_no_motor_drives
     the dialog starts on the next joint, and a second torque on a joint no torque acts on yet."""
     AddItem(SpeedMotor("motor", "gear1_joint", TimeLaw(value=10.0))).do(pair)
     assert selection_defaults(Torque, pair, "") == {"joint": "gear2_joint"}
-    assert selection_defaults(SpeedMotor, pair, "") == {"joint": "gear2_joint"}
+    assert selection_defaults(SpeedMotor, pair, "") == {"joint": "gear2_joint", "law": TimeLaw(value=-40.0)}
     AddItem(Torque("brake", "gear2_joint", TimeLaw(value=-1.0))).do(pair)
     assert selection_defaults(Torque, pair, "") == {"joint": "gear2_joint"}  # every joint taken: not the motor's
     assert selection_defaults(Torque, pair, "gear1") == {"joint": "gear1_joint"}  # a selection is followed
+
+
+def test_a_speed_motor_starts_at_its_joints_speed_at_the_start(pair):
+    """The example's gear1 spins at +100 rad/s about +z on gear1_joint (axis +z, on the ground) and gear2 at -40:
+    a motor that keeps these speeds leaves the start as the file gives it."""
+    assert selection_defaults(SpeedMotor, pair, "") == {"law": TimeLaw(value=100.0)}  # the first joint
+    assert selection_defaults(SpeedMotor, pair, "gear2") == {"joint": "gear2_joint", "law": TimeLaw(value=-40.0)}
+    _accepted(pair, SpeedMotor, **selection_defaults(SpeedMotor, pair, "gear2"))
+
+
+def test_a_joints_start_speed_is_body_js_spin_less_body_is_about_its_axis():
+    """A planet on its carrier: the planet's spin less the carrier's, about the joint's axis, whichever way it
+    points (the planetary example turns its planets at 0 from rest, so the speeds are set here)."""
+    model = load(EXAMPLES / "planetary.gdyn")
+    joint = next(j for j in model.joints.values() if j.body_j == "planet1")
+    carrier, planet = model.bodies[joint.body_i], model.bodies["planet1"]
+    model.bodies[carrier.name] = dataclasses.replace(carrier, angular_velocity=(0.0, 0.0, 3.0))
+    model.bodies["planet1"] = dataclasses.replace(planet, angular_velocity=(0.0, 0.0, -5.0))
+    assert joint.axis == (0.0, 0.0, 1.0) and model.start_speed(joint.name) == pytest.approx(-8.0, abs=1e-12)
+    model.joints[joint.name] = dataclasses.replace(joint, axis=(0.0, 0.0, -2.0))  # reversed, not unit
+    assert model.start_speed(joint.name) == pytest.approx(8.0, abs=1e-12)

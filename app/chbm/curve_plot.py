@@ -23,7 +23,7 @@ class CurvePlot(pg.PlotWidget):
     point_clicked = Signal(int, float)  # curve index, mesh frequency [Hz]
 
     def __init__(self, parent=None):
-        super().__init__(parent, background="w", axisItems=unit_axes("left", "bottom"))
+        super().__init__(parent, axisItems=unit_axes("left", "bottom"))
         self.setObjectName("chbm_curve_plot")
         self.quantity = "half_p2p"
         self.results = []

@@ -19,7 +19,6 @@ class PeriodPlot(pg.GraphicsLayoutWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("chbm_period_plot")
-        self.setBackground("w")
         self.plots = []
         for k, (_, title, unit) in enumerate(ROWS):
             p = self.addPlot(row=k, col=0, axisItems={"left": UnitAxis("left"), "bottom": UnitAxis("bottom")})

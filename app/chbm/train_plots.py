@@ -32,7 +32,7 @@ class TrainPlot(pg.PlotWidget):
     """A white plot with a grid, its axes labelled and a legend: what the Train Dynamics plots share."""
 
     def __init__(self, name: str, bottom: str, left: str = "", parent=None, axisItems=None):
-        super().__init__(parent, background="w", axisItems=axisItems)
+        super().__init__(parent, axisItems=axisItems)
         self.setObjectName(name)
         self.showGrid(x=True, y=True, alpha=0.25)
         self.setLabel("bottom", bottom)

@@ -102,7 +102,6 @@ class LawEditor(QWidget):
 
         self.plot = pg.PlotWidget(axisItems=unit_axes("left", "bottom"))
         self.plot.setObjectName("law_plot")
-        self.plot.setBackground("w")
         self.plot.setMinimumHeight(120)
         self.plot.setMaximumHeight(160)
         self.plot.getAxis("bottom").set_quantity("t", "s")

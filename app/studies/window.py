@@ -170,7 +170,7 @@ class StudyWindow(StudyForm, QMainWindow):
         self.y_choice.currentIndexChanged.connect(self.redraw)
         pick.addWidget(self.y_choice, 1)
         pl.addLayout(pick)
-        self.plot = pg.PlotWidget(background="w")
+        self.plot = pg.PlotWidget()
         self.plot.setObjectName("study_plot")
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         for axis in ("left", "bottom"):

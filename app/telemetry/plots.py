@@ -80,7 +80,7 @@ class PlotPanel(pg.PlotWidget):
     clicked = Signal(object)
 
     def __init__(self, parent=None):
-        super().__init__(parent, background="w", axisItems=unit_axes("left", "bottom"))
+        super().__init__(parent, axisItems=unit_axes("left", "bottom"))
         self.setAcceptDrops(True)
         self.setObjectName("telemetry_plot")
         self.curves: dict[str, pg.PlotDataItem] = {}

@@ -15,7 +15,7 @@ from app.dialogs.pair_dialog import GearPairDialog
 from app.dialogs.planetary_dialog import PlanetaryDialog
 from core.commands import AddItem, DuplicateItem, RemoveItem
 from core.errors import ModelError
-from core.gearing.fixes import fix_command
+from core.gearing.fixes import FIXES, fix_command
 from core.model import entities as E
 from core.model.builders import selection_defaults
 from core.model.kinds import KINDS
@@ -107,8 +107,8 @@ class ModelEdits:
         except ModelError as exc:
             self.report(str(exc))
             return
-        if command is not None:
-            self.apply(command)
+        if command is not None and self.apply(command):  # said where the user looks: the list's line is gone
+            self.statusBar().showMessage(f"{FIXES[finding.fix][0]}: done (Edit > Undo takes it back)", 10_000)
 
     def delete_selected(self) -> None:
         name = self.tree.current()

@@ -217,6 +217,8 @@ def test_planetary_wizard_makes_compliant_meshes_and_the_step_warnings_fix_runs_
     qtbot.mouseDClick(listed.viewport(), Qt.LeftButton, pos=at)
     assert (model.settings.integrator, model.settings.rtol) == ("dopri5", 1e-8)
     assert not [f for f in window.doc.findings if f.item == "settings.step"]
+    assert window.statusBar().currentMessage() == ("Integrate with dopri5 (adaptive steps): done (Edit > Undo takes "
+                                                   "it back)")
     window.doc.apply(SetSettings(model, dataclasses.replace(model.settings, t_end=0.01, output_step=1e-4)))
     qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
     qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)

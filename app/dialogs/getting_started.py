@@ -20,7 +20,8 @@ last values.</li>
 <li><b>Gears &gt; Gear Pair</b> {pair}: choose the two gears; the dialog offers to create their revolute joints
 to the ground (body I the carrier, body J the gear) and takes z, module and angles from the gears.
 <b>Move gear 2 into mesh</b> puts gear 2 at the centre distance a = (d<sub>1</sub> + d<sub>2</sub>) / 2 =
-62.117 mm with its teeth in gear 1's spaces.</li>
+62.117 mm with its teeth in gear 1's spaces. (On a model without gears, <b>Generate both gears</b> makes
+both from the pair's entries, on their joints and in mesh.)</li>
 <li>Select the first gear in the model tree, then <b>Loads &gt; Torque</b>: it starts on that gear's joint;
 e.g. 10 N m constant. Select the second gear for a resisting torque or a speed motor on it.
 <b>Model &gt; Check Model</b> {check} shows the degrees of freedom and warns when

@@ -24,6 +24,7 @@ from core.gearing.gear_bodies import rigid_piece
 from core.gearing.placement import gears_on, likely_joints, place_gear2, teeth_bodies
 from core.geometry.tooth_checks import pair_tooth_warnings
 from core.geometry.rotations import quat_matrices
+from core.model.builders import pair_bodies
 from core.model.entities import GROUND, GearPair, GearSource, RevoluteJoint
 from core.ranges import field_range
 
@@ -94,6 +95,13 @@ class GearPairDialog(QDialog):
         self.joints_button.setToolTip("A revolute joint on each generated gear's axis, at its centre, to the ground")
         self.joints_button.clicked.connect(self._create_joints)
         self.joints_button.setVisible(bool(unjointed_gears(model)))
+        self.generate_button = QPushButton("Generate both gears from these entries")
+        self.generate_button.setObjectName("generate_gears")
+        self.generate_button.setToolTip("Two generated gears with the teeth, module, angles and face width above, each "
+                                        "on a revolute joint to the ground, gear 2 moved into mesh; OK adds them with "
+                                        "the pair, as one undo step")
+        self.generate_button.clicked.connect(self._generate_gears)
+        self.generate_button.setVisible(self.joint2.count() < 2 and self.joints_button.isHidden())
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -102,6 +110,7 @@ class GearPairDialog(QDialog):
         lay.addWidget(self.derived)
         lay.addWidget(self.checks)
         lay.addWidget(self.joints_button)
+        lay.addWidget(self.generate_button)
         lay.addWidget(self.move_button)
         lay.addWidget(buttons)
         for w in (self.kind, self.joint1, self.joint2, self.carrier):
@@ -153,9 +162,11 @@ class GearPairDialog(QDialog):
         bevel = self.kind.currentText() == "bevel"
         self.form.setRowVisible(self.beta, not bevel)  # only the angle that applies to the kind
         self.form.setRowVisible(self.gamma, bevel)
+        self.move_button.setEnabled(self.joint2.count() >= 2)
         if self.joint2.count() < 2:  # a pair needs two revolute joints: say how to get them first
             how = ("press 'Create revolute joints' below" if not self.joints_button.isHidden() else
-                   "generate the gears (Gears menu) and put each on a revolute joint (Model > Revolute Joint)")
+                   "press 'Generate both gears' below, or generate the gears (Gears menu) and put each on a revolute "
+                   "joint (Model > Revolute Joint)")
             self.derived.setText("")
             self.checks.setText(f"A gear pair joins two gears on revolute joints; the model has "
                                 f"{self.joint2.count()}: {how} first.")
@@ -202,6 +213,22 @@ class GearPairDialog(QDialog):
         self._start_on(trial)
         self.joints_button.setVisible(False)
         self._teeth_choices()
+
+    def _generate_gears(self) -> None:
+        """Both gears from the entries (core.model.builders.pair_bodies), each on a joint to the ground, gear 2 moved
+        into mesh: added with the pair."""
+        try:
+            pair = self.pair()
+            trial = self._trial()
+            bodies = pair_bodies(pair, (trial.free_name("gear1"), trial.free_name("gear2")))
+        except (FieldError, ModelError) as exc:
+            self.checks.setText(str(exc))
+            self.checks.setStyleSheet(ERROR_STYLE)
+            return
+        self.moves += [AddItem(body) for body in bodies]
+        self.generate_button.setVisible(False)
+        self._create_joints()
+        self._move_gear2()
 
     def _start_on(self, model) -> None:
         """Start on the two joints the pair most likely joins (core.gearing.placement.likely_joints)."""

@@ -203,6 +203,30 @@ def bevel_pair_bodies(names: tuple[str, str], z1: int, z2: int, module: float, f
     return out
 
 
+def pair_bodies(pair: GearPair, names: tuple[str, str], density: float = 7850.0) -> list[RigidBody]:
+    """The two gears `pair`'s macro-geometry describes, generated, for a pair typed before its gears exist.
+
+    Gear 1 (`pair`'s helix angle and profile shift x1) and gear 2 (the other hand; a ring the same hand, as an
+    internal pair needs) both stand at the origin turning about z: core.gearing.placement.place_gear2 then moves
+    gear 2 into mesh. A bevel pair is two straight bevel gears on 90 deg shafts (`bevel_pair_bodies`). Bores are
+    0.4 of the pitch diameter and a ring's rim 12 modules outside its tip circle, as in `planetary_set`.
+    """
+    m, z1, z2 = pair.module, pair.z1, pair.z2
+    if pair.kind == "bevel":
+        return bevel_pair_bodies(names, z1, z2, m, pair.face_width, (0.4 * m * z1, 0.4 * m * z2), pair.pressure_angle,
+                                 density)
+    common = dict(module=m, pressure_angle=pair.pressure_angle, face_width=pair.face_width, density=density)
+    gear1 = GearSpec(kind="helical", teeth=z1, helix_angle=pair.helix_angle, bore_diameter=0.4 * m * z1,
+                     profile_shift=pair.x1, **common)
+    if pair.kind == "internal":
+        gear2 = GearSpec(kind="inner", teeth=z2, helix_angle=pair.helix_angle, rim_diameter=m * (z2 + 2.5) + 12 * m,
+                         **common)
+    else:
+        gear2 = GearSpec(kind="helical", teeth=z2, helix_angle=-pair.helix_angle, bore_diameter=0.4 * m * z2,
+                         profile_shift=pair.x2, **common)
+    return [gear_body(names[0], gear1), gear_body(names[1], gear2)]
+
+
 def compliant_meshes(items) -> list[CompliantMesh]:
     """A compliant mesh (ISO 6336 stiffness, the involute waveform, 7 % damping) for each gear pair of `items`,
     named ``<pair>_mesh``."""

@@ -2,6 +2,7 @@
 placed in mesh by the pair dialog, interference and import findings, a view that updates only what changed,
 a clean quit."""
 
+import dataclasses
 import math
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton
 
 from app.viewport import BACKGROUND, rgb
+from core.commands import SetSettings
 from core.gearing.placement import mesh_turn
 from core.geometry.rotations import quat_about
 from core.model.files import save
@@ -277,6 +279,48 @@ def test_pair_dialog_before_any_joint_says_so_and_creates_the_joints_on_request(
     assert not [f for f in window.doc.findings if f.severity == "error"]
     window.act_undo.trigger()  # joints, move and pair are one step
     assert not model.joints and not model.gear_pairs
+
+
+@pytest.mark.parametrize("kind, fields, ratio", [
+    ("external", {"Helix angle gear 1": 15}, -20 / 40),  # the speeds' ratio, closed form: -z1 / z2
+    ("internal", {"z2": 72}, 20 / 72),  # a ring turns the pinion's way
+    ("bevel", {"Normal module": 3}, 20 / 40),  # gear 2 turns about another axis: the size of the ratio
+])
+def test_a_pair_typed_on_an_empty_model_generates_its_gears_in_mesh_and_runs(window, qtbot, kind, fields, ratio):
+    """File > New, Gear Pair: the dialog offered no way on but the Gears menu. 'Generate both gears' makes them
+    from the entries, each on a joint to the ground, gear 2 in mesh; OK adds it all as one undo step. With a
+    torque on gear 1 the run turns gear 2 at -z1/z2 of gear 1's speed (external), z1/z2 (internal), and a bevel
+    gear 2 at z1/z2 of it about its own axis."""
+    window.act_new.trigger()
+    seen = {}
+
+    def generate(dlg):
+        seen["before"] = dlg.checks.text()
+        qtbot.mouseClick(dlg.findChild(QPushButton, "generate_gears"), Qt.LeftButton)
+        seen["after"] = dlg.checks.text()
+
+    fill_and_ok(qtbot, {"Name": "p", **fields}, {"kind": kind}, press=generate)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert "press 'Generate both gears' below" in seen["before"] and seen["after"] == "All gear rules hold."
+    model = window.doc.model
+    assert (set(model.bodies), set(model.joints), set(model.gear_pairs)) == (
+        {"gear1", "gear2"}, {"gear1_joint", "gear2_joint"}, {"p"})
+    assert not [f for f in window.doc.findings if f.severity == "error" or f.item not in ("forces",)], \
+        window.doc.findings  # only 'nothing drives the model'
+    window.tree.select("gear1")
+    fill_and_ok(qtbot, {"Name": "drive", "law_value": 1})
+    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
+    window.doc.apply(SetSettings(model, dataclasses.replace(model.settings, t_end=0.05)))
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)
+    res = window.doc.current.results
+    assert res.status == "finished", res.message
+    w1, w2 = res["gear1_joint.speed"][-1], res["gear2_joint.speed"][-1]
+    assert w1 > 0
+    assert (w2 / w1 if kind != "bevel" else abs(w2 / w1)) == pytest.approx(ratio, rel=1e-9)
+    for _ in range(3):  # the run's settings, the torque, then the pair with its gears and joints: one step
+        window.act_undo.trigger()
+    assert model.is_empty()
 
 
 def test_pair_dialog_of_spur_gears_gives_gear_2_a_helix_angle_of_0_not_minus_0(window, qtbot):

@@ -2,14 +2,19 @@
 the references a user means, and an item the model accepts as it stands."""
 
 import dataclasses
+import math
 
+import numpy as np
 import pytest
 
-from core.model.builders import selection_defaults
+from core.model.builders import pair_bodies, selection_defaults
 from core.commands import AddItem, RemoveItem
-from core.model.entities import (GROUND, BearingSpringDamper, CompliantMesh, FixedJoint, RevoluteJoint, RigidBody,
-                                 SpeedMotor, SpringDamper, TimeLaw, Torque)
+from core.gearing.placement import place_gear2
+from core.model.entities import (GROUND, BearingSpringDamper, CompliantMesh, FixedJoint, GearPair, RevoluteJoint,
+                                 RigidBody, SpeedMotor, SpringDamper, TimeLaw, Torque)
 from core.model.files import load
+from core.model.model import Model
+from core.validation import validate
 from tests.conftest import EXAMPLES, two_stage_reducer
 
 
@@ -111,3 +116,37 @@ def test_a_joints_start_speed_is_body_js_spin_less_body_is_about_its_axis():
     assert joint.axis == (0.0, 0.0, 1.0) and model.start_speed(joint.name) == pytest.approx(-8.0, abs=1e-12)
     model.joints[joint.name] = dataclasses.replace(joint, axis=(0.0, 0.0, -2.0))  # reversed, not unit
     assert model.start_speed(joint.name) == pytest.approx(8.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("kind, helix, a", [
+    # a = m_t (z2 +- z1) / 2 with m_t = 2 mm / cos(beta): worked by hand
+    ("external", math.radians(15.0), 0.002 / math.cos(math.radians(15.0)) * (20 + 40) / 2),  # 62.117 mm
+    ("internal", 0.0, 0.002 * (72 - 20) / 2),  # 52 mm
+])
+def test_a_parallel_pair_typed_before_its_gears_gets_gears_that_mesh_at_the_centre_distance(kind, helix, a):
+    """pair_bodies, a joint on each gear and place_gear2: the model's checks find nothing wrong (the gears' kinds,
+    teeth, modules, hands and axes agree with the pair; no solids overlap), and gear 2 stands at a."""
+    z2 = 40 if kind == "external" else 72
+    pair = GearPair("p", "j1", "j2", GROUND, kind=kind, z1=20, z2=z2, module=0.002 / math.cos(helix), helix_angle=helix,
+                    face_width=0.02)
+    model = Model("m")
+    for body in pair_bodies(pair, ("g1", "g2")):
+        AddItem(body).do(model)
+    for k in (1, 2):
+        AddItem(RevoluteJoint(f"j{k}", GROUND, f"g{k}", (0.0, 0.0, 0.0), (0.0, 0.0, 1.0))).do(model)
+    for command in place_gear2(model, pair):
+        command.do(model)
+    AddItem(pair).do(model)
+    AddItem(Torque("drive", "j1", TimeLaw(value=1.0))).do(model)
+    assert [f for f in validate(model) if f.severity != "info"] == []
+    specs = [model.bodies[g].visual.spec for g in ("g1", "g2")]
+    assert (specs[0].helix_angle, specs[1].helix_angle) == (helix, helix if kind == "internal" else -helix)
+    assert np.linalg.norm(model.bodies["g2"].position) == pytest.approx(a, rel=1e-12)
+
+
+def test_a_bevel_pair_typed_before_its_gears_gets_two_cones_on_square_shafts():
+    pair = GearPair("p", "j1", "j2", GROUND, kind="bevel", z1=20, z2=40, module=0.003, pitch_angle=math.atan2(20, 40),
+                    face_width=0.015)
+    g1, g2 = pair_bodies(pair, ("g1", "g2"))
+    gammas = (g1.visual.spec.pitch_angle, g2.visual.spec.pitch_angle)
+    assert gammas == pytest.approx((math.atan(0.5), math.pi / 2 - math.atan(0.5)))

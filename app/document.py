@@ -13,6 +13,7 @@ Views listen to signals that say what changed, so each updates only that:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -171,9 +172,12 @@ class Document(QObject):
     def suggested_path(self, suffix: str, stem: str) -> Path:
         """Where a file made from this model goes unless the user says otherwise: beside the model file with its
         name, else `stem` in the user's documents folder (never the folder the program was started from, nor the
-        program's own examples folder: an example's files are named after it in the documents folder)."""
+        program's own examples folder: an example's files are named after it in the documents folder). A new model
+        the user has named gives its files its name, in characters every file system takes."""
         if self.path is not None:
             stem = self.path.stem
+        elif self.model.name != Model().name:
+            stem = re.sub(r"[^\w.-]+", "_", self.model.name).strip("._") or stem
         return self.own_folder() / f"{stem}{suffix}"
 
     def own_folder(self) -> Path:

@@ -3,7 +3,7 @@
 import dataclasses
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QLineEdit, QMessageBox
 
 from app.dialogs.body_dialogs import ImportMeshDialog
 from app.document import documents_folder
@@ -107,15 +107,21 @@ def test_save_as_of_a_new_model_and_save_results_suggest_the_documents_folder_no
     window.file_save_as()
     assert suggested[0].is_absolute() and suggested[0].name == "model.gdyn"
     assert suggested[0].parent != Path.cwd() or Path.cwd() == Path.home()
+    name = window.props.panel.findChild(QLineEdit, "model_name")  # a new model named in Properties: its name
+    name.setText("two-stage reducer / v2")
+    name.editingFinished.emit()
+    window.file_save_as()
+    assert suggested[1] == suggested[0].with_name("two-stage_reducer_v2.gdyn")
+    window.act_undo.trigger()  # the name: the new model is unchanged again, so opening asks nothing
     window.open_file(EXAMPLES / "planetary.gdyn")
     window.doc.add_run(window.doc.model, simulate(window.doc.model, t_end=0.002))
     window.save_results()
-    assert suggested[1] == suggested[0].with_name("planetary.gdres")  # an example's run: named after it, not in
+    assert suggested[2] == suggested[0].with_name("planetary.gdres")  # an example's run: named after it, not in
     # the program's examples folder
     mine = tmp_path / "mine.gdyn"
     assert window._save_to(mine)
     window.save_results()
-    assert suggested[2] == tmp_path / "mine.gdres"  # a model of the user's: beside it
+    assert suggested[3] == tmp_path / "mine.gdres"  # a model of the user's: beside it
 
 
 def test_save_of_an_edited_example_asks_where_and_leaves_the_example_as_it_was(window, qtbot, monkeypatch, tmp_path):

@@ -160,6 +160,7 @@ class StudyWindow(StudyForm, QMainWindow):
         right = QSplitter(Qt.Vertical)
         self.table = QTableWidget(0, 0)
         self.table.setObjectName("study_results")
+        self.table.verticalHeader().setVisible(False)  # the case column numbers the rows (from 0, as the study file)
         right.addWidget(self.table)
         plot_box = QWidget()
         pl = QVBoxLayout(plot_box)

@@ -47,6 +47,8 @@ def test_a_study_of_the_open_model_runs_and_shows_a_table_and_a_plot(window, qtb
     qtbot.waitUntil(lambda: w.status in ("finished", "failed"), timeout=120000)
     assert w.status == "finished", w.message.text()
     assert w.table.rowCount() == 4 and w.progress.value() == 4
+    assert not w.table.verticalHeader().isVisible()  # the rows are numbered once: by the case column, from 0
+    assert [w.table.item(k, 0).text() for k in range(4)] == ["0", "1", "2", "3"]
     # the same study from its file, run by core, gives the same numbers
     w.save_study(tmp_path / "s.json")  # a folder of its own: the base names the example as seen from there
     data = json.loads((tmp_path / "s.json").read_text())

@@ -163,7 +163,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         self.source.clear()
         self.source.addItem(PAPER_LABEL, PAPER_SOURCE)
         for name in self.pairs():
-            self.source.addItem(f"Model pair {name}", name)
+            self.source.addItem(f"Model pair {name!r}", name)
         self.source.setCurrentIndex(max(self.source.findData(keep), 0))
         self.source.blockSignals(False)
         self._pair_names = set(self.doc.model.gear_pairs)  # the pairs listed or named: a change of one refills

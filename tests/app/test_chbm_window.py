@@ -205,7 +205,7 @@ def test_a_pair_built_from_file_new_with_a_compliant_mesh_is_the_pair_the_study_
         window.doc.apply(AddItem(item))
     assert chbm.source.currentData() == PAPER_SOURCE  # a rigid pair: nothing to study yet
     window.doc.apply(AddItem(CompliantMesh("mesh", "pair")))
-    assert chbm.source.currentData() == "pair"
+    assert chbm.source.currentData() == "pair" and chbm.source.currentText() == "Model pair 'pair'"  # not 'pair pair'
     torques, f_min, f_max, _ = study_defaults(window.doc.model, "pair")
     assert chbm.torques.text() == " ".join(f"{t:g}" for t in torques)
     assert (chbm.f_min.value(), chbm.f_max.value()) == pytest.approx((f_min, f_max), rel=1e-3)

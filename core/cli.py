@@ -429,7 +429,8 @@ def _cmd_chbm(ns) -> int:
     if sig.received:
         last = results[-1].points[-1].frequency if results[-1].points else ns.f_min
         print(f"cancelled by {sig.received} at {last:.6g} Hz of the curve for {results[-1].torque:g} N m "
-              f"({len(results)} of {counted(len(ns.torque), 'torque')} started); the points computed were written", file=sys.stderr)
+              f"({len(results)} of {counted(len(ns.torque), 'torque')} started); the points computed were written",
+              file=sys.stderr)
         return 1
     if ns.period is not None:
         names, data = period_comparison(results[0], ns.period)

@@ -175,7 +175,8 @@ class LossTableEditor(QGroupBox):
         if ok:
             n = self.table.rowCount()
             self.status.setText("No rows: the pair is lossless, or uses the constant efficiency above." if not n else
-                                f"{counted(n, 'row')} hold: mesh efficiency and bearing friction are simulated, with stuck phases.")
+                                f"{counted(n, 'row')} hold: mesh efficiency and bearing friction are simulated, "
+                                "with stuck phases.")
             self.status.setStyleSheet("color: #1b7f3a")
         else:
             self.status.setText("\n".join(found))

@@ -173,8 +173,9 @@ class _Checker(PairRules):
         the assembled equations' question (core.dynamics.checks.locked_loops: an error there)."""
         loops = len(closing_pairs(self.m))
         if loops:
-            self.add("info", "gear_pairs", f"the gear pairs close {counted(loops, 'loop')}: {counted(loops, 'constraint')} "
-                     f"{'is' if loops == 1 else 'are'} redundant when the teeth agree (as in a planetary set); the solver shares the load by minimum-norm multipliers")
+            self.add("info", "gear_pairs", f"the gear pairs close {counted(loops, 'loop')}: "
+                     f"{counted(loops, 'constraint')} {'is' if loops == 1 else 'are'} redundant when the teeth agree "
+                     "(as in a planetary set); the solver shares the load by minimum-norm multipliers")
 
     def check_teeth(self) -> None:
         """Generated gears whose teeth the rack undercuts or thins to a point (core.geometry.tooth_checks)."""

@@ -331,8 +331,8 @@ def test_a_ramp_chosen_for_a_new_speed_motor_ramps_over_the_run_instead_of_showi
         editor = dlg.form.widgets["law"]
         seen.append((editor.message.text(), editor.fields["t_end"].value(), editor.curve.getData()[0]))
 
-    fill_and_ok(qtbot, {"Name": "drive", "law_value": 0, "law_final": 100}, {"joint": "gear1_joint", "law_kind": "Ramp"},
-                press=look)
+    fill_and_ok(qtbot, {"Name": "drive", "law_value": 0, "law_final": 100},
+                {"joint": "gear1_joint", "law_kind": "Ramp"}, press=look)
     qtbot.mouseClick(toolbar_button(window, "speed_motor"), Qt.LeftButton)
     t_end = window.doc.model.settings.t_end
     message, end, plotted = seen[0]

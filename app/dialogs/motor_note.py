@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 
+from core.model.entities import RevoluteJoint
 from core.ranges import spin
 
 
 def motor_note(model, motor) -> str:
-    """One line on SpeedMotor `motor` of `model` ('' when its joint is not a joint of the model)."""
-    if motor.joint not in model.joints:
+    """One line on SpeedMotor `motor` of `model` ('' when its joint is not a revolute joint of the model)."""
+    if not isinstance(model.joints.get(motor.joint), RevoluteJoint):  # the model's checks say why
         return ""
     start, law = model.start_speed(motor.joint), motor.law(0.0)
     text = f"{motor.joint} turns at {spin(start)} at the start"

@@ -7,6 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QLabel, QLineEdit, QMessageBox, QPushButton
 
+from app.dialogs.motor_note import motor_note
 from core.gearing.mesh_model import mesh_in_model, pair_iso_stiffness
 from core.model import entities as E
 from core.model.files import load
@@ -365,3 +366,13 @@ def test_a_bearing_added_beside_a_gears_joint_carries_the_gear_after_the_double_
     assert box.isChecked() and label == "Carried by a bearing (the joint keeps its axis)"
     window.doc.undo_stack.undo()
     assert not model.joints["gear2_joint"].on_bearing and "pair_mesh" not in model.forces
+
+
+def test_the_motor_note_of_a_motor_on_a_fixed_joint_is_empty_and_the_checks_say_why():
+    """A file may name a fixed joint as a motor's joint (the model's checks refuse it): the note has no axis to
+    measure a speed about, and says nothing rather than fail."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    model.joints["weld"] = E.FixedJoint("weld", E.GROUND, "gear1")
+    motor = E.SpeedMotor("m", "weld", E.TimeLaw())
+    assert motor_note(model, motor) == ""
+    assert model.item_problems(motor)  # refused, naming the joint field

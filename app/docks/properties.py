@@ -156,7 +156,8 @@ class PropertyDock(QDockWidget):
     def _note(self, item) -> str:
         """What `item` makes (NOTES), as the dock's note says it."""
         heading, make = NOTES[type(item)]
-        return f"{heading}: {make(self.document.model, item)}"
+        text = make(self.document.model, item)
+        return f"{heading}: {text}" if text else ""  # a heading alone says nothing
 
     def _set(self, panel: QWidget) -> None:
         self.panel = panel

@@ -237,7 +237,10 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
                             "view; the gears turn see-through", "show_forces")
         self.act_axes = a("Show &Joint Axes", self._overlays_changed, None,
                           "The revolute joints' axes, through the see-through bodies", "show_axes")
-        for act in (self.act_forces, self.act_axes):
+        self.act_circles = a("Show &Pitch Circles", self._overlays_changed, None,
+                             "Each gear pair's working pitch circles in the gears' mid-face planes: a gap or an overlap "
+                             "between two shows a gear off its centre distance", "show_pitch_circles")
+        for act in (self.act_forces, self.act_axes, self.act_circles):
             act.setCheckable(True)
         self.act_video = a("Export &Video...", self.export_video, None, "Write the animation to MP4 or GIF", "export_video")
         self.act_open_results = a("Open &Results...", self.open_results, None, "Open a results file (.gdres)",
@@ -313,6 +316,7 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
     def _overlays_changed(self) -> None:
         self.animator.show_forces = self.act_forces.isChecked()
         self.animator.show_axes = self.act_axes.isChecked()
+        self.animator.show_circles = self.act_circles.isChecked()
         self.animator.show(self.clock.time)
 
     def _window(self, attr: str, make):

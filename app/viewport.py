@@ -38,9 +38,14 @@ FORCE_COLOURS = {"Ft": "#d62728", "Fr": "#2ca02c", "Fa": "#8e44ad"}  # red, gree
 SEE_THROUGH = 0.3  # the bodies' opacity when see-through (View > Transparent Bodies, or tooth forces shown)
 AXIS_COLOUR = "#2e86c1"
 SPRING_COLOUR = "#d35400"  # a spring-damper's line between its ends
+PITCH_COLOUR = "#0097a7"  # a gear's pitch circle
 #: unit overlay shapes along +x, placed by a transform: a tooth-force arrow, a joint axis or a spring-damper's line
 ARROW = pv.Arrow(tip_length=0.22, tip_radius=0.09, shaft_radius=0.035)
 AXIS_LINE = pv.Line((0.0, 0.0, 0.0), (1.0, 0.0, 0.0))
+#: the unit circle about +x (in the y-z plane), placed like the shapes above: a pitch circle about its gear's axis
+_ANGLES = np.linspace(0.0, 2.0 * np.pi, 120, endpoint=False)
+CIRCLE = pv.PolyData(np.column_stack([np.zeros_like(_ANGLES), np.cos(_ANGLES), np.sin(_ANGLES)]),
+                     lines=np.hstack([[len(_ANGLES) + 1], np.arange(len(_ANGLES)), [0]]))
 
 
 def rgb(colour: str) -> tuple[float, float, float]:
@@ -283,9 +288,10 @@ class ViewportWidget(QtInteractor):
             self.request_render()
 
     def set_overlays(self, arrows: dict | None = None, axes: dict | None = None, springs: dict | None = None,
-                     render: bool = True) -> None:
+                     circles: dict | None = None, render: bool = True) -> None:
         """Tooth-force arrows {name: (point, vector, quantity)} (quantity Ft, Fr or Fa: its colour), joint axes
-        {joint: (point, direction, length)} and spring-dampers {name: (end i, end j)} [m], world.
+        {joint: (point, direction, length)}, spring-dampers {name: (end i, end j)} and pitch circles {name:
+        (centre, axis, radius)} [m], world.
 
         Each overlay is an actor made once from a unit shape and placed by a
         transform; overlays not named are hidden.
@@ -303,6 +309,8 @@ class ViewportWidget(QtInteractor):
             length = float(np.linalg.norm(d))
             if length > 0:
                 wanted[f"spring:{name}"] = ("spring", _placed(start, d / length, length))
+        for name, (centre, axis, radius) in (circles or {}).items():
+            wanted[f"circle:{name}"] = ("circle", _placed(centre, axis, radius))
         for key, actor in self.overlay_actors.items():
             actor.SetVisibility(key in wanted)
         for key, (kind, matrix) in wanted.items():
@@ -315,10 +323,13 @@ class ViewportWidget(QtInteractor):
 
     def _overlay_actor(self, key: str, kind: str):
         """An arrow of a tooth-force quantity (Ft, Fr, Fa), a joint axis ('axis') or a spring-damper ('spring'), of
-        unit length along x."""
+        unit length along x, or a pitch circle ('circle', of unit radius about x)."""
         if kind in FORCE_COLOURS:
             return self.add_mesh(ARROW, color=FORCE_COLOURS[kind], pickable=False, reset_camera=False, render=False,
                                  name=key)
+        if kind == "circle":
+            return self.add_mesh(CIRCLE, color=PITCH_COLOUR, line_width=2, pickable=False, reset_camera=False,
+                                 render=False, name=key)
         spring = kind == "spring"
         return self.add_mesh(AXIS_LINE, color=SPRING_COLOUR if spring else AXIS_COLOUR, line_width=3 if spring else 2,
                              pickable=False, reset_camera=False, render=False, name=key)

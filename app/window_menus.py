@@ -57,7 +57,7 @@ def build_menus_and_toolbars(window, examples: Path) -> None:
         sm.addAction(act)
     sm.addSeparator()
     for act in (window.act_play, window.act_start, window.act_end, window.act_forces, window.act_axes,
-                window.act_video):
+                window.act_circles, window.act_video):
         sm.addAction(act)
     window.analysis_menu = menu.addMenu("&Analysis")
     window.analysis_menu.addAction(window.act_telemetry)

@@ -4,9 +4,9 @@ While a run goes on the view follows its newest sample (as often as drawing take
 time, and its last sample when it ends), until the user takes the clock (plays, seeks, steps). Optional
 overlays: the tooth force on gear 2 of each pair at its pitch point as three arrows, Ft, Fr and Fa, on one
 scale for every pair and the whole run (the largest Fc is 30 % of the model's size; the view says how many
-newtons a length stands for); and the joint axes. The bodies are drawn see-through while either shows, since
-both lie inside them. Spring-dampers are drawn always, as a line between their ends. Before any run the joint
-axes and the springs stand where the model puts them.
+newtons a length stands for); the joint axes; the gear pairs' pitch circles. The bodies are drawn see-through
+while any of these shows, since they lie inside them. Spring-dampers are drawn always, as a line between their
+ends. Before any run the joint axes, the pitch circles and the springs stand where the model puts them.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ class Animator(QObject):
         self.doc, self.clock, self.viewport, self.bar = document, clock, viewport, bar
         self.show_forces = False
         self.show_axes = False
+        self.show_circles = False
         self._fc_max = (None, 0.0)  # ((run, samples) it was found for, largest Fc [N])
         self.follow = True
         self._followed = -np.inf  # when the view last drew a running run's newest sample (perf_counter) [s]
@@ -122,7 +123,7 @@ class Animator(QObject):
             return
         pos, quat = res.pose_at(t)
         self.viewport.set_poses(res.bodies, pos, quat, render=False)
-        if self.show_forces or self.show_axes or (self.scene is not None and self.scene.springs):
+        if self.show_forces or self.show_axes or self.show_circles or (self.scene is not None and self.scene.springs):
             self._overlays(res, t, pos, quat)
         elif self.viewport.overlay_actors:
             self.viewport.set_overlays(render=False)
@@ -132,13 +133,13 @@ class Animator(QObject):
         self.frames += 1
 
     def _model_overlays(self) -> None:
-        """Before any run: the spring-dampers and, when asked for, the joint axes where the model puts them (where
-        to check a joint's place); for tooth forces, a caption that they need a run."""
+        """Before any run: the spring-dampers and, when asked for, the joint axes and pitch circles where the model
+        puts them (where to check a joint's and a gear's place); for tooth forces, a caption that they need a run."""
         if self.viewport is None:
             return
         model = self.doc.model
         springs = any(isinstance(f, SpringDamper) for f in model.forces.values())
-        if not (self.show_axes or self.show_forces or springs or self.viewport.overlay_actors):
+        if not (self.show_axes or self.show_circles or self.show_forces or springs or self.viewport.overlay_actors):
             return  # nothing to draw or hide (a Scene of a large train takes some 10 ms: not at every edit)
         names = list(model.bodies)
         scene = Scene(model, names)
@@ -148,9 +149,10 @@ class Animator(QObject):
         if self.show_axes and names:
             size = self._size()
             axes = {joint: (point, axis, 0.3 * size) for joint, (point, axis) in scene.joint_axes(pos, quat).items()}
-        self.viewport.set_overlays({}, axes, scene.spring_ends(pos, quat), render=False)
+        circles = _circles(scene, pos, quat) if self.show_circles else {}
+        self.viewport.set_overlays({}, axes, scene.spring_ends(pos, quat), circles, render=False)
         self.viewport.set_caption("Tooth forces: run the model to see them" if self.show_forces else "")
-        self.viewport.set_see_through(bool(axes))
+        self.viewport.set_see_through(bool(axes) or bool(circles))
         self.viewport.request_render()
 
     def _overlays(self, res, t, pos, quat) -> None:
@@ -179,9 +181,10 @@ class Animator(QObject):
         if self.show_axes:
             for joint, (point, axis) in scene.joint_axes(pos, quat).items():
                 axes[joint] = (point, axis, 0.3 * size)
-        self.viewport.set_overlays(arrows, axes, scene.spring_ends(pos, quat), render=False)
+        circles = _circles(scene, pos, quat) if self.show_circles else {}
+        self.viewport.set_overlays(arrows, axes, scene.spring_ends(pos, quat), circles, render=False)
         self.viewport.set_caption(scale)
-        self.viewport.set_see_through(bool(arrows) or bool(axes))  # what is drawn inside the bodies shows
+        self.viewport.set_see_through(bool(arrows) or bool(axes) or bool(circles))  # what is inside the bodies shows
 
     def _largest_fc(self, res, ft: dict) -> float:
         """The largest total tooth force of any pair over the run [N] (recomputed as the run grows)."""
@@ -197,3 +200,9 @@ class Animator(QObject):
             return 1.0
         lo, hi = boxes[:, 0::2].min(axis=0), boxes[:, 1::2].max(axis=0)
         return float(np.linalg.norm(hi - lo)) or 1.0
+
+
+def _circles(scene, pos, quat) -> dict:
+    """{'<pair>.<k>': (centre, axis, radius)} of every pair's two pitch circles at these poses (Scene.pitch_circles)."""
+    return {f"{pair}.{k}": circle for pair, both in scene.pitch_circles(pos, quat).items()
+            for k, circle in enumerate(both, start=1)}

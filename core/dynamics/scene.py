@@ -1,5 +1,5 @@
-"""Where a model's joints, pitch points and spring-dampers are at given body poses: what an animation draws
-besides the bodies.
+"""Where a model's joints, pitch points, pitch circles and spring-dampers are at given body poses: what an
+animation draws besides the bodies.
 
 Joints store their point and axis in world axes at the initial pose; here they
 are carried into the axes of their gear (body j) once, so any later pose of
@@ -19,7 +19,8 @@ from core.model.model import Model
 
 
 class Scene:
-    """Joint axes, tooth forces and spring-damper ends of `model` at poses given in the order `bodies`."""
+    """Joint axes, tooth forces, pitch circles and spring-damper ends of `model` at poses given in the order
+    `bodies`."""
 
     def __init__(self, model: Model, bodies: list[str]):
         index = {name: k for k, name in enumerate(bodies)}
@@ -72,16 +73,40 @@ class Scene:
             out[name] = (frame.point, {"Ft": tangential, "Fr": force - tangential - axial, "Fa": axial})
         return out
 
+    def pitch_circles(self, positions: np.ndarray, orientations: np.ndarray):
+        """{pair: ((centre [m], unit axis, radius [m]) of gear 1, of gear 2)}, world: each gear's working pitch
+        circle about its axis in its mid-face plane, so a gap or an overlap between a pair's two shows a gear off
+        its centre distance; a bevel pair's mean cone circles, through its pitch point."""
+        out = {}
+        for name, geo, frame, (c1, a1), (c2, a2) in self._frames(positions, orientations, self.pairs):
+            if geo.kind == "bevel":
+                out[name] = tuple(_through(frame.point, c, a) for c, a in ((c1, a1), (c2, a2)))
+            else:
+                out[name] = ((c1, a1, geo.r1), (c2, a2, geo.r2))
+        return out
+
     def _forces(self, positions, orientations, ft):
         """(pair, its contact frame, tooth force on gear 2 [N]) for the pairs with a tangential force in `ft`."""
+        for name, geo, frame, _, _ in self._frames(positions, orientations, ft):
+            f = ft[name]
+            yield name, frame, -f * force_direction(geo, frame, 1.0 if f >= 0 else -1.0)
+
+    def _frames(self, positions, orientations, names):
+        """(pair, its geometry, its contact frame, (gear 1's mid-face centre, axis), (gear 2's)) for the pairs of
+        this scene in `names`, world."""
         axes = self.joint_axes(positions, orientations)
         rot = quat_matrices(orientations)
         for name, (j1, j2, geo, (m1, m2)) in self.pairs.items():
-            if name not in ft:
+            if name not in names:
                 continue
             (_, a1), (_, a2) = axes[j1], axes[j2]
             k1, k2 = self.joints[j1][0], self.joints[j2][0]
             c1, c2 = positions[k1] + rot[k1] @ m1, positions[k2] + rot[k2] @ m2
-            frame = contact_frame(geo, c1, a1, c2, a2)
-            f = ft[name]
-            yield name, frame, -f * force_direction(geo, frame, 1.0 if f >= 0 else -1.0)
+            yield name, geo, contact_frame(geo, c1, a1, c2, a2), (c1, a1), (c2, a2)
+
+
+def _through(point: np.ndarray, centre: np.ndarray, axis: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """The circle about the axis through `centre` along unit `axis` that passes through `point`: (its centre,
+    the axis, its radius)."""
+    foot = centre + axis * float(axis @ (point - centre))
+    return foot, axis, float(np.linalg.norm(point - foot))

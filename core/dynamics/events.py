@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
-from scipy.optimize import brentq
 
 
 @dataclass
@@ -68,6 +67,10 @@ def locate(events: list[Event], g_old: list[float], g_new: list[float], sol, t_o
             if g_new[i] == 0.0:
                 te = t_new
             else:
+                # at the first event, not at import: scipy.optimize loads linprog and fft with it (0.17 s of the
+                # app's start, which imports this module for every model but meets an event in few)
+                from scipy.optimize import brentq
+
                 te = brentq(lambda t: ev.fun(t, sol(t)), t_old, t_new, xtol=xtol * max(1.0, abs(t_new)),
                             rtol=4 * np.finfo(float).eps)
             found.append((te, i))

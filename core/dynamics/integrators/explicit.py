@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.integrate._ivp import dop853_coefficients
 
 from core.dynamics.integrators.base import DenseOutput, Integrator
 from core.dynamics.integrators.control import dop853_ratio, dopri5_ratio, next_step
@@ -173,6 +172,10 @@ class DormandPrince853(DormandPrince):
     ERROR_ORDER = 8
 
     def __init__(self, *args, **kw):
+        # here, not at import: scipy.integrate loads scipy.optimize with it, 0.3 s of the app's start, which
+        # imports every method and runs few of them with dop853
+        from scipy.integrate._ivp import dop853_coefficients
+
         self.tableau = dop853_coefficients
         super().__init__(*args, **kw)
 

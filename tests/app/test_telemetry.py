@@ -576,16 +576,16 @@ def test_export_csv_suggests_a_file_beside_the_model_or_in_the_documents_folder(
 
     fill_and_ok(qtbot, {}, ok=False, press=read_and_cancel)
     tw.act_csv.trigger()
-    window.doc.path = None  # as a model never saved
+    window.doc.path = None  # as a model never saved (its name kept: a new model the user named)
     fill_and_ok(qtbot, {}, ok=False, press=read_and_cancel)
     tw.act_csv.trigger()
     window.doc.path = EXAMPLES / "planetary.gdyn"  # as the example opened
     fill_and_ok(qtbot, {}, ok=False, press=read_and_cancel)
     tw.act_csv.trigger()
     assert suggested[0] == tmp_path / "gears.csv"
-    assert suggested[1].is_absolute() and suggested[1].parent.is_dir() and suggested[1].name == "results.csv"
+    assert suggested[1].is_absolute() and suggested[1].parent.is_dir() and suggested[1].name == "planetary.csv"
     assert suggested[1].parent != Path.cwd() or Path.cwd() == Path.home()  # not wherever the program started
-    assert suggested[2] == suggested[1].with_name("planetary.csv")  # named after the example, not in its folder
+    assert suggested[2] == suggested[1]  # the example: named after it, in the documents folder, not in its own
 
 
 def test_a_channel_of_another_unit_gets_a_plot_of_its_own(window, qtbot):

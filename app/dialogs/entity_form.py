@@ -81,7 +81,7 @@ HIDDEN = {"inertia", "visual", "frames", "table"}
 RPM = Range(**ranges.RPM)
 #: a note under an add dialog's form, and in Properties, on what the item makes: {kind: (heading, note(model, item))}
 NOTES = {CompliantMesh: ("As run", mesh_note), GearPair: ("Derived", pair_note),
-         SpeedMotor: ("At the start", motor_note)}
+         SpeedMotor: ("Joint speed", motor_note)}
 
 
 CLASS_LABELS = {"GearPair": {"helix_angle": "Helix angle of gear 1", "pitch_angle": "Pitch angle of gear 1",

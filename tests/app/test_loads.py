@@ -250,7 +250,7 @@ def test_a_new_speed_motor_keeps_its_joints_start_speed_until_its_law_is_edited(
     motor = window.doc.model.forces["m"]
     assert (motor.joint, motor.law.value) == ("gear1_joint", 30.0)
     window.select("m")
-    assert window.props.panel.findChild(QLabel, "note").text() == f"At the start: {seen[2][1]}"
+    assert window.props.panel.findChild(QLabel, "note").text() == f"Joint speed: {seen[2][1]}"
 
 
 def test_mesh_stiffness_is_typed_in_n_per_um_and_kept_in_n_per_m(window, qtbot):

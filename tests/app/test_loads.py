@@ -7,7 +7,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QLabel, QLineEdit, QMessageBox, QPushButton
 
-from app.dialogs.motor_note import motor_note
+from app.dialogs.joint_law_notes import motor_note, torque_note
+from core.commands import replace_fields
+from core.dynamics.simulate import simulate
 from core.gearing.mesh_model import mesh_in_model, pair_iso_stiffness
 from core.model import entities as E
 from core.model.files import load
@@ -368,11 +370,31 @@ def test_a_bearing_added_beside_a_gears_joint_carries_the_gear_after_the_double_
     assert not model.joints["gear2_joint"].on_bearing and "pair_mesh" not in model.forces
 
 
-def test_the_motor_note_of_a_motor_on_a_fixed_joint_is_empty_and_the_checks_say_why():
+def test_a_torque_says_which_way_it_turns_its_gear(window, qtbot):
+    """A torque's sign was said nowhere but in the manual: the dialog and Properties now say it, and the run
+    agrees: a positive torque on the helical example's gear1 (axis +z, from rest) turns it the positive way."""
+    _open_pair(window)
+    model = window.doc.model
+    for name in ("gear1", "gear2"):
+        window.apply(replace_fields(model, name, angular_velocity=(0.0, 0.0, 0.0)))
+    seen = []
+    fill_and_ok(qtbot, {"Name": "drive", "law_value": 5}, {"joint": "gear1_joint"},
+                press=lambda dlg: seen.append(dlg.findChild(QLabel, "note").text()))
+    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
+    assert seen == ["a positive torque turns gear1 about gear1_joint's axis (0, 0, 1) by the right-hand rule; "
+                    "ground takes the reaction"]
+    window.select("drive")
+    assert window.props.panel.findChild(QLabel, "note").text() == f"Direction: {seen[0]}"
+    res = simulate(window.doc.model, t_end=0.01)
+    assert res["gear1_joint.speed"][-1] > 0 and res["gear1.wz"][-1] > 0
+
+
+def test_the_notes_of_loads_on_a_fixed_joint_are_empty_and_the_checks_say_why():
     """A file may name a fixed joint as a motor's joint (the model's checks refuse it): the note has no axis to
     measure a speed about, and says nothing rather than fail."""
     model = load(EXAMPLES / "helical_pair.gdyn")
     model.joints["weld"] = E.FixedJoint("weld", E.GROUND, "gear1")
     motor = E.SpeedMotor("m", "weld", E.TimeLaw())
     assert motor_note(model, motor) == ""
+    assert torque_note(model, E.Torque("t", "weld", E.TimeLaw(value=1.0))) == ""
     assert model.item_problems(motor)  # refused, naming the joint field

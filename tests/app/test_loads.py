@@ -389,6 +389,25 @@ def test_a_torque_says_which_way_it_turns_its_gear(window, qtbot):
     assert res["gear1_joint.speed"][-1] > 0 and res["gear1.wz"][-1] > 0
 
 
+def test_a_spring_damper_says_its_length_and_tension_at_the_start_as_the_run_finds_them(window, qtbot):
+    """Ends on the ground at x = 100 mm and on gear2 at 20 mm along its x axis (gear2 at x = 60 mm, turned about z
+    by the example's mesh phase), 1000 N/m, free 10 mm: the note's tension is the run's first sample of the
+    spring's force channel (the engine's own evaluation), and its length the closed form of the two ends."""
+    _open_pair(window)
+    seen = []
+    fill_and_ok(qtbot, {"Name": "spring", "Point on body I (body axes) x": 100, "Point on body J (body axes) x": 20,
+                        "Stiffness": 1000, "Free length": 10}, {"body_i": "ground", "body_j": "gear2"},
+                press=lambda dlg: seen.append(dlg.findChild(QLabel, "note").text()))
+    qtbot.mouseClick(toolbar_button(window, "spring_damper"), Qt.LeftButton)
+    res = simulate(window.doc.model, t_end=0.001)
+    tension = float(res["spring.force"][0])
+    length = 10 + tension / 1000 * 1e3  # mm
+    assert seen[0] == f"its ends are {length:.6g} mm apart at the start (free length 10 mm): a tension of {tension:.6g} N"
+    w, _, _, z = window.doc.model.bodies["gear2"].orientation  # a turn about +z
+    turn = 2 * math.atan2(z, w)
+    assert length == pytest.approx(math.hypot(100 - 60 - 20 * math.cos(turn), 20 * math.sin(turn)), rel=1e-9)
+
+
 def test_the_notes_of_loads_on_a_fixed_joint_are_empty_and_the_checks_say_why():
     """A file may name a fixed joint as a motor's joint (the model's checks refuse it): the note has no axis to
     measure a speed about, and says nothing rather than fail."""

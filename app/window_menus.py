@@ -37,6 +37,9 @@ def build_menus_and_toolbars(window, examples: Path) -> None:
     for act in window.view_controls.menu_actions:
         vm.addSeparator() if act is None else vm.addAction(act)
     vm.addSeparator()
+    for act in (window.act_forces, window.act_axes, window.act_circles):  # what the view draws: also under Simulate
+        vm.addAction(act)
+    vm.addSeparator()
     for dock in (window.tree, window.props, window.messages):
         vm.addAction(dock.toggleViewAction())
     mm = menu.addMenu("&Model")

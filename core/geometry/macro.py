@@ -77,6 +77,14 @@ class GearSpec:
             return common + ("helix_angle", "rim_diameter", "density")
         return common + ("pitch_angle", "bore_diameter", "density")
 
+    def largest_bore(self) -> float:
+        """The largest bore diameter [m] the teeth leave: 0.9 of the root circle's diameter (a bevel gear's at its
+        inner end). External and bevel gears only."""
+        if self.kind == "bevel":
+            b = bevel_geometry(self)
+            return 0.9 * 2 * b.inner_scale * (b.pitch_radius - b.dedendum * math.cos(b.pitch_angle))
+        return 0.9 * 2 * cylindrical_geometry(self).root_radius
+
     def problems(self) -> list[tuple[str, str]]:
         """(field, message) for every parameter out of its allowed range.
 
@@ -95,8 +103,7 @@ class GearSpec:
         if self.kind == "inner" and self.teeth < 12:
             return [("teeth", f"must be {Range(lo=12, hi=1000, integer=True).describe()} for an inner gear, got {self.teeth}")]
         if self.kind == "helical":
-            g = cylindrical_geometry(self)
-            rng = Range(lo=0.0, hi=0.9 * 2 * g.root_radius, lo_open=True, **MM)
+            rng = Range(lo=0.0, hi=self.largest_bore(), lo_open=True, **MM)
             msg = rng.problem(self.bore_diameter)
             return [("bore_diameter", msg + " (it must stay inside the root circle)")] if msg else []
         if self.kind == "inner":
@@ -110,8 +117,7 @@ class GearSpec:
         if msg:
             out.append(("face_width", msg + " (half the cone distance at most)"))
         else:
-            inner_root = b.inner_scale * (b.pitch_radius - b.dedendum * math.cos(b.pitch_angle))
-            msg = Range(lo=0.0, hi=0.9 * 2 * inner_root, lo_open=True, **MM).problem(self.bore_diameter)
+            msg = Range(lo=0.0, hi=self.largest_bore(), lo_open=True, **MM).problem(self.bore_diameter)
             if msg:
                 out.append(("bore_diameter", msg + " (it must stay inside the root cone at the inner end)"))
         return out

@@ -185,19 +185,29 @@ def planetary_set(sun_teeth: int, planet_teeth: int, ring_teeth: int, planets: i
     return items
 
 
+def bored(spec: GearSpec) -> GearSpec:
+    """`spec` with the bore a gear made without one gets: 0.4 of its pitch diameter, or 0.8 of the largest bore its
+    teeth leave where that is less (a pinion of few teeth)."""
+    return dataclasses.replace(spec, bore_diameter=min(0.4 * spec.module * spec.teeth, 0.8 * spec.largest_bore()))
+
+
 def bevel_pair_bodies(names: tuple[str, str], z1: int, z2: int, module: float, face_width: float,
-                      bores: tuple[float, float], pressure_angle: float = math.radians(20.0),
+                      bores: tuple[float, float] | None = None, pressure_angle: float = math.radians(20.0),
                       density: float = 7850.0) -> list[RigidBody]:
     """Two straight bevel gears on 90 deg shafts whose pitch apex is the origin.
 
-    Gear 1 turns about +x, gear 2 about +z; gamma1 = atan(z1 / z2), gamma2 = 90 deg - gamma1.
+    Gear 1 turns about +x, gear 2 about +z; gamma1 = atan(z1 / z2), gamma2 = 90 deg - gamma1. `bores` [m], or
+    None for `bored`'s.
     """
     gamma1 = math.atan2(z1, z2)
     out = []
+    bores = bores or (None, None)
     for name, z, gamma, bore, axis in ((names[0], z1, gamma1, bores[0], (1.0, 0.0, 0.0)),
                                        (names[1], z2, mate_pitch_angle(gamma1), bores[1], (0.0, 0.0, 1.0))):
         spec = GearSpec(kind="bevel", module=module, teeth=z, pressure_angle=pressure_angle, face_width=face_width,
-                        pitch_angle=gamma, bore_diameter=bore, density=density)
+                        pitch_angle=gamma, bore_diameter=0.0 if bore is None else bore, density=density)
+        if bore is None:
+            spec = bored(spec)
         apex = bevel_geometry(spec).apex_distance
         out.append(gear_body(name, spec, position=tuple(-apex * c for c in axis), axis=axis))
     return out
@@ -209,21 +219,19 @@ def pair_bodies(pair: GearPair, names: tuple[str, str], density: float = 7850.0)
     Gear 1 (`pair`'s helix angle and profile shift x1) and gear 2 (the other hand; a ring the same hand, as an
     internal pair needs) both stand at the origin turning about z: core.gearing.placement.place_gear2 then moves
     gear 2 into mesh. A bevel pair is two straight bevel gears on 90 deg shafts (`bevel_pair_bodies`). Bores are
-    0.4 of the pitch diameter and a ring's rim 12 modules outside its tip circle, as in `planetary_set`.
+    `bored`'s and a ring's rim 12 modules outside its tip circle, as in `planetary_set`.
     """
     m, z1, z2 = pair.module, pair.z1, pair.z2
     if pair.kind == "bevel":
-        return bevel_pair_bodies(names, z1, z2, m, pair.face_width, (0.4 * m * z1, 0.4 * m * z2), pair.pressure_angle,
-                                 density)
+        return bevel_pair_bodies(names, z1, z2, m, pair.face_width, None, pair.pressure_angle, density)
     common = dict(module=m, pressure_angle=pair.pressure_angle, face_width=pair.face_width, density=density)
-    gear1 = GearSpec(kind="helical", teeth=z1, helix_angle=pair.helix_angle, bore_diameter=0.4 * m * z1,
-                     profile_shift=pair.x1, **common)
+    gear1 = bored(GearSpec(kind="helical", teeth=z1, helix_angle=pair.helix_angle, profile_shift=pair.x1, **common))
     if pair.kind == "internal":
         gear2 = GearSpec(kind="inner", teeth=z2, helix_angle=pair.helix_angle, rim_diameter=m * (z2 + 2.5) + 12 * m,
                          **common)
     else:
-        gear2 = GearSpec(kind="helical", teeth=z2, helix_angle=-pair.helix_angle, bore_diameter=0.4 * m * z2,
-                         profile_shift=pair.x2, **common)
+        gear2 = bored(GearSpec(kind="helical", teeth=z2, helix_angle=-pair.helix_angle, profile_shift=pair.x2,
+                               **common))
     return [gear_body(names[0], gear1), gear_body(names[1], gear2)]
 
 

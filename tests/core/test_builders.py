@@ -150,3 +150,19 @@ def test_a_bevel_pair_typed_before_its_gears_gets_two_cones_on_square_shafts():
     g1, g2 = pair_bodies(pair, ("g1", "g2"))
     gammas = (g1.visual.spec.pitch_angle, g2.visual.spec.pitch_angle)
     assert gammas == pytest.approx((math.atan(0.5), math.pi / 2 - math.atan(0.5)))
+
+
+@pytest.mark.parametrize("kind, z1", [("external", 3), ("external", 20), ("bevel", 6), ("bevel", 20)])
+def test_gears_made_from_a_pair_get_a_bore_their_teeth_leave_room_for(kind, z1):
+    """The Gear Pair dialog's gears took a bore of 0.4 d: a 3-tooth pinion (m 2 mm: root circle 1 mm) was refused
+    with 'bore_diameter ... got 2.4 mm', a field the dialog does not show. A pinion of few teeth now gets 0.8 of
+    the largest bore its root circle leaves; a gear of 20 teeth keeps 0.4 d (16 mm; the bevel's 0.4 of its outer
+    pitch diameter, 24 mm at m 3 mm)."""
+    m = 0.003 if kind == "bevel" else 0.002
+    pair = GearPair("p", "j1", "j2", GROUND, kind=kind, z1=z1, z2=40, module=m, face_width=0.015,
+                    pitch_angle=math.atan2(z1, 40))
+    gear1, _ = pair_bodies(pair, ("g1", "g2"))
+    spec = gear1.visual.spec
+    assert spec.problems() == []
+    expect = 0.4 * m * z1 if z1 == 20 else 0.8 * spec.largest_bore()
+    assert spec.bore_diameter == pytest.approx(expect, rel=1e-12) and spec.bore_diameter < spec.largest_bore()

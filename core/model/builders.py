@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from core.geometry.macro import GearSpec, bevel_geometry, cylindrical_geometry, mate_pitch_angle
+from core.geometry.macro import GearSpec, bevel_geometry, cylindrical_geometry, mate_pitch_angle, pair_gear_spec
 from core.geometry.mass_properties import mesh_mass_properties
 from core.geometry.rotations import orientation_for_axis, quat_matrices
 from core.geometry.tooth_checks import tooth_warnings
@@ -187,8 +187,11 @@ def planetary_set(sun_teeth: int, planet_teeth: int, ring_teeth: int, planets: i
 
 def bored(spec: GearSpec) -> GearSpec:
     """`spec` with the bore a gear made without one gets: 0.4 of its pitch diameter, or 0.8 of the largest bore its
-    teeth leave where that is less (a pinion of few teeth)."""
-    return dataclasses.replace(spec, bore_diameter=min(0.4 * spec.module * spec.teeth, 0.8 * spec.largest_bore()))
+    teeth leave where that is less (a pinion of few teeth). Where the teeth leave none (a bevel gear's face
+    wider than its cone allows), 0.4 d: its checks then name what is wrong."""
+    largest = spec.largest_bore()
+    return dataclasses.replace(spec, bore_diameter=min(0.4 * spec.module * spec.teeth, 0.8 * largest) if largest > 0
+                               else 0.4 * spec.module * spec.teeth)
 
 
 def bevel_pair_bodies(names: tuple[str, str], z1: int, z2: int, module: float, face_width: float,
@@ -221,17 +224,24 @@ def pair_bodies(pair: GearPair, names: tuple[str, str], density: float = 7850.0)
     gear 2 into mesh. A bevel pair is two straight bevel gears on 90 deg shafts (`bevel_pair_bodies`). Bores are
     `bored`'s and a ring's rim 12 modules outside its tip circle, as in `planetary_set`.
     """
+    try:
+        return _pair_bodies(pair, names, density)
+    except ModelError as exc:  # said in the pair's fields: the one 'teeth' a pair's own ranges let through is a
+        path, message = exc.problems[0]  # ring's (at least 12), its z2
+        raise ModelError("z2" if path == "teeth" else path, message) from None
+
+
+def _pair_bodies(pair: GearPair, names: tuple[str, str], density: float) -> list[RigidBody]:
     m, z1, z2 = pair.module, pair.z1, pair.z2
     if pair.kind == "bevel":
         return bevel_pair_bodies(names, z1, z2, m, pair.face_width, None, pair.pressure_angle, density)
-    common = dict(module=m, pressure_angle=pair.pressure_angle, face_width=pair.face_width, density=density)
-    gear1 = bored(GearSpec(kind="helical", teeth=z1, helix_angle=pair.helix_angle, profile_shift=pair.x1, **common))
-    if pair.kind == "internal":
-        gear2 = GearSpec(kind="inner", teeth=z2, helix_angle=pair.helix_angle, rim_diameter=m * (z2 + 2.5) + 12 * m,
-                         **common)
+    spec, own = pair.pair_spec(), dict(face_width=pair.face_width, density=density)
+    gear1 = bored(dataclasses.replace(pair_gear_spec("helical", z1, spec, pair.x1), **own))
+    if pair.kind == "internal":  # the ring's hand is the pinion's
+        gear2 = dataclasses.replace(pair_gear_spec("inner", z2, spec), rim_diameter=m * (z2 + 2.5) + 12 * m, **own)
     else:
-        gear2 = bored(GearSpec(kind="helical", teeth=z2, helix_angle=-pair.helix_angle, profile_shift=pair.x2,
-                               **common))
+        gear2 = bored(dataclasses.replace(pair_gear_spec("helical", z2, spec, pair.x2), helix_angle=-pair.helix_angle,
+                                          **own))
     return [gear_body(names[0], gear1), gear_body(names[1], gear2)]
 
 

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from core.errors import ModelError
 from core.model.builders import pair_bodies, selection_defaults
 from core.commands import AddItem, RemoveItem
 from core.gearing.placement import place_gear2
@@ -166,3 +167,17 @@ def test_gears_made_from_a_pair_get_a_bore_their_teeth_leave_room_for(kind, z1):
     assert spec.problems() == []
     expect = 0.4 * m * z1 if z1 == 20 else 0.8 * spec.largest_bore()
     assert spec.bore_diameter == pytest.approx(expect, rel=1e-12) and spec.bore_diameter < spec.largest_bore()
+
+
+def test_a_pair_whose_gears_cannot_be_made_names_the_pairs_field_and_its_range():
+    """A ring of 10 teeth (an inner gear needs 12): the error names z2, the field the pair dialog shows, not the
+    ring's 'teeth'; a bevel face wider than half the cone distance names the face width, not a bore."""
+    ring = GearPair("p", "j1", "j2", GROUND, kind="internal", z1=8, z2=10, module=0.002, face_width=0.02)
+    with pytest.raises(ModelError) as exc:
+        pair_bodies(ring, ("g1", "g2"))
+    assert exc.value.problems == [("z2", "must be a whole number from 12 to 1000 for an inner gear, got 10")]
+    bevel = GearPair("p", "j1", "j2", GROUND, kind="bevel", z1=20, z2=40, module=0.003, face_width=0.2,
+                     pitch_angle=math.atan2(20, 40))
+    with pytest.raises(ModelError) as exc:
+        pair_bodies(bevel, ("g1", "g2"))
+    assert exc.value.path == "face_width" and "half the cone distance at most" in exc.value.detail

@@ -8,7 +8,8 @@ the shape, scaled), the Campbell diagram up to a speed, and the forced response 
 mesh frequency; stable solid, unstable dashed, folds marked; a click shows one period of the mesh forces of
 the chosen scale). The curves run in the background with progress and Stop; Export Curve CSV writes them as
 `geardyn train-chbm` does. The form's settings are kept with the model when the curves run
-(model.views.train) and fill the form when a file is opened.
+(model.views.train), unless they are the ones the window suggested (a run of those asks for no save), and
+fill the form when a file is opened.
 """
 
 from __future__ import annotations
@@ -211,6 +212,11 @@ class TrainWindow(WorkerRuns, QMainWindow):
         self.df_max.set_si(s.df_max)
         self.scales.set_values(s.torque_scales)
 
+    def unchosen(self) -> TrainStudy:
+        """What the form shows a model that keeps no settings of its own: around the train's mesh modes. A run
+        with it changes nothing in the model (the file opens on it again), so it asks for no save."""
+        return suggested_study(self.train, self.modes)
+
     def settings(self) -> TrainStudy:
         """The form's settings; raises FieldError naming the field that is out of range."""
         study = TrainStudy(self.speed_max.value(), self.f_min.value(), self.f_max.value(), int(self.harmonics.value()),
@@ -252,7 +258,7 @@ class TrainWindow(WorkerRuns, QMainWindow):
         self._name_frequencies()
         self.modes = distinct(train_modes(self.train))
         if (change is None or change.reset) and self.doc.model.views.train == TrainStudy():
-            self.load_settings(suggested_study(self.train, self.modes))  # no settings of its own: around its modes
+            self.load_settings(self.unchosen())
         self.table.setRowCount(len(self.modes))
         for r, m in enumerate(self.modes):
             cells = [f"{m.frequency:.2f}", m.kind, str(m.multiplicity), *(f"{100 * m.shares[s]:.1f}" for s in SHARES)]
@@ -320,7 +326,8 @@ class TrainWindow(WorkerRuns, QMainWindow):
         except FieldError as exc:
             self.message.setText(str(exc))
             return
-        if study != self.doc.model.views.train:  # kept with the model, as the CHBM study's
+        kept = self.doc.model.views.train
+        if study != (self.unchosen() if kept == TrainStudy() else kept):  # the user's own: kept with the model
             self.doc.apply(SetViews(self.doc.model, dataclasses.replace(self.doc.model.views, train=study)))
         self.message.setText("")
         self.progress.setValue(0)

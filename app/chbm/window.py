@@ -6,8 +6,9 @@ range, harmonics, the largest frequency step and the DTI sweep points. In the
 middle the response curves (one colour per torque, stable solid, unstable
 dashed, folds marked, DTI points as triangles); below, one period at the
 clicked frequency. The study runs in a worker thread with progress and Stop
-(the points so far are kept). The settings are kept with the model file;
-results are recomputed, or exported as CSV.
+(the points so far are kept). The settings are kept with the model file,
+unless they are the ones the window suggested (a run of those asks for no
+save); results are recomputed, or exported as CSV.
 """
 
 from __future__ import annotations
@@ -185,6 +186,15 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         self.dti_points.set_si(s.dti_points)
         self._filled = self._entries()
         self._fill_for_source()
+        self._note_suggestion()
+
+    def _note_suggestion(self) -> None:
+        """Note the study the form now shows when it is nobody's choice (`_unchosen`): a run of it changes nothing
+        in the model, whose file opens on it again, so it asks for no save."""
+        try:
+            self._suggested = self.study() if self._unchosen() else None
+        except FieldError:
+            self._suggested = None
 
     def _model_changed(self, change) -> None:
         """A file opened: its study; a pair added, removed or edited: the list of pairs and their values."""
@@ -203,6 +213,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
                 keep = self._first_pair()
             self._fill_sources(keep)
             self._fill_for_source()
+            self._note_suggestion()
 
     def study(self) -> ChbmStudy:
         """The study as entered; raises FieldError naming the field and its range."""
@@ -302,7 +313,8 @@ class ChbmWindow(WorkerRuns, QMainWindow):
             self.message.setText(str(exc))
             return
         self.message.setText("")
-        if study != self.doc.model.views.chbm:
+        kept = self.doc.model.views.chbm
+        if study != kept and not (kept == ChbmStudy() and study == self._suggested):  # the user's own: kept
             self.doc.apply(SetViews(self.doc.model, dataclasses.replace(self.doc.model.views, chbm=study)))
         self.results, self.results_source = [], study.source
         self.curve.set_results([])

@@ -17,7 +17,7 @@ from core.gearing.mesh_model import pair_iso_stiffness
 from core.geometry.macro import GearSpec, pair_geometry
 from core.model import builders
 from core.model.entities import GROUND, CompliantMesh, GearPair, RevoluteJoint
-from core.model.views import PAPER_SOURCE
+from core.model.views import PAPER_SOURCE, ChbmStudy
 from tests.app.conftest import answer_boxes, axis_unit_suits, toolbar_button
 from tests.conftest import EXAMPLES
 
@@ -356,3 +356,22 @@ def test_the_models_pairs_the_study_does_not_take_are_named_with_why(window, qtb
     window.open_file(EXAMPLES / "compliant_mesh_pair.gdyn")  # external pairs only: nothing to say
     qtbot.waitUntil(lambda: chbm.source.count() > 1)
     assert not note.isVisible()
+
+
+def test_a_run_of_the_study_the_window_suggested_asks_for_no_save_and_entries_typed_are_kept(window, qtbot):
+    """The compliant pair opens on its own pair, torques and range (study_defaults). A run of that suggestion kept
+    it with the model, so File > New asked to save changes the user never made; it is what the file opens on
+    again, so the model now stays unchanged. A study the user typed still goes with the model."""
+    assert window.open_file(str(EXAMPLES / "compliant_mesh_pair.gdyn"), ask=False)
+    chbm = _open(window, qtbot)
+    assert chbm.source.currentData() != PAPER_SOURCE  # the model's own pair, not the paper's defaults
+    _click(chbm, qtbot, "chbm_run")
+    _click(chbm, qtbot, "chbm_stop")
+    qtbot.waitUntil(lambda: not chbm.running, timeout=60000)
+    assert not window.doc.dirty and window.doc.model.views.chbm == ChbmStudy()
+    _type(chbm, qtbot, {"Harmonics": "9"})
+    _click(chbm, qtbot, "chbm_run")
+    _click(chbm, qtbot, "chbm_stop")
+    qtbot.waitUntil(lambda: not chbm.running, timeout=60000)
+    assert window.doc.dirty and window.doc.model.views.chbm == chbm.study()
+    assert window.doc.model.views.chbm.harmonics == 9

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QLineEdit, QMenu, QMessageBox, QToolButton
 from core.chbm.train_commands import SHARES, run_train_chbm
 from core.commands import replace_fields
 from core.model.entities import TimeLaw
+from core.model.views import TrainStudy
 from tests.app.conftest import answer_boxes, axis_unit_suits, headers_read_whole
 from tests.conftest import EXAMPLES
 
@@ -291,3 +292,22 @@ def test_the_forced_response_is_drawn_as_it_grows_and_keeps_the_mesh_chosen(wind
     assert train.only.currentText() == "stage2"
     drawn = np.concatenate([i.xData for i in plot.listDataItems()])
     assert drawn.max() == 6000.0
+
+
+def test_a_run_of_the_suggested_settings_asks_for_no_save_and_settings_typed_are_kept(window, qtbot):
+    """Opening an example, running Train Dynamics as it opened and choosing File > New asked to save changes the
+    user never made: the run kept the window's suggestion with the model. That suggestion is what the file opens
+    on again, so a run of it now leaves the model unchanged; settings the user typed still go with the model."""
+    train = _open(window, qtbot)
+    _click(train, qtbot, "train_run")
+    _click(train, qtbot, "train_stop")
+    qtbot.waitUntil(lambda: not train.background.running, timeout=60000)
+    assert not window.doc.dirty and window.doc.model.views.train == TrainStudy()
+    edit = train.findChild(QLineEdit, "Harmonics")
+    edit.clear()
+    qtbot.keyClicks(edit, "9")
+    _click(train, qtbot, "train_run")
+    _click(train, qtbot, "train_stop")
+    qtbot.waitUntil(lambda: not train.background.running, timeout=60000)
+    assert window.doc.dirty and window.doc.model.views.train == train.settings()
+    assert window.doc.model.views.train.harmonics == 9

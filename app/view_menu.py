@@ -1,5 +1,5 @@
 """The View menu's and toolbar's 3-D view controls: fit, standard views, wireframe, transparent bodies,
-parallel projection and a picture of the view."""
+parallel projection, the bodies' axes and a picture of the view."""
 
 from __future__ import annotations
 
@@ -39,10 +39,14 @@ class ViewControls:
         self.parallel = self._action("&Parallel Projection", lambda on: view().set_parallel(on), None,
                                      "Parallel (orthographic) projection instead of perspective", "view_parallel",
                                      checkable=True)
+        self.body_axes = self._action("Body &Axes", lambda on: view().set_body_axes(on), None,
+                                      "Each body's axes at its origin, turning with it (x, y, z in the colours of the "
+                                      "corner axes): the axes its points are typed in", "view_body_axes",
+                                      checkable=True)
         self.picture = self._action("Save View &Image...", self.save_picture, None, "The 3-D view as a PNG file",
                                     "view_image")
-        self.menu_actions = [self.fit, *self.views, None, self.wireframe, self.transparent, self.parallel, None,
-                             self.picture]
+        self.menu_actions = [self.fit, *self.views, None, self.wireframe, self.transparent, self.parallel,
+                             self.body_axes, None, self.picture]
         self.toolbar_actions = [self.fit, *self.views, self.wireframe, self.transparent]
 
     def view(self):

@@ -7,7 +7,8 @@ transform and an animation frame changes only transforms. The view renders on
 demand (`auto_update=False`): no timer redraws it while nothing changes.
 pyvista gives the camera's standard views, fit, parallel projection, the
 orientation axes, text and screenshots; this class adds the model's bodies,
-their selection and the overlays of a run (tooth-force arrows, joint axes).
+their selection, their axes (View > Body Axes) and the overlays of a run (tooth-force arrows, joint axes,
+spring-dampers, pitch circles).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ PRIMITIVE_COLOUR = "#c8b48a"
 IMPORTED_COLOUR = "#a9c29b"
 HIGHLIGHT = "#ffb347"
 FORCE_COLOURS = {"Ft": "#d62728", "Fr": "#2ca02c", "Fa": "#8e44ad"}  # red, green, violet
-SEE_THROUGH = 0.3  # the bodies' opacity when see-through (View > Transparent Bodies, or tooth forces shown)
+SEE_THROUGH = 0.3  # the bodies' opacity when see-through (View > Transparent Bodies, or overlays shown)
 AXIS_COLOUR = "#2e86c1"
 SPRING_COLOUR = "#d35400"  # a spring-damper's line between its ends
 PITCH_COLOUR = "#0097a7"  # a gear's pitch circle
@@ -46,6 +47,12 @@ AXIS_LINE = pv.Line((0.0, 0.0, 0.0), (1.0, 0.0, 0.0))
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, 120, endpoint=False)
 CIRCLE = pv.PolyData(np.column_stack([np.zeros_like(_ANGLES), np.cos(_ANGLES), np.sin(_ANGLES)]),
                      lines=np.hstack([[len(_ANGLES) + 1], np.arange(len(_ANGLES)), [0]]))
+#: a body's axes x, y and z from its origin, of unit length, in the orientation axes' colours (View > Body Axes)
+TRIAD = pv.PolyData(np.vstack([np.zeros(3), np.eye(3)]), lines=np.array([2, 0, 1, 2, 0, 2, 2, 0, 3]))
+TRIAD.cell_data["rgb"] = np.array([pv.Color(getattr(pv.global_theme.axes, f"{a}_color")).int_rgb for a in "xyz"],
+                                  dtype=np.uint8)
+#: a body's axes reach this share beyond the farthest corner of its mesh's box, so their tips show outside it
+TRIAD_REACH = 1.25
 
 
 def rgb(colour: str) -> tuple[float, float, float]:
@@ -87,6 +94,9 @@ class ViewportWidget(QtInteractor):
         self.problems: list[str] = []
         self.selected = ""
         self.overlay_actors: dict[str, vtkActor] = {}
+        self.triad_actors: dict[str, vtkActor] = {}  # each body's axes (View > Body Axes), made when first shown
+        self.triad_sizes: dict[str, float] = {}  # the length of each body's axes [m]
+        self.triads_shown = False
         self.caption_text = ""  # the line in the view's lower right ('' none)
         self.wireframe = self.transparent = self.forces_see_through = False  # how the bodies are drawn
         self.frames_drawn = 0  # renders done (for frame rates)
@@ -163,6 +173,7 @@ class ViewportWidget(QtInteractor):
             self.view_isometric(render=False)
         elif any(name in self.body_actors and not self.in_view(name) for name in added + moved):
             self.reset_camera(render=False)  # a body placed or moved out of sight: every body in view
+        self._place_triads()
         self.request_render()
 
     def in_view(self, name: str) -> bool:
@@ -196,6 +207,8 @@ class ViewportWidget(QtInteractor):
         actor.mapper.SetStatic(True)  # its geometry changes only once, when simplified; then only the transform
         self._apply_style(actor)
         self.body_actors[name] = actor
+        corner = np.abs(np.reshape(poly.bounds, (3, 2))).max(axis=1)  # in body axes, from the body's origin
+        self.triad_sizes[name] = TRIAD_REACH * float(np.linalg.norm(corner))
         if self.mesh_cache.pending:
             QTimer.singleShot(0, self._simplify)
 
@@ -215,10 +228,12 @@ class ViewportWidget(QtInteractor):
         self.request_render()
 
     def _drop(self, name: str) -> None:
-        actor = self.body_actors.pop(name, None)
         self._built_from.pop(name, None)
-        if actor is not None:
-            self.remove_actor(actor, render=False)
+        self.triad_sizes.pop(name, None)
+        for actors in (self.body_actors, self.triad_actors):
+            actor = actors.pop(name, None)
+            if actor is not None:
+                self.remove_actor(actor, render=False)
 
     def show_model(self, model: Model, base_dir=None, reset_camera: bool = True) -> None:
         """Show `model` afresh (a file was opened or the model replaced)."""
@@ -268,7 +283,7 @@ class ViewportWidget(QtInteractor):
     def _apply_style(self, actor) -> None:
         prop = actor.prop
         prop.style = "wireframe" if self.wireframe else "surface"
-        opacity = SEE_THROUGH if self.transparent or self.forces_see_through else 1.0
+        opacity = SEE_THROUGH if self.transparent or self.forces_see_through or self.triads_shown else 1.0
         if prop.opacity != opacity:
             prop.opacity = opacity
 
@@ -284,8 +299,32 @@ class ViewportWidget(QtInteractor):
             actor = self.body_actors.get(name)
             if actor is not None:
                 actor.user_matrix = pose_matrix(p, q)
+        self._place_triads()
         if render:
             self.request_render()
+
+    def set_body_axes(self, on: bool) -> None:
+        """Draw each body's axes at its origin, turning with it (the axes a body's points are typed in), or not; the
+        bodies are see-through while they show (an axis runs inside its body, and may run inside another)."""
+        self.triads_shown = on
+        self._place_triads()
+        for actor in self.body_actors.values():
+            self._apply_style(actor)
+        self.request_render()
+
+    def _place_triads(self) -> None:
+        """Each body's axes where its actor is, when they are shown (hidden otherwise)."""
+        for name, body in self.body_actors.items():
+            triad = self.triad_actors.get(name)
+            if triad is None and self.triads_shown:
+                triad = self.triad_actors[name] = self.add_mesh(TRIAD, scalars="rgb", rgb=True, line_width=3,
+                                                                pickable=False, reset_camera=False, render=False,
+                                                                name=f"triad:{name}")
+            if triad is None:
+                continue
+            triad.SetVisibility(self.triads_shown)
+            if self.triads_shown:
+                triad.user_matrix = np.array(body.user_matrix) @ np.diag([*[self.triad_sizes[name]] * 3, 1.0])
 
     def set_overlays(self, arrows: dict | None = None, axes: dict | None = None, springs: dict | None = None,
                      circles: dict | None = None, render: bool = True) -> None:

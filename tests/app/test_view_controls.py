@@ -3,6 +3,7 @@ wireframe, see-through bodies, parallel projection and a picture of the view."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import numpy as np
@@ -11,7 +12,8 @@ from PIL import Image
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QPushButton, QToolButton
 
-from app.viewport import BACKGROUND, HIGHLIGHT, rgb
+from app.viewport import BACKGROUND, HIGHLIGHT, SEE_THROUGH, rgb
+from core.commands import SetSettings
 from tests.app.conftest import fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
 
@@ -155,3 +157,40 @@ def test_a_gear_seen_face_on_from_the_top_stands_out_from_the_background(window,
     face = picture[h - 1 - round(y), round(x)]
     background = np.array([int(BACKGROUND[k:k + 2], 16) for k in (1, 3, 5)])
     assert np.abs(face - background).max() > 42 and face.min() < 215, (face, background)
+
+
+def test_body_axes_from_the_view_menu_turn_with_a_cylinder_by_the_angle_its_torque_gives(window, qtbot):
+    """From File > New: a cylinder of 50 mm by 20 mm on a joint to the ground, 5 N m about z. A plain cylinder
+    turning looks still; its axes show the turn. After 0.1 s its x axis stands at theta = T t^2 / (2 J),
+    J = m r^2 / 2 (closed form), and reaches past the cylinder (its tip is outside the mesh's box), which turns
+    see-through while the axes show."""
+    window.act_new.trigger()
+    fill_and_ok(qtbot, {"Name": "disc", "Radius": 50, "Length": 20})
+    qtbot.mouseClick(toolbar_button(window, "cylinder"), Qt.LeftButton)
+    fill_and_ok(qtbot, {"Name": "disc_joint"}, {"body_i": "ground", "body_j": "disc"})
+    qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
+    fill_and_ok(qtbot, {"Name": "drive", "law_value": 5}, {"joint": "disc_joint"})
+    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
+    menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    act = next(a for a in menu.actions() if a.objectName() == "view_body_axes")
+    view = window.viewport
+    assert not view.triad_actors  # none made until asked for
+    act.trigger()
+    triad = view.triad_actors["disc"]
+    m = np.array(triad.user_matrix)
+    length = np.linalg.norm(m[:3, 0])
+    assert triad.GetVisibility() and np.allclose(m[:3, :3] / length, np.eye(3), atol=1e-12)
+    assert length > np.hypot(0.05, 0.01)  # beyond the corner of the cylinder's box: the tips show
+    assert view.body_actors["disc"].GetProperty().GetOpacity() == SEE_THROUGH  # and what runs inside
+    window.doc.apply(SetSettings(window.doc.model, dataclasses.replace(window.doc.model.settings, t_end=0.1)))
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: not window.runner.running, timeout=60_000)
+    window.act_end.trigger()
+    qtbot.wait(50)
+    disc = window.doc.model.bodies["disc"]
+    theta = 5.0 * 0.1 ** 2 / (2 * disc.inertia[2][2])
+    assert disc.inertia[2][2] == pytest.approx(0.5 * disc.mass * 0.05 ** 2, rel=0.01)  # the mesh's J, as a disc
+    x_axis = np.array(triad.user_matrix)[:3, 0] / length
+    assert np.allclose(x_axis, (np.cos(theta), np.sin(theta), 0.0), atol=1e-6)
+    act.trigger()
+    assert not triad.GetVisibility() and view.body_actors["disc"].GetProperty().GetOpacity() == 1.0

@@ -38,7 +38,7 @@ from app.plot_axis import PEOPLE, empty_range
 from app.plot_menu import plot_menus
 from app.plot_span import Line
 from app.screen import fit_to_screen
-from app.studies.form import UNIT, StudyForm
+from app.studies.form import UNIT, VALUES, StudyForm
 from app.studies.workers import ClusterWorker, StudyWorker
 from core.atomic import atomic_write_text
 from core.errors import ModelError
@@ -50,6 +50,9 @@ from core.studies.runner import header, write_results
 from core.studies.study_file import study_from_dict
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+EMPTY_TITLE = "Run the study: each case is a row above, and the result chosen is plotted here over the first parameter"
+#: the Values column's width [px], room for "0.5:2:4" or a few numbers; the field's path takes the rest
+VALUES_WIDTH = 110
 
 
 class StudyWindow(StudyForm, QMainWindow):
@@ -79,8 +82,11 @@ class StudyWindow(StudyForm, QMainWindow):
         self.params = QTableWidget(0, 3)
         self.params.setObjectName("parameters")
         self.params.setHorizontalHeaderLabels(["Field", "Unit", "Values"])
-        self.params.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
-        self.params.horizontalHeader().setSectionResizeMode(UNIT, QHeaderView.ResizeToContents)
+        header = self.params.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.Stretch)  # the field's path: the longest text
+        header.setSectionResizeMode(UNIT, QHeaderView.ResizeToContents)
+        header.setSectionResizeMode(VALUES, QHeaderView.Interactive)
+        header.resizeSection(VALUES, VALUES_WIDTH)
         lay.addWidget(self.params)
         row = QHBoxLayout()
         for text, slot, name in (("Add Parameter", self.add_parameter, "add_parameter"),
@@ -190,6 +196,7 @@ class StudyWindow(StudyForm, QMainWindow):
         fit_to_screen(self, 1200, 760)
         plot_menus(self, doc.suggested_path)
         self.start_form()
+        self.redraw()
         doc.items_changed.connect(self._model_changed)
 
     def _model_changed(self, change) -> None:
@@ -212,10 +219,7 @@ class StudyWindow(StudyForm, QMainWindow):
         self.table.setRowCount(0)
         self.table.setColumnCount(0)
         self.y_choice.clear()
-        self.plot.clear()
-        self.legend.clear()
-        for side in ("bottom", "left"):
-            self.plot.setLabel(side, "")
+        self.redraw()
         empty_range(self.plot)
         self.progress.setValue(0)
         self.message.setText("")
@@ -392,7 +396,11 @@ class StudyWindow(StudyForm, QMainWindow):
         self.plot.clear()
         self.legend.clear()
         if not self.rows or self.y_choice.currentIndex() < 0:
+            self.plot.setTitle(EMPTY_TITLE, color="#777")
+            self.plot.setLabel("bottom", "")
+            self.plot.setLabel("left", "")
             return
+        self.plot.setTitle(None)
         j = self.y_choice.currentIndex()
         first = self.table.horizontalHeaderItem(1).text()
         ranges = [path_range(self.doc.model, p.path) for p in self.study.parameters]

@@ -102,7 +102,11 @@ def test_the_field_and_channel_lists_show_whole_names(window, qtbot):
         longest = max((combo.itemText(i) for i in range(combo.count())), key=view.fontMetrics().horizontalAdvance)
         assert view.minimumWidth() > view.fontMetrics().horizontalAdvance(longest), longest
     params = w.params.cellWidget(0, 0)
-    assert params.view().minimumWidth() > params.width()  # the case that elided: paths wider than the column
+    # the path chosen reads whole in its cell too (it showed 'ces.sun_torque.law.value'): the Values column keeps
+    # room for '0.5:2:4' and the field takes the rest
+    assert params.currentText() == "forces.sun_torque.law.value"
+    assert params.lineEdit().width() > params.fontMetrics().horizontalAdvance(params.currentText())
+    assert w.params.columnWidth(2) >= w.fontMetrics().horizontalAdvance("0.5:2:40")
 
 
 def test_bad_values_name_the_parameter(window, qtbot):
@@ -186,6 +190,7 @@ def test_opening_another_model_drops_the_results_and_starts_the_form_on_it(windo
     assert window.open_file(EXAMPLES / "helical_pair.gdyn", ask=False)
     model = window.doc.model
     assert w.rows == [] and w.table.rowCount() == 0 and not w.plot.getPlotItem().listDataItems()
+    assert w.plot.getPlotItem().titleLabel.text.startswith("Run the study")  # the empty plot says how to fill it
     assert w.status == "" and w.y_choice.count() == 0 and w.statusBar().currentMessage() == ""
     plot = w.plot.getPlotItem()
     assert plot.getAxis("left").labelText == "" and plot.vb.viewRange() == [[0.0, 1.0], [0.0, 1.0]]

@@ -50,7 +50,7 @@ from core.studies.runner import header, write_results
 from core.studies.study_file import study_from_dict
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
-EMPTY_TITLE = "Run the study: each case is a row above, and the result chosen is plotted here over the first parameter"
+EMPTY_TITLE = "Run the study: one row per case above; the chosen result is plotted here"
 #: the Values column's width [px], room for "0.5:2:4" or a few numbers; the field's path takes the rest
 VALUES_WIDTH = 110
 

@@ -124,6 +124,7 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
         self.messages.settings_requested.connect(self.settings_for)
         self.props.move_requested.connect(self.move_body)
         self.doc.changed.connect(self.refresh)
+        self.last_change = None  # what the last edit, undo or redo changed (app.document.ModelChange)
         self.doc.items_changed.connect(self._items_changed)
         self._make_actions()
         fit_to_screen(self, 1280, 800)
@@ -206,6 +207,9 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
         redo.setShortcut(QKeySequence("Ctrl+Shift+Z"))
         redo.setObjectName("redo")
         self.act_undo, self.act_redo = undo, redo
+        stack = self.doc.undo_stack  # after the stack's own slot: the step is taken when these run
+        undo.triggered.connect(lambda: self._show_step("Undo", stack.redoText()))
+        redo.triggered.connect(lambda: self._show_step("Redo", stack.undoText()))
         self.act_delete = a("&Delete", self.delete_selected, QKeySequence.Delete, "Delete the selected item and what depends on it")
         self.act_duplicate = a("D&uplicate", self.duplicate_selected, "Ctrl+D",
                                "A copy of the selected body or load under a new name, in the same place")
@@ -273,6 +277,7 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
         self.messages.show_findings(self.doc.findings, [*problems, *self.run_notes])
 
     def _items_changed(self, change) -> None:
+        self.last_change = change
         self.tree.update_items(self.doc.model, change)
         if self.viewport is None:  # make_view shows the model when it comes
             return
@@ -281,6 +286,16 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
             self.viewport.sync_model(self.doc.model, self.doc.base_dir, names=names)
         if change.reset:
             self.viewport.view_isometric()
+
+    def _show_step(self, verb: str, text: str) -> None:
+        """After Undo or Redo: an item it brought back or changed is selected (unless the selection is one), so its
+        Properties show what came back; the status bar says which step it was."""
+        change = self.last_change
+        named = (*change.replaced.values(), *change.added) if change is not None else ()
+        back = [n for n in named if self.doc.model.find(n) is not None]
+        if back and self.tree.current() not in back:
+            self.select(back[0])
+        self.statusBar().showMessage(f"{verb}: {text}", 8000)
 
     def select(self, name: str) -> None:
         if self.tree.current() != name:

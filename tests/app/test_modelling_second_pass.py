@@ -679,3 +679,32 @@ def test_a_shaft_held_twice_is_held_once_by_double_clicking_its_finding(window, 
     assert not [f for f in window.doc.findings if "loop of joints" in f.message]
     window.act_undo.trigger()
     assert "g3_j" in model.joints and model.gear_pairs["p2"].joint1 == "g3_j"
+
+
+def test_undo_and_redo_select_the_item_they_change_and_say_which_step(window, qtbot):
+    """Teeth of gear1 edited in its Properties, then gear2 selected: Ctrl+Z undid the edit while Properties went on
+    showing gear2, so nothing on screen said what had changed back. Undo and Redo now select the item they change
+    or bring back (gear1: 20 teeth again; a deleted pair comes back selected) and the status bar names the step."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    window.select("gear1")
+    _type(window, "Number of teeth", 22)
+    assert window.doc.model.bodies["gear1"].visual.spec.teeth == 22
+    window.select("gear2")
+    window.act_undo.trigger()  # Edit > Undo (Ctrl+Z)
+    assert window.doc.model.bodies["gear1"].visual.spec.teeth == 20
+    assert window.tree.current() == "gear1"
+    assert window.props.widget().findChild(QLineEdit, "Number of teeth").text() == "20"
+    assert window.statusBar().currentMessage() == "Undo: Edit gear1"
+    window.select("gear2")
+    window.act_redo.trigger()
+    assert window.tree.current() == "gear1" and window.statusBar().currentMessage() == "Redo: Edit gear1"
+    assert window.props.widget().findChild(QLineEdit, "Number of teeth").text() == "22"
+    window.select("pair")
+    window.act_delete.trigger()
+    assert "pair" not in window.doc.model.gear_pairs
+    window.select("gear2")
+    window.act_undo.trigger()
+    assert window.tree.current() == "pair" and window.statusBar().currentMessage().startswith("Undo: Delete")
+    window.select("gear2")
+    window.act_undo.trigger()  # an edit of gear1 undone while gear1 is not shown: it is selected
+    assert window.tree.current() == "gear1"

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.dialogs.video_dialog import VideoDialog
 from app.run.video import export_animation
+from core.analysis.tooth_passing import fastest_teeth
 from core.dynamics.plan import plan_line
 from core.dynamics.results import SUFFIX as RESULTS_SUFFIX
 from core.dynamics.results import save_results
@@ -107,7 +108,9 @@ class RunMenu:
         if res is None or len(res) < 2:
             self.report("Export Video: run the model first")
             return
-        dlg = VideoDialog(self.doc.suggested_path(".mp4", "animation"), self)
+        model = self.doc.current.model if self.doc.current is not None else self.doc.model  # the run's own
+        dlg = VideoDialog(self.doc.suggested_path(".mp4", "animation"), (float(res.time[0]), float(res.time[-1])),
+                          self, fastest_teeth(model, res))
         if dlg.exec() and dlg.path is not None:
             try:
                 ok = export_animation(self, self.animator, dlg.path, dlg.fps, dlg.speed)

@@ -15,7 +15,7 @@ import imageio_ffmpeg
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QLineEdit, QMessageBox
 
 from app.run import video
 from app.run.animation import FOLLOW_SHARE, FORCE_LENGTH
@@ -226,6 +226,56 @@ def test_video_export_writes_the_expected_frames(window, qtbot, tmp_path):
     fill_and_ok(qtbot, {"File": str(gif), "Frames per second": 10, "Speed": 0.1})
     window.act_video.trigger()
     assert len(imageio.mimread(str(gif))) == len(frame_times(0.0, 0.05, 10, 0.1))
+
+
+def test_the_video_dialog_starts_at_a_speed_the_teeth_read_true_at_and_says_how_far_a_frame_moves_them(window, qtbot,
+                                                                                                      tmp_path):
+    """The helical example's pinion (20 teeth, 100 rad/s) passes 318.3 teeth a second. The dialog started at 1x:
+    at 30 frames a second a frame moved them 10.6 pitches, and the video showed the gears standing or turning
+    back. It now starts at 0.02x (the 1-2-5 step under 0.25 x 30 / 318.3 = 0.0236x: 0.21 of a pitch a frame)
+    and says so; a speed typed in is measured the same way."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    _settings(window, t_end=0.01)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    _wait_for_run(window, qtbot)
+    seen = []
+
+    def look(dlg):
+        speed = dlg.findChild(QLineEdit, "Speed")
+        seen.append((speed.text(), dlg.findChild(QLabel, "video_note").text()))
+        speed.setText("1")
+        seen.append((speed.text(), dlg.findChild(QLabel, "video_note").text()))
+        speed.setText("0.02")  # and OK writes the slow one
+
+    path = tmp_path / "pair.gif"
+    fill_and_ok(qtbot, {"File": str(path), "Frames per second": 30}, press=look)
+    window.act_video.trigger()
+    rate = 2000 / (2 * math.pi)
+    assert seen[0][1].startswith("0.01 s of the run: a video of 0.5333 s, 16 frames\n")  # 15 steps and both ends
+    assert seen[1][1].startswith("0.01 s of the run: a video of 0.03333 s, 1 frame\n")
+    seen = [(speed, note.split("\n")[1]) for speed, note in seen]
+    assert seen[0] == ("0.02", f"gear1: up to {rate:.0f} teeth pass a second of the run; a frame moves them "
+                               f"{rate * 0.02 / 30:.3g} tooth pitches")
+    assert seen[1] == ("1", f"gear1: up to {rate:.0f} teeth pass a second of the run; a frame moves them "
+                            f"{rate / 30:.3g} tooth pitches, so they will look still or turning backwards; at "
+                            f"{7.5 / rate:.3g}x or slower a frame moves them 0.25 of a pitch at most")
+    assert len(imageio.mimread(str(path))) == len(frame_times(0.0, 0.01, 30, 0.02))
+
+
+def test_a_run_up_no_speed_shows_true_keeps_1x_and_says_so(window, qtbot):
+    """The planetary's sun runs up to some 3,250 rad/s (24 teeth: over 12,000 a second): even the least speed,
+    0.01x, moves them 4 pitches a frame, and would make a video of 100 s. The dialog keeps 1x and says so."""
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    _wait_for_run(window, qtbot)
+    seen = []
+    fill_and_ok(qtbot, {}, press=lambda dlg: seen.append((dlg.findChild(QLineEdit, "Speed").text(),
+                                                          dlg.findChild(QLabel, "video_note").text())), ok=False)
+    window.act_video.trigger()
+    speed, note = seen[0]
+    assert speed == "1" and note.startswith("1 s of the run: a video of 1.033 s, 31 frames\nsun: up to ")
+    least = float(note.split("(0.01x: ")[1].split(" ")[0])
+    assert note.endswith("pitches a frame)") and least > 4  # more than 4 pitches a frame at 0.01x
 
 
 def _view_at(window, t: float) -> np.ndarray:

@@ -1,5 +1,6 @@
-"""Spectra, mesh frequencies, order maps and derived channels against closed forms."""
+"""Spectra, mesh frequencies, order maps, derived channels and tooth passing against closed forms."""
 
+import dataclasses
 import math
 
 import numpy as np
@@ -8,6 +9,7 @@ import pytest
 from core.analysis import derived
 from core.analysis.spectra import (WINDOWS, amplitude_spectrum, mesh_frequencies, mesh_frequency_spans, mesh_orders,
                                    order_map, shared_frequencies)
+from core.analysis.tooth_passing import fastest_teeth, nice_below
 from core.dynamics.results import Channel
 from core.dynamics.results import Results
 from core.dynamics.simulate import simulate
@@ -120,3 +122,20 @@ def test_meshes_sharing_a_frequency_are_grouped_and_others_kept_apart():
     assert groups[1][0] == pytest.approx(300.1, rel=1e-12)
     assert [names for _, names in shared_frequencies(values, 0.01)] == [["planet1_ring"], ["sun_planet1", "sun_planet2"],
                                                            ["stage2"], ["stage2b"]]
+
+
+def test_the_fastest_teeth_of_a_pair_pass_at_its_mesh_frequency_and_a_frame_moves_them_by_the_hand_count():
+    """The helical example turns free at 100 rad/s on its 20-tooth pinion (50 rad/s on the 40-tooth wheel): both
+    gears pass 20 x 100 / 2 pi = 318.31 teeth a second, its mesh frequency. At 30 frames a second of its real
+    speed a frame moves them 10.61 pitches; a quarter pitch a frame is 0.25 x 30 / 318.31 = 0.02356x."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    res = simulate(model, t_end=0.01)
+    fastest = fastest_teeth(model, res)
+    assert fastest.rate == pytest.approx(2000 / (2 * math.pi), rel=1e-9)
+    assert fastest.per_frame(30, 1.0) == pytest.approx(2000 / (2 * math.pi) / 30, rel=1e-9)
+    assert fastest.true_speed(30) == pytest.approx(0.25 * 30 * 2 * math.pi / 2000, rel=1e-9)
+    assert [nice_below(v) for v in (0.02356, 1.0, 7.3, 0.0999, 0.2)] == [0.02, 1.0, 5.0, 0.05, 0.2]
+    still = load(EXAMPLES / "helical_pair.gdyn")
+    for name in ("gear1", "gear2"):  # at rest, no teeth pass
+        still.bodies[name] = dataclasses.replace(still.bodies[name], angular_velocity=(0.0, 0.0, 0.0))
+    assert fastest_teeth(still, simulate(still, t_end=0.01)) is None

@@ -8,7 +8,8 @@ import numpy as np
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-SPEEDS = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
+#: playback speeds [-]; the slowest show fast teeth turning (20 teeth at 955 rpm pass 318 a second: several a frame)
+SPEEDS = (0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
 
 
 class PlaybackClock(QObject):

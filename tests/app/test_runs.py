@@ -450,6 +450,14 @@ def test_playback_goes_to_start_and_end_plays_again_from_the_end_and_its_slider_
     qtbot.waitUntil(lambda: 0.0 < window.clock.time < 0.05, timeout=5000)
     assert window.clock.playing
     window.clock.pause()
+    # slow enough for fast teeth: at 0.02x a second of wall time plays 0.02 s of the run at most
+    bar.speed.setCurrentText("0.02x")
+    qtbot.mouseClick(bar.first, Qt.LeftButton)
+    began = time.perf_counter()
+    qtbot.mouseClick(bar.play, Qt.LeftButton)
+    qtbot.waitUntil(lambda: window.clock.time > 0.0, timeout=5000)
+    window.clock.pause()
+    assert window.clock.speed == 0.02 and window.clock.time <= 0.02 * (time.perf_counter() - began)
     assert bar.slider.width() >= 0.3 * bar.width()
 
 

@@ -143,6 +143,12 @@ def hertz(f: float) -> str:
     return f"{f:.0f} Hz" if abs(f) >= 1e3 else f"{f:.4g} Hz"
 
 
+def microns(x: float) -> str:
+    """A small length [m] (a transmission error, a deflection) as the app and the CLI write it, in µm as gear data
+    give it: '32.43 µm', not '3.24259e-05 m'."""
+    return f"{x * 1e6:.4g} µm"
+
+
 def spin(w: float) -> str:
     """An angular speed [rad/s] as the app and the CLI write it, also in rpm: '100 rad/s (954.93 rpm)'."""
     return f"{w:.6g} rad/s ({w * RPM['scale']:.6g} rpm)"

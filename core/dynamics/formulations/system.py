@@ -26,6 +26,7 @@ from core.dynamics.program.kernel import Kernel
 from core.dynamics.results.channels import Channel
 from core.errors import ModelError
 from core.model.model import Model
+from core.ranges import microns
 
 #: rows whose singular values are below this share of the largest are redundant
 RANK_TOLERANCE = 1e-9
@@ -240,7 +241,7 @@ class System:
             except np.linalg.LinAlgError:
                 continue
         return y, "static equilibrium: transmission error " + ", ".join(
-            f"{e.name} {y[i]:.6g} m" for e, i in zip(meshes, idx))
+            f"{e.name} {microns(y[i])}" for e, i in zip(meshes, idx))
 
     # ------------------------------------------------------------------ description
 

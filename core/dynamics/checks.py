@@ -96,13 +96,15 @@ def locked_loops(system: System, pairs: list[str]) -> list[str]:
 class Freedom:
     """How the model's motion is counted: its formulation's velocity coordinates, the constraint rows that hold
     at the start (joints in Cartesian coordinates, gear pairs, motors), how many of them are redundant (implied
-    by the others: a planetary set's loops), and how many prescribe a motion (motors)."""
+    by the others: a planetary set's loops), how many prescribe a motion (motors), and the gear pairs that mesh
+    through a compliant mesh (a spring in place of the pair's row)."""
 
     formulation: str
     coordinates: int
     rows: int
     redundant: int
     motors: int
+    sprung: tuple[str, ...] = ()
 
     @property
     def degrees(self) -> int:
@@ -118,7 +120,15 @@ class Freedom:
                   else f"; {self.motors} of them prescribe motors' motions")
         return (f"{counted(self.degrees, 'degree')} of freedom: {what} less "
                 f"{counted(self.rows - self.redundant, 'independent constraint row')} ({counted(self.rows, 'row')}, "
-                f"{self.redundant} redundant{motors})")
+                f"{self.redundant} redundant{motors})" + self._sprung())
+
+    def _sprung(self) -> str:
+        if not self.sprung:
+            return ""
+        pairs = ", ".join(repr(p) for p in self.sprung)
+        if len(self.sprung) == 1:
+            return f"; the gear pair {pairs} meshes through a compliant mesh: a spring, not a row"
+        return f"; the gear pairs {pairs} mesh through compliant meshes: springs, not rows"
 
 
 def freedom(system: System) -> Freedom:
@@ -133,7 +143,8 @@ def freedom(system: System) -> Freedom:
         diag = np.abs(np.diag(r))
         rank = int(np.sum(diag > RANK_TOLERANCE * diag[0])) if diag.size and diag[0] > 0 else 0
     motors = sum(system.asm.row_flags[r][2] == WORK_POWER for r in on)
-    return Freedom(system.formulation, system.velocities, len(on), len(on) - rank, motors)
+    sprung = tuple(dict.fromkeys(f.pair for f in system.model.forces.values() if isinstance(f, CompliantMesh)))
+    return Freedom(system.formulation, system.velocities, len(on), len(on) - rank, motors, sprung)
 
 
 def model_freedom(model: Model) -> Freedom | str:

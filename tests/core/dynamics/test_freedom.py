@@ -43,3 +43,13 @@ def test_the_count_reads_in_singular_and_plural_as_it_should():
     assert Freedom("joint", 1, 1, 0, 1).describe() == (
         "0 degrees of freedom: 1 joint angle less 1 independent constraint row (1 row, 0 redundant; 1 of them "
         "prescribes a motor's motion)")
+
+
+def test_a_pair_on_a_compliant_mesh_is_said_to_mesh_by_a_spring_not_a_row():
+    """The compliant pair counts 2 joint angles less 0 rows: its pair meshes by the compliant mesh's spring. The
+    count said '0 rows' and nothing of the pair, which looked as if it was lost."""
+    count = model_freedom(load(EXAMPLES / "compliant_mesh_pair.gdyn"))
+    assert count.describe() == ("2 degrees of freedom: 2 joint angles less 0 independent constraint rows (0 rows, "
+                                "0 redundant); the gear pair 'pair' meshes through a compliant mesh: a spring, not a row")
+    assert Freedom("joint", 6, 2, 0, 1, ("a", "b")).describe().endswith(
+        "; the gear pairs 'a', 'b' mesh through compliant meshes: springs, not rows")

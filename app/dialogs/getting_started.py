@@ -33,12 +33,14 @@ Each run's plan line (compiled or not, which formulation) is in the Messages pan
 per pair; speeds per joint); hover a channel for its unit and sign convention. Cursors A and B read values
 and their difference.</li>
 <li><b>Export CSV</b> in the Telemetry window writes the plotted channels or all of them; <b>File &gt; Save
-Results As</b> writes the whole run (HDF5); <b>Simulate &gt; Export Video</b> an MP4 or a GIF. A right-click on
-any plot exports it as PNG or SVG.</li>
+Results As</b> writes the whole run (HDF5); <b>Simulate &gt; Export Video</b> an MP4 or a GIF (it starts at a
+speed that shows the fastest teeth turning, and says how long the video lasts). A right-click on any plot
+exports it as PNG or SVG.</li>
 </ol>
 <p>The 3-D view: drag with the left button to turn it, the middle button to pan, the wheel to zoom; a click
 picks a body. <b>View &gt; Fit All</b> {fit} brings every body into view; the View menu and the bar over the view
-have the isometric, front, top and side views, wireframe, see-through bodies and a picture of the view.</p>
+have the isometric, front, top and side views, wireframe, see-through bodies, each body's axes (the axes its
+points are typed in) and a picture of the view. Undo and redo select the item they change.</p>
 <p>More: <b>Gears &gt; Planetary Gearset</b> {planetary} builds a whole set with its loads;
 <b>Analysis &gt; CHBM Study</b> {chbm} computes a pair's dynamic transmission error over a speed range;
 <b>Analysis &gt; Train Dynamics</b> does the same for the whole train (a planetary set, or a reducer whose stages

@@ -51,7 +51,7 @@ CIRCLE = pv.PolyData(np.column_stack([np.zeros_like(_ANGLES), np.cos(_ANGLES), n
 TRIAD = pv.PolyData(np.vstack([np.zeros(3), np.eye(3)]), lines=np.array([2, 0, 1, 2, 0, 2, 2, 0, 3]))
 TRIAD.cell_data["rgb"] = np.array([pv.Color(getattr(pv.global_theme.axes, f"{a}_color")).int_rgb for a in "xyz"],
                                   dtype=np.uint8)
-#: a body's axes reach this share beyond the farthest corner of its mesh's box, so their tips show outside it
+#: a body's axes are this share of its mesh's farthest reach along an axis, so their tips show outside it
 TRIAD_REACH = 1.25
 
 
@@ -207,8 +207,7 @@ class ViewportWidget(QtInteractor):
         actor.mapper.SetStatic(True)  # its geometry changes only once, when simplified; then only the transform
         self._apply_style(actor)
         self.body_actors[name] = actor
-        corner = np.abs(np.reshape(poly.bounds, (3, 2))).max(axis=1)  # in body axes, from the body's origin
-        self.triad_sizes[name] = TRIAD_REACH * float(np.linalg.norm(corner))
+        self.triad_sizes[name] = TRIAD_REACH * float(np.abs(poly.bounds).max())  # body axes, from its origin
         if self.mesh_cache.pending:
             QTimer.singleShot(0, self._simplify)
 

@@ -15,6 +15,7 @@ from core.model.entities import CompliantMesh
 from core.errors import ModelError
 from core.model.model import Model
 from core.model.views import ChbmStudy
+from core.ranges import microns
 from core.validation import validate
 
 # ISO 6336-1:2019, 9.3: theoretical single-pair stiffness of solid steel spur
@@ -75,7 +76,7 @@ def lumped_from_model(model: Model, pair_name: str, torque: float, contact_stiff
         law = mesh_model_for(pair, mesh, i1, i2)
         notes = (f"mesh model of {'the compliant mesh ' + repr(mesh.name) if own else 'the defaults'}: {law.source}; "
                  f"{mesh.waveform} waveform (eps_alpha {geo.transverse_contact_ratio:.4g}, eps_beta "
-                 f"{geo.overlap_ratio:.4g}); damping {law.damping:.4g} N s/m; backlash {law.backlash * 1e6:g} um",)
+                 f"{geo.overlap_ratio:.4g}); damping {law.damping:.4g} N s/m; backlash {microns(law.backlash)}",)
         return mesh_pair_model(i1, i2, r1, r2, torque, law, description=description, notes=notes)
     cr = geo.transverse_contact_ratio
     if not 1.0 < cr < 2.0:

@@ -187,8 +187,8 @@ def mesh_model_for(pair, mesh, inertia_1: float, inertia_2: float) -> MeshModel:
     if mesh.stiffness == "iso6336":
         iso = pair_iso_stiffness(pair)
         k_mean = iso.c_gamma_alpha * pair.face_width
-        source = (f"ISO 6336-1 method B: c' = {iso.c_single / 1e9:.4g} N/(mm um), c_gamma_alpha = "
-                  f"{iso.c_gamma_alpha / 1e9:.4g} N/(mm um) times b = {pair.face_width * 1e3:g} mm")
+        source = (f"ISO 6336-1 method B: c' = {iso.c_single / 1e9:.4g} N/(mm µm), c_gamma_alpha = "
+                  f"{iso.c_gamma_alpha / 1e9:.4g} N/(mm µm) times b = {pair.face_width * 1e3:g} mm")
     else:
         k_mean = mesh.k_mean
         source = f"given: k_mean = {k_mean:.4g} N/m"

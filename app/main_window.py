@@ -253,7 +253,7 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
                                   "Save the current run's results (.gdres)", "save_results")
         self.act_chbm = a("&CHBM Study", self.show_chbm, "Ctrl+H",
                           "Forced response of a gear pair by coupled harmonic balance, with stability and DTI", "chbm_study")
-        self.act_train = a("&Train Dynamics", self.show_train, None,
+        self.act_train = a("&Train Dynamics", self.show_train, "Ctrl+Shift+D",
                            "Modes, Campbell diagram and forced response of the model's gear train by harmonic balance",
                            "train_dynamics")
         self.act_study = a("&Parameter Study", self.show_study, "Ctrl+Shift+P",

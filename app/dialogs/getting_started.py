@@ -43,7 +43,7 @@ have the isometric, front, top and side views, wireframe, see-through bodies, ea
 points are typed in) and a picture of the view. Undo and redo select the item they change.</p>
 <p>More: <b>Gears &gt; Planetary Gearset</b> {planetary} builds a whole set with its loads;
 <b>Analysis &gt; CHBM Study</b> {chbm} computes a pair's dynamic transmission error over a speed range;
-<b>Analysis &gt; Train Dynamics</b> does the same for the whole train (a planetary set, or a reducer whose stages
+<b>Analysis &gt; Train Dynamics</b> {train} does the same for the whole train (a planetary set, or a reducer whose stages
 mesh at different frequencies) with its modes and Campbell diagram;
 <b>Analysis &gt; Parameter Study</b> {study} varies fields of the model over a grid of cases.
 <b>Edit &gt; Duplicate</b> {duplicate} copies the selected body or load. Undo {undo} and redo {redo} take back
@@ -72,7 +72,7 @@ class GettingStartedDialog(QDialog):
         super().__init__(window)
         self.setWindowTitle("Getting Started")
         self.setObjectName("getting_started")
-        names = ("new", "helical", "pair", "check", "run", "play", "telemetry", "planetary", "chbm", "study",
+        names = ("new", "helical", "pair", "check", "run", "play", "telemetry", "planetary", "chbm", "train", "study",
                  "duplicate", "undo", "redo")
         self.page = QTextBrowser()
         self.page.setObjectName("getting_started_page")

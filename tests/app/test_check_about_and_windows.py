@@ -98,11 +98,12 @@ def test_help_getting_started_opens_from_the_help_menu_with_the_windows_own_shor
     assert seen["title"] == "Getting Started" and seen["on_screen"]
     text = seen["text"]
     for action in (window.act_run, window.act_telemetry, window.act_new, window.act_helical, window.act_pair,
-                   window.act_duplicate):
+                   window.act_duplicate, window.act_train):
         key = action.shortcut().toString(QKeySequence.NativeText)
         assert key and f"({key})" in text, (action.text(), key)
     assert "Run (F5)" in text and "Telemetry (Ctrl+T)" in text and "62.117 mm" in text
     assert "Fit All (Ctrl+0)" in text  # the view's fit, from its action
+    assert "Train Dynamics (Ctrl+Shift+D)" in text  # the whole train's analysis has a key, as the pair's has
 
 
 def test_the_compiled_kernels_load_in_the_background_and_the_checks_after_an_edit_then_run_compiled(

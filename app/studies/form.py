@@ -14,10 +14,11 @@ from PySide6.QtWidgets import QComboBox, QTableWidgetItem
 
 from core.dynamics.run import prepare
 from core.errors import ModelError
-from core.studies.parameters import first_parameter, numeric_paths, path_range
+from core.studies.parameters import current_value, first_parameter, numeric_paths, path_range
 from core.studies.reductions import REDUCTIONS
 
 UNIT, VALUES = 1, 2  # the parameters table's columns after the field
+OFFERED = Qt.UserRole  # a Values cell's text as the form put it there (a field's value now), None when given
 
 
 def parse_values(text: str, path: str, rng=None) -> dict:
@@ -67,7 +68,7 @@ class StudyForm:
 
     def start_form(self) -> None:
         """The form on the open model: its end time, step and integrator, one parameter (its first numeric
-        field) and one result (a tooth force, where it has one)."""
+        field, at its value now) and one result (a tooth force, where it has one)."""
         st = self.doc.model.settings
         self.t_end.setText(f"{st.t_end:g}")
         self.step.setText(f"{st.step:g}")
@@ -86,9 +87,28 @@ class StudyForm:
         unit = QTableWidgetItem("")
         unit.setFlags(unit.flags() & ~Qt.ItemIsEditable)
         self.params.setItem(r, UNIT, unit)
-        self.params.setItem(r, VALUES, QTableWidgetItem(values))
-        combo.currentTextChanged.connect(lambda text, item=unit: item.setText(self._unit(text)))
+        cell = QTableWidgetItem(values or self._now(combo.currentText()))
+        self.params.setItem(r, VALUES, cell)
+        combo.currentTextChanged.connect(lambda text, item=unit, cell=cell: self._field_chosen(text, item, cell))
         unit.setText(self._unit(combo.currentText()))
+        cell.setData(OFFERED, None if values else cell.text())
+
+    def _field_chosen(self, path: str, unit, cell) -> None:
+        """A field chosen for a parameter row: its unit, and its value now in the Values cell unless values were
+        typed there (they stay)."""
+        unit.setText(self._unit(path))
+        if cell.text() in ("", cell.data(OFFERED)):
+            cell.setText(self._now(path))
+            cell.setData(OFFERED, cell.text())
+
+    def _now(self, path: str) -> str:
+        """The field's value in the model now, in the unit its values are typed in ('' where it names none): a
+        study starts from the model as it is."""
+        value = current_value(self.doc.model, path.strip())
+        if value is None:
+            return ""
+        rng = path_range(self.doc.model, path.strip())
+        return f"{rng.to_display(value) if rng is not None else value:.6g}"
 
     def _unit(self, path: str) -> str:
         """The unit a parameter's values are typed in: the dialogs' (mm, deg), SI where the field has none."""

@@ -59,26 +59,23 @@ def _typed(current, value: float, path: str):
     return float(value)
 
 
-def apply(model, path: str, value: float) -> None:
-    """Set the number at `path` in `model` (a case's copy) through a core command; ModelError names the path."""
+def _holder(model, path: str):
+    """(root, name, holder, field) of the number at model `path`: the object that holds it (the settings, a gear's
+    spec, a load's law or the item) and its field; ModelError names the path when it names nothing."""
     parts = path.split(".")
-    root = parts[0]
+    root, field = parts[0], parts[-1]
     if root == "settings":
-        field = parts[1]
         if not hasattr(model.settings, field):
             raise ModelError(f"{path}: settings have no field {field!r}")
-        SetSettings(model, dataclasses.replace(model.settings, **{field: _typed(getattr(model.settings, field), value, path)})).do(model)
-        return
-    name, field = parts[1], parts[-1]
+        return root, "", model.settings, field
+    name = parts[1]
     if root == "gears":
-        body = model.bodies.get(name)
-        spec = getattr(getattr(body, "visual", None), "spec", None)
+        spec = getattr(getattr(model.bodies.get(name), "visual", None), "spec", None)
         if spec is None:
             raise ModelError(f"{path}: {name!r} is not a generated gear of the model")
         if not hasattr(spec, field):
             raise ModelError(f"{path}: a gear has no field {field!r}")
-        set_gear_spec(model, name, **{field: _typed(getattr(spec, field), value, path)}).do(model)
-        return
+        return root, name, spec, field
     collection = {"bodies": model.bodies, "joints": model.joints, "pairs": model.gear_pairs, "forces": model.forces}[root]
     item = collection.get(name)
     if item is None:
@@ -87,21 +84,44 @@ def apply(model, path: str, value: float) -> None:
         law = getattr(item, "law", None)
         if law is None or not hasattr(law, field):
             raise ModelError(f"{path}: {name!r} has no law field {field!r}")
-        if field not in law.FIELDS_OF[law.kind]:  # the case would run as the model does, saying nothing
-            raise ModelError(f"{path}: a {law.kind} law does not use {field} (it uses "
-                             f"{', '.join(law.FIELDS_OF[law.kind])})")
-        new_law = dataclasses.replace(law, **{field: _typed(getattr(law, field), value, path)})
+        return root, name, law, field
+    if not hasattr(item, field):
+        raise ModelError(f"{path}: {name!r} has no field {field!r}")
+    return root, name, item, field
+
+
+def current_value(model, path: str) -> float | None:
+    """The number at model `path` now [SI], or None where the path names no number of `model`."""
+    try:
+        _, _, holder, field = _holder(model, path)
+    except (ModelError, KeyError, IndexError):
+        return None
+    value = getattr(holder, field)
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def apply(model, path: str, value: float) -> None:
+    """Set the number at `path` in `model` (a case's copy) through a core command; ModelError names the path."""
+    root, name, holder, field = _holder(model, path)
+    new = _typed(getattr(holder, field), value, path)
+    if root == "settings":
+        SetSettings(model, dataclasses.replace(model.settings, **{field: new})).do(model)
+    elif root == "gears":
+        set_gear_spec(model, name, **{field: new}).do(model)
+    elif isinstance(holder, TimeLaw):
+        if field not in holder.FIELDS_OF[holder.kind]:  # the case would run as the model does, saying nothing
+            raise ModelError(f"{path}: a {holder.kind} law does not use {field} (it uses "
+                             f"{', '.join(holder.FIELDS_OF[holder.kind])})")
+        new_law = dataclasses.replace(holder, **{field: new})
         problems = new_law.problems() if hasattr(new_law, "problems") else []
         if problems:
             raise ModelError(f"{path}: {problems[0][1]}")
         replace_fields(model, name, law=new_law).do(model)
-        return
-    if not hasattr(item, field):
-        raise ModelError(f"{path}: {name!r} has no field {field!r}")
-    idle = _inactive(item)
-    if field in idle:  # as a law's unused field: the case would run as the model does
-        raise ModelError(f"{path}: has no effect: {idle[field]}")
-    replace_fields(model, name, **{field: _typed(getattr(item, field), value, path)}).do(model)
+    else:
+        idle = _inactive(holder)
+        if field in idle:  # as a law's unused field: the case would run as the model does
+            raise ModelError(f"{path}: has no effect: {idle[field]}")
+        replace_fields(model, name, **{field: new}).do(model)
 
 
 def path_range(model, path: str) -> Range | None:

@@ -231,3 +231,20 @@ def test_a_result_zero_but_for_round_off_plots_as_a_flat_line_at_zero(window, qt
     lo, hi = w.plot.getPlotItem().viewRange()[1]
     assert lo < 0 < hi and hi - lo >= 1e-9
     assert hi - lo < 1e-6  # still around zero, not the unit square
+
+
+def test_a_parameter_starts_at_its_value_now_and_values_typed_stay_when_the_field_changes(window, qtbot):
+    """The Values cell started empty, so Run said 'give at least one value' and the user had to look the value
+    up. It now shows the field's value in the model (the sun's 1 N m; its face width in mm when that field is
+    chosen), so a range is built around it; values typed stay when another field is chosen."""
+    w = _window(window, qtbot)
+    sun = window.doc.model.bodies["sun"].visual.spec
+    assert w.params.cellWidget(0, 0).currentText() == "forces.sun_torque.law.value"
+    assert w.params.item(0, 2).text() == "1"  # the example's 1 N m on the sun
+    w.params.cellWidget(0, 0).setCurrentText("gears.sun.face_width")
+    assert w.params.item(0, 2).text() == f"{sun.face_width * 1e3:g}" and w.params.item(0, 1).text() == "mm"
+    w.params.item(0, 2).setText("15 25")
+    w.params.cellWidget(0, 0).setCurrentText("gears.sun.teeth")
+    assert w.params.item(0, 2).text() == "15 25"  # typed: kept
+    qtbot.mouseClick(w.findChild(type(w.run_button), "add_parameter"), Qt.LeftButton)
+    assert w.params.item(1, 2).text() == "1"  # a new row, on the first parameter, at its value now

@@ -15,7 +15,7 @@ from core.commands import replace_fields
 from core.model.entities import TimeLaw
 from core.model.files import load
 from core.errors import ModelError
-from core.studies.parameters import apply, first_parameter, numeric_paths, path_range
+from core.studies.parameters import apply, current_value, first_parameter, numeric_paths, path_range
 from core.studies.runner import run_study, write_results
 from core.studies.study_file import load_study, study_from_dict
 from core.validation.checker import validate
@@ -342,3 +342,16 @@ def test_a_study_whose_cases_run_in_python_says_so_in_each_message_and_once_on_t
     assert "note: 9 of 9 cases ran in Python, not compiled: the compiled kernels are not in the cache" in res.stdout
     rows = list(csv.DictReader((tmp_path / "r.csv").open()))
     assert all(r["message"].startswith("not compiled: ") for r in rows)
+
+
+def test_the_value_now_at_a_path_is_read_where_apply_would_write_it():
+    """The planetary example (sun of 24 teeth, 1 N m on it, as its description says): the numbers a study
+    starts from, read through the same path resolution `apply` writes through; a path naming nothing gives None."""
+    model = load(EXAMPLES / "planetary.gdyn")
+    assert current_value(model, "forces.sun_torque.law.value") == 1.0
+    assert current_value(model, "gears.sun.teeth") == 24.0
+    assert current_value(model, "settings.t_end") == model.settings.t_end
+    apply(model, "gears.sun.face_width", 0.03)
+    assert current_value(model, "gears.sun.face_width") == 0.03  # what apply wrote
+    for nothing in ("pairs.nope.module", "gears.sun.nope", "settings.nope", "bodies", "chbm.torque", ""):
+        assert current_value(model, nothing) is None, nothing

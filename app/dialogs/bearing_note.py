@@ -1,11 +1,14 @@
-"""What a bearing spring-damper makes: the modes of its shaft on it alone, radial and axial, beside which a mesh
-frequency or a time step can be set, and their damping as a share of critical (the damping an entry in N s/m
-gives is otherwise guesswork)."""
+"""What a bearing spring-damper makes: the modes of its shaft on it alone, radial, axial and tilt, beside which a
+mesh frequency or a time step can be set, and their damping as a share of critical (the damping an entry in
+N s/m gives is otherwise guesswork)."""
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from core.gearing.gear_bodies import inertia_about
 from core.model.entities import GROUND
 from core.ranges import hertz
 
@@ -16,27 +19,45 @@ RATIO = 0.05
 def bearing_note(model, bearing) -> str:
     """One line on BearingSpringDamper `bearing` of `model` ('' when a body it names is not in the model): the
     radial and axial modes sqrt(k / m) / (2 pi) of body j on this bearing alone (m the two bodies' reduced mass
-    where body i is not the ground) and their damping ratios, the couplings of the rest of the model left out."""
-    masses = [model.bodies[b].mass if b in model.bodies else (math.inf if b == GROUND else None)
-              for b in (bearing.body_i, bearing.body_j)]
-    if None in masses:
+    where body i is not the ground), its tilt mode sqrt(k_t / J) / (2 pi) (J about a tilt axis through the
+    bearing's point: `tilt_inertia`), and their damping ratios, the couplings of the rest of the model left out."""
+    bodies = [model.bodies.get(b) for b in (bearing.body_i, bearing.body_j)]
+    if bodies[1] is None or (bodies[0] is None and bearing.body_i != GROUND):
         return ""
-    m = 1.0 / (1.0 / masses[0] + 1.0 / masses[1])
-    modes = [mode(what, k, c, m) for what, k, c in
-             (("radial mode", bearing.radial_stiffness, bearing.radial_damping),
-              ("axial mode", bearing.axial_stiffness, bearing.axial_damping)) if k > 0]
-    if not modes:
-        return f"no radial or axial stiffness: it holds {bearing.body_j} in no direction"
+    m = reduced(*(b.mass if b is not None else math.inf for b in bodies))
+    j = reduced(*(tilt_inertia(b, bearing) if b is not None else math.inf for b in bodies))
+    modes = [mode(what, k, c, mass, unit) for what, k, c, mass, unit in
+             (("radial mode", bearing.radial_stiffness, bearing.radial_damping, m, "N s/m"),
+              ("axial mode", bearing.axial_stiffness, bearing.axial_damping, m, "N s/m"),
+              ("tilt mode", bearing.tilt_stiffness, bearing.tilt_damping, j, "N m s/rad")) if k > 0]
+    if not bearing.radial_stiffness > 0 and not bearing.axial_stiffness > 0:
+        modes.insert(0, f"no radial or axial stiffness: it holds {bearing.body_j} in no direction")
+    shares = f"{m:.4g} kg, {j:.4g} kg m^2 about a tilt axis"
     if bearing.body_i == GROUND:
-        return f"{', '.join(modes)} ({bearing.body_j} alone on it, {m:.4g} kg)"
-    return f"{', '.join(modes)} ({bearing.body_j} against {bearing.body_i} on it alone, reduced mass {m:.4g} kg)"
+        return f"{', '.join(modes)} ({bearing.body_j} alone on it, {shares})"
+    return f"{', '.join(modes)} ({bearing.body_j} against {bearing.body_i} on it alone, reduced: {shares})"
 
 
-def mode(what: str, k: float, c: float, m: float) -> str:
-    """A mode of mass m [kg] on stiffness k [N/m] and damping c [N s/m]: its frequency sqrt(k / m) / (2 pi) and
-    its damping ratio c / (2 sqrt(k m)); undamped, the damping that gives RATIO of critical."""
+def reduced(a: float, b: float) -> float:
+    """The reduced mass or inertia of two bodies that move against each other (a of the ground: inf)."""
+    return 1.0 / (1.0 / a + 1.0 / b)
+
+
+def tilt_inertia(body, bearing) -> float:
+    """A body's inertia [kg m^2] about a tilt axis of `bearing`, through its point, square to its axis: the larger
+    of the two principal ones (the lower tilt mode; a gear's two are equal)."""
+    a = np.asarray(bearing.axis, float) / np.linalg.norm(bearing.axis)
+    t1 = np.cross(a, (1.0, 0.0, 0.0) if abs(a[0]) < 0.9 else (0.0, 1.0, 0.0))
+    t1 /= np.linalg.norm(t1)
+    plane = np.column_stack([t1, np.cross(a, t1)])
+    return float(np.linalg.eigvalsh(plane.T @ inertia_about(body, bearing.position) @ plane).max())
+
+
+def mode(what: str, k: float, c: float, m: float, unit: str) -> str:
+    """A mode of mass (or inertia) m on stiffness k and damping c (in `unit`): its frequency sqrt(k / m) / (2 pi)
+    and its damping ratio c / (2 sqrt(k m)); undamped, the damping that gives RATIO of critical."""
     critical = 2.0 * math.sqrt(k * m)
     if c > 0:
         return f"{what} {hertz(math.sqrt(k / m) / (2 * math.pi))} at {100 * c / critical:.3g} % of critical damping"
     return (f"{what} {hertz(math.sqrt(k / m) / (2 * math.pi))} undamped ({100 * RATIO:g} % of critical is "
-            f"{RATIO * critical:.4g} N s/m)")
+            f"{RATIO * critical:.4g} {unit})")

@@ -84,8 +84,13 @@ def polar_inertia(model, joint_name: str) -> float:
 def axial_inertia(body, point, axis) -> float:
     """Inertia [kg m^2] of one body about the axis (unit, world) through `point` (world) [m], parallel-axis term
     included, at its initial pose."""
-    r = quat_matrix(body.orientation)
     a = np.asarray(axis, float)
+    return float(a @ inertia_about(body, point) @ a)
+
+
+def inertia_about(body, point) -> np.ndarray:
+    """Inertia tensor (3, 3) [kg m^2] of one body about `point` (world) [m], world axes, at its initial pose: its
+    own about its centre of mass turned into the world, and the parallel-axis term m (|d|^2 E - d d^T)."""
+    r = quat_matrix(body.orientation)
     d = np.asarray(body.position) + r @ np.asarray(body.com) - np.asarray(point, float)
-    d_perp = d - a * (a @ d)
-    return float(a @ (r @ np.asarray(body.inertia) @ r.T) @ a + body.mass * (d_perp @ d_perp))
+    return r @ np.asarray(body.inertia) @ r.T + body.mass * ((d @ d) * np.eye(3) - np.outer(d, d))

@@ -8,6 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QLabel, QLineEdit, QMessageBox, QPushButton
 
+from app.dialogs.bearing_note import tilt_inertia
 from app.dialogs.joint_law_notes import motor_note, torque_note
 from core.commands import replace_fields
 from core.dynamics.simulate import simulate
@@ -433,7 +434,39 @@ def test_a_bearing_says_the_modes_of_its_shaft_alone_on_it_as_a_run_of_it_rings(
     assert ringing == pytest.approx(math.sqrt(1e8 / gear.mass) / (2 * math.pi), rel=1e-6)
     critical = 2 * math.sqrt(1e8 * gear.mass)
     undamped = f"{ringing:.0f} Hz undamped (5 % of critical is {0.05 * critical:.4g} N s/m)"
-    assert seen == [f"radial mode {undamped}, axial mode {undamped} (gear2 alone on it, {gear.mass:.4g} kg)"]
+    assert seen[0].startswith(f"radial mode {undamped}, axial mode {undamped}, tilt mode ")
+    assert seen[0].endswith(f"(gear2 alone on it, {gear.mass:.4g} kg, {tilt_inertia(gear, bearing):.4g} kg m^2 "
+                            "about a tilt axis)")
+
+
+def test_a_bearing_says_the_tilt_mode_of_its_shaft_as_a_run_of_it_tilting_rings(window, qtbot):
+    """The bearing's tilt stiffness (1e6 N m/rad by default) said nothing. Gear2 alone on it at its centre: the tilt
+    mode sqrt(k_t / J) / (2 pi), J about a diameter, m (3 r^2 + b^2) / 12 for a disc, here the gear's own mesh
+    (0.000337 kg m^2: 8669 Hz). Started tilting at 0.01 rad/s about x, it rings at that frequency in a run (the
+    zero crossings of its spin about x), and the note says it."""
+    _open_pair(window)
+    gear = window.doc.model.bodies["gear2"]
+    assert gear.position == pytest.approx((0.06, 0.0, 0.0))  # the bearing at its centre: tilt alone
+    seen = []
+    fill_and_ok(qtbot, {"Name": "brg", "Position x": 60}, {"body_i": "ground", "body_j": "gear2"},
+                press=lambda dlg: seen.append(dlg.findChild(QLabel, "note").text()))
+    qtbot.mouseClick(toolbar_button(window, "bearing"), Qt.LeftButton)
+    bearing = window.doc.model.forces["brg"]
+    j = tilt_inertia(gear, bearing)
+    r_pitch, b = 0.5 * gear.visual.spec.module * gear.visual.spec.teeth, gear.visual.spec.face_width
+    assert j == pytest.approx(gear.mass * (3 * r_pitch ** 2 + b ** 2) / 12, rel=0.1)  # about a disc's
+    alone = Model("alone")
+    alone.bodies["gear2"] = dataclasses.replace(gear, velocity=(0.0, 0.0, 0.0), angular_velocity=(0.01, 0.0, 0.0))
+    alone.forces["brg"] = bearing
+    res = simulate(alone, t_end=0.002, integrator="dop853", rtol=1e-10, atol=1e-14, step=1e-6, output_step=2e-7,
+                   formulation="cartesian")
+    w = res["gear2.wx"]
+    k = np.nonzero(np.diff(np.sign(w[1:])))[0] + 1
+    crossings = res.time[k] - w[k] * (res.time[k + 1] - res.time[k]) / (w[k + 1] - w[k])
+    ringing = 1.0 / (2 * np.mean(np.diff(crossings)))
+    assert ringing == pytest.approx(math.sqrt(1e6 / j) / (2 * math.pi), rel=1e-4)
+    assert f"tilt mode {ringing:.0f} Hz undamped (5 % of critical is {0.05 * 2 * math.sqrt(1e6 * j):.4g} N m s/rad)" \
+        in seen[0]
 
 
 def test_a_bearing_says_its_damping_as_a_share_of_critical_as_a_run_of_it_decays(window, qtbot):
@@ -449,6 +482,7 @@ def test_a_bearing_says_its_damping_as_a_share_of_critical_as_a_run_of_it_decays
                 press=lambda dlg: seen.append(dlg.findChild(QLabel, "note").text()))
     qtbot.mouseClick(toolbar_button(window, "bearing"), Qt.LeftButton)
     assert seen[0].startswith("radial mode 1857 Hz at 5 % of critical damping, axial mode 1857 Hz undamped")
+    assert ", tilt mode " in seen[0]
     alone = Model("alone")
     alone.bodies["gear2"] = dataclasses.replace(gear, velocity=(0.01, 0.0, 0.0), angular_velocity=(0.0, 0.0, 0.0))
     alone.forces["brg"] = window.doc.model.forces["brg"]

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.dialogs.bearing_note import bearing_note
+from app.dialogs.mode_notes import bearing_note, torsion_note
 from app.dialogs.fields import AxisAngleField, FieldError, QuantityField, VectorField, finish_form
 from app.dialogs.law_editor import LawEditor
 from app.dialogs.mesh_note import mesh_note
@@ -31,7 +31,7 @@ from app.dialogs.joint_law_notes import motor_note, torque_note
 from app.dialogs.pair_note import pair_note
 from app.dialogs.spring_note import spring_note
 from core.model.entities import (GROUND, BearingSpringDamper, CompliantMesh, GearPair, RevoluteJoint, SpeedMotor,
-                                 SpringDamper, TimeLaw, Torque)
+                                 SpringDamper, TimeLaw, Torque, TorsionalSpringDamper)
 from core import ranges
 from core.ranges import Range
 
@@ -85,7 +85,8 @@ RPM = Range(**ranges.RPM)
 #: a note under an add dialog's form, and in Properties, on what the item makes: {kind: (heading, note(model, item))}
 NOTES = {CompliantMesh: ("As run", mesh_note), GearPair: ("Derived", pair_note),
          SpeedMotor: ("Joint speed", motor_note), Torque: ("Direction", torque_note),
-         SpringDamper: ("At the start", spring_note), BearingSpringDamper: ("Modes", bearing_note)}
+         SpringDamper: ("At the start", spring_note), BearingSpringDamper: ("Modes", bearing_note),
+         TorsionalSpringDamper: ("Mode", torsion_note)}
 
 
 CLASS_LABELS = {"GearPair": {"helix_angle": "Helix angle of gear 1", "pitch_angle": "Pitch angle of gear 1",

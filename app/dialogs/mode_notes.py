@@ -1,6 +1,6 @@
-"""What a bearing spring-damper makes: the modes of its shaft on it alone, radial, axial and tilt, beside which a
-mesh frequency or a time step can be set, and their damping as a share of critical (the damping an entry in
-N s/m gives is otherwise guesswork)."""
+"""The modes a spring-damper makes with what it holds alone, beside which a mesh frequency or a time step can be
+set, and their damping as a share of critical (the damping an entry in N s/m gives is otherwise guesswork): a
+bearing's radial, axial and tilt modes, a torsional spring-damper's torsional mode."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import math
 
 import numpy as np
 
-from core.gearing.gear_bodies import inertia_about
-from core.model.entities import GROUND
-from core.ranges import hertz
+from core.gearing.gear_bodies import axial_inertia, inertia_about, rigid_piece
+from core.model.entities import GROUND, RevoluteJoint
+from core.ranges import DEG, hertz
 
 #: the damping ratio whose damping an undamped bearing's note gives, as a scale for the entry
 RATIO = 0.05
@@ -36,6 +36,35 @@ def bearing_note(model, bearing) -> str:
     if bearing.body_i == GROUND:
         return f"{', '.join(modes)} ({bearing.body_j} alone on it, {shares})"
     return f"{', '.join(modes)} ({bearing.body_j} against {bearing.body_i} on it alone, reduced: {shares})"
+
+
+def torsion_note(model, spring) -> str:
+    """One line on TorsionalSpringDamper `spring` of `model` ('' when its joint is not a revolute joint of the
+    model): the torsional mode sqrt(k / J) / (2 pi) of what turns on the joint (body j and what is welded to it,
+    against body i's piece where that is not the ground: the reduced inertia about the axis) and its damping
+    ratio, and the torque k theta0 it starts with where its angle at rest is not the start's."""
+    joint = model.joints.get(spring.joint)
+    if not isinstance(joint, RevoluteJoint):
+        return ""
+    j = reduced(*(turning_inertia(model, joint, b) for b in (joint.body_i, joint.body_j)))
+    if spring.stiffness > 0:
+        what = mode("torsional mode", spring.stiffness, spring.damping, j, "N m s/rad")
+    else:
+        what = "no stiffness: it holds no angle" + (", its damping only slows the turn" if spring.damping > 0 else "")
+    start = spring.stiffness * spring.angle0
+    if start:
+        what += (f"; at the start it puts {start:.6g} N m on {joint.body_j} about the axis (its angle at rest is "
+                 f"{spring.angle0 * DEG['scale']:.6g} deg from the start's)")
+    who = "alone on it" if joint.body_i == GROUND else f"against {joint.body_i}, reduced"
+    return f"{what} ({joint.body_j} {who}: {j:.4g} kg m^2 about {joint.name}'s axis)"
+
+
+def turning_inertia(model, joint, body: str) -> float:
+    """The inertia [kg m^2] about `joint`'s axis of `body` and what is welded to it (inf for the ground)."""
+    piece = rigid_piece(model, body)
+    if body == GROUND or GROUND in piece:
+        return math.inf
+    return sum(axial_inertia(model.bodies[b], joint.position, joint.unit_axis()) for b in piece if b in model.bodies)
 
 
 def reduced(a: float, b: float) -> float:

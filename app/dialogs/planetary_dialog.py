@@ -1,5 +1,6 @@
-"""Planetary Gearset wizard: teeth, planets, normal module, helix and width in; sun, carrier, planets, ring,
-joints, pairs and (optionally) an input torque on the sun, a load on the carrier and compliant meshes out."""
+"""Planetary Gearset wizard: teeth, planets, normal module, helix and width in (with a sketch of the set as they
+stand); sun, carrier, planets, ring, joints, pairs and (optionally) an input torque on the sun, a load on the
+carrier and compliant meshes out."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QFormLayout, QLabel
 from app.dialogs.fields import FieldError, QuantityField, WarningLines, finish_form
 from app.dialogs.gear_entries import HANDS, hand_follows
 from app.dialogs.pair_dialog import ERROR_STYLE, OK_STYLE
+from app.dialogs.planetary_sketch import PlanetarySketch
 from core.commands import AddItem, Macro
 from core.geometry.macro import GearSpec
 from core.model import builders
@@ -75,6 +77,8 @@ class PlanetaryDialog(QDialog):
         form.addRow(self.derived)
         self.teeth_check = WarningLines("teeth_check")  # a sun or planet the rack undercuts
         form.addRow(self.teeth_check)
+        self.sketch = PlanetarySketch()
+        form.addRow("Seen from +z", self.sketch)
         self.message = finish_form(self, form, QLabel("Coaxial: z_r = z_s + 2 z_p. Assembly: (z_s + z_r) / N whole. "
                                                       "Neighbours: the planets' tips clear each other."))
         for w in geometry:
@@ -97,7 +101,9 @@ class PlanetaryDialog(QDialog):
         except FieldError as exc:
             self.derived.setText(str(exc))
             self.derived.setStyleSheet(ERROR_STYLE)
+            self.sketch.clear()
             return
+        self.sketch.show_set(zs, zp, zr, n, mt, alpha, beta)
         problems = builders.planetary_problems(zs, zp, zr, n, mt, b, alpha, beta)
         if problems:
             self.derived.setText(self._named("{}: {}".format(*problems[0])))

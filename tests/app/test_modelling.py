@@ -9,6 +9,7 @@ import trimesh
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QLabel, QLineEdit, QPushButton
 
+from app.dialogs.planetary_sketch import PlanetarySketch
 from core.commands import RemoveItem, SetSettings
 from core.dynamics.simulate import simulate
 from core.model.entities import CompliantMesh
@@ -248,6 +249,32 @@ def test_planetary_wizard_shows_ratio_and_centre_distance_and_refuses_planets_th
     qtbot.mouseClick(toolbar_button(window, "planetary"), Qt.LeftButton)
     assert derived[1] == ("ratio sun to carrier with the ring held 1 + z_r / z_s = 4; centre distance a = 48 mm; "
                           "every condition holds")
+
+
+def test_planetary_wizard_sketches_the_set_with_touching_planets_in_red(window, qtbot):
+    """The sketch under the entries, in the numbers worked by hand for 24/24/72 at m 2 mm: sun and planets of
+    pitch radius 24 mm and tip 26 mm, the ring's pitch 72 mm and tip 70 mm (an inner gear's tip is inside), the
+    planets 48 mm out at 0, 120 and 240 deg (planet 1 on +x, as the set is made). With six planets 48 mm apart
+    their 52 mm tip circles overlap: every planet is marked; with four (67.9 mm apart) none is."""
+    sketches = []
+
+    def look(dlg):
+        sketches.append(list(dlg.findChild(PlanetarySketch, "planetary_sketch").gears))
+
+    for planets in (3, 6, 4):
+        fill_and_ok(qtbot, {"Number of planets": planets}, ok=False, press=look)
+        qtbot.mouseClick(toolbar_button(window, "planetary"), Qt.LeftButton)
+    three, six, four = ({c.name: c for c in s} for s in sketches)
+    assert (three["sun"].pitch, three["sun"].tip) == pytest.approx((0.024, 0.026), abs=1e-12)
+    assert (three["ring"].pitch, three["ring"].tip) == pytest.approx((0.072, 0.070), abs=1e-12)
+    for k, angle in enumerate((0, 120, 240)):
+        planet = three[f"planet{k + 1}"]
+        assert (planet.x, planet.y) == pytest.approx((0.048 * math.cos(math.radians(angle)),
+                                                      0.048 * math.sin(math.radians(angle))), abs=1e-12)
+        assert planet.pitch == pytest.approx(0.024, abs=1e-12) and not planet.clash
+    assert len(six) == 8 and all(six[f"planet{k}"].clash for k in range(1, 7))
+    assert len(four) == 6 and not any(four[f"planet{k}"].clash for k in range(1, 5))
+    assert window.doc.model.is_empty()  # cancelled each time
 
 
 def test_planetary_wizard_makes_a_helical_set_with_its_input_torque_and_carrier_load(window, qtbot):

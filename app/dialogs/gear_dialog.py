@@ -6,6 +6,7 @@ from PySide6.QtWidgets import QDialog, QFormLayout, QLabel, QLineEdit
 
 from app.dialogs.fields import FieldError, VectorField, WarningLines, finish_form
 from app.dialogs.gear_entries import GearEntries
+from app.dialogs.gear_sketch import GearSketch
 from core.geometry.macro import GearSpec, bevel_geometry, cylindrical_geometry
 from core.geometry.tooth_checks import tooth_warnings
 from core.model import builders
@@ -66,6 +67,9 @@ class GearDialog(QDialog):
         form.addRow("Derived", self.derived)
         self.teeth_check = WarningLines("teeth_check")  # what the rack does to the teeth: undercut, a pointed tip
         form.addRow(self.teeth_check)
+        self.sketch = GearSketch()
+        if kind != "bevel":  # a bevel gear's section is not one outline
+            form.addRow("Section", self.sketch)
         self.message = finish_form(self, form)
         self.body = None
         self.memory = {} if memory is None else memory
@@ -93,6 +97,7 @@ class GearDialog(QDialog):
         except FieldError as exc:
             self.derived.setText("")
             self.teeth_check.show_lines([])  # of the gear as it was, not as entered
+            self.sketch.show_spec(None)
             self.message.setText(str(exc))
             return
         self.message.setText("")
@@ -102,6 +107,7 @@ class GearDialog(QDialog):
             mass = ""
         self.derived.setText(derived_text(spec) + mass)
         self.teeth_check.show_lines(tooth_warnings(spec))
+        self.sketch.show_spec(spec)
 
     def spec(self) -> GearSpec:
         return self.entries.spec()

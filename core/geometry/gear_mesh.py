@@ -81,8 +81,10 @@ def _twist_layers(face_width: float, helix_angle: float, pitch_radius: float, te
     return z, z * math.tan(helix_angle) / pitch_radius
 
 
-def cylindrical_gear_mesh(spec: GearSpec) -> tuple[np.ndarray, np.ndarray]:
-    """Mesh of an external helical/spur gear with a bore, or an internal gear with a rim."""
+def transverse_outline(spec: GearSpec) -> tuple[np.ndarray, np.ndarray, float]:
+    """The transverse section of a helical/spur or internal gear: its tooth outline in polar coordinates (r [m],
+    theta [rad], tooth by tooth; see core.geometry.tooth_profile) and the radius of its plain side [m] (the bore
+    of an external gear, the rim of an internal one)."""
     g = cylindrical_geometry(spec)
     z_count, alpha_t, r_b = g.teeth, g.transverse_pressure_angle, g.base_radius
     if g.internal:
@@ -96,7 +98,14 @@ def cylindrical_gear_mesh(spec: GearSpec) -> tuple[np.ndarray, np.ndarray]:
             return external_half_angle(r, z_count, alpha_t, r_b, thick)
         tip = g.tip_radius
     r_tooth, theta = tooth_outline(z_count, g.root_radius, tip, half, FILLET * g.normal_module)
-    other = spec.rim_diameter / 2 if g.internal else spec.bore_diameter / 2
+    return r_tooth, theta, spec.rim_diameter / 2 if g.internal else spec.bore_diameter / 2
+
+
+def cylindrical_gear_mesh(spec: GearSpec) -> tuple[np.ndarray, np.ndarray]:
+    """Mesh of an external helical/spur gear with a bore, or an internal gear with a rim."""
+    g = cylindrical_geometry(spec)
+    r_tooth, theta, other = transverse_outline(spec)
+    z_count = g.teeth
     heights, twists = _twist_layers(spec.face_width, g.helix_angle, g.pitch_radius, z_count)
     teeth_rings = [_ring(r_tooth, theta, z, t) for z, t in zip(heights, twists)]
     plain_rings = [_ring(other, theta, z, t) for z, t in zip(heights, twists)]

@@ -13,6 +13,7 @@ import trimesh
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton
 
+from app.dialogs.gear_sketch import GearSketch
 from app.viewport import BACKGROUND, rgb
 from core.commands import SetSettings
 from core.gearing.placement import mesh_turn
@@ -591,6 +592,34 @@ def test_the_gear_dialog_says_in_red_when_the_rack_undercuts_the_teeth(window, q
     qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
     assert "10 teeth are undercut" in seen[10][0] and "z_min = 17.1" in seen[10][0] and seen[10][1:] == (True, True)
     assert seen[20][:2] == ("", False)
+
+
+def test_the_gear_dialog_sketches_the_section_the_mesh_is_made_of(window, qtbot):
+    """m 2 mm, 20 teeth, bore 5 mm: the section reaches the tip circle (22 mm) and the root circle (17.5 mm), has
+    20 teeth (tip lands), a bore of 2.5 mm radius and the pitch circle at 20 mm, all worked by hand; an inner gear
+    of 60 teeth points its teeth inwards (tip 58 mm inside root 62.5 mm) inside its rim; a bevel gear shows none."""
+    seen = {}
+
+    def look(dlg):
+        sketch = dlg.findChild(GearSketch, "gear_sketch")  # none in a bevel gear's dialog
+        seen[dlg.objectName()] = sketch and (sketch.outline.copy(), sketch.plain, sketch.pitch, sketch.isVisible())
+
+    fill_and_ok(qtbot, {"Name": "g", **GEAR, "Number of teeth": 20, "Helix angle": 0, "Bore diameter": 5}, ok=False,
+                press=look)
+    qtbot.mouseClick(toolbar_button(window, "helical_gear"), Qt.LeftButton)
+    fill_and_ok(qtbot, {"Name": "r", **GEAR, "Number of teeth": 60, "Helix angle": 0}, ok=False, press=look)
+    qtbot.mouseClick(toolbar_button(window, "inner_gear"), Qt.LeftButton)
+    fill_and_ok(qtbot, {"Name": "b"}, ok=False, press=look)
+    qtbot.mouseClick(toolbar_button(window, "bevel_gear"), Qt.LeftButton)
+    outline, plain, pitch, shown = seen["helical_gear_dialog"]
+    r = np.hypot(*outline.T)
+    assert shown and (r.max(), r.min(), plain, pitch) == pytest.approx((0.022, 0.0175, 0.0025, 0.020), abs=1e-9)
+    on_tip = r > 0.022 - 1e-9  # the tip lands, one run of points per tooth round the closed outline
+    assert int(np.sum(on_tip & ~np.roll(on_tip, 1))) == 20
+    outline, plain, pitch, shown = seen["inner_gear_dialog"]
+    r = np.hypot(*outline.T)
+    assert (r.min(), r.max(), pitch) == pytest.approx((0.058, 0.0625, 0.060), abs=1e-9) and plain > r.max()
+    assert seen["bevel_gear_dialog"] is None
 
 
 def test_the_pair_dialog_warns_of_a_pinion_the_rack_undercuts(window, qtbot):

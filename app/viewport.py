@@ -53,6 +53,8 @@ TRIAD.cell_data["rgb"] = np.array([pv.Color(getattr(pv.global_theme.axes, f"{a}_
                                   dtype=np.uint8)
 #: a body's axes are this share of its mesh's farthest reach along an axis, so their tips show outside it
 TRIAD_REACH = 1.25
+#: a named frame's axes, as a share of its body's
+FRAME_SHARE = 0.4
 
 
 def rgb(colour: str) -> tuple[float, float, float]:
@@ -94,8 +96,10 @@ class ViewportWidget(QtInteractor):
         self.problems: list[str] = []
         self.selected = ""
         self.overlay_actors: dict[str, vtkActor] = {}
-        self.triad_actors: dict[str, vtkActor] = {}  # each body's axes (View > Body Axes), made when first shown
+        self.triad_actors: dict[str, vtkActor] = {}  # each body's and frame's axes (View > Body Axes), when first shown
         self.triad_sizes: dict[str, float] = {}  # the length of each body's axes [m]
+        # 'body' or 'body/frame' -> (body, transform of its axes in the body's axes, scaled to their length)
+        self.triad_offsets: dict[str, tuple[str, np.ndarray]] = {}
         self.triads_shown = False
         self.caption_text = ""  # the line in the view's lower right ('' none)
         self.wireframe = self.transparent = self.forces_see_through = False  # how the bodies are drawn
@@ -161,6 +165,7 @@ class ViewportWidget(QtInteractor):
                 self._build(name, body.visual, base_dir)
             actor = self.body_actors.get(name)
             if actor is not None:
+                self._set_triads(name, body)
                 pose = pose_matrix(body.position, body.orientation)
                 if name not in added and not np.array_equal(actor.user_matrix, pose):
                     moved.append(name)
@@ -229,10 +234,26 @@ class ViewportWidget(QtInteractor):
     def _drop(self, name: str) -> None:
         self._built_from.pop(name, None)
         self.triad_sizes.pop(name, None)
-        for actors in (self.body_actors, self.triad_actors):
-            actor = actors.pop(name, None)
+        actor = self.body_actors.pop(name, None)
+        if actor is not None:
+            self.remove_actor(actor, render=False)
+        self._set_triads(name, None)
+
+    def _set_triads(self, name: str, body) -> None:
+        """The axes drawn for body `name`: its own, and its named frames' (shorter) at their places; none for None."""
+        wanted = {}
+        if body is not None:
+            size = self.triad_sizes[name]
+            wanted[name] = np.diag([size, size, size, 1.0])
+            small = np.diag([*[FRAME_SHARE * size] * 3, 1.0])
+            for f in body.frames:
+                wanted[f"{name}/{f.name}"] = pose_matrix(f.origin, f.orientation) @ small
+        for key in [k for k, (owner, _) in self.triad_offsets.items() if owner == name and k not in wanted]:
+            del self.triad_offsets[key]
+            actor = self.triad_actors.pop(key, None)
             if actor is not None:
                 self.remove_actor(actor, render=False)
+        self.triad_offsets.update({key: (name, offset) for key, offset in wanted.items()})
 
     def show_model(self, model: Model, base_dir=None, reset_camera: bool = True) -> None:
         """Show `model` afresh (a file was opened or the model replaced)."""
@@ -312,18 +333,19 @@ class ViewportWidget(QtInteractor):
         self.request_render()
 
     def _place_triads(self) -> None:
-        """Each body's axes where its actor is, when they are shown (hidden otherwise)."""
-        for name, body in self.body_actors.items():
-            triad = self.triad_actors.get(name)
-            if triad is None and self.triads_shown:
-                triad = self.triad_actors[name] = self.add_mesh(TRIAD, scalars="rgb", rgb=True, line_width=3,
-                                                                pickable=False, reset_camera=False, render=False,
-                                                                name=f"triad:{name}")
+        """Each body's and frame's axes where its body's actor is, when they are shown (hidden otherwise)."""
+        for key, (name, offset) in self.triad_offsets.items():
+            body = self.body_actors.get(name)
+            triad = self.triad_actors.get(key)
+            if triad is None and self.triads_shown and body is not None:
+                triad = self.triad_actors[key] = self.add_mesh(TRIAD, scalars="rgb", rgb=True, line_width=3,
+                                                               pickable=False, reset_camera=False, render=False,
+                                                               name=f"triad:{key}")
             if triad is None:
                 continue
             triad.SetVisibility(self.triads_shown)
             if self.triads_shown:
-                triad.user_matrix = np.array(body.user_matrix) @ np.diag([*[self.triad_sizes[name]] * 3, 1.0])
+                triad.user_matrix = np.array(body.user_matrix) @ offset
 
     def set_overlays(self, arrows: dict | None = None, axes: dict | None = None, springs: dict | None = None,
                      circles: dict | None = None, render: bool = True) -> None:

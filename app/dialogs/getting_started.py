@@ -39,12 +39,12 @@ exports it as PNG or SVG.</li>
 </ol>
 <p>The 3-D view: drag with the left button to turn it, the middle button to pan, the wheel to zoom; a click
 picks a body. <b>View &gt; Fit All</b> {fit} brings every body into view; the View menu and the bar over the view
-have the isometric, front, top and side views, wireframe, see-through bodies, each body's axes (the axes its
-points are typed in) and a picture of the view. Undo and redo select the item they change.</p>
+have the isometric, front, top and side views, wireframe, see-through bodies, each body's axes and its named
+frames (the axes its points are typed in) and a picture of the view. Undo and redo select the item they change.</p>
 <p>More: <b>Gears &gt; Planetary Gearset</b> {planetary} builds a whole set with its loads;
 <b>Analysis &gt; CHBM Study</b> {chbm} computes a pair's dynamic transmission error over a speed range;
-<b>Analysis &gt; Train Dynamics</b> {train} does the same for the whole train (a planetary set, or a reducer whose stages
-mesh at different frequencies) with its modes and Campbell diagram;
+<b>Analysis &gt; Train Dynamics</b> {train} does the same for the whole train (a planetary set, or a reducer whose
+stages mesh at different frequencies) with its modes and Campbell diagram;
 <b>Analysis &gt; Parameter Study</b> {study} varies fields of the model over a grid of cases.
 <b>Edit &gt; Duplicate</b> {duplicate} copies the selected body or load. Undo {undo} and redo {redo} take back
 every edit.</p>

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QPushButton, QToolButton
 
 from app.viewport import BACKGROUND, HIGHLIGHT, SEE_THROUGH, rgb
-from core.commands import SetSettings
+from core.commands import SetSettings, replace_fields
 from tests.app.conftest import fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
 
@@ -194,3 +194,30 @@ def test_body_axes_from_the_view_menu_turn_with_a_cylinder_by_the_angle_its_torq
     assert np.allclose(x_axis, (np.cos(theta), np.sin(theta), 0.0), atol=1e-6)
     act.trigger()
     assert not triad.GetVisibility() and view.body_actors["disc"].GetProperty().GetOpacity() == 1.0
+
+
+def test_body_axes_show_a_bodys_named_frames_at_their_places_and_follow_their_edits(window, qtbot):
+    """A frame 'pin' on a cylinder, 40 mm out along x with its z axis along the body's x (where a joint is placed
+    'at frame of body J'): with Body Axes on, its axes stand there, 0.4 of the body's long, its z along x; moved
+    to 30 mm by an edit, they follow; the frame removed by Undo, they go."""
+    window.act_new.trigger()
+    fill_and_ok(qtbot, {"Name": "arm", "Radius": 50, "Length": 5})
+    qtbot.mouseClick(toolbar_button(window, "cylinder"), Qt.LeftButton)
+    window.select("arm")
+    fill_and_ok(qtbot, {"Name": "pin", "Origin x": 40, "Axis x": 1, "Axis z": 0})
+    qtbot.mouseClick(window.props.widget().findChild(QPushButton, "add_frame"), Qt.LeftButton)
+    frame = window.doc.model.bodies["arm"].frames[0]
+    assert frame.origin == pytest.approx((0.04, 0.0, 0.0))
+    view = window.viewport
+    next(a for a in window.view_controls.menu_actions if a is not None and a.objectName() == "view_body_axes").trigger()
+    body, pin = np.array(view.triad_actors["arm"].user_matrix), np.array(view.triad_actors["arm/pin"].user_matrix)
+    length = np.linalg.norm(body[:3, 0])
+    assert pin[:3, 3] == pytest.approx((0.04, 0.0, 0.0), abs=1e-12)
+    assert pin[:3, 2] / (0.4 * length) == pytest.approx((1.0, 0.0, 0.0), abs=1e-12)
+    assert np.linalg.norm(pin[:3, 0]) == pytest.approx(0.4 * length, rel=1e-12)
+    window.apply(replace_fields(window.doc.model, "arm", frames=(dataclasses.replace(frame, origin=(0.03, 0.0, 0.0)),)))
+    assert np.array(view.triad_actors["arm/pin"].user_matrix)[:3, 3] == pytest.approx((0.03, 0.0, 0.0), abs=1e-12)
+    window.act_undo.trigger()
+    window.act_undo.trigger()  # the frame's edit, then its adding
+    assert window.doc.model.bodies["arm"].frames == () and "arm/pin" not in view.triad_actors
+    assert view.triad_actors["arm"].GetVisibility()

@@ -25,6 +25,7 @@ from app.dialogs.gear_entries import NORMAL_MODULE, GearEntries
 from app.dialogs.loss_table_editor import LossTableEditor
 from app.docks.model_info import ModelInfoPanel
 from core.commands import replace_fields, set_gear_spec
+from core.geometry.rotations import quat_matrix
 from core.model.entities import GearPair, GearSource, MeshFileSource, RigidBody
 from core.model.kinds import kind_title
 from core.errors import ModelError
@@ -142,8 +143,10 @@ class PropertyDock(QDockWidget):
             top = max(abs(v) for row in item.inertia for v in row)
             shown = "\n".join("  ".join("0" if abs(v) < 1e-9 * top else f"{v:.4e}" for v in row) for row in item.inertia)
             extra.addRow("Inertia about the COM [kg m^2]", QLabel(shown))
-            for fr in item.frames:
-                extra.addRow(f"Frame {fr.name}", QLabel(", ".join(f"{v * 1e3:.6g}" for v in fr.origin) + " mm"))
+            for fr in item.frames:  # where a joint put at it stands, and its axis (the frame's z)
+                z = ", ".join(f"{round(v, 12) + 0.0:.4g}" for v in quat_matrix(fr.orientation)[:, 2])
+                origin = ", ".join(f"{v * 1e3:.6g}" for v in fr.origin)
+                extra.addRow(f"Frame {fr.name}", QLabel(f"{origin} mm; z axis ({z})"))
             add = QPushButton("Add frame...")
             add.setObjectName("add_frame")
             add.setToolTip("A named frame on this body, for joints and force points")
@@ -170,6 +173,7 @@ class PropertyDock(QDockWidget):
         dlg = FrameDialog(body, self)
         if dlg.exec() and dlg.frame is not None:
             self._commit("frames", (*body.frames, dlg.frame))
+            self.show_item(self.name)  # the panel's own edit keeps its rows: the new frame's row is one more
 
     def _show_normal_module(self, pair: GearPair) -> None:
         """The pair's module entry as the Gear Pair dialog takes it: the normal module m_n = m_t cos(beta) (the

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFileDialog, QPushButton, QToolButton
+from PySide6.QtWidgets import QFileDialog, QLabel, QPushButton, QToolButton
 
 from app.viewport import BACKGROUND, HIGHLIGHT, SEE_THROUGH, rgb
 from core.commands import SetSettings, replace_fields
@@ -198,8 +198,9 @@ def test_body_axes_from_the_view_menu_turn_with_a_cylinder_by_the_angle_its_torq
 
 def test_body_axes_show_a_bodys_named_frames_at_their_places_and_follow_their_edits(window, qtbot):
     """A frame 'pin' on a cylinder, 40 mm out along x with its z axis along the body's x (where a joint is placed
-    'at frame of body J'): with Body Axes on, its axes stand there, 0.4 of the body's long, its z along x; moved
-    to 30 mm by an edit, they follow; the frame removed by Undo, they go."""
+    'at frame of body J'): Properties list it at once, with its z axis; with Body Axes on, its axes stand there,
+    0.4 of the body's long, its z along x; moved to 30 mm by an edit, they follow; the frame removed by Undo,
+    they go."""
     window.act_new.trigger()
     fill_and_ok(qtbot, {"Name": "arm", "Radius": 50, "Length": 5})
     qtbot.mouseClick(toolbar_button(window, "cylinder"), Qt.LeftButton)
@@ -208,6 +209,8 @@ def test_body_axes_show_a_bodys_named_frames_at_their_places_and_follow_their_ed
     qtbot.mouseClick(window.props.widget().findChild(QPushButton, "add_frame"), Qt.LeftButton)
     frame = window.doc.model.bodies["arm"].frames[0]
     assert frame.origin == pytest.approx((0.04, 0.0, 0.0))
+    texts = [w.text() for w in window.props.widget().findChildren(QLabel)]
+    assert "40, 0, 0 mm; z axis (1, 0, 0)" in texts, [t for t in texts if "axis" in t]  # Properties say where it stands and which way its axis goes
     view = window.viewport
     next(a for a in window.view_controls.menu_actions if a is not None and a.objectName() == "view_body_axes").trigger()
     body, pin = np.array(view.triad_actors["arm"].user_matrix), np.array(view.triad_actors["arm/pin"].user_matrix)

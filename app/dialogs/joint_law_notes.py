@@ -21,8 +21,9 @@ def torque_note(model, torque) -> str:
     if joint is None:
         return ""
     axis = ", ".join(f"{v + 0.0:.4g}" for v in joint.unit_axis())
+    zero = "; as entered its law is 0 at every time: it loads nothing" if torque.law.is_zero() else ""
     return (f"a positive torque turns {joint.body_j} about {joint.name}'s axis ({axis}) by the right-hand rule; "
-            f"{joint.body_i} takes the reaction")
+            f"{joint.body_i} takes the reaction{zero}")
 
 
 def motor_note(model, motor) -> str:

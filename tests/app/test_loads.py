@@ -381,13 +381,20 @@ def test_a_torque_says_which_way_it_turns_its_gear(window, qtbot):
     for name in ("gear1", "gear2"):
         window.apply(replace_fields(model, name, angular_velocity=(0.0, 0.0, 0.0)))
     seen = []
-    fill_and_ok(qtbot, {"Name": "drive", "law_value": 5}, {"joint": "gear1_joint"},
-                press=lambda dlg: seen.append(dlg.findChild(QLabel, "note").text()))
+
+    def look(dlg):  # as the dialog opens (0 N m), then as typed
+        seen.append(dlg.findChild(QLabel, "note").text())
+        dlg.findChild(QLineEdit, "law_value").setText("5")
+        dlg.findChild(QLineEdit, "law_value").editingFinished.emit()
+        seen.append(dlg.findChild(QLabel, "note").text())
+
+    fill_and_ok(qtbot, {"Name": "drive", "law_value": 0}, {"joint": "gear1_joint"}, press=look)
     qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
-    assert seen == ["a positive torque turns gear1 about gear1_joint's axis (0, 0, 1) by the right-hand rule; "
-                    "ground takes the reaction"]
+    way = ("a positive torque turns gear1 about gear1_joint's axis (0, 0, 1) by the right-hand rule; ground takes the "
+           "reaction")
+    assert seen == [f"{way}; as entered its law is 0 at every time: it loads nothing", way]
     window.select("drive")
-    assert window.props.panel.findChild(QLabel, "note").text() == f"Direction: {seen[0]}"
+    assert window.props.panel.findChild(QLabel, "note").text() == f"Direction: {seen[1]}"
     res = simulate(window.doc.model, t_end=0.01)
     assert res["gear1_joint.speed"][-1] > 0 and res["gear1.wz"][-1] > 0
 

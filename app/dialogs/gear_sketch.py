@@ -26,7 +26,6 @@ class GearSketch(QWidget):
         self.setMinimumSize(180, 180)
         self.outline = np.zeros((0, 2))
         self.plain = self.pitch = 0.0
-        self.internal = False
 
     def show_spec(self, spec: GearSpec | None) -> None:
         """The section of a helical/spur or internal gear `spec`; None or a bevel gear clears the sketch."""
@@ -35,8 +34,7 @@ class GearSketch(QWidget):
         else:
             r, theta, self.plain = transverse_outline(spec)
             self.outline = np.column_stack([r * np.cos(theta), r * np.sin(theta)])
-            geometry = cylindrical_geometry(spec)
-            self.pitch, self.internal = geometry.pitch_radius, geometry.internal
+            self.pitch = cylindrical_geometry(spec).pitch_radius
         self.update()
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)

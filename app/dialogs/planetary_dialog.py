@@ -104,7 +104,7 @@ class PlanetaryDialog(QDialog):
             self.sketch.clear()
             return
         self.sketch.show_set(zs, zp, zr, n, mt, alpha, beta)
-        problems = builders.planetary_problems(zs, zp, zr, n, mt, b, alpha, beta)
+        problems = builders.planetary_problems(zs, zp, zr, n, mt, alpha, beta)
         if problems:
             self.derived.setText(self._named("{}: {}".format(*problems[0])))
         else:

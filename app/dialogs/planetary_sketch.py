@@ -12,7 +12,7 @@ from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from core.geometry.macro import GearSpec, cylindrical_geometry
-from core.model.builders import carrier_arm
+from core.model.builders import carrier_arm, planet_spacing
 
 CLASH = QColor("#c0392b")  # a planet whose tip circle reaches a neighbour's
 GEAR = QColor("#3d5a80")
@@ -50,8 +50,8 @@ class PlanetarySketch(QWidget):
 
         a = carrier_arm(module, sun, planet)
         rp, tp = radii("helical", planet, -helix_angle)
-        apart = 2 * a * math.sin(math.pi / planets) if planets > 1 else math.inf
-        clash = apart <= 2 * tp
+        apart, tip = planet_spacing(sun, planet, planets, module, pressure_angle, helix_angle)
+        clash = apart <= tip  # the wizard's neighbour condition (core.model.builders.planetary_problems)
         self.gears = [Circle("sun", 0.0, 0.0, *radii("helical", sun, helix_angle)),
                       Circle("ring", 0.0, 0.0, *radii("inner", ring, -helix_angle))]
         self.gears += [Circle(f"planet{k + 1}", a * math.cos(2 * math.pi * k / planets),

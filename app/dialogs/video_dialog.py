@@ -17,6 +17,7 @@ from core.ranges import Range
 from core.wording import counted
 
 FPS = Range(lo=1, hi=60, integer=True, unit="1/s")
+FPS_DEFAULT = 30
 SPEED = Range(lo=0.01, hi=100.0, unit="x")
 
 
@@ -30,8 +31,8 @@ class VideoDialog(QDialog):
         self.setObjectName("video_dialog")
         self.span, self.passing = span, passing
         row, self.file = file_row(str(suggestion), self._browse)
-        self.fps_field = QuantityField("Frames per second", FPS, 30)
-        true = passing.true_speed(30) if passing is not None else 1.0
+        self.fps_field = QuantityField("Frames per second", FPS, FPS_DEFAULT)
+        true = passing.true_speed(FPS_DEFAULT) if passing is not None else 1.0
         speed = nice_below(true) if SPEED.lo <= true < 1.0 else 1.0  # 1x where no speed in range shows them true
         self.speed_field = QuantityField("Speed", SPEED, speed, "Simulated seconds per second of video")
         form = QFormLayout()

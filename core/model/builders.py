@@ -90,9 +90,18 @@ def carrier_arm(module: float, sun_teeth: int, planet_teeth: int) -> float:
     return module * (sun_teeth + planet_teeth) / 2
 
 
+def planet_spacing(sun_teeth: int, planet_teeth: int, planets: int, module: float, pressure_angle: float,
+                   helix_angle: float = 0.0) -> tuple[float, float]:
+    """How far apart neighbouring planets' centres are, 2 a sin(pi / N) [m] (inf for one planet), and a planet's
+    tip diameter d_a [m]: they touch where the first is not larger. `module` is the transverse module [m]."""
+    tip = 2 * cylindrical_geometry(GearSpec("helical", module, planet_teeth, pressure_angle, 0.01,
+                                            helix_angle=helix_angle)).tip_radius
+    arm = carrier_arm(module, sun_teeth, planet_teeth)
+    return (2 * arm * math.sin(math.pi / planets) if planets > 1 else math.inf), tip
+
+
 def planetary_problems(sun_teeth: int, planet_teeth: int, ring_teeth: int, planets: int, module: float,
-                       face_width: float, pressure_angle: float = math.radians(20.0),
-                       helix_angle: float = 0.0) -> list[tuple[str, str]]:
+                       pressure_angle: float = math.radians(20.0), helix_angle: float = 0.0) -> list[tuple[str, str]]:
     """(field, why) for each condition of a simple planetary set with equally spaced planets that fails: coaxial
     (z_r = z_s + 2 z_p), assembly ((z_s + z_r) / N whole) and neighbours (the planets' tip circles clear each
     other: 2 a sin(pi / N) > d_a of a planet). `module` is the transverse module [m]."""
@@ -104,9 +113,7 @@ def planetary_problems(sun_teeth: int, planet_teeth: int, ring_teeth: int, plane
         found.append(("planets", "(z_s + z_r) / N must be a whole number for equally spaced planets; "
                                  f"{sun_teeth + ring_teeth} / {planets} is not"))
     elif planets > 1:
-        tip = 2 * cylindrical_geometry(GearSpec("helical", module, planet_teeth, pressure_angle, face_width,
-                                                helix_angle=helix_angle)).tip_radius
-        apart = 2 * carrier_arm(module, sun_teeth, planet_teeth) * math.sin(math.pi / planets)
+        apart, tip = planet_spacing(sun_teeth, planet_teeth, planets, module, pressure_angle, helix_angle)
         if apart <= tip:
             found.append(("planets", f"{planets} planets touch each other: their centres are 2 a sin(pi / N) = "
                                      f"{apart * 1e3:.4g} mm apart, their tip circles d_a = {tip * 1e3:.4g} mm; fewer "
@@ -138,7 +145,7 @@ def planetary_set(sun_teeth: int, planet_teeth: int, ring_teeth: int, planets: i
     ModelError
         Naming the first condition of `planetary_problems` that fails (coaxial, assembly, neighbours).
     """
-    problems = planetary_problems(sun_teeth, planet_teeth, ring_teeth, planets, module, face_width, pressure_angle,
+    problems = planetary_problems(sun_teeth, planet_teeth, ring_teeth, planets, module, pressure_angle,
                                   helix_angle)
     if problems:
         raise ModelError(*problems[0])

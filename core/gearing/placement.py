@@ -27,15 +27,9 @@ from core.commands import Command, replace_fields, set_gear_spec
 from core.gearing.gear_bodies import mid_face_point, rigid_piece
 from core.gearing.pitch_point import PairGeometryData, contact_frame
 from core.geometry.rotations import quat_about, quat_matrices, quat_mul
-from core.model.entities import GearPair, GearSource, RevoluteJoint
+from core.model.entities import GROUND, FixedJoint, GearPair, GearSource, RevoluteJoint
 from core.errors import ModelError
 from core.model.model import Model
-
-
-def _gear(model: Model, joint_name: str):
-    joint = model.joints[joint_name]
-    body = model.bodies.get(joint.body_j)
-    return joint, body
 
 
 def target_position(model: Model, pair: GearPair) -> np.ndarray:
@@ -131,8 +125,9 @@ def _phase(body, point, teeth: int, pitch_radius: float, tangent) -> tuple[float
 
 
 def mesh_turn(model: Model, pair: GearPair) -> float:
-    """The turn [rad] of gear 2 about its own axis that puts its teeth into mesh with gear 1's (0 if not both generated)."""
-    (_, b1), (_, b2) = _gear(model, pair.joint1), _gear(model, pair.joint2)
+    """The turn [rad] of gear 2 about its own axis that puts its teeth into mesh with gear 1's (0 if not both generated):
+    of the bodies that carry the teeth (a gear welded to a compound shaft, named in gear1/gear2)."""
+    b1, b2 = (model.bodies.get(model.gear_body(pair, k)) for k in (1, 2))
     if not all(b is not None and isinstance(b.visual, GearSource) for b in (b1, b2)):
         return 0.0
     c = [np.asarray(b.position, float) for b in (b1, b2)]
@@ -147,12 +142,13 @@ def mesh_turn(model: Model, pair: GearPair) -> float:
 
 
 def place_gear2(model: Model, pair: GearPair) -> list[Command]:
-    """Commands that move gear 2 and its joint to where `pair` needs them and turn gear 2 into mesh (a bevel
+    """Commands that move gear 2's shaft and its joint to where `pair` needs them and turn gear 2 into mesh (a bevel
     gear's axis first turned to 90 deg from gear 1's when it is not, and the gear generated again with the pitch
     angle the pair needs when it has another).
 
-    `pair` need not be in the model yet (the pair dialog places before it
-    adds). The commands are checked on a copy, so the model is not touched.
+    The shaft is joint 2's body with the bodies welded to it (a compound shaft moves as one, its welds' points
+    with it); the gear turned is the one that carries gear 2's teeth. `pair` need not be in the model yet (the
+    pair dialog places before it adds). The commands are checked on a copy, so the model is not touched.
     """
     trial = model.copy()
     j2 = trial.joints[pair.joint2]
@@ -162,18 +158,20 @@ def place_gear2(model: Model, pair: GearPair) -> list[Command]:
     j2 = trial.joints[pair.joint2]
     target = target_position(trial, pair)
     shift = target - np.asarray(j2.position, float)
-    gear = trial.bodies.get(j2.body_j)
     if np.linalg.norm(shift) > 0:
-        if gear is not None:
-            commands.append(replace_fields(trial, gear.name, position=tuple(np.asarray(gear.position) + shift)))
+        piece = rigid_piece(trial, j2.body_j) - {GROUND} if j2.body_j in trial.bodies else set()
+        moved = [name for name in trial.bodies if name in piece]
+        moved += [j.name for j in trial.joints.values() if isinstance(j, FixedJoint) and {j.body_i, j.body_j} <= piece]
+        moved.append(j2.name)
+        for name in moved:
+            where = np.asarray(trial.find(name).position, float) + shift
+            commands.append(replace_fields(trial, name, position=tuple(float(v) for v in where)))
             commands[-1].do(trial)
-        commands.append(replace_fields(trial, j2.name, position=tuple(float(v) for v in target)))
-        commands[-1].do(trial)
     turn = mesh_turn(trial, pair)
+    gear = trial.bodies.get(trial.gear_body(pair, 2))
     if gear is not None and abs(turn) > 1e-12:
-        body = trial.bodies[gear.name]
-        axis = quat_matrices(body.orientation)[:, 2]
-        q = quat_mul(quat_about(axis, turn), body.orientation)
+        axis = quat_matrices(gear.orientation)[:, 2]
+        q = quat_mul(quat_about(axis, turn), gear.orientation)
         q /= np.linalg.norm(q)
         commands.append(replace_fields(trial, gear.name, orientation=tuple(float(v) for v in q)))
     return commands

@@ -172,6 +172,19 @@ def test_the_examples_are_in_mesh():
         assert abs(mesh_turn(planetary, pair)) < 1e-9, pair.name
 
 
+def test_the_teeth_of_every_example_pair_do_not_cross():
+    """By the meshes themselves (trimesh's boolean intersection), not by the placement's own phase rule: the
+    bodies carrying each pair's teeth, a gear welded to a compound shaft included, share no volume."""
+    for name in ("helical_pair", "inner_pair", "two_stage_reducer"):
+        model = load(EXAMPLES / f"{name}.gdyn")
+        for pair in model.gear_pairs.values():
+            g1, g2 = (_world(model.bodies[model.gear_body(pair, k)]) for k in (1, 2))
+            with np.errstate(invalid="ignore"):
+                overlap = trimesh.boolean.intersection([g1, g2], engine="manifold").volume
+            # touching flanks overlap by their facets: a few millionths of a tooth (the ring's), not a tooth's tip
+            assert overlap < 1e-4 * g1.volume / pair.z1, (name, pair.name, overlap)
+
+
 def _overlaps(model):
     return {(f.item, f.message.split("'")[1]) for f in validate(model) if f.message.startswith("overlaps")}
 
@@ -301,3 +314,26 @@ def test_a_pair_on_a_compound_shaft_starts_on_the_welded_gear_that_meets_its_mat
     model = two_stage_reducer(own_joint=False, second_pair=False)
     assert likely_joints(model) == ("g2_j", "g4_j")
     assert teeth_bodies(model, "g2_j", "g4_j") == ("g3", "g4") and teeth_bodies(model, "g1_j", "g2_j") == ("g1", "g2")
+
+
+def test_placing_a_compound_shaft_as_gear_2_moves_the_shaft_its_welded_gear_and_the_weld_as_one():
+    """Pair q joins a (18) on its joint to the shaft b, whose welded gear c (45, 25 mm along it) carries q's teeth.
+    Moving gear 2 into mesh moves b, c, the weld's point and b's joint by one shift, to the centre distance
+    63 mm, and turns c (not b) until the meshes of a and c share no volume."""
+    model = _on_joints({"a": (18, "helical", (0, 0, 0.025)), "b": (40, "helical", (0.1, 0.02, 0)),
+                        "c": (45, "helical", (0.1, 0.02, 0.025))})
+    del model.joints["c_j"]
+    model.joints["weld"] = FixedJoint("weld", "b", "c", (0.1, 0.02, 0.0125))
+    q = GearPair("q", "a_j", "b_j", GROUND, z1=18, z2=45, module=0.002, gear2="c")
+    b_spin = model.bodies["b"].orientation
+    for command in place_gear2(model, q):
+        command.do(model)
+    shift = np.asarray(model.bodies["b"].position) - (0.1, 0.02, 0.0)
+    for name, before in (("c", (0.1, 0.02, 0.025)), ("weld", (0.1, 0.02, 0.0125)), ("b_j", (0.1, 0.02, 0.0))):
+        assert np.asarray(model.find(name).position) - before == pytest.approx(shift, abs=1e-15), name
+    assert math.hypot(*model.bodies["c"].position[:2]) == pytest.approx(0.063, abs=1e-12)
+    assert model.bodies["b"].orientation == b_spin
+    g1, g2 = _world(model.bodies["a"]), _world(model.bodies["c"])
+    with np.errstate(invalid="ignore"):
+        overlap = trimesh.boolean.intersection([g1, g2], engine="manifold").volume
+    assert overlap < 1e-6 * g1.volume / 18

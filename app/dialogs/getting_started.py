@@ -21,7 +21,8 @@ last values.</li>
 to the ground (body I the carrier, body J the gear) and takes z, module and angles from the gears.
 <b>Move gear 2 into mesh</b> puts gear 2 at the centre distance a = (d<sub>1</sub> + d<sub>2</sub>) / 2 =
 62.117 mm with its teeth in gear 1's spaces. (On a model without gears, <b>Generate both gears</b> makes
-both from the pair's entries, on their joints and in mesh.)</li>
+both from the pair's entries, on their joints and in mesh; a second Gear Pair starts on gear 2's joint, and
+<b>Generate a stage on gear2's shaft</b> with its teeth typed makes a two-stage reducer.)</li>
 <li>Select the first gear in the model tree, then <b>Loads &gt; Torque</b>: it starts on that gear's joint;
 e.g. 10 N m constant. Select the second gear for a resisting torque or a speed motor on it.
 <b>Model &gt; Check Model</b> {check} shows the degrees of freedom and warns when

@@ -20,6 +20,7 @@ from app.dialogs.pair_note import pair_note
 from core.commands import AddItem, Macro
 from core.dynamics.checks import check
 from core.errors import ModelError
+from core.gearing.compound import stage_on_shaft
 from core.gearing.gear_bodies import rigid_piece
 from core.gearing.placement import gears_on, likely_joints, place_gear2, teeth_bodies
 from core.geometry.tooth_checks import pair_tooth_warnings
@@ -102,6 +103,13 @@ class GearPairDialog(QDialog):
                                         "the pair, as one undo step")
         self.generate_button.clicked.connect(self._generate_gears)
         self.generate_button.setVisible(self.joint2.count() < 2 and self.joints_button.isHidden())
+        self.stage_button = QPushButton()
+        self.stage_button.setObjectName("generate_stage")
+        self.stage_button.setToolTip("The next stage of a reducer: gear 1 generated from the entries and welded to the "
+                                     "shaft of 'Rev. joint gear 1', beyond its gears along the axis; gear 2 generated "
+                                     "on a revolute joint of its own, in mesh, on the side away from the shaft's other "
+                                     "mates; both at the shaft's speeds. OK adds them with the pair, as one undo step")
+        self.stage_button.clicked.connect(self._generate_stage)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -111,6 +119,7 @@ class GearPairDialog(QDialog):
         lay.addWidget(self.checks)
         lay.addWidget(self.joints_button)
         lay.addWidget(self.generate_button)
+        lay.addWidget(self.stage_button)
         lay.addWidget(self.move_button)
         lay.addWidget(buttons)
         for w in (self.kind, self.joint1, self.joint2, self.carrier):
@@ -152,6 +161,7 @@ class GearPairDialog(QDialog):
         return trial
 
     def refresh(self, *_):
+        self._stage_choice()
         self._check()
         if self.isVisible():  # the height the findings need at this width: rows are not squeezed to fit them
             lay, wide = self.layout(), self.size().width()  # (self.width is the face width's field)
@@ -181,6 +191,12 @@ class GearPairDialog(QDialog):
             self.checks.setStyleSheet(ERROR_STYLE)
             return
         self.derived.setText(text)
+        joined = [p.name for p in self.model.gear_pairs.values() if {p.joint1, p.joint2} == {pair.joint1, pair.joint2}]
+        if joined and self.stage_button.isVisibleTo(self):  # the rules of a pair that duplicates one would say little
+            self.checks.setText(f"{pair.joint1} and {pair.joint2} are joined by '{joined[0]}' already: choose other "
+                                f"joints, or press '{self.stage_button.text()}' for the next stage of the train")
+            self.checks.setStyleSheet(ERROR_STYLE)
+            return
         trial = self._trial()
         problems = trial.item_problems(pair)
         if problems:
@@ -229,6 +245,32 @@ class GearPairDialog(QDialog):
         self.generate_button.setVisible(False)
         self._create_joints()
         self._move_gear2()
+
+    def _generate_stage(self) -> None:
+        """A new stage on joint 1's shaft (core.gearing.compound.stage_on_shaft): its gears and joints, added with
+        the pair; the pair joins the shaft's joint and gear 2's new one, its teeth on the welded gear."""
+        try:
+            commands, staged = stage_on_shaft(self._trial(), self.pair())
+        except (FieldError, ModelError) as exc:
+            self.checks.setText(str(exc))
+            self.checks.setStyleSheet(ERROR_STYLE)
+            return
+        self.moves += commands
+        for combo in (self.joint1, self.joint2):
+            combo.blockSignals(True)
+            combo.addItem(staged.joint2)
+            combo.blockSignals(False)
+        self.joint2.setCurrentText(staged.joint2)  # its teeth choices follow: the welded gear and gear 2
+        self.generate_button.setVisible(False)
+        self.refresh()
+
+    def _stage_choice(self, *_) -> None:
+        """The stage button names the shaft it builds on (joint 1's body); shown while joint 1 has one, the pair is
+        not bevel and this dialog has made or moved nothing yet (its gears are the pair's)."""
+        joint = self._trial().joints.get(self.joint1.currentText())
+        self.stage_button.setVisible(joint is not None and self.kind.currentText() != "bevel" and not self.moves)
+        if joint is not None:
+            self.stage_button.setText(f"Generate a stage on {joint.body_j}'s shaft")
 
     def _start_on(self, model) -> None:
         """Start on the two joints the pair most likely joins (core.gearing.placement.likely_joints)."""

@@ -1,4 +1,8 @@
-"""A compound shaft held twice, and the edit that holds it once.
+"""Compound shafts: a new stage on a shaft, and a shaft held twice with the edit that holds it once.
+
+A stage on a shaft (`stage_on_shaft`) is what a multi-stage reducer is built of: the pinion of the next pair
+welded to a shaft that already turns on its joint, beyond the shaft's gears along its axis, and the wheel on a
+joint of its own, in mesh. The pair then names the welded pinion as the body that carries its teeth (gear1).
 
 A shaft (body A on revolute joint J_A) with a second gear B welded to it that also sits on a revolute joint of its
 own, J_B, coaxial with J_A and on the same body, is held twice: the loop J_A, weld, J_B leaves the bearing
@@ -9,11 +13,23 @@ bodies: the same torque on the same piece).
 
 from __future__ import annotations
 
-from core.commands import Command, Macro, RemoveItem, replace_fields
+import dataclasses
+
+import numpy as np
+
+from core.commands import AddItem, Command, Macro, RemoveItem, replace_fields
 from core.errors import ModelError
-from core.gearing.gear_bodies import on_one_line
-from core.model.entities import GROUND, FixedJoint, RevoluteJoint
+from core.gearing.gear_bodies import on_one_line, rigid_piece
+from core.gearing.placement import across, place_gear2
+from core.geometry.rotations import orientation_for_axis, quat_matrix
+from core.model.builders import pair_bodies
+from core.model.entities import GROUND, FixedJoint, GearPair, RevoluteJoint
+from core.model.interference import solid_of
 from core.model.model import Model
+
+#: The axial clearance between a new stage's gear and the farthest part of the shaft it is welded to, as a share of
+#: the new gear's face width
+STAGE_GAP = 0.25
 
 
 def double_hold(model: Model, weld: str) -> tuple[str, str] | None:
@@ -54,3 +70,86 @@ def hold_once(model: Model, weld: str) -> Command:
             commands[-1].do(trial)
     commands.append(RemoveItem(trial, drop))
     return Macro(f"Hold {gear} by {keep} alone", commands)
+
+
+def stage_on_shaft(model: Model, pair: GearPair) -> tuple[list[Command], GearPair]:
+    """The gears of a new stage `pair` on the shaft that turns on its joint1 (see the module docstring).
+
+    Gear 1, generated from the pair's entries (core.model.builders.pair_bodies), is welded to the shaft with its
+    mid-face STAGE_GAP of its face width clear of the shaft's farthest part along the joint's axis; gear 2 turns on
+    a new revolute joint from the body the shaft's joint hangs on, in mesh with gear 1 (placement.place_gear2), on
+    the side away from the shaft's other mates. Both start at the speeds the shaft has: gear 1 the shaft's, gear 2
+    by the ratio (about the shaft joint's body_i).
+
+    Returns the commands, made on a copy (the model is not touched), and the pair with its joint2 and gear1.
+    Raises ModelError naming the field: joint1 not a revolute joint, a bevel pair (its gears do not sit on
+    parallel shafts), entries that generate no gear.
+    """
+    joint = model.joints.get(pair.joint1)
+    if not isinstance(joint, RevoluteJoint) or joint.body_j not in model.bodies:
+        raise ModelError("joint1", "must be a revolute joint that a shaft (a body) turns on")
+    if pair.kind == "bevel":
+        raise ModelError("kind", "a stage on a shaft is made for external and internal pairs (parallel shafts)")
+    trial = model.copy()
+    axis, at = joint.unit_axis(), np.asarray(joint.position, float)
+    names = [_numbered(trial, "gear")]
+    names.append(_numbered(trial, "gear", also=names))
+    gear1, gear2 = pair_bodies(pair, tuple(names))
+    shaft = trial.bodies[joint.body_j]
+    centre = at + axis * (_far_end(trial, joint) + (STAGE_GAP + 0.5) * pair.face_width)
+    # gear 2 starts beyond gear 1 on the side away from the shaft's other mates; place_gear2 sets the distance
+    mates = sum((across(axis, np.asarray(trial.joints[j].position, float) - at) for j in _mates(trial, pair.joint1)),
+                np.zeros(3))
+    side = -mates / np.linalg.norm(mates) if np.linalg.norm(mates) > 1e-12 else across(axis, np.zeros(3))
+    spin = trial.start_speed(pair.joint1) * (pair.z1 / pair.z2) * (1.0 if pair.kind == "internal" else -1.0)
+    housing = trial.bodies.get(joint.body_i)
+    gear1 = _started(gear1, centre, axis, shaft, np.zeros(3))
+    gear2 = _started(gear2, centre + side * pair.face_width, axis, housing, spin * axis)
+    weld = FixedJoint(trial.free_name(f"{gear1.name}_weld"), shaft.name, gear1.name, tuple(float(v) for v in centre))
+    turns = RevoluteJoint(trial.free_name(f"{gear2.name}_joint"), joint.body_i, gear2.name, gear2.position,
+                          tuple(float(v) for v in axis))
+    commands: list[Command] = [AddItem(item) for item in (gear1, gear2, weld, turns)]
+    for command in commands:
+        command.do(trial)
+    staged = dataclasses.replace(pair, joint2=turns.name, gear1=gear1.name, gear2="")
+    return commands + place_gear2(trial, staged), staged
+
+
+def _numbered(model: Model, stem: str, also=()) -> str:
+    """stem1, else stem2, stem3, ...: the first name no item of `model` nor `also` has ('gear3')."""
+    taken, k = model.names() | set(also), 1
+    while f"{stem}{k}" in taken:
+        k += 1
+    return f"{stem}{k}"
+
+
+def _far_end(model: Model, joint: RevoluteJoint) -> float:
+    """How far the piece that turns on `joint` (its body and the bodies welded to it) reaches along the joint's axis
+    from the joint's point [m], by the simple solids the interference check sees (core.model.interference); a body
+    without one (a mesh file that cannot be read) by its origin."""
+    axis, at = joint.unit_axis(), np.asarray(joint.position, float)
+    reach = -np.inf
+    for name in rigid_piece(model, joint.body_j) - {GROUND}:
+        body = model.bodies[name]
+        solid = solid_of(body)
+        points = solid.samples() if solid is not None else np.zeros((1, 3))
+        world = np.asarray(body.position, float) + points @ quat_matrix(body.orientation).T
+        reach = max(reach, float(((world - at) @ axis).max()))
+    return reach
+
+
+def _mates(model: Model, joint: str) -> list[str]:
+    """The joints of the pairs that mesh with the shaft turning on `joint`."""
+    return [p.joint2 if p.joint1 == joint else p.joint1 for p in model.gear_pairs.values()
+            if joint in (p.joint1, p.joint2)]
+
+
+def _started(gear, centre: np.ndarray, axis: np.ndarray, seat, spin: np.ndarray):
+    """`gear` (made at the origin about z) at `centre` turning about `axis`, moving with the body `seat` (None: the
+    ground) and turning relative to it at `spin` [rad/s]."""
+    v, w, origin = np.zeros(3), np.zeros(3), np.zeros(3)
+    if seat is not None:
+        v, w, origin = (np.asarray(x, float) for x in (seat.velocity, seat.angular_velocity, seat.position))
+    return dataclasses.replace(gear, position=tuple(float(x) for x in centre), orientation=orientation_for_axis(axis),
+                               velocity=tuple(float(x) for x in v + np.cross(w, centre - origin)),
+                               angular_velocity=tuple(float(x) for x in w + spin))

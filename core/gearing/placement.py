@@ -48,10 +48,10 @@ def target_position(model: Model, pair: GearPair) -> np.ndarray:
         apex = p1 + a1 * r1 / math.tan(pair.pitch_angle)
         return apex - a2 * r2 / math.tan(math.pi / 2 - pair.pitch_angle)
     d = p2 - p1
-    return p1 + a1 * (a1 @ d) + center_distance(pair.pair_spec()) * _side(a1, d)
+    return p1 + a1 * (a1 @ d) + center_distance(pair.pair_spec()) * across(a1, d)
 
 
-def _side(a1: np.ndarray, d: np.ndarray) -> np.ndarray:
+def across(a1: np.ndarray, d: np.ndarray) -> np.ndarray:
     """The unit direction across axis `a1` towards offset `d` (a fixed one when `d` lies along the axis)."""
     d_perp = d - a1 * (a1 @ d)
     if np.linalg.norm(d_perp) > 1e-12:
@@ -66,10 +66,10 @@ def square_axis(model: Model, pair: GearPair) -> np.ndarray:
     on (gear 2 stays on that side, its cone towards the apex)."""
     j1, j2 = model.joints[pair.joint1], model.joints[pair.joint2]
     a1, a2 = j1.unit_axis(), j2.unit_axis()
-    across = a2 - a1 * (a1 @ a2)
-    if np.linalg.norm(across) > 1e-6:
-        return across / np.linalg.norm(across)
-    return -_side(a1, np.asarray(j2.position, float) - np.asarray(j1.position, float))
+    square = a2 - a1 * (a1 @ a2)
+    if np.linalg.norm(square) > 1e-6:
+        return square / np.linalg.norm(square)
+    return -across(a1, np.asarray(j2.position, float) - np.asarray(j1.position, float))
 
 
 def _turn_gear2(model: Model, pair: GearPair) -> list[Command]:
@@ -181,14 +181,18 @@ def likely_joints(model: Model) -> tuple[str, str] | None:
     """The two revolute joints a new gear pair most likely joins, for a dialog to start on (None with fewer than
     two): generated cylindrical gears standing at their centre distance first (a gear welded to a joint's body
     counts), then joints no pair uses yet, then model order; never two that a pair already joins, unless every
-    two are."""
+    two are: then the last pair's gear 2 first, where the next stage of a train goes on (the pair dialog's stage
+    button builds it there)."""
     names = [n for n, j in model.joints.items() if isinstance(j, RevoluteJoint)]
     joined = {frozenset((p.joint1, p.joint2)) for p in model.gear_pairs.values()}
     used = {n for p in model.gear_pairs.values() for n in (p.joint1, p.joint2)}
     candidates = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
     if not candidates:
         return None
-    fresh = [c for c in candidates if frozenset(c) not in joined] or candidates
+    fresh = [c for c in candidates if frozenset(c) not in joined]
+    if not fresh:
+        last = list(model.gear_pairs.values())[-1]
+        return last.joint2, last.joint1
     return min(fresh, key=lambda c: (not _in_mesh(model, *c, *teeth_bodies(model, *c)),
                                      (c[0] in used) + (c[1] in used)))
 

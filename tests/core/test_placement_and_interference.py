@@ -308,6 +308,12 @@ def test_the_mesh_phase_of_a_gear_welded_to_a_shaft_counts_its_own_teeth():
         assert (mesh_phase(model, q).phase0 - before - moved) % 1.0 == pytest.approx(0.0, abs=1e-12), name
 
 
+def test_a_new_pair_where_every_two_joints_are_joined_starts_on_the_last_pairs_gear_2_for_the_next_stage():
+    model = _on_joints({"a": (20, "helical", (0, 0, 0)), "b": (40, "helical", (0.06, 0, 0))})
+    model.gear_pairs["p"] = GearPair("p", "a_j", "b_j", GROUND, z1=20, z2=40, module=0.002)
+    assert likely_joints(model) == ("b_j", "a_j")
+
+
 def test_a_pair_on_a_compound_shaft_starts_on_the_welded_gear_that_meets_its_mate():
     """Gear 3 welded to gear 2's shaft, 25 mm along it, with no joint of its own: a second pair starts on gear 2's
     joint and gear 4's, and its teeth on gear 3 (in mesh with gear 4 there), not on gear 2."""

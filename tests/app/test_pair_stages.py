@@ -1,0 +1,56 @@
+"""A reducer built stage by stage in the Gear Pair dialog, from File > New."""
+
+import dataclasses
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPushButton
+
+from core.commands import SetSettings
+from tests.app.conftest import fill_and_ok, toolbar_button
+
+
+def test_a_stage_on_gear_2s_shaft_welds_its_pinion_there_and_the_reducer_runs_at_the_product_of_its_ratios(
+        window, qtbot):
+    """Stage 1 (20/40) from 'Generate both gears'; then Gear Pair, which starts on gear 2's joint (the last pair's
+    gear 2), with 18/45 and 'Generate a stage on gear2's shaft': gear 3 welded to gear 2, gear 4 on a joint of its own, the pair's teeth on gear 3.
+    Under a torque on gear 1 the output turns at (20 / 40) (18 / 45) = 0.2 of the input's speed, the same way
+    (two external meshes). OK added the stage as one undo step."""
+    window.act_new.trigger()
+    fill_and_ok(qtbot, {"Name": "stage1"},
+                press=lambda dlg: qtbot.mouseClick(dlg.findChild(QPushButton, "generate_gears"), Qt.LeftButton))
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    seen = {}
+
+    def stage(dlg):
+        button = dlg.findChild(QPushButton, "generate_stage")
+        seen["button"] = (button.isVisible(), button.text(), dlg.checks.text())
+        qtbot.mouseClick(button, Qt.LeftButton)
+        seen["after"] = (dlg.joint2.currentText(), dlg.teeth1.currentText(), dlg.checks.text(), button.isVisible())
+
+    fill_and_ok(qtbot, {"Name": "stage2", "z1": 18, "z2": 45}, press=stage)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert seen["button"] == (True, "Generate a stage on gear2's shaft", (
+        "gear2_joint and gear1_joint are joined by 'stage1' already: choose other joints, or press 'Generate a stage "
+        "on gear2's shaft' for the next stage of the train"))
+    assert seen["after"] == ("gear4_joint", "gear3", "All gear rules hold.", False)
+    model = window.doc.model
+    assert set(model.bodies) == {"gear1", "gear2", "gear3", "gear4"}
+    assert (model.joints["gear3_weld"].body_i, model.joints["gear3_weld"].body_j) == ("gear2", "gear3")
+    pair = model.gear_pairs["stage2"]
+    assert (pair.joint1, pair.joint2, pair.gear1, pair.z1, pair.z2) == ("gear2_joint", "gear4_joint", "gear3", 18, 45)
+    assert not [f for f in window.doc.findings if f.severity == "error" or f.item not in ("forces",)], \
+        window.doc.findings  # only 'nothing drives the model'
+    window.tree.select("gear1")
+    fill_and_ok(qtbot, {"Name": "drive", "law_value": 1})
+    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
+    window.doc.apply(SetSettings(model, dataclasses.replace(model.settings, t_end=0.05)))
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)
+    res = window.doc.current.results
+    assert res.status == "finished", res.message
+    w1, w4 = res["gear1_joint.speed"][-1], res["gear4_joint.speed"][-1]
+    assert w1 > 0 and w4 / w1 == pytest.approx(0.2, rel=1e-9)
+    for _ in range(3):  # the run's settings, the torque, then the stage
+        window.act_undo.trigger()
+    assert set(model.bodies) == {"gear1", "gear2"} and set(model.gear_pairs) == {"stage1"}

@@ -1,0 +1,107 @@
+"""A reducer built stage by stage (core.gearing.compound.stage_on_shaft), checked by hand and by its meshes."""
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+import trimesh
+
+from core.commands import AddItem
+from core.dynamics.run import prepare
+from core.errors import ModelError
+from core.gearing.compound import stage_on_shaft
+from core.gearing.placement import place_gear2
+from core.geometry.rotations import pose_matrix
+from core.model import builders
+from core.model.body_shapes import source_mesh
+from core.model.entities import GROUND, FixedJoint, GearPair, RevoluteJoint, SpeedMotor, TimeLaw
+from core.model.model import Model
+from core.validation import validate
+
+M = 0.002
+ALPHA = math.radians(20)
+
+
+def _stage_one() -> Model:
+    """Stage 1 as the Gear Pair dialog makes it on an empty model: 20/40 teeth, module 2 mm, face 20 mm, gear 2
+    moved into mesh (along +y), the input at 100 rad/s and gear 2 at -50 rad/s."""
+    model = Model()
+    pair = GearPair("stage1", "gear1_joint", "gear2_joint", GROUND, z1=20, z2=40, module=M, pressure_angle=ALPHA,
+                    face_width=0.02)
+    for body, spin in zip(builders.pair_bodies(pair, ("gear1", "gear2")), (100.0, -50.0)):
+        AddItem(dataclasses.replace(body, angular_velocity=(0.0, 0.0, spin))).do(model)
+        AddItem(RevoluteJoint(f"{body.name}_joint", GROUND, body.name, body.position, (0.0, 0.0, 1.0))).do(model)
+    for command in place_gear2(model, pair):
+        command.do(model)
+    AddItem(pair).do(model)
+    return model
+
+
+def _stage_two(model: Model) -> GearPair:
+    commands, pair = stage_on_shaft(model, GearPair("stage2", "gear2_joint", "", GROUND, z1=18, z2=45, module=M,
+                                                    pressure_angle=ALPHA, face_width=0.02))
+    for command in commands:
+        command.do(model)
+    AddItem(pair).do(model)
+    return pair
+
+
+def _world(body):
+    mesh = source_mesh(body.visual)
+    mesh.apply_transform(pose_matrix(body.position, body.orientation))
+    return mesh
+
+
+def test_a_stage_on_a_shaft_welds_its_pinion_beyond_the_shaft_and_puts_its_wheel_in_mesh_away_from_stage_1():
+    """Gear 2's faces reach 10 mm up its axis: gear 3's mid-face goes 10 + 5 (a quarter of its 20 mm face) + 10 mm
+    = 25 mm up, welded to gear 2 there. Gear 4 turns on a joint of its own, m (18 + 45) / 2 = 63 mm from the
+    shaft's axis on the side away from gear 1 (which is 60 mm the other way), its teeth in gear 3's spaces."""
+    model = _stage_one()
+    pair = _stage_two(model)
+    shaft = np.asarray(model.bodies["gear2"].position)
+    assert (pair.joint1, pair.joint2, pair.gear1, pair.gear2) == ("gear2_joint", "gear4_joint", "gear3", "")
+    assert np.asarray(model.bodies["gear3"].position) == pytest.approx(shaft + (0, 0, 0.025), abs=1e-15)
+    weld = model.joints["gear3_weld"]
+    assert isinstance(weld, FixedJoint) and (weld.body_i, weld.body_j) == ("gear2", "gear3")
+    to_gear1 = (np.asarray(model.bodies["gear1"].position) - shaft) / 0.06
+    assert np.linalg.norm(to_gear1) == pytest.approx(1.0)
+    gear4 = model.bodies["gear4"]
+    assert np.asarray(gear4.position) == pytest.approx(shaft - 0.063 * to_gear1 + (0, 0, 0.025), abs=1e-15)
+    assert model.joints["gear4_joint"].position == pytest.approx(gear4.position, abs=1e-15)
+    g3, g4 = _world(model.bodies["gear3"]), _world(gear4)
+    with np.errstate(invalid="ignore"):  # an empty intersection: trimesh divides by its zero volume
+        overlap = trimesh.boolean.intersection([g3, g4], engine="manifold").volume
+    assert overlap < 1e-6 * g3.volume / 18
+    assert not [f for f in validate(model) if f.severity == "error"]
+
+
+def test_a_reducer_built_stage_by_stage_starts_at_consistent_speeds_and_carries_the_tooth_forces_worked_by_hand():
+    """Gear 3 starts at gear 2's -50 rad/s, gear 4 at 18 / 45 of it the other way: 20 rad/s, so the run projects
+    nothing. With 100 rad/s held at the input and 10 N m against the output, gear 4 takes Ft = 10 / 0.045 N and
+    stage 1 Ft = (10 / 2.5) / 0.04 = 100 N."""
+    model = _stage_one()
+    _stage_two(model)
+    assert model.bodies["gear3"].angular_velocity == pytest.approx((0.0, 0.0, -50.0))
+    assert model.bodies["gear4"].angular_velocity == pytest.approx((0.0, 0.0, 20.0))
+    for item in (SpeedMotor("motor", "gear1_joint", TimeLaw(value=100.0)),
+                 builders.constant_torque("load", "gear4_joint", -10.0)):
+        AddItem(item).do(model)
+    run = prepare(model, t_end=0.01, step=1e-3, output_step=1e-3, integrator="rk4", compiled="off")
+    assert not [note for note in run.results.findings if "projected" in note]
+    res = run.run()
+    last = {c.name: float(res.channel(c.name)[-1]) for c in res.channels}
+    assert last["gear4_joint.speed"] == pytest.approx(20.0, rel=1e-9)
+    assert abs(last["stage2.Ft"]) == pytest.approx(10 / 0.045, rel=1e-9)
+    assert abs(last["stage1.Ft"]) == pytest.approx(100.0, rel=1e-9)
+
+
+def test_a_stage_on_a_bevel_pair_or_on_no_shaft_is_refused_naming_the_field_and_the_model_is_untouched():
+    model = _stage_one()
+    before = model.copy()
+    with pytest.raises(ModelError, match="kind"):
+        stage_on_shaft(model, GearPair("b", "gear2_joint", "", GROUND, kind="bevel", z1=18, z2=30, module=M))
+    with pytest.raises(ModelError, match="joint1"):
+        stage_on_shaft(model, GearPair("b", "nowhere", "", GROUND, z1=18, z2=45, module=M))
+    commands, _ = stage_on_shaft(model, GearPair("s", "gear2_joint", "", GROUND, z1=18, z2=45, module=M, face_width=0.02))
+    assert commands and model.names() == before.names()

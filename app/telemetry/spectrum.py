@@ -3,6 +3,8 @@ its harmonics marked, and the order map of a run-up against a shaft's speed with
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
@@ -26,7 +28,8 @@ from core.analysis.spectra import (
     order_map,
     shared_frequencies,
 )
-from core.model.entities import RevoluteJoint
+from core.dynamics.mesh_sampling import ADVISED_SAMPLES
+from core.model.entities import CompliantMesh, RevoluteJoint
 
 HARMONICS = 4
 RANGES = ("Visible range", "Cursors A..B", "Whole run")
@@ -182,6 +185,7 @@ class SpectrumWindow(QWidget):
         self._lines = []
         groups = shared_frequencies(self.markers, spec.resolution)  # a planetary's meshes: one marker
         top = spec.frequency[-1]  # the samples' Nyquist frequency: a mesh frequency above it has no line here
+        sprung = {m.pair for m in model.forces.values() if isinstance(m, CompliantMesh)}  # a rigid pair: no waveform
         named, unseen, swept = [], [], False
         for k, (f, pairs) in enumerate(groups):
             colour = MARKER_COLOURS[k % len(MARKER_COLOURS)]
@@ -200,6 +204,12 @@ class SpectrumWindow(QWidget):
             if f > top:
                 unseen.append(f"{mesh_label(pairs)}: {f:.6g} Hz is above the {top:.4g} Hz the output samples resolve: "
                               f"an output step under {0.5 / f:.3g} s shows it")
+            elif f * ADVISED_SAMPLES > 2 * top and sprung & set(pairs):  # fewer samples a period than runs ask for
+                first = math.floor(top / f) + 1
+                unseen.append(f"{mesh_label(pairs)}: its harmonics from {first}x ({first * f:.6g} Hz) up are above the "
+                              f"{top:.4g} Hz the output samples resolve and fold back onto lower frequencies, between "
+                              f"the marked lines; an output step under {1 / (ADVISED_SAMPLES * f):.3g} s resolves "
+                              f"them to {ADVISED_SAMPLES // 2}x")
         if swept:
             unseen.append("a swept mesh frequency spreads over the spectrum: the Order map shows it against the "
                           "shaft's speed")

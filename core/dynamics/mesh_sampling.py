@@ -1,13 +1,16 @@
 """Whether a run's output samples resolve the mesh frequencies of its compliant meshes.
 
 A compliant mesh's stiffness turns over once a mesh period, so its forces and transmission error carry the mesh
-frequency and its harmonics. Samples spaced wider than half a mesh period fold that content onto frequencies the
-motion does not have: a plot of a mesh force looks like noise and a spectrum shows peaks that are not there. A
+frequency and its harmonics (the involute waveform's steps give strong ones). Samples spaced wider than half a
+period of a harmonic fold it onto a frequency the motion does not have: a spectrum shows peaks that are not there,
+and below two samples a mesh period a plot of a mesh force looks like noise. A
 run whose gears speed up (a free run-up) reaches such frequencies only as it goes, so the run watches its own
 samples and says so at its end (core.dynamics.run).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -64,12 +67,17 @@ class MeshSampling:
             self.fastest, self.when, self.which = float(f[k]), t, k
 
     def note(self) -> str:
-        """What the samples miss, in words ('' when every mesh frequency seen had at least two samples a period)."""
+        """What the samples miss, in words ('' when every mesh frequency seen had ADVISED_SAMPLES samples a period):
+        the mesh frequency itself where it had fewer than two, else its harmonics above half the sampling rate."""
         f = self.fastest
-        if not f * self.output_step > 0.5:
+        if not f * self.output_step * ADVISED_SAMPLES > 1.0:
             return ""
+        per_period = 1 / (f * self.output_step)
+        folded = ("the compliant meshes' channels alias there (their plots and spectra show frequencies the motion "
+                  "does not have)" if per_period < 2 else
+                  f"its harmonics from {math.floor(per_period / 2) + 1}x up fold onto lower frequencies (spectra of "
+                  "the compliant meshes' channels show peaks the motion does not have)")
         return (f"settings.output_step {self.output_step:.3g} s samples the mesh frequency of "
-                f"{self.pairs[self.which]!r} ({hertz(f)} at t = {self.when:.4g} s) {1 / (f * self.output_step):.2g} "
-                "times a period: the compliant meshes' channels alias there (their plots and spectra show "
-                f"frequencies the motion does not have); an output step of {1 / (ADVISED_SAMPLES * f):.2g} s "
-                f"samples {ADVISED_SAMPLES} times a period")
+                f"{self.pairs[self.which]!r} ({hertz(f)} at t = {self.when:.4g} s) {per_period:.2g} times a period: "
+                f"{folded}; an output step of {1 / (ADVISED_SAMPLES * f):.2g} s samples {ADVISED_SAMPLES} times a "
+                "period")

@@ -21,7 +21,9 @@ def mesh_note(model, mesh) -> str:
     else:
         source = "given"
     k = law.k_mean * law.profile
-    mode = f"; mesh mode {hertz(f_n)} (gears on fixed centres)" if f_n > 0 else ""
+    # of the pair's two shafts alone: a train's other inertias and a motor's hold move the train's modes from it
+    mode = (f"; mesh mode {hertz(f_n)} of its two shafts alone, on fixed centres (the reference of the damping "
+            "ratio; Check Model gives the assembled train's fastest mode)") if f_n > 0 else ""
     return (f"k_mean {law.k_mean * PER_UM:.4g} N/µm ({source}); {mesh.waveform} waveform, "
             f"{k.min() * PER_UM:.4g} to {k.max() * PER_UM:.4g} N/µm over a mesh period\n"
             f"damping {law.damping:.4g} N s/m{mode}")

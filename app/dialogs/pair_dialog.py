@@ -191,10 +191,12 @@ class GearPairDialog(QDialog):
             self.checks.setStyleSheet(ERROR_STYLE)
             return
         self.derived.setText(text)
+        teeth = [f"warning: {text}" for text in pair_tooth_warnings(pair.pair_spec())]  # the pair's own teeth
         joined = [p.name for p in self.model.gear_pairs.values() if {p.joint1, p.joint2} == {pair.joint1, pair.joint2}]
         if joined and self.stage_button.isVisibleTo(self):  # the rules of a pair that duplicates one would say little
-            self.checks.setText(f"{pair.joint1} and {pair.joint2} are joined by '{joined[0]}' already: choose other "
-                                f"joints, or press '{self.stage_button.text()}' for the next stage of the train")
+            self.checks.setText("\n".join([f"{pair.joint1} and {pair.joint2} are joined by '{joined[0]}' already: "
+                                           f"choose other joints, or press '{self.stage_button.text()}' for the next "
+                                           "stage of the train", *teeth]))
             self.checks.setStyleSheet(ERROR_STYLE)
             return
         trial = self._trial()
@@ -206,7 +208,7 @@ class GearPairDialog(QDialog):
         trial.gear_pairs[pair.name] = pair
         findings = [f"{f.severity}: {f.message}" for f in check(trial)
                     if f.item in (pair.name, pair.joint1, pair.joint2) and f.severity != "info"]
-        findings += [f"warning: {text}" for text in pair_tooth_warnings(pair.pair_spec())]  # the pair's own teeth
+        findings += teeth
         self.checks.setText("\n".join(findings) or "All gear rules hold.")
         self.checks.setStyleSheet(ERROR_STYLE if findings else OK_STYLE)
 

@@ -8,6 +8,17 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QDockWidget, QFormLayout, QLabel, QMainWindow, QWidget
 
 
+#: What 0 means in an entry of the study panels, said in its row's label (the entry's tooltip says it whole)
+ZERO_MEANS = {"Largest frequency step": "0: auto", "DTI sweep points": "0: none"}
+
+
+def row_label(field) -> str:
+    """The row label of a study panel's entry (app.dialogs.fields.QuantityField): its label, and what 0 means in it
+    where 0 does not mean zero."""
+    zero = ZERO_MEANS.get(field.label)
+    return f"{field.label} ({zero})" if zero else field.label
+
+
 def message_label(name: str) -> QLabel:
     """The red, wrapping label a window says what went wrong in."""
     label = QLabel()

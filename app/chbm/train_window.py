@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.background import Background
-from app.chbm.panels import WorkerRuns, message_label, refill, side_dock, tool_bar
+from app.chbm.panels import WorkerRuns, message_label, refill, row_label, side_dock, tool_bar
 from app.chbm.train_plots import (
     RESPONSES,
     CampbellPlot,
@@ -178,7 +178,7 @@ class TrainWindow(WorkerRuns, QMainWindow):
                                         "Scales of the model's mean torques, one curve each, separated by commas "
                                         f"(e.g. 0.5, 1, 2): at most {MAX_TORQUE_SCALES}, each {TORQUE_SCALE.describe()}")
         for w in (self.speed_max, self.f_min, self.f_max, self.harmonics, self.df_max, self.scales):
-            form.addRow(w.label, w)
+            form.addRow(row_label(w), w)
         self.speed_max.edit.editingFinished.connect(self.show_campbell)
         self.summary = QLabel()
         self.summary.setObjectName("train_summary")

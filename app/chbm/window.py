@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.background import Background
-from app.chbm.panels import WorkerRuns, message_label, side_dock, tool_bar
+from app.chbm.panels import WorkerRuns, message_label, row_label, side_dock, tool_bar
 from app.chbm.curve_plot import QUANTITIES, CurvePlot
 from app.chbm.period_plot import PeriodPlot
 from app.chbm.study_worker import StudyWorker
@@ -119,7 +119,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         self.dti_points = QuantityField("DTI sweep points", Range(lo=0, hi=500, integer=True), 0,
                                         "Frequencies of the Newmark forward and backward sweeps; 0: none")
         for w in (self.f_min, self.f_max, self.harmonics, self.df_max, self.dti_points):
-            form.addRow(w.label, w)
+            form.addRow(row_label(w), w)
         self.quantity = QComboBox()
         self.quantity.setObjectName("Quantity")
         for key, (text, _) in QUANTITIES.items():

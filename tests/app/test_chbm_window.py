@@ -375,3 +375,19 @@ def test_a_run_of_the_study_the_window_suggested_asks_for_no_save_and_entries_ty
     qtbot.waitUntil(lambda: not chbm.running, timeout=60000)
     assert window.doc.dirty and window.doc.model.views.chbm == chbm.study()
     assert window.doc.model.views.chbm.harmonics == 9
+
+
+def test_the_entries_where_0_is_not_zero_say_what_it_means_in_their_row_labels(window, qtbot):
+    """A largest frequency step of 0 Hz takes 1 % of the range, and 0 DTI sweep points runs no sweep: the panel
+    showed a bare 0 in both, and only the tooltip said so. Their labels say it, in the CHBM Study and in Train
+    Dynamics; the entries keep their names."""
+    window.open_file(EXAMPLES / "compliant_mesh_pair.gdyn")
+    chbm = _open(window, qtbot)
+    for form, name, label in ((chbm.df_max, "Largest frequency step", "Largest frequency step (0: auto)"),
+                              (chbm.dti_points, "DTI sweep points", "DTI sweep points (0: none)")):
+        layout = form.parentWidget().layout()
+        assert layout.labelForField(form).text() == label and form.edit.objectName() == name
+        assert "0:" in form.edit.toolTip()
+    train = window.show_train()
+    layout = train.df_max.parentWidget().layout()
+    assert layout.labelForField(train.df_max).text() == "Largest frequency step (0: auto)"

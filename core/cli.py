@@ -667,9 +667,10 @@ def _cmd_inspect(ns) -> int:
         print(json.dumps(info, indent=2))
     else:
         sysinfo = info["system"]
-        print(f"{sysinfo['bodies']} bodies in {sysinfo['formulation']} coordinates ({sysinfo['coordinates']}), "
-              f"{sysinfo['constraint_rows']} constraint rows, "
-              f"{sysinfo['redundant_constraints']} redundant, {sysinfo['degrees_of_freedom']} degrees of freedom")
+        print(f"{counted(sysinfo['bodies'], 'body', 'bodies')} in {sysinfo['formulation']} coordinates "
+              f"({counted(sysinfo['coordinates'], 'coordinate')}), "
+              f"{counted(sysinfo['constraint_rows'], 'constraint row')}, {sysinfo['redundant_constraints']} redundant, "
+              f"{counted(sysinfo['degrees_of_freedom'], 'degree')} of freedom")
         if "rates" in sysinfo:
             print(f"rates: {sysinfo['rates']}")
         for name, b in info["bodies"].items():

@@ -263,3 +263,13 @@ def test_output_piped_into_a_reader_that_stops_ends_quietly():
     proc.stdout.close()
     err = proc.stderr.read()
     assert proc.wait(timeout=60) == 141 and "Traceback" not in err and "Exception ignored" not in err, err
+
+
+def test_inspect_counts_the_planetarys_freedom_in_words():
+    """Six bodies on six revolute joints (six joint angles); six gear pairs and the ring's holding motor give 7 rows,
+    2 of them redundant (the three planets' loops close by their ratios): 6 - (7 - 2) = 1 degree of freedom, said
+    in the singular ('1 degrees of freedom' before)."""
+    res = run("inspect", str(EXAMPLES / "planetary.gdyn"))
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines()[0] == ("6 bodies in joint coordinates (6 coordinates), 7 constraint rows, "
+                                          "2 redundant, 1 degree of freedom")

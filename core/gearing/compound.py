@@ -76,7 +76,8 @@ def stage_on_shaft(model: Model, pair: GearPair) -> tuple[list[Command], GearPai
     """The gears of a new stage `pair` on the shaft that turns on its joint1 (see the module docstring).
 
     Gear 1, generated from the pair's entries (core.model.builders.pair_bodies), is welded to the shaft with its
-    mid-face STAGE_GAP of its face width clear of the shaft's farthest part along the joint's axis; gear 2 turns on
+    mid-face STAGE_GAP of its face width clear of the shaft's farthest part along the joint's axis (against it where
+    the shaft's mates lie that way, as a bevel wheel does towards the apex); gear 2 turns on
     a new revolute joint from the body the shaft's joint hangs on, in mesh with gear 1 (placement.place_gear2), on
     the side away from the shaft's other mates. Both start at the speeds the shaft has: gear 1 the shaft's, gear 2
     by the ratio (about the shaft joint's body_i).
@@ -96,10 +97,13 @@ def stage_on_shaft(model: Model, pair: GearPair) -> tuple[list[Command], GearPai
     names.append(_numbered(trial, "gear", also=names))
     gear1, gear2 = pair_bodies(pair, tuple(names))
     shaft = trial.bodies[joint.body_j]
-    centre = at + axis * (_far_end(trial, joint) + (STAGE_GAP + 0.5) * pair.face_width)
+    # along the axis away from the shaft's mates (a bevel wheel lies towards the apex), else along it
+    offsets = [np.asarray(trial.bodies[trial.joints[j].body_j].position, float) - at for j in _mates(trial, pair.joint1)
+               if trial.joints[j].body_j in trial.bodies]
+    ahead = -axis if sum(float(axis @ d) for d in offsets) > 1e-9 else axis
+    centre = at + ahead * (_far_end(trial, joint, ahead) + (STAGE_GAP + 0.5) * pair.face_width)
     # gear 2 starts beyond gear 1 on the side away from the shaft's other mates; place_gear2 sets the distance
-    mates = sum((across(axis, np.asarray(trial.joints[j].position, float) - at) for j in _mates(trial, pair.joint1)),
-                np.zeros(3))
+    mates = sum((across(axis, d) for d in offsets), np.zeros(3))
     side = -mates / np.linalg.norm(mates) if np.linalg.norm(mates) > 1e-12 else across(axis, np.zeros(3))
     spin = trial.start_speed(pair.joint1) * (pair.z1 / pair.z2) * (1.0 if pair.kind == "internal" else -1.0)
     housing = trial.bodies.get(joint.body_i)
@@ -123,11 +127,11 @@ def _numbered(model: Model, stem: str, also=()) -> str:
     return f"{stem}{k}"
 
 
-def _far_end(model: Model, joint: RevoluteJoint) -> float:
-    """How far the piece that turns on `joint` (its body and the bodies welded to it) reaches along the joint's axis
-    from the joint's point [m], by the simple solids the interference check sees (core.model.interference); a body
-    without one (a mesh file that cannot be read) by its origin."""
-    axis, at = joint.unit_axis(), np.asarray(joint.position, float)
+def _far_end(model: Model, joint: RevoluteJoint, axis: np.ndarray) -> float:
+    """How far the piece that turns on `joint` (its body and the bodies welded to it) reaches along `axis` (the
+    joint's, either way) from the joint's point [m], by the simple solids the interference check sees
+    (core.model.interference); a body without one (a mesh file that cannot be read) by its origin."""
+    at = np.asarray(joint.position, float)
     reach = -np.inf
     for name in rigid_piece(model, joint.body_j) - {GROUND}:
         body = model.bodies[name]

@@ -16,8 +16,11 @@ from core.geometry.rotations import pose_matrix
 from core.model import builders
 from core.model.body_shapes import source_mesh
 from core.model.entities import GROUND, FixedJoint, GearPair, RevoluteJoint, SpeedMotor, TimeLaw
+from core.model.files import load
+from core.model.interference import overlapping_bodies
 from core.model.model import Model
 from core.validation import validate
+from tests.conftest import EXAMPLES
 
 M = 0.002
 ALPHA = math.radians(20)
@@ -105,3 +108,23 @@ def test_a_stage_on_a_bevel_pair_or_on_no_shaft_is_refused_naming_the_field_and_
         stage_on_shaft(model, GearPair("b", "nowhere", "", GROUND, z1=18, z2=45, module=M))
     commands, _ = stage_on_shaft(model, GearPair("s", "gear2_joint", "", GROUND, z1=18, z2=45, module=M, face_width=0.02))
     assert commands and model.names() == before.names()
+
+
+def test_a_stage_on_a_bevel_pinions_shaft_goes_behind_the_pinion_away_from_the_wheel():
+    """The bevel example's pinion turns about +x with its heel at x = -60 mm and its cone towards the apex at the
+    origin, where the wheel is. A stage on its shaft goes the other way, behind the heel, and its wheel turns on
+    the side away from the bevel wheel (+z: that wheel lies at -z); nothing overlaps, and the stage's teeth share
+    no volume."""
+    model = load(EXAMPLES / "bevel_pair.gdyn")
+    commands, pair = stage_on_shaft(model, GearPair("s", "pinion_joint", "", GROUND, z1=18, z2=36, module=M,
+                                                    face_width=0.015))
+    for command in commands:
+        command.do(model)
+    AddItem(pair).do(model)
+    pinion, gear, wheel = (model.bodies[n] for n in ("pinion", pair.gear1, model.joints[pair.joint2].body_j))
+    assert gear.position[0] < pinion.position[0] - 0.015 / 2 and gear.position[1:] == pytest.approx((0.0, 0.0))
+    assert wheel.position[2] == pytest.approx(0.054, abs=1e-12)  # m (18 + 36) / 2 above the pinion's axis
+    assert overlapping_bodies(model) == []
+    g1, g2 = _world(gear), _world(wheel)
+    with np.errstate(invalid="ignore"):
+        assert trimesh.boolean.intersection([g1, g2], engine="manifold").volume < 1e-6 * g1.volume / 18

@@ -68,8 +68,7 @@ class GearDialog(QDialog):
         self.teeth_check = WarningLines("teeth_check")  # what the rack does to the teeth: undercut, a pointed tip
         form.addRow(self.teeth_check)
         self.sketch = GearSketch()
-        if kind != "bevel":  # a bevel gear's section is not one outline
-            form.addRow("Section", self.sketch)
+        form.addRow("Axial section" if kind == "bevel" else "Section", self.sketch)
         self.message = finish_form(self, form)
         self.body = None
         self.memory = {} if memory is None else memory

@@ -114,13 +114,30 @@ def cylindrical_gear_mesh(spec: GearSpec) -> tuple[np.ndarray, np.ndarray]:
     return loop_sweep_mesh(_layered_loop(plain_rings, teeth_rings))
 
 
+def bevel_section(spec: GearSpec) -> np.ndarray:
+    """The axial half-section of a straight bevel gear as its mesh is made, (6, 2) points (r, z) [m] in body axes
+    (z towards the apex): the bore at the back face; the root and the tip at the heel, on the back cone; the tip
+    and the root at the toe, the heel's scaled towards the apex by (R - b) / R; the bore at the front face."""
+    g = bevel_geometry(spec)
+    gamma, cg = g.pitch_angle, math.cos(g.pitch_angle)
+    heel = np.array([[r, (r - g.pitch_radius) * math.tan(gamma)]
+                     for r in ((g.back_cone_radius - g.dedendum) * cg, (g.back_cone_radius + g.addendum) * cg)])
+    apex = np.array([0.0, g.apex_distance])
+    toe = apex + g.inner_scale * (heel - apex)
+    z_back = -g.dedendum * math.sin(gamma)
+    z_front = g.apex_distance + g.inner_scale * (z_back - g.apex_distance)
+    bore = spec.bore_diameter / 2
+    return np.array([[bore, z_back], heel[0], heel[1], toe[1], toe[0], [bore, z_front]])
+
+
 def bevel_gear_mesh(spec: GearSpec) -> tuple[np.ndarray, np.ndarray]:
     """Mesh of a straight bevel gear whose teeth taper to the pitch apex.
 
     The outer tooth outline is the involute of the virtual spur gear on the
     back cone (Tredgold), wrapped onto the back cone so that arc lengths are
     kept; every tooth point is joined to the apex by a straight line, and the
-    inner end is the outer one scaled towards the apex by (R - b) / R.
+    inner end is the outer one scaled towards the apex by (R - b) / R: the
+    section `bevel_section` swept round the axis.
     """
     g = bevel_geometry(spec)
     gamma, cg = g.pitch_angle, math.cos(g.pitch_angle)
@@ -129,17 +146,12 @@ def bevel_gear_mesh(spec: GearSpec) -> tuple[np.ndarray, np.ndarray]:
     def half(r3):
         return external_half_angle(np.asarray(r3) / cg, z_v, g.pressure_angle, g.base_radius_virtual) / cg
 
-    root3 = (g.back_cone_radius - g.dedendum) * cg
-    tip3 = (g.back_cone_radius + g.addendum) * cg
+    (bore, z_back), (root3, _), (tip3, _), _, _, (_, z_front) = bevel_section(spec)
     r3, theta = tooth_outline(g.teeth, root3, tip3, half, FILLET * g.module * cg)
     outer = _ring(r3, theta, 0.0)
     outer[:, 2] = (r3 - g.pitch_radius) * math.tan(gamma)
     apex = np.array([0.0, 0.0, g.apex_distance])
-    lam = g.inner_scale
-    inner = apex + lam * (outer - apex)
-    z_back = -g.dedendum * math.sin(gamma)
-    z_front = g.apex_distance + lam * (z_back - g.apex_distance)
-    bore = spec.bore_diameter / 2
+    inner = apex + g.inner_scale * (outer - apex)
     loop = np.stack([_ring(bore, theta, z_back), outer, inner, _ring(bore, theta, z_front)])
     return loop_sweep_mesh(loop)
 

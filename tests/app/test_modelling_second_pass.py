@@ -597,12 +597,17 @@ def test_the_gear_dialog_says_in_red_when_the_rack_undercuts_the_teeth(window, q
 def test_the_gear_dialog_sketches_the_section_the_mesh_is_made_of(window, qtbot):
     """m 2 mm, 20 teeth, bore 5 mm: the section reaches the tip circle (22 mm) and the root circle (17.5 mm), has
     20 teeth (tip lands), a bore of 2.5 mm radius and the pitch circle at 20 mm, all worked by hand; an inner gear
-    of 60 teeth points its teeth inwards (tip 58 mm inside root 62.5 mm) inside its rim; a bevel gear shows none."""
+    of 60 teeth points its teeth inwards (tip 58 mm inside root 62.5 mm) inside its rim. A bevel gear (m 3 mm, 20
+    teeth, pitch angle atan(1/2) to six digits, face 20 mm, bore 12 mm) shows its axial section: on the back cone at the heel the
+    tip stands m along the back cone's line from the pitch point (r + m cos g, m sin g) and the root 1.25 m the
+    other way; the toe is the heel scaled towards the apex (0, r / tan g) by (R - b) / R, R = r / sin g; the bore
+    runs from the back face (the heel root's height) to the front face (the toe root's)."""
     seen = {}
 
     def look(dlg):
-        sketch = dlg.findChild(GearSketch, "gear_sketch")  # none in a bevel gear's dialog
-        seen[dlg.objectName()] = sketch and (sketch.outline.copy(), sketch.plain, sketch.pitch, sketch.isVisible())
+        sketch = dlg.findChild(GearSketch, "gear_sketch")
+        seen[dlg.objectName()] = (sketch.outline.copy(), sketch.plain, sketch.pitch, sketch.isVisible(),
+                                  sketch.section.copy(), sketch.apex, dlg.spec().pitch_angle)
 
     fill_and_ok(qtbot, {"Name": "g", **GEAR, "Number of teeth": 20, "Helix angle": 0, "Bore diameter": 5}, ok=False,
                 press=look)
@@ -611,15 +616,23 @@ def test_the_gear_dialog_sketches_the_section_the_mesh_is_made_of(window, qtbot)
     qtbot.mouseClick(toolbar_button(window, "inner_gear"), Qt.LeftButton)
     fill_and_ok(qtbot, {"Name": "b"}, ok=False, press=look)
     qtbot.mouseClick(toolbar_button(window, "bevel_gear"), Qt.LeftButton)
-    outline, plain, pitch, shown = seen["helical_gear_dialog"]
+    outline, plain, pitch, shown, _, _, _ = seen["helical_gear_dialog"]
     r = np.hypot(*outline.T)
     assert shown and (r.max(), r.min(), plain, pitch) == pytest.approx((0.022, 0.0175, 0.0025, 0.020), abs=1e-9)
     on_tip = r > 0.022 - 1e-9  # the tip lands, one run of points per tooth round the closed outline
     assert int(np.sum(on_tip & ~np.roll(on_tip, 1))) == 20
-    outline, plain, pitch, shown = seen["inner_gear_dialog"]
+    outline, plain, pitch, shown, _, _, _ = seen["inner_gear_dialog"]
     r = np.hypot(*outline.T)
     assert (r.min(), r.max(), pitch) == pytest.approx((0.058, 0.0625, 0.060), abs=1e-9) and plain > r.max()
-    assert seen["bevel_gear_dialog"] is None
+    outline, _, pitch, shown, section, apex, g = seen["bevel_gear_dialog"]
+    assert g == pytest.approx(math.atan(0.5), abs=1e-6)  # as the entry shows it, 26.5651 deg
+    m, r, b = 0.003, 0.030, 0.020
+    top = np.array([0.0, r / math.tan(g)])
+    heel = np.array([[r - 1.25 * m * math.cos(g), -1.25 * m * math.sin(g)], [r + m * math.cos(g), m * math.sin(g)]])
+    toe = top + (r / math.sin(g) - b) / (r / math.sin(g)) * (heel[::-1] - top)
+    ends = [[0.006, heel[0, 1]], [0.006, toe[1, 1]]]
+    assert shown and not len(outline) and (pitch, apex) == pytest.approx((r, top[1]), abs=1e-12)
+    assert section == pytest.approx(np.array([ends[0], *heel, *toe, ends[1]]), abs=1e-12)
 
 
 def test_the_pair_dialog_warns_of_a_pinion_the_rack_undercuts(window, qtbot):

@@ -4,7 +4,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.model.files import SUFFIX
+from core.errors import ModelError
+from core.model.files import SUFFIX, load
+
+
+def describe_examples(menu, examples: Path) -> None:
+    """Each example's description as its entry's tooltip and status tip, read when the menu first shows (reading
+    every model at start-up would cost some 50 ms); an example that does not read keeps its file name."""
+    if menu.property("described"):
+        return
+    menu.setProperty("described", True)
+    for act in menu.actions():
+        path = examples / f"{act.text()}{SUFFIX}"
+        try:
+            text = load(path).description
+        except ModelError:
+            continue
+        if text:
+            act.setToolTip(f"{path.name}: {text}")
+            act.setStatusTip(f"{path.name}: {text}")
 
 
 def build_menus_and_toolbars(window, examples: Path) -> None:
@@ -18,6 +36,8 @@ def build_menus_and_toolbars(window, examples: Path) -> None:
     for path in sorted(examples.glob(f"*{SUFFIX}")):
         window.examples_menu.addAction(window.action(path.stem, lambda _=False, p=path: window.open_file(p),
                                                      tip=f"Open the example {path.name}", name=f"example_{path.stem}"))
+    window.examples_menu.setToolTipsVisible(True)
+    window.examples_menu.aboutToShow.connect(lambda: describe_examples(window.examples_menu, examples))
     window.recent_menu = fm.addMenu("Open &Recent")
     fm.addSeparator()
     for act in (window.act_save, window.act_save_as):

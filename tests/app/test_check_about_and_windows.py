@@ -4,6 +4,7 @@ About with the version, Help > Getting Started; secondary windows that open whol
 from __future__ import annotations
 
 import dataclasses
+import json
 import tomllib
 
 from PySide6.QtCore import Qt, QTimer
@@ -123,3 +124,17 @@ def test_the_compiled_kernels_load_in_the_background_and_the_checks_after_an_edi
     window.doc.apply(SetSettings(window.doc.model, dataclasses.replace(settings, t_end=2 * settings.t_end)))
     assert programs == [True, True]  # the edit's check
     assert [str(f) for f in window.doc.findings] == before
+
+
+def test_file_open_example_says_what_each_example_is_when_the_menu_opens(window, qtbot):
+    """The entries were bare file names ('lossy_gear_demo1'). Opened, the menu gives each its model's description
+    (read from the file here with json) as tooltip and status tip; opening an entry still opens its file."""
+    menu = window.examples_menu
+    menu.popup(window.mapToGlobal(window.rect().center()))
+    qtbot.waitUntil(menu.isVisible)
+    for act in menu.actions():
+        described = json.loads((EXAMPLES / f"{act.text()}.gdyn").read_text())["description"]
+        assert act.toolTip() == act.statusTip() == f"{act.text()}.gdyn: {described}" and menu.toolTipsVisible()
+    menu.hide()
+    next(a for a in menu.actions() if a.text() == "two_stage_reducer").trigger()
+    assert window.doc.model.name == "two_stage_reducer"

@@ -177,9 +177,12 @@ class GearPairDialog(QDialog):
             how = ("press 'Create revolute joints' below" if not self.joints_button.isHidden() else
                    "press 'Generate both gears' below, or generate the gears (Gears menu) and put each on a revolute "
                    "joint (Model > Revolute Joint)")
+            how += " first"
+            if self.stage_button.isVisibleTo(self):  # a shaft on a joint: its gear and the mate can be made for it
+                how += f"; or press '{self.stage_button.text()}' for a pinion on that shaft and its wheel"
             self.derived.setText("")
             self.checks.setText(f"A gear pair joins two gears on revolute joints; the model has "
-                                f"{self.joint2.count()}: {how} first.")
+                                f"{self.joint2.count()}: {how}.")
             self.checks.setStyleSheet(ERROR_STYLE)
             return
         try:

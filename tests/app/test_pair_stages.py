@@ -54,3 +54,41 @@ def test_a_stage_on_gear_2s_shaft_welds_its_pinion_there_and_the_reducer_runs_at
     for _ in range(3):  # the run's settings, the torque, then the stage
         window.act_undo.trigger()
     assert set(model.bodies) == {"gear1", "gear2"} and set(model.gear_pairs) == {"stage1"}
+
+
+def test_a_motor_shaft_on_its_joint_gets_a_pinion_and_its_wheel_from_the_pair_dialog(window, qtbot):
+    """File > New, a cylinder (radius 10 mm, 60 mm long) on a revolute joint to the ground: the pair dialog had one
+    joint and said only to make gears and joints. It now offers 'Generate a stage on shaft's shaft': an 18-tooth
+    pinion welded to the shaft 60 / 2 + 5 + 10 = 45 mm up its axis (past its end, a quarter face clear) and a
+    54-tooth wheel on a joint of its own, in mesh. Under a torque on the shaft the wheel turns at -18 / 54 of its
+    speed."""
+    window.act_new.trigger()
+    fill_and_ok(qtbot, {"Name": "shaft", "Radius": 10, "Length": 60})
+    qtbot.mouseClick(toolbar_button(window, "cylinder"), Qt.LeftButton)
+    fill_and_ok(qtbot, {"Name": "shaft_joint"}, {"body_i": "ground", "body_j": "shaft"})
+    qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
+    seen = {}
+
+    def stage(dlg):
+        seen["before"] = dlg.checks.text()
+        qtbot.mouseClick(dlg.findChild(QPushButton, "generate_stage"), Qt.LeftButton)
+        seen["after"] = dlg.checks.text()
+
+    fill_and_ok(qtbot, {"Name": "p", "z1": 18, "z2": 54}, press=stage)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert seen["before"].endswith("first; or press 'Generate a stage on shaft's shaft' for a pinion on that shaft "
+                                   "and its wheel.") and seen["after"] == "All gear rules hold."
+    model = window.doc.model
+    pair = model.gear_pairs["p"]
+    assert (pair.joint1, pair.gear1, model.joints["gear1_weld"].body_i) == ("shaft_joint", "gear1", "shaft")
+    assert model.bodies["gear1"].position == pytest.approx((0.0, 0.0, 0.045), abs=1e-12)
+    window.tree.select("shaft")
+    fill_and_ok(qtbot, {"Name": "drive", "law_value": 1})
+    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
+    window.doc.apply(SetSettings(model, dataclasses.replace(model.settings, t_end=0.05)))
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)
+    res = window.doc.current.results
+    assert res.status == "finished", res.message
+    w1, w2 = res["shaft_joint.speed"][-1], res[f"{pair.joint2}.speed"][-1]
+    assert w1 > 0 and w2 / w1 == pytest.approx(-18 / 54, rel=1e-9)

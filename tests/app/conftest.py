@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import (
@@ -14,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.main_window import MainWindow
+from core.commands import SetSettings
 
 
 @pytest.fixture
@@ -70,6 +73,21 @@ def fill_and_ok(qtbot, fields: dict, combos: dict | None = None, press=None, ok:
             dlg.reject()
 
     QTimer.singleShot(0, act)
+
+
+def torque_and_run(window, qtbot, body: str, t_end: float = 0.05):
+    """Select `body`, add a 1 N m Torque on its joint with the toolbar, run to t_end [s] and wait: the results,
+    finished."""
+    window.tree.select(body)
+    fill_and_ok(qtbot, {"Name": "drive", "law_value": 1})
+    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
+    model = window.doc.model
+    window.doc.apply(SetSettings(model, dataclasses.replace(model.settings, t_end=t_end)))
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)
+    res = window.doc.current.results
+    assert res.status == "finished", res.message
+    return res
 
 
 def double_click_channel(qtbot, browser, name):

@@ -2,7 +2,6 @@
 placed in mesh by the pair dialog, interference and import findings, a view that updates only what changed,
 a clean quit."""
 
-import dataclasses
 import math
 import subprocess
 import sys
@@ -15,11 +14,10 @@ from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton
 
 from app.dialogs.gear_sketch import GearSketch
 from app.viewport import BACKGROUND, rgb
-from core.commands import SetSettings
 from core.gearing.placement import mesh_turn
 from core.geometry.rotations import quat_about
 from core.model.files import save
-from tests.app.conftest import fill_and_ok, toolbar_button
+from tests.app.conftest import fill_and_ok, toolbar_button, torque_and_run
 from tests.conftest import EXAMPLES, ROOT, two_stage_reducer
 
 GEAR = {"Normal module": 2, "Normal pressure angle": 20, "Face width": 20}
@@ -308,14 +306,7 @@ def test_a_pair_typed_on_an_empty_model_generates_its_gears_in_mesh_and_runs(win
         {"gear1", "gear2"}, {"gear1_joint", "gear2_joint"}, {"p"})
     assert not [f for f in window.doc.findings if f.severity == "error" or f.item not in ("forces",)], \
         window.doc.findings  # only 'nothing drives the model'
-    window.tree.select("gear1")
-    fill_and_ok(qtbot, {"Name": "drive", "law_value": 1})
-    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
-    window.doc.apply(SetSettings(model, dataclasses.replace(model.settings, t_end=0.05)))
-    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
-    qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)
-    res = window.doc.current.results
-    assert res.status == "finished", res.message
+    res = torque_and_run(window, qtbot, "gear1")
     w1, w2 = res["gear1_joint.speed"][-1], res["gear2_joint.speed"][-1]
     assert w1 > 0
     assert (w2 / w1 if kind != "bevel" else abs(w2 / w1)) == pytest.approx(ratio, rel=1e-9)

@@ -1,13 +1,10 @@
 """A reducer built stage by stage in the Gear Pair dialog, from File > New."""
 
-import dataclasses
-
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
-from core.commands import SetSettings
-from tests.app.conftest import fill_and_ok, toolbar_button
+from tests.app.conftest import fill_and_ok, toolbar_button, torque_and_run
 
 
 def test_a_stage_on_gear_2s_shaft_welds_its_pinion_there_and_the_reducer_runs_at_the_product_of_its_ratios(
@@ -41,14 +38,7 @@ def test_a_stage_on_gear_2s_shaft_welds_its_pinion_there_and_the_reducer_runs_at
     assert (pair.joint1, pair.joint2, pair.gear1, pair.z1, pair.z2) == ("gear2_joint", "gear4_joint", "gear3", 18, 45)
     assert not [f for f in window.doc.findings if f.severity == "error" or f.item not in ("forces",)], \
         window.doc.findings  # only 'nothing drives the model'
-    window.tree.select("gear1")
-    fill_and_ok(qtbot, {"Name": "drive", "law_value": 1})
-    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
-    window.doc.apply(SetSettings(model, dataclasses.replace(model.settings, t_end=0.05)))
-    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
-    qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)
-    res = window.doc.current.results
-    assert res.status == "finished", res.message
+    res = torque_and_run(window, qtbot, "gear1")
     w1, w4 = res["gear1_joint.speed"][-1], res["gear4_joint.speed"][-1]
     assert w1 > 0 and w4 / w1 == pytest.approx(0.2, rel=1e-9)
     for _ in range(3):  # the run's settings, the torque, then the stage
@@ -82,13 +72,6 @@ def test_a_motor_shaft_on_its_joint_gets_a_pinion_and_its_wheel_from_the_pair_di
     pair = model.gear_pairs["p"]
     assert (pair.joint1, pair.gear1, model.joints["gear1_weld"].body_i) == ("shaft_joint", "gear1", "shaft")
     assert model.bodies["gear1"].position == pytest.approx((0.0, 0.0, 0.045), abs=1e-12)
-    window.tree.select("shaft")
-    fill_and_ok(qtbot, {"Name": "drive", "law_value": 1})
-    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
-    window.doc.apply(SetSettings(model, dataclasses.replace(model.settings, t_end=0.05)))
-    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
-    qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)
-    res = window.doc.current.results
-    assert res.status == "finished", res.message
+    res = torque_and_run(window, qtbot, "shaft")
     w1, w2 = res["shaft_joint.speed"][-1], res[f"{pair.joint2}.speed"][-1]
     assert w1 > 0 and w2 / w1 == pytest.approx(-18 / 54, rel=1e-9)

@@ -54,7 +54,8 @@ class RevoluteJointDialog(QDialog):
         body = self.model.bodies.get(body_name)
         self.frame.blockSignals(True)
         self.frame.clear()
-        self.frame.addItems(["(gear axis)", *(f.name for f in body.frames)] if body is not None else [])
+        # the body's origin and z axis (a generated gear's own axis), or one of its named frames
+        self.frame.addItems(["(its origin, z axis)", *(f.name for f in body.frames)] if body is not None else [])
         self.frame.blockSignals(False)
         if body is not None:
             self.position.set_si(body.position)

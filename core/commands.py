@@ -279,7 +279,7 @@ def set_gear_spec(model: Model, body_name: str, /, **changes) -> ReplaceItem:
 
 
 def move_body(model: Model, body_name: str, /, translation=(0.0, 0.0, 0.0), rotation=(1.0, 0.0, 0.0, 0.0),
-              pivot=None, joints_follow: bool = True, keep=()) -> Macro:
+              pivot=None, joints_follow: bool = True, keep=(), welded_follow: bool = True) -> Macro:
     """Move and turn a body rigidly: p -> R (p - pivot) + pivot + translation, orientation -> R q.
 
     Parameters
@@ -289,35 +289,46 @@ def move_body(model: Model, body_name: str, /, translation=(0.0, 0.0, 0.0), rota
     pivot : Vec3 [m]
         The point the rotation turns about (default: the body's origin).
     joints_follow : bool
-        Joints and bearings that carry this body (it is their body_j) move with it, so they stay on its axis.
+        Joints and bearings that carry a moved body (it is their body_j) move with it, so they stay on its axis.
     keep : names of joints that stay where they are (e.g. the joint a body is snapped onto).
+    welded_follow : bool
+        The bodies welded to it (Model.rigid_piece: a compound shaft's gears) move with it as one, the welds
+        between them too; else it moves alone, and its welds hold it where it is put.
     """
     body = model.bodies.get(body_name)
     if body is None:
         raise ModelError("name", f"there is no body called {body_name!r}")
     rot = quat_matrices(rotation)
-    origin = np.asarray(body.position, float)
-    centre = origin if pivot is None else np.asarray(pivot, float)
+    centre = np.asarray(body.position, float) if pivot is None else np.asarray(pivot, float)
 
     def moved(p):
         return tuple(float(v) for v in rot @ (np.asarray(p, float) - centre) + centre + np.asarray(translation, float))
 
-    q = quat_mul(rotation, body.orientation)
-    commands = [replace_fields(model, body_name, position=moved(origin), orientation=tuple(float(v) for v in q / np.linalg.norm(q)))]
-    if joints_follow:
-        for item in [*model.joints.values(), *model.forces.values()]:
-            if getattr(item, "body_j", None) != body_name or item.name in keep:
-                continue
-            if isinstance(item, (RevoluteJoint, BearingSpringDamper)):
-                commands.append(replace_fields(model, item.name, position=moved(item.position),
-                                               axis=tuple(float(v) for v in rot @ np.asarray(item.axis, float))))
-            elif isinstance(item, FixedJoint):
-                commands.append(replace_fields(model, item.name, position=moved(item.position)))
+    piece = model.rigid_piece(body_name) if welded_follow else {body_name}
+    bodies = [body_name] + [name for name in model.bodies if name in piece and name != body_name]
+    commands = []
+    for name in bodies:
+        b = model.bodies[name]
+        q = quat_mul(rotation, b.orientation)
+        commands.append(replace_fields(model, name, position=moved(b.position),
+                                       orientation=tuple(float(v) for v in q / np.linalg.norm(q))))
+    for item in [*model.joints.values(), *model.forces.values()]:
+        if item.name in keep:
+            continue
+        inside = isinstance(item, FixedJoint) and item.body_i in bodies and item.body_j in bodies
+        if not inside and not (joints_follow and getattr(item, "body_j", None) in bodies):
+            continue
+        if isinstance(item, (RevoluteJoint, BearingSpringDamper)):
+            commands.append(replace_fields(model, item.name, position=moved(item.position),
+                                           axis=tuple(float(v) for v in rot @ np.asarray(item.axis, float))))
+        elif isinstance(item, FixedJoint):
+            commands.append(replace_fields(model, item.name, position=moved(item.position)))
     return Macro(f"Move {body_name}", commands)
 
 
-def snap_onto_joint(model: Model, body_name: str, joint_name: str) -> Macro:
-    """Put a body's origin on a revolute joint's point and its z axis along the joint's axis (the least turn)."""
+def snap_onto_joint(model: Model, body_name: str, joint_name: str, welded_follow: bool = True) -> Macro:
+    """Put a body's origin on a revolute joint's point and its z axis along the joint's axis (the least turn); the
+    bodies welded to it with it, unless `welded_follow` is False (see `move_body`)."""
     joint = model.joints.get(joint_name)
     if not isinstance(joint, RevoluteJoint):
         raise ModelError("joint", f"{joint_name!r} is not a revolute joint")
@@ -331,7 +342,8 @@ def snap_onto_joint(model: Model, body_name: str, joint_name: str) -> Macro:
     else:
         rotation = tuple(quat_about(cross, math.atan2(s, c)))
     translation = np.asarray(joint.position, float) - np.asarray(body.position, float)
-    return move_body(model, body_name, translation=translation, rotation=rotation, keep=(joint_name,))
+    return move_body(model, body_name, translation=translation, rotation=rotation, keep=(joint_name,),
+                     welded_follow=welded_follow)
 
 
 def _any_perpendicular(v):

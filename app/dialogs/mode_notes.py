@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from core.gearing.gear_bodies import axial_inertia, inertia_about, rigid_piece
+from core.gearing.gear_bodies import axial_inertia, inertia_about
 from core.model.entities import GROUND, RevoluteJoint
 from core.ranges import DEG, hertz
 
@@ -61,7 +61,7 @@ def torsion_note(model, spring) -> str:
 
 def turning_inertia(model, joint, body: str) -> float:
     """The inertia [kg m^2] about `joint`'s axis of `body` and what is welded to it (inf for the ground)."""
-    piece = rigid_piece(model, body)
+    piece = model.rigid_piece(body)
     if body == GROUND or GROUND in piece:
         return math.inf
     return sum(axial_inertia(model.bodies[b], joint.position, joint.unit_axis()) for b in piece if b in model.bodies)

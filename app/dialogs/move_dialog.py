@@ -1,5 +1,6 @@
 """Move / Rotate a body: by values (a shift in mm, a turn in degrees about an axis through a point), or snapped
-onto a revolute joint's axis. The joints that carry the body move with it unless told not to."""
+onto a revolute joint's axis. The joints that carry the body, and the bodies welded to it, move with it unless
+told not to."""
 
 from __future__ import annotations
 
@@ -37,26 +38,36 @@ class MoveDialog(QDialog):
         self.follow = QCheckBox("Joints and bearings that carry the body move with it")
         self.follow.setObjectName("joints_follow")
         self.follow.setChecked(True)
+        piece = sorted(b for b in model.rigid_piece(body_name) if b in model.bodies and b != body_name)
+        self.welded = QCheckBox(f"Bodies welded to it move with it ({', '.join(piece)})" if piece else
+                                "Bodies welded to it move with it (none)")
+        self.welded.setObjectName("welded_follow")
+        self.welded.setToolTip("A compound shaft moves as one; unchecked, the body alone moves (a gear slid along "
+                               "its shaft) and its welds hold it where it is put")
+        self.welded.setChecked(True)
+        self.welded.setEnabled(bool(piece))
         form = QFormLayout()
         form.addRow("Snap onto joint axis", self.snap)
         for label, w in (("Shift", self.shift), ("Turn", self.turn), ("Turn axis", self.axis),
                          ("Turn about point", self.pivot)):
             form.addRow(label, w)
         form.addRow(self.follow)
+        form.addRow(self.welded)
         self.message = finish_form(self, form)
         self.command = None
 
     def accept(self) -> None:
         try:
             if self.snap.currentText() != BY_VALUES:
-                self.command = snap_onto_joint(self.model, self.body.name, self.snap.currentText())
+                self.command = snap_onto_joint(self.model, self.body.name, self.snap.currentText(),
+                                               welded_follow=self.welded.isChecked())
             else:
                 axis = np.asarray(self.axis.value(), float)
                 if np.linalg.norm(axis) < 1e-12:
                     raise FieldError("Turn axis: must be a non-zero direction")
                 self.command = move_body(self.model, self.body.name, translation=self.shift.value(),
                                          rotation=tuple(quat_about(axis, self.turn.value())), pivot=self.pivot.value(),
-                                         joints_follow=self.follow.isChecked())
+                                         joints_follow=self.follow.isChecked(), welded_follow=self.welded.isChecked())
         except (FieldError, ModelError) as exc:
             self.message.setText(str(exc))
             return

@@ -21,7 +21,6 @@ from core.commands import AddItem, Macro
 from core.dynamics.checks import check
 from core.errors import ModelError
 from core.gearing.compound import stage_on_shaft
-from core.gearing.gear_bodies import rigid_piece
 from core.gearing.placement import gears_on, likely_joints, place_gear2, teeth_bodies
 from core.geometry.tooth_checks import pair_tooth_warnings
 from core.geometry.rotations import quat_matrices
@@ -365,6 +364,6 @@ def unjointed_gears(model) -> list[str]:
     carried = {j.body_j for j in model.joints.values() if isinstance(j, RevoluteJoint)}
     found: list[str] = []
     for name, body in model.bodies.items():
-        if isinstance(body.visual, GearSource) and not rigid_piece(model, name) & (carried | set(found)):
+        if isinstance(body.visual, GearSource) and not model.rigid_piece(name) & (carried | set(found)):
             found.append(name)
     return found

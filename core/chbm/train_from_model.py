@@ -30,7 +30,7 @@ from core.chbm.train_model import (
     build_train,
 )
 from core.errors import ModelError
-from core.gearing.gear_bodies import axial_inertia, on_one_line, rigid_piece
+from core.gearing.gear_bodies import axial_inertia, on_one_line
 from core.gearing.mesh_model import mesh_model_for
 from core.gearing.mesh_phase import mesh_phase, rides_on
 from core.geometry.macro import pair_geometry
@@ -216,7 +216,7 @@ def _pieces(model: Model) -> tuple[dict[str, tuple[str, str, tuple, object]], di
     for name in model.bodies:
         if name in host:
             continue
-        piece = [b for b in model.bodies if b in rigid_piece(model, name)]
+        piece = [b for b in model.bodies if b in model.rigid_piece(name)]
         seated = [(item, kind) for item, kind in items if item.body_j in piece]
         lead = seated[0][0].body_j if seated else piece[0]
         host.update(dict.fromkeys(piece, lead))

@@ -19,7 +19,7 @@ import numpy as np
 
 from core.commands import AddItem, Command, Macro, RemoveItem, replace_fields
 from core.errors import ModelError
-from core.gearing.gear_bodies import on_one_line, rigid_piece
+from core.gearing.gear_bodies import on_one_line
 from core.gearing.placement import across, place_gear2
 from core.geometry.rotations import orientation_for_axis, quat_matrix
 from core.model.builders import pair_bodies
@@ -133,7 +133,7 @@ def _far_end(model: Model, joint: RevoluteJoint, axis: np.ndarray) -> float:
     (core.model.interference); a body without one (a mesh file that cannot be read) by its origin."""
     at = np.asarray(joint.position, float)
     reach = -np.inf
-    for name in rigid_piece(model, joint.body_j) - {GROUND}:
+    for name in model.rigid_piece(joint.body_j) - {GROUND}:
         body = model.bodies[name]
         solid = solid_of(body)
         points = solid.samples() if solid is not None else np.zeros((1, 3))

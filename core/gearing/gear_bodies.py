@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.geometry.rotations import quat_matrix, rotate
-from core.model.entities import GROUND, FixedJoint, GearSource
+from core.model.entities import GearSource
 
 
 def mid_face_point(body) -> np.ndarray:
@@ -32,24 +32,7 @@ def mid_face_point(body) -> np.ndarray:
 
 def welded(model, a: str, b: str) -> bool:
     """True when bodies a and b are one rigid piece through fixed joints."""
-    return b in rigid_piece(model, a)
-
-
-def rigid_piece(model, body: str) -> set[str]:
-    """The bodies welded to `body` through fixed joints, itself included (the ground too, when it is one of them:
-    the search ends there, bodies welded to the ground are not one piece with one another through it)."""
-    seen, todo = {body}, [body]
-    while todo:
-        here = todo.pop()
-        if here == GROUND:
-            continue
-        for j in model.joints.values():
-            if isinstance(j, FixedJoint) and here in (j.body_i, j.body_j):
-                other = j.body_j if here == j.body_i else j.body_i
-                if other not in seen:
-                    seen.add(other)
-                    todo.append(other)
-    return seen
+    return b in model.rigid_piece(a)
 
 
 def on_one_line(joint_a, joint_b, same_direction: bool = False) -> bool:
@@ -78,7 +61,7 @@ def polar_inertia(model, joint_name: str) -> float:
     welded to it (a compound shaft's second gear, a flywheel)."""
     joint = model.joints[joint_name]
     return sum(axial_inertia(model.bodies[b], joint.position, joint.unit_axis())
-               for b in rigid_piece(model, joint.body_j) if b in model.bodies)
+               for b in model.rigid_piece(joint.body_j) if b in model.bodies)
 
 
 def axial_inertia(body, point, axis) -> float:

@@ -24,7 +24,7 @@ import numpy as np
 from core.geometry.macro import center_distance
 
 from core.commands import Command, replace_fields, set_gear_spec
-from core.gearing.gear_bodies import mid_face_point, rigid_piece
+from core.gearing.gear_bodies import mid_face_point
 from core.gearing.pitch_point import PairGeometryData, contact_frame
 from core.geometry.rotations import quat_about, quat_matrices, quat_mul
 from core.model.entities import GROUND, FixedJoint, GearPair, GearSource, RevoluteJoint
@@ -159,7 +159,7 @@ def place_gear2(model: Model, pair: GearPair) -> list[Command]:
     target = target_position(trial, pair)
     shift = target - np.asarray(j2.position, float)
     if np.linalg.norm(shift) > 0:
-        piece = rigid_piece(trial, j2.body_j) - {GROUND} if j2.body_j in trial.bodies else set()
+        piece = trial.rigid_piece(j2.body_j) - {GROUND} if j2.body_j in trial.bodies else set()
         moved = [name for name in trial.bodies if name in piece]
         moved += [j.name for j in trial.joints.values() if isinstance(j, FixedJoint) and {j.body_i, j.body_j} <= piece]
         moved.append(j2.name)
@@ -201,7 +201,7 @@ def gears_on(model: Model, joint: str) -> list[str]:
     """The bodies that may carry a gear turning on a revolute joint: its body_j, then the generated gears welded
     to it (a compound shaft's other gears), in model order."""
     body = model.joints[joint].body_j
-    piece = rigid_piece(model, body)
+    piece = model.rigid_piece(body)
     return [body] + [b for b, v in model.bodies.items()
                      if b != body and b in piece and isinstance(v.visual, GearSource)]
 

@@ -12,6 +12,7 @@ from core.model.views import Views
 from core.model.entities import (
     GROUND,
     MAX_NAME,
+    FixedJoint,
     GearPair,
     RevoluteJoint,
     RigidBody,
@@ -90,6 +91,22 @@ class Model:
             k += 1
             free = f"{name}{k}"
         return free
+
+    def rigid_piece(self, body: str) -> set[str]:
+        """The bodies welded to `body` through fixed joints, itself included (the ground too, when it is one of them:
+        the search ends there, bodies welded to the ground are not one piece with one another through it)."""
+        seen, todo = {body}, [body]
+        while todo:
+            here = todo.pop()
+            if here == GROUND:
+                continue
+            for j in self.joints.values():
+                if isinstance(j, FixedJoint) and here in (j.body_i, j.body_j):
+                    other = j.body_j if here == j.body_i else j.body_i
+                    if other not in seen:
+                        seen.add(other)
+                        todo.append(other)
+        return seen
 
     def gear_body(self, pair, k: int) -> str:
         """The body carrying gear k (1 or 2) of `pair`: the one it names in gear1/gear2 (a gear welded to a compound

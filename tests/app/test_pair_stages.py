@@ -1,10 +1,11 @@
-"""A reducer built stage by stage in the Gear Pair dialog, from File > New."""
+"""A reducer built stage by stage in the Gear Pair dialog, from File > New, and its compound shafts moved whole."""
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QCheckBox, QPushButton
 
 from tests.app.conftest import fill_and_ok, toolbar_button, torque_and_run
+from tests.conftest import EXAMPLES
 
 
 def test_a_stage_on_gear_2s_shaft_welds_its_pinion_there_and_the_reducer_runs_at_the_product_of_its_ratios(
@@ -75,3 +76,26 @@ def test_a_motor_shaft_on_its_joint_gets_a_pinion_and_its_wheel_from_the_pair_di
     res = torque_and_run(window, qtbot, "shaft")
     w1, w2 = res["shaft_joint.speed"][-1], res[f"{pair.joint2}.speed"][-1]
     assert w1 > 0 and w2 / w1 == pytest.approx(-18 / 54, rel=1e-9)
+
+
+def test_move_rotate_of_a_shaft_moves_the_gear_welded_to_it_and_says_which(window, qtbot):
+    """Model > Move / Rotate on the reducer's gear 2: the dialog names gear 3 as welded to it and moves it along
+    by the same 10 mm shift; unchecked, gear 2 moves alone."""
+    window.open_file(EXAMPLES / "two_stage_reducer.gdyn")
+    before = window.doc.model.copy()
+    seen = {}
+
+    def look(dlg):
+        box = dlg.findChild(QCheckBox, "welded_follow")
+        seen["box"] = (box.text(), box.isChecked(), box.isEnabled())
+
+    fill_and_ok(qtbot, {"Shift y": 10}, press=look)
+    window.move_body("gear2")
+    assert seen["box"] == ("Bodies welded to it move with it (gear3)", True, True)
+    after = window.doc.model
+    for name in ("gear2", "gear3", "shaft_weld"):
+        assert after.find(name).position[1] - before.find(name).position[1] == pytest.approx(0.01, abs=1e-15), name
+    window.act_undo.trigger()
+    fill_and_ok(qtbot, {"Shift y": 10}, press=lambda dlg: dlg.findChild(QCheckBox, "welded_follow").setChecked(False))
+    window.move_body("gear2")
+    assert window.doc.model.bodies["gear3"] == before.bodies["gear3"]

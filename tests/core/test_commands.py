@@ -1,8 +1,10 @@
 """Every edit undoes exactly: long random edit sessions undo back to the start and redo to the end."""
 
 import dataclasses
+import math
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,6 +17,7 @@ from core.commands import (
     ReplaceItem,
     SetModelInfo,
     SetSettings,
+    move_body,
     replace_fields,
 )
 from core.model.entities import (
@@ -25,6 +28,7 @@ from core.model.entities import (
     TimeLaw,
     Torque,
 )
+from core.geometry.rotations import quat_about, quat_mul
 from core.model.files import dumps, load, model_to_dict
 from core.errors import ModelError
 from tests.conftest import EXAMPLES
@@ -198,3 +202,27 @@ def test_a_drift_tolerance_below_what_double_precision_can_hold_is_refused_namin
     assert m.settings == before
     SetSettings(m, dataclasses.replace(m.settings, drift_tolerance=1e-12)).do(m)
     assert m.settings.drift_tolerance == 1e-12
+
+
+def test_moving_a_compound_shaft_moves_its_welded_gear_and_the_weld_with_it_unless_told_not_to():
+    """The reducer's gear 3 is welded to gear 2's shaft (shaft_weld at 12.5 mm up the axis). Moving gear 2 10 mm
+    along y moved its joint and left gear 3 and the weld behind: the weld then held gear 3 on a 10 mm lever. The
+    piece moves as one now: gear 3, the weld and the joint by the same 10 mm, gear 4 not at all. Turned 90 deg
+    about its axis, gear 3 (on that axis) stays put and turns by the same quarter turn. Told not to, gear 2 moves
+    alone."""
+    model = load(EXAMPLES / "two_stage_reducer.gdyn")
+    before = model.copy()
+    move_body(model, "gear2", translation=(0.0, 0.01, 0.0)).do(model)
+    for name in ("gear2", "gear3", "shaft_weld", "shaft_joint"):
+        shift = np.subtract(model.find(name).position, before.find(name).position)
+        assert shift == pytest.approx((0.0, 0.01, 0.0), abs=1e-15), name
+    assert model.bodies["gear4"] == before.bodies["gear4"]
+    quarter = tuple(quat_about((0.0, 0.0, 1.0), math.pi / 2))
+    turned = before.copy()
+    move_body(turned, "gear2", rotation=quarter).do(turned)
+    assert turned.bodies["gear3"].position == pytest.approx(before.bodies["gear3"].position, abs=1e-15)
+    assert np.abs(np.dot(turned.bodies["gear3"].orientation,
+                         quat_mul(quarter, before.bodies["gear3"].orientation))) == pytest.approx(1.0)
+    alone = before.copy()
+    move_body(alone, "gear2", translation=(0.0, 0.01, 0.0), welded_follow=False).do(alone)
+    assert alone.bodies["gear3"] == before.bodies["gear3"] and alone.joints["shaft_weld"] == before.joints["shaft_weld"]

@@ -176,9 +176,10 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
     train = build_train(bodies, meshes, springs=springs)
     orders = train.common_orders() or {}
     phased = [dataclasses.replace(_rolling(model, train, m, held), order=orders.get(m.name, 1)) for m in meshes]
-    notes.append("mesh phases from the gears' teeth (phase 0: a tooth of the reference gear on the line to the "
-                 "pitch point): " + ", ".join(f"{m.name} {m.phase:.4f}{'' if m.rolling > 0 else ' (runs back)'}"
-                                              for m in phased))
+    back = " (its reference gear turns backwards as the train rolls)"
+    notes.append("mesh phases from the gears' teeth, in mesh periods (0: a tooth of the reference gear on the line "
+                 "to the pitch point): " + ", ".join(f"{m.name} {m.phase:.4f}{'' if m.rolling > 0 else back}"
+                                                     for m in phased))
     if any(k != 1 for k in orders.values()):
         notes.append("the meshes run at different frequencies: the train's period holds "
                      + ", ".join(f"{k} mesh periods of {name}" for name, k in orders.items())

@@ -143,7 +143,7 @@ def test_a_train_a_speed_motor_holds_runs_each_meshs_phase_the_way_the_motor_tur
     forwards = 1.0 if speed > 0 else -1.0
     assert [(m.name, m.reference, m.rolling) for m in train.meshes] == [("stage1", "gear1", forwards),
                                                                          ("stage2", "gear2", -forwards)]
-    assert ("stage2 0.0000 (runs back)" in train.notes[-2]) == (speed > 0)
+    assert ("stage2 0.0000 (its reference gear turns backwards as the train rolls)" in train.notes[-2]) == (speed > 0)
 
 
 def test_cancel_ends_a_newmark_sweep_within_the_run_of_a_point():

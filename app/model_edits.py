@@ -25,13 +25,6 @@ class ModelEdits:
     """The main window's edits of its document's model (a mixin of app.main_window.MainWindow: it uses the
     window's `doc`, `tree`, `report`, `select`, `statusBar` and `dialog_memory`)."""
 
-    def _unique(self, stem: str) -> str:
-        names = self.doc.model.names()
-        k = 1
-        while f"{stem}{k}" in names:
-            k += 1
-        return f"{stem}{k}"
-
     def apply(self, command) -> bool:
         try:
             self.doc.apply(command)
@@ -41,7 +34,7 @@ class ModelEdits:
         return True
 
     def add_gear(self, kind: str) -> None:
-        dlg = GearDialog(kind, self._unique("gear"), self, memory=self.dialog_memory.setdefault(kind, {}))
+        dlg = GearDialog(kind, self.doc.model.numbered("gear"), self, memory=self.dialog_memory.setdefault(kind, {}))
         if dlg.exec() and dlg.body is not None:
             self.apply(AddItem(dlg.body))
             self.statusBar().showMessage(f"{dlg.body.name}: {dlg.body.mass:.4g} kg from its mesh", 5000)
@@ -51,12 +44,12 @@ class ModelEdits:
             self.report("Revolute Joint: add a body first")
             return
         start = selection_defaults(E.RevoluteJoint, self.doc.model, self.tree.current())
-        dlg = RevoluteJointDialog(self.doc.model, self._unique("joint"), self, body_j=start.get("body_j", ""))
+        dlg = RevoluteJointDialog(self.doc.model, self.doc.model.numbered("joint"), self, body_j=start.get("body_j", ""))
         if dlg.exec() and dlg.joint is not None:
             self.apply(AddItem(dlg.joint))
 
     def add_pair(self) -> None:
-        dlg = GearPairDialog(self.doc.model, self._unique("pair"), self)
+        dlg = GearPairDialog(self.doc.model, self.doc.model.numbered("pair"), self)
         if dlg.exec() and dlg.command is not None:
             self.apply(dlg.command)
 
@@ -66,13 +59,13 @@ class ModelEdits:
             self.apply(dlg.command)
 
     def import_mesh(self) -> None:
-        dlg = ImportMeshDialog(self._unique("part"), self, folder=self.doc.own_folder())
+        dlg = ImportMeshDialog(self.doc.model.numbered("part"), self, folder=self.doc.own_folder())
         if dlg.exec() and dlg.body is not None and self.apply(AddItem(dlg.body)):
             for note in dlg.notes:
                 self.statusBar().showMessage(note, 10_000)
 
     def add_primitive(self, shape: str) -> None:
-        dlg = PrimitiveDialog(shape, self._unique(shape), self)
+        dlg = PrimitiveDialog(shape, self.doc.model.numbered(shape), self)
         if dlg.exec() and dlg.body is not None:
             self.apply(AddItem(dlg.body))
 
@@ -86,7 +79,7 @@ class ModelEdits:
             if not have:
                 self.report(f"{title}: add {need[kind]} first")
                 return
-        dlg = ItemDialog(cls, model, self._unique(KINDS[cls].stem or cls.__name__.lower()), title,
+        dlg = ItemDialog(cls, model, self.doc.model.numbered(KINDS[cls].stem or cls.__name__.lower()), title,
                          t_span=model.settings.t_end, parent=self,
                          **selection_defaults(cls, model, self.tree.current()))
         if dlg.exec() and dlg.item is not None:
@@ -129,7 +122,7 @@ class ModelEdits:
         if not name:
             self.report("Duplicate: select a body or a load in the model tree first")
             return
-        new = self._unique(f"{name}_copy")
+        new = self.doc.model.numbered(f"{name}_copy")
         try:
             command = DuplicateItem(self.doc.model, name, new)
         except ModelError as exc:

@@ -24,7 +24,7 @@ from core.gearing.compound import stage_on_shaft
 from core.gearing.placement import gears_on, likely_joints, place_gear2, teeth_bodies
 from core.geometry.tooth_checks import pair_tooth_warnings
 from core.geometry.rotations import quat_matrices
-from core.model.builders import pair_bodies
+from core.model.builders import AXIAL_CLEARANCE, above, pair_bodies
 from core.model.entities import GROUND, GearPair, GearSource, RevoluteJoint
 from core.ranges import field_range
 
@@ -240,7 +240,9 @@ class GearPairDialog(QDialog):
         try:
             pair = self.pair()
             trial = self._trial()
-            bodies = pair_bodies(pair, (trial.free_name("gear1"), trial.free_name("gear2")))
+            first = trial.numbered("gear")
+            bodies = above(trial, pair_bodies(pair, (first, trial.numbered("gear", also=[first]))),
+                           AXIAL_CLEARANCE * pair.face_width)  # clear of the bodies the model has
         except (FieldError, ModelError) as exc:
             self.checks.setText(str(exc))
             self.checks.setStyleSheet(ERROR_STYLE)

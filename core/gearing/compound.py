@@ -21,15 +21,11 @@ from core.commands import AddItem, Command, Macro, RemoveItem, replace_fields
 from core.errors import ModelError
 from core.gearing.gear_bodies import on_one_line
 from core.gearing.placement import across, place_gear2
-from core.geometry.rotations import orientation_for_axis, quat_matrix
-from core.model.builders import pair_bodies
+from core.geometry.rotations import orientation_for_axis
+from core.model.builders import AXIAL_CLEARANCE, pair_bodies
 from core.model.entities import GROUND, FixedJoint, GearPair, RevoluteJoint
-from core.model.interference import solid_of
+from core.model.interference import reach
 from core.model.model import Model
-
-#: The axial clearance between a new stage's gear and the farthest part of the shaft it is welded to, as a share of
-#: the new gear's face width
-STAGE_GAP = 0.25
 
 
 def double_hold(model: Model, weld: str) -> tuple[str, str] | None:
@@ -76,7 +72,7 @@ def stage_on_shaft(model: Model, pair: GearPair) -> tuple[list[Command], GearPai
     """The gears of a new stage `pair` on the shaft that turns on its joint1 (see the module docstring).
 
     Gear 1, generated from the pair's entries (core.model.builders.pair_bodies), is welded to the shaft with its
-    mid-face STAGE_GAP of its face width clear of the shaft's farthest part along the joint's axis (against it where
+    mid-face AXIAL_CLEARANCE (core.model.builders) of its face width clear of the shaft's farthest part along the joint's axis (against it where
     the shaft's mates lie that way, as a bevel wheel does towards the apex); gear 2 turns on
     a new revolute joint from the body the shaft's joint hangs on, in mesh with gear 1 (placement.place_gear2), on
     the side away from the shaft's other mates. Both start at the speeds the shaft has: gear 1 the shaft's, gear 2
@@ -93,15 +89,16 @@ def stage_on_shaft(model: Model, pair: GearPair) -> tuple[list[Command], GearPai
         raise ModelError("kind", "a stage on a shaft is made for external and internal pairs (parallel shafts)")
     trial = model.copy()
     axis, at = joint.unit_axis(), np.asarray(joint.position, float)
-    names = [_numbered(trial, "gear")]
-    names.append(_numbered(trial, "gear", also=names))
+    names = [trial.numbered("gear")]
+    names.append(trial.numbered("gear", also=names))
     gear1, gear2 = pair_bodies(pair, tuple(names))
     shaft = trial.bodies[joint.body_j]
     # along the axis away from the shaft's mates (a bevel wheel lies towards the apex), else along it
     offsets = [np.asarray(trial.bodies[trial.joints[j].body_j].position, float) - at for j in _mates(trial, pair.joint1)
                if trial.joints[j].body_j in trial.bodies]
     ahead = -axis if sum(float(axis @ d) for d in offsets) > 1e-9 else axis
-    centre = at + ahead * (_far_end(trial, joint, ahead) + (STAGE_GAP + 0.5) * pair.face_width)
+    shaft_reach = reach([trial.bodies[b] for b in trial.rigid_piece(joint.body_j) - {GROUND}], ahead, at)
+    centre = at + ahead * (shaft_reach + (AXIAL_CLEARANCE + 0.5) * pair.face_width)
     # gear 2 starts beyond gear 1 on the side away from the shaft's other mates; place_gear2 sets the distance
     mates = sum((across(axis, d) for d in offsets), np.zeros(3))
     side = -mates / np.linalg.norm(mates) if np.linalg.norm(mates) > 1e-12 else across(axis, np.zeros(3))
@@ -117,29 +114,6 @@ def stage_on_shaft(model: Model, pair: GearPair) -> tuple[list[Command], GearPai
         command.do(trial)
     staged = dataclasses.replace(pair, joint2=turns.name, gear1=gear1.name, gear2="")
     return commands + place_gear2(trial, staged), staged
-
-
-def _numbered(model: Model, stem: str, also=()) -> str:
-    """stem1, else stem2, stem3, ...: the first name no item of `model` nor `also` has ('gear3')."""
-    taken, k = model.names() | set(also), 1
-    while f"{stem}{k}" in taken:
-        k += 1
-    return f"{stem}{k}"
-
-
-def _far_end(model: Model, joint: RevoluteJoint, axis: np.ndarray) -> float:
-    """How far the piece that turns on `joint` (its body and the bodies welded to it) reaches along `axis` (the
-    joint's, either way) from the joint's point [m], by the simple solids the interference check sees
-    (core.model.interference); a body without one (a mesh file that cannot be read) by its origin."""
-    at = np.asarray(joint.position, float)
-    reach = -np.inf
-    for name in model.rigid_piece(joint.body_j) - {GROUND}:
-        body = model.bodies[name]
-        solid = solid_of(body)
-        points = solid.samples() if solid is not None else np.zeros((1, 3))
-        world = np.asarray(body.position, float) + points @ quat_matrix(body.orientation).T
-        reach = max(reach, float(((world - at) @ axis).max()))
-    return reach
 
 
 def _mates(model: Model, joint: str) -> list[str]:

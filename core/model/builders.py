@@ -32,6 +32,7 @@ from core.model.entities import (
     Vec3,
 )
 from core.errors import ModelError
+from core.model.interference import reach
 
 
 def body_from_source(name: str, source, position: Vec3 = (0.0, 0.0, 0.0), axis=(0.0, 0.0, 1.0),
@@ -250,6 +251,21 @@ def _pair_bodies(pair: GearPair, names: tuple[str, str], density: float) -> list
         gear2 = bored(dataclasses.replace(pair_gear_spec("helical", z2, spec, pair.x2), helix_angle=-pair.helix_angle,
                                           **own))
     return [gear_body(names[0], gear1), gear_body(names[1], gear2)]
+
+
+#: The axial clearance a new gear keeps from the bodies beside it (a stage on a shaft, a pair made in a model that
+#: has bodies), as a share of its face width
+AXIAL_CLEARANCE = 0.25
+
+
+def above(model, bodies: list[RigidBody], gap: float) -> list[RigidBody]:
+    """New `bodies` (made about the origin, not yet in `model`) moved up the z axis until they clear every body
+    of `model` by `gap` [m], by the simple solids of core.model.interference; unchanged when `model` has none."""
+    if not model.bodies:
+        return bodies
+    up = np.array([0.0, 0.0, 1.0])
+    shift = reach(model.bodies.values(), up, np.zeros(3)) + gap + reach(bodies, -up, np.zeros(3))
+    return [dataclasses.replace(b, position=(b.position[0], b.position[1], b.position[2] + shift)) for b in bodies]
 
 
 def compliant_meshes(items) -> list[CompliantMesh]:

@@ -122,6 +122,17 @@ def _placed(body: RigidBody, base_dir):
     return solid, rot, origin, origin + rot @ centre, radius, solid.samples() @ rot.T + origin
 
 
+def reach(bodies, axis, at, base_dir=None) -> float:
+    """How far the RigidBody `bodies` reach along the unit direction `axis` from the point `at` [m], by their simple
+    solids (a body without one, as a mesh file that cannot be read: by its origin); -inf for no bodies."""
+    farthest = -np.inf
+    for body in bodies:
+        entry = cached(body, f"solid_{base_dir}", lambda b: _placed(b, base_dir))
+        points = entry[-1] if entry else np.asarray([body.position], float)
+        farthest = max(farthest, float(((points - np.asarray(at, float)) @ np.asarray(axis, float)).max()))
+    return farthest
+
+
 def overlapping_bodies(model: Model, base_dir=None) -> list[tuple[str, str]]:
     """Pairs of body names whose solids overlap (beyond the gears that pairs couple and welded bodies)."""
     exempt = set()

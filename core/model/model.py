@@ -92,6 +92,13 @@ class Model:
             free = f"{name}{k}"
         return free
 
+    def numbered(self, stem: str, also=()) -> str:
+        """stem1, else stem2, stem3, ...: the first that no item of the model, nor any of `also`, has ('gear3')."""
+        taken, k = self.names() | set(also), 1
+        while f"{stem}{k}" in taken:
+            k += 1
+        return f"{stem}{k}"
+
     def rigid_piece(self, body: str) -> set[str]:
         """The bodies welded to `body` through fixed joints, itself included (the ground too, when it is one of them:
         the search ends there, bodies welded to the ground are not one piece with one another through it)."""

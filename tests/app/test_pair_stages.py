@@ -99,3 +99,20 @@ def test_move_rotate_of_a_shaft_moves_the_gear_welded_to_it_and_says_which(windo
     fill_and_ok(qtbot, {"Shift y": 10}, press=lambda dlg: dlg.findChild(QCheckBox, "welded_follow").setChecked(False))
     window.move_body("gear2")
     assert window.doc.model.bodies["gear3"] == before.bodies["gear3"]
+
+
+def test_gears_generated_in_a_model_with_a_body_stand_clear_of_it(window, qtbot):
+    """'Generate both gears' made them about the origin, inside a 60 mm cylinder standing there. They now go up
+    the z axis past it: its top at 30 mm, a quarter of the 20 mm face clear, their faces' lower side 10 mm below
+    their centres: centres at 30 + 5 + 10 = 45 mm. No body overlaps another."""
+    window.act_new.trigger()
+    fill_and_ok(qtbot, {"Name": "shaft", "Radius": 10, "Length": 60})
+    qtbot.mouseClick(toolbar_button(window, "cylinder"), Qt.LeftButton)
+    fill_and_ok(qtbot, {"Name": "p"},
+                press=lambda dlg: qtbot.mouseClick(dlg.findChild(QPushButton, "generate_gears"), Qt.LeftButton))
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    model = window.doc.model
+    assert set(model.bodies) == {"shaft", "gear1", "gear2"}
+    assert model.bodies["gear1"].position == pytest.approx((0.0, 0.0, 0.045), abs=1e-12)
+    assert model.bodies["gear2"].position[2] == pytest.approx(0.045, abs=1e-12)
+    assert not [f for f in window.doc.findings if "overlaps" in f.message]

@@ -22,6 +22,7 @@ from app.dialogs.fields import FieldError
 from app.dialogs.frame_dialog import FrameDialog
 from app.dialogs.gear_dialog import derived_text
 from app.dialogs.gear_entries import NORMAL_MODULE, GearEntries
+from app.dialogs.gear_sketch import GearSketch
 from app.dialogs.loss_table_editor import LossTableEditor
 from app.docks.model_info import ModelInfoPanel
 from core.commands import replace_fields, set_gear_spec
@@ -139,6 +140,9 @@ class PropertyDock(QDockWidget):
                 derived.setObjectName("gear_derived")
                 derived.setWordWrap(True)
                 extra.addRow("Derived", derived)
+                sketch = GearSketch()  # the section its mesh is made of, as its dialog draws it
+                sketch.show_spec(spec)
+                extra.addRow(sketch)
                 extra.addRow("Mass", QLabel(f"{item.mass:.6g} kg"))
             top = max(abs(v) for row in item.inertia for v in row)
             shown = "\n".join("  ".join("0" if abs(v) < 1e-9 * top else f"{v:.4e}" for v in row) for row in item.inertia)

@@ -470,6 +470,22 @@ def test_the_properties_of_a_generated_gear_show_its_normal_module_diameters_and
                               "left hand")
 
 
+def test_the_properties_of_a_generated_gear_sketch_its_section_and_follow_an_edit_of_its_teeth(window, qtbot):
+    """The helical example's gear1 (m_t 2 mm, 20 teeth, 15 deg): the dock sketches its section as the gear dialog
+    does, the pitch circle at m_t z / 2 = 20 mm and the tip circle an addendum of m_n = 2 cos 15 deg = 1.93185 mm
+    beyond it; 30 teeth typed there make them 30 and 31.93185 mm (the normal module and helix angle stay)."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    window.select("gear1")
+    for teeth in (20, 30):
+        if teeth != 20:
+            _type(window, "Number of teeth", teeth)
+        window.select("gear1")
+        sketch = window.props.widget().findChild(GearSketch, "gear_sketch")
+        tip = float(np.hypot(*sketch.outline.T).max())
+        pitch = 0.001 * teeth
+        assert (tip, sketch.pitch) == pytest.approx((pitch + 0.002 * math.cos(math.radians(15)), pitch), abs=1e-9)
+
+
 def test_properties_edit_a_helical_gears_normal_module_and_hand_and_a_new_helix_angle_keeps_the_normal_module(
         window, qtbot):
     """The dock takes a cylindrical gear as the Helical Gear dialog does: normal module, the helix angle's size,

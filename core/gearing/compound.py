@@ -21,6 +21,7 @@ from core.commands import AddItem, Command, Macro, RemoveItem, replace_fields
 from core.errors import ModelError
 from core.gearing.gear_bodies import on_one_line
 from core.gearing.placement import across, place_gear2
+from core.geometry.macro import center_distance
 from core.geometry.rotations import orientation_for_axis
 from core.model.builders import AXIAL_CLEARANCE, pair_bodies
 from core.model.entities import GROUND, FixedJoint, GearPair, RevoluteJoint
@@ -71,12 +72,12 @@ def hold_once(model: Model, weld: str) -> Command:
 def stage_on_shaft(model: Model, pair: GearPair) -> tuple[list[Command], GearPair]:
     """The gears of a new stage `pair` on the shaft that turns on its joint1 (see the module docstring).
 
-    Gear 1, generated from the pair's entries (core.model.builders.pair_bodies), is welded to the shaft with its
-    mid-face AXIAL_CLEARANCE (core.model.builders) of its face width clear of the shaft's farthest part along the joint's axis (against it where
-    the shaft's mates lie that way, as a bevel wheel does towards the apex); gear 2 turns on
-    a new revolute joint from the body the shaft's joint hangs on, in mesh with gear 1 (placement.place_gear2), on
-    the side away from the shaft's other mates. Both start at the speeds the shaft has: gear 1 the shaft's, gear 2
-    by the ratio (about the shaft joint's body_i).
+    Gear 1, generated from the pair's entries (core.model.builders.pair_bodies), is welded to the shaft beyond its
+    farthest part along the joint's axis (against the axis where the shaft's mates lie that way, as a bevel wheel
+    does towards the apex), its face core.model.builders.AXIAL_CLEARANCE of a face width clear of it. Gear 2 turns
+    on a new revolute joint from the body the shaft's joint hangs on, at the centre distance on the side away from
+    the shaft's other mates, turned into mesh (placement.place_gear2). Both start at the speeds the shaft has: gear 1
+    the shaft's, gear 2 by the ratio (about the shaft joint's body_i, moving with it).
 
     Returns the commands, made on a copy (the model is not touched), and the pair with its joint2 and gear1.
     Raises ModelError naming the field: joint1 not a revolute joint, a bevel pair (its gears do not sit on
@@ -99,13 +100,12 @@ def stage_on_shaft(model: Model, pair: GearPair) -> tuple[list[Command], GearPai
     ahead = -axis if sum(float(axis @ d) for d in offsets) > 1e-9 else axis
     shaft_reach = reach([trial.bodies[b] for b in trial.rigid_piece(joint.body_j) - {GROUND}], ahead, at)
     centre = at + ahead * (shaft_reach + (AXIAL_CLEARANCE + 0.5) * pair.face_width)
-    # gear 2 starts beyond gear 1 on the side away from the shaft's other mates; place_gear2 sets the distance
-    mates = sum((across(axis, d) for d in offsets), np.zeros(3))
+    mates = sum((across(axis, d) for d in offsets), np.zeros(3))  # gear 2 goes the other way
     side = -mates / np.linalg.norm(mates) if np.linalg.norm(mates) > 1e-12 else across(axis, np.zeros(3))
     spin = trial.start_speed(pair.joint1) * (pair.z1 / pair.z2) * (1.0 if pair.kind == "internal" else -1.0)
     housing = trial.bodies.get(joint.body_i)
     gear1 = _started(gear1, centre, axis, shaft, np.zeros(3))
-    gear2 = _started(gear2, centre + side * pair.face_width, axis, housing, spin * axis)
+    gear2 = _started(gear2, centre + side * center_distance(pair.pair_spec()), axis, housing, spin * axis)
     weld = FixedJoint(trial.free_name(f"{gear1.name}_weld"), shaft.name, gear1.name, tuple(float(v) for v in centre))
     turns = RevoluteJoint(trial.free_name(f"{gear2.name}_joint"), joint.body_i, gear2.name, gear2.position,
                           tuple(float(v) for v in axis))

@@ -128,3 +128,28 @@ def test_a_stage_on_a_bevel_pinions_shaft_goes_behind_the_pinion_away_from_the_w
     g1, g2 = _world(gear), _world(wheel)
     with np.errstate(invalid="ignore"):
         assert trimesh.boolean.intersection([g1, g2], engine="manifold").volume < 1e-6 * g1.volume / 18
+
+
+def test_a_stage_on_a_turning_planet_starts_with_the_carriers_motion_and_the_run_projects_nothing():
+    """A stepped planet: the planetary turning at the carrier's 10 rad/s (ring held: sun 40 rad/s, planets
+    10 - 24 / 24 (40 - 10) = -20 rad/s, their centres on the 48 mm arm moving at 10 x 48 mm/s), a 12/24 stage on
+    planet 1's shaft. Its wheel turns on a joint from the carrier: it starts at the carrier's 10 rad/s plus
+    -(12 / 24)(-20 - 10) = 15 relative to it, its centre moving as the carrier's point there; the run's start
+    projects nothing (every speed already consistent)."""
+    model = load(EXAMPLES / "planetary.gdyn")
+    spins = {"sun": 40.0, "carrier": 10.0, "ring": 0.0, "planet1": -20.0, "planet2": -20.0, "planet3": -20.0}
+    for name, w in spins.items():
+        body = model.bodies[name]
+        moving = np.cross((0.0, 0.0, 10.0), body.position) if name.startswith("planet") else np.zeros(3)
+        model.bodies[name] = dataclasses.replace(body, angular_velocity=(0.0, 0.0, w), velocity=tuple(moving))
+    commands, pair = stage_on_shaft(model, GearPair("step", "planet1_joint", "", "carrier", z1=12, z2=24,
+                                                    module=M, face_width=0.015))
+    for command in commands:
+        command.do(model)
+    AddItem(pair).do(model)
+    wheel = model.bodies[model.joints[pair.joint2].body_j]
+    assert model.joints[pair.joint2].body_i == "carrier"
+    assert wheel.angular_velocity == pytest.approx((0.0, 0.0, 10.0 + 15.0))
+    assert wheel.velocity == pytest.approx(tuple(np.cross((0.0, 0.0, 10.0), wheel.position)), abs=1e-12)
+    run = prepare(model, t_end=1e-3, step=1e-4, output_step=1e-3, integrator="rk4", compiled="off")
+    assert not [note for note in run.results.findings if "projected" in note], run.results.findings

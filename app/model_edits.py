@@ -44,7 +44,8 @@ class ModelEdits:
             self.report("Revolute Joint: add a body first")
             return
         start = selection_defaults(E.RevoluteJoint, self.doc.model, self.tree.current())
-        dlg = RevoluteJointDialog(self.doc.model, self.doc.model.numbered("joint"), self, body_j=start.get("body_j", ""))
+        dlg = RevoluteJointDialog(self.doc.model, self.doc.model.numbered("joint"), self,
+                                  body_j=start.get("body_j", ""))
         if dlg.exec() and dlg.joint is not None:
             self.apply(AddItem(dlg.joint))
 

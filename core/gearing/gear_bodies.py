@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core.geometry.macro import bevel_geometry
 from core.geometry.rotations import quat_matrix, rotate
 from core.model.entities import GearSource
 
@@ -28,6 +29,15 @@ def mid_face_point(body) -> np.ndarray:
     if isinstance(body.visual, GearSource):
         return np.asarray(body.position, float)
     return np.asarray(body.position, float) + rotate(body.orientation, body.com)
+
+
+def bevel_apex(body) -> np.ndarray | None:
+    """The pitch apex of a generated bevel gear [m], world, initial pose: its heel's centre (the body's origin) and
+    the apex distance r / tan(gamma) up its z axis; None for any other body."""
+    if not isinstance(body.visual, GearSource) or body.visual.spec.kind != "bevel":
+        return None
+    return np.asarray(body.position, float) + bevel_geometry(body.visual.spec).apex_distance * quat_matrix(
+        body.orientation) @ np.array([0.0, 0.0, 1.0])
 
 
 def welded(model, a: str, b: str) -> bool:

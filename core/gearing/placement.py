@@ -24,7 +24,7 @@ import numpy as np
 from core.geometry.macro import center_distance
 
 from core.commands import Command, replace_fields, set_gear_spec
-from core.gearing.gear_bodies import mid_face_point
+from core.gearing.gear_bodies import bevel_apex, mid_face_point
 from core.gearing.pitch_point import PairGeometryData, contact_frame
 from core.geometry.rotations import quat_about, quat_matrices, quat_mul
 from core.model.entities import GROUND, FixedJoint, GearPair, GearSource, RevoluteJoint
@@ -34,7 +34,9 @@ from core.model.model import Model
 
 def target_position(model: Model, pair: GearPair) -> np.ndarray:
     """Where joint 2's point must go [m], world: the centre distance from joint 1 along their present direction
-    (parallel pairs), or gear 2's outer pitch circle r2 / tan(gamma2) from the apex (bevel pairs, axes at 90 deg).
+    (parallel pairs); bevel pairs (axes at 90 deg): where it takes gear 2's pitch apex onto gear 1's, of the gears
+    that carry the teeth (generated bevel gears: their own heels and apex distances), else gear 2's outer pitch
+    circle r2 / tan(gamma2) from the apex that joint 1's point and axis give.
 
     Raises ModelError when no placement is unique (bevel axes not at 90 deg: `place_gear2` turns them first).
     """
@@ -45,7 +47,11 @@ def target_position(model: Model, pair: GearPair) -> np.ndarray:
     if pair.kind == "bevel":
         if abs(a1 @ a2) > 1e-9:
             raise ModelError(f"{pair.name}: turn gear 2's axis to 90 deg from gear 1's first; then it can be moved to the apex")
-        apex = p1 + a1 * r1 / math.tan(pair.pitch_angle)
+        apexes = [bevel_apex(model.bodies[b]) if b in model.bodies else None
+                  for b in (model.gear_body(pair, 1), model.gear_body(pair, 2))]
+        if not any(apex is None for apex in apexes):  # generated gears: gear 2's apex onto gear 1's, where they are
+            return p2 + apexes[0] - apexes[1]
+        apex = p1 + a1 * r1 / math.tan(pair.pitch_angle)  # else from the joints' points, taken for the heels
         return apex - a2 * r2 / math.tan(math.pi / 2 - pair.pitch_angle)
     d = p2 - p1
     return p1 + a1 * (a1 @ d) + center_distance(pair.pair_spec()) * across(a1, d)

@@ -9,10 +9,9 @@ import math
 
 import numpy as np
 
-from core.gearing.gear_bodies import mesh_centre, welded
+from core.gearing.gear_bodies import bevel_apex, mesh_centre, welded
 from core.geometry import vec3
-from core.geometry.macro import bevel_geometry, bevel_pitch_angle, center_distance
-from core.geometry.rotations import rotate
+from core.geometry.macro import bevel_pitch_angle, center_distance
 from core.model.entities import (
     BearingSpringDamper,
     CompliantMesh,
@@ -189,18 +188,16 @@ class PairRules:
         return square
 
     def check_bevel_apexes(self, pair: GearPair, j1: RevoluteJoint, j2: RevoluteJoint) -> None:
-        """Generated bevel gears must share their pitch apex (their cones touch along a line through it)."""
-        apexes = []
-        for joint in (j1, j2):
-            body = self.m.bodies.get(joint.body_j)
-            if body is None or not isinstance(body.visual, GearSource) or body.visual.spec.kind != "bevel":
-                return
-            h = bevel_geometry(body.visual.spec).apex_distance
-            apexes.append(np.asarray(body.position) + h * rotate(body.orientation, (0.0, 0.0, 1.0)))
+        """Generated bevel gears must share their pitch apex (their cones touch along a line through it): the gears
+        that carry the teeth (a gear welded to a shaft, named in gear1/gear2), at their own heels."""
+        gears = [self.m.bodies.get(self.m.gear_body(pair, k)) for k in (1, 2)]
+        apexes = [bevel_apex(body) if body is not None else None for body in gears]
+        if any(apex is None for apex in apexes):
+            return
         gap = float(np.linalg.norm(apexes[1] - apexes[0]))
         if gap > LENGTH_TOL:
             self.add("warning", pair.name, f"the pitch apexes of the two bevel gears are {gap * 1e3:.6g} mm apart: "
-                     f"move gear {j2.body_j!r} along its axis so its apex meets gear 1's", fix="place_gear2")
+                     f"move gear {gears[1].name!r} along its axis so its apex meets gear 1's", fix="place_gear2")
 
     def check_generated_gears(self, pair: GearPair, j1: RevoluteJoint, j2: RevoluteJoint) -> None:
         """Compare the pair's macro-geometry with the gears' generators, where known."""

@@ -343,3 +343,37 @@ def test_placing_a_compound_shaft_as_gear_2_moves_the_shaft_its_welded_gear_and_
     with np.errstate(invalid="ignore"):
         overlap = trimesh.boolean.intersection([g1, g2], engine="manifold").volume
     assert overlap < 1e-6 * g1.volume / 18
+
+
+def test_a_bevel_pinion_welded_to_a_shaft_is_checked_and_meshed_at_its_own_apex():
+    """A shaft (a cylinder on a joint along x at the origin) carries a bevel pinion welded 40 mm along it; the pair
+    names the pinion in gear1. The apex check and 'Move gear 2 into mesh' took the shaft joint's point for the
+    pinion's heel: the check said nothing of a wheel far off, and placing put the wheel's apex 40 mm from the
+    pinion's. Now the check names the gap, and placing brings the two apexes together (each worked out here from
+    its gear's heel, axis and r / tan(gamma)) with the teeth in mesh (no shared volume)."""
+    pinion, wheel = builders.bevel_pair_bodies(("pinion", "wheel"), 18, 30, 0.003, 0.018, (0.01, 0.012))
+    pinion = dataclasses.replace(pinion, position=(0.04, 0.0, 0.0))  # heel 40 mm along the shaft, axis +x
+    wheel = dataclasses.replace(wheel, position=(0.1, 0.05, -0.08))
+    model = Model()
+    shaft = builders.body_from_source("shaft", PrimitiveSource(radius=0.005, length=0.03), axis=(1.0, 0.0, 0.0))
+    Macro("build", [AddItem(shaft), AddItem(pinion), AddItem(wheel),
+                    AddItem(RevoluteJoint("shaft_j", GROUND, "shaft", (0.0, 0.0, 0.0), (1.0, 0.0, 0.0))),
+                    AddItem(FixedJoint("weld", "shaft", "pinion", (0.04, 0.0, 0.0))),
+                    AddItem(RevoluteJoint("wheel_j", GROUND, "wheel", wheel.position, (0.0, 0.0, 1.0)))]).do(model)
+    pair = GearPair("p", "shaft_j", "wheel_j", GROUND, kind="bevel", z1=18, z2=30, module=0.003,
+                    pitch_angle=math.atan2(18, 30), face_width=0.018, gear1="pinion")
+    AddItem(pair).do(model)
+    assert [f for f in validate(model) if "pitch apexes" in f.message and f.item == "p"]
+
+    def apex(body, z):
+        r = 0.003 * z / 2
+        gamma = math.atan2(18, 30) if z == 18 else math.pi / 2 - math.atan2(18, 30)
+        return np.asarray(body.position) + quat_matrices(body.orientation)[:, 2] * r / math.tan(gamma)
+
+    for command in place_gear2(model, pair):
+        command.do(model)
+    assert apex(model.bodies["pinion"], 18) == pytest.approx(apex(model.bodies["wheel"], 30), abs=1e-12)
+    assert not [f for f in validate(model) if f.item == "p" and f.severity != "info"]
+    g1, g2 = _world(model.bodies["pinion"]), _world(model.bodies["wheel"])
+    with np.errstate(invalid="ignore"):
+        assert trimesh.boolean.intersection([g1, g2], engine="manifold").volume < 1e-6 * g1.volume / 18

@@ -104,10 +104,11 @@ class GearPairDialog(QDialog):
         self.generate_button.setVisible(self.joint2.count() < 2 and self.joints_button.isHidden())
         self.stage_button = QPushButton()
         self.stage_button.setObjectName("generate_stage")
-        self.stage_button.setToolTip("The next stage of a reducer: gear 1 generated from the entries and welded to the "
+        self.stage_button.setToolTip("The next stage of a train: gear 1 generated from the entries and welded to the "
                                      "shaft of 'Rev. joint gear 1', beyond its gears along the axis; gear 2 generated "
                                      "on a revolute joint of its own, in mesh, on the side away from the shaft's other "
-                                     "mates; both at the shaft's speeds. OK adds them with the pair, as one undo step")
+                                     "mates (a bevel pair: across the shaft, a right angle); both at the shaft's "
+                                     "speeds. OK adds them with the pair, as one undo step")
         self.stage_button.clicked.connect(self._generate_stage)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         buttons.accepted.connect(self.accept)
@@ -271,10 +272,10 @@ class GearPairDialog(QDialog):
         self.refresh()
 
     def _stage_choice(self, *_) -> None:
-        """The stage button names the shaft it builds on (joint 1's body); shown while joint 1 has one, the pair is
-        not bevel and this dialog has made or moved nothing yet (its gears are the pair's)."""
+        """The stage button names the shaft it builds on (joint 1's body); shown while joint 1 has one and this
+        dialog has made or moved nothing yet (its gears are the pair's)."""
         joint = self._trial().joints.get(self.joint1.currentText())
-        self.stage_button.setVisible(joint is not None and self.kind.currentText() != "bevel" and not self.moves)
+        self.stage_button.setVisible(joint is not None and not self.moves)
         if joint is not None:
             self.stage_button.setText(f"Generate a stage on {joint.body_j}'s shaft")
 

@@ -19,9 +19,9 @@ import numpy as np
 
 from core.commands import AddItem, Command, Macro, RemoveItem, replace_fields
 from core.errors import ModelError
-from core.gearing.gear_bodies import on_one_line
+from core.gearing.gear_bodies import bevel_apex, on_one_line
 from core.gearing.placement import across, place_gear2
-from core.geometry.macro import center_distance
+from core.geometry.macro import bevel_geometry, center_distance
 from core.geometry.rotations import orientation_for_axis
 from core.model.builders import AXIAL_CLEARANCE, pair_bodies
 from core.model.entities import GROUND, FixedJoint, GearPair, RevoluteJoint
@@ -74,20 +74,18 @@ def stage_on_shaft(model: Model, pair: GearPair) -> tuple[list[Command], GearPai
 
     Gear 1, generated from the pair's entries (core.model.builders.pair_bodies), is welded to the shaft beyond its
     farthest part along the joint's axis (against the axis where the shaft's mates lie that way, as a bevel wheel
-    does towards the apex), its face core.model.builders.AXIAL_CLEARANCE of a face width clear of it. Gear 2 turns
-    on a new revolute joint from the body the shaft's joint hangs on, at the centre distance on the side away from
-    the shaft's other mates, turned into mesh (placement.place_gear2). Both start at the speeds the shaft has: gear 1
-    the shaft's, gear 2 by the ratio (about the shaft joint's body_i, moving with it).
+    does towards the apex), core.model.builders.AXIAL_CLEARANCE of a face width clear of it. Gear 2 turns on a new
+    revolute joint from the body the shaft's joint hangs on, on the side away from the shaft's other mates: at the
+    centre distance (external and internal pairs), or (a bevel pair: the pinion's apex ahead of its heel) across
+    the shaft with its apex on the pinion's; turned into mesh (placement.place_gear2). Both start at the speeds the
+    shaft has: gear 1 the shaft's, gear 2 by the ratio (about the shaft joint's body_i, moving with it).
 
     Returns the commands, made on a copy (the model is not touched), and the pair with its joint2 and gear1.
-    Raises ModelError naming the field: joint1 not a revolute joint, a bevel pair (its gears do not sit on
-    parallel shafts), entries that generate no gear.
+    Raises ModelError naming the field: joint1 not a revolute joint on a body, entries that generate no gear.
     """
     joint = model.joints.get(pair.joint1)
     if not isinstance(joint, RevoluteJoint) or joint.body_j not in model.bodies:
         raise ModelError("joint1", "must be a revolute joint that a shaft (a body) turns on")
-    if pair.kind == "bevel":
-        raise ModelError("kind", "a stage on a shaft is made for external and internal pairs (parallel shafts)")
     trial = model.copy()
     axis, at = joint.unit_axis(), np.asarray(joint.position, float)
     names = [trial.numbered("gear")]
@@ -98,17 +96,30 @@ def stage_on_shaft(model: Model, pair: GearPair) -> tuple[list[Command], GearPai
     offsets = [np.asarray(trial.bodies[trial.joints[j].body_j].position, float) - at for j in _mates(trial, pair.joint1)
                if trial.joints[j].body_j in trial.bodies]
     ahead = -axis if sum(float(axis @ d) for d in offsets) > 1e-9 else axis
-    shaft_reach = reach([trial.bodies[b] for b in trial.rigid_piece(joint.body_j) - {GROUND}], ahead, at)
-    centre = at + ahead * (shaft_reach + (AXIAL_CLEARANCE + 0.5) * pair.face_width)
     mates = sum((across(axis, d) for d in offsets), np.zeros(3))  # gear 2 goes the other way
     side = -mates / np.linalg.norm(mates) if np.linalg.norm(mates) > 1e-12 else across(axis, np.zeros(3))
-    spin = trial.start_speed(pair.joint1) * (pair.z1 / pair.z2) * (1.0 if pair.kind == "internal" else -1.0)
+    shaft_reach = reach([trial.bodies[b] for b in trial.rigid_piece(joint.body_j) - {GROUND}], ahead, at)
+    w1 = trial.start_speed(pair.joint1) * float(axis @ ahead)  # gear 1's spin about `ahead` relative to the seat
     housing = trial.bodies.get(joint.body_i)
-    gear1 = _started(gear1, centre, axis, shaft, np.zeros(3))
-    gear2 = _started(gear2, centre + side * center_distance(pair.pair_spec()), axis, housing, spin * axis)
-    weld = FixedJoint(trial.free_name(f"{gear1.name}_weld"), shaft.name, gear1.name, tuple(float(v) for v in centre))
+    if pair.kind == "bevel":  # the pinion's apex ahead of its heel; the wheel beside it, its apex on the pinion's
+        pinion = dataclasses.replace(gear1, position=(0.0, 0.0, 0.0), orientation=orientation_for_axis(ahead))
+        heel = at + ahead * (shaft_reach + AXIAL_CLEARANCE * pair.face_width + reach([pinion], -ahead, np.zeros(3)))
+        wheel_axis = -side  # a bevel gear's z points to its apex
+        wheel_at = heel + bevel_apex(pinion) + side * bevel_geometry(gear2.visual.spec).apex_distance
+        # rolling at the heel's pitch point: w1 r1 = -w2 r2 about these axes (ahead, -side)
+        gear1 = _started(gear1, heel, ahead, shaft, np.zeros(3))
+        gear2 = _started(gear2, wheel_at, wheel_axis, housing, -w1 * pair.z1 / pair.z2 * wheel_axis)
+        weld_at, wheel_turns = heel, wheel_axis
+    else:
+        centre = at + ahead * (shaft_reach + (AXIAL_CLEARANCE + 0.5) * pair.face_width)
+        ratio = (pair.z1 / pair.z2) * (1.0 if pair.kind == "internal" else -1.0)
+        gear1 = _started(gear1, centre, axis, shaft, np.zeros(3))
+        gear2 = _started(gear2, centre + side * center_distance(pair.pair_spec()), axis, housing,
+                         ratio * w1 * ahead)
+        weld_at, wheel_turns = centre, axis
+    weld = FixedJoint(trial.free_name(f"{gear1.name}_weld"), shaft.name, gear1.name, tuple(float(v) for v in weld_at))
     turns = RevoluteJoint(trial.free_name(f"{gear2.name}_joint"), joint.body_i, gear2.name, gear2.position,
-                          tuple(float(v) for v in axis))
+                          tuple(float(v) for v in wheel_turns))
     commands: list[Command] = [AddItem(item) for item in (gear1, gear2, weld, turns)]
     for command in commands:
         command.do(trial)

@@ -186,9 +186,9 @@ def place_gear2(model: Model, pair: GearPair) -> list[Command]:
 def likely_joints(model: Model) -> tuple[str, str] | None:
     """The two revolute joints a new gear pair most likely joins, for a dialog to start on (None with fewer than
     two): generated cylindrical gears standing at their centre distance first (a gear welded to a joint's body
-    counts), then joints no pair uses yet, then model order; never two that a pair already joins, unless every
-    two are: then the last pair's gear 2 first, where the next stage of a train goes on (the pair dialog's stage
-    button builds it there)."""
+    counts), then joints no pair uses yet, then model order; never two that a pair already joins. Where no two
+    left stand in mesh and a pair uses every joint (a train all paired): the last pair's gear 2 first, where the
+    next stage of the train goes on (the pair dialog's stage button builds it there)."""
     names = [n for n, j in model.joints.items() if isinstance(j, RevoluteJoint)]
     joined = {frozenset((p.joint1, p.joint2)) for p in model.gear_pairs.values()}
     used = {n for p in model.gear_pairs.values() for n in (p.joint1, p.joint2)}
@@ -196,11 +196,12 @@ def likely_joints(model: Model) -> tuple[str, str] | None:
     if not candidates:
         return None
     fresh = [c for c in candidates if frozenset(c) not in joined]
-    if not fresh:
+    rank = {c: (not _in_mesh(model, *c, *teeth_bodies(model, *c)), (c[0] in used) + (c[1] in used)) for c in fresh}
+    best = min(fresh, key=rank.get) if fresh else None
+    if best is None or rank[best] == (True, 2):
         last = list(model.gear_pairs.values())[-1]
         return last.joint2, last.joint1
-    return min(fresh, key=lambda c: (not _in_mesh(model, *c, *teeth_bodies(model, *c)),
-                                     (c[0] in used) + (c[1] in used)))
+    return best
 
 
 def gears_on(model: Model, joint: str) -> list[str]:

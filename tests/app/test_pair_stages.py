@@ -1,5 +1,7 @@
 """A reducer built stage by stage in the Gear Pair dialog, from File > New, and its compound shafts moved whole."""
 
+import math
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QPushButton
@@ -116,3 +118,24 @@ def test_gears_generated_in_a_model_with_a_body_stand_clear_of_it(window, qtbot)
     assert model.bodies["gear1"].position == pytest.approx((0.0, 0.0, 0.045), abs=1e-12)
     assert model.bodies["gear2"].position[2] == pytest.approx(0.045, abs=1e-12)
     assert not [f for f in window.doc.findings if "overlaps" in f.message]
+
+
+def test_a_right_angle_bevel_stage_on_the_reducers_output_from_the_pair_dialog(window, qtbot):
+    """The reducer example: the pair dialog starts on its output (every joint paired, input and output not in
+    mesh: it had started on those two, a pair that locks the train), offers the stage there, and makes a bevel
+    stage 18/27 on gear 4's shaft whose rules all hold."""
+    window.open_file(EXAMPLES / "two_stage_reducer.gdyn")
+    seen = {}
+
+    def stage(dlg):
+        seen["start"] = (dlg.joint1.currentText(), dlg.stage_button.text())
+        qtbot.mouseClick(dlg.findChild(QPushButton, "generate_stage"), Qt.LeftButton)
+        seen["after"] = dlg.checks.text()
+
+    fill_and_ok(qtbot, {"Name": "bevel", "kind": "bevel", "z1": 18, "z2": 27,
+                        "Pitch angle gear 1": math.degrees(math.atan2(18, 27)), "Face width": 12}, press=stage)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert seen == {"start": ("output_joint", "Generate a stage on gear4's shaft"), "after": "All gear rules hold."}
+    pair = window.doc.model.gear_pairs["bevel"]
+    assert (pair.kind, pair.joint1, pair.gear1, pair.joint2) == ("bevel", "output_joint", "gear5", "gear6_joint")
+    assert not [f for f in window.doc.findings if f.severity == "error"]

@@ -12,7 +12,7 @@ from core.dynamics.run import prepare
 from core.errors import ModelError
 from core.gearing.compound import stage_on_shaft
 from core.gearing.placement import place_gear2
-from core.geometry.rotations import pose_matrix
+from core.geometry.rotations import pose_matrix, quat_matrices
 from core.model import builders
 from core.model.body_shapes import source_mesh
 from core.model.entities import GROUND, FixedJoint, GearPair, RevoluteJoint, SpeedMotor, TimeLaw
@@ -99,11 +99,11 @@ def test_a_reducer_built_stage_by_stage_starts_at_consistent_speeds_and_carries_
     assert abs(last["stage1.Ft"]) == pytest.approx(100.0, rel=1e-9)
 
 
-def test_a_stage_on_a_bevel_pair_or_on_no_shaft_is_refused_naming_the_field_and_the_model_is_untouched():
+def test_a_stage_on_no_shaft_or_of_no_face_is_refused_naming_the_field_and_the_model_is_untouched():
     model = _stage_one()
     before = model.copy()
-    with pytest.raises(ModelError, match="kind"):
-        stage_on_shaft(model, GearPair("b", "gear2_joint", "", GROUND, kind="bevel", z1=18, z2=30, module=M))
+    with pytest.raises(ModelError, match="face_width"):
+        stage_on_shaft(model, GearPair("b", "gear2_joint", "", GROUND, z1=18, z2=30, module=M))
     with pytest.raises(ModelError, match="joint1"):
         stage_on_shaft(model, GearPair("b", "nowhere", "", GROUND, z1=18, z2=45, module=M))
     commands, _ = stage_on_shaft(model, GearPair("s", "gear2_joint", "", GROUND, z1=18, z2=45, module=M, face_width=0.02))
@@ -151,5 +151,34 @@ def test_a_stage_on_a_turning_planet_starts_with_the_carriers_motion_and_the_run
     assert model.joints[pair.joint2].body_i == "carrier"
     assert wheel.angular_velocity == pytest.approx((0.0, 0.0, 10.0 + 15.0))
     assert wheel.velocity == pytest.approx(tuple(np.cross((0.0, 0.0, 10.0), wheel.position)), abs=1e-12)
+    run = prepare(model, t_end=1e-3, step=1e-4, output_step=1e-3, integrator="rk4", compiled="off")
+    assert not [note for note in run.results.findings if "projected" in note], run.results.findings
+
+
+def test_a_bevel_stage_on_a_spur_shaft_turns_a_right_angle_with_the_apexes_met_and_the_speeds_rolling():
+    """A right-angle stage, 18/27 straight bevel (m 2 mm, b 12 mm), on the intermediate shaft of stage 1 (which
+    turns at -50 rad/s about z): the pinion welded past the shaft's end with its apex ahead, the wheel on a joint
+    across the shaft with its apex on the pinion's (each from its heel, axis and r / tan(gamma) here). The wheel
+    starts at 50 x 18 / 27 = 33.3 rad/s about its own axis; the run's start projects nothing, so the speeds roll
+    at the pitch point as the pair's row has them. Nothing overlaps; the teeth share no volume."""
+    model = _stage_one()
+    commands, pair = stage_on_shaft(model, GearPair("s", "gear2_joint", "", GROUND, kind="bevel", z1=18, z2=27,
+                                                    module=M, pitch_angle=math.atan2(18, 27), face_width=0.012))
+    for command in commands:
+        command.do(model)
+    AddItem(pair).do(model)
+    pinion, wheel = model.bodies[pair.gear1], model.bodies[model.joints[pair.joint2].body_j]
+    axes = [quat_matrices(b.orientation)[:, 2] for b in (pinion, wheel)]
+    assert abs(axes[0] @ axes[1]) < 1e-12 and abs(axes[0] @ (0.0, 0.0, 1.0)) == pytest.approx(1.0)
+    apexes = [np.asarray(b.position) + a * (M * z / 2) / math.tan(g)
+              for b, a, z, g in ((pinion, axes[0], 18, math.atan2(18, 27)),
+                                 (wheel, axes[1], 27, math.atan2(27, 18)))]
+    assert apexes[0] == pytest.approx(apexes[1], abs=1e-12)
+    assert pinion.position[2] > 0.010 and model.joints[pair.joint2].body_i == GROUND
+    assert abs(np.dot(wheel.angular_velocity, axes[1])) == pytest.approx(50 * 18 / 27, rel=1e-12)
+    assert overlapping_bodies(model) == [] and not [f for f in validate(model) if f.severity == "error"]
+    g1, g2 = _world(pinion), _world(wheel)
+    with np.errstate(invalid="ignore"):
+        assert trimesh.boolean.intersection([g1, g2], engine="manifold").volume < 1e-6 * g1.volume / 18
     run = prepare(model, t_end=1e-3, step=1e-4, output_step=1e-3, integrator="rk4", compiled="off")
     assert not [note for note in run.results.findings if "projected" in note], run.results.findings

@@ -377,3 +377,10 @@ def test_a_bevel_pinion_welded_to_a_shaft_is_checked_and_meshed_at_its_own_apex(
     g1, g2 = _world(model.bodies["pinion"]), _world(model.bodies["wheel"])
     with np.errstate(invalid="ignore"):
         assert trimesh.boolean.intersection([g1, g2], engine="manifold").volume < 1e-6 * g1.volume / 18
+
+
+def test_a_new_pair_in_a_train_whose_joints_all_mesh_starts_on_its_output_for_the_next_stage():
+    """The two-stage reducer: every joint is in a pair and input and output do not mesh. The dialog started on
+    input and output (the one two no pair joins), a pair that locks the train; it starts on the output now."""
+    model = load(EXAMPLES / "two_stage_reducer.gdyn")
+    assert likely_joints(model) == ("output_joint", "shaft_joint")

@@ -37,6 +37,7 @@ from core.gearing.mesh_stiffness import (
     periodic_value,
 )
 from core.gearing.gear_bodies import polar_inertia
+from core.gearing.pitch_point import bevel_mean_radius
 from core.geometry.macro import pair_geometry
 
 WAVEFORMS = ("involute", "cosine", "rectangular")
@@ -157,6 +158,19 @@ def equivalent_mass(inertia_1: float, inertia_2: float, base_radius_1: float, ba
     return inertia_1 * inertia_2 / (inertia_1 * base_radius_2 ** 2 + inertia_2 * base_radius_1 ** 2)
 
 
+def mesh_levers(pair) -> tuple[float, float]:
+    """Each gear's lever [m] from its rotation to the approach along the line of action of model GearPair `pair`:
+    a cylindrical pair's base radii; a bevel pair's mean cone radii times cos(alpha), where its teeth meet at the
+    middle of the face (ISO 10300-1), as the compliant mesh deflects (not the back cone's virtual base radii,
+    which the ISO 6336 stiffness of its virtual spur pair takes)."""
+    geo = pair_geometry(pair.pair_spec())
+    if pair.kind != "bevel":
+        return geo.base_radius_1, geo.base_radius_2
+    rm1 = bevel_mean_radius(geo.working_radius_1, pair.face_width, pair.pitch_angle)
+    cos = math.cos(pair.pressure_angle)
+    return rm1 * cos, rm1 * pair.z2 / pair.z1 * cos
+
+
 def waveform_profile(waveform: str, eps_alpha: float, eps_beta: float, amplitude_ratio: float = 0.0) -> np.ndarray:
     """The relative stiffness over a mesh period for a waveform name (mean 1)."""
     s = np.arange(WAVEFORM_SAMPLES) / WAVEFORM_SAMPLES
@@ -198,7 +212,7 @@ def mesh_model_for(pair, mesh, inertia_1: float, inertia_2: float) -> MeshModel:
         k_mean = mesh.k_mean  # k_mean is the single-pair stiffness of the rectangular wave
     elif mesh.waveform == "rectangular":
         profile = profile / profile.mean()
-    rb1, rb2 = geo.base_radius_1, geo.base_radius_2
+    rb1, rb2 = mesh_levers(pair)
     k_eff = k_mean * float(np.mean(profile))
     if mesh.damping_model == "ratio":
         damping = 2.0 * mesh.damping_ratio * math.sqrt(k_eff * equivalent_mass(inertia_1, inertia_2, rb1, rb2))
@@ -215,7 +229,6 @@ def mesh_in_model(model, mesh) -> tuple[MeshModel, float]:
     pair = model.gear_pairs[mesh.pair]
     i1, i2 = polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2)
     law = mesh_model_for(pair, mesh, i1, i2)
-    geo = pair_geometry(pair.pair_spec())
-    m_eq = equivalent_mass(i1, i2, geo.base_radius_1, geo.base_radius_2) if i1 > 0 and i2 > 0 else 0.0
+    m_eq = equivalent_mass(i1, i2, *mesh_levers(pair)) if i1 > 0 and i2 > 0 else 0.0
     f_n = math.sqrt(law.k_mean * float(np.mean(law.profile)) / m_eq) / (2 * math.pi) if m_eq > 0 else 0.0
     return law, f_n

@@ -117,9 +117,9 @@ def _kind(shares: dict[str, float]) -> str:
 def displaced_poses(train: TrainModel, shape: np.ndarray, scale: float, model) -> dict[str, tuple]:
     """Each train body's pose (origin [m], unit quaternion) with the mode shape times `scale` added to its
     initial pose in `model`: its centre moved in the plane, the body turned about its axis through the centre."""
-    e1, e2, axis = train.axes
     out = {}
     for b in train.bodies:
+        e1, e2, axis = train.frames.get(b.name, np.eye(3))
         body = model.bodies[b.name]
         d = train.translation[b.name] @ shape * scale
         angle = float(train.rotation[b.name] @ shape) * scale

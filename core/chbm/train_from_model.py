@@ -9,6 +9,11 @@ train, their inertias summed, each mesh on its own gear's base radius. A speed m
 a torsional spring-damper resists it, a spring-damper between two bodies acts along its line. Torques enter at
 their mean over the model's run (0 to t_end).
 
+Each body turns about the axis of its group: the bodies whose axes are parallel (a bevel pair turns the train
+through a right angle into a second group), each group in its own plane. A bevel pair's gears turn on fixed
+centres (joints to the ground): its mesh couples the two groups' rotations, on the mean cone's levers
+(core.gearing.mesh_model.mesh_levers), and no translation.
+
 Each mesh's phase comes from the geometry: the teeth of its reference gear (the one turning on the pair's
 carrier) relative to the line to the pitch point, with the sign that makes every mesh's phase advance as the
 train rolls. For equally spaced planets this gives Parker's planet phasing (sun-planet mesh n at z_s psi_n /
@@ -30,10 +35,10 @@ from core.chbm.train_model import (
     build_train,
 )
 from core.errors import ModelError
-from core.gearing.gear_bodies import axial_inertia, on_one_line
-from core.gearing.mesh_model import mesh_model_for
+from core.gearing.gear_bodies import axial_inertia, mesh_centre, on_one_line
+from core.gearing.mesh_model import mesh_levers, mesh_model_for
 from core.gearing.mesh_phase import mesh_phase, rides_on
-from core.geometry.macro import pair_geometry
+from core.gearing.pitch_point import PairGeometryData, contact_frame
 from core.geometry.rotations import quat_matrix
 from core.model.entities import (
     GROUND,
@@ -66,27 +71,11 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
         raise ModelError("model", str(errors[0]))
     if not model.gear_pairs:
         raise ModelError("model", "has no gear pair: the train is made of its gear pairs")
-    for p in model.gear_pairs.values():
-        if p.kind == "bevel":
-            raise ModelError(p.name, "is a bevel pair; the lumped train takes parallel-axis pairs")
-    axis = model.joints[next(iter(model.gear_pairs.values())).joint1].unit_axis()
-    e1 = np.cross(axis, [0.0, 0.0, 1.0]) if abs(axis[2]) < 0.9 else np.cross([0.0, 1.0, 0.0], axis)
-    e1 = np.array([1.0, 0.0, 0.0]) if abs(axis[2]) > 0.999999 else e1 / np.linalg.norm(e1)
-    e2 = np.cross(axis, e1)
-
-    def plane(p) -> tuple[float, float]:
-        p = np.asarray(p, float)
-        return float(p @ e1), float(p @ e2)
-
     seats, host = _pieces(model)
 
     def gear_of(pair, k: int) -> str:
         """The train's body that carries gear k of `pair` (a compound shaft for a gear welded to it)."""
         return host[model.gear_body(pair, k)]
-
-    for j in {j for p in model.gear_pairs.values() for j in (p.joint1, p.joint2)}:
-        if abs(abs(float(model.joints[j].unit_axis() @ axis)) - 1.0) > 1e-9:
-            raise ModelError(j, "is not parallel to the other gears' axes; the lumped train is planar")
 
     gears = {gear_of(p, k) for p in model.gear_pairs.values() for k in (1, 2)}
     carriers = {host[p.carrier] for p in model.gear_pairs.values() if p.carrier != GROUND}
@@ -100,12 +89,21 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
         names.append(b)
         todo.append(host.get(seats[b][1], GROUND))
 
-    base_radius = {}  # a body's rotation coordinate is scaled by the base radius of its first gear
+    frames = _frames(model, names, seats, host)
+    _check_axes(model, frames, seats, host, gear_of)
+    centres = {b: tuple(float(v) for v in frames[b][:2] @ np.asarray(seats[b][2], float)) for b in names}
+
+    def turning(joint: str) -> tuple[str, float]:
+        """The train's body that turns on `joint`, and +1 or -1: the joint's axis along the body's or against."""
+        j = model.joints[joint]
+        b = host[j.body_j]
+        return b, (1.0 if float(j.unit_axis() @ frames[b][2]) > 0 else -1.0)
+
+    base_radius = {}  # a body's rotation coordinate is scaled by the lever of its first gear
     for p in model.gear_pairs.values():
-        geo = pair_geometry(p.pair_spec())
-        base_radius.setdefault(gear_of(p, 1), geo.base_radius_1)
-        base_radius.setdefault(gear_of(p, 2), geo.base_radius_2)
-    centres = {b: plane(seats[b][2]) for b in names}
+        levers = mesh_levers(p)
+        base_radius.setdefault(gear_of(p, 1), levers[0])
+        base_radius.setdefault(gear_of(p, 2), levers[1])
     # a planet rides on a carrier, and so does the hub (pin) it turns in
     planets = {b for b in names if b not in carriers and any(rides_on(model, b, c) for c in carriers)}
 
@@ -114,15 +112,20 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
     torque = dict.fromkeys(names, 0.0)
     held, torsion, notes, spring_items = {}, {}, [], []  # held: a motor's body and its mean speed [rad/s]
     for f in model.forces.values():
-        if isinstance(f, Torque):
-            b = host[model.joints[f.joint].body_j]
-            torque[b] = torque.get(b, 0.0) + float(np.mean([f.law(t) for t in times]))
+        if isinstance(f, Torque):  # about its joint's axis
+            b, sign = turning(f.joint)
+            torque[b] = torque.get(b, 0.0) + sign * float(np.mean([f.law(t) for t in times]))
         elif isinstance(f, SpeedMotor):
-            held[host[model.joints[f.joint].body_j]] = float(np.mean([f.law(t) for t in times]))
+            b, sign = turning(f.joint)
+            held[b] = sign * float(np.mean([f.law(t) for t in times]))
         elif isinstance(f, TorsionalSpringDamper):
             torsion[host[model.joints[f.joint].body_j]] = (f.stiffness, f.damping)
         elif isinstance(f, SpringDamper) and ({host.get(f.body_i, GROUND), host.get(f.body_j, GROUND)} - {GROUND}
                                               <= set(names)):
+            ends = [host[b] for b in (f.body_i, f.body_j) if b != GROUND]
+            if len(ends) == 2 and frames[ends[0]] is not frames[ends[1]]:
+                raise ModelError(f.name, "joins bodies that turn about axes that are not parallel: the lumped "
+                                 "train's springs act in one group's plane")
             spring_items.append(f)
         elif not isinstance(f, (CompliantMesh, BearingSpringDamper)):
             notes.append(f"{f.name}: a {type(f).__name__} is not part of the lumped train (left out)")
@@ -131,7 +134,7 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
     for b in names:
         kind, parent, at, item = seats[b]
         members = [model.bodies[m] for m, h in host.items() if h == b]  # a compound shaft: its gears as one
-        mass, inertia = sum(m.mass for m in members), sum(axial_inertia(m, at, axis) for m in members)
+        mass, inertia = sum(m.mass for m in members), sum(axial_inertia(m, at, frames[b][2]) for m in members)
         if b in carriers:
             role = "carrier"
             arms = [math.dist(centres[b], centres[g]) for g in planets & gears if g in centres]
@@ -149,7 +152,7 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
                ((gear_of(p, 1), gear_of(p, 2)), (gear_of(p, 2), gear_of(p, 1))) if b not in planets and mate in planets}
     bodies = [dataclasses.replace(b, role="central") if b.name in central else b for b in bodies]
 
-    meshes, defaulted = [], []
+    meshes, defaulted, turns = [], [], {}
     for p in model.gear_pairs.values():
         mesh = next((f for f in model.forces.values() if isinstance(f, CompliantMesh) and f.pair == p.name), None)
         if mesh is None:
@@ -163,19 +166,28 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
         law = mesh_model_for(p, mesh, i1, i2)
         phase = mesh_phase(model, p)  # as the multibody compliant mesh phases it
         ref = model.joints[phase.joint]
-        geo = pair_geometry(p.pair_spec())
-        meshes.append(TrainMesh(p.name, g1, g2, p.kind, geo.base_radius_1, geo.base_radius_2, law.pressure_angle,
-                                law, phase=phase.phase0, reference=host[ref.body_j], teeth=phase.teeth,
-                                carrier="" if ref.body_i == GROUND else host[ref.body_i]))
+        reference, turns[p.name] = turning(phase.joint)  # the phase runs with the joint's angle
+        sign = _bevel_sign(model, p, frames[g1][2], frames[g2][2]) if p.kind == "bevel" else None
+        meshes.append(TrainMesh(p.name, g1, g2, p.kind, *mesh_levers(p), law.pressure_angle, law,
+                                phase=phase.phase0, reference=reference, teeth=phase.teeth,
+                                carrier="" if ref.body_i == GROUND else host[ref.body_i], spin_sign=sign))
     if defaulted:  # one note for them all: a planetary set lists six pairs
         notes.append(f"{', '.join(defaulted)}: no compliant mesh; the compliant mesh's defaults (ISO 6336, involute) "
                      "are used")
-    springs = tuple(TrainSpring(f.name, "" if f.body_i == GROUND else f.body_i, plane(_world(model, f.body_i, f.point_i)),
-                                "" if f.body_j == GROUND else f.body_j, plane(_world(model, f.body_j, f.point_j)),
+
+    def plane(f, body: str, point) -> tuple[float, float]:
+        """A spring's point in its bodies' plane (they are of one group)."""
+        frame = frames[next((host[b] for b in (f.body_i, f.body_j) if b != GROUND), names[0])]
+        return tuple(float(v) for v in frame[:2] @ _world(model, body, point))
+
+    springs = tuple(TrainSpring(f.name, "" if f.body_i == GROUND else f.body_i, plane(f, f.body_i, f.point_i),
+                                "" if f.body_j == GROUND else f.body_j, plane(f, f.body_j, f.point_j),
                                 f.stiffness, f.damping) for f in spring_items)
     train = build_train(bodies, meshes, springs=springs)
     orders = train.common_orders() or {}
-    phased = [dataclasses.replace(_rolling(model, train, m, held), order=orders.get(m.name, 1)) for m in meshes]
+    axes = {b: frames[b][2] for b in names}
+    phased = [dataclasses.replace(_rolling(model, train, m, held, axes, turns[m.name]), order=orders.get(m.name, 1))
+              for m in meshes]
     back = " (its reference gear turns backwards as the train rolls)"
     notes.append("mesh phases from the gears' teeth, in mesh periods (0: a tooth of the reference gear on the line "
                  "to the pitch point): " + ", ".join(f"{m.name} {m.phase:.4f}{'' if m.rolling > 0 else back}"
@@ -186,7 +198,7 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
                      + " (its harmonics are of that period)")
     named = description or f"{model.name}: {len(meshes)} mesh{'es' if len(meshes) != 1 else ''}"
     train = build_train(bodies, phased, named, tuple(notes), springs)
-    train.axes = np.array([e1, e2, axis])
+    train.frames = frames
     return train
 
 
@@ -237,11 +249,12 @@ def _coaxial(first: tuple, kind: str, item) -> bool:
     return kind == first[0] == "revolute" and item.body_i == first[1] and on_one_line(first[3], item)
 
 
-def _rolling_sign(model: Model, train: TrainModel, speeds: dict[str, float], held: dict[str, float]) -> float:
+def _rolling_sign(model: Model, train: TrainModel, speeds: dict[str, float], held: dict[str, float],
+                  axes: dict[str, np.ndarray]) -> float:
     """+1 or -1: the direction of the train's rolling `speeds` that the model runs in: its speed motors' (`held`:
     body, mean speed [rad/s]; they hold it whatever its initial spins), else its initial spins, else the one its
     torques drive, else the one that turns the first body forward."""
-    spin = sum(b.inertia * speeds[b.name] * float(np.dot(model.bodies[b.name].angular_velocity, _axis(model)))
+    spin = sum(b.inertia * speeds[b.name] * float(np.dot(model.bodies[b.name].angular_velocity, axes[b.name]))
                for b in train.bodies)
     driven = sum(speeds[b] * w for b, w in held.items())
     work = sum(b.torque * speeds[b.name] for b in train.bodies)
@@ -251,18 +264,79 @@ def _rolling_sign(model: Model, train: TrainModel, speeds: dict[str, float], hel
     return 1.0
 
 
-def _axis(model: Model) -> np.ndarray:
-    return model.joints[next(iter(model.gear_pairs.values())).joint1].unit_axis()
-
-
-def _rolling(model: Model, train: TrainModel, mesh: TrainMesh, held: dict[str, float]) -> TrainMesh:
-    """The mesh with the direction its phase runs as the train rolls (its reference gear's turn on its seat), in
-    its rigid rolling or, where speed motors hold it, its kinematic rolling; as it is where the train rolls in more
-    ways than one."""
+def _rolling(model: Model, train: TrainModel, mesh: TrainMesh, held: dict[str, float], axes: dict[str, np.ndarray],
+             turn: float) -> TrainMesh:
+    """The mesh with the direction its phase runs as the train rolls (its reference gear's turn on its seat about
+    its joint's axis, which is `turn` (+1 or -1) times its body's axis), in its rigid rolling or, where speed
+    motors hold it, its kinematic rolling; as it is where the train rolls in more ways than one."""
     try:
         speeds = train.rolling_speeds()
     except ModelError:
         return mesh
-    sign = _rolling_sign(model, train, speeds, held)
-    rate = sign * (speeds[mesh.reference] - speeds.get(mesh.carrier, 0.0))
+    sign = _rolling_sign(model, train, speeds, held, axes)
+    rate = sign * turn * (speeds[mesh.reference] - speeds.get(mesh.carrier, 0.0))
     return dataclasses.replace(mesh, rolling=-1.0 if rate < 0 else 1.0)
+
+
+def _frames(model: Model, names: list[str], seats: dict, host: dict[str, str]) -> dict[str, np.ndarray]:
+    """Each body's frame (3, 3): rows e1, e2 of its group's plane and the group's axis (world). A group holds the
+    bodies whose seats' axes are parallel, its axis the first one's (the first pair's gear 1 first); a body welded
+    to the ground takes the group of what it carries."""
+    first = model.joints[next(iter(model.gear_pairs.values())).joint1].unit_axis()
+    groups = [_frame(first)]
+    frames = {}
+    for b in names:
+        kind, _, _, item = seats[b]
+        if kind == "fixed":
+            continue
+        axis = np.asarray(item.axis, float) / np.linalg.norm(item.axis)
+        found = next((g for g in groups if abs(abs(float(axis @ g[2])) - 1.0) < 1e-9), None)
+        if found is None:
+            found = _frame(axis)
+            groups.append(found)
+        frames[b] = found
+    for b in names:
+        frames.setdefault(b, frames.get(host.get(seats[b][1], GROUND), groups[0]))
+    return frames
+
+
+def _frame(axis: np.ndarray) -> np.ndarray:
+    """Rows e1, e2, axis: a right-handed frame whose plane is normal to the unit `axis`."""
+    e1 = np.cross(axis, [0.0, 0.0, 1.0]) if abs(axis[2]) < 0.9 else np.cross([0.0, 1.0, 0.0], axis)
+    e1 = np.array([1.0, 0.0, 0.0]) if abs(axis[2]) > 0.999999 else e1 / np.linalg.norm(e1)
+    return np.array([e1, np.cross(axis, e1), axis])
+
+
+def _check_axes(model: Model, frames: dict[str, np.ndarray], seats: dict, host: dict[str, str], gear_of) -> None:
+    """ModelError naming the item where the groups of axes do not make a train the lumped model holds: a body on
+    a body of another group, a cylindrical pair across groups, a bevel pair whose gears do not turn on fixed
+    centres."""
+    for b, (kind, parent, _, item) in seats.items():
+        parent = host.get(parent, GROUND)
+        if b in frames and parent in frames and frames[parent] is not frames[b]:
+            raise ModelError(item.name, f"seats {b!r} on {parent!r}, whose axis is not parallel to its own: the "
+                             "lumped train's bodies sit on bodies of their own group")
+    for p in model.gear_pairs.values():
+        g1, g2 = gear_of(p, 1), gear_of(p, 2)
+        if p.kind != "bevel":
+            if frames[g1] is not frames[g2]:
+                raise ModelError(p.joint2, f"is not parallel to {p.joint1}: a {p.kind} pair's gears turn about "
+                                 "parallel axes")
+            continue
+        for g in (g1, g2):
+            kind, parent, _, _ = seats[g]
+            if kind == "bearing" or host.get(parent, GROUND) != GROUND:
+                raise ModelError(p.name, f"is a bevel pair whose gear {g!r} turns on "
+                                 f"{'a bearing' if kind == 'bearing' else repr(host[parent])}: the lumped train "
+                                 "takes a bevel pair on fixed centres (joints to the ground), as its translations "
+                                 "are planar")
+
+
+def _bevel_sign(model: Model, pair, axis_1: np.ndarray, axis_2: np.ndarray) -> float:
+    """+1 where positive turns of both gears about their bodies' axes (`axis_1`, `axis_2`) move their teeth at
+    the pitch point against each other (an external pair's sense), -1 where with each other."""
+    c1, c2 = mesh_centre(model, pair, 1), mesh_centre(model, pair, 2)
+    frame = contact_frame(PairGeometryData.of(pair), c1, model.joints[pair.joint1].unit_axis(), c2,
+                          model.joints[pair.joint2].unit_axis())
+    t1, t2 = np.cross(axis_1, frame.point - c1), np.cross(axis_2, frame.point - c2)
+    return -1.0 if float(t1 @ t2) > 0 else 1.0

@@ -83,10 +83,12 @@ class TrainMesh:
 
     Attributes
     ----------
-    kind : {'external', 'internal'}
-        Internal: gear 2 is the ring, gear 1 the pinion inside it.
+    kind : {'external', 'internal', 'bevel'}
+        Internal: gear 2 is the ring, gear 1 the pinion inside it. Bevel: the gears turn about axes of two
+        groups, on fixed centres; the mesh couples their rotations alone.
     base_radius_1, base_radius_2 : float
-        [m]
+        Each gear's lever from its rotation to the approach along the line of action [m]: the base radius (a
+        bevel gear's mean cone radius times cos(alpha): core.gearing.mesh_model.mesh_levers).
     pressure_angle : float
         Working transverse pressure angle [rad].
     phase : float
@@ -100,6 +102,8 @@ class TrainMesh:
     order : int
         The mesh's periods in one period of the train (`common_orders`): 1 where every mesh runs at one
         frequency, as a planetary set's.
+    spin_sign : float or None
+        `sign`, where the kind does not say it (a bevel pair's, from its axes).
     """
 
     name: str
@@ -116,6 +120,15 @@ class TrainMesh:
     teeth: int = 0
     carrier: str = ""
     order: int = 1
+    spin_sign: float | None = None
+
+    @property
+    def sign(self) -> float:
+        """+1 where positive rotations of both gears (about their bodies' axes) close the drive flank together,
+        as an external pair's do; -1 where gear 2's opens it (an internal pair)."""
+        if self.spin_sign is not None:
+            return self.spin_sign
+        return -1.0 if self.kind == "internal" else 1.0
 
     def frequency_per_speed(self, rotation: dict[str, float]) -> float:
         """Mesh frequency [Hz] at body speeds `rotation` [rad/s]: z |w_ref - w_carrier| / (2 pi) (0 if the
@@ -176,7 +189,7 @@ class TrainModel:
     lumped: LumpedModel
     notes: list[str] = field(default_factory=list)
     springs: tuple[TrainSpring, ...] = ()
-    axes: np.ndarray = field(default_factory=lambda: np.eye(3))  # rows: the plane's x and y and the axis (world)
+    frames: dict[str, np.ndarray] = field(default_factory=dict)  # per body, rows: its plane's x and y, its axis
 
     @property
     def dofs(self) -> int:
@@ -237,7 +250,7 @@ class TrainModel:
         index = {b.name: i for i, b in enumerate(self.bodies)}
         rows, per = np.zeros((len(self.meshes), len(index))), np.zeros((len(self.meshes), len(index)))
         for row, turns, m in zip(rows, per, self.meshes):
-            sign = -1.0 if m.kind == "internal" else 1.0
+            sign = m.sign
             row[index[m.gear1]] += m.base_radius_1
             row[index[m.gear2]] += sign * m.base_radius_2
             turns[index[m.reference]] = m.teeth / (2 * math.pi)
@@ -378,6 +391,15 @@ def build_train(bodies: list[TrainBody], meshes: list[TrainMesh], description: s
     rows, contacts = {}, []
     for m in meshes:
         g1, g2 = by_name[m.gear1], by_name[m.gear2]
+        spin = m.base_radius_1 * rot[g1.name] + m.sign * m.base_radius_2 * rot[g2.name]
+        if m.kind == "bevel":  # across two groups' planes: the rotations alone
+            if trans[g1.name].any() or trans[g2.name].any():
+                raise ModelError(m.name, "is a bevel pair whose gears' centres move: the lumped train takes a bevel "
+                                 "pair on fixed centres")
+            rows[m.name] = (spin, -spin)
+            damping += m.law.damping * np.outer(spin, spin)
+            contacts.append((spin, -spin, m))
+            continue
         c1, c2 = np.asarray(g1.centre, float), np.asarray(g2.centre, float)
         # e: the unit vector from gear 1 to gear 2 (external) or from the ring to the pinion (internal)
         e = c2 - c1 if m.kind == "external" else c1 - c2
@@ -387,8 +409,6 @@ def build_train(bodies: list[TrainBody], meshes: list[TrainMesh], description: s
         e = e / length
         t = _perp(e)
         ca, sa = math.cos(m.pressure_angle), math.sin(m.pressure_angle)
-        s2 = 1.0 if m.kind == "external" else -1.0
-        spin = m.base_radius_1 * rot[g1.name] + s2 * m.base_radius_2 * rot[g2.name]
         rel = trans[g1.name] - trans[g2.name]
         # drive flank: gear 1 pushes gear 2 along n = t cos a + e sin a; the coast flank's line is mirrored
         drive = spin + (ca * t + sa * e) @ rel

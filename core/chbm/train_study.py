@@ -196,7 +196,8 @@ def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = 
     ------
     ModelError
         When the meshes' frequencies have no common period (`check_period`), the harmonics do not reach every
-        mesh's own frequency, or no mesh carries a load (the model's mean torques are all zero).
+        mesh's own frequency, or a mesh carries no load (the model's mean torques are all zero, or load no gear
+        beyond it).
     ContinuationError
         When the curve cannot be followed; its `curve` holds the TrainCurve of the points computed (or None).
     """
@@ -205,6 +206,12 @@ def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = 
         # unloaded meshes rattle in their backlash about no static state: the Newton system is singular
         raise ModelError("torques", "the model's mean torques are all zero over the run, so no mesh carries a "
                          "load: the forced response needs one (a Torque on a gear's joint)")
+    static = np.abs(static_mesh_forces(train))
+    idle = [m.name for m, f in zip(train.meshes, static) if f <= 1e-9 * static.max()]
+    if idle:  # as above, for a stage past the last load
+        raise ModelError(idle[0], "carries no static force under the model's mean torques: an unloaded mesh rattles "
+                         "in its backlash about no static state, which the forced response cannot follow; load "
+                         "the train beyond it (a Torque on its output's joint)")
     hb = HarmonicBalance(train.lumped, harmonics)
     # a train's unknowns are many and large against x_scale: the frequency step (df_max) and the Newton
     # iterations bound the step, not an arclength of order one

@@ -19,7 +19,7 @@ import pytest
 from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.modes import distinct, train_modes
 from core.chbm.train_from_model import train_from_model
-from core.chbm.train_study import mesh_loads, static_mesh_forces
+from core.chbm.train_study import mesh_loads, static_mesh_forces, train_curve
 from core.commands import AddItem
 from core.dynamics.simulate import simulate
 from core.errors import ModelError
@@ -150,6 +150,19 @@ def test_a_joint_whose_axis_points_the_other_way_turns_its_torque_and_its_meshs_
     assert np.abs(forces[0]).max() > 1e3 and forces[1] == pytest.approx(forces[0], rel=1e-12, abs=1e-9)
     rolling = [{m.name: m.rolling for m in t.meshes} for t in trains]
     assert rolling[1] == {**rolling[0], "p3": -rolling[0]["p3"]}
+
+
+def test_a_stage_past_the_last_load_is_refused_by_the_forced_response_with_its_mesh_named():
+    """Loaded at g4, the bevel stage beyond it carries nothing: its static force was round-off (1e-19 N) and its
+    dynamic factor 1e21 in the curve the window drew, which tangled where the unloaded mesh rattles."""
+    model = right_angle_reducer(10.0)
+    model.forces["drive"] = Torque("drive", "g1_j", TimeLaw(value=20.0))
+    model.forces["load"] = Torque("load", "g4_j", TimeLaw(value=100.0))  # g4_j points down: -100 N m about +z
+    train = train_from_model(model)
+    rb = [0.001 * z * math.cos(math.radians(20)) for z in (20, 45)]  # g1's and g4's base radii [m]
+    assert np.abs(static_mesh_forces(train))[:2] == pytest.approx([20.0 / rb[0], 100.0 / rb[1]], rel=1e-9)
+    with pytest.raises(ModelError, match=r"p3: carries no static force under the model's mean torques"):
+        train_curve(train, 1000.0, 2000.0)
 
 
 def test_a_bevel_pair_whose_gear_turns_on_a_moving_body_is_refused_with_the_pair_named():

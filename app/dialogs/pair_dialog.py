@@ -22,6 +22,7 @@ from core.dynamics.checks import check
 from core.errors import ModelError
 from core.gearing.compound import stage_on_shaft
 from core.gearing.placement import gears_on, likely_joints, place_gear2, teeth_bodies
+from core.geometry.macro import bevel_pitch_angle
 from core.geometry.tooth_checks import pair_tooth_warnings
 from core.geometry.rotations import quat_matrices
 from core.model.builders import AXIAL_CLEARANCE, above, pair_bodies
@@ -122,12 +123,17 @@ class GearPairDialog(QDialog):
         lay.addWidget(self.stage_button)
         lay.addWidget(self.move_button)
         lay.addWidget(buttons)
+        self.kind.currentTextChanged.connect(self._pitch_from_teeth)  # before the refresh, as the teeth's
         for w in (self.kind, self.joint1, self.joint2, self.carrier):
             w.currentTextChanged.connect(self.refresh)
         for w in (self.joint1, self.joint2):
             w.currentTextChanged.connect(self._teeth_choices)
         for w in (self.teeth1, self.teeth2):
             w.currentTextChanged.connect(self._from_generators)
+        self.gamma.edit.setToolTip(self.gamma.edit.toolTip() + "; atan(z1/z2), as the 90 deg shaft angle of a bevel "
+                                   "pair has it: it follows the teeth as they are typed")
+        for w in (self.z1, self.z2):  # before the refresh: the pitch angle follows the teeth
+            w.edit.editingFinished.connect(self._pitch_from_teeth)
         for w in (self.z1, self.z2, self.module, self.alpha, self.beta, self.gamma, self.width):
             w.edit.editingFinished.connect(self.refresh)
         self.moves: list = []
@@ -159,6 +165,16 @@ class GearPairDialog(QDialog):
         for cmd in self.moves:
             cmd.do(trial)
         return trial
+
+    def _pitch_from_teeth(self, *_) -> None:
+        """A bevel pair's pitch angle from its teeth, atan(z1/z2), the one a 90 deg shaft angle allows (teeth that
+        are not numbers leave it, for the check to name)."""
+        if self.kind.currentText() != "bevel":
+            return
+        try:
+            self.gamma.set_si(bevel_pitch_angle(self.z1.value(), self.z2.value()))
+        except FieldError:
+            return
 
     def refresh(self, *_):
         self._stage_choice()

@@ -139,3 +139,23 @@ def test_a_right_angle_bevel_stage_on_the_reducers_output_from_the_pair_dialog(w
     pair = window.doc.model.gear_pairs["bevel"]
     assert (pair.kind, pair.joint1, pair.gear1, pair.joint2) == ("bevel", "output_joint", "gear5", "gear6_joint")
     assert not [f for f in window.doc.findings if f.severity == "error"]
+
+
+def test_a_bevel_stage_typed_as_20_30_takes_its_pitch_angle_from_the_teeth(window, qtbot):
+    """The reducer example's Gear Pair dialog turned to bevel with 20/30 typed kept the pitch angle of a 20/40 pair,
+    26.5651 deg, so the stage was refused until atan(20/30) = 33.6901 deg was typed by hand (the only angle a
+    90 deg shaft angle allows). The angle follows the teeth now, and the stage on the output shaft is made with
+    it: all gear rules hold and the pair has the exact atan(20/30)."""
+    window.open_file(EXAMPLES / "two_stage_reducer.gdyn")
+    seen = {}
+
+    def stage(dlg):
+        seen["gamma"] = dlg.gamma.edit.text()
+        qtbot.mouseClick(dlg.findChild(QPushButton, "generate_stage"), Qt.LeftButton)
+        seen["checks"] = dlg.checks.text()
+
+    fill_and_ok(qtbot, {"Name": "bevel", "kind": "bevel", "z1": 20, "z2": 30, "Face width": 12}, press=stage)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert seen == {"gamma": "33.6901", "checks": "All gear rules hold."}
+    pair = window.doc.model.gear_pairs["bevel"]
+    assert pair.kind == "bevel" and pair.pitch_angle == math.atan2(20, 30) and pair.joint1 == "output_joint"

@@ -169,8 +169,8 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         self.source.blockSignals(False)
         self._pair_names = set(self.doc.model.gear_pairs)  # the pairs listed or named: a change of one refills
         others = [f"{p.name} ({p.kind})" for p in self.doc.model.gear_pairs.values() if p.kind != "external"]
-        self.not_offered.setText(f"Not offered: {', '.join(others)}: the study takes external spur and helical pairs"
-                                 if others else "")
+        self.not_offered.setText(f"Not offered: {', '.join(others)}: the study takes external spur and helical "
+                                 "pairs; Analysis > Train Dynamics takes every pair of the train" if others else "")
         self.not_offered.setVisible(bool(others))
 
     def load_study(self, *_) -> None:

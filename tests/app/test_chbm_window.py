@@ -348,7 +348,7 @@ def test_the_models_pairs_the_study_does_not_take_are_named_with_why(window, qtb
     note = chbm.findChild(QLabel, "not_offered")
     bevel = next(iter(window.doc.model.gear_pairs))
     assert note.isVisible() and note.text() == (f"Not offered: {bevel} (bevel): the study takes external spur and "
-                                                "helical pairs")
+                                                "helical pairs; Analysis > Train Dynamics takes every pair of the train")
     window.doc.apply(RemoveItem(window.doc.model, bevel))
     assert not note.isVisible()
     window.doc.undo_stack.undo()

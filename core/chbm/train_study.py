@@ -208,10 +208,10 @@ def train_curve(train: TrainModel, f_min: float, f_max: float, harmonics: int = 
                          "load: the forced response needs one (a Torque on a gear's joint)")
     static = np.abs(static_mesh_forces(train))
     idle = [m.name for m, f in zip(train.meshes, static) if f <= 1e-9 * static.max()]
-    if idle:  # as above, for a stage past the last load
-        raise ModelError(idle[0], "carries no static force under the model's mean torques: an unloaded mesh rattles "
-                         "in its backlash about no static state, which the forced response cannot follow; load "
-                         "the train beyond it (a Torque on its output's joint)")
+    if idle:  # a stage past the last load
+        raise ModelError(idle[0], "carries no static force under the model's mean torques: its dynamic factor (peak "
+                         "over static force) is not defined, and with backlash it rattles about no static state; "
+                         "load the train beyond it (a Torque on its output's joint)")
     hb = HarmonicBalance(train.lumped, harmonics)
     # a train's unknowns are many and large against x_scale: the frequency step (df_max) and the Newton
     # iterations bound the step, not an arclength of order one

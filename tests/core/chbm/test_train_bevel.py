@@ -153,8 +153,8 @@ def test_a_joint_whose_axis_points_the_other_way_turns_its_torque_and_its_meshs_
 
 
 def test_a_stage_past_the_last_load_is_refused_by_the_forced_response_with_its_mesh_named():
-    """Loaded at g4, the bevel stage beyond it carries nothing: its static force was round-off (1e-19 N) and its
-    dynamic factor 1e21 in the curve the window drew, which tangled where the unloaded mesh rattles."""
+    """Loaded at g4, the bevel stage beyond it carries nothing: its static force was round-off (1e-19 N), and the
+    curve the window drew gave it a dynamic factor of 2.4e21."""
     model = right_angle_reducer(10.0)
     model.forces["drive"] = Torque("drive", "g1_j", TimeLaw(value=20.0))
     model.forces["load"] = Torque("load", "g4_j", TimeLaw(value=100.0))  # g4_j points down: -100 N m about +z

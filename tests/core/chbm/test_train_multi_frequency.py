@@ -19,7 +19,9 @@ from core.chbm.newmark import NewmarkIntegrator
 from core.chbm.stability import floquet_multipliers
 from core.chbm.train_from_model import train_from_model
 from core.chbm.train_study import contact_lost, mesh_forces, period_forces, unstable_spans
-from core.model.entities import CompliantMesh
+from core.commands import AddItem
+from core.gearing.compound import stage_on_shaft
+from core.model.entities import GROUND, CompliantMesh, GearPair
 from core.model.files import load
 from tests.conftest import EXAMPLES
 from tests.core.chbm.conftest import period_map_multiplier
@@ -111,6 +113,40 @@ def test_a_curve_steps_over_the_frequency_where_a_multiplier_of_the_trains_perio
         if abs(p.frequency - 6647.2) > 1.0:
             z, _, ok = hb.solve(2 * math.pi * p.frequency, hb.static_guess())
             assert ok and np.linalg.norm(z - p.z) < 1e-6 * np.linalg.norm(z), p.frequency
+
+
+def right_angle_reducer():
+    """The example with a 20/30 bevel stage (m 2 mm, b 12 mm) on its output shaft, as the Gear Pair dialog's stage
+    button makes it, and the example's load moved onto the bevel wheel: three meshes at 20 : 9 : 4."""
+    model = load(EXAMPLES / "two_stage_reducer.gdyn")
+    commands, pair = stage_on_shaft(model, GearPair("bevel", "output_joint", "", GROUND, kind="bevel", z1=20, z2=30,
+                                                    module=0.002, pitch_angle=math.atan2(20, 30), face_width=0.012))
+    for command in commands:
+        command.do(model)
+    AddItem(pair).do(model)
+    model.forces["load"] = dataclasses.replace(model.forces["load"], joint=pair.joint2)
+    return train_from_model(model)
+
+
+def test_a_climb_up_a_crossing_branch_is_stepped_over_though_its_tangent_flips_by_round_off():
+    """The right-angle reducer: near 6597.65 Hz a multiplier of the train's period passes +1 and the path climbs the
+    branch there, its frequency still within 1.5e-8 of the crossing while the response grew 100 times. The
+    frequency part of its tangent is round-off there, and its sign flips counted as folds: after 8 of them the
+    curve stopped, "folded back 8 times between 6597.65 and 6597.65 Hz". It now steps over the crossing as for
+    the reducer without the stage: it reaches 6700 Hz, stable before the crossing and unstable after, as Newmark
+    on the same equations finds (steady at 6400 Hz, growing without bound at 6650 Hz)."""
+    train = right_angle_reducer()
+    hb = HarmonicBalance(train.lumped, 116)
+    points = follow(hb, 6500.0, 6700.0, ds=1.0, ds_max=1e6, df_max=10.0, max_points=500)
+    f = np.array([p.frequency for p in points])
+    assert f[-1] == 6700.0 and np.all(np.diff(f) > 0)
+    assert all(p.stable == (p.frequency < 6597.65) for p in points)  # the crossing: 6597.6528 Hz
+    assert not any(abs(x - 6597.65) < 0.1 for x in f)  # within a hundredth of the frequency step: no point
+    newmark = NewmarkIntegrator(train.lumped)
+    steady = newmark.run(6400.0, max_periods=100)
+    assert steady.converged
+    growing = newmark.run(6650.0, max_periods=60)
+    assert not growing.converged and growing.summary()[1] > 1e3 * steady.summary()[1]
 
 
 def test_a_curve_that_tangles_where_the_periodic_response_is_unstable_stops_there_and_says_so():

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from core.chbm.harmonic_balance import HarmonicBalance
-from core.chbm.modes import distinct, train_modes
+from core.chbm.modes import displaced_poses, distinct, train_modes
 from core.chbm.train_from_model import train_from_model
 from core.chbm.train_study import mesh_loads, static_mesh_forces, train_curve
 from core.commands import AddItem
@@ -25,7 +25,7 @@ from core.dynamics.simulate import simulate
 from core.errors import ModelError
 from core.gearing.compound import stage_on_shaft
 from core.gearing.gear_bodies import polar_inertia
-from core.geometry.rotations import quat_about, quat_mul
+from core.geometry.rotations import quat_about, quat_matrix, quat_mul
 from core.model.entities import (GROUND, CompliantMesh, GearPair, RevoluteJoint, RigidBody, SimulationSettings,
                                  TimeLaw, Torque)
 from core.model.files import load
@@ -97,6 +97,26 @@ def test_a_right_angle_reducers_lumped_modes_are_the_linearised_engines():
     assert abs(train.frames[wheel][2] @ train.frames["g1"][2]) < 1e-12
     assert train.mesh_frequency_ratios() == pytest.approx({"p1": 1.0, "p2": 0.45, "p3": 0.2}, rel=1e-12)
     assert {m.name: m.order for m in train.meshes} == {"p1": 20, "p2": 9, "p3": 4}
+
+
+def test_a_mode_shape_turns_the_bevel_wheel_about_its_own_axis():
+    """Animate Mode's poses (core.chbm.modes.displaced_poses): each gear turns about its own joint's axis through its
+    centre by the shape's rotation; the bevel wheel about x, across the others' z (it turned about z, the first
+    group's axis, before the groups had frames of their own)."""
+    model = right_angle_reducer()
+    train = train_from_model(model)
+    mode = max(train_modes(train), key=lambda m: m.frequency)
+    poses = displaced_poses(train, mode.shape, 1.0, model)
+    for name in ("g1", model.joints[model.gear_pairs["p3"].joint2].body_j):
+        body, joint = model.bodies[name], next(j for j in model.joints.values() if j.body_j == name)
+        angle = float(train.rotation[name] @ mode.shape)
+        axis = train.frames[name][2]
+        assert abs(abs(axis @ joint.unit_axis()) - 1.0) < 1e-12 and abs(angle) > 1e-6
+        turned = quat_mul(quat_about(axis, angle), body.orientation)
+        assert poses[name][1] == pytest.approx(turned, abs=1e-12)
+        on_axis = np.asarray(joint.position) + axis * (axis @ (np.asarray(body.position) - joint.position))
+        assert poses[name][0] == pytest.approx(on_axis + quat_matrix(quat_about(axis, angle)) @ (
+            np.asarray(body.position) - on_axis), abs=1e-12)
 
 
 @pytest.mark.parametrize("share", [0.6, 1.4])  # of the first natural frequency, in p1's mesh frequency

@@ -63,8 +63,9 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
     Raises
     ------
     ModelError
-        Naming the item, if the model does not validate, has no gear pair, has a bevel pair, axes that are not
-        parallel, or a body both on a joint and on a bearing.
+        Naming the item, if the model does not validate, has no gear pair, a cylindrical pair whose axes are not
+        parallel, a bevel pair whose gears do not turn on joints to the ground, a body on a body whose axis is not
+        parallel to its own, or a body both on a joint and on a bearing.
     """
     errors = validate(model, errors_only=True)
     if errors:
@@ -112,7 +113,10 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
     torque = dict.fromkeys(names, 0.0)
     held, torsion, notes, spring_items = {}, {}, [], []  # held: a motor's body and its mean speed [rad/s]
     for f in model.forces.values():
-        if isinstance(f, Torque):  # about its joint's axis
+        on = host.get(model.joints[f.joint].body_j) if isinstance(f, (Torque, SpeedMotor)) else None
+        if on is not None and on not in names:
+            notes.append(f"{f.name}: acts on {on!r}, which is not part of the train (left out)")
+        elif isinstance(f, Torque):  # about its joint's axis
             b, sign = turning(f.joint)
             torque[b] = torque.get(b, 0.0) + sign * float(np.mean([f.law(t) for t in times]))
         elif isinstance(f, SpeedMotor):

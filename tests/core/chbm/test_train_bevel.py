@@ -185,6 +185,19 @@ def test_a_stage_past_the_last_load_is_refused_by_the_forced_response_with_its_m
         train_curve(train, 1000.0, 2000.0)
 
 
+def test_a_torque_on_a_body_outside_the_train_is_left_out_and_said_so():
+    """A fan on a joint of its own with a torque: not part of the train. Reading its joint's sense against its
+    group's axis raised KeyError 'fan' (it has no group); before that, its torque was dropped without a word."""
+    model = load(EXAMPLES / "two_stage_reducer.gdyn")
+    AddItem(RigidBody("fan", mass=1.0, inertia=((1e-3, 0, 0), (0, 1e-3, 0), (0, 0, 1e-3)),
+                      position=(0.3, 0.0, 0.0))).do(model)
+    AddItem(RevoluteJoint("fan_joint", GROUND, "fan", (0.3, 0.0, 0.0), (0.0, 0.0, 1.0))).do(model)
+    AddItem(Torque("fan_torque", "fan_joint", TimeLaw(value=1.0))).do(model)
+    train = train_from_model(model)
+    assert "fan" not in [b.name for b in train.bodies]
+    assert "fan_torque: acts on 'fan', which is not part of the train (left out)" in train.notes
+
+
 def test_a_bevel_pair_whose_gear_turns_on_a_moving_body_is_refused_with_the_pair_named():
     """The bevel wheel's joint on a housing that turns itself: its centre would move, which the lumped train's
     planar translations cannot hold."""

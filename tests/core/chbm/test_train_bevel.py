@@ -50,7 +50,7 @@ def right_angle_reducer(speed: float = 0.0):
     """The reducer (20/40, 18/45) with a 20/30 straight bevel stage (m 2 mm, b 12 mm) on g4's shaft, every gear
     rolling at `speed` [rad/s] of g1 (the stage's wheel as stage_on_shaft starts it), constant undamped meshes.
     g4's joint points down (-z), against the others: its angle, which phases the bevel mesh, runs backwards; the
-    bevel pinion is turned a quarter of its tooth pitch, so the direction its mesh's phase runs shows."""
+    bevel pinion is turned a quarter of its tooth pitch (its mesh's phase 0.75, not 0)."""
     model = two_stage_reducer(False, stiffness=K[:2])
     model.joints["g4_j"] = dataclasses.replace(model.joints["g4_j"], axis=(0.0, 0.0, -1.0))
     for name, spin in {"g1": speed, "g2": -speed / 2, "g3": -speed / 2, "g4": speed / 5}.items():
@@ -101,8 +101,8 @@ def test_a_right_angle_reducers_lumped_modes_are_the_linearised_engines():
 
 def test_a_mode_shape_turns_the_bevel_wheel_about_its_own_axis():
     """Animate Mode's poses (core.chbm.modes.displaced_poses): each gear turns about its own joint's axis through its
-    centre by the shape's rotation; the bevel wheel about x, across the others' z (it turned about z, the first
-    group's axis, before the groups had frames of their own)."""
+    centre by the shape's rotation; the bevel wheel about its joint's -x, across the others' z (with one frame for
+    every body, as before the groups, it turned about z)."""
     model = right_angle_reducer()
     train = train_from_model(model)
     mode = max(train_modes(train), key=lambda m: m.frequency)

@@ -59,6 +59,19 @@ from core.ranges import Range
 
 HZ = Range(lo=0.0, hi=1e6, lo_open=True, unit="Hz")
 ANIMATION_SHARE = 0.12  # the largest rim displacement of an animated mode, of the largest body radius
+
+#: what each column of the modes table counts (its header's tooltip)
+MODE_COLUMNS = (
+    "Natural frequency at the meshes' mean stiffness, of the flank the mean torques load",
+    "rotational, translational or planet mode (Lin and Parker's classes for a planetary set), mixed, or rigid "
+    "(the train rolls: nothing strains)",
+    "How many modes share the frequency (equally spaced planets give translational pairs and N - 3 planet modes)",
+    "Share of the mode's kinetic energy in the turning of the bodies that are not planets: sun, ring, carrier, "
+    "and the gears of a fixed-axis train",
+    "Share of the mode's kinetic energy in the motion of those bodies' centres (on bearing spring-dampers)",
+    "Share of the mode's kinetic energy in the planets' motion",
+    "Share of the mode's strain energy in the meshes",
+    "Share of the mode's strain energy in the bearings, torsional springs and spring-dampers")
 FRAMES_PER_CYCLE = 40
 
 
@@ -79,6 +92,8 @@ class TrainWindow(WorkerRuns, QMainWindow):
         self.table.setObjectName("train_modes_table")
         self.table.setHorizontalHeaderLabels(["f [Hz]", "kind", "multiplicity",
                                               *(f"{s} [%]" for s in SHARES)])
+        for column, tip in enumerate(MODE_COLUMNS):
+            self.table.horizontalHeaderItem(column).setToolTip(tip)
         self.table.resizeColumnsToContents()  # the headers read whole before a run fills the table
         self.table.setSelectionBehavior(QTableWidget.SelectRows)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)

@@ -5,13 +5,13 @@ import csv
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtWidgets import QLineEdit, QMenu, QMessageBox, QToolButton
+from PySide6.QtWidgets import QLineEdit, QMenu, QMessageBox, QPushButton, QToolButton
 
 from core.chbm.train_commands import SHARES, run_train_chbm
 from core.commands import replace_fields
 from core.model.entities import TimeLaw
 from core.model.views import TrainStudy
-from tests.app.conftest import answer_boxes, axis_unit_suits, headers_read_whole
+from tests.app.conftest import answer_boxes, axis_unit_suits, fill_and_ok, headers_read_whole, toolbar_button
 from tests.conftest import EXAMPLES
 
 
@@ -56,6 +56,31 @@ def test_the_modes_table_lists_the_planetary_families_and_a_mode_animates_in_the
     assert abs(moved[2, 3] - before[2, 3]) < 1e-12  # in the plane: a translational mode moves the sun sideways
     qtbot.mouseClick(train.animate_button, Qt.LeftButton)
     assert np.allclose(window.viewport.actor_matrix("sun"), before)  # stopping puts the bodies back
+
+
+def test_a_right_angle_trains_modes_turn_the_bevel_wheel_about_its_own_axis(window, qtbot):
+    """The reducer example with a 20/30 bevel stage on its output shaft, made in the Gear Pair dialog: Train Dynamics
+    refused it ("is a bevel pair; the lumped train takes parallel-axis pairs"). It lists three torsional modes (the
+    motor holds the input), each column's header says what it counts, and Animate Mode turns the bevel wheel
+    about its own joint's axis, across the others'."""
+    window.open_file(str(EXAMPLES / "two_stage_reducer.gdyn"), ask=False)
+    fill_and_ok(qtbot, {"Name": "bevel", "kind": "bevel", "z1": 20, "z2": 30, "Face width": 12},
+                press=lambda dlg: qtbot.mouseClick(dlg.findChild(QPushButton, "generate_stage"), Qt.LeftButton))
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    joint = window.doc.model.joints[window.doc.model.gear_pairs["bevel"].joint2]
+    train = _open(window, qtbot, path=None)
+    table = train.table
+    assert [table.item(r, 1).text() for r in range(table.rowCount())] == ["rotational"] * 3
+    tips = [table.horizontalHeaderItem(c).toolTip() for c in range(table.columnCount())]
+    assert all(tips) and "fixed-axis train" in tips[3 + SHARES.index("central rotation")]
+    qtbot.mouseClick(table.viewport(), Qt.LeftButton, pos=table.visualItemRect(table.item(2, 0)).center())
+    before = window.viewport.actor_matrix(joint.body_j).copy()
+    qtbot.mouseClick(train.animate_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: not np.allclose(window.viewport.actor_matrix(joint.body_j), before), timeout=3000)
+    turn = window.viewport.actor_matrix(joint.body_j)[:3, :3] @ before[:3, :3].T
+    axis = np.array([turn[2, 1] - turn[1, 2], turn[0, 2] - turn[2, 0], turn[1, 0] - turn[0, 1]])
+    assert abs(abs(axis @ joint.unit_axis()) / np.linalg.norm(axis) - 1.0) < 1e-9 and abs(joint.unit_axis()[2]) < 1e-12
+    qtbot.mouseClick(train.animate_button, Qt.LeftButton)
 
 
 def test_the_campbell_diagram_marks_where_mesh_harmonics_meet_natural_frequencies(window, qtbot):

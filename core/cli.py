@@ -351,7 +351,7 @@ def _cmd_chbm(ns) -> int:
                                      f"({_cut(', '.join(model.gear_pairs)) or 'none'}): name the one to study")
                 ns.pair = next(iter(model.gear_pairs))
             pair = model.gear_pairs.get(ns.pair)
-            if None in (ns.torque, ns.f_min, ns.f_max) and pair is not None and pair.kind == "external":
+            if None in (ns.torque, ns.f_min, ns.f_max) and pair is not None:
                 suggested = study_defaults(model, ns.pair)
         except ModelError as exc:
             print(f"error: {exc}", file=sys.stderr)

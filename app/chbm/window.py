@@ -47,6 +47,7 @@ from core.chbm.study import CURVE_HEADER, curve_rows, period_comparison
 from core.commands import SetViews
 from core.errors import ModelError
 from core.gearing.gear_bodies import polar_inertia
+from core.gearing.mesh_model import mesh_levers
 from core.geometry.macro import pair_geometry
 from core.model.entities import CompliantMesh
 from core.model.views import CURVE_TORQUE, MAX_TORQUES, PAPER_SOURCE, ChbmStudy
@@ -97,10 +98,6 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         self.source.setObjectName("Source")
         self.source.currentIndexChanged.connect(self._source_changed)
         form.addRow("Gear pair", self.source)
-        self.not_offered = QLabel()
-        self.not_offered.setObjectName("not_offered")
-        self.not_offered.setWordWrap(True)
-        form.addRow(self.not_offered)
         self.derived = QLabel()
         self.derived.setObjectName("derived")
         self.derived.setWordWrap(True)
@@ -144,7 +141,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         act("Export Image", self.export_image_dialog, "chbm_export_image", "The curve plot as PNG or SVG")
 
     def pairs(self) -> list[str]:
-        return [p.name for p in self.doc.model.gear_pairs.values() if p.kind == "external"]
+        return list(self.doc.model.gear_pairs)
 
     def _unchosen(self) -> bool:
         """Whether the pair shown is nobody's choice: the model keeps no study of its own (the default one, the
@@ -158,8 +155,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         return next((n for n in self.pairs() if n in meshed), PAPER_SOURCE)
 
     def _fill_sources(self, keep: str) -> None:
-        """The list of pairs: the paper's and the model's external ones, `keep` chosen (the paper's when it is not
-        listed); the model's other pairs are named below it, with why."""
+        """The list of pairs: the paper's and the model's, `keep` chosen (the paper's when it is not listed)."""
         self.source.blockSignals(True)
         self.source.clear()
         self.source.addItem(PAPER_LABEL, PAPER_SOURCE)
@@ -167,11 +163,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
             self.source.addItem(f"Model pair {name!r}", name)
         self.source.setCurrentIndex(max(self.source.findData(keep), 0))
         self.source.blockSignals(False)
-        self._pair_names = set(self.doc.model.gear_pairs)  # the pairs listed or named: a change of one refills
-        others = [f"{p.name} ({p.kind})" for p in self.doc.model.gear_pairs.values() if p.kind != "external"]
-        self.not_offered.setText(f"Not offered: {', '.join(others)}: the study takes external spur and helical "
-                                 "pairs; Analysis > Train Dynamics takes every pair of the train" if others else "")
-        self.not_offered.setVisible(bool(others))
+        self._pair_names = set(self.doc.model.gear_pairs)  # the pairs listed: a change of one refills
 
     def load_study(self, *_) -> None:
         """Fill the form from the study kept with the model."""
@@ -291,9 +283,10 @@ class ChbmWindow(WorkerRuns, QMainWindow):
             return
         geo = pair_geometry(pair.pair_spec())
         i1, i2 = polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2)
+        levers, named = mesh_levers(pair), "levers r_m cos(alpha)" if pair.kind == "bevel" else "base radii"
         self.derived.setText(
-            f"inertias {i1:.4g} and {i2:.4g} kg m^2; base radii {geo.base_radius_1 * 1e3:.4g} and "
-            f"{geo.base_radius_2 * 1e3:.4g} mm; contact ratio {geo.transverse_contact_ratio:.4g} (overlap "
+            f"inertias {i1:.4g} and {i2:.4g} kg m^2; {named} {levers[0] * 1e3:.4g} and {levers[1] * 1e3:.4g} mm; "
+            f"contact ratio {geo.transverse_contact_ratio:.4g} (overlap "
             f"{geo.overlap_ratio:.3g}); equivalent mass {lumped.mass[0, 0]:.4g} kg; " + "; ".join(lumped.notes))
 
     # ------------------------------------------------------------------ running

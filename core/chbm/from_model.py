@@ -10,7 +10,7 @@ from core.chbm.lumped_model import LumpedModel, mesh_pair_model, pair_model
 from core.chbm.train_from_model import train_from_model
 from core.geometry.macro import pair_geometry
 from core.gearing.gear_bodies import polar_inertia
-from core.gearing.mesh_model import equivalent_mass, mesh_in_model, mesh_model_for
+from core.gearing.mesh_model import equivalent_mass, mesh_in_model, mesh_levers, mesh_model_for
 from core.model.entities import CompliantMesh
 from core.errors import ModelError
 from core.model.model import Model
@@ -31,7 +31,8 @@ CONTACT_MODELS = ("mesh", "step_gap")
 
 def lumped_from_model(model: Model, pair_name: str, torque: float, contact_stiffness: float | None = None,
                       damping: float | None = None, contact: str = "mesh") -> LumpedModel:
-    """Lumped pair from `pair_name`: inertias from the bodies, base radii and contact from the pair.
+    """Lumped pair from `pair_name` (any kind: external, internal or bevel): inertias from the bodies, the levers
+    (core.gearing.mesh_model.mesh_levers) and contact from the pair.
 
     Parameters
     ----------
@@ -52,9 +53,6 @@ def lumped_from_model(model: Model, pair_name: str, torque: float, contact_stiff
     pair = model.gear_pairs.get(pair_name)
     if pair is None:
         raise ModelError(f"--pair: the model has no gear pair {pair_name!r} (pairs: {', '.join(model.gear_pairs) or 'none'})")
-    if pair.kind != "external":
-        raise ModelError(f"--pair: {pair_name!r} is {'an' if pair.kind == 'internal' else 'a'} {pair.kind} pair; the "
-                         "lumped model covers external spur/helical pairs")
     if contact not in CONTACT_MODELS:
         raise ModelError(f"--contact: must be one of {', '.join(CONTACT_MODELS)}, got {contact!r}")
     if contact_stiffness is not None:
@@ -64,7 +62,7 @@ def lumped_from_model(model: Model, pair_name: str, torque: float, contact_stiff
         raise ModelError(f"--model: {errors[0]}")
     geo = pair_geometry(pair.pair_spec())
     i1, i2 = polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2)
-    r1, r2 = geo.base_radius_1, geo.base_radius_2
+    r1, r2 = mesh_levers(pair)  # the base radii; a bevel pair's mean cone r_m cos(alpha)
     description = f"{model.name}: {pair_name}, T = {torque:g} N m"
     if contact == "mesh":
         mesh = next((f for f in model.forces.values() if isinstance(f, CompliantMesh) and f.pair == pair_name), None)
@@ -122,7 +120,7 @@ def study_defaults(model: Model, pair_name: str) -> tuple[tuple[float, ...] | No
         return None, f_min, f_max, f"{note}; torques not from the model ({exc})"
     forces = train.static_flank_forces().reshape(-1, 2)
     k = next(i for i, m in enumerate(train.meshes) if m.name == pair_name)
-    torque = float(f"{float(np.abs(forces[k]).max()) * pair_geometry(pair.pair_spec()).base_radius_1:.3g}")
+    torque = float(f"{float(np.abs(forces[k]).max()) * mesh_levers(pair)[0]:.3g}")
     if torque <= 0:
         return None, f_min, f_max, f"{note}; torques not from the model (its mean loads leave {pair_name} unloaded)"
     return ((torque / 2, torque, 2 * torque), f_min, f_max,

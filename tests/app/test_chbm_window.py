@@ -8,10 +8,10 @@ import sys
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox, QToolButton
+from PySide6.QtWidgets import QLineEdit, QMessageBox, QToolButton
 
 from core.chbm.from_model import study_defaults
-from core.commands import AddItem, RemoveItem, replace_fields
+from core.commands import AddItem, replace_fields
 from core.gearing.gear_bodies import polar_inertia
 from core.gearing.mesh_model import pair_iso_stiffness
 from core.geometry.macro import GearSpec, pair_geometry
@@ -341,22 +341,15 @@ def test_the_curve_axis_takes_the_si_prefix_of_its_values(window, qtbot):
 
 
 
-def test_the_models_pairs_the_study_does_not_take_are_named_with_why(window, qtbot):
-    window.open_file(EXAMPLES / "bevel_pair.gdyn")  # its one pair is a bevel pair
+def test_a_bevel_pair_of_the_model_is_offered_and_its_note_names_its_levers(window, qtbot):
+    """The window offered only external pairs and named the bevel example's pair as not offered. The lumped pair
+    takes every kind on its levers: the bevel pair is listed, and its note gives the mean cone's r_m cos(alpha),
+    (30 - 10 sin(atan(1/2))) cos(20 deg) = 23.99 mm and twice that."""
+    window.open_file(EXAMPLES / "bevel_pair.gdyn")
     chbm = _open(window, qtbot)
-    assert [chbm.source.itemData(i) for i in range(chbm.source.count())] == [PAPER_SOURCE]
-    note = chbm.findChild(QLabel, "not_offered")
-    bevel = next(iter(window.doc.model.gear_pairs))
-    assert note.isVisible() and note.text() == (f"Not offered: {bevel} (bevel): the study takes external spur and "
-                                                "helical pairs; Analysis > Train Dynamics takes every pair of the train")
-    window.doc.apply(RemoveItem(window.doc.model, bevel))
-    assert not note.isVisible()
-    window.doc.undo_stack.undo()
-    assert note.isVisible() and bevel in note.text()
-    window.open_file(EXAMPLES / "compliant_mesh_pair.gdyn")  # external pairs only: nothing to say
-    qtbot.waitUntil(lambda: chbm.source.count() > 1)
-    assert not note.isVisible()
-
+    assert [chbm.source.itemData(i) for i in range(chbm.source.count())] == [PAPER_SOURCE, "pair"]
+    chbm.source.setCurrentIndex(chbm.source.findData("pair"))
+    qtbot.waitUntil(lambda: "levers r_m cos(alpha) 23.99 and 47.98 mm" in chbm.derived.text())
 
 def test_a_run_of_the_study_the_window_suggested_asks_for_no_save_and_entries_typed_are_kept(window, qtbot):
     """The compliant pair opens on its own pair, torques and range (study_defaults). A run of that suggestion kept

@@ -68,9 +68,12 @@ def test_lumped_pair_from_the_helical_example():
     assert any("ISO 6336-1" in n for n in lumped.notes) and any("spur" in n for n in lumped.notes)
     with pytest.raises(ModelError, match="no gear pair 'nope'"):
         lumped_from_model(model, "nope", 50.0)
-    planetary = load(EXAMPLES / "planetary.gdyn")
-    with pytest.raises(ModelError, match="internal pair"):
-        lumped_from_model(planetary, "planet1_ring", 1.0)
+    planetary = load(EXAMPLES / "planetary.gdyn")  # an internal pair: on its base radii, as any other
+    ring = planetary.gear_pairs["planet1_ring"]
+    geo = pair_geometry(ring.pair_spec())
+    i1, i2 = polar_inertia(planetary, ring.joint1), polar_inertia(planetary, ring.joint2)
+    assert lumped_from_model(planetary, "planet1_ring", 1.0).mass[0, 0] == pytest.approx(
+        i1 * i2 / (i1 * geo.base_radius_2 ** 2 + i2 * geo.base_radius_1 ** 2), rel=1e-12)
 
 
 def _cli(*args, cwd):

@@ -11,7 +11,7 @@ from core.chbm.train_from_model import train_from_model
 from core.geometry.macro import pair_geometry
 from core.gearing.gear_bodies import polar_inertia
 from core.gearing.mesh_model import equivalent_mass, mesh_in_model, mesh_levers, mesh_model_for
-from core.model.entities import CompliantMesh
+from core.model.entities import GROUND, CompliantMesh
 from core.errors import ModelError
 from core.model.model import Model
 from core.model.views import ChbmStudy
@@ -64,6 +64,10 @@ def lumped_from_model(model: Model, pair_name: str, torque: float, contact_stiff
     i1, i2 = polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2)
     r1, r2 = mesh_levers(pair)  # the base radii; a bevel pair's mean cone r_m cos(alpha)
     description = f"{model.name}: {pair_name}, T = {torque:g} N m"
+    # a pair on a moving carrier (a planet's) is studied on still centres: said, as the train study holds them
+    still = (f"{pair_name} turns on the carrier {pair.carrier!r}: the lumped pair holds its centres still (the train "
+             "study, Analysis > Train Dynamics or geardyn train-chbm, takes the set with its carrier)",
+             ) if pair.carrier != GROUND else ()
     if contact == "mesh":
         mesh = next((f for f in model.forces.values() if isinstance(f, CompliantMesh) and f.pair == pair_name), None)
         own = mesh is not None
@@ -75,11 +79,11 @@ def lumped_from_model(model: Model, pair_name: str, torque: float, contact_stiff
         notes = (f"mesh model of {'the compliant mesh ' + repr(mesh.name) if own else 'the defaults'}: {law.source}; "
                  f"{mesh.waveform} waveform (eps_alpha {geo.transverse_contact_ratio:.4g}, eps_beta "
                  f"{geo.overlap_ratio:.4g}); damping {law.damping:.4g} N s/m; backlash {microns(law.backlash)}",)
-        return mesh_pair_model(i1, i2, r1, r2, torque, law, description=description, notes=notes)
+        return mesh_pair_model(i1, i2, r1, r2, torque, law, description=description, notes=notes + still)
     cr = geo.transverse_contact_ratio
     if not 1.0 < cr < 2.0:
         raise ModelError(f"{pair_name}: transverse contact ratio {cr:.4g} is outside (1, 2) where the step-gap model holds")
-    notes = []
+    notes = list(still)
     if contact_stiffness is None:
         if pair.face_width <= 0:
             raise ModelError(f"{pair_name}.face_width: is 0; give the contact stiffness or set the face width")

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from core.atomic import atomic_target
 from core.errors import GearDynError
 from core.gearing.mesh_stiffness import iso6336_stiffness
 from core.geometry.macro import (
@@ -144,8 +145,11 @@ def gear_report(spec: GearSpec, export: str | None = None) -> dict:
                                                     "inertia": "kg m^2"})
     if export:
         path = Path(export)
-        mesh.export(path)
-        out["exported"] = str(path)
+        in_mm = mesh.copy()
+        in_mm.apply_scale(1e3)  # mm, as CAD tools and the app's Import OBJ/STL take a part by default
+        with atomic_target(path, suffix=path.suffix) as tmp:
+            in_mm.export(tmp)
+        out.update(exported=str(path), export_unit="mm")
     return out
 
 
@@ -723,7 +727,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--density", type=_number(float, r("density")), default=7850.0, help="density [kg/m^3] (default steel, 7850)")
     g.add_argument("--x1", type=_number(float, r("profile_shift")), default=0.0,
                    help="profile shift coefficient x of this gear (ISO 21771; external helical/spur gears)")
-    g.add_argument("--export", metavar="FILE", help="write the mesh to FILE.stl or FILE.obj [m]")
+    g.add_argument("--export", metavar="FILE", help="write the mesh to FILE.stl or FILE.obj, in mm")
     g.add_argument("--json", action="store_true", help="print JSON (SI units)")
     g.set_defaults(run=_cmd_gear)
 

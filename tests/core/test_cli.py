@@ -9,6 +9,8 @@ import pytest
 import trimesh
 
 from core.dynamics.results import open_results
+from core.geometry.mass_properties import mesh_mass_properties
+from core.geometry.mesh_import import read_mesh
 from core.model.files import load, save
 from core.studies.parameters import apply
 from tests.conftest import EXAMPLES, ROOT
@@ -31,8 +33,12 @@ def test_gear_helical_json_is_si_and_complete(tmp_path):
     assert data["watertight"] is True
     assert data["mass"] > 0 and data["volume"] > 0
     assert data["inertia"][0][0] == pytest.approx(data["inertia"][1][1], rel=1e-6)
-    exported = trimesh.load(out_file)
-    assert exported.is_watertight and exported.volume == pytest.approx(data["volume"], rel=1e-9)
+    exported = trimesh.load(out_file)  # in mm, as CAD tools and the app's Import OBJ/STL (mm by default) take it
+    assert data["export_unit"] == "mm"
+    # STL holds float32 coordinates: 7 digits
+    assert exported.is_watertight and exported.volume == pytest.approx(data["volume"] * 1e9, rel=1e-6)
+    back = mesh_mass_properties(read_mesh(out_file), data["density"])
+    assert back.mass == pytest.approx(data["mass"], rel=1e-6)
 
 
 def test_gear_inner_and_bevel_json():

@@ -9,6 +9,9 @@ train, their inertias summed, each mesh on its own gear's base radius. A speed m
 a torsional spring-damper resists it, a spring-damper between two bodies acts along its line. Torques enter at
 their mean over the model's run (0 to t_end).
 
+The train moves in its planes: a bearing gives its radial spring-damper; its axial and tilt ones, and a helical
+pair's axial tooth force on a gear that rides on a bearing, are left out, and the notes say so.
+
 Each body turns about the axis of its group: the bodies whose axes are parallel (a bevel pair turns the train
 through a right angle into a second group), each group in its own plane. A bevel pair's gears turn on fixed
 centres (joints to the ground): its mesh couples the two groups' rotations, on the mean cone's levers
@@ -151,6 +154,7 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
         bodies.append(TrainBody(b, mass, inertia, radius, centres[b], role, "" if parent == GROUND else parent,
                                 bearing, torsion.get(b, (0.0, 0.0)), b in held or kind == "fixed",
                                 torque.get(b, 0.0) if kind != "fixed" else 0.0))
+    notes += _planar_notes(model, names, seats, host, gear_of)
     # a central member meshes with a planet without riding on the carrier (sun, ring)
     central = {b for p in model.gear_pairs.values() for b, mate in
                ((gear_of(p, 1), gear_of(p, 2)), (gear_of(p, 2), gear_of(p, 1))) if b not in planets and mate in planets}
@@ -204,6 +208,40 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
     train = build_train(bodies, phased, named, tuple(notes), springs)
     train.frames = frames
     return train
+
+
+def _planar_notes(model: Model, names: list[str], seats: dict, host: dict[str, str], gear_of) -> list[str]:
+    """What the planar lumped train leaves out of the model's bearings: their axial and tilt spring-dampers, a
+    bearing that seats none of its bodies, and a helical pair's axial tooth force where a gear of it rides on a
+    bearing (on joints alone the ground takes that force, and nothing is left out)."""
+    notes = []
+    used = {seats[b][3].name for b in names if seats[b][0] == "bearing"}
+    for f in model.forces.values():
+        if isinstance(f, BearingSpringDamper) and f.name not in used:
+            notes.append(f"{f.name}: seats no body of the train (left out)")
+    springs = [n for n in used if any((model.forces[n].axial_stiffness, model.forces[n].axial_damping,
+                                       model.forces[n].tilt_stiffness, model.forces[n].tilt_damping))]
+    if springs:
+        its = "its" if len(springs) == 1 else "their"
+        notes.append(f"{', '.join(sorted(springs))}: {its} axial and tilt spring-dampers are left out: the lumped "
+                     f"train moves in its plane ({its} radial {'one is' if len(springs) == 1 else 'ones are'} in)")
+
+    def bearing_under(body: str) -> str:
+        """The first bearing down from `body` to the ground, '' where it sits on joints alone."""
+        while body in seats:
+            kind, parent, _, item = seats[body]
+            if kind == "bearing":
+                return item.name
+            body = host.get(parent, GROUND)
+        return ""
+
+    for p in model.gear_pairs.values():
+        riding = [g for g in (gear_of(p, 1), gear_of(p, 2)) if bearing_under(g)]
+        if p.kind != "bevel" and p.helix_angle != 0.0 and riding:
+            notes.append(f"{p.name}: a helical pair ({math.degrees(p.helix_angle):.4g} deg) with {' and '.join(riding)} "
+                         "on a bearing: its axial tooth force Fa, and the axial and tilt motion it gives the bearing, "
+                         "are left out (the multibody run has them)")
+    return notes
 
 
 def _world(model: Model, body: str, point) -> np.ndarray:

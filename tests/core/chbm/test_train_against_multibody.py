@@ -273,3 +273,26 @@ def test_a_two_stage_trains_mesh_forces_match_a_multibody_run_brought_to_steady_
         assert theirs == pytest.approx(ours[k].harmonics[:2], rel=0.02), (share, pair, theirs, ours[k].harmonics[:2])
     p1 = res["p1_mesh.force [N]"][-periods * 20 * per:]
     assert (np.abs(np.fft.rfft(p1)) * 2 / p1.size)[periods * 29] == pytest.approx(tones[0, 29], rel=0.02)
+
+
+def on_its_bearing(example: str):
+    """An example pair with gear 2 carried by a bearing to the ground (its joint on_bearing, the warning's fix)."""
+    model = load(EXAMPLES / example)
+    AddItem(BearingSpringDamper("gear2_bearing", GROUND, "gear2", model.bodies["gear2"].position)).do(model)
+    fix_command(model, next(f for f in validate(model) if f.fix == "carry_on_bearing")).do(model)
+    return model
+
+
+def test_a_bearings_axial_and_tilt_springs_are_said_left_out_of_the_planar_train():
+    """The lumped train moves in its plane: it takes a bearing's radial spring-damper and says that the axial and
+    tilt ones are left out; where a helical gear sits on a bearing, that its axial tooth force moves the bearing
+    in the multibody run alone. A spur pair's note does not speak of an axial tooth force it does not have."""
+    spur = train_from_model(on_its_bearing("compliant_mesh_pair.gdyn")).notes
+    helical = train_from_model(on_its_bearing("helical_pair.gdyn")).notes
+    for notes in (spur, helical):
+        assert any(n.startswith("gear2_bearing: its axial and tilt spring-dampers are left out") for n in notes), notes
+    assert not any("axial tooth force" in n for n in spur)
+    assert any(n.startswith("pair: a helical pair (15 deg) with gear2 on a bearing") and "axial tooth force" in n
+               for n in helical), helical
+    rigid = train_from_model(load(EXAMPLES / "helical_pair.gdyn")).notes  # on revolute joints: nothing left out
+    assert not any("axial" in n for n in rigid), rigid

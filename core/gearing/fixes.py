@@ -7,7 +7,7 @@ import dataclasses
 from core.commands import Command, Macro, SetSettings
 from core.gearing.bearings import carry_on_bearing
 from core.gearing.compound import hold_once
-from core.gearing.placement import place_gear2
+from core.gearing.placement import pair_from_gears, place_gear2
 from core.model.model import Model
 
 #: key -> (what the fix does, in the words of a menu entry; the command it makes of the model and the item)
@@ -15,6 +15,7 @@ FIXES = {
     "place_gear2": ("Move gear 2 into mesh",
                     lambda model, item: Macro(f"Move gear 2 of {item} into mesh",
                                               place_gear2(model, model.gear_pairs[item]))),
+    "pair_from_gears": ("Take the gears' teeth into the pair and move gear 2 into mesh", pair_from_gears),
     "hold_once": ("Hold the shaft by one joint", hold_once),
     "carry_on_bearing": ("Let the bearing carry the shaft", carry_on_bearing),
     # the model's step stays dopri5's first one; its tolerances are the model's

@@ -227,15 +227,24 @@ class PairRules:
                          f"gear {body.name!r} on joint {k} was generated as a {spec.kind} gear; this {pair.kind} pair "
                          f"expects a {kind} gear there" + (f" (an inner gear belongs on {where})" if spec.kind == "inner" else ""))
                 continue
+            # a cylindrical pair can take its gears' teeth, module and profile shifts, gear 2 then placed
+            take = "" if kind == "bevel" else "pair_from_gears"
             if spec.teeth != z:
-                self.add("warning", pair.name, f"z{k} = {z} but gear {body.name!r} was generated with {spec.teeth} teeth")
+                self.add("warning", pair.name, f"z{k} = {z} but gear {body.name!r} was generated with {spec.teeth} teeth",
+                         fix=take)
             if abs(spec.module - pair.module) > 1e-12 and kind == "bevel":
                 self.add("warning", pair.name, f"module {pair.module * 1e3:.6g} mm but gear {body.name!r} was generated "
                          f"with {spec.module * 1e3:.6g} mm")
             elif abs(spec.module - pair.module) > 1e-12:  # the dialogs take m_n: both named
                 self.add("warning", pair.name, f"transverse module m_t {pair.module * 1e3:.6g} mm but gear "
                          f"{body.name!r} was generated with m_t {spec.module * 1e3:.6g} mm (m_n "
-                         f"{spec.module * math.cos(spec.helix_angle) * 1e3:.6g} mm)")
+                         f"{spec.module * math.cos(spec.helix_angle) * 1e3:.6g} mm)", fix=take)
+            shift = getattr(pair, f"x{k}") if pair.kind == "external" else 0.0
+            if kind == "helical" and abs(spec.profile_shift - shift) > 1e-12:
+                self.add("warning", pair.name, f"x{k} = {shift:.6g} but gear {body.name!r} was generated with a profile "
+                         f"shift of {spec.profile_shift:.6g}" + ("" if pair.kind == "external" else
+                                                                 f" (a {pair.kind} pair takes none)"),
+                         fix=take if pair.kind == "external" else "")
             if kind != "bevel" and abs(spec.helix_angle - beta) > ANGLE_TOL:
                 self.add("warning", pair.name, f"gear {k} needs a helix angle of {math.degrees(beta):.6g} deg but "
                          f"{body.name!r} was generated with {math.degrees(spec.helix_angle):.6g} deg")

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 import trimesh
 
-from core.commands import AddItem, Macro
+from core.commands import AddItem, Macro, set_gear_spec
 from core.errors import ModelError
+from core.gearing.fixes import fix_command
 from core.gearing.mesh_phase import mesh_phase
 from core.gearing.pitch_point import PairGeometryData, contact_frame
 from core.gearing.placement import likely_joints, mesh_turn, place_gear2, teeth_bodies
@@ -384,3 +385,70 @@ def test_a_new_pair_in_a_train_whose_joints_all_mesh_starts_on_its_output_for_th
     input and output (the one two no pair joins), a pair that locks the train; it starts on the output now."""
     model = load(EXAMPLES / "two_stage_reducer.gdyn")
     assert likely_joints(model) == ("output_joint", "shaft_joint")
+
+
+def _pair_finding(model, start):
+    found = [f for f in validate(model) if f.item == "pair" and f.message.startswith(start)]
+    assert len(found) == 1, [f.message for f in validate(model)]
+    return found[0]
+
+
+def _joint_distance(model):
+    j1, j2 = model.joints["gear1_joint"], model.joints["gear2_joint"]
+    return float(np.linalg.norm(np.subtract(j2.position, j1.position)))
+
+
+def test_a_gear_given_new_teeth_offers_the_fix_that_takes_them_into_the_pair_and_meshes_gear_2():
+    """Properties > Number of teeth on gear 1 of the helical example (20 -> 25): the pair still says z1 = 20 and
+    the gears overlap. The warning offers a fix; it gives the pair z1 = 25 and moves gear 2 to the centre distance
+    m_t (z1 + z2) / 2 by hand (m_t 2 mm, the example's), turned into mesh, the teeth not crossing (trimesh's boolean). Undone,
+    the pair and gear 2 are as they were."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    before = (model.gear_pairs["pair"], model.bodies["gear2"], model.joints["gear2_joint"])
+    set_gear_spec(model, "gear1", teeth=25).do(model)
+    finding = _pair_finding(model, "z1 = 20 but gear 'gear1' was generated with 25 teeth")
+    assert finding.fix == "pair_from_gears"
+    fix = fix_command(model, finding)
+    fix.do(model)
+    pair = model.gear_pairs["pair"]
+    assert (pair.z1, pair.z2) == (25, 40)
+    assert _joint_distance(model) == pytest.approx(0.002 * 65 / 2, rel=1e-12)
+    assert abs(mesh_turn(model, pair)) < 1e-9
+    assert not [f for f in validate(model) if f.item == "pair" or f.severity == "error"]
+    g1, g2 = _world(model.bodies["gear1"]), _world(model.bodies["gear2"])
+    with np.errstate(invalid="ignore"):
+        overlap = trimesh.boolean.intersection([g1, g2], engine="manifold").volume
+    assert overlap < 1e-4 * g1.volume / 25
+    fix.undo(model)
+    assert (model.gear_pairs["pair"], model.bodies["gear2"], model.joints["gear2_joint"]) == before
+
+
+def test_a_profile_shift_given_to_a_gear_is_found_and_the_fix_puts_gear_2_at_the_working_centre_distance():
+    """A profile shift x = 0.4 on gear 1 (Properties) that the pair does not know was silent: the pair kept x1 = 0
+    and its centre distance. It is a warning now, and its fix gives the pair x1 = 0.4 and gear 2 the working
+    centre distance a_w = a cos(alpha_t) / cos(alpha_wt), inv(alpha_wt) = inv(alpha_t) + 2 (x1 + x2) tan(alpha_n)
+    / (z1 + z2), solved here by bisection."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    set_gear_spec(model, "gear1", profile_shift=0.4).do(model)
+    finding = _pair_finding(model, "x1 = 0 but gear 'gear1' was generated with a profile shift of 0.4")
+    fix_command(model, finding).do(model)
+    assert model.gear_pairs["pair"].x1 == 0.4
+    alpha_n, beta = 20 * DEG, 15 * DEG
+    alpha_t = math.atan(math.tan(alpha_n) / math.cos(beta))
+    inv = lambda a: math.tan(a) - a  # noqa: E731
+    target = inv(alpha_t) + 2 * 0.4 * math.tan(alpha_n) / 60
+    lo, hi = alpha_t, 0.6
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if inv(mid) < target else (lo, mid)
+    a = 0.002 * 60 / 2  # m_t (z1 + z2) / 2
+    assert _joint_distance(model) == pytest.approx(a * math.cos(alpha_t) / math.cos(lo), rel=1e-9)
+    assert not [f for f in validate(model) if f.item == "pair" or f.severity == "error"]
+
+
+def test_the_pair_fix_refuses_gears_of_two_modules_and_names_them():
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    set_gear_spec(model, "gear1", module=0.0025 / math.cos(15 * DEG)).do(model)
+    finding = _pair_finding(model, "transverse module m_t")
+    with pytest.raises(ModelError, match="gear1.*gear2|different modules"):
+        fix_command(model, finding)

@@ -332,18 +332,21 @@ class LossyGearPairElement(Element):
         tau_a, tau_b, _ = self.torques_at(system, t, y)
         held = tau_a + tau_b / self.ratio + 0.0  # + 0.0: no '-0' in messages
         low, high = (v + 0.0 for v in self.table.at_rest.holding_range(tau_a))
+        held_at = f"the losses hold {low:.6g} to {high:.6g} N m at rest"
         if (held > high and stopped != FORWARD) or breaks == FORWARD:
-            self._set(system, mode=FORWARD)
-            note = f"starts forwards: {held:.6g} N m to hold, above {high:.6g} N m"
+            self._set(system, mode=FORWARD)  # an event finds the torque at the limit, to the event's tolerance
+            where = "above" if held > high + 1e-9 * abs(high) else "at"
+            note = f"starts forwards: {held:.6g} N m to hold, {where} the top of what {held_at}"
         elif (held < low and stopped != BACKWARD) or breaks == BACKWARD:
             self._set(system, mode=BACKWARD)
-            note = f"starts backwards: {held:.6g} N m to hold, below {low:.6g} N m"
+            where = "below" if held < low - 1e-9 * abs(low) else "at"
+            note = f"starts backwards: {held:.6g} N m to hold, {where} the bottom of what {held_at}"
         else:
             # held is a difference of torques: shown to their resolution (a round-off residue of 1e-31 N m is 0)
             scale = max(abs(tau_a), abs(tau_b / self.ratio), abs(low), abs(high))
             shown = held if abs(held) > 1e-12 * scale else 0.0
             if low <= held <= high:
-                return y, f"stuck: it holds {shown:.6g} N m (losses hold {low:.6g} to {high:.6g} N m at rest)"
+                return y, f"stuck: it holds {shown:.6g} N m ({held_at})"
             way = "forwards" if stopped == FORWARD else "backwards"
             return y, (f"stuck: it came to rest rolling {way} and holds {shown:.6g} N m (its losses' limits at "
                        f"rest, {low:.6g} to {high:.6g} N m, follow from the torque it passes on)")

@@ -158,6 +158,9 @@ def test_demo1_modes_and_switch_times_by_hand(integrator, options):
     notes = [n for _, _, n in switches(res)]
     assert notes[0].startswith("stuck") and notes[1].startswith("starts forwards") and "gear 1 drives" in notes[1]
     assert notes[3].startswith("starts backwards") and "gear 2 drives" in notes[3]
+    # each starts where its event found the torque to hold at a limit of what the losses hold
+    assert "to hold, at the top of what the losses hold" in notes[1], notes[1]
+    assert "to hold, at the bottom of what the losses hold" in notes[3], notes[3]
     t, w = res.time, channel(res, "gear.w_a")
     first = t < t1 - 1e-6
     np.testing.assert_allclose(w[first], [back(x) for x in t[first]], atol=tol)
@@ -381,7 +384,7 @@ def test_examples_validate_without_warnings_about_losses():
 def test_cli_lists_the_mode_changes(tmp_path):
     out = subprocess.run([sys.executable, "-m", "core.cli", "simulate", str(EXAMPLES / "lossy_gear_demo3.gdyn"),
                           "--out", str(tmp_path / "d3.csv")], capture_output=True, text=True, check=True).stdout
-    assert "event: t = 0.02 s, gear: stop: stuck: it holds 0 N m (losses hold -2.5 to 2.5 N m at rest)" in out
+    assert "event: t = 0.02 s, gear: stop: stuck: it holds 0 N m (the losses hold -2.5 to 2.5 N m at rest)" in out
 
 
 @pytest.mark.parametrize("example", ["bevel_pair", "helical_pair", "inner_pair"])

@@ -26,6 +26,7 @@ from app.dialogs.gear_sketch import GearSketch
 from app.dialogs.loss_table_editor import LossTableEditor
 from app.docks.model_info import ModelInfoPanel
 from core.commands import replace_fields, set_gear_spec
+from core.gearing.pair_gears import edit_pair
 from core.geometry.rotations import quat_matrix
 from core.model.entities import GearPair, GearSource, MeshFileSource, RigidBody
 from core.model.kinds import kind_title
@@ -227,7 +228,9 @@ class PropertyDock(QDockWidget):
             return
         self._committing = True
         try:
-            self.document.apply(replace_fields(self.document.model, self.name, **changes))
+            # a pair's generated gears follow its teeth, module, angles and shifts (core.gearing.pair_gears)
+            edit = edit_pair if isinstance(item, GearPair) else replace_fields
+            self.document.apply(edit(self.document.model, self.name, **changes))
         except ModelError as exc:
             self.report(str(exc))
             self._committing = False

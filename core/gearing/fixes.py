@@ -7,7 +7,8 @@ import dataclasses
 from core.commands import Command, Macro, SetSettings
 from core.gearing.bearings import carry_on_bearing
 from core.gearing.compound import hold_once
-from core.gearing.placement import pair_from_gears, place_gear2
+from core.gearing.pair_gears import pair_from_gears
+from core.gearing.placement import place_gear2
 from core.model.model import Model
 
 #: key -> (what the fix does, in the words of a menu entry; the command it makes of the model and the item)

@@ -17,14 +17,13 @@ about its own axis changes p_2 by -delta z_2 / (2 pi), which gives the turn.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import numpy as np
 
 from core.geometry.macro import center_distance
 
-from core.commands import Command, Macro, ReplaceItem, replace_fields, set_gear_spec
+from core.commands import Command, replace_fields, set_gear_spec
 from core.gearing.gear_bodies import bevel_apex, mid_face_point
 from core.gearing.pitch_point import PairGeometryData, contact_frame
 from core.geometry.rotations import quat_about, quat_matrices, quat_mul
@@ -182,28 +181,6 @@ def place_gear2(model: Model, pair: GearPair) -> list[Command]:
         q /= np.linalg.norm(q)
         commands.append(replace_fields(trial, gear.name, orientation=tuple(float(v) for v in q)))
     return commands
-
-
-def pair_from_gears(model: Model, name: str) -> Command:
-    """The fix for a cylindrical pair whose generated gears were edited after it was made: the pair takes their
-    teeth, transverse module and (an external pair) profile shifts, then gear 2 moves to the centre distance and
-    turns into mesh (`place_gear2`). Raises ModelError naming the pair where its gears are not both generated
-    cylindrical gears of one module, or the pair's new values are out of range."""
-    pair = model.gear_pairs[name]
-    bodies = [model.bodies.get(model.gear_body(pair, k)) for k in (1, 2)]
-    if pair.kind == "bevel" or not all(b is not None and isinstance(b.visual, GearSource) for b in bodies):
-        raise ModelError(name, "takes its values from its gears only where both are generated cylindrical gears")
-    s1, s2 = (b.visual.spec for b in bodies)
-    if abs(s1.module - s2.module) > 1e-12:
-        raise ModelError(name, f"its gears {bodies[0].name!r} and {bodies[1].name!r} were generated with different "
-                         f"modules (m_t {s1.module * 1e3:.6g} and {s2.module * 1e3:.6g} mm): generate one again")
-    shifts = {"x1": s1.profile_shift, "x2": s2.profile_shift} if pair.kind == "external" else {}
-    new = dataclasses.replace(pair, z1=s1.teeth, z2=s2.teeth, module=s1.module, **shifts)
-    problems = new.problems()
-    if problems:
-        raise ModelError(f"{name}.{problems[0][0]}", problems[0][1])
-    return Macro(f"Take {name}'s teeth from its gears and move gear 2 into mesh",
-                 [ReplaceItem(model, name, new), *place_gear2(model, new)])
 
 
 def likely_joints(model: Model) -> tuple[str, str] | None:

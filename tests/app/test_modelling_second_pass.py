@@ -757,3 +757,20 @@ def test_undo_and_redo_select_the_item_they_change_and_say_which_step(window, qt
     window.select("gear2")
     window.act_undo.trigger()  # an edit of gear1 undone while gear1 is not shown: it is selected
     assert window.tree.current() == "gear1"
+
+
+def test_a_pairs_teeth_typed_in_the_property_dock_regenerate_its_gear_and_gear_2_moves_into_mesh(window, qtbot):
+    """Teeth of gear 1 (z1) typed on the helical example's pair: gear 1 is generated again with 25 teeth, gear 2
+    moves to the new centre distance m_t (z1 + z2) / 2 = 65 mm, no finding is left, and one undo takes it all
+    back."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    window.select("pair")
+    before = dict(window.doc.model.bodies)
+    _type(window, "Teeth of gear 1 (z1)", 25)
+    model = window.doc.model
+    assert model.gear_pairs["pair"].z1 == 25 and model.bodies["gear1"].visual.spec.teeth == 25
+    assert np.linalg.norm(np.subtract(model.joints["gear2_joint"].position, model.joints["gear1_joint"].position)) \
+        == pytest.approx(0.065, rel=1e-12)
+    assert not [f for f in window.doc.findings if f.item == "pair"]
+    window.act_undo.trigger()
+    assert window.doc.model.gear_pairs["pair"].z1 == 20 and dict(window.doc.model.bodies) == before

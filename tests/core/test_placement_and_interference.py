@@ -12,6 +12,7 @@ from core.commands import AddItem, Macro, set_gear_spec
 from core.errors import ModelError
 from core.gearing.fixes import fix_command
 from core.gearing.mesh_phase import mesh_phase
+from core.gearing.pair_gears import edit_pair
 from core.gearing.pitch_point import PairGeometryData, contact_frame
 from core.gearing.placement import likely_joints, mesh_turn, place_gear2, teeth_bodies
 from core.geometry.macro import GearSpec
@@ -452,3 +453,34 @@ def test_the_pair_fix_refuses_gears_of_two_modules_and_names_them():
     finding = _pair_finding(model, "transverse module m_t")
     with pytest.raises(ModelError, match="gear1.*gear2|different modules"):
         fix_command(model, finding)
+
+
+def test_a_pairs_teeth_edited_regenerate_its_gears_and_move_gear_2_into_mesh_as_one_undoable_edit():
+    """Properties > Teeth of gear 1 on the helical example's pair (20 -> 25): gear 1, generated with the pair's
+    values, is generated again with 25 teeth and gear 2 moves to m_t (z1 + z2) / 2 = 65 mm (by hand), in mesh,
+    with no finding left; undone, all is as it was."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    before = {name: model.find(name) for name in ("pair", "gear1", "gear2", "gear2_joint")}
+    edit = edit_pair(model, "pair", z1=25)
+    edit.do(model)
+    g1, g2 = (model.bodies[g].visual.spec for g in ("gear1", "gear2"))
+    assert (g1.teeth, g2.teeth) == (25, 40) and g2.helix_angle == pytest.approx(-15 * DEG)
+    assert _joint_distance(model) == pytest.approx(0.002 * 65 / 2, rel=1e-12)
+    assert abs(mesh_turn(model, model.gear_pairs["pair"])) < 1e-9
+    assert not [f for f in validate(model) if f.item == "pair" or f.severity == "error"]
+    edit.undo(model)
+    assert {name: model.find(name) for name in before} == before
+
+
+def test_a_pairs_helix_edit_gives_gear_2_the_other_hand_and_a_gear_that_already_differed_is_left_alone():
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    edit_pair(model, "pair", helix_angle=20 * DEG).do(model)
+    assert model.bodies["gear1"].visual.spec.helix_angle == pytest.approx(20 * DEG)
+    assert model.bodies["gear2"].visual.spec.helix_angle == pytest.approx(-20 * DEG)
+    set_gear_spec(model, "gear1", teeth=23).do(model)  # gear 1 now differs from the pair: its own choice
+    edit_pair(model, "pair", z2=42).do(model)
+    assert model.bodies["gear1"].visual.spec.teeth == 23 and model.bodies["gear2"].visual.spec.teeth == 42
+    assert [f.message for f in validate(model) if f.item == "pair"] == [
+        "z1 = 20 but gear 'gear1' was generated with 23 teeth"]
+    efficiency = edit_pair(model, "pair", efficiency=0.98)  # a field the gears do not carry: the edit alone
+    assert not isinstance(efficiency, Macro)

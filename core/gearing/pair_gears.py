@@ -1,0 +1,90 @@
+"""A gear pair and its generated gears kept in agreement: the edits that make one follow the other.
+
+A pair states its teeth, transverse module, angles and profile shifts; its gears, where GearDyn generated them,
+carry the same values in their macro-geometry (core.geometry.macro.GearSpec). An edit of one side leaves the other
+as it was, and the model check says so. `pair_from_gears` is the fix it offers (the gears were edited): the pair
+takes their values. `edit_pair` is the edit of a pair's fields in which its gears follow where they agreed with
+it before (the pair was edited). Either ends with gear 2 moved into mesh (core.gearing.placement.place_gear2).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from core.commands import Command, Macro, ReplaceItem, replace_fields, set_gear_spec
+from core.errors import ModelError
+from core.gearing.placement import place_gear2
+from core.model.entities import GearPair, GearSource
+from core.model.model import Model
+
+#: the pair's fields its generated cylindrical gears carry
+GEAR_FIELDS = ("z1", "z2", "module", "pressure_angle", "helix_angle", "x1", "x2")
+ANGLE_TOL = 1e-9  # rad
+
+
+def pair_from_gears(model: Model, name: str) -> Command:
+    """The fix for a cylindrical pair whose generated gears were edited after it was made: the pair takes their
+    teeth, transverse module and (an external pair) profile shifts, then gear 2 moves to the centre distance and
+    turns into mesh. Raises ModelError naming the pair where its gears are not both generated cylindrical gears
+    of one module, or the pair's new values are out of range."""
+    pair = model.gear_pairs[name]
+    bodies = [model.bodies.get(model.gear_body(pair, k)) for k in (1, 2)]
+    if pair.kind == "bevel" or not all(b is not None and isinstance(b.visual, GearSource) for b in bodies):
+        raise ModelError(name, "takes its values from its gears only where both are generated cylindrical gears")
+    s1, s2 = (b.visual.spec for b in bodies)
+    if abs(s1.module - s2.module) > 1e-12:
+        raise ModelError(name, f"its gears {bodies[0].name!r} and {bodies[1].name!r} were generated with different "
+                         f"modules (m_t {s1.module * 1e3:.6g} and {s2.module * 1e3:.6g} mm): generate one again")
+    shifts = {"x1": s1.profile_shift, "x2": s2.profile_shift} if pair.kind == "external" else {}
+    new = dataclasses.replace(pair, z1=s1.teeth, z2=s2.teeth, module=s1.module, **shifts)
+    problems = new.problems()
+    if problems:
+        raise ModelError(f"{name}.{problems[0][0]}", problems[0][1])
+    return Macro(f"Take {name}'s teeth from its gears and move gear 2 into mesh",
+                 [ReplaceItem(model, name, new), *place_gear2(model, new)])
+
+
+def gear_values(pair: GearPair, k: int) -> dict:
+    """The macro-geometry gear k of a cylindrical `pair` needs: teeth, transverse module, normal pressure angle,
+    helix angle (gear 2 of an external pair the other hand, a ring the pinion's) and profile shift (an external
+    pair's; an inner gear has none)."""
+    beta = pair.helix_angle if k == 1 or pair.kind == "internal" else -pair.helix_angle
+    values = {"teeth": pair.z1 if k == 1 else pair.z2, "module": pair.module,
+              "pressure_angle": pair.pressure_angle, "helix_angle": beta}
+    if pair.kind == "external":
+        values["profile_shift"] = pair.x1 if k == 1 else pair.x2
+    elif k == 1:
+        values["profile_shift"] = 0.0
+    return values
+
+
+def _agrees(spec, values: dict) -> bool:
+    return all(getattr(spec, f) == v if f == "teeth" else math.isclose(getattr(spec, f), v, rel_tol=1e-12,
+                                                                        abs_tol=ANGLE_TOL)
+               for f, v in values.items())
+
+
+def edit_pair(model: Model, name: str, /, **changes) -> Command:
+    """The edit of gear pair `name`'s fields `changes`. Where it changes what its gears carry (GEAR_FIELDS) and a
+    gear of it is a generated cylindrical gear that agreed with the pair before, that gear is generated again with
+    the new values and gear 2 is moved into mesh, all one command; otherwise the edit alone (a bevel pair, imported
+    gears, a gear that already differed: the model check says so)."""
+    edit = replace_fields(model, name, **changes)
+    pair, new = model.gear_pairs[name], edit.new
+    if pair.kind == "bevel" or new.kind != pair.kind or not set(changes) & set(GEAR_FIELDS):
+        return edit
+    trial = model.copy()
+    edit.do(trial)
+    commands: list[Command] = [edit]
+    for k in (1, 2):
+        body = trial.bodies.get(trial.gear_body(new, k))
+        if body is None or not isinstance(body.visual, GearSource) or body.visual.spec.kind == "bevel":
+            continue
+        before, after = gear_values(pair, k), gear_values(new, k)
+        if _agrees(body.visual.spec, before) and not _agrees(body.visual.spec, after):
+            commands.append(set_gear_spec(trial, body.name, **after))
+            commands[-1].do(trial)
+    if len(commands) == 1:
+        return edit
+    return Macro(f"Edit {name}; its gears follow, gear 2 into mesh", commands + place_gear2(trial, new))

@@ -65,14 +65,24 @@ def _agrees(spec, values: dict) -> bool:
                for f, v in values.items())
 
 
+def _shares_shafts(model: Model, pair: GearPair) -> bool:
+    """Whether a shaft of `pair` (a gear's body and what is welded to it) carries a gear of another pair: a
+    planetary set, a stage of a train. Its gears then stay as they are: a new gear or a moved shaft would take
+    the other pair out of mesh."""
+    shafts = set().union(*(model.rigid_piece(model.joints[j].body_j) for j in (pair.joint1, pair.joint2)))
+    return any(model.joints[j].body_j in shafts for p in model.gear_pairs.values() if p.name != pair.name
+               for j in (p.joint1, p.joint2))
+
+
 def edit_pair(model: Model, name: str, /, **changes) -> Command:
     """The edit of gear pair `name`'s fields `changes`. Where it changes what its gears carry (GEAR_FIELDS) and a
     gear of it is a generated cylindrical gear that agreed with the pair before, that gear is generated again with
     the new values and gear 2 is moved into mesh, all one command; otherwise the edit alone (a bevel pair, imported
-    gears, a gear that already differed: the model check says so)."""
+    gears, a gear that already differed, a shaft shared with another pair: the model check says so)."""
     edit = replace_fields(model, name, **changes)
     pair, new = model.gear_pairs[name], edit.new
-    if pair.kind == "bevel" or new.kind != pair.kind or not set(changes) & set(GEAR_FIELDS):
+    if pair.kind == "bevel" or new.kind != pair.kind or not set(changes) & set(GEAR_FIELDS) \
+            or _shares_shafts(model, pair):
         return edit
     trial = model.copy()
     edit.do(trial)

@@ -484,3 +484,16 @@ def test_a_pairs_helix_edit_gives_gear_2_the_other_hand_and_a_gear_that_already_
         "z1 = 20 but gear 'gear1' was generated with 23 teeth"]
     efficiency = edit_pair(model, "pair", efficiency=0.98)  # a field the gears do not carry: the edit alone
     assert not isinstance(efficiency, Macro)
+
+
+def test_a_pair_whose_shafts_carry_another_pairs_gears_is_edited_alone_and_the_check_says_what_differs():
+    """A planetary set's sun-planet pair, or a reducer's first stage (its output shaft carries stage 2's pinion):
+    a new sun or a moved planet or shaft would take the other pairs out of mesh, so the gears stay."""
+    planetary = load(EXAMPLES / "planetary.gdyn")
+    edit = edit_pair(planetary, "sun_planet1", z1=30)
+    assert not isinstance(edit, Macro)
+    edit.do(planetary)
+    assert planetary.bodies["sun"].visual.spec.teeth == 24
+    assert "z1 = 30 but gear 'sun' was generated with 24 teeth" in [f.message for f in validate(planetary)]
+    reducer = two_stage_reducer()
+    assert not isinstance(edit_pair(reducer, next(iter(reducer.gear_pairs)), z1=21), Macro)

@@ -26,7 +26,7 @@ ANGLE_TOL = 1e-9  # rad
 def pair_from_gears(model: Model, name: str) -> Command:
     """The fix for a cylindrical pair whose generated gears were edited after it was made: the pair takes their
     teeth, transverse module and (an external pair) profile shifts, then gear 2 moves to the centre distance and
-    turns into mesh. Raises ModelError naming the pair where its gears are not both generated cylindrical gears
+    turns into mesh (where its shafts carry no other pair's gears). Raises ModelError naming the pair where its gears are not both generated cylindrical gears
     of one module, or the pair's new values are out of range."""
     pair = model.gear_pairs[name]
     bodies = [model.bodies.get(model.gear_body(pair, k)) for k in (1, 2)]
@@ -41,6 +41,8 @@ def pair_from_gears(model: Model, name: str) -> Command:
     problems = new.problems()
     if problems:
         raise ModelError(f"{name}.{problems[0][0]}", problems[0][1])
+    if _shares_shafts(model, pair):  # moving gear 2 would take another pair out of mesh: the check then says so
+        return Macro(f"Take {name}'s teeth from its gears", [ReplaceItem(model, name, new)])
     return Macro(f"Take {name}'s teeth from its gears and move gear 2 into mesh",
                  [ReplaceItem(model, name, new), *place_gear2(model, new)])
 

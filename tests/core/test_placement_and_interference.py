@@ -495,5 +495,8 @@ def test_a_pair_whose_shafts_carry_another_pairs_gears_is_edited_alone_and_the_c
     edit.do(planetary)
     assert planetary.bodies["sun"].visual.spec.teeth == 24
     assert "z1 = 30 but gear 'sun' was generated with 24 teeth" in [f.message for f in validate(planetary)]
+    fix_command(planetary, next(f for f in validate(planetary) if f.fix == "pair_from_gears")).do(planetary)
+    assert planetary.gear_pairs["sun_planet1"].z1 == 24  # the fix takes the sun's teeth; planet1 stays in the ring
+    assert planetary.bodies["planet1"] == load(EXAMPLES / "planetary.gdyn").bodies["planet1"]
     reducer = two_stage_reducer()
     assert not isinstance(edit_pair(reducer, next(iter(reducer.gear_pairs)), z1=21), Macro)

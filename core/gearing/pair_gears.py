@@ -26,8 +26,8 @@ ANGLE_TOL = 1e-9  # rad
 def pair_from_gears(model: Model, name: str) -> Command:
     """The fix for a cylindrical pair whose generated gears were edited after it was made: the pair takes their
     teeth, transverse module and (an external pair) profile shifts, then gear 2 moves to the centre distance and
-    turns into mesh (where its shafts carry no other pair's gears). Raises ModelError naming the pair where its gears are not both generated cylindrical gears
-    of one module, or the pair's new values are out of range."""
+    turns into mesh where its shafts carry no other pair's gears. Raises ModelError naming the pair where its
+    gears are not both generated cylindrical gears of one module, or the pair's new values are out of range."""
     pair = model.gear_pairs[name]
     bodies = [model.bodies.get(model.gear_body(pair, k)) for k in (1, 2)]
     if pair.kind == "bevel" or not all(b is not None and isinstance(b.visual, GearSource) for b in bodies):
@@ -51,7 +51,7 @@ def gear_values(pair: GearPair, k: int) -> dict:
     """The macro-geometry gear k of a cylindrical `pair` needs: teeth, transverse module, normal pressure angle,
     helix angle (gear 2 of an external pair the other hand, a ring the pinion's) and profile shift (an external
     pair's; an inner gear has none)."""
-    beta = pair.helix_angle if k == 1 or pair.kind == "internal" else -pair.helix_angle
+    beta = pair.helix_angle if k == 1 or pair.kind == "internal" else -pair.helix_angle + 0.0  # no -0 of spur
     values = {"teeth": pair.z1 if k == 1 else pair.z2, "module": pair.module,
               "pressure_angle": pair.pressure_angle, "helix_angle": beta}
     if pair.kind == "external":

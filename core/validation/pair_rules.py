@@ -243,7 +243,7 @@ class PairRules:
             if kind == "helical" and abs(spec.profile_shift - shift) > 1e-12:
                 self.add("warning", pair.name, f"x{k} = {shift:.6g} but gear {body.name!r} was generated with a profile "
                          f"shift of {spec.profile_shift:.6g}" + ("" if pair.kind == "external" else
-                                                                 f" (a {pair.kind} pair takes none)"),
+                                                                 " (an internal pair takes none)"),
                          fix=take if pair.kind == "external" else "")
             if kind != "bevel" and abs(spec.helix_angle - beta) > ANGLE_TOL:
                 self.add("warning", pair.name, f"gear {k} needs a helix angle of {math.degrees(beta):.6g} deg but "

@@ -477,6 +477,9 @@ def test_a_pairs_helix_edit_gives_gear_2_the_other_hand_and_a_gear_that_already_
     edit_pair(model, "pair", helix_angle=20 * DEG).do(model)
     assert model.bodies["gear1"].visual.spec.helix_angle == pytest.approx(20 * DEG)
     assert model.bodies["gear2"].visual.spec.helix_angle == pytest.approx(-20 * DEG)
+    spur = model.copy()
+    edit_pair(spur, "pair", helix_angle=0.0).do(spur)  # gear 2 of a spur pair: a helix angle of 0, not -0
+    assert math.copysign(1.0, spur.bodies["gear2"].visual.spec.helix_angle) == 1.0
     set_gear_spec(model, "gear1", teeth=23).do(model)  # gear 1 now differs from the pair: its own choice
     edit_pair(model, "pair", z2=42).do(model)
     assert model.bodies["gear1"].visual.spec.teeth == 23 and model.bodies["gear2"].visual.spec.teeth == 42

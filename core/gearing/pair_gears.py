@@ -95,7 +95,12 @@ def edit_pair(model: Model, name: str, /, **changes) -> Command:
             continue
         before, after = gear_values(pair, k), gear_values(new, k)
         if _agrees(body.visual.spec, before) and not _agrees(body.visual.spec, after):
-            commands.append(set_gear_spec(trial, body.name, **after))
+            try:
+                commands.append(set_gear_spec(trial, body.name, **after))
+            except ModelError as exc:  # the gear cannot take the new values: say which gear, and what to change
+                path, message = exc.problems[0]
+                raise ModelError(f"{body.name}.{path}", f"{message}: gear {body.name!r} follows {name}'s new values; "
+                                 "change it first") from None
             commands[-1].do(trial)
     if len(commands) == 1:
         return edit

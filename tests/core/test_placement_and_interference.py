@@ -503,3 +503,15 @@ def test_a_pair_whose_shafts_carry_another_pairs_gears_is_edited_alone_and_the_c
     assert planetary.bodies["planet1"] == load(EXAMPLES / "planetary.gdyn").bodies["planet1"]
     reducer = two_stage_reducer()
     assert not isinstance(edit_pair(reducer, next(iter(reducer.gear_pairs)), z1=21), Macro)
+
+
+def test_a_ring_that_cannot_take_its_pairs_new_teeth_refuses_the_edit_naming_the_ring_and_its_rim():
+    """The inner example's ring (rim 150 mm) cannot hold 75 teeth (root circle 152.5 mm): the edit of the pair's
+    z2 is refused, naming the ring's rim diameter, and the model is as it was."""
+    model = load(EXAMPLES / "inner_pair.gdyn")
+    before = model.copy()
+    with pytest.raises(ModelError) as caught:
+        edit_pair(model, "pair", z2=75)
+    path, message = caught.value.problems[0]
+    assert path == "ring.rim_diameter" and "gear 'ring' follows pair's new values" in message
+    assert model.gear_pairs == before.gear_pairs and model.bodies == before.bodies

@@ -99,8 +99,8 @@ def edit_pair(model: Model, name: str, /, **changes) -> Command:
                 commands.append(set_gear_spec(trial, body.name, **after))
             except ModelError as exc:  # the gear cannot take the new values: say which gear, and what to change
                 path, message = exc.problems[0]
-                raise ModelError(f"{body.name}.{path}", f"{message}: gear {body.name!r} follows {name}'s new values; "
-                                 "change it first") from None
+                raise ModelError(f"{body.name}.{path}", f"{message}; {name}'s gear {body.name!r} is generated again "
+                                 f"with the pair's new values: change its {path} first") from None
             commands[-1].do(trial)
     if len(commands) == 1:
         return edit

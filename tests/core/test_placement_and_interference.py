@@ -513,5 +513,5 @@ def test_a_ring_that_cannot_take_its_pairs_new_teeth_refuses_the_edit_naming_the
     with pytest.raises(ModelError) as caught:
         edit_pair(model, "pair", z2=75)
     path, message = caught.value.problems[0]
-    assert path == "ring.rim_diameter" and "gear 'ring' follows pair's new values" in message
+    assert path == "ring.rim_diameter" and "pair's gear 'ring' is generated again" in message
     assert model.gear_pairs == before.gear_pairs and model.bodies == before.bodies

@@ -15,11 +15,12 @@ import math
 from core.commands import Command, Macro, ReplaceItem, replace_fields, set_gear_spec
 from core.errors import ModelError
 from core.gearing.placement import place_gear2
+from core.geometry.macro import bevel_pitch_angle
 from core.model.entities import GearPair, GearSource
 from core.model.model import Model
 
 #: the pair's fields its generated cylindrical gears carry
-GEAR_FIELDS = ("z1", "z2", "module", "pressure_angle", "helix_angle", "x1", "x2")
+GEAR_FIELDS = ("z1", "z2", "module", "pressure_angle", "helix_angle", "pitch_angle", "x1", "x2")
 ANGLE_TOL = 1e-9  # rad
 
 
@@ -48,12 +49,14 @@ def pair_from_gears(model: Model, name: str) -> Command:
 
 
 def gear_values(pair: GearPair, k: int) -> dict:
-    """The macro-geometry gear k of a cylindrical `pair` needs: teeth, transverse module, normal pressure angle,
-    helix angle (gear 2 of an external pair the other hand, a ring the pinion's) and profile shift (an external
-    pair's; an inner gear has none)."""
-    beta = pair.helix_angle if k == 1 or pair.kind == "internal" else -pair.helix_angle + 0.0  # no -0 of spur
-    values = {"teeth": pair.z1 if k == 1 else pair.z2, "module": pair.module,
-              "pressure_angle": pair.pressure_angle, "helix_angle": beta}
+    """The macro-geometry gear k of `pair` needs: teeth, module (transverse), normal pressure angle; a cylindrical
+    gear's helix angle (gear 2 of an external pair the other hand, a ring the pinion's) and profile shift (an
+    external pair's; an inner gear has none); a bevel gear's pitch angle (gear 2's the complement of gear 1's)."""
+    values = {"teeth": pair.z1 if k == 1 else pair.z2, "module": pair.module, "pressure_angle": pair.pressure_angle}
+    if pair.kind == "bevel":  # gear 2's cone the complement of gear 1's (90 deg shafts)
+        values["pitch_angle"] = pair.pitch_angle if k == 1 else math.pi / 2 - pair.pitch_angle
+        return values
+    values["helix_angle"] = pair.helix_angle if k == 1 or pair.kind == "internal" else -pair.helix_angle + 0.0
     if pair.kind == "external":
         values["profile_shift"] = pair.x1 if k == 1 else pair.x2
     elif k == 1:
@@ -78,20 +81,25 @@ def _shares_shafts(model: Model, pair: GearPair) -> bool:
 
 def edit_pair(model: Model, name: str, /, **changes) -> Command:
     """The edit of gear pair `name`'s fields `changes`. Where it changes what its gears carry (GEAR_FIELDS) and a
-    gear of it is a generated cylindrical gear that agreed with the pair before, that gear is generated again with
-    the new values and gear 2 is moved into mesh, all one command; otherwise the edit alone (a bevel pair, imported
-    gears, a gear that already differed, a shaft shared with another pair: the model check says so)."""
+    gear of it is a generated gear that agreed with the pair before, that gear is generated again with the new
+    values and gear 2 is moved into mesh (a bevel wheel onto the apex), all one command; otherwise the edit alone
+    (imported gears, a gear that already differed, a shaft shared with another pair: the model check says so).
+    A bevel pair's new teeth bring the pitch angle atan(z1 / z2) along where it had its teeth's."""
+    pair = model.gear_pairs[name]
+    if pair.kind == "bevel" and {"z1", "z2"} & set(changes) and "pitch_angle" not in changes \
+            and math.isclose(pair.pitch_angle, bevel_pitch_angle(pair.z1, pair.z2), abs_tol=ANGLE_TOL):
+        # new teeth on 90 deg shafts: the pitch angle follows them, as the pair dialog's does
+        changes["pitch_angle"] = bevel_pitch_angle(changes.get("z1", pair.z1), changes.get("z2", pair.z2))
     edit = replace_fields(model, name, **changes)
-    pair, new = model.gear_pairs[name], edit.new
-    if pair.kind == "bevel" or new.kind != pair.kind or not set(changes) & set(GEAR_FIELDS) \
-            or _shares_shafts(model, pair):
+    new = edit.new
+    if new.kind != pair.kind or not set(changes) & set(GEAR_FIELDS) or _shares_shafts(model, pair):
         return edit
     trial = model.copy()
     edit.do(trial)
     commands: list[Command] = [edit]
     for k in (1, 2):
         body = trial.bodies.get(trial.gear_body(new, k))
-        if body is None or not isinstance(body.visual, GearSource) or body.visual.spec.kind == "bevel":
+        if body is None or not isinstance(body.visual, GearSource):
             continue
         before, after = gear_values(pair, k), gear_values(new, k)
         if _agrees(body.visual.spec, before) and not _agrees(body.visual.spec, after):

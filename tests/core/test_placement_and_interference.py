@@ -515,3 +515,22 @@ def test_a_ring_that_cannot_take_its_pairs_new_teeth_refuses_the_edit_naming_the
     path, message = caught.value.problems[0]
     assert path == "ring.rim_diameter" and "pair's gear 'ring' is generated again" in message
     assert model.gear_pairs == before.gear_pairs and model.bodies == before.bodies
+
+
+def test_a_bevel_pairs_new_teeth_bring_the_pitch_angle_and_both_cones_along_and_the_wheel_onto_the_apex():
+    """Teeth of gear 1 on the bevel example (20 -> 25, z2 40): the pair's pitch angle becomes atan(25 / 40) =
+    32.0054 deg by hand, the pinion is generated again on that cone and the wheel on its complement, and the wheel
+    meets the pinion's apex in mesh: no finding is left and the teeth do not cross (trimesh's boolean)."""
+    model = load(EXAMPLES / "bevel_pair.gdyn")
+    edit_pair(model, "pair", z1=25).do(model)
+    pair = model.gear_pairs["pair"]
+    assert math.degrees(pair.pitch_angle) == pytest.approx(32.005383208083494, rel=1e-12)
+    pinion, wheel = (model.bodies[model.gear_body(pair, k)].visual.spec for k in (1, 2))
+    assert (pinion.teeth, wheel.teeth) == (25, 40)
+    assert pinion.pitch_angle + wheel.pitch_angle == pytest.approx(math.pi / 2, rel=1e-12)
+    assert not [f for f in validate(model) if f.severity != "info"]
+    assert abs(mesh_turn(model, pair)) < 1e-9
+    g1, g2 = (_world(model.bodies[model.gear_body(pair, k)]) for k in (1, 2))
+    with np.errstate(invalid="ignore"):
+        overlap = trimesh.boolean.intersection([g1, g2], engine="manifold").volume
+    assert overlap < 1e-4 * g1.volume / 25

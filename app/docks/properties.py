@@ -58,6 +58,7 @@ class PropertyDock(QDockWidget):
         self.name = ""
         self.form: EntityForm | None = None
         self._committing = False
+        self._committed: set[str] = set()  # the fields of the edit being committed
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.setWidget(self.scroll)
@@ -69,6 +70,10 @@ class PropertyDock(QDockWidget):
             item, before = self.document.model.find(self.name), self.form.item
             if isinstance(item, GearPair) and item.inactive_fields().keys() != before.inactive_fields().keys():
                 self.show_item(self.name)  # another kind of pair: other fields apply
+                return
+            if {f.name for f in dataclasses.fields(item) if getattr(item, f.name) != getattr(before, f.name)} \
+                    - self._committed:
+                self.show_item(self.name)  # the edit changed fields not typed (a bevel pair's pitch angle)
                 return
             self.form.item = item  # our own edit: keep the form (and the focus), its note said again
             note = self.panel.findChild(QLabel, "note")
@@ -226,7 +231,7 @@ class PropertyDock(QDockWidget):
         changes = {field_name: value, **more}
         if item is None or all(getattr(item, f) == v for f, v in changes.items()):
             return
-        self._committing = True
+        self._committing, self._committed = True, set(changes)
         try:
             # a pair's generated gears follow its teeth, module, angles and shifts (core.gearing.pair_gears)
             edit = edit_pair if isinstance(item, GearPair) else replace_fields

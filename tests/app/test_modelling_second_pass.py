@@ -774,3 +774,14 @@ def test_a_pairs_teeth_typed_in_the_property_dock_regenerate_its_gear_and_gear_2
     assert not [f for f in window.doc.findings if f.item == "pair"]
     window.act_undo.trigger()
     assert window.doc.model.gear_pairs["pair"].z1 == 20 and dict(window.doc.model.bodies) == before
+
+
+def test_a_bevel_pairs_teeth_typed_in_the_dock_show_the_pitch_angle_that_came_along(window, qtbot):
+    """z1 typed on the bevel example's pair: the pitch angle atan(25 / 40) = 32.0054 deg comes with it, and the
+    dock's pitch-angle field shows it (it kept 26.5651 while the model had the new one)."""
+    window.open_file(EXAMPLES / "bevel_pair.gdyn")
+    window.select("pair")
+    _type(window, "Teeth of gear 1 (z1)", 25)
+    assert math.degrees(window.doc.model.gear_pairs["pair"].pitch_angle) == pytest.approx(32.0054, abs=1e-4)
+    shown = window.props.widget().findChild(QLineEdit, "Pitch angle of gear 1").text()
+    assert float(shown) == pytest.approx(32.0054, abs=1e-4), shown

@@ -196,10 +196,12 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
     axes = {b: frames[b][2] for b in names}
     phased = [dataclasses.replace(_rolling(model, train, m, held, axes, turns[m.name]), order=orders.get(m.name, 1))
               for m in meshes]
-    back = " (its reference gear turns backwards as the train rolls)"
+    every_back = len(phased) > 1 and all(m.rolling < 0 for m in phased)  # said once, not once a mesh
+    back = "" if every_back else " (its reference gear turns backwards as the train rolls)"
     notes.append("mesh phases from the gears' teeth, in mesh periods (0: a tooth of the reference gear on the line "
                  "to the pitch point): " + ", ".join(f"{m.name} {m.phase:.4f}{'' if m.rolling > 0 else back}"
-                                                     for m in phased))
+                                                     for m in phased)
+                 + ("; every mesh's reference gear turns backwards as the train rolls" if every_back else ""))
     if any(k != 1 for k in orders.values()):
         notes.append("the meshes run at different frequencies: the train's period holds "
                      + ", ".join(f"{k} mesh periods of {name}" for name, k in orders.items())

@@ -296,3 +296,12 @@ def test_a_bearings_axial_and_tilt_springs_are_said_left_out_of_the_planar_train
                for n in helical), helical
     rigid = train_from_model(load(EXAMPLES / "helical_pair.gdyn")).notes  # on revolute joints: nothing left out
     assert not any("axial" in n for n in rigid), rigid
+
+
+def test_a_train_whose_every_reference_gear_turns_backwards_says_so_once():
+    """The compliant planetary example: each of its six meshes' reference gears (the planets) turns backwards on
+    the carrier as the train rolls; the phases' note says so once, not after each of the six phases."""
+    notes = train_from_model(load(EXAMPLES / "compliant_planetary.gdyn")).notes
+    phases = next(n for n in notes if n.startswith("mesh phases"))
+    assert "its reference gear" not in phases, phases
+    assert phases.endswith("planet3_ring 0.6667; every mesh's reference gear turns backwards as the train rolls")

@@ -96,7 +96,8 @@ def _shares(train: TrainModel, v: np.ndarray, k_mean: np.ndarray) -> dict[str, f
     total = sum(kinetic.values()) or 1.0
     out = {key: val / total for key, val in kinetic.items()}
     bearings = float(v @ train.stiffness @ v)
-    meshes = float(v @ (k_mean - train.stiffness) @ v)
+    # a sum of squares: the difference of the two matrices leaves round-off of either sign (-0.0 % in a table)
+    meshes = max(0.0, float(v @ (k_mean - train.stiffness) @ v))
     strain = bearings + meshes
     out["meshes"] = meshes / strain if strain > 0 else 0.0
     out["bearings"] = bearings / strain if strain > 0 else 0.0

@@ -305,3 +305,12 @@ def test_a_train_whose_every_reference_gear_turns_backwards_says_so_once():
     phases = next(n for n in notes if n.startswith("mesh phases"))
     assert "its reference gear" not in phases, phases
     assert phases.endswith("planet3_ring 0.6667; every mesh's reference gear turns backwards as the train rolls")
+
+
+def test_a_translational_modes_mesh_share_is_zero_not_minus_zero():
+    """The helical example with gear 2 on a bearing: its mode across the line of action strains the bearing alone.
+    Its mesh share was the round-off of a difference, -1e-17, and the modes table showed it as -0.0 %."""
+    modes = train_modes(train_from_model(on_its_bearing("helical_pair.gdyn")))
+    across = next(m for m in modes if m.kind == "translational")
+    assert f"{100 * across.shares['meshes']:.1f}" == "0.0"  # as the table shows it
+    assert all(share >= 0.0 for m in modes for share in m.shares.values())

@@ -4,7 +4,8 @@ A pair states its teeth, transverse module, angles and profile shifts; its gears
 carry the same values in their macro-geometry (core.geometry.macro.GearSpec). An edit of one side leaves the other
 as it was, and the model check says so. `pair_from_gears` is the fix it offers (the gears were edited): the pair
 takes their values. `edit_pair` is the edit of a pair's fields in which its gears follow where they agreed with
-it before (the pair was edited). Either ends with gear 2 moved into mesh (core.gearing.placement.place_gear2).
+it before (the pair was edited). Either ends with gear 2 moved into mesh (core.gearing.placement.place_gear2)
+and, where the gears' start speeds kept the old ratio, gear 2's start speed on the new one (`follow_ratio`).
 """
 
 from __future__ import annotations
@@ -12,13 +13,16 @@ from __future__ import annotations
 import dataclasses
 import math
 
+import numpy as np
+
 from core.commands import Command, Macro, ReplaceItem, replace_fields, set_gear_spec
 from core.errors import ModelError
 from core.gearing.placement import place_gear2
 from core.geometry.macro import bevel_pitch_angle
-from core.model.entities import GearPair, GearSource
+from core.model.entities import GROUND, GearPair, GearSource
 from core.model.model import Model
 
+RATIO_TOL = 1e-6  # relative: start speeds that kept a pair's ratio to this kept it (a model file's rounding)
 #: the pair's fields its generated cylindrical gears carry
 GEAR_FIELDS = ("z1", "z2", "module", "pressure_angle", "helix_angle", "pitch_angle", "x1", "x2")
 ANGLE_TOL = 1e-9  # rad
@@ -44,8 +48,12 @@ def pair_from_gears(model: Model, name: str) -> Command:
         raise ModelError(f"{name}.{problems[0][0]}", problems[0][1])
     if _shares_shafts(model, pair):  # moving gear 2 would take another pair out of mesh: the check then says so
         return Macro(f"Take {name}'s teeth from its gears", [ReplaceItem(model, name, new)])
+    trial = model.copy()
+    commands: list[Command] = [ReplaceItem(trial, name, new)]
+    commands[-1].do(trial)
+    commands += _done(trial, place_gear2(trial, new))
     return Macro(f"Take {name}'s teeth from its gears and move gear 2 into mesh",
-                 [ReplaceItem(model, name, new), *place_gear2(model, new)])
+                 commands + follow_ratio(trial, pair, new))
 
 
 def gear_values(pair: GearPair, k: int) -> dict:
@@ -84,7 +92,8 @@ def edit_pair(model: Model, name: str, /, **changes) -> Command:
     gear of it is a generated gear that agreed with the pair before, that gear is generated again with the new
     values and gear 2 is moved into mesh (a bevel wheel onto the apex), all one command; otherwise the edit alone
     (imported gears, a gear that already differed, a shaft shared with another pair: the model check says so).
-    A bevel pair's new teeth bring the pitch angle atan(z1 / z2) along where it had its teeth's."""
+    A bevel pair's new teeth bring the pitch angle atan(z1 / z2) along where it had its teeth's. A new ratio
+    brings gear 2's start speed along where the speeds kept the old one (`follow_ratio`)."""
     pair = model.gear_pairs[name]
     if pair.kind == "bevel" and {"z1", "z2"} & set(changes) and "pitch_angle" not in changes \
             and math.isclose(pair.pitch_angle, bevel_pitch_angle(pair.z1, pair.z2), abs_tol=ANGLE_TOL):
@@ -111,5 +120,37 @@ def edit_pair(model: Model, name: str, /, **changes) -> Command:
                                  f"with the pair's new values: change its {path} first") from None
             commands[-1].do(trial)
     if len(commands) == 1:
-        return edit
-    return Macro(f"Edit {name}; its gears follow, gear 2 into mesh", commands + place_gear2(trial, new))
+        speeds = follow_ratio(trial, pair, new)
+        return Macro(f"Edit {name}; gear 2's start speed follows", commands + speeds) if speeds else edit
+    commands += _done(trial, place_gear2(trial, new))
+    return Macro(f"Edit {name}; its gears follow, gear 2 into mesh", commands + follow_ratio(trial, pair, new))
+
+
+def _done(model: Model, commands: list[Command]) -> list[Command]:
+    """`commands`, done on `model` (a trial copy) in turn."""
+    for command in commands:
+        command.do(model)
+    return commands
+
+
+def follow_ratio(model: Model, old: GearPair, new: GearPair) -> list[Command]:
+    """Commands that give gear 2's shaft (joint 2's body and what is welded to it) the start speed of `new`'s ratio,
+    where the start speeds kept `old`'s (|u2 / u1| = z1 / z2 to RATIO_TOL, u the joints' relative speeds): the
+    increment turns the shaft about joint 2's axis, so its angular velocity and the velocity of each body's origin
+    change [rad/s, m/s]. None where the speeds did not keep the old ratio (a run projects them and says so), gear 1
+    stands still, or the ratio is the same. `model` holds the placed gears (positions after the edit)."""
+    u1, u2 = model.start_speed(new.joint1), model.start_speed(new.joint2)
+    if u1 == 0.0 or new.z1 * old.z2 == old.z1 * new.z2 \
+            or not math.isclose(abs(u2 / u1), old.z1 / old.z2, rel_tol=RATIO_TOL):
+        return []
+    joint = model.joints[new.joint2]
+    change = u2 * (new.z1 * old.z2 / (old.z1 * new.z2) - 1.0) * joint.unit_axis()
+    at = np.asarray(joint.position, float)
+    commands = []
+    for name in sorted(model.rigid_piece(joint.body_j) - {GROUND}):
+        body = model.bodies[name]
+        w = np.add(body.angular_velocity, change)
+        v = np.add(body.velocity, np.cross(change, np.subtract(body.position, at)))
+        commands.append(replace_fields(model, name, angular_velocity=tuple(float(c) for c in w),
+                                       velocity=tuple(float(c) for c in v)))
+    return commands

@@ -9,6 +9,7 @@ import pytest
 import trimesh
 
 from core.commands import AddItem, Macro, set_gear_spec
+from core.dynamics.run import prepare
 from core.errors import ModelError
 from core.gearing.fixes import fix_command
 from core.gearing.mesh_phase import mesh_phase
@@ -534,3 +535,43 @@ def test_a_bevel_pairs_new_teeth_bring_the_pitch_angle_and_both_cones_along_and_
     with np.errstate(invalid="ignore"):
         overlap = trimesh.boolean.intersection([g1, g2], engine="manifold").volume
     assert overlap < 1e-4 * g1.volume / 25
+
+
+@pytest.mark.parametrize("example, change, gear2, spin", [
+    ("helical_pair", {"z1": 25}, "gear2", (0.0, 0.0, -50.0 * 25 / 20)),
+    ("bevel_pair", {"z1": 25}, "gear", (0.0, 0.0, -50.0 * 25 / 20)),
+    ("inner_pair", {"z2": 66}, "ring", (0.0, 0.0, 90.0 * 20 / 66)),
+])
+def test_a_pairs_new_ratio_brings_gear_2s_start_speed_along_so_the_run_projects_nothing(example, change, gear2, spin):
+    """The examples' gears start at speeds that keep their pair's ratio. A new ratio (helical and bevel z1 20 ->
+    25: gear 2 at -50 * 25 / 20 rad/s by hand; the inner pair's ring to 66 teeth) gives gear 2 the speed of the
+    new ratio, in the same undoable edit: the run's projection onto the constraints then changes nothing, where it
+    said "initial speeds were projected" before (the inner ring: 90 * 20 / 66 rad/s by hand)."""
+    model = load(EXAMPLES / f"{example}.gdyn")
+    before = model.bodies[gear2]
+    pair = model.gear_pairs["pair"]
+    u1, u2 = model.start_speed(pair.joint1), model.start_speed(pair.joint2)
+    edit = edit_pair(model, "pair", **change)
+    edit.do(model)
+    new = model.gear_pairs["pair"]
+    assert model.bodies[gear2].angular_velocity == pytest.approx(spin, abs=1e-12)
+    assert model.start_speed(new.joint2) == pytest.approx(u2 * (new.z1 / new.z2) / (pair.z1 / pair.z2), rel=1e-12)
+    assert model.start_speed(new.joint1) == u1
+    assert not any("projected" in f for f in prepare(model, t_end=1e-3, compiled="off").results.findings)
+    edit.undo(model)
+    assert model.bodies[gear2] == before
+
+
+def test_the_pair_fix_brings_gear_2s_start_speed_along_and_speeds_that_did_not_keep_the_ratio_are_left_alone():
+    """The fix that takes gear 1's new teeth (25) into the helical pair gives gear 2 -62.5 rad/s (-50 * 25 / 20);
+    where gear 2 started still (the speeds never kept the ratio), an edit leaves it still and the run projects the
+    speeds, saying so."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    set_gear_spec(model, "gear1", teeth=25).do(model)
+    fix_command(model, _pair_finding(model, "z1 = 20 but gear 'gear1' was generated with 25 teeth")).do(model)
+    assert model.bodies["gear2"].angular_velocity == pytest.approx((0.0, 0.0, -62.5), abs=1e-12)
+    still = load(EXAMPLES / "helical_pair.gdyn")
+    still.bodies["gear2"] = dataclasses.replace(still.bodies["gear2"], angular_velocity=(0.0, 0.0, 0.0))
+    edit_pair(still, "pair", z1=25).do(still)
+    assert still.bodies["gear2"].angular_velocity == (0.0, 0.0, 0.0)
+    assert any("projected" in f for f in prepare(still, t_end=1e-3, compiled="off").results.findings)

@@ -8,7 +8,7 @@ from core.commands import Command, Macro, SetSettings
 from core.gearing.bearings import carry_on_bearing
 from core.gearing.compound import hold_once
 from core.gearing.pair_gears import pair_from_gears
-from core.gearing.placement import place_gear2
+from core.gearing.placement import place_gear1, place_gear2
 from core.model.model import Model
 
 #: key -> (what the fix does, in the words of a menu entry; the command it makes of the model and the item)
@@ -16,7 +16,10 @@ FIXES = {
     "place_gear2": ("Move gear 2 into mesh",
                     lambda model, item: Macro(f"Move gear 2 of {item} into mesh",
                                               place_gear2(model, model.gear_pairs[item]))),
-    "pair_from_gears": ("Take the gears' teeth into the pair and move gear 2 into mesh", pair_from_gears),
+    "place_gear1": ("Move gear 1 into mesh",
+                    lambda model, item: Macro(f"Move gear 1 of {item} into mesh",
+                                              place_gear1(model, model.gear_pairs[item]))),
+    "pair_from_gears": ("Take the gears' teeth into the pair and put the gears into mesh", pair_from_gears),
     "hold_once": ("Hold the shaft by one joint", hold_once),
     "carry_on_bearing": ("Let the bearing carry the shaft", carry_on_bearing),
     # the model's step stays dopri5's first one; its tolerances are the model's

@@ -4,8 +4,9 @@ A pair states its teeth, transverse module, angles and profile shifts; its gears
 carry the same values in their macro-geometry (core.geometry.macro.GearSpec). An edit of one side leaves the other
 as it was, and the model check says so. `pair_from_gears` is the fix it offers (the gears were edited): the pair
 takes their values. `edit_pair` is the edit of a pair's fields in which its gears follow where they agreed with
-it before (the pair was edited). Either ends with gear 2 moved into mesh (core.gearing.placement.place_gear2)
-and, where the gears' start speeds kept the old ratio, gear 2's start speed on the new one (`follow_ratio`).
+it before (the pair was edited). Either ends with a gear moved into mesh: gear 2, or gear 1 where gear 2's shaft
+carries another pair's gear (core.gearing.placement.moving_gear); and, where gear 2 moved and the gears' start
+speeds kept the old ratio, gear 2's start speed on the new one (`follow_ratio`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 
 from core.commands import Command, Macro, ReplaceItem, replace_fields, set_gear_spec
 from core.errors import ModelError
-from core.gearing.placement import place_gear2
+from core.gearing.placement import moving_gear, place_moving_gear
 from core.geometry.macro import bevel_pitch_angle
 from core.model.entities import GROUND, GearPair, GearSource
 from core.model.model import Model
@@ -30,8 +31,9 @@ ANGLE_TOL = 1e-9  # rad
 
 def pair_from_gears(model: Model, name: str) -> Command:
     """The fix for a cylindrical pair whose generated gears were edited after it was made: the pair takes their
-    teeth, transverse module and (an external pair) profile shifts, then gear 2 moves to the centre distance and
-    turns into mesh where its shafts carry no other pair's gears. Raises ModelError naming the pair where its
+    teeth, transverse module and (an external pair) profile shifts, then gear 2 (or gear 1, placement.moving_gear)
+    moves to the centre distance and turns into mesh; neither moves where both shafts carry other pairs' gears
+    (a planetary set). Raises ModelError naming the pair where its
     gears are not both generated cylindrical gears of one module, or the pair's new values are out of range."""
     pair = model.gear_pairs[name]
     bodies = [model.bodies.get(model.gear_body(pair, k)) for k in (1, 2)]
@@ -46,14 +48,15 @@ def pair_from_gears(model: Model, name: str) -> Command:
     problems = new.problems()
     if problems:
         raise ModelError(f"{name}.{problems[0][0]}", problems[0][1])
-    if _shares_shafts(model, pair):  # moving gear 2 would take another pair out of mesh: the check then says so
+    side = moving_gear(model, pair)
+    if side is None:  # moving either gear would take another pair out of mesh: the check then says so
         return Macro(f"Take {name}'s teeth from its gears", [ReplaceItem(model, name, new)])
     trial = model.copy()
     commands: list[Command] = [ReplaceItem(trial, name, new)]
     commands[-1].do(trial)
-    commands += _done(trial, place_gear2(trial, new))
-    return Macro(f"Take {name}'s teeth from its gears and move gear 2 into mesh",
-                 commands + follow_ratio(trial, pair, new))
+    commands += _done(trial, place_moving_gear(trial, new))
+    return Macro(f"Take {name}'s teeth from its gears and move gear {side} into mesh",
+                 commands + (follow_ratio(trial, pair, new) if side == 2 else []))
 
 
 def gear_values(pair: GearPair, k: int) -> dict:
@@ -78,22 +81,15 @@ def _agrees(spec, values: dict) -> bool:
                for f, v in values.items())
 
 
-def _shares_shafts(model: Model, pair: GearPair) -> bool:
-    """Whether a shaft of `pair` (a gear's body and what is welded to it) carries a gear of another pair: a
-    planetary set, a stage of a train. Its gears then stay as they are: a new gear or a moved shaft would take
-    the other pair out of mesh."""
-    shafts = set().union(*(model.rigid_piece(model.joints[j].body_j) for j in (pair.joint1, pair.joint2)))
-    return any(model.joints[j].body_j in shafts for p in model.gear_pairs.values() if p.name != pair.name
-               for j in (p.joint1, p.joint2))
-
-
 def edit_pair(model: Model, name: str, /, **changes) -> Command:
     """The edit of gear pair `name`'s fields `changes`. Where it changes what its gears carry (GEAR_FIELDS) and a
     gear of it is a generated gear that agreed with the pair before, that gear is generated again with the new
-    values and gear 2 is moved into mesh (a bevel wheel onto the apex), all one command; otherwise the edit alone
-    (imported gears, a gear that already differed, a shaft shared with another pair: the model check says so).
+    values and gear 2 is moved into mesh (a bevel wheel onto the apex; gear 1 where gear 2's shaft carries
+    another pair's gear, placement.moving_gear), all one command; otherwise the edit alone (imported gears, a gear
+    that already differed, both shafts carrying other pairs' gears: the model check says so). A gear that
+    another pair meshes with (an idler) keeps its teeth.
     A bevel pair's new teeth bring the pitch angle atan(z1 / z2) along where it had its teeth's. A new ratio
-    brings gear 2's start speed along where the speeds kept the old one (`follow_ratio`)."""
+    brings gear 2's start speed along where gear 2 moves and the speeds kept the old one (`follow_ratio`)."""
     pair = model.gear_pairs[name]
     if pair.kind == "bevel" and {"z1", "z2"} & set(changes) and "pitch_angle" not in changes \
             and math.isclose(pair.pitch_angle, bevel_pitch_angle(pair.z1, pair.z2), abs_tol=ANGLE_TOL):
@@ -101,15 +97,17 @@ def edit_pair(model: Model, name: str, /, **changes) -> Command:
         changes["pitch_angle"] = bevel_pitch_angle(changes.get("z1", pair.z1), changes.get("z2", pair.z2))
     edit = replace_fields(model, name, **changes)
     new = edit.new
-    if new.kind != pair.kind or not set(changes) & set(GEAR_FIELDS) or _shares_shafts(model, pair):
+    side = moving_gear(model, pair)
+    if new.kind != pair.kind or not set(changes) & set(GEAR_FIELDS) or side is None:
         return edit
     trial = model.copy()
     edit.do(trial)
     commands: list[Command] = [edit]
+    others = {model.gear_body(p, k) for p in model.gear_pairs.values() if p.name != name for k in (1, 2)}
     for k in (1, 2):
         body = trial.bodies.get(trial.gear_body(new, k))
-        if body is None or not isinstance(body.visual, GearSource):
-            continue
+        if body is None or not isinstance(body.visual, GearSource) or body.name in others:
+            continue  # an idler another pair meshes with keeps its teeth: that pair still holds them
         before, after = gear_values(pair, k), gear_values(new, k)
         if _agrees(body.visual.spec, before) and not _agrees(body.visual.spec, after):
             try:
@@ -119,11 +117,12 @@ def edit_pair(model: Model, name: str, /, **changes) -> Command:
                 raise ModelError(f"{body.name}.{path}", f"{message}; {name}'s gear {body.name!r} is generated again "
                                  f"with the pair's new values: change its {path} first") from None
             commands[-1].do(trial)
+    speeds = follow_ratio if side == 2 else lambda *_: []
     if len(commands) == 1:
-        speeds = follow_ratio(trial, pair, new)
-        return Macro(f"Edit {name}; gear 2's start speed follows", commands + speeds) if speeds else edit
-    commands += _done(trial, place_gear2(trial, new))
-    return Macro(f"Edit {name}; its gears follow, gear 2 into mesh", commands + follow_ratio(trial, pair, new))
+        more = speeds(trial, pair, new)
+        return Macro(f"Edit {name}; gear 2's start speed follows", commands + more) if more else edit
+    commands += _done(trial, place_moving_gear(trial, new))
+    return Macro(f"Edit {name}; its gears follow, gear {side} into mesh", commands + speeds(trial, pair, new))
 
 
 def _done(model: Model, commands: list[Command]) -> list[Command]:

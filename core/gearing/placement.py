@@ -130,9 +130,10 @@ def _phase(body, point, teeth: int, pitch_radius: float, tangent) -> tuple[float
     return psi * teeth / (2 * math.pi), sigma
 
 
-def mesh_turn(model: Model, pair: GearPair) -> float:
-    """The turn [rad] of gear 2 about its own axis that puts its teeth into mesh with gear 1's (0 if not both generated):
-    of the bodies that carry the teeth (a gear welded to a compound shaft, named in gear1/gear2)."""
+def mesh_turn(model: Model, pair: GearPair, k: int = 2) -> float:
+    """The turn [rad] of gear k (2, or 1) about its own axis that puts its teeth into mesh with the other's (0 if
+    not both generated): of the bodies that carry the teeth (a gear welded to a compound shaft, named in
+    gear1/gear2)."""
     b1, b2 = (model.bodies.get(model.gear_body(pair, k)) for k in (1, 2))
     if not all(b is not None and isinstance(b.visual, GearSource) for b in (b1, b2)):
         return 0.0
@@ -144,7 +145,8 @@ def mesh_turn(model: Model, pair: GearPair) -> float:
     p2, s2 = _phase(b2, frame.point, pair.z2, r2, frame.t)
     x = 0.5 - s1 * p1 + s2 * p2
     n = -round(x)
-    return (2 * math.pi / pair.z2) * s2 * (x + n)
+    # gear k turned by delta moves p_k by -delta z_k / (2 pi): x + n must vanish
+    return (2 * math.pi / pair.z2) * s2 * (x + n) if k == 2 else -(2 * math.pi / pair.z1) * s1 * (x + n)
 
 
 def place_gear2(model: Model, pair: GearPair) -> list[Command]:
@@ -162,25 +164,80 @@ def place_gear2(model: Model, pair: GearPair) -> list[Command]:
         raise ModelError(f"{pair.name}: joint2 must be a revolute joint")
     commands = _turn_gear2(trial, pair) + _bevel_cone2(trial, pair) if pair.kind == "bevel" else []
     j2 = trial.joints[pair.joint2]
-    target = target_position(trial, pair)
-    shift = target - np.asarray(j2.position, float)
-    if np.linalg.norm(shift) > 0:
-        piece = trial.rigid_piece(j2.body_j) - {GROUND} if j2.body_j in trial.bodies else set()
-        moved = [name for name in trial.bodies if name in piece]
-        moved += [j.name for j in trial.joints.values() if isinstance(j, FixedJoint) and {j.body_i, j.body_j} <= piece]
-        moved.append(j2.name)
-        for name in moved:
-            where = np.asarray(trial.find(name).position, float) + shift
-            commands.append(replace_fields(trial, name, position=tuple(float(v) for v in where)))
-            commands[-1].do(trial)
+    commands += _shift_shaft(trial, j2, target_position(trial, pair) - np.asarray(j2.position, float))
     turn = mesh_turn(trial, pair)
     gear = trial.bodies.get(trial.gear_body(pair, 2))
     if gear is not None and abs(turn) > 1e-12:
-        axis = quat_matrices(gear.orientation)[:, 2]
-        q = quat_mul(quat_about(axis, turn), gear.orientation)
-        q /= np.linalg.norm(q)
-        commands.append(replace_fields(trial, gear.name, orientation=tuple(float(v) for v in q)))
+        commands.append(_turned(trial, gear, turn))
     return commands
+
+
+def carries_another_pair(model: Model, pair: GearPair, k: int) -> bool:
+    """Whether the shaft of gear k of `pair` (its joint's body and what is welded to it) carries a gear of another
+    pair: a planetary set's sun or planet, a reducer's middle shaft. Moving it would take that pair out of mesh."""
+    shaft = model.rigid_piece(model.joints[pair.joint1 if k == 1 else pair.joint2].body_j)
+    return any(model.joints[j].body_j in shaft for p in model.gear_pairs.values() if p.name != pair.name
+               for j in (p.joint1, p.joint2))
+
+
+def moving_gear(model: Model, pair: GearPair) -> int | None:
+    """Which gear of `pair` goes into mesh when the pair changes: gear 2, unless its shaft carries another pair's
+    gear and gear 1's does not (a reducer's first stage: its input gear moves); None when both shafts carry
+    other pairs' gears (a planetary set), or a bevel pair's gear 2 cannot move (only gear 2 goes onto the apex)."""
+    if not carries_another_pair(model, pair, 2):
+        return 2
+    if pair.kind != "bevel" and not carries_another_pair(model, pair, 1):
+        return 1
+    return None
+
+
+def place_moving_gear(model: Model, pair: GearPair) -> list[Command]:
+    """`place_gear2` or `place_gear1`, for the gear `moving_gear` names (none when neither may move)."""
+    return {1: place_gear1, 2: place_gear2}.get(moving_gear(model, pair), lambda *_: [])(model, pair)
+
+
+def place_gear1(model: Model, pair: GearPair) -> list[Command]:
+    """Commands that move gear 1's shaft (joint 1's body, the bodies welded to it and their welds) and joint 1 to
+    the centre distance from joint 2 along their present direction, and turn gear 1 into mesh: gear 2 stays where
+    it is. Parallel pairs only (ModelError for a bevel pair: its gear 2 goes onto the apex). Checked on a copy:
+    the model is not touched."""
+    if pair.kind == "bevel":
+        raise ModelError(pair.name, "a bevel pair's gear 2 goes onto gear 1's apex; gear 1 is not moved")
+    trial = model.copy()
+    j1, j2 = trial.joints[pair.joint1], trial.joints[pair.joint2]
+    a2, p2 = j2.unit_axis(), np.asarray(j2.position, float)
+    d = np.asarray(j1.position, float) - p2
+    shift = p2 + a2 * (a2 @ d) + center_distance(pair.pair_spec()) * across(a2, d) - np.asarray(j1.position, float)
+    commands = _shift_shaft(trial, j1, shift)
+    gear = trial.bodies.get(trial.gear_body(pair, 1))
+    turn = mesh_turn(trial, pair, 1)
+    if gear is not None and abs(turn) > 1e-12:
+        commands.append(_turned(trial, gear, turn))
+    return commands
+
+
+def _shift_shaft(model: Model, joint: RevoluteJoint, shift: np.ndarray) -> list[Command]:
+    """Commands that move the shaft turning on `joint` (its body, the bodies welded to it and those welds) and the
+    joint by `shift` [m]; done on `model` as they are made."""
+    if not np.linalg.norm(shift) > 0:
+        return []
+    piece = model.rigid_piece(joint.body_j) - {GROUND} if joint.body_j in model.bodies else set()
+    moved = [name for name in model.bodies if name in piece]
+    moved += [j.name for j in model.joints.values() if isinstance(j, FixedJoint) and {j.body_i, j.body_j} <= piece]
+    moved.append(joint.name)
+    commands = []
+    for name in moved:
+        where = np.asarray(model.find(name).position, float) + shift
+        commands.append(replace_fields(model, name, position=tuple(float(v) for v in where)))
+        commands[-1].do(model)
+    return commands
+
+
+def _turned(model: Model, gear, turn: float) -> Command:
+    """The command that turns `gear` by `turn` [rad] about its own axis."""
+    axis = quat_matrices(gear.orientation)[:, 2]
+    q = quat_mul(quat_about(axis, turn), gear.orientation)
+    return replace_fields(model, gear.name, orientation=tuple(float(v) for v in q / np.linalg.norm(q)))
 
 
 def likely_joints(model: Model) -> tuple[str, str] | None:

@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from core.gearing.gear_bodies import bevel_apex, mesh_centre, welded
+from core.gearing.placement import moving_gear
 from core.geometry import vec3
 from core.geometry.macro import bevel_pitch_angle, center_distance
 from core.model.entities import (
@@ -135,9 +136,10 @@ class PairRules:
                     formula = "m_t (z1 + z2) / 2" if pair.kind == "external" else "m_t (z2 - z1) / 2"
                     if pair.x1 or pair.x2:
                         formula = "a_w with the profile shift"
+                    k, joint = (1, j1) if moving_gear(self.m, pair) == 1 else (2, j2)
                     self.add("error", name, f"the joint axes are {have * 1e3:.6g} mm apart; the centre distance "
-                             f"{formula} is {need * 1e3:.6g} mm: move {j2.name!r} (and gear {j2.body_j!r})",
-                             fix="place_gear2")
+                             f"{formula} is {need * 1e3:.6g} mm: move {joint.name!r} (and gear {joint.body_j!r})",
+                             fix=f"place_gear{k}")
             if pair.kind == "internal" and pair.z1 >= pair.z2:
                 self.add("error", name, f"an inner pair needs the pinion on joint 1 and the ring on joint 2 "
                          f"(z1 < z2); got z1 = {pair.z1}, z2 = {pair.z2}: swap the joints and the teeth")

@@ -490,9 +490,9 @@ def test_a_pairs_helix_edit_gives_gear_2_the_other_hand_and_a_gear_that_already_
     assert not isinstance(efficiency, Macro)
 
 
-def test_a_pair_whose_shafts_carry_another_pairs_gears_is_edited_alone_and_the_check_says_what_differs():
-    """A planetary set's sun-planet pair, or a reducer's first stage (its output shaft carries stage 2's pinion):
-    a new sun or a moved planet or shaft would take the other pairs out of mesh, so the gears stay."""
+def test_a_pair_whose_shafts_both_carry_another_pairs_gears_is_edited_alone_and_the_check_says_what_differs():
+    """A planetary set's sun-planet pair: a new sun or a moved planet would take the other pairs out of mesh, so
+    the gears stay."""
     planetary = load(EXAMPLES / "planetary.gdyn")
     edit = edit_pair(planetary, "sun_planet1", z1=30)
     assert not isinstance(edit, Macro)
@@ -502,8 +502,48 @@ def test_a_pair_whose_shafts_carry_another_pairs_gears_is_edited_alone_and_the_c
     fix_command(planetary, next(f for f in validate(planetary) if f.fix == "pair_from_gears")).do(planetary)
     assert planetary.gear_pairs["sun_planet1"].z1 == 24  # the fix takes the sun's teeth; planet1 stays in the ring
     assert planetary.bodies["planet1"] == load(EXAMPLES / "planetary.gdyn").bodies["planet1"]
-    reducer = two_stage_reducer()
-    assert not isinstance(edit_pair(reducer, next(iter(reducer.gear_pairs)), z1=21), Macro)
+
+
+def _stage_one_in_mesh(model, z1):
+    """Stage 1 of the reducer example with z1 teeth on gear 1, gear 1 moved: the input joint m_t (z1 + 40) / 2
+    from the shaft joint (by hand), gear 1 turned into mesh, no finding on either stage, the teeth not crossing
+    (trimesh's boolean); the middle shaft, the output and stage 2 where they were."""
+    example = load(EXAMPLES / "two_stage_reducer.gdyn")
+    distance = np.linalg.norm(np.subtract(model.joints["input_joint"].position, model.joints["shaft_joint"].position))
+    assert distance == pytest.approx(0.002 * (z1 + 40) / 2, rel=1e-12)
+    pair = model.gear_pairs["stage1"]
+    assert model.bodies["gear1"].visual.spec.teeth == z1 and abs(mesh_turn(model, pair)) < 1e-9
+    assert not [f.message for f in validate(model) if f.item in ("stage1", "stage2") or f.severity == "error"]
+    for name in ("gear2", "gear3", "gear4", "shaft_joint", "shaft_weld", "output_joint", "stage2"):
+        assert model.find(name) == example.find(name)
+    g1, g2 = _world(model.bodies["gear1"]), _world(model.bodies["gear2"])
+    with np.errstate(invalid="ignore"):
+        overlap = trimesh.boolean.intersection([g1, g2], engine="manifold").volume
+    assert overlap < 1e-4 * g1.volume / z1
+
+
+def test_a_reducers_first_stage_given_new_teeth_moves_its_input_gear_into_mesh_and_leaves_stage_2_in_mesh():
+    """The reducer example's middle shaft carries stage 2's pinion: where stage 1's teeth change, moving gear 2
+    would take stage 2 out of mesh, so gear 1 (the input, its shaft carrying nothing else) moves and turns into
+    mesh. By the pair's Properties (z1 20 -> 22: gear 1 generated again), and by the gear's (turned 0.05 rad out
+    of mesh too) with the fix the warning then offers; the check's centre-distance error names the input joint and offers to move gear 1."""
+    model = load(EXAMPLES / "two_stage_reducer.gdyn")
+    edit = edit_pair(model, "stage1", z1=22)
+    edit.do(model)
+    _stage_one_in_mesh(model, 22)
+    edit.undo(model)
+    assert model.bodies == load(EXAMPLES / "two_stage_reducer.gdyn").bodies
+    turned = quat_about(np.array([0.0, 0.0, 1.0]), 0.05)  # out of mesh as well: placing turns it back
+    model.bodies["gear1"] = dataclasses.replace(model.bodies["gear1"], orientation=tuple(turned))
+    set_gear_spec(model, "gear1", teeth=23).do(model)
+    finding = next(f for f in validate(model) if f.item == "stage1")
+    assert finding.message == "z1 = 20 but gear 'gear1' was generated with 23 teeth"
+    fix_command(model, finding).do(model)
+    _stage_one_in_mesh(model, 23)
+    spaced = load(EXAMPLES / "two_stage_reducer.gdyn")
+    spaced.gear_pairs["stage1"] = dataclasses.replace(spaced.gear_pairs["stage1"], x1=0.5, x2=0.5)
+    finding = next(f for f in validate(spaced) if f.item == "stage1" and "apart" in f.message)
+    assert "move 'input_joint' (and gear 'gear1')" in finding.message and finding.fix == "place_gear1"
 
 
 def test_a_ring_that_cannot_take_its_pairs_new_teeth_refuses_the_edit_naming_the_ring_and_its_rim():

@@ -69,7 +69,7 @@ class FileMenu:
         try:
             self.doc.open(path)
         except ModelError as exc:
-            self.report(f"Cannot open the model: {exc}")
+            self.report(f"Cannot open the model: {exc}", exc.report()[1:])  # every bad field of the file
             return False
         self._stop_run()  # the run of the model before: its record left with that model's runs
         self._remember(Path(path))

@@ -304,9 +304,10 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
         if self.viewport is not None:
             self.viewport.highlight(name if name in self.doc.model.bodies else "")
 
-    def report(self, message: str) -> None:
+    def report(self, message: str, more: list[str] | tuple = ()) -> None:
+        """Say `message` in the status bar and a warning box, the box with the lines `more` below it."""
         self.statusBar().showMessage(message, 10_000)
-        QMessageBox.warning(self, "GearDyn", message)
+        QMessageBox.warning(self, "GearDyn", "\n".join([message, *more]))
 
     def check_model(self) -> None:
         CheckDialog(self.doc.model, self.doc.findings, self).exec()

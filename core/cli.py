@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from core.atomic import atomic_target
-from core.errors import GearDynError
+from core.errors import GearDynError, ModelError
 from core.gearing.mesh_stiffness import iso6336_stiffness
 from core.geometry.macro import (
     GearSpec,
@@ -78,6 +78,14 @@ CAMPBELL_SPEED = Range(0.0, 1e6, unit="rpm")
 def _cut(text: str, limit: int = 80) -> str:
     """`text` cut to a readable length for a one-line message."""
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _failed(exc: Exception, stream=None) -> int:
+    """Print the error as 'error: ...' lines, every problem of a ModelError on its own (a model file's bad fields
+    all at once), to stderr unless `stream` is given; the exit code 1."""
+    for line in exc.report() if isinstance(exc, ModelError) else [str(exc)]:
+        print(f"error: {line}", file=stream or sys.stderr)
+    return 1
 
 
 class UsageError(GearDynError):
@@ -289,14 +297,12 @@ def _cmd_pair(ns) -> int:
 
 def _cmd_validate(ns) -> int:
     from core.model.files import load
-    from core.errors import ModelError
     from core.dynamics.checks import check
 
     try:
         model = load(ns.file)
     except ModelError as exc:
-        print(f"error: {exc}")
-        return 1
+        return _failed(exc, sys.stdout)
     findings = check(model)
     for f in findings:
         print(f)
@@ -341,7 +347,6 @@ def _cmd_chbm(ns) -> int:
     )
     from core.model.files import load
     from core.tables import write_csv
-    from core.errors import ModelError
 
     if ns.pair is not None and ns.model is None:
         raise UsageError("--pair: names a gear pair of --model; the paper's pair (no --model) needs none")
@@ -358,8 +363,7 @@ def _cmd_chbm(ns) -> int:
             if None in (ns.torque, ns.f_min, ns.f_max) and pair is not None:
                 suggested = study_defaults(model, ns.pair)
         except ModelError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 1
+            return _failed(exc)
         if suggested[3] and None in (ns.torque, ns.f_min, ns.f_max):
             print(f"note: {ns.pair}: {suggested[3]}", file=sys.stderr)
     ns.torque = ns.torque or list(suggested[0] or (100.0,))
@@ -399,8 +403,7 @@ def _cmd_chbm(ns) -> int:
         try:
             lumped_from_model(model, ns.pair, ns.torque[0], ns.contact_stiffness, contact=ns.contact or "mesh")
         except ModelError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 1
+            return _failed(exc)
 
         def build(t):
             return lumped_from_model(model, ns.pair, t, ns.contact_stiffness, contact=ns.contact or "mesh")
@@ -461,7 +464,6 @@ def _cmd_simulate(ns) -> int:
     from core.dynamics.results.results_file import SUFFIX as RESULTS_SUFFIX
     from core.dynamics.run import compile_note, effective_settings, prepare
     from core.model.files import load
-    from core.errors import ModelError
     from core.validation import validate
 
     for name, value in (("--t-end", ns.t_end), ("--step", ns.step), ("--output-step", ns.output_step)):
@@ -478,8 +480,7 @@ def _cmd_simulate(ns) -> int:
     try:
         model = load(ns.file)
     except ModelError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return _failed(exc)
     overrides = {k: getattr(ns, k) for k in SIMULATE_FLAGS}
     try:
         settings, _ = effective_settings(model, **overrides)
@@ -488,8 +489,7 @@ def _cmd_simulate(ns) -> int:
         flag = SIMULATE_FLAGS.get(field)
         if flag and overrides.get(field) is not None:
             raise UsageError(f"{flag}: {exc.detail}") from None
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return _failed(exc)
     def warn(findings):  # the warnings of the model as it will run, named by the flag that set a field
         for f in findings:
             if f.severity == "warning":
@@ -513,8 +513,7 @@ def _cmd_simulate(ns) -> int:
             res = run.run()
         except (ModelError, CompileError) as exc:
             bar.close()
-            print(f"error: {exc}", file=sys.stderr)
-            return 1
+            return _failed(exc)
         sig.cancel = None
         ran_to_end = sig.received is None
         bar.close()
@@ -600,7 +599,6 @@ def _check_output(path: str, flag: str) -> None:
 
 
 def _cmd_study(ns) -> int:
-    from core.errors import ModelError
     from core.studies.cases import NOT_COMPILED
     from core.studies.runner import run_study, write_results
     from core.studies.study_file import load_study
@@ -614,8 +612,7 @@ def _cmd_study(ns) -> int:
     try:
         study = load_study(ns.file)
     except ModelError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return _failed(exc)
     bar = TerminalProgress()
     failed = []
     partial: list[dict | None] = [None] * len(study.cases())
@@ -635,8 +632,7 @@ def _cmd_study(ns) -> int:
         try:
             rows = run_study(study, ns.scheduler, ns.workers, progress, cancel=cancel.is_set)
         except ModelError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 1
+            return _failed(exc)
         finally:
             bar.close()
         sig.cancel = None  # the file is written whole even if a signal comes now
@@ -660,13 +656,11 @@ def _cmd_study(ns) -> int:
 def _cmd_inspect(ns) -> int:
     from core.dynamics.formulations import assemble
     from core.model.files import load
-    from core.errors import ModelError
 
     try:
         info = assemble(load(ns.file), ns.formulation).describe()
     except ModelError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return _failed(exc)
     if ns.json:
         print(json.dumps(info, indent=2))
     else:

@@ -40,3 +40,11 @@ class ModelError(GearDynError, ValueError):
     @property
     def detail(self) -> str:
         return self.problems[0][1]
+
+    def report(self, most: int = 10) -> list[str]:
+        """Every problem as a line 'path: message' (the first `most`, then how many more were left out); the first
+        line is the error's text."""
+        lines = [str(self)] + [f"{path}: {detail}" if path else detail for path, detail in self.problems[1:most]]
+        if len(self.problems) > most:
+            lines.append(f"... and {len(self.problems) - most} more")
+        return lines

@@ -141,32 +141,44 @@ def _decode_tagged(value: Any, classes: list[type], path: str) -> Any:
     return _decode_dataclass(value, by_tag[tag], path)
 
 
+def _problems_of(decode, *args) -> tuple[Any, list[tuple[str, str]]]:
+    """decode(*args) and [] , or None and the (path, message) pairs of the ModelError it raised."""
+    try:
+        return decode(*args), []
+    except ModelError as exc:
+        return None, exc.problems
+
+
 def _decode_dataclass(value: Any, cls: type, path: str) -> Any:
+    """An instance of `cls` from a JSON object; a ModelError with every bad field of it (unknown, missing, of the
+    wrong type, or out of its range)."""
     if not isinstance(value, dict):
         _fail(path, f"must be an object, got {type(value).__name__}")
     hints = typing.get_type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls)}
     allowed = set(fields) | ({"type"} if tag_of(cls) else set())
-    unknown = sorted(set(value) - allowed)
-    if unknown:
-        _fail(f"{path}.{shown_key(unknown[0])}", f"is not a field of {cls.__name__} (fields: {', '.join(fields)})")
+    found = [(f"{path}.{shown_key(key)}", f"is not a field of {cls.__name__} (fields: {', '.join(fields)})")
+             for key in sorted(set(value) - allowed)]
     kwargs = {}
     for name, f in fields.items():
         if name not in value:
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                _fail(f"{path}.{name}", "is missing")
+                found.append((f"{path}.{name}", "is missing"))
             continue
-        kwargs[name] = _decode(value[name], hints[name], f"{path}.{name}")
+        kwargs[name], bad = _problems_of(_decode, value[name], hints[name], f"{path}.{name}")
+        found += bad
+    if found:
+        raise ModelError.of(found)
     obj = cls(**kwargs)
     problems = obj.problems() if hasattr(obj, "problems") else []
     if problems:
-        name, msg = problems[0]
-        _fail(f"{path}.{name}", msg)
+        raise ModelError.of([(f"{path}.{name}", msg) for name, msg in problems])
     return obj
 
 
 def model_from_dict(data: Any) -> Model:
-    """Build a model from JSON data; raises ModelError naming the first bad field."""
+    """Build a model from JSON data; raises ModelError naming every bad field (its `problems`), the first in its
+    text. A model whose items all read is checked as a whole too (references, names)."""
     if not isinstance(data, dict):
         _fail("file", "must hold a JSON object")
     version = data.get("format_version")
@@ -176,27 +188,34 @@ def model_from_dict(data: Any) -> Model:
     unknown = sorted(set(data) - known)
     if unknown:
         _fail(shown_key(unknown[0]), f"is not a model field (fields: {', '.join(sorted(known))})")
-    model = Model(
-        name=_decode(data.get("name", "untitled"), str, "name"),
-        description=_decode(data.get("description", ""), str, "description"),
-        settings=_decode_dataclass(data.get("settings", {}), SimulationSettings, "settings"),
-        views=_decode_dataclass(data.get("views", {}), Views, "views"),
-    )
+    parts, found = {}, []
+    for key, hint, default in (("name", str, "untitled"), ("description", str, "")):
+        parts[key], bad = _problems_of(_decode, data.get(key, default), hint, key)
+        found += bad
+    for key, cls in (("settings", SimulationSettings), ("views", Views)):
+        parts[key], bad = _problems_of(_decode_dataclass, data.get(key, {}), cls, key)
+        found += bad
+    model = Model(**{k: v for k, v in parts.items() if v is not None})
     for coll in COLLECTIONS:
         items = data.get(coll, [])
         if not isinstance(items, list):
-            _fail(coll, f"must be a list, got {type(items).__name__}")
+            found.append((coll, f"must be a list, got {type(items).__name__}"))
+            continue
         classes = list(ITEM_TYPES[coll])
+        decode = _decode_tagged if tag_of(classes[0]) else lambda raw, c, p: _decode_dataclass(raw, c[0], p)
         target = model.collection(coll)
         for i, raw in enumerate(items):
             path = f"{coll}[{i}]"
-            item = _decode_tagged(raw, classes, path) if tag_of(classes[0]) else _decode_dataclass(raw, classes[0], path)
-            if item.name in target:
-                _fail(f"{path}.name", f"duplicates the name {item.name!r}")
-            target[item.name] = item
-    problems = model.structural_problems()
-    if problems:
-        _fail(*problems[0])
+            item, bad = _problems_of(decode, raw, classes, path)
+            found += bad
+            if item is not None and item.name in target:
+                found.append((f"{path}.name", f"duplicates the name {item.name!r}"))
+            elif item is not None:
+                target[item.name] = item
+    if not found:  # references to items that did not read would be reported twice
+        found = model.structural_problems()
+    if found:
+        raise ModelError.of(found)
     return model
 
 
@@ -309,7 +328,8 @@ def load(path: str | os.PathLike) -> Model:
     try:
         model = loads(text)
     except ModelError as exc:
-        raise ModelError(f"{path.name}: {exc}") from None
+        raise ModelError.of([(f"{path.name}: {where}" if where else path.name, message)
+                             for where, message in exc.problems]) from None
     folder = path.resolve().parent
     return with_mesh_paths(model, lambda p: p if Path(p).is_absolute() else os.path.normpath(folder / p))
 

@@ -160,3 +160,25 @@ def test_a_new_model_saved_as_a_file_takes_its_name_and_a_named_model_keeps_its_
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "mine.gdyn"), ""))
     assert window.file_save_as()
     assert load(tmp_path / "mine.gdyn").name == "planetary"
+
+
+def test_opening_a_file_with_several_bad_fields_names_each_in_one_box_and_keeps_the_model(window, qtbot, tmp_path,
+                                                                                       monkeypatch):
+    """File > Open of a model file with a body's mass a string, an unknown field and a pair's teeth out of range:
+    one warning box names each (before, only the first, the next one only after the first was mended), and the model open
+    before stays open."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    before = window.doc.model
+    bad = tmp_path / "bad.gdyn"
+    text = (EXAMPLES / "helical_pair.gdyn").read_text()
+    bad.write_text(text.replace('"z1": 20', '"z1": -3').replace('"mass": ', '"mass": "abc", "x": ', 1))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(bad), ""))
+    texts: list = []
+    answer_boxes(qtbot, [QMessageBox.Ok], texts)
+    window.act_open.trigger()
+    qtbot.waitUntil(lambda: bool(texts), timeout=5000)
+    lines = texts[0].splitlines()
+    assert lines[0].startswith("Cannot open the model: bad.gdyn: bodies[0].x: is not a field of RigidBody")
+    assert lines[1:] == ["bad.gdyn: bodies[0].mass: must be a number, got str 'abc'",
+                         "bad.gdyn: gear_pairs[0].z1: must be a whole number from 3 to 1000, got -3"]
+    assert window.doc.model is before

@@ -254,6 +254,28 @@ def test_settings_checked_at_load(change, message):
         _load_data(data)
 
 
+def test_a_model_file_with_several_bad_fields_names_every_one_and_the_cli_prints_each(tmp_path, capsys):
+    """A file with a body's mass a string, a pair's teeth out of range, a joint axis of zero length, an unknown
+    field and a step of 0: each is named with its field, in the error's problems and by `geardyn validate` on
+    lines of their own (before, only the first was said, and the next one only once that was mended)."""
+    data = _data()
+    data["bodies"][0]["mass"] = "abc"
+    data["gear_pairs"][0]["z1"] = -3
+    data["joints"][1]["axis"] = [0.0, 0.0, 0.0]
+    data["forces"][0]["colour"] = "red"
+    data["settings"]["step"] = 0
+    with pytest.raises(ModelError) as info:
+        _load_data(data)
+    paths = [path for path, _ in info.value.problems]
+    assert paths == ["settings.step", "bodies[0].mass", "joints[1].axis", "gear_pairs[0].z1", "forces[0].colour"]
+    assert str(info.value).startswith("settings.step: must be a number above 0")
+    file = tmp_path / "bad.gdyn"
+    file.write_text(json.dumps(data))
+    assert main(["validate", str(file)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(": ")[2] for line in lines] == paths and all(line.startswith("error: bad.gdyn: ") for line in lines)
+
+
 def test_long_values_are_cut_in_messages():
     data = _data()
     data["settings"]["integrator"] = "x" * 5000

@@ -21,10 +21,10 @@ from core.commands import AddItem, Macro
 from core.dynamics.checks import check
 from core.errors import ModelError
 from core.gearing.compound import stage_on_shaft
+from core.gearing.gear_bodies import own_axis_joint
 from core.gearing.placement import gears_on, likely_joints, place_gear2, teeth_bodies
 from core.geometry.macro import bevel_pitch_angle
 from core.geometry.tooth_checks import pair_tooth_warnings
-from core.geometry.rotations import quat_matrices
 from core.model.builders import AXIAL_CLEARANCE, above, pair_bodies
 from core.model.entities import GROUND, GearPair, GearSource, RevoluteJoint
 from core.ranges import field_range
@@ -236,13 +236,10 @@ class GearPairDialog(QDialog):
         trial = self._trial()
         made = []
         for gear in unjointed_gears(trial):
-            body = trial.bodies[gear]
-            name = trial.free_name(gear + "_joint")
-            axis = tuple(float(v) for v in quat_matrices(body.orientation) @ (0.0, 0.0, 1.0))
-            cmd = AddItem(RevoluteJoint(name, GROUND, gear, body.position, axis))
+            cmd = AddItem(own_axis_joint(trial, gear))
             cmd.do(trial)
             self.moves.append(cmd)
-            made.append(name)
+            made.append(cmd.item.name)
         for combo in (self.joint1, self.joint2):
             combo.blockSignals(True)
             combo.addItems(made)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from core.commands import Command, Macro, SetSettings
+from core.commands import AddItem, Command, Macro, SetSettings
 from core.gearing.bearings import carry_on_bearing
 from core.gearing.compound import hold_once
+from core.gearing.gear_bodies import own_axis_joint
 from core.gearing.pair_gears import pair_from_gears
 from core.gearing.placement import place_gear1, place_gear2
 from core.model.model import Model
@@ -21,6 +22,8 @@ FIXES = {
                                               place_gear1(model, model.gear_pairs[item]))),
     "pair_from_gears": ("Take the gears' teeth into the pair and put the gears into mesh", pair_from_gears),
     "hold_once": ("Hold the shaft by one joint", hold_once),
+    "own_axis_joint": ("Turn it on a revolute joint to the ground about its own axis",
+                       lambda model, item: AddItem(own_axis_joint(model, item))),
     "carry_on_bearing": ("Let the bearing carry the shaft", carry_on_bearing),
     # the model's step stays dopri5's first one; its tolerances are the model's
     "adaptive_steps": ("Integrate with dopri5 (adaptive steps)",

@@ -15,7 +15,22 @@ import numpy as np
 
 from core.geometry.macro import bevel_geometry
 from core.geometry.rotations import quat_matrix, rotate
-from core.model.entities import GearSource
+from core.model.entities import GROUND, GearSource, PrimitiveSource, RevoluteJoint
+
+
+def has_own_axis(body) -> bool:
+    """Whether the body turns about its own z axis by its making: a generated gear, or a cylinder."""
+    return isinstance(body.visual, GearSource) or (isinstance(body.visual, PrimitiveSource)
+                                                    and body.visual.shape == "cylinder")
+
+
+def own_axis_joint(model, body: str) -> RevoluteJoint:
+    """A revolute joint from the ground to `body` about the body's own z axis through its origin (a generated
+    gear's axis: a cylindrical gear's origin on its mid-face plane, a bevel gear's at its heel), named after the
+    body and free in `model`."""
+    b = model.bodies[body]
+    axis = tuple(float(v) for v in quat_matrix(b.orientation)[:, 2])
+    return RevoluteJoint(model.free_name(f"{body}_joint"), GROUND, body, b.position, axis)
 
 
 def mid_face_point(body) -> np.ndarray:

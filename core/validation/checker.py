@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.gearing.compound import double_hold
-from core.gearing.gear_bodies import polar_inertia
+from core.gearing.gear_bodies import has_own_axis, polar_inertia
 from core.gearing.mesh_model import mesh_in_model
 from core.geometry.tooth_checks import tooth_warnings
 from core.model.body_shapes import source_arrays
@@ -149,7 +149,9 @@ class _Checker(PairRules):
                 stack.append(nxt)
         for b in self.m.bodies:
             if not graph[b]:
-                self.add("warning", b, "is not connected to anything and will fly freely: add a joint")
+                own = has_own_axis(self.m.bodies[b])  # a gear or a cylinder: its joint is known
+                self.add("warning", b, "is not connected to anything and will fly freely: add a joint",
+                         fix="own_axis_joint" if own else "")
             elif b not in reach:
                 self.add("warning", b, "is not connected to the ground through joints or bearings; it floats with its neighbours")
 

@@ -15,7 +15,9 @@ from core.gearing.fixes import fix_command
 from core.model import builders
 from core.model.entities import (GROUND, BearingSpringDamper, FixedJoint, PrimitiveSource, RevoluteJoint, RigidBody,
                                  TimeLaw, Torque)
+from core.geometry.macro import GearSpec
 from core.model.files import load
+from core.model.model import Model
 from core.validation import validate
 from tests.conftest import EXAMPLES, two_stage_reducer
 from tests.core.strategies import models
@@ -293,3 +295,26 @@ def test_the_fix_for_a_shaft_held_twice_makes_the_model_of_a_shaft_held_once():
     assert abs(runs[0].channel("g4_j.speed")[-1]) > 0.1  # it moved
     command.undo(looped)
     assert "g3_j" in looped.joints and looped.gear_pairs["p2"].joint1 == "g3_j"
+
+
+def test_a_free_gear_is_offered_a_revolute_joint_about_its_own_axis_and_a_free_box_no_fix():
+    """A gear just generated (Gears > Helical Gear from File > New) stands alone: 'will fly freely'. The warning
+    offers the fix that puts it on a revolute joint to the ground about its own axis: for a gear at (100, 0, 20)
+    mm turned 90 deg about x, the joint's point is the gear's origin and its axis the gear's z axis, (0, -1, 0),
+    by hand; the warning is gone, and one undo takes the joint away. A box has no axis of its own: no fix."""
+    model = Model()
+    spec = GearSpec("helical", 0.002, 20, math.radians(20), 0.02, bore_diameter=0.01)
+    turned = (math.cos(math.pi / 4), math.sin(math.pi / 4), 0.0, 0.0)
+    model.bodies["gear1"] = dataclasses.replace(builders.gear_body("gear1", spec, position=(0.1, 0.0, 0.02)),
+                                                orientation=turned)
+    model.bodies["block"] = RigidBody("block", 1.0, visual=PrimitiveSource("box"))
+    free = {f.item: f for f in validate(model) if "fly freely" in f.message}
+    assert free["gear1"].fix == "own_axis_joint" and free["block"].fix == ""
+    fix = fix_command(model, free["gear1"])
+    fix.do(model)
+    joint = model.joints["gear1_joint"]
+    assert (joint.body_i, joint.body_j, joint.position) == (GROUND, "gear1", (0.1, 0.0, 0.02))
+    assert joint.axis == pytest.approx((0.0, -1.0, 0.0), abs=1e-15)
+    assert not [f for f in validate(model) if f.item == "gear1"]
+    fix.undo(model)
+    assert not model.joints

@@ -204,7 +204,7 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
         undo.setShortcut(QKeySequence.Undo)
         undo.setObjectName("undo")
         redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcut(QKeySequence("Ctrl+Shift+Z"))
+        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])  # the two a user may know
         redo.setObjectName("redo")
         self.act_undo, self.act_redo = undo, redo
         stack = self.doc.undo_stack  # after the stack's own slot: the step is taken when these run

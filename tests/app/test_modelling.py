@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import trimesh
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QCheckBox, QFileDialog, QLabel, QLineEdit, QPushButton
+from PySide6.QtWidgets import QApplication, QCheckBox, QFileDialog, QLabel, QLineEdit, QPushButton
 
 from app.dialogs.planetary_sketch import PlanetarySketch
 from core.commands import RemoveItem, SetSettings
@@ -155,6 +155,19 @@ def test_undo_to_empty_and_redo_to_full(window, qtbot):
     for _ in range(count):
         window.act_redo.trigger()
     assert window.doc.model == full
+
+
+def test_ctrl_shift_z_and_ctrl_y_both_redo_from_the_keyboard(window, qtbot):
+    """Ctrl+Y redid nothing (only Ctrl+Shift+Z did); a user from other desktop tools reaches for either."""
+    _build_helical_pair(window, qtbot)
+    full = window.doc.model.copy()
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5000)
+    for keys in ((Qt.Key_Y, Qt.ControlModifier), (Qt.Key_Z, Qt.ControlModifier | Qt.ShiftModifier)):
+        window.act_undo.trigger()
+        assert window.doc.model != full
+        qtbot.keyClick(QApplication.focusWidget() or window, keys[0], keys[1])
+        assert window.doc.model == full
 
 
 def test_delete_says_what_depends_on_it(window, qtbot, monkeypatch):

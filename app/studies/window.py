@@ -88,14 +88,8 @@ class StudyWindow(StudyForm, QMainWindow):
         header.setSectionResizeMode(VALUES, QHeaderView.Interactive)
         header.resizeSection(VALUES, VALUES_WIDTH)
         lay.addWidget(self.params)
-        row = QHBoxLayout()
-        for text, slot, name in (("Add Parameter", self.add_parameter, "add_parameter"),
-                                 ("Remove Parameter", self.remove_parameter, "remove_parameter")):
-            b = QPushButton(text)
-            b.setObjectName(name)
-            b.clicked.connect(slot)
-            row.addWidget(b)
-        lay.addLayout(row)
+        lay.addLayout(_buttons(("Add Parameter", self.add_parameter, "add_parameter"),
+                               ("Remove Parameter", self.remove_parameter, "remove_parameter")))
         form = QFormLayout()
         self.combine = QComboBox()
         self.combine.setObjectName("combine")
@@ -118,14 +112,8 @@ class StudyWindow(StudyForm, QMainWindow):
         self.outputs.setHorizontalHeaderLabels(["Channel", "Reduce"])
         self.outputs.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
         lay.addWidget(self.outputs)
-        row = QHBoxLayout()
-        for text, slot, name in (("Add Result", self.add_output, "add_output"),
-                                 ("Remove Result", self.remove_output, "remove_output")):
-            b = QPushButton(text)
-            b.setObjectName(name)
-            b.clicked.connect(slot)
-            row.addWidget(b)
-        lay.addLayout(row)
+        lay.addLayout(_buttons(("Add Result", self.add_output, "add_output"),
+                               ("Remove Result", self.remove_output, "remove_output")))
         form2 = QFormLayout()
         self.workers = QSpinBox()
         self.workers.setObjectName("workers")
@@ -461,3 +449,14 @@ class StudyWindow(StudyForm, QMainWindow):
             self.cluster.close()
             self.cluster = None
         super().closeEvent(event)
+
+
+def _buttons(*entries) -> QHBoxLayout:
+    """A row of push buttons, each (text, slot, object name)."""
+    row = QHBoxLayout()
+    for text, slot, name in entries:
+        button = QPushButton(text)
+        button.setObjectName(name)
+        button.clicked.connect(slot)
+        row.addWidget(button)
+    return row

@@ -73,6 +73,12 @@ class PairRules:
     `self.errors_only` whether checks that find only warnings are skipped)."""
 
 
+    def placing(self, pair: GearPair) -> str:
+        """The fix that moves a gear of `pair` into mesh: gear 2's, gear 1's where gear 2's shaft carries another
+        pair's gear (core.gearing.placement.moving_gear), none where moving either would take another pair out of
+        mesh."""
+        return {1: "place_gear1", 2: "place_gear2"}.get(moving_gear(self.m, pair), "")
+
     def gear_centre_fixed_on_carrier(self, joint: RevoluteJoint, carrier: str) -> bool:
         """Whether the joint's axis line stays put relative to `carrier`.
 
@@ -136,10 +142,10 @@ class PairRules:
                     formula = "m_t (z1 + z2) / 2" if pair.kind == "external" else "m_t (z2 - z1) / 2"
                     if pair.x1 or pair.x2:
                         formula = "a_w with the profile shift"
-                    k, joint = (1, j1) if moving_gear(self.m, pair) == 1 else (2, j2)
+                    joint = j1 if moving_gear(self.m, pair) == 1 else j2
                     self.add("error", name, f"the joint axes are {have * 1e3:.6g} mm apart; the centre distance "
                              f"{formula} is {need * 1e3:.6g} mm: move {joint.name!r} (and gear {joint.body_j!r})",
-                             fix=f"place_gear{k}")
+                             fix=self.placing(pair))
             if pair.kind == "internal" and pair.z1 >= pair.z2:
                 self.add("error", name, f"an inner pair needs the pinion on joint 1 and the ring on joint 2 "
                          f"(z1 < z2); got z1 = {pair.z1}, z2 = {pair.z2}: swap the joints and the teeth")
@@ -172,17 +178,17 @@ class PairRules:
         square = abs(angle - math.pi / 2) <= ANGLE_TOL
         if not square:
             self.add("error", pair.name, f"bevel joint axes must be at 90 deg; they are at "
-                     f"{math.degrees(angle):.6g} deg", fix="place_gear2")
+                     f"{math.degrees(angle):.6g} deg", fix=self.placing(pair))
         gap = line_distance(j1.position, j1.axis, j2.position, j2.axis)
         if gap > LENGTH_TOL:
             self.add("error", pair.name, f"bevel joint axes must intersect at the pitch apex; they miss by {gap * 1e3:.6g} mm",
-                     fix="place_gear2")
+                     fix=self.placing(pair))
         elif square:  # gear 2's centre on gear 1's axis: no direction from the apex to gear 2, so no pitch point
             a1, d = np.asarray(j1.unit_axis()), mesh_centre(self.m, pair, 2) - mesh_centre(self.m, pair, 1)
             if np.linalg.norm(d - a1 * (a1 @ d)) <= LENGTH_TOL:
                 self.add("error", pair.name, f"the centre of gear 2 (on joint {j2.name!r}) lies on gear 1's axis, "
                          "where the pair has no pitch point: gear 2 must sit beside that axis, its apex on gear 1's "
-                         "('Move gear 2 into mesh' in the Gear Pair dialog puts it there)", fix="place_gear2")
+                         "('Move gear 2 into mesh' in the Gear Pair dialog puts it there)", fix=self.placing(pair))
         want = bevel_pitch_angle(pair.z1, pair.z2)
         if abs(pair.pitch_angle - want) > ANGLE_TOL:
             self.add("error", pair.name, f"pitch angle of gear 1 is {math.degrees(pair.pitch_angle):.6g} deg; with 90 deg "
@@ -199,7 +205,7 @@ class PairRules:
         gap = float(np.linalg.norm(apexes[1] - apexes[0]))
         if gap > LENGTH_TOL:
             self.add("warning", pair.name, f"the pitch apexes of the two bevel gears are {gap * 1e3:.6g} mm apart: "
-                     f"move gear {gears[1].name!r} along its axis so its apex meets gear 1's", fix="place_gear2")
+                     f"move gear {gears[1].name!r} along its axis so its apex meets gear 1's", fix=self.placing(pair))
 
     def check_generated_gears(self, pair: GearPair, j1: RevoluteJoint, j2: RevoluteJoint) -> None:
         """Compare the pair's macro-geometry with the gears' generators, where known."""
@@ -255,7 +261,7 @@ class PairRules:
                 if abs(spec.pitch_angle - want) > ANGLE_TOL:
                     self.add("warning", pair.name, f"gear {k} needs a pitch angle of {math.degrees(want):.6g} deg but "
                              f"{body.name!r} was generated with {math.degrees(spec.pitch_angle):.6g} deg",
-                             fix="place_gear2" if k == 2 else "")
+                             fix=self.placing(pair) if k == 2 else "")
 
     # ---------------------------------------------------------------- connections
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import trimesh
 
-from core.commands import AddItem, Macro, set_gear_spec
+from core.commands import AddItem, Macro, replace_fields, set_gear_spec
 from core.dynamics.run import prepare
 from core.errors import ModelError
 from core.gearing.fixes import fix_command
@@ -615,3 +615,21 @@ def test_the_pair_fix_brings_gear_2s_start_speed_along_and_speeds_that_did_not_k
     edit_pair(still, "pair", z1=25).do(still)
     assert still.bodies["gear2"].angular_velocity == (0.0, 0.0, 0.0)
     assert any("projected" in f for f in prepare(still, t_end=1e-3, compiled="off").results.findings)
+
+
+def test_a_planet_out_of_place_is_an_error_with_no_fix_that_would_take_its_other_mesh_apart():
+    """Planet 1 of the planetary example moved 1 mm outwards: the sun-planet pair's centre distance is wrong, but
+    moving the planet back by that pair alone would take it out of the ring's mesh, and moving the sun would take
+    the other planets out: the error names the planet's joint and offers no one-click fix. The reducer's stage 2
+    (its pinion on the middle shaft, its wheel free) still offers to move gear 2."""
+    model = load(EXAMPLES / "planetary.gdyn")
+    joint = model.joints["planet1_joint"]
+    out = np.asarray(joint.position) * (1 + 0.001 / np.linalg.norm(joint.position))
+    replace_fields(model, "planet1_joint", position=tuple(out)).do(model)
+    found = [f for f in validate(model) if f.item == "sun_planet1" and "apart" in f.message]
+    assert len(found) == 1 and "move 'planet1_joint'" in found[0].message and found[0].fix == ""
+    reducer = load(EXAMPLES / "two_stage_reducer.gdyn")
+    output = reducer.joints["output_joint"]
+    replace_fields(reducer, "output_joint", position=(output.position[0] + 0.001, *output.position[1:])).do(reducer)
+    found = [f for f in validate(reducer) if f.item == "stage2" and "apart" in f.message]
+    assert len(found) == 1 and found[0].fix == "place_gear2"

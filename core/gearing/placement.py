@@ -172,12 +172,18 @@ def place_gear2(model: Model, pair: GearPair) -> list[Command]:
     return commands
 
 
-def carries_another_pair(model: Model, pair: GearPair, k: int) -> bool:
-    """Whether the shaft of gear k of `pair` (its joint's body and what is welded to it) carries a gear of another
-    pair: a planetary set's sun or planet, a reducer's middle shaft. Moving it would take that pair out of mesh."""
+def other_pairs(model: Model, pair: GearPair, k: int) -> int:
+    """How many other pairs have a gear on the shaft of gear k of `pair` (its joint's body and what is welded to
+    it): a planetary set's planet 1, its sun 2 or more, a reducer's middle shaft 1. Moving it would take those
+    pairs out of mesh."""
     shaft = model.rigid_piece(model.joints[pair.joint1 if k == 1 else pair.joint2].body_j)
-    return any(model.joints[j].body_j in shaft for p in model.gear_pairs.values() if p.name != pair.name
-               for j in (p.joint1, p.joint2))
+    return sum(any(model.joints[j].body_j in shaft for j in (p.joint1, p.joint2))
+               for p in model.gear_pairs.values() if p.name != pair.name)
+
+
+def carries_another_pair(model: Model, pair: GearPair, k: int) -> bool:
+    """Whether the shaft of gear k of `pair` carries a gear of another pair (`other_pairs`)."""
+    return other_pairs(model, pair, k) > 0
 
 
 def moving_gear(model: Model, pair: GearPair) -> int | None:

@@ -94,8 +94,10 @@ class _Checker(PairRules):
         self.out: list[Finding] = []
 
     def add(self, severity: str, item: str, message: str, fix: str = "") -> None:
-        if severity == "error" or not self.errors_only:
-            self.out.append(Finding(severity, item, message, fix))
+        finding = Finding(severity, item, message, fix)
+        # a joint of two pairs (a planet's) is checked by each: said once
+        if (severity == "error" or not self.errors_only) and finding not in self.out:
+            self.out.append(finding)
 
     def check_connections(self) -> None:
         links: dict[frozenset, list[str]] = {}

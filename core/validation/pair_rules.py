@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from core.gearing.gear_bodies import bevel_apex, mesh_centre, welded
-from core.gearing.placement import moving_gear
+from core.gearing.placement import moving_gear, other_pairs
 from core.geometry import vec3
 from core.geometry.macro import bevel_pitch_angle, center_distance
 from core.model.entities import (
@@ -142,7 +142,9 @@ class PairRules:
                     formula = "m_t (z1 + z2) / 2" if pair.kind == "external" else "m_t (z2 - z1) / 2"
                     if pair.x1 or pair.x2:
                         formula = "a_w with the profile shift"
-                    joint = j1 if moving_gear(self.m, pair) == 1 else j2
+                    # the gear to move; where neither may, the one fewer other pairs hold (a planet, not its ring)
+                    side = moving_gear(self.m, pair) or min((2, 1), key=lambda k: other_pairs(self.m, pair, k))
+                    joint = j1 if side == 1 else j2
                     self.add("error", name, f"the joint axes are {have * 1e3:.6g} mm apart; the centre distance "
                              f"{formula} is {need * 1e3:.6g} mm: move {joint.name!r} (and gear {joint.body_j!r})",
                              fix=self.placing(pair))

@@ -620,14 +620,18 @@ def test_the_pair_fix_brings_gear_2s_start_speed_along_and_speeds_that_did_not_k
 def test_a_planet_out_of_place_is_an_error_with_no_fix_that_would_take_its_other_mesh_apart():
     """Planet 1 of the planetary example moved 1 mm outwards: the sun-planet pair's centre distance is wrong, but
     moving the planet back by that pair alone would take it out of the ring's mesh, and moving the sun would take
-    the other planets out: the error names the planet's joint and offers no one-click fix. The reducer's stage 2
+    the other planets out: the errors of both its pairs name the planet's joint (not the ring's, which three
+    planets hold) and offer no one-click fix. The reducer's stage 2
     (its pinion on the middle shaft, its wheel free) still offers to move gear 2."""
     model = load(EXAMPLES / "planetary.gdyn")
     joint = model.joints["planet1_joint"]
     out = np.asarray(joint.position) * (1 + 0.001 / np.linalg.norm(joint.position))
     replace_fields(model, "planet1_joint", position=tuple(out)).do(model)
-    found = [f for f in validate(model) if f.item == "sun_planet1" and "apart" in f.message]
-    assert len(found) == 1 and "move 'planet1_joint'" in found[0].message and found[0].fix == ""
+    findings = validate(model)
+    found = [f for f in findings if f.item in ("sun_planet1", "planet1_ring") and "apart" in f.message]
+    assert len(found) == 2 and all("move 'planet1_joint'" in f.message and f.fix == "" for f in found)
+    off_axis = [f for f in findings if f.item == "planet1_joint" and "not the axis of 'planet1'" in f.message]
+    assert len(off_axis) == 1  # both of the planet's pairs check its joint: said once
     reducer = load(EXAMPLES / "two_stage_reducer.gdyn")
     output = reducer.joints["output_joint"]
     replace_fields(reducer, "output_joint", position=(output.position[0] + 0.001, *output.position[1:])).do(reducer)

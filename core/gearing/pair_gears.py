@@ -33,8 +33,8 @@ def pair_from_gears(model: Model, name: str) -> Command:
     """The fix for a cylindrical pair whose generated gears were edited after it was made: the pair takes their
     teeth, transverse module and (an external pair) profile shifts, then gear 2 (or gear 1, placement.moving_gear)
     moves to the centre distance and turns into mesh; neither moves where both shafts carry other pairs' gears
-    (a planetary set). Raises ModelError naming the pair where its
-    gears are not both generated cylindrical gears of one module, or the pair's new values are out of range."""
+    (a planetary set). Raises ModelError naming the pair where its gears are not both generated cylindrical gears
+    of one module, or the pair's new values are out of range."""
     pair = model.gear_pairs[name]
     bodies = [model.bodies.get(model.gear_body(pair, k)) for k in (1, 2)]
     if pair.kind == "bevel" or not all(b is not None and isinstance(b.visual, GearSource) for b in bodies):

@@ -174,8 +174,8 @@ def place_gear2(model: Model, pair: GearPair) -> list[Command]:
 
 def other_pairs(model: Model, pair: GearPair, k: int) -> int:
     """How many other pairs have a gear on the shaft of gear k of `pair` (its joint's body and what is welded to
-    it): a planetary set's planet 1, its sun 2 or more, a reducer's middle shaft 1. Moving it would take those
-    pairs out of mesh."""
+    it): for a planetary set's sun-planet pair, 1 on the planet's (its ring pair), 2 or more on the sun's; 1 on a
+    reducer's middle shaft. Moving the shaft would take those pairs out of mesh."""
     shaft = model.rigid_piece(model.joints[pair.joint1 if k == 1 else pair.joint2].body_j)
     return sum(any(model.joints[j].body_j in shaft for j in (p.joint1, p.joint2))
                for p in model.gear_pairs.values() if p.name != pair.name)

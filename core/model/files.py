@@ -142,7 +142,7 @@ def _decode_tagged(value: Any, classes: list[type], path: str) -> Any:
 
 
 def _problems_of(decode, *args) -> tuple[Any, list[tuple[str, str]]]:
-    """decode(*args) and [] , or None and the (path, message) pairs of the ModelError it raised."""
+    """(decode(*args), []), or (None, the (path, message) pairs of the ModelError it raised)."""
     try:
         return decode(*args), []
     except ModelError as exc:

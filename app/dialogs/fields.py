@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 
 import numpy as np
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
@@ -219,6 +220,13 @@ class AxisAngleField(QWidget):
 def add_rows(form: QFormLayout, fields: dict) -> None:
     for name, widget in fields.items():
         form.addRow(getattr(widget, "label", name), widget)
+
+
+def grow_to_fit(dialog) -> None:
+    """Let `dialog` grow to the height its wrapped texts need at its width (a note that gained a line): a shown
+    dialog keeps its size otherwise, and squeezes the lines of a longer note into its old height."""
+    # once the labels' new sizes are in (a label posts them; measured at once, the old text counts)
+    QTimer.singleShot(0, dialog, lambda: dialog.setMinimumHeight(dialog.layout().totalHeightForWidth(dialog.width())))
 
 
 def finish_form(dialog, form: QFormLayout, *extra) -> QLabel:

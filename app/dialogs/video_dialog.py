@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QDialog, QFileDialog, QFormLayout, QLabel
 
-from app.dialogs.fields import FieldError, QuantityField, file_row, finish_form
+from app.dialogs.fields import FieldError, QuantityField, file_row, finish_form, grow_to_fit
 from app.run.video import FORMATS, frame_times
 from core.analysis.tooth_passing import TRUE_SHARE, ToothPassing, nice_below
 from core.ranges import Range
@@ -75,6 +75,7 @@ class VideoDialog(QDialog):
                 lines[-1] += (f", so they will look still or turning backwards, even at the least speed "
                               f"({SPEED.lo:g}x: {p.per_frame(fps, SPEED.lo):.3g} pitches a frame)")
         self.note.setText("\n".join(lines))
+        grow_to_fit(self)
 
     def _browse(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Export video", self.file.text(),

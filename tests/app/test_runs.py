@@ -262,6 +262,29 @@ def test_the_video_dialog_starts_at_a_speed_the_teeth_read_true_at_and_says_how_
     assert len(imageio.mimread(str(path))) == len(frame_times(0.0, 0.01, 30, 0.02))
 
 
+def test_the_video_dialog_grows_to_show_every_line_of_a_longer_note(window, qtbot):
+    """Speed 0.1x on the helical example makes the note a line longer (the teeth would look still, and the speed
+    that shows them true). The shown dialog kept its height and squeezed the note: its first and last lines were
+    cut. It now grows: the note has the height its lines need."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    _settings(window, t_end=0.01)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    _wait_for_run(window, qtbot)
+    heights = []
+
+    def look(dlg):
+        note = dlg.findChild(QLabel, "video_note")
+        before = note.heightForWidth(note.width())
+        dlg.findChild(QLineEdit, "Speed").setText("0.1")
+        qtbot.wait(300)  # its events: the label's new size, the dialog's
+        heights.append((before, note.height(), note.heightForWidth(note.width())))
+
+    fill_and_ok(qtbot, {}, press=look, ok=False)
+    window.act_video.trigger()
+    (before, height, needed), = heights
+    assert needed > before and height >= needed
+
+
 def test_a_run_up_no_speed_shows_true_keeps_1x_and_says_so(window, qtbot):
     """The planetary's sun runs up to some 3,250 rad/s (24 teeth: over 12,000 a second): even the least speed,
     0.01x, moves them 4 pitches a frame, and would make a video of 100 s. The dialog keeps 1x and says so."""

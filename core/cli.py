@@ -166,7 +166,8 @@ def pair_report(spec: PairSpec) -> dict:
     g = pair_geometry(spec)
     if spec.kind == "bevel":
         return _bevel_pair_report(spec, g)
-    out = {"kind": g.kind, "z1": spec.z1, "z2": spec.z2, "module": spec.module, "ratio": g.ratio,
+    out = {"kind": g.kind, "z1": spec.z1, "z2": spec.z2, "module": spec.module,
+           "normal_module": spec.module * math.cos(spec.helix_angle), "ratio": g.ratio,
            "center_distance": g.center_distance, "transverse_pressure_angle": g.working_pressure_angle,
            "transverse_base_pitch": g.transverse_base_pitch, "path_of_contact": g.path_of_contact,
            "transverse_contact_ratio": g.transverse_contact_ratio, "overlap_ratio": g.overlap_ratio,
@@ -179,7 +180,8 @@ def pair_report(spec: PairSpec) -> dict:
     if spec.face_width > 0:
         out["mesh_stiffness"] = iso.c_gamma_alpha * spec.face_width
     out["warnings"] = pair_tooth_warnings(spec)
-    out["units"] = _unit_map(out, ("module", "center_distance", "transverse_base_pitch", "path_of_contact", "face_width"),
+    out["units"] = _unit_map(out, ("module", "normal_module", "center_distance", "transverse_base_pitch",
+                                   "path_of_contact", "face_width"),
                              ("transverse_pressure_angle", "helix_angle_1", "helix_angle_2"),
                              {**{k: "N/m^2" for k in stiff}, "mesh_stiffness": "N/m"})
     return out

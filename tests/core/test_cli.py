@@ -174,6 +174,7 @@ def test_pair_without_json_prints_mm_and_degrees():
     out = run("pair", "--z1", "20", "--z2", "40", "--module", "2", "--helix-angle", "15", "--width", "20").stdout
     lines = {line.split()[0]: line.split()[1:] for line in out.splitlines()}
     assert lines["center_distance"] == ["60", "[mm]"] and lines["module"] == ["2", "[mm]"]
+    assert lines["normal_module"] == [f"{2 * math.cos(math.radians(15)):.6g}", "[mm]"]  # m_n = m_t cos(beta)
     assert lines["helix_angle_1"] == ["15", "[deg]"] and lines["helix_angle_2"] == ["-15", "[deg]"]
     assert float(lines["transverse_pressure_angle"][0]) == pytest.approx(math.degrees(math.atan(math.tan(
         math.radians(20)) / math.cos(math.radians(15)))), rel=1e-5)

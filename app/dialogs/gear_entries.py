@@ -30,6 +30,7 @@ TIPS = {
     "pitch_angle": "Pitch-cone angle gamma; the mate gets 90 deg - gamma",
 }
 NORMAL_MODULE = "Normal module"
+OUTER_MODULE = "Outer module"  # a straight bevel gear's: at the heel
 NORMAL_TIPS = {
     "module": "Normal module m_n (ISO 21771), in the section normal to the teeth: the hob's module. The "
               "transverse module m_t = m_n / cos(beta) is shown below",

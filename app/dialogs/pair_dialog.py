@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.dialogs.fields import FieldError, QuantityField
+from app.dialogs.gear_entries import NORMAL_MODULE, OUTER_MODULE
 from app.dialogs.pair_note import pair_note
 from core.commands import AddItem, Macro
 from core.dynamics.checks import check
@@ -65,7 +66,7 @@ class GearPairDialog(QDialog):
         self.z1 = QuantityField("z1", r("z1"), 20)
         self.z2 = QuantityField("z2", r("z2"), 40)
         self.module = QuantityField(
-            "Normal module", r("module"), 0.002,
+            NORMAL_MODULE, r("module"), 0.002,
             "Normal module m_n (ISO 21771), in the section normal to the teeth, as catalogues give it; the pair keeps "
             "the transverse module m_t = m_n / cos(beta), shown below (a straight bevel pair: its outer module)")
         self.alpha = QuantityField("Normal pressure angle", r("pressure_angle"), math.radians(20))
@@ -188,6 +189,8 @@ class GearPairDialog(QDialog):
         bevel = self.kind.currentText() == "bevel"
         self.form.setRowVisible(self.beta, not bevel)  # only the angle that applies to the kind
         self.form.setRowVisible(self.gamma, bevel)
+        self.module.label = OUTER_MODULE if bevel else NORMAL_MODULE  # a straight bevel pair's, at the heel
+        self.form.labelForField(self.module).setText(self.module.label)
         self.move_button.setEnabled(self.joint2.count() >= 2)
         if self.joint2.count() < 2:  # a pair needs two revolute joints: say how to get them first
             how = ("press 'Create revolute joints' below" if not self.joints_button.isHidden() else

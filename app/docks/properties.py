@@ -21,7 +21,7 @@ from app.dialogs.entity_form import NOTES, EntityForm
 from app.dialogs.fields import FieldError
 from app.dialogs.frame_dialog import FrameDialog
 from app.dialogs.gear_dialog import derived_text
-from app.dialogs.gear_entries import NORMAL_MODULE, GearEntries
+from app.dialogs.gear_entries import NORMAL_MODULE, OUTER_MODULE, TIPS, GearEntries
 from app.dialogs.gear_sketch import GearSketch
 from app.dialogs.loss_table_editor import LossTableEditor
 from app.docks.model_info import ModelInfoPanel
@@ -187,12 +187,14 @@ class PropertyDock(QDockWidget):
 
     def _show_normal_module(self, pair: GearPair) -> None:
         """The pair's module entry as the Gear Pair dialog takes it: the normal module m_n = m_t cos(beta) (the
-        pair keeps m_t); `_commit_field` turns it back."""
+        pair keeps m_t); `_commit_field` turns it back. A bevel pair's is its outer module (straight teeth:
+        beta 0)."""
         field = self.form.widgets["module"]
-        self.form.form.labelForField(field).setText(NORMAL_MODULE)
-        field.label = NORMAL_MODULE
+        label = OUTER_MODULE if pair.kind == "bevel" else NORMAL_MODULE
+        self.form.form.labelForField(field).setText(label)
+        field.label = label
         field.edit.setObjectName(NORMAL_MODULE)
-        field.edit.setToolTip(PAIR_MODULE_TIP)
+        field.edit.setToolTip(TIPS["module"] if pair.kind == "bevel" else PAIR_MODULE_TIP)
         field.set_si(pair.module * math.cos(pair.helix_angle))
 
     def _commit_field(self, field_name: str) -> None:

@@ -785,3 +785,31 @@ def test_a_bevel_pairs_teeth_typed_in_the_dock_show_the_pitch_angle_that_came_al
     assert math.degrees(window.doc.model.gear_pairs["pair"].pitch_angle) == pytest.approx(32.0054, abs=1e-4)
     shown = window.props.widget().findChild(QLineEdit, "Pitch angle of gear 1").text()
     assert float(shown) == pytest.approx(32.0054, abs=1e-4), shown
+
+
+def test_a_bevel_pairs_module_is_called_its_outer_module_in_the_dock_and_the_pair_dialog(window, qtbot):
+    """A straight bevel pair's module is its outer (heel) module; the Properties dock and the Gear Pair dialog
+    called it the normal module, the name of a cylindrical pair's. The dock shows the bevel example's 'Outer
+    module' (3 mm), the dialog's label follows its kind, and the helical example's stays 'Normal module'."""
+
+    def dock_label():
+        form = window.props.form
+        return form.form.labelForField(form.widgets["module"]).text()
+
+    window.open_file(EXAMPLES / "bevel_pair.gdyn")
+    window.select("pair")
+    assert dock_label() == "Outer module"
+    assert float(window.props.widget().findChild(QLineEdit, "Normal module").text()) == pytest.approx(3.0)
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    window.select("pair")
+    assert dock_label() == "Normal module"
+    labels = []
+
+    def look(dlg):
+        labels.append(dlg.form.labelForField(dlg.module).text())
+        dlg.findChild(QComboBox, "kind").setCurrentText("bevel")
+        labels.append(dlg.form.labelForField(dlg.module).text())
+
+    fill_and_ok(qtbot, {}, press=look, ok=False)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert labels == ["Normal module", "Outer module"]

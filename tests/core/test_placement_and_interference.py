@@ -492,13 +492,15 @@ def test_a_pairs_helix_edit_gives_gear_2_the_other_hand_and_a_gear_that_already_
 
 def test_a_pair_whose_shafts_both_carry_another_pairs_gears_is_edited_alone_and_the_check_says_what_differs():
     """A planetary set's sun-planet pair: a new sun or a moved planet would take the other pairs out of mesh, so
-    the gears stay."""
+    the gears stay, and the check says why and how a set changes."""
     planetary = load(EXAMPLES / "planetary.gdyn")
     edit = edit_pair(planetary, "sun_planet1", z1=30)
     assert not isinstance(edit, Macro)
     edit.do(planetary)
     assert planetary.bodies["sun"].visual.spec.teeth == 24
-    assert "z1 = 30 but gear 'sun' was generated with 24 teeth" in [f.message for f in validate(planetary)]
+    assert ("z1 = 30 but gear 'sun' was generated with 24 teeth; the gears do not follow the pair: both shafts "
+            "carry other pairs' gears (a planetary set is made again as a whole, by Gears > Planetary Gearset)"
+            in [f.message for f in validate(planetary)])
     fix_command(planetary, next(f for f in validate(planetary) if f.fix == "pair_from_gears")).do(planetary)
     assert planetary.gear_pairs["sun_planet1"].z1 == 24  # the fix takes the sun's teeth; planet1 stays in the ring
     assert planetary.bodies["planet1"] == load(EXAMPLES / "planetary.gdyn").bodies["planet1"]

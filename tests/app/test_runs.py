@@ -37,6 +37,14 @@ def _settings(window, **changes):
     window.doc.apply(SetSettings(window.doc.model, dataclasses.replace(window.doc.model.settings, **changes)))
 
 
+def _helical_run(window, qtbot) -> None:
+    """The helical example run for 10 ms from the toolbar, to its end."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    _settings(window, t_end=0.01)
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    _wait_for_run(window, qtbot)
+
+
 def _wait_for_run(window, qtbot, timeout=60_000):
     qtbot.waitUntil(lambda: not window.runner.running, timeout=timeout)
     return window.doc.current.results
@@ -234,10 +242,7 @@ def test_the_video_dialog_starts_at_a_speed_the_teeth_read_true_at_and_says_how_
     at 30 frames a second a frame moved them 10.6 pitches, and the video showed the gears standing or turning
     back. It now starts at 0.02x (the 1-2-5 step under 0.25 x 30 / 318.3 = 0.0236x: 0.21 of a pitch a frame)
     and says so; a speed typed in is measured the same way."""
-    window.open_file(EXAMPLES / "helical_pair.gdyn")
-    _settings(window, t_end=0.01)
-    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
-    _wait_for_run(window, qtbot)
+    _helical_run(window, qtbot)
     seen = []
 
     def look(dlg):
@@ -266,10 +271,7 @@ def test_the_video_dialog_grows_to_show_every_line_of_a_longer_note(window, qtbo
     """Speed 0.1x on the helical example makes the note a line longer (the teeth would look still, and the speed
     that shows them true). The shown dialog kept its height and squeezed the note: its first and last lines were
     cut. It now grows: the note has the height its lines need."""
-    window.open_file(EXAMPLES / "helical_pair.gdyn")
-    _settings(window, t_end=0.01)
-    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
-    _wait_for_run(window, qtbot)
+    _helical_run(window, qtbot)
     heights = []
 
     def look(dlg):

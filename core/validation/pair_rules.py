@@ -243,8 +243,8 @@ class PairRules:
             # a cylindrical pair can take its gears' teeth, module and profile shifts, gear 2 then placed
             take = "" if kind == "bevel" else "pair_from_gears"
             if spec.teeth != z:
-                self.add("warning", pair.name, f"z{k} = {z} but gear {body.name!r} was generated with {spec.teeth} teeth"
-                         + held, fix=take)
+                self.add("warning", pair.name,
+                         f"z{k} = {z} but gear {body.name!r} was generated with {spec.teeth} teeth" + held, fix=take)
             if abs(spec.module - pair.module) > 1e-12 and kind == "bevel":
                 self.add("warning", pair.name, f"module {pair.module * 1e3:.6g} mm but gear {body.name!r} was generated "
                          f"with {spec.module * 1e3:.6g} mm")

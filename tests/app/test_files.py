@@ -165,8 +165,8 @@ def test_a_new_model_saved_as_a_file_takes_its_name_and_a_named_model_keeps_its_
 def test_opening_a_file_with_several_bad_fields_names_each_in_one_box_and_keeps_the_model(window, qtbot, tmp_path,
                                                                                        monkeypatch):
     """File > Open of a model file with a body's mass a string, an unknown field and a pair's teeth out of range:
-    one warning box names each (before, only the first, the next one only after the first was mended), and the model open
-    before stays open."""
+    one warning box names each (before, only the first, the next one only after the first was mended), and the
+    model open before stays open."""
     window.open_file(EXAMPLES / "helical_pair.gdyn")
     before = window.doc.model
     bad = tmp_path / "bad.gdyn"

@@ -528,7 +528,8 @@ def test_a_reducers_first_stage_given_new_teeth_moves_its_input_gear_into_mesh_a
     """The reducer example's middle shaft carries stage 2's pinion: where stage 1's teeth change, moving gear 2
     would take stage 2 out of mesh, so gear 1 (the input, its shaft carrying nothing else) moves and turns into
     mesh. By the pair's Properties (z1 20 -> 22: gear 1 generated again), and by the gear's (turned 0.05 rad out
-    of mesh too) with the fix the warning then offers; the check's centre-distance error names the input joint and offers to move gear 1."""
+    of mesh too) with the fix the warning then offers; the check's centre-distance error names the input joint and
+    offers to move gear 1."""
     model = load(EXAMPLES / "two_stage_reducer.gdyn")
     edit = edit_pair(model, "stage1", z1=22)
     edit.do(model)

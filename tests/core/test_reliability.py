@@ -273,7 +273,8 @@ def test_a_model_file_with_several_bad_fields_names_every_one_and_the_cli_prints
     file.write_text(json.dumps(data))
     assert main(["validate", str(file)]) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split(": ")[2] for line in lines] == paths and all(line.startswith("error: bad.gdyn: ") for line in lines)
+    assert [line.split(": ")[2] for line in lines] == paths
+    assert all(line.startswith("error: bad.gdyn: ") for line in lines)
 
 
 def test_long_values_are_cut_in_messages():

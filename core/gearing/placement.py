@@ -181,18 +181,13 @@ def other_pairs(model: Model, pair: GearPair, k: int) -> int:
                for p in model.gear_pairs.values() if p.name != pair.name)
 
 
-def carries_another_pair(model: Model, pair: GearPair, k: int) -> bool:
-    """Whether the shaft of gear k of `pair` carries a gear of another pair (`other_pairs`)."""
-    return other_pairs(model, pair, k) > 0
-
-
 def moving_gear(model: Model, pair: GearPair) -> int | None:
     """Which gear of `pair` goes into mesh when the pair changes: gear 2, unless its shaft carries another pair's
     gear and gear 1's does not (a reducer's first stage: its input gear moves); None when both shafts carry
     other pairs' gears (a planetary set), or a bevel pair's gear 2 cannot move (only gear 2 goes onto the apex)."""
-    if not carries_another_pair(model, pair, 2):
+    if not other_pairs(model, pair, 2):
         return 2
-    if pair.kind != "bevel" and not carries_another_pair(model, pair, 1):
+    if pair.kind != "bevel" and not other_pairs(model, pair, 1):
         return 1
     return None
 

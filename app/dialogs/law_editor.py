@@ -130,7 +130,18 @@ class LawEditor(QWidget):
 
     def _kind_changed(self, *_) -> None:
         """A ramp chosen with no span (its end time at or before its start: a new law's 0 s) ramps over the rest
-        of the run, so the law shown is one the model takes."""
+        of the run, so the law shown is one the model takes. A table chosen with none loaded asks for its file at
+        once; until one is loaded the law is not complete, so nothing is said to have changed (an edit in the
+        Properties would be refused and the kind set back)."""
+        if self.kind.currentData() == "table" and not self.table:
+            self.message.setText("")
+            self._load_csv()  # a table read says it changed
+            if not self.table:
+                self._show_fields()
+                self.curve.setData([], [])
+                if not self.message.text():  # cancelled, rather than a file that did not read
+                    self.message.setText("No table loaded yet: Load CSV... reads one (time [s], value).")
+            return
         if self.kind.currentData() == "ramp":
             start, end = self.fields["t_start"], self.fields["t_end"]
             try:

@@ -543,3 +543,35 @@ def test_the_notes_of_loads_on_a_fixed_joint_are_empty_and_the_checks_say_why():
     assert motor_note(model, motor) == ""
     assert torque_note(model, E.Torque("t", "weld", E.TimeLaw(value=1.0))) == ""
     assert model.item_problems(motor)  # refused, naming the joint field
+
+
+def test_choosing_a_table_law_in_the_properties_asks_for_the_csv_and_sets_it_in_one_undoable_edit(
+        window, qtbot, tmp_path, monkeypatch):
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    boxes = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: boxes.append(a[2]))
+    before = window.doc.model.forces["sun_torque"].law
+    window.select("sun_torque")
+    # the chooser cancelled: no error box, the model keeps its law, the editor waits for a table
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: ("", ""))
+    editor = window.props.form.widgets["law"]
+    editor.kind.setCurrentText("Table (CSV)")
+    assert boxes == [] and window.doc.model.forces["sun_torque"].law == before
+    editor = window.props.form.widgets["law"]
+    assert editor.kind.currentText() == "Table (CSV)" and editor.load.isVisibleTo(editor)
+    assert "Load CSV" in editor.message.text()
+    # the chooser answered: the table is the law, in one command
+    table = tmp_path / "torque.csv"
+    table.write_text("time [s],torque [N m]\n0,0\n0.5,2\n1,2\n")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(table), ""))
+    count = window.doc.undo_stack.count()
+    qtbot.mouseClick(editor.load, Qt.LeftButton)
+    law = window.doc.model.forces["sun_torque"].law
+    assert boxes == [] and law.kind == "table" and law.table == ((0.0, 0.0), (0.5, 2.0), (1.0, 2.0))
+    assert window.doc.undo_stack.count() == count + 1
+    window.act_undo.trigger()
+    assert window.doc.model.forces["sun_torque"].law == before
+    # chosen again from the kind list, with the chooser answering at once
+    window.select("sun_torque")
+    window.props.form.widgets["law"].kind.setCurrentText("Table (CSV)")
+    assert boxes == [] and window.doc.model.forces["sun_torque"].law.table == law.table

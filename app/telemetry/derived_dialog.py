@@ -11,7 +11,7 @@ from core.ranges import Range
 
 KINDS = {"derivative": "Derivative d/dt", "integral": "Integral over time", "moving_average": "Moving average",
          "difference": "Difference of two channels", "ratio": "Ratio of two channels (a speed ratio, an efficiency)",
-         "dynamic_factor": "Dynamic factor of a gear pair (Ft / (T / r1))"}
+         "dynamic_factor": "Dynamic factor of a gear pair (Ft over its share of T / r1)"}
 #: the second channel's row, by the kind that takes one
 SECOND = {"difference": "Minus channel", "ratio": "Divided by"}
 SPAN = Range(lo=0.0, hi=1e6, lo_open=True, unit="s")

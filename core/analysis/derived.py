@@ -74,18 +74,20 @@ def ratio(results, a: str, b: str) -> tuple[Channel, np.ndarray]:
                    f"{ca.name} / {cb.name} (no value where {cb.name} is 0)"), values
 
 
-def dynamic_factor(results, model: Model, pair: str, torque: float | None = None) -> tuple[Channel, np.ndarray]:
-    """Ft over its quasi-static value T / r1 [1]: T is the given torque on gear 1 [N m], else the mean of the
-    torque elements on gear 1's joint over the run, r1 the pitch radius of gear 1."""
+def dynamic_factor(results, model: Model, pair: str) -> tuple[Channel, np.ndarray]:
+    """|Ft| over its quasi-static value at each sample [1]: T(t) / (N r1), with T(t) the torque elements on gear
+    1's joint at that sample [N m], N the gear pairs on that joint (they share it, as a sun's planets do) and r1
+    the pitch radius of gear 1 [m]. No value (NaN) where T(t) is 0; ValueError when no torque acts there."""
     p = model.gear_pairs[pair]
     r1 = p.pitch_radii()[0]
-    if torque is None:
-        loads = [f.name for f in model.forces.values() if isinstance(f, Torque) and f.joint == p.joint1]
-        if not loads:
-            raise ValueError(f"{pair}: no torque acts on {p.joint1}; give the torque the quasi-static force is T / r1 of")
-        torque = float(sum(results[f"{name}.torque"].mean() for name in loads))
-    if torque == 0:
-        raise ValueError(f"{pair}: the torque on gear 1 is zero, so there is no quasi-static force to divide by")
-    static = abs(torque) / r1
-    return (Channel(pair, "dynamic_factor", "1", "derived", f"Ft over T / r1 = {static:.6g} N (T = {torque:.6g} N m)"),
-            np.abs(results[f"{pair}.Ft"]) / static)
+    loads = [f.name for f in model.forces.values() if isinstance(f, Torque) and f.joint == p.joint1]
+    if not loads:
+        raise ValueError(f"{pair}: no torque acts on {p.joint1}, so Ft has no quasi-static value T / r1 to be "
+                         "divided by")
+    sharing = sum(p.joint1 in (q.joint1, q.joint2) for q in model.gear_pairs.values())
+    static = np.abs(sum(results[f"{name}.torque"] for name in loads)) / (sharing * r1)
+    values = np.divide(np.abs(results[f"{pair}.Ft"]), static, out=np.full(len(static), np.nan), where=static != 0)
+    shared = f", shared by its {sharing} gear pairs" if sharing > 1 else ""
+    return (Channel(pair, "dynamic_factor", "1", "derived",
+                    f"|Ft| over T(t) / (N r1): the torque on {p.joint1}{shared}, r1 = {r1 * 1e3:.6g} mm "
+                    "(no value where the torque is 0)"), values)

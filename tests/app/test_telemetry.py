@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QLineEdit, QMes
 
 from app.plot_axis import prefixed, shown_unit, unit_axes
 from app.telemetry.browser import matches
+from app.telemetry.derived_dialog import KINDS
 from app.telemetry.plots import COLOURS
 from app.telemetry.readout import TIME_ROW, statistics
 from core.commands import AddItem, SetSettings, replace_fields
@@ -30,6 +31,8 @@ from core.model.files import load
 from tests.app.conftest import answer_boxes, double_click_channel, fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES, ROOT
 from tests.core.dynamics.test_runs import _planetary_alpha
+
+DYNAMIC_FACTOR = KINDS["dynamic_factor"]
 
 
 def _run(window, qtbot, path, **settings):
@@ -346,12 +349,13 @@ def test_derived_channels_are_kept_in_the_results_and_the_file(window, qtbot, tm
     acc = res["sun_joint.d(speed)/dt"]
     assert res.record("sun_joint.d(speed)/dt").unit == "rad/s/s"
     assert np.allclose(acc, acc[25], rtol=1e-6)  # constant torque: a constant acceleration
-    fill_and_ok(qtbot, {}, {"derived_kind": "Dynamic factor of a gear pair (Ft / (T / r1))", "derived_pair": "sun_planet1"})
+    fill_and_ok(qtbot, {}, {"derived_kind": DYNAMIC_FACTOR, "derived_pair": "sun_planet1"})
     tw.act_derived.trigger()
-    # each of the three meshes carries a third of the torque left after accelerating the sun itself
+    # each of the three meshes carries a third of the torque left after accelerating the sun itself, against
+    # its third of T / r_sun
     model = load(EXAMPLES / "planetary.gdyn")
     alpha = _planetary_alpha(model)
-    expected = (1.0 - model.bodies["sun"].inertia[2][2] * alpha) / 3
+    expected = 1.0 - model.bodies["sun"].inertia[2][2] * alpha
     assert res["sun_planet1.dynamic_factor"] == pytest.approx(np.full(len(res), expected), rel=1e-9)
     path = tmp_path / "derived.gdres"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
@@ -595,7 +599,7 @@ def test_a_channel_of_another_unit_gets_a_plot_of_its_own(window, qtbot):
     tw = window.show_telemetry()
     double_click_channel(qtbot, tw.browser, "sun_planet1.Ft")
     double_click_channel(qtbot, tw.browser, "sun_joint.speed")
-    fill_and_ok(qtbot, {}, {"derived_kind": "Dynamic factor of a gear pair (Ft / (T / r1))", "derived_pair": "sun_planet1"})
+    fill_and_ok(qtbot, {}, {"derived_kind": DYNAMIC_FACTOR, "derived_pair": "sun_planet1"})
     tw.act_derived.trigger()
     tw.add_channels(["sun_planet2.Ft"], tw.stack.panels[0])
     plotted = [sorted(p.curves) for p in tw.stack.panels if p.curves]

@@ -13,8 +13,10 @@ from core.analysis.tooth_passing import fastest_teeth, nice_below
 from core.dynamics.results import Channel
 from core.dynamics.results import Results
 from core.dynamics.simulate import simulate
+from core.model import entities as E
 from core.model.files import load
 from tests.conftest import EXAMPLES
+from tests.core.dynamics.test_runs import _planetary_alpha
 
 
 @pytest.mark.parametrize("window", list(WINDOWS))
@@ -109,6 +111,24 @@ def test_a_ratio_of_two_channels_is_undefined_where_the_divisor_is_zero():
     assert np.allclose(v[1:], 0.2, rtol=1e-12)
     c, v = derived.ratio(res, "x.T", "x.w_in")
     assert c.unit == "N m/(rad/s)" and np.allclose(v[1:], 1.5 * t[1:], rtol=1e-12)
+
+
+def test_a_planetary_meshs_dynamic_factor_shares_the_torque_among_its_planets_at_every_instant():
+    """The planetary from rest under a ramp torque on the sun (0 to 2 N m over the run), ring held, carrier free:
+    a rigid one-degree-of-freedom train, so its acceleration follows the torque, alpha(t) = T(t) / J_eq (the
+    energy method's J_eq), and each of the three sun meshes carries a third of what is left after accelerating
+    the sun: Ft(t) = T(t) (1 - J_sun / J_eq) / (3 r_sun). Against T(t) / (3 r_sun) the factor is 1 - J_sun / J_eq
+    at every sample; where T(t) is 0 (the start) it has no value."""
+    model = load(EXAMPLES / "planetary.gdyn")
+    ramp = E.TimeLaw(kind="ramp", value=0.0, final=2.0, t_start=0.0, t_end=0.02)
+    model.forces["sun_torque"] = dataclasses.replace(model.forces["sun_torque"], law=ramp)
+    res = simulate(model, t_end=0.02)
+    channel, factor = derived.dynamic_factor(res, model, "sun_planet1")
+    expected = 1.0 - model.bodies["sun"].inertia[2][2] * _planetary_alpha(model)
+    assert np.isnan(factor[0]) and factor[1:] == pytest.approx(expected, rel=1e-9)
+    assert "shared by its 3 gear pairs" in channel.description
+    with pytest.raises(ValueError, match="no torque acts on planet1_joint"):
+        derived.dynamic_factor(res, model, "planet1_ring")
 
 
 def test_meshes_sharing_a_frequency_are_grouped_and_others_kept_apart():

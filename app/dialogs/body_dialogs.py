@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
 )
 
-from app.dialogs.fields import FieldError, QuantityField, VectorField, file_row, finish_form
+from app.dialogs.fields import FieldError, QuantityField, VectorField, file_row, finish_form, grow_to_fit
 from app.dialogs.gear_dialog import AXIS, POSITION
 from app.dialogs.mesh_sketch import MeshSketch
 from app.document import documents_folder
@@ -119,14 +119,19 @@ class ImportMeshDialog(QDialog):
             turned = np.asarray(mesh.vertices) @ quat_matrices(self.orientation()).T
             self.sketch.show_points(turned)
             size = " x ".join(f"{v * 1e3:.4g}" for v in np.ptp(turned, axis=0))
+            remark = None
             if mp is not None:
                 source = "its mesh" if imported.watertight else "its convex hull (an upper bound)"
                 mass = f"volume {mp.mass / density * 1e6:.4g} cm^3, mass {mp.mass:.4g} kg from {source}"
+                remark = mass_remark(mp.mass, float(np.linalg.eigvalsh(np.asarray(mp.inertia, float)).max()),
+                                     MeshFileSource(text, self.unit.currentData(), density, fallback))
             elif fallback == "manual":
                 mass = "mass properties by hand"
             else:
                 mass = "no volume: choose the convex hull or mass properties by hand"
-            self.preview.setText(f"{closed}; {mass}; size x, y, z {size} mm in the model")
+            self.preview.setText(f"{closed}; {mass}; size x, y, z {size} mm in the model"
+                                 + (f". Check: {remark}" if remark else ""))
+            grow_to_fit(self)
         except (FieldError, MeshImportError) as exc:
             self.preview.setText(str(exc))
             self.sketch.show_points(None)

@@ -80,7 +80,7 @@ def mass_remark(mass: float, largest_moment: float, visual=None) -> str | None:
     if isinstance(visual, MeshFileSource) and (visual.unit == "m") == big:
         other, scale = ("mm", 1e-3) if big else ("m", 1e3)
         text += (f"; the file is read in {visual.unit}: read in {other} the part would weigh {mass * scale**3:.4g} kg "
-                 f"with {k * scale * 1e3:.4g} mm: import it again with unit {other}")
+                 f"with {k * scale * 1e3:.4g} mm: import it with unit {other}")
     return text
 
 

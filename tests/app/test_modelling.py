@@ -485,6 +485,32 @@ def test_the_import_dialog_previews_the_file_and_the_body_keeps_its_hull_note(wi
     assert "open.stl" in note.text() and "convex hull" in note.text() and "upper bound" in note.text()
 
 
+def test_the_import_preview_says_a_file_in_metres_read_in_mm_would_weigh_what_read_in_m(window, qtbot, tmp_path):
+    """A disc 100 mm across and 20 mm thick written in metres, read as mm: 1.2e-9 kg. The preview says so
+    before the import, with the mass it has in m: pi 0.05^2 0.02 7850 kg (2 % less for the 64-sided prism)."""
+    disc = tmp_path / "disc.stl"
+    trimesh.creation.cylinder(radius=0.05, height=0.02, sections=64).export(disc)
+    seen, whole = [], []
+
+    def look(dlg):
+        seen.append(dlg.preview.text())
+        qtbot.wait(50)  # the dialog grows for the longer preview: the sketch below it is not squeezed
+        whole.append((dlg.preview.height() >= dlg.preview.heightForWidth(dlg.preview.width()),
+                      dlg.sketch.height() >= dlg.sketch.minimumHeight()))
+
+    fill_and_ok(qtbot, {"Name": "d", "File": str(disc)}, {"unit": "mm"}, ok=False, press=look)
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    assert whole == [(True, True)]
+    in_metres = 64 / 2 * math.sin(2 * math.pi / 64) * 0.05**2 * 0.02 * 7850
+    assert "far outside what a gear-train part weighs" in seen[0]
+    assert f"read in m the part would weigh {in_metres:.4g} kg" in seen[0] and "import it with unit m" in seen[0]
+    seen.clear()
+    fill_and_ok(qtbot, {"Name": "d", "File": str(disc)}, {"unit": "m"}, ok=False,
+                press=lambda dlg: seen.append(dlg.preview.text()))
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    assert "far outside" not in seen[0] and "size x, y, z 100 x 100 x 20 mm" in seen[0]
+
+
 def test_planetary_wizard_names_a_sun_the_rack_undercuts_and_the_model_check_agrees(window, qtbot):
     """A 12-tooth sun (z_min 17.1 at 20 deg) with 18-tooth planets and a 48-tooth ring: every condition holds, and
     a red line says the sun is undercut; built, the Messages panel says it of the sun's body."""

@@ -11,7 +11,7 @@ from core.chbm.train_from_model import train_from_model
 from core.geometry.macro import pair_geometry
 from core.gearing.gear_bodies import polar_inertia
 from core.gearing.mesh_model import equivalent_mass, mesh_in_model, mesh_levers, mesh_model_for
-from core.model.entities import GROUND, CompliantMesh
+from core.model.entities import GROUND, BearingSpringDamper, CompliantMesh
 from core.errors import ModelError
 from core.model.model import Model
 from core.model.views import ChbmStudy
@@ -65,9 +65,14 @@ def lumped_from_model(model: Model, pair_name: str, torque: float, contact_stiff
     r1, r2 = mesh_levers(pair)  # the base radii; a bevel pair's mean cone r_m cos(alpha)
     description = f"{model.name}: {pair_name}, T = {torque:g} N m"
     # a pair on a moving carrier (a planet's) is studied on still centres: said, as the train study holds them
-    still = (f"{pair_name} turns on the carrier {pair.carrier!r}: the lumped pair holds its centres still (the train "
-             "study, Analysis > Train Dynamics or geardyn train-chbm, takes the set with its carrier)",
-             ) if pair.carrier != GROUND else ()
+    train = "the train study, Analysis > Train Dynamics or geardyn train-chbm, takes"
+    still = (f"{pair_name} turns on the carrier {pair.carrier!r}: the lumped pair holds its centres still ({train} "
+             "the set with its carrier)",) if pair.carrier != GROUND else ()
+    # so does a pair whose gear rides on a bearing: the bearing's springs take no part in it
+    gears = [model.joints[j].body_j for j in (pair.joint1, pair.joint2)]
+    still += tuple(f"{f.name} carries {body}: the lumped pair holds its centres still and leaves the bearing's "
+                   f"springs out ({train} them)" for f in model.forces.values() if isinstance(f, BearingSpringDamper)
+                   for body in gears if body in (f.body_i, f.body_j))
     if contact == "mesh":
         mesh = next((f for f in model.forces.values() if isinstance(f, CompliantMesh) and f.pair == pair_name), None)
         own = mesh is not None

@@ -18,6 +18,7 @@ from core.chbm.from_model import (
 from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.lumped_model import paper_model
 from core.geometry.macro import pair_geometry
+from core.model import entities as E
 from core.model.files import load
 from core.errors import ModelError
 from tests.conftest import EXAMPLES, ROOT
@@ -79,6 +80,22 @@ def test_lumped_pair_from_the_helical_example():
     assert ("planet1_ring turns on the carrier 'carrier': the lumped pair holds its centres still (the train study, "
             "Analysis > Train Dynamics or geardyn train-chbm, takes the set with its carrier)") in ring_pair.notes
     assert not any("carrier" in n for n in lumped.notes)
+
+
+def test_a_bearing_under_a_gear_is_said_to_be_left_out_of_the_lumped_pair():
+    """The helical pair with gear 1 carried by a bearing (its joint on_bearing, its mesh compliant): the lumped pair is torsional, its
+    centres still, so the bearing's springs take no part; the study says so and where they do (the train study)."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    model.forces["brg"] = E.BearingSpringDamper("brg", E.GROUND, "gear1", radial_stiffness=1e8)
+    model.joints["gear1_joint"] = dataclasses.replace(model.joints["gear1_joint"], on_bearing=True)
+    model.forces["mesh"] = E.CompliantMesh("mesh", "pair")  # a gear on a bearing needs one (the model check)
+    notes = lumped_from_model(model, "pair", 50.0).notes
+    assert ("brg carries gear1: the lumped pair holds its centres still and leaves the bearing's springs out (the "
+            "train study, Analysis > Train Dynamics or geardyn train-chbm, takes them)") in notes
+    assert not any("gear2" in n for n in notes)
+    model.forces["brg2"] = E.BearingSpringDamper("brg2", E.GROUND, "gear2", position=(0.06, 0.0, 0.0))
+    model.joints["gear2_joint"] = dataclasses.replace(model.joints["gear2_joint"], on_bearing=True)
+    assert any(n.startswith("brg2 carries gear2") for n in lumped_from_model(model, "pair", 50.0).notes)
 
 
 def _cli(*args, cwd):

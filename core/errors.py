@@ -7,6 +7,8 @@ command line can map a path to its flag and the app focus the field, without par
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class GearDynError(Exception):
     """The root of GearDyn's errors."""
@@ -48,3 +50,12 @@ class ModelError(GearDynError, ValueError):
         if len(self.problems) > most:
             lines.append(f"... and {len(self.problems) - most} more")
         return lines
+
+
+def problems_of(read, *args) -> tuple[Any, list[tuple[str, str]]]:
+    """(read(*args), []), or (None, the (path, message) pairs of the ModelError it raised): a reader that names
+    every bad field of a file reads each part this way and goes on."""
+    try:
+        return read(*args), []
+    except ModelError as exc:
+        return None, exc.problems

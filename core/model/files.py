@@ -29,7 +29,7 @@ from core.model.entities import (
     SimulationSettings,
 )
 from core.model.kinds import COLLECTIONS, ITEM_TYPES, KINDS
-from core.errors import ModelError
+from core.errors import ModelError, problems_of
 from core.model.model import Model
 from core.model.views import Views
 
@@ -141,14 +141,6 @@ def _decode_tagged(value: Any, classes: list[type], path: str) -> Any:
     return _decode_dataclass(value, by_tag[tag], path)
 
 
-def _problems_of(decode, *args) -> tuple[Any, list[tuple[str, str]]]:
-    """(decode(*args), []), or (None, the (path, message) pairs of the ModelError it raised)."""
-    try:
-        return decode(*args), []
-    except ModelError as exc:
-        return None, exc.problems
-
-
 def _decode_dataclass(value: Any, cls: type, path: str) -> Any:
     """An instance of `cls` from a JSON object; a ModelError with every bad field of it (unknown, missing, of the
     wrong type, or out of its range)."""
@@ -165,7 +157,7 @@ def _decode_dataclass(value: Any, cls: type, path: str) -> Any:
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
                 found.append((f"{path}.{name}", "is missing"))
             continue
-        kwargs[name], bad = _problems_of(_decode, value[name], hints[name], f"{path}.{name}")
+        kwargs[name], bad = problems_of(_decode, value[name], hints[name], f"{path}.{name}")
         found += bad
     if found:
         raise ModelError.of(found)
@@ -190,10 +182,10 @@ def model_from_dict(data: Any) -> Model:
         _fail(shown_key(unknown[0]), f"is not a model field (fields: {', '.join(sorted(known))})")
     parts, found = {}, []
     for key, hint, default in (("name", str, "untitled"), ("description", str, "")):
-        parts[key], bad = _problems_of(_decode, data.get(key, default), hint, key)
+        parts[key], bad = problems_of(_decode, data.get(key, default), hint, key)
         found += bad
     for key, cls in (("settings", SimulationSettings), ("views", Views)):
-        parts[key], bad = _problems_of(_decode_dataclass, data.get(key, {}), cls, key)
+        parts[key], bad = problems_of(_decode_dataclass, data.get(key, {}), cls, key)
         found += bad
     model = Model(**{k: v for k, v in parts.items() if v is not None})
     for coll in COLLECTIONS:
@@ -206,7 +198,7 @@ def model_from_dict(data: Any) -> Model:
         target = model.collection(coll)
         for i, raw in enumerate(items):
             path = f"{coll}[{i}]"
-            item, bad = _problems_of(decode, raw, classes, path)
+            item, bad = problems_of(decode, raw, classes, path)
             found += bad
             if item is not None and item.name in target:
                 found.append((f"{path}.name", f"duplicates the name {item.name!r}"))

@@ -31,7 +31,7 @@ from pathlib import Path
 from core.chbm.continuation import MAX_POINTS, points_needed
 from core.model.entities import shown_key
 from core.model.files import MAX_FILE_BYTES, MAX_NESTING, nesting, read_regular_file
-from core.errors import ModelError
+from core.errors import ModelError, problems_of
 from core.studies.parameters import check_path
 from core.studies.reductions import REDUCTIONS
 
@@ -108,6 +108,13 @@ def _unused_by(kind: str, path: str) -> str:
     return ""
 
 
+def _collect(found: list, read, *args):
+    """read(*args), its problems added to `found` (None when it had any)."""
+    value, bad = problems_of(read, *args)
+    found.extend(bad)
+    return value
+
+
 def _values(spec: dict, path: str) -> tuple[float, ...]:
     if "values" in spec and "grid" in spec:
         _fail(path, "give either values or grid, not both")
@@ -115,63 +122,96 @@ def _values(spec: dict, path: str) -> tuple[float, ...]:
         vals = spec["values"]
         if not isinstance(vals, list) or not 1 <= len(vals) <= MAX_CASES:
             _fail(f"{path}.values", f"must be a list of 1 to {MAX_CASES} numbers")
-        return tuple(_number(v, f"{path}.values[{i}]") for i, v in enumerate(vals))
+        found: list = []
+        numbers = tuple(_collect(found, _number, v, f"{path}.values[{i}]") for i, v in enumerate(vals))
+        if found:
+            raise ModelError.of(found)
+        return numbers
     if "grid" in spec:
         g = spec["grid"]
         if not isinstance(g, dict) or set(g) != {"start", "stop", "count"}:
             _fail(f"{path}.grid", "must be {\"start\": number, \"stop\": number, \"count\": whole number}")
-        start, stop = _number(g["start"], f"{path}.grid.start"), _number(g["stop"], f"{path}.grid.stop")
+        found = []
+        start, stop = (_collect(found, _number, g[k], f"{path}.grid.{k}") for k in ("start", "stop"))
         count = g["count"]
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_CASES:
-            _fail(f"{path}.grid.count", f"must be a whole number from 1 to {MAX_CASES}, got {str(count)[:40]!r}")
+            found.append((f"{path}.grid.count",
+                          f"must be a whole number from 1 to {MAX_CASES}, got {str(count)[:40]!r}"))
+        if found:
+            raise ModelError.of(found)
         return tuple(start + (stop - start) * k / (count - 1) for k in range(count)) if count > 1 else (start,)
     _fail(path, "needs values (a list) or grid (start, stop, count)")
 
 
+def _parameter(spec, where: str, chbm_base: bool) -> Parameter:
+    """One entry of `parameters`; a ModelError with each of its bad fields."""
+    if not isinstance(spec, dict) or not isinstance(spec.get("path"), str):
+        _fail(where, "must be an object with a path (e.g. \"gears.sun.face_width\")")
+    found = [(f"{where}.{shown_key(key)}", "is not a parameter field (fields: path, values, grid)")
+             for key in sorted(set(spec) - {"path", "values", "grid"})]
+    _collect(found, check_path, spec["path"], chbm_base, f"{where}.path")
+    values = _collect(found, _values, spec, where)
+    if found:
+        raise ModelError.of(found)
+    return Parameter(spec["path"], values)
+
+
+def _parameters(raw, chbm_base: bool) -> tuple[Parameter, ...]:
+    if not isinstance(raw, list) or not raw:
+        _fail("parameters", "must be a non-empty list of {\"path\": ..., \"values\" or \"grid\": ...}")
+    found: list = []
+    params = tuple(_collect(found, _parameter, spec, f"parameters[{i}]", chbm_base) for i, spec in enumerate(raw))
+    if found:
+        raise ModelError.of(found)
+    return params
+
+
+def _base(base, source: str) -> str:
+    if not isinstance(base, str) or not base:
+        _fail("base", f"must be a model file name or {CHBM_BASE!r}")
+    return str((Path(source).parent / base).resolve()) if source and base != CHBM_BASE else base
+
+
+def _one_of(value, path: str, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        _fail(path, f"must be one of {', '.join(choices)}, got {str(value)[:40]!r}")
+    return value
+
+
+def _pair(pair) -> str:
+    if not isinstance(pair, str):
+        _fail("pair", "must be the name of a gear pair")
+    return pair
+
+
 def study_from_dict(data, source: str = "") -> Study:
-    """A Study from parsed JSON; raises ModelError naming the first bad field."""
+    """A Study from parsed JSON; raises ModelError naming every bad field (its `problems`), the first in its
+    text. Fields that read are then checked together (the analysis against the base, the cases' count)."""
     if not isinstance(data, dict):
         _fail("study", "must be a JSON object")
     known = {"base", "pair", "parameters", "combine", "analysis", "description"}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        _fail(shown_key(unknown[0]), f"is not a study field (fields: {', '.join(sorted(known))})")
-    base = data.get("base")
-    if not isinstance(base, str) or not base:
-        _fail("base", f"must be a model file name or {CHBM_BASE!r}")
-    if base != CHBM_BASE:
-        base = str((Path(source).parent / base).resolve()) if source else base
-    pair = data.get("pair", "")
-    if not isinstance(pair, str):
-        _fail("pair", "must be the name of a gear pair")
-    combine = data.get("combine", "grid")
-    if combine not in COMBINES:
-        _fail("combine", f"must be one of {', '.join(COMBINES)}, got {str(combine)[:40]!r}")
-    raw = data.get("parameters")
-    if not isinstance(raw, list) or not raw:
-        _fail("parameters", "must be a non-empty list of {\"path\": ..., \"values\" or \"grid\": ...}")
-    params = []
-    for i, spec in enumerate(raw):
-        where = f"parameters[{i}]"
-        if not isinstance(spec, dict) or not isinstance(spec.get("path"), str):
-            _fail(where, "must be an object with a path (e.g. \"gears.sun.face_width\")")
-        unknown = sorted(set(spec) - {"path", "values", "grid"})
-        if unknown:
-            _fail(f"{where}.{shown_key(unknown[0])}", "is not a parameter field (fields: path, values, grid)")
-        check_path(spec["path"], chbm_base=base == CHBM_BASE, where=f"{where}.path")
-        params.append(Parameter(spec["path"], _values(spec, where)))
+    found = [(shown_key(key), f"is not a study field (fields: {', '.join(sorted(known))})")
+             for key in sorted(set(data) - known)]
+    base = _collect(found, _base, data.get("base"), source)
+    pair = _collect(found, _pair, data.get("pair", ""))
+    combine = _collect(found, _one_of, data.get("combine", "grid"), "combine", COMBINES)
+    params = _collect(found, _parameters, data.get("parameters"), base == CHBM_BASE)
+    analysis = _collect(found, _analysis, data.get("analysis"))
+    if found:
+        raise ModelError.of(found)
     if combine == "list" and len({len(p.values) for p in params}) != 1:
-        _fail("parameters", "with combine = list every parameter needs the same number of values")
-    analysis = _analysis(data.get("analysis"), base)
+        found.append(("parameters", "with combine = list every parameter needs the same number of values"))
     if base == CHBM_BASE and analysis.kind != "chbm":
-        _fail("analysis.kind", "the paper's pair (base chbm) takes a chbm analysis")
+        found.append(("analysis.kind", "the paper's pair (base chbm) takes a chbm analysis"))
     if analysis.kind == "chbm" and base != CHBM_BASE and not pair:
-        _fail("pair", "a chbm analysis of a model needs the gear pair")
+        found.append(("pair", "a chbm analysis of a model needs the gear pair"))
     for i, p in enumerate(params):
         unused = _unused_by(analysis.kind, p.path)
         if unused:
-            _fail(f"parameters[{i}].path", f"{p.path!r} is not used by a {analysis.kind} analysis: {unused}")
-    study = Study(base, tuple(params), combine, analysis, pair, source)
+            found.append((f"parameters[{i}].path", f"{p.path!r} is not used by a {analysis.kind} analysis: {unused}"))
+    if found:
+        raise ModelError.of(found)
+    study = Study(base, params, combine, analysis, pair, source)
     n = len(study.cases())
     if n > MAX_CASES:
         _fail("parameters", f"make {n} cases; at most {MAX_CASES}")
@@ -182,44 +222,51 @@ SIM_SETTINGS = {"t_end", "step", "output_step", "integrator", "rtol", "atol", "r
 CHBM_SETTINGS = {"torque": 100.0, "f_min": 500.0, "f_max": 4000.0, "harmonics": 14, "df_max": 0.0}
 
 
-def _analysis(raw, base) -> Analysis:
+def _output(o, path: str) -> Output:
+    if not isinstance(o, dict) or not isinstance(o.get("channel"), str) or o.get("reduce") not in REDUCTIONS:
+        _fail(path, f"needs a channel name and a reduce among {', '.join(REDUCTIONS)}")
+    return Output(o["channel"], o["reduce"])
+
+
+def _analysis(raw) -> Analysis:
+    """The analysis; a ModelError with each of its bad fields."""
     if not isinstance(raw, dict):
         _fail("analysis", "must be an object with a kind (simulation or chbm)")
-    kind = raw.get("kind")
-    if kind not in KINDS:
-        _fail("analysis.kind", f"must be one of {', '.join(KINDS)}, got {str(kind)[:40]!r}")
+    kind = _one_of(raw.get("kind"), "analysis.kind", KINDS)
+    own = sorted(SIM_SETTINGS) if kind == "simulation" else list(CHBM_SETTINGS)
+    allowed = {*own, "kind", *(("outputs",) if kind == "simulation" else ())}
+    found = [(f"analysis.{shown_key(key)}", f"is not a {kind} setting (settings: {', '.join(own)})")
+             for key in sorted(set(raw) - allowed)]
     if kind == "simulation":
-        settings = {k: v for k, v in raw.items() if k in SIM_SETTINGS}
-        unknown = sorted(set(raw) - SIM_SETTINGS - {"kind", "outputs"})
-        if unknown:
-            _fail(f"analysis.{shown_key(unknown[0])}", f"is not a simulation setting (settings: {', '.join(sorted(SIM_SETTINGS))})")
         outs = raw.get("outputs")
         if not isinstance(outs, list) or not outs:
-            _fail("analysis.outputs", "must list at least one {\"channel\": ..., \"reduce\": ...}")
-        outputs = []
-        for i, o in enumerate(outs):
-            if not isinstance(o, dict) or not isinstance(o.get("channel"), str) or o.get("reduce") not in REDUCTIONS:
-                _fail(f"analysis.outputs[{i}]", f"needs a channel name and a reduce among {', '.join(REDUCTIONS)}")
-            outputs.append(Output(o["channel"], o["reduce"]))
-        return Analysis(kind, settings, tuple(outputs))
-    unknown = sorted(set(raw) - set(CHBM_SETTINGS) - {"kind"})
-    if unknown:
-        _fail(f"analysis.{shown_key(unknown[0])}", f"is not a chbm setting (settings: {', '.join(CHBM_SETTINGS)})")
+            found.append(("analysis.outputs", "must list at least one {\"channel\": ..., \"reduce\": ...}"))
+            outs = []
+        outputs = tuple(_collect(found, _output, o, f"analysis.outputs[{i}]") for i, o in enumerate(outs))
+        if found:
+            raise ModelError.of(found)
+        return Analysis(kind, {k: v for k, v in raw.items() if k in SIM_SETTINGS}, outputs)
     settings = {**CHBM_SETTINGS, **{k: raw[k] for k in CHBM_SETTINGS if k in raw}}
     for k, v in settings.items():
-        _number(v, f"analysis.{k}")
-    if not 0 < settings["f_min"] < settings["f_max"]:
-        _fail("analysis.f_min", f"need 0 < f_min < f_max Hz, got {settings['f_min']:g} and {settings['f_max']:g}")
+        _collect(found, _number, v, f"analysis.{k}")
+    if found:
+        raise ModelError.of(found)
+    f_min, f_max = settings["f_min"], settings["f_max"]
+    if not 0 < f_min < f_max:
+        found.append(("analysis.f_min", f"need 0 < f_min < f_max Hz, got {f_min:g} and {f_max:g}"))
     if not (float(settings["harmonics"]).is_integer() and 1 <= settings["harmonics"] <= 100):
-        _fail("analysis.harmonics", f"must be a whole number from 1 to 100, got {settings['harmonics']:g}")
+        found.append(("analysis.harmonics", f"must be a whole number from 1 to 100, got {settings['harmonics']:g}"))
     if not settings["torque"] > 0:
-        _fail("analysis.torque", f"must be above 0 N m, got {settings['torque']:g}")
-    if not 0 <= settings["df_max"] <= settings["f_max"] - settings["f_min"]:
-        _fail("analysis.df_max", f"must be from 0 (1 % of the range) to the range, "
-                                 f"{settings['f_max'] - settings['f_min']:g} Hz, got {settings['df_max']:g}")
-    if points_needed(settings["f_min"], settings["f_max"], settings["df_max"]) > MAX_POINTS:
-        _fail("analysis.df_max", f"must be at least {(settings['f_max'] - settings['f_min']) / MAX_POINTS:g} Hz for "
-                                 f"this range: a curve holds at most {MAX_POINTS} points, got {settings['df_max']:g}")
+        found.append(("analysis.torque", f"must be above 0 N m, got {settings['torque']:g}"))
+    df_max = settings["df_max"]
+    if 0 < f_min < f_max and not 0 <= df_max <= f_max - f_min:
+        found.append(("analysis.df_max", f"must be from 0 (1 % of the range) to the range, {f_max - f_min:g} Hz, "
+                                         f"got {df_max:g}"))
+    elif 0 < f_min < f_max and points_needed(f_min, f_max, df_max) > MAX_POINTS:
+        found.append(("analysis.df_max", f"must be at least {(f_max - f_min) / MAX_POINTS:g} Hz for this range: a "
+                                         f"curve holds at most {MAX_POINTS} points, got {df_max:g}"))
+    if found:
+        raise ModelError.of(found)
     return Analysis(kind, settings, ())
 
 

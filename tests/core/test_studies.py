@@ -54,6 +54,29 @@ def test_bad_study_files_name_the_field(change, message):
     assert message in str(err.value)
 
 
+def test_a_study_file_is_refused_naming_every_bad_field_in_the_core_and_the_cli(tmp_path):
+    """Six mistakes in one study file, in its fields, its parameters and its analysis: each is named, not the
+    first alone (the rest used to come one mend at a time), and `geardyn study` prints an error line for each."""
+    data = json.loads(STUDY.read_text())
+    data.update(combine="cross", colour="red")
+    data["parameters"][0]["values"] = [0.015, "wide"]
+    data["parameters"][1]["grid"]["count"] = 0
+    data["analysis"].update(t_ende=1.0)
+    data["analysis"]["outputs"][1]["reduce"] = "median"
+    expected = ["colour", "combine", "parameters[0].values[1]", "parameters[1].grid.count", "analysis.t_ende",
+                "analysis.outputs[1]"]
+    with pytest.raises(ModelError) as err:
+        study_from_dict(data, str(STUDY))
+    assert sorted(path for path, _ in err.value.problems) == sorted(expected)
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({**data, "base": str(EXAMPLES / "planetary.gdyn")}))
+    res = subprocess.run([sys.executable, "-m", "core.cli", "study", str(path), "--out", str(tmp_path / "r.csv")],
+                         capture_output=True, text=True)
+    assert res.returncode != 0
+    for field in expected:
+        assert any(line.startswith(f"error: {field}: ") for line in res.stderr.splitlines()), field
+
+
 def test_a_changed_face_width_regenerates_the_gear_and_its_inertia():
     """The case's edit is the GUI's edit (set_gear_spec): mass and inertia follow the new width."""
     model = load(EXAMPLES / "planetary.gdyn")

@@ -82,7 +82,7 @@ def _run(study: Study, base: dict | None, values):
         if p.path.startswith("chbm."):
             chbm_params[p.path.split(".", 1)[1]] = v
         else:
-            apply(model, p.path, v)
+            apply(model, p.path, v, study.analysis.kind)
             if p.path.startswith("settings."):  # the case's own value, not the analysis's for every case
                 settings.pop(p.path.split(".", 1)[1], None)
     case = None if model is None else _settings(study, model, settings)

@@ -4,7 +4,8 @@ Model paths (values in SI, as in the model file):
 
 - ``gears.BODY.FIELD``: a generated gear's macro-geometry (module, teeth, face_width, helix_angle, ...);
   the gear is regenerated, so its mass and inertia follow (core.commands.set_gear_spec);
-- ``bodies.BODY.FIELD``, ``joints.NAME.FIELD``, ``pairs.NAME.FIELD``, ``forces.NAME.FIELD``: a numeric field;
+- ``bodies.BODY.FIELD``, ``joints.NAME.FIELD``, ``pairs.NAME.FIELD``, ``forces.NAME.FIELD``: a numeric field (a
+  pair's as the Properties edit it: its generated gears follow, core.gearing.pair_gears.edit_pair);
 - ``forces.NAME.law.FIELD``: a field of a load's time law (value, amplitude, frequency, ...);
 - ``settings.FIELD``: a simulation setting.
 
@@ -21,7 +22,8 @@ import dataclasses
 
 from core.commands import SetSettings, replace_fields, set_gear_spec
 from core.errors import ModelError
-from core.model.entities import SimulationSettings, TimeLaw
+from core.gearing.pair_gears import edit_pair
+from core.model.entities import CompliantMesh, GearPair, SimulationSettings, TimeLaw
 from core.ranges import Range, field_range
 
 MODEL_ROOTS = ("gears", "bodies", "joints", "pairs", "forces", "settings")
@@ -100,8 +102,9 @@ def current_value(model, path: str) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def apply(model, path: str, value: float) -> None:
-    """Set the number at `path` in `model` (a case's copy) through a core command; ModelError names the path."""
+def apply(model, path: str, value: float, analysis: str = "simulation") -> None:
+    """Set the number at `path` in `model` (a case's copy) through a core command; ModelError names the path, and
+    a field a case of `analysis` ('simulation' or 'chbm') would vary without effect."""
     root, name, holder, field = _holder(model, path)
     new = _typed(getattr(holder, field), value, path)
     if root == "settings":
@@ -118,10 +121,10 @@ def apply(model, path: str, value: float) -> None:
             raise ModelError(f"{path}: {problems[0][1]}")
         replace_fields(model, name, law=new_law).do(model)
     else:
-        idle = _inactive(holder)
+        idle = _unused(model, holder, analysis)
         if field in idle:  # as a law's unused field: the case would run as the model does
             raise ModelError(f"{path}: has no effect: {idle[field]}")
-        replace_fields(model, name, **{field: new}).do(model)
+        (edit_pair if isinstance(holder, GearPair) else replace_fields)(model, name, **{field: new}).do(model)
 
 
 def path_range(model, path: str) -> Range | None:
@@ -148,9 +151,35 @@ def path_range(model, path: str) -> Range | None:
         return None
 
 
-def _inactive(item) -> dict[str, str]:
-    """{field: why} for the fields `item`'s configuration leaves unused (its inactive_fields; none if it has none)."""
-    return item.inactive_fields() if hasattr(item, "inactive_fields") else {}
+def face_width_unused(pair: GearPair, mesh: CompliantMesh | None) -> str:
+    """Why `pair`'s face width changes nothing in a simulation with `mesh` on it (None: the pair is rigid), or ''
+    where it does. Of the simulation's physics a bevel pair's mean cone, the ISO 6336 stiffness c_gamma_alpha b
+    and a helical pair's involute waveform (its overlap ratio) take it, nothing else
+    (core.gearing.mesh_model.mesh_model_for, core.gearing.pitch_point)."""
+    if pair.kind == "bevel":
+        return ""
+    if mesh is None:
+        return ("a rigid cylindrical pair's forces do not depend on its face width (a Compliant Mesh on it with the "
+                "ISO 6336 stiffness takes it; a gear's own width is gears.NAME.face_width)")
+    if mesh.stiffness == "iso6336" or (mesh.waveform == "involute" and pair.helix_angle != 0.0):
+        return ""
+    return (f"its Compliant Mesh {mesh.name!r} has a given stiffness and a {mesh.waveform} waveform"
+            f"{' of a spur pair' if mesh.waveform == 'involute' else ''}, which do not take the face width (the "
+            "ISO 6336 stiffness does)")
+
+
+def _unused(model, item, analysis: str = "simulation") -> dict[str, str]:
+    """{field: why} for the fields of `item` (of `model`) that a case of `analysis` would vary without effect: those
+    its configuration leaves unused (its inactive_fields), and in a simulation a pair's face width where its mesh
+    model does not take it (`face_width_unused`; a CHBM study's lumped pair takes the ISO
+    6336 stiffness from it where the model gives no Compliant Mesh)."""
+    found = dict(item.inactive_fields()) if hasattr(item, "inactive_fields") else {}
+    if isinstance(item, GearPair) and analysis == "simulation":
+        mesh = next((f for f in model.forces.values() if isinstance(f, CompliantMesh) and f.pair == item.name), None)
+        why = face_width_unused(item, mesh)
+        if why:
+            found["face_width"] = why
+    return found
 
 
 def _numeric_fields(obj) -> list[str]:
@@ -159,7 +188,7 @@ def _numeric_fields(obj) -> list[str]:
 
 
 def numeric_paths(model) -> list[str]:
-    """Every path a study can vary in `model` (for pickers), in the model's order."""
+    """Every path a simulation study can vary in `model` to effect (for pickers), in the model's order."""
     out = []
     for name, body in model.bodies.items():
         spec = getattr(body.visual, "spec", None)
@@ -169,7 +198,7 @@ def numeric_paths(model) -> list[str]:
             out.append(f"bodies.{name}.mass")
     for root, items in (("pairs", model.gear_pairs), ("joints", model.joints), ("forces", model.forces)):
         for name, item in items.items():
-            idle = _inactive(item)
+            idle = _unused(model, item)
             out += [f"{root}.{name}.{f}" for f in _numeric_fields(item) if f not in idle]
             law = getattr(item, "law", None)
             if law is not None:  # the fields its kind uses

@@ -14,6 +14,7 @@ from core.chbm.lumped_model import paper_model
 from core.commands import replace_fields
 from core.model.entities import TimeLaw
 from core.model.files import load
+from core.dynamics.simulate import simulate
 from core.errors import ModelError
 from core.studies.parameters import apply, current_value, first_parameter, numeric_paths, path_range
 from core.studies.runner import run_study, write_results
@@ -110,6 +111,51 @@ def test_a_law_field_its_kind_does_not_use_is_not_offered_and_a_case_varying_it_
             "forces.sun_torque.law.phase"} <= set(numeric_paths(sine))
     apply(sine, "forces.sun_torque.law.amplitude", 0.5)
     assert sine.forces["sun_torque"].law.amplitude == 0.5
+
+
+def _study(path: str, values: list, channel: str, base: str = "helical_pair.gdyn") -> list[dict]:
+    """The cases of a simulation study of an example over 10 ms on its own settings: `channel` at the end."""
+    return run_study(study_from_dict({"base": str(EXAMPLES / base), "parameters": [{"path": path, "values": values}],
+                                      "analysis": {"kind": "simulation", "t_end": 0.01,
+                                                   "outputs": [{"channel": channel, "reduce": "final"}]}}), workers=0)
+
+
+def test_a_case_edits_a_pair_as_the_properties_do_so_its_gears_follow_new_teeth():
+    """The helical pair's z1 from 20 to 25: as in the Properties dock (core.gearing.pair_gears.edit_pair), gear 1
+    is generated again, gear 2 moves to the new centre distance and takes the new ratio's start speed, so the
+    case runs (it failed on a centre distance of 60 mm against 65 mm) and gear 2 turns at -100 x 25/40 rad/s."""
+    rows = _study("pairs.pair.z1", [20, 25], "gear2_joint.speed")
+    assert [r["status"] for r in rows] == ["ok", "ok"], rows
+    assert [r["results"][0] for r in rows] == pytest.approx([-100 * 20 / 40, -100 * 25 / 40], rel=1e-9)
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    apply(model, "pairs.pair.z1", 25)
+    assert model.bodies["gear1"].visual.spec.teeth == 25 and validate(model, errors_only=True) == []
+
+
+def test_a_pairs_face_width_its_mesh_model_does_not_take_is_not_offered_and_a_case_varying_it_says_so():
+    """A rigid spur or helical pair's forces do not depend on its face width (the gears carry their own): the
+    planetary's cases ran alike without a word. Nor does the compliant example's mesh (a given stiffness and a
+    cosine waveform) take it. With the ISO 6336 stiffness, c_gamma_alpha b, the width is offered and the mesh
+    stiffness follows it: three times the width, three times the stiffness."""
+    planetary = load(EXAMPLES / "planetary.gdyn")
+    assert "pairs.planet3_ring.face_width" not in numeric_paths(planetary)
+    rows = _study("pairs.planet3_ring.face_width", [0.01, 0.03], "sun_planet1.Ft", "planetary.gdyn")
+    assert [r["status"] for r in rows] == ["failed", "failed"]
+    assert rows[0]["message"].startswith("pairs.planet3_ring.face_width: has no effect: a rigid cylindrical pair's "
+                                         "forces do not depend on its face width")
+    compliant = load(EXAMPLES / "compliant_mesh_pair.gdyn")
+    assert "pairs.pair.face_width" not in numeric_paths(compliant)
+    with pytest.raises(ModelError, match="pairs.pair.face_width: has no effect: its Compliant Mesh 'mesh' has a "
+                                         "given stiffness and a cosine waveform"):
+        apply(compliant, "pairs.pair.face_width", 0.01)
+    replace_fields(compliant, "mesh", stiffness="iso6336").do(compliant)
+    assert "pairs.pair.face_width" in numeric_paths(compliant)
+    stiffness = []
+    for width in (0.01, 0.03):
+        case = compliant.copy()
+        apply(case, "pairs.pair.face_width", width)
+        stiffness.append(simulate(case, t_end=1e-4)["mesh.stiffness"][0])
+    assert stiffness[1] == pytest.approx(3 * stiffness[0], rel=1e-12)
 
 
 def test_a_field_its_items_configuration_leaves_unused_is_not_offered_and_a_case_varying_it_says_so():

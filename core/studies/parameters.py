@@ -171,8 +171,8 @@ def face_width_unused(pair: GearPair, mesh: CompliantMesh | None) -> str:
 def _unused(model, item, analysis: str = "simulation") -> dict[str, str]:
     """{field: why} for the fields of `item` (of `model`) that a case of `analysis` would vary without effect: those
     its configuration leaves unused (its inactive_fields), and in a simulation a pair's face width where its mesh
-    model does not take it (`face_width_unused`; a CHBM study's lumped pair takes the ISO
-    6336 stiffness from it where the model gives no Compliant Mesh)."""
+    model does not take it (`face_width_unused`; a CHBM study's lumped pair takes the ISO 6336 stiffness from it
+    where the model gives no Compliant Mesh)."""
     found = dict(item.inactive_fields()) if hasattr(item, "inactive_fields") else {}
     if isinstance(item, GearPair) and analysis == "simulation":
         mesh = next((f for f in model.forces.values() if isinstance(f, CompliantMesh) and f.pair == item.name), None)

@@ -27,7 +27,7 @@ from vtkmodules.vtkRenderingCore import vtkActor, vtkPropPicker
 from app.view_meshes import MeshCache
 from core.geometry.mesh_import import MeshImportError
 from core.geometry.rotations import pose_matrix
-from core.model.entities import GearSource, PrimitiveSource
+from core.model.entities import GearSource, MeshFileSource, PrimitiveSource
 from core.model.model import Model
 
 BACKGROUND = "#f4f6f9"
@@ -203,7 +203,9 @@ class ViewportWidget(QtInteractor):
         try:
             poly = self.mesh_cache.get(visual, base_dir)
         except MeshImportError as exc:
-            self.problems.append(f"{name}: {exc}")
+            relink = isinstance(visual, MeshFileSource)  # a file that moved: the body's Properties find it again
+            self.problems.append(f"{name}: {exc}" + (": Locate File... in its Properties points it at the file"
+                                                      if relink else ""))
             return
         self.colours[name] = colour_of(visual)
         actor = self.add_mesh(poly, color=HIGHLIGHT if name == self.selected else self.colours[name],

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from pathlib import Path
 
 import numpy as np
 
+from core.geometry.mesh_import import MeshImportError, import_mesh
 from core.geometry.rotations import quat_about, quat_matrices, quat_mul
 from core.model.builders import regenerated
 from core.model.entities import (
@@ -20,6 +22,7 @@ from core.model.entities import (
     CompliantMesh,
     FixedJoint,
     GearSource,
+    MeshFileSource,
     RevoluteJoint,
     collection_of,
 )
@@ -276,6 +279,24 @@ def set_gear_spec(model: Model, body_name: str, /, **changes) -> ReplaceItem:
     except TypeError as exc:
         raise ModelError(f"{body_name}: {exc}") from None
     return ReplaceItem(model, body_name, regenerated(body, spec))
+
+
+def relink_mesh(model: Model, body_name: str, path: str) -> ReplaceItem:
+    """A ReplaceItem that points an imported body at its mesh file again (the file moved, or a newer one of the
+    part), read with the body's unit, density and fallback: its mass, centre of mass and inertia follow the file
+    as an import makes them, but those entered by hand (fallback 'manual'). ModelError naming the body's
+    visual.path where the file does not read."""
+    body = model.bodies.get(body_name)
+    if body is None or not isinstance(body.visual, MeshFileSource):
+        raise ModelError("name", f"{body_name!r} is not a body imported from a mesh file")
+    source = dataclasses.replace(body.visual, path=str(Path(path).resolve()))
+    try:
+        imported = import_mesh(source.path, source.unit, source.density, source.fallback)
+    except MeshImportError as exc:
+        raise ModelError(f"bodies[{body_name!r}].visual.path", str(exc)) from None
+    mp = imported.mass_properties
+    mass = {} if mp is None else {"mass": mp.mass, "com": tuple(mp.com), "inertia": mp.inertia}
+    return ReplaceItem(model, body_name, dataclasses.replace(body, visual=source, **mass))
 
 
 def move_body(model: Model, body_name: str, /, translation=(0.0, 0.0, 0.0), rotation=(1.0, 0.0, 0.0, 0.0),

@@ -32,6 +32,7 @@ DENSITY = field_range(PrimitiveSource, "density")
 MASS = Range(lo=0.0, hi=1e9, lo_open=True, unit="kg")
 INERTIA = Range(lo=0.0, hi=1e9, lo_open=True, unit="kg m^2")
 UP_AXES = {"z": "Z up (as in the file)", "y": "Y up (turn it upright)", "x": "X up (turn it upright)"}
+MESH_FILES = "Meshes (*.obj *.stl)"  # what a file dialog offers for a body's mesh
 UNIT_TEXT = {"mm": "mm", "cm": "cm", "m": "m", "in": "inch"}  # the keys of core.geometry.mesh_import.UNIT_SCALE
 TURN = Range(lo=-360.0 * math.pi / 180, hi=360.0 * math.pi / 180, **DEG)
 LABELS = {"inertia": "Principal inertia (by hand)", "mass": "Mass (by hand)", "com": "Centre of mass (by hand)"}
@@ -144,7 +145,7 @@ class ImportMeshDialog(QDialog):
         self.density.setEnabled(not manual)
 
     def _browse(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Import mesh", str(self.folder), "Meshes (*.obj *.stl)")
+        path, _ = QFileDialog.getOpenFileName(self, "Import mesh", str(self.folder), MESH_FILES)
         if path:
             self.path.setText(path)
             self.show_preview()

@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QDockWidget,
+    QFileDialog,
     QFormLayout,
     QLabel,
     QPushButton,
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.dialogs.body_dialogs import MESH_FILES
 from app.dialogs.entity_form import NOTES, EntityForm
 from app.dialogs.fields import FieldError
 from app.dialogs.frame_dialog import FrameDialog
@@ -25,7 +27,7 @@ from app.dialogs.gear_entries import NORMAL_MODULE, OUTER_MODULE, TIPS, GearEntr
 from app.dialogs.gear_sketch import GearSketch
 from app.dialogs.loss_table_editor import LossTableEditor
 from app.docks.model_info import ModelInfoPanel
-from core.commands import replace_fields, set_gear_spec
+from core.commands import relink_mesh, replace_fields, set_gear_spec
 from core.gearing.pair_gears import edit_pair
 from core.geometry.rotations import quat_matrix
 from core.model.entities import GearPair, GearSource, MeshFileSource, RigidBody
@@ -128,11 +130,7 @@ class PropertyDock(QDockWidget):
             move.clicked.connect(lambda: self.move_requested.emit(item.name))
             extra.addRow(move)
             if isinstance(item.visual, MeshFileSource):  # where its mass came from stays on the body
-                note = QLabel(MESH_NOTES[item.visual.fallback].format(file=Path(item.visual.path).name,
-                                                                      unit=item.visual.unit))
-                note.setObjectName("mesh_note")
-                note.setWordWrap(True)
-                extra.addRow(note)
+                self._mesh_file_rows(item, extra)
             if generated:
                 spec = item.visual.spec
                 note = QLabel(f"<b>Generated {SPEC_KIND_TEXT[spec.kind]}</b>: mass and inertia come from its "
@@ -178,6 +176,37 @@ class PropertyDock(QDockWidget):
         if old is not None:  # panel may be the one whose signal made this edit
             old.deleteLater()
         self.scroll.setWidget(panel)
+
+    def _mesh_file_rows(self, body, rows: QFormLayout) -> None:
+        """An imported body's file: where its mass came from, whether the file is there, and Locate File..."""
+        source = body.visual
+        note = QLabel(MESH_NOTES[source.fallback].format(file=Path(source.path).name, unit=source.unit))
+        note.setObjectName("mesh_note")
+        note.setWordWrap(True)
+        rows.addRow(note)
+        if not Path(source.path).is_file():
+            missing = QLabel(f"The file is not at {source.path}: the view cannot draw the body, which keeps the mass "
+                             "properties read from it. Locate File... points it at the file.")
+            missing.setObjectName("mesh_missing")
+            missing.setStyleSheet("color: #b00020")
+            missing.setWordWrap(True)
+            rows.addRow(missing)
+        locate = QPushButton("Locate File...")
+        locate.setObjectName("relink_mesh")
+        locate.setToolTip("Point the body at its mesh file where it is now (read with its unit and density: the "
+                          "mass properties follow the file)")
+        locate.clicked.connect(lambda: self._relink(body))
+        rows.addRow(locate)
+
+    def _relink(self, body) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, f"Locate the mesh file of {body.name}",
+                                              str(Path(body.visual.path).parent), MESH_FILES)
+        if not path:
+            return
+        try:
+            self.document.apply(relink_mesh(self.document.model, body.name, path))
+        except ModelError as exc:
+            self.report(str(exc))
 
     def _add_frame(self, body) -> None:
         dlg = FrameDialog(body, self)

@@ -582,3 +582,38 @@ def test_pair_dialog_takes_the_normal_module_and_keeps_the_transverse_one(window
     qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
     assert "m_t 2.07055 mm, m_n 2 mm" in seen[0][2] and "centre distance 62.1166 mm" in seen[0][2], seen
     assert window.doc.model.gear_pairs["q"].module == pytest.approx(0.002 / math.cos(math.radians(15)), rel=1e-12)
+
+
+def test_a_body_whose_mesh_file_moved_says_so_and_locate_file_points_it_there_again(window, qtbot, tmp_path,
+                                                                                   monkeypatch):
+    """A model saved with an imported 100 x 50 x 20 mm box whose STL then moved where no relative path finds it:
+    the Messages line and the body's Properties say the file is missing and how to find it; Locate File...
+    points the body at the file in one undoable edit, the view draws it again and the Messages line goes."""
+    stl = tmp_path / "parts" / "housing.stl"
+    stl.parent.mkdir()
+    trimesh.creation.box(extents=(100.0, 50.0, 20.0)).export(stl)
+    fill_and_ok(qtbot, {"Name": "housing", "File": str(stl)}, {"unit": "mm"})
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    model = tmp_path / "model" / "m.gdyn"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(model), ""))
+    model.parent.mkdir()
+    window.act_save_as.trigger()
+    moved = tmp_path / "archive" / "housing.stl"
+    moved.parent.mkdir()
+    stl.rename(moved)
+    window.open_file(model)
+    lines = [window.messages.list.item(i).text() for i in range(window.messages.list.count())]
+    assert any(t.startswith("housing:") and "no such file" in t and "Locate File..." in t for t in lines), lines
+    window.select("housing")
+    note = window.props.widget().findChild(QLabel, "mesh_missing")
+    assert note is not None and "is not at" in note.text() and "Locate File..." in note.text()
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(moved), ""))
+    qtbot.mouseClick(window.props.widget().findChild(QPushButton, "relink_mesh"), Qt.LeftButton)
+    assert window.doc.model.bodies["housing"].visual.path == str(moved.resolve())
+    assert window.doc.model.bodies["housing"].mass == pytest.approx(0.1 * 0.05 * 0.02 * 7850, rel=1e-9)
+    assert window.viewport is None or "housing" in window.viewport.body_actors
+    lines = [window.messages.list.item(i).text() for i in range(window.messages.list.count())]
+    assert not any("no such file" in t for t in lines), lines
+    assert window.props.widget().findChild(QLabel, "mesh_missing") is None
+    window.act_undo.trigger()
+    assert window.doc.model.bodies["housing"].visual.path == str(stl.resolve())

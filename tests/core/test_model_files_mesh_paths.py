@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 
+import numpy as np
 import pytest
 import trimesh
 
-from core.commands import AddItem
+from core.commands import AddItem, relink_mesh
+from core.errors import ModelError
 from core.model import builders
 from core.model.body_shapes import source_arrays
 from core.model.entities import MeshFileSource
@@ -53,3 +56,35 @@ def test_save_as_elsewhere_rewrites_the_relative_path_for_the_new_folder(tmp_pat
     assert stored["bodies"][0]["visual"]["path"] == "../../meshes/housing.stl"
     assert load(tmp_path / "archive" / "2026" / "b.gdyn").bodies["housing"].visual.path == \
         str((tmp_path / "meshes" / "housing.stl").resolve())
+
+
+def test_an_imported_body_whose_file_moved_is_pointed_at_it_again_and_its_mass_follows_the_file(tmp_path):
+    """The housing's STL moved where no relative path finds it: relink_mesh points the body at it, one undoable
+    command, and the mass properties are the file's at the body's unit and density (a 100 x 50 x 20 mm box of
+    steel, now 40 mm thick: 1.57 kg). A file that does not read is refused naming the body's path, the model as it
+    was; a body whose mass was entered by hand for a mesh with holes keeps it."""
+    model = _project(tmp_path / "first")
+    moved = tmp_path / "elsewhere" / "housing_v2.stl"
+    moved.parent.mkdir()
+    trimesh.creation.box(extents=(100.0, 50.0, 40.0)).export(moved)  # the part, made twice as thick since
+    (tmp_path / "first" / "meshes" / "housing.stl").unlink()
+    before = model.copy()
+    command = relink_mesh(model, "housing", str(moved))
+    command.do(model)
+    body = model.bodies["housing"]
+    assert body.visual.path == str(moved.resolve()) and body.visual.unit == "mm"
+    assert body.mass == pytest.approx(0.1 * 0.05 * 0.04 * 7850.0, rel=1e-9)
+    assert body.inertia[2][2] == pytest.approx(body.mass * (0.1**2 + 0.05**2) / 12, rel=1e-9)
+    command.undo(model)
+    assert model == before
+    with pytest.raises(ModelError) as err:
+        relink_mesh(model, "housing", str(tmp_path / "nowhere.stl"))
+    assert err.value.path == "bodies['housing'].visual.path" and "no such file" in err.value.detail
+    holey = trimesh.creation.box(extents=(100.0, 50.0, 40.0))
+    holey.update_faces(np.arange(len(holey.faces)) > 1)  # two faces gone: no volume, the mass was typed
+    holey.export(tmp_path / "elsewhere" / "shell.stl")
+    housing = model.bodies["housing"]
+    model.bodies["housing"] = dataclasses.replace(housing, mass=2.0,
+                                                  visual=dataclasses.replace(housing.visual, fallback="manual"))
+    relink_mesh(model, "housing", str(tmp_path / "elsewhere" / "shell.stl")).do(model)
+    assert model.bodies["housing"].mass == 2.0 and model.bodies["housing"].visual.path.endswith("shell.stl")

@@ -284,7 +284,7 @@ def set_gear_spec(model: Model, body_name: str, /, **changes) -> ReplaceItem:
 def relink_mesh(model: Model, body_name: str, path: str) -> ReplaceItem:
     """A ReplaceItem that points an imported body at its mesh file again (the file moved, or a newer one of the
     part), read with the body's unit, density and fallback: its mass, centre of mass and inertia follow the file
-    as an import makes them, but those entered by hand (fallback 'manual'). ModelError naming the body's
+    as an import makes them (those typed by hand for a mesh with holes are kept). ModelError naming the body's
     visual.path where the file does not read."""
     body = model.bodies.get(body_name)
     if body is None or not isinstance(body.visual, MeshFileSource):

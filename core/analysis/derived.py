@@ -74,20 +74,26 @@ def ratio(results, a: str, b: str) -> tuple[Channel, np.ndarray]:
                    f"{ca.name} / {cb.name} (no value where {cb.name} is 0)"), values
 
 
-def dynamic_factor(results, model: Model, pair: str) -> tuple[Channel, np.ndarray]:
-    """|Ft| over its quasi-static value at each sample [1]: T(t) / (N r1), with T(t) the torque elements on gear
-    1's joint at that sample [N m], N the gear pairs on that joint (they share it, as a sun's planets do) and r1
-    the pitch radius of gear 1 [m]. No value (NaN) where T(t) is 0; ValueError when no torque acts there."""
+def dynamic_factor(results, model: Model, pair: str, torque: float | None = None) -> tuple[Channel, np.ndarray]:
+    """|Ft| over its quasi-static value at each sample [1]: |T| / r1 for a `torque` T given on gear 1 [N m] (a
+    pair no torque element drives: what its mesh passes under the model's mean loads, core.chbm.from_model.
+    static_torque), else T(t) / (N r1), with T(t) the torque elements on gear 1's joint at that sample, N the gear
+    pairs on that joint (they share it, as a sun's planets do); r1 the pitch radius of gear 1 [m]. No value (NaN)
+    where the torque is 0; ValueError when none is given and no torque element acts on gear 1's joint."""
     p = model.gear_pairs[pair]
     r1 = p.pitch_radii()[0]
-    loads = [f.name for f in model.forces.values() if isinstance(f, Torque) and f.joint == p.joint1]
-    if not loads:
-        raise ValueError(f"{pair}: no torque acts on {p.joint1}, so Ft has no quasi-static value T / r1 to be "
-                         "divided by")
-    sharing = sum(p.joint1 in (q.joint1, q.joint2) for q in model.gear_pairs.values())
-    static = np.abs(sum(results[f"{name}.torque"] for name in loads)) / (sharing * r1)
-    values = np.divide(np.abs(results[f"{pair}.Ft"]), static, out=np.full(len(static), np.nan), where=static != 0)
-    shared = f", shared by its {sharing} gear pairs" if sharing > 1 else ""
-    return (Channel(pair, "dynamic_factor", "1", "derived",
-                    f"|Ft| over T(t) / (N r1): the torque on {p.joint1}{shared}, r1 = {r1 * 1e3:.6g} mm "
-                    "(no value where the torque is 0)"), values)
+    ft = np.abs(results[f"{pair}.Ft"])
+    if torque is not None:
+        static = np.full(len(ft), abs(torque) / r1)
+        what = f"|Ft| over T / r1: T = {torque:.6g} N m given on gear 1, r1 = {r1 * 1e3:.6g} mm"
+    else:
+        loads = [f.name for f in model.forces.values() if isinstance(f, Torque) and f.joint == p.joint1]
+        if not loads:
+            raise ValueError(f"{pair}: no torque acts on {p.joint1}, so Ft has no quasi-static value T / r1 to be "
+                             "divided by: give the torque on gear 1")
+        sharing = sum(p.joint1 in (q.joint1, q.joint2) for q in model.gear_pairs.values())
+        static = np.abs(sum(results[f"{name}.torque"] for name in loads)) / (sharing * r1)
+        shared = f", shared by its {sharing} gear pairs" if sharing > 1 else ""
+        what = f"|Ft| over T(t) / (N r1): the torque on {p.joint1}{shared}, r1 = {r1 * 1e3:.6g} mm"
+    values = np.divide(ft, static, out=np.full(len(ft), np.nan), where=static != 0)
+    return Channel(pair, "dynamic_factor", "1", "derived", f"{what} (no value where the torque is 0)"), values

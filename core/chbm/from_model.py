@@ -108,13 +108,12 @@ def lumped_from_model(model: Model, pair_name: str, torque: float, contact_stiff
 def study_defaults(model: Model, pair_name: str) -> tuple[tuple[float, ...] | None, float, float, str]:
     """Torques [N m] and a mesh-frequency range [Hz] that suit a model pair's study, and where they come from.
 
-    The torques are half, once and twice the pair's static torque on gear 1 under the model's mean loads (the
-    train's static mesh force times gear 1's base radius; None, with the reason, where the model's train cannot
-    be built or loads no pair); the range 0.2 to 1.5 times the pair's mesh mode on fixed centres, which holds
+    The torques are half, once and twice the pair's static torque on gear 1 under the model's mean loads
+    (`static_torque`, to three digits; None, with the reason, where the model's train cannot be built or loads
+    no pair); the range 0.2 to 1.5 times the pair's mesh mode on fixed centres, which holds
     the superharmonic resonances at a half and a third of it and the main one (the paper's range where the pair
     has no mesh mode).
     """
-    pair = model.gear_pairs[pair_name]
     mesh = next((f for f in model.forces.values() if isinstance(f, CompliantMesh) and f.pair == pair_name),
                 CompliantMesh("mesh", pair_name))
     f_n = mesh_in_model(model, mesh)[1]
@@ -123,14 +122,25 @@ def study_defaults(model: Model, pair_name: str) -> tuple[tuple[float, ...] | No
         note = f"range 0.2 to 1.5 times the mesh mode {f_n:.4g} Hz"
     else:  # no stiffness (a face width of 0) or no inertia: the paper's range
         f_min, f_max, note = ChbmStudy.f_min, ChbmStudy.f_max, "the paper's range: the pair has no mesh mode"
+    exact, why = static_torque(model, pair_name)
+    if exact is None:
+        return None, f_min, f_max, f"{note}; torques not from the model ({why})"
+    torque = float(f"{exact:.3g}")
+    return ((torque / 2, torque, 2 * torque), f_min, f_max,
+            f"{note}; torques about the {torque:g} N m on gear 1 under the model's mean loads")
+
+
+def static_torque(model: Model, pair_name: str) -> tuple[float | None, str]:
+    """The torque [N m] the pair's mesh passes to its gear 1 under the model's mean loads (the gear train's static
+    solution at the mean mesh stiffness, core.chbm.train_from_model), and where it comes from; (None, why) where
+    the model's train cannot be built or its mean loads leave the pair unloaded."""
     try:
         train = train_from_model(model)
     except ModelError as exc:
-        return None, f_min, f_max, f"{note}; torques not from the model ({exc})"
+        return None, str(exc)
     forces = train.static_flank_forces().reshape(-1, 2)
     k = next(i for i, m in enumerate(train.meshes) if m.name == pair_name)
-    torque = float(f"{float(np.abs(forces[k]).max()) * mesh_levers(pair)[0]:.3g}")
+    torque = float(np.abs(forces[k]).max()) * mesh_levers(model.gear_pairs[pair_name])[0]
     if torque <= 0:
-        return None, f_min, f_max, f"{note}; torques not from the model (its mean loads leave {pair_name} unloaded)"
-    return ((torque / 2, torque, 2 * torque), f_min, f_max,
-            f"{note}; torques about the {torque:g} N m on gear 1 under the model's mean loads")
+        return None, f"its mean loads leave {pair_name} unloaded"
+    return torque, "the gear train's static solution under the model's mean loads"

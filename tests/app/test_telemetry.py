@@ -365,6 +365,33 @@ def test_derived_channels_are_kept_in_the_results_and_the_file(window, qtbot, tm
     assert "sun_planet1.dynamic_factor" in [c.name for c in back.channels]
 
 
+def test_a_motor_driven_reducers_dynamic_factor_takes_the_static_torque_its_mesh_passes(window, qtbot):
+    """The reducer's input is held by a speed motor, so no torque element drives stage 2's gear 1: the dialog
+    offers the torque its mesh passes under the model's mean loads, 10 N m x 18/45 = 4 N m, and says where it
+    comes from; at constant speed the rigid mesh carries exactly that, a factor of 1. The planetary's sun
+    meshes take the sun's torque element, sample by sample: no torque is asked."""
+    res = _run(window, qtbot, EXAMPLES / "two_stage_reducer.gdyn", t_end=0.02)
+    seen = {}
+
+    def look(dlg):
+        torque, note = dlg.findChild(QLineEdit, "derived_torque"), dlg.findChild(QLabel, "derived_torque_note")
+        qtbot.wait(50)  # the dialog grows for the note, shown whole
+        seen["torque"] = (torque.text(), torque.isVisibleTo(dlg), note.text(),
+                          note.height() >= note.heightForWidth(note.width()))
+
+    fill_and_ok(qtbot, {}, {"derived_kind": DYNAMIC_FACTOR, "derived_pair": "stage2"}, press=look)
+    window.show_telemetry().act_derived.trigger()
+    text, visible, note, whole = seen["torque"]
+    assert float(text) == pytest.approx(4.0, rel=1e-9) and visible and "static solution" in note and whole
+    assert res["stage2.dynamic_factor"] == pytest.approx(np.ones(len(res)), rel=1e-9)
+    answer_boxes(qtbot, [QMessageBox.Discard], [])  # the shorter end time changed the model: not kept
+    res = _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.01)
+    fill_and_ok(qtbot, {}, {"derived_kind": DYNAMIC_FACTOR, "derived_pair": "sun_planet1"}, press=look)
+    window.show_telemetry().act_derived.trigger()
+    assert not seen["torque"][1] and "sun_torque" in seen["torque"][2]
+    assert "sun_planet1.dynamic_factor" in res.names[-1]
+
+
 def test_a_ratio_of_the_output_speed_to_the_input_speed_is_the_reducers_ratio(window, qtbot):
     """The two-stage reducer: 40/20 then 45/18, two external meshes: the output turns at 1/5 of the input's speed,
     the same way round. The ratio's unit is 1; its second channel's row reads 'Divided by'."""

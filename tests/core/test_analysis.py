@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from core.analysis import derived
+from core.chbm.from_model import static_torque
 from core.analysis.spectra import (WINDOWS, amplitude_spectrum, mesh_frequencies, mesh_frequency_spans, mesh_orders,
                                    order_map, shared_frequencies)
 from core.analysis.tooth_passing import fastest_teeth, nice_below
@@ -129,6 +130,23 @@ def test_a_planetary_meshs_dynamic_factor_shares_the_torque_among_its_planets_at
     assert "shared by its 3 gear pairs" in channel.description
     with pytest.raises(ValueError, match="no torque acts on planet1_joint"):
         derived.dynamic_factor(res, model, "planet1_ring")
+
+
+def test_a_motor_driven_reducers_dynamic_factor_against_its_static_torque_is_one_at_constant_speed():
+    """The two-stage reducer: a speed motor holds the input at 100 rad/s and 10 N m load the output, so no torque
+    element acts on either stage's gear 1. Against the torque its mesh passes under the model's mean loads (the
+    gear train's static solution: 10 x 20/40 x 18/45 = 2 N m and 10 x 18/45 = 4 N m), the rigid run at constant
+    speed carries exactly the static force: the factor is 1 at every sample."""
+    model = load(EXAMPLES / "two_stage_reducer.gdyn")
+    res = simulate(model, t_end=0.02)
+    for pair, torque in (("stage1", 2.0), ("stage2", 4.0)):
+        static, _ = static_torque(model, pair)
+        assert static == pytest.approx(torque, rel=1e-12)
+        channel, factor = derived.dynamic_factor(res, model, pair, static)
+        assert factor == pytest.approx(np.ones(len(res)), rel=1e-9), pair
+        assert f"T = {torque:.6g} N m given" in channel.description
+    with pytest.raises(ValueError, match="no torque acts on input_joint"):
+        derived.dynamic_factor(res, model, "stage1")
 
 
 def test_meshes_sharing_a_frequency_are_grouped_and_others_kept_apart():

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from app.plot_axis import empty_range, prefixed, unit_axes
 from app.screen import fit_to_screen
 from core.analysis.spectra import (
+    ROUND_OFF,
     WINDOWS,
     amplitude_spectrum,
     mesh_frequency_spans,
@@ -213,6 +214,9 @@ class SpectrumWindow(QWidget):
         if swept:
             unseen.append("a swept mesh frequency spreads over the spectrum: the Order map shows it against the "
                           "shaft's speed")
+        if spec.round_off:  # the plot scales its femto-units of round-off into peaks
+            unseen.append(f"every amplitude is below {ROUND_OFF:g} of the channel's largest value "
+                          f"({spec.level:.6g}): the channel is constant over the range but for round-off")
         self.info.setText(f"{name}: {spec.samples} samples from {spec.t0:.6g} to {spec.t1:.6g} s, {spec.window} window, "
                           f"resolution {spec.resolution:.4g} Hz" + (" (resampled to equal steps)" if spec.resampled else "")
                           + "; mesh frequencies: " + ", ".join(named) + "".join(f"; {text}" for text in unseen))

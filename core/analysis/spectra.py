@@ -26,6 +26,9 @@ def _flattop(n: int) -> np.ndarray:
     return a[0] - a[1] * np.cos(k) + a[2] * np.cos(2 * k) - a[3] * np.cos(3 * k) + a[4] * np.cos(4 * k)
 
 
+#: amplitudes below this share of a channel's level are its round-off (a double holds some 16 digits; a run's
+#: arithmetic spends a few)
+ROUND_OFF = 1e-9
 WINDOWS = {"hann": np.hanning, "hamming": np.hamming, "blackman": np.blackman, "flat-top": _flattop,
            "rectangular": np.ones}
 
@@ -41,6 +44,13 @@ class Spectrum:
     t1: float
     samples: int
     resampled: bool
+    level: float = 0.0  # the largest magnitude of the channel's samples over the range [unit of the channel]
+
+    @property
+    def round_off(self) -> bool:
+        """Whether every amplitude is below ROUND_OFF of the channel's level: a channel constant over the range but
+        for its last digits, whose spectrum scaled to itself would show round-off as peaks."""
+        return float(self.amplitude.max(initial=0.0)) <= ROUND_OFF * self.level
 
     @property
     def resolution(self) -> float:
@@ -82,7 +92,8 @@ def amplitude_spectrum(time, values, t0: float | None = None, t1: float | None =
     amplitude[0] /= 2.0
     if n % 2 == 0:
         amplitude[-1] /= 2.0
-    return Spectrum(np.fft.rfftfreq(n, dt), amplitude, window, float(times[0]), float(times[-1]), n, resampled)
+    return Spectrum(np.fft.rfftfreq(n, dt), amplitude, window, float(times[0]), float(times[-1]), n, resampled,
+                    float(np.abs(v).max()))
 
 
 def _axis_speed(results, body: str, axis: np.ndarray, rows) -> np.ndarray:

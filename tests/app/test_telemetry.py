@@ -202,6 +202,19 @@ def test_the_order_maps_mesh_order_lines_stop_at_the_highest_frequency_the_sampl
     assert sw.map_plot.getPlotItem().viewRange()[1][1] < 1.1 * top
 
 
+def test_the_spectrum_of_a_rigid_stages_steady_tooth_force_says_it_is_round_off(window, qtbot):
+    """The reducer at the motor's constant speed: stage 1's Ft is 31 N to its last digits, and its spectrum a
+    few femtonewtons of round-off that the plot scaled to peaks; the line above it says so. The compliant pair's
+    transmission error is a signal, and its line does not."""
+    _run(window, qtbot, EXAMPLES / "two_stage_reducer.gdyn", t_end=0.05)
+    info = _spectrum_of(window, qtbot, "stage1.Ft").info.text()
+    assert "every amplitude is below 1e-09 of the channel's largest value" in info, info
+    window.show_telemetry().spectrum_window.close()
+    answer_boxes(qtbot, [QMessageBox.Discard], [])  # the shorter end time changed the model: not kept
+    _run(window, qtbot, EXAMPLES / "compliant_mesh_pair.gdyn", t_end=0.05)
+    assert "round-off" not in _spectrum_of(window, qtbot, "mesh.TE").info.text()
+
+
 def test_spectrum_peak_is_at_the_mesh_frequency_marker(window, qtbot):
     res = _run(window, qtbot, EXAMPLES / "compliant_mesh_pair.gdyn", t_end=0.1)
     sw = _spectrum_of(window, qtbot, "mesh.TE", x_range=(0.02, 0.1))  # past the start

@@ -32,6 +32,17 @@ def test_a_sine_on_a_bin_shows_its_amplitude(window):
     assert spec.amplitude[0] < 1e-9  # the mean is removed
 
 
+def test_a_spectrum_of_a_channel_constant_but_for_round_off_says_so():
+    """A rigid pair's tooth force at constant speed: -31 N with a last-digit ripple of 1e-14 N. Its spectrum's
+    amplitudes are femtonewtons of round-off, which a plot scaled to them shows as peaks; the spectrum says the
+    channel is constant to round-off. A ripple of a millionth of the level is a signal."""
+    t = np.arange(2000) * 1e-4
+    ripple = np.random.default_rng(1).normal(size=len(t))
+    assert amplitude_spectrum(t, -31.0 + 1e-14 * ripple).round_off
+    assert not amplitude_spectrum(t, -31.0 + 31e-6 * np.sin(2 * math.pi * 500.0 * t)).round_off
+    assert amplitude_spectrum(t, np.zeros(len(t))).round_off
+
+
 def test_unequal_samples_are_resampled_before_the_transform():
     rng = np.random.default_rng(3)
     t = np.sort(np.concatenate([[0.0, 1.0], rng.uniform(0, 1, 3000)]))

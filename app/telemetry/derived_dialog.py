@@ -113,6 +113,7 @@ class DerivedDialog(QDialog):
             torque, why = static_torque(self.model, name)
             if torque is not None:
                 self.torque.set_si(torque)
-            self.torque_note.setText(f"No torque element drives its gear 1: {why}" if torque is None else
+            self.torque_note.setText(f"No torque element drives its gear 1, and {why}: give the torque on it"
+                                     if torque is None else
                                      f"What its mesh passes to gear 1 by {why}; Ft over T / r1")
         self._fields()

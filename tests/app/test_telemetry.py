@@ -403,6 +403,13 @@ def test_a_motor_driven_reducers_dynamic_factor_takes_the_static_torque_its_mesh
     window.show_telemetry().act_derived.trigger()
     assert not seen["torque"][1] and "sun_torque" in seen["torque"][2]
     assert "sun_planet1.dynamic_factor" in res.names[-1]
+    # the helical pair spins free of loads: nothing to offer, and the note asks for the torque
+    answer_boxes(qtbot, [QMessageBox.Discard], [])
+    _run(window, qtbot, EXAMPLES / "helical_pair.gdyn", t_end=0.01)
+    fill_and_ok(qtbot, {}, {"derived_kind": DYNAMIC_FACTOR, "derived_pair": "pair"}, press=look, ok=False)
+    window.show_telemetry().act_derived.trigger()
+    assert seen["torque"][1] and seen["torque"][2] == ("No torque element drives its gear 1, and its mean loads "
+                                                       "leave pair unloaded: give the torque on it")
 
 
 def test_a_ratio_of_the_output_speed_to_the_input_speed_is_the_reducers_ratio(window, qtbot):

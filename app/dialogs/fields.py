@@ -225,8 +225,13 @@ def add_rows(form: QFormLayout, fields: dict) -> None:
 def grow_to_fit(dialog) -> None:
     """Let `dialog` grow to the height its wrapped texts need at its width (a note that gained a line): a shown
     dialog keeps its size otherwise, and squeezes the lines of a longer note into its old height."""
+    def grow() -> None:
+        height = dialog.layout().totalHeightForWidth(dialog.width())
+        if height > 0:  # -1: nothing shown in the layout wraps now (Qt refuses a negative size, and says so)
+            dialog.setMinimumHeight(height)
+
     # once the labels' new sizes are in (a label posts them; measured at once, the old text counts)
-    QTimer.singleShot(0, dialog, lambda: dialog.setMinimumHeight(dialog.layout().totalHeightForWidth(dialog.width())))
+    QTimer.singleShot(0, dialog, grow)
 
 
 def finish_form(dialog, form: QFormLayout, *extra) -> QLabel:

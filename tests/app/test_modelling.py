@@ -487,7 +487,8 @@ def test_the_import_dialog_previews_the_file_and_the_body_keeps_its_hull_note(wi
 
 def test_the_import_preview_says_a_file_in_metres_read_in_mm_would_weigh_what_read_in_m(window, qtbot, tmp_path):
     """A disc 100 mm across and 20 mm thick written in metres, read as mm: 1.2e-9 kg. The preview says so
-    before the import, with the mass it has in m: pi 0.05^2 0.02 7850 kg (2 % less for the 64-sided prism)."""
+    before the import, with the mass it has in m: the 64-sided prism's area (64/2) sin(2 pi/64) r^2 times
+    0.02 m and 7850 kg/m^3."""
     disc = tmp_path / "disc.stl"
     trimesh.creation.cylinder(radius=0.05, height=0.02, sections=64).export(disc)
     seen, whole = [], []

@@ -203,9 +203,9 @@ def test_the_order_maps_mesh_order_lines_stop_at_the_highest_frequency_the_sampl
 
 
 def test_the_spectrum_of_a_rigid_stages_steady_tooth_force_says_it_is_round_off(window, qtbot):
-    """The reducer at the motor's constant speed: stage 1's Ft is 31 N to its last digits, and its spectrum a
-    few femtonewtons of round-off that the plot scaled to peaks; the line above it says so. The compliant pair's
-    transmission error is a signal, and its line does not."""
+    """The reducer at the motor's constant speed: stage 1's Ft is 100 N (2 N m on a 20 mm pitch radius) to its
+    last digits, and its spectrum a few femtonewtons of round-off that the plot scaled to peaks; the line above
+    it says so. The compliant pair's transmission error is a signal, and its line does not."""
     _run(window, qtbot, EXAMPLES / "two_stage_reducer.gdyn", t_end=0.05)
     info = _spectrum_of(window, qtbot, "stage1.Ft").info.text()
     assert "every amplitude is below 1e-09 of the channel's largest value" in info, info

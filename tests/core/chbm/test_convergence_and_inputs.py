@@ -83,8 +83,9 @@ def test_lumped_pair_from_the_helical_example():
 
 
 def test_a_bearing_under_a_gear_is_said_to_be_left_out_of_the_lumped_pair():
-    """The helical pair with gear 1 carried by a bearing (its joint on_bearing, its mesh compliant): the lumped pair is torsional, its
-    centres still, so the bearing's springs take no part; the study says so and where they do (the train study)."""
+    """The helical pair with gear 1 carried by a bearing (its joint on_bearing, its mesh compliant): the lumped
+    pair is torsional, its centres still, so the bearing's springs take no part; the study says so and where
+    they do (the train study)."""
     model = load(EXAMPLES / "helical_pair.gdyn")
     model.forces["brg"] = E.BearingSpringDamper("brg", E.GROUND, "gear1", radial_stiffness=1e8)
     model.joints["gear1_joint"] = dataclasses.replace(model.joints["gear1_joint"], on_bearing=True)

@@ -59,7 +59,9 @@ class MessagesDock(QDockWidget):
         for note in notes:
             self.list.addItem(QListWidgetItem(note + ("   [double-click: Simulation Settings]"
                                                       if _noted_setting(note) else "")))
-        self.setWindowTitle(f"Messages: {counted(len(findings), 'finding')}")
+        # the title counts every line listed: the view's problems and the runs' notes as well as the findings
+        title = counted(len(findings), "finding") + (f", {counted(len(notes), 'note')}" if notes else "")
+        self.setWindowTitle(f"Messages: {title}")
 
 
 def _setting(finding) -> str:

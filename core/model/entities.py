@@ -366,11 +366,13 @@ class GearPair(Entity):
         return self.module * self.z1 / 2, self.module * self.z2 / 2
 
     def inactive_fields(self) -> dict[str, str]:
-        """{field: why} for the fields this kind of pair does not use (the dialogs hide them)."""
+        """{field: why} for the fields this kind of pair, or its loss table, leaves unused (the dialogs hide them)."""
         out = {"helix_angle": "a straight bevel pair's teeth have none"} if self.kind == "bevel" else \
             {"pitch_angle": f"only a bevel pair has one (kind = {self.kind})"}
         if self.kind != "external":
             out.update({x: f"profile shifts are an external pair's (kind = {self.kind})" for x in ("x1", "x2")})
+        if self.loss_table:
+            out.update({x: "the loss table gives the pair's losses" for x in ("efficiency", "bearing_friction")})
         return out
 
     @property

@@ -35,6 +35,7 @@ def test_loss_table_editor_checks_rows_and_applies_one_undoable_edit(window, qtb
     window.select("gear")
     editor = _editor(window)
     assert editor.table.rowCount() == 1 and editor.apply.isEnabled()
+    assert _constant_loss_rows(window) == [False, False]  # the table gives the losses: no constant ones shown
     qtbot.mouseClick(editor.add, Qt.LeftButton)
     assert editor.table.rowCount() == 2 and editor.table.item(1, 0).text() == "10"
     _type_cell(qtbot, editor, 1, 1, "1.2")
@@ -60,6 +61,13 @@ def test_loss_table_editor_checks_rows_and_applies_one_undoable_edit(window, qtb
     assert editor.table.rowCount() == 0 and editor.apply.isEnabled()
     qtbot.mouseClick(editor.apply, Qt.LeftButton)
     assert window.doc.model.gear_pairs["gear"].loss_table == ()  # lossless
+    assert _constant_loss_rows(window) == [True, True]  # without a table the constant efficiency and friction apply
+
+
+def _constant_loss_rows(window) -> list[bool]:
+    """Whether the pair's Properties show its constant efficiency and its bearing friction."""
+    form = window.props.form
+    return [form.form.isRowVisible(form.widgets[f]) for f in ("efficiency", "bearing_friction")]
 
 
 def test_modes_in_messages_and_telemetry(window, qtbot):

@@ -175,6 +175,15 @@ def test_a_field_its_items_configuration_leaves_unused_is_not_offered_and_a_case
     assert "pairs.sun_planet1.x1" in numeric_paths(planetary)
     with pytest.raises(ModelError, match="pairs.sun_planet1.pitch_angle: has no effect: only a bevel pair has one"):
         apply(planetary, "pairs.sun_planet1.pitch_angle", 0.5)
+    # a pair with a loss table takes its losses from the table: its constant efficiency and friction are unused
+    lossy = load(EXAMPLES / "lossy_gear_demo1.gdyn")
+    assert "pairs.gear.efficiency" not in numeric_paths(lossy)
+    assert "pairs.gear.bearing_friction" not in numeric_paths(lossy)
+    with pytest.raises(ModelError, match=r"pairs.gear.efficiency: has no effect: the loss table gives the pair's "
+                                         r"losses"):
+        apply(lossy, "pairs.gear.efficiency", 0.9)
+    replace_fields(lossy, "gear", loss_table=()).do(lossy)
+    assert "pairs.gear.efficiency" in numeric_paths(lossy) and "pairs.gear.bearing_friction" in numeric_paths(lossy)
 
 
 def test_a_varied_setting_runs_each_case_at_its_value_and_an_option_the_integrator_does_not_take_is_refused():

@@ -89,8 +89,12 @@ def edit_pair(model: Model, name: str, /, **changes) -> Command:
     that already differed, both shafts carrying other pairs' gears: the model check says so). A gear that
     another pair meshes with (an idler) keeps its teeth.
     A bevel pair's new teeth bring the pitch angle atan(z1 / z2) along where it had its teeth's. A new ratio
-    brings gear 2's start speed along where gear 2 moves and the speeds kept the old one (`follow_ratio`)."""
+    brings gear 2's start speed along where gear 2 moves and the speeds kept the old one (`follow_ratio`).
+    A loss table given without an efficiency or bearing friction takes the place of the constant ones (they
+    return to lossless: a table and the constant shortcut together are refused)."""
     pair = model.gear_pairs[name]
+    if changes.get("loss_table") and not {"efficiency", "bearing_friction"} & set(changes):
+        changes.update(efficiency=1.0, bearing_friction=0.0)
     if pair.kind == "bevel" and {"z1", "z2"} & set(changes) and "pitch_angle" not in changes \
             and math.isclose(pair.pitch_angle, bevel_pitch_angle(pair.z1, pair.z2), abs_tol=ANGLE_TOL):
         # new teeth on 90 deg shafts: the pitch angle follows them, as the pair dialog's does

@@ -96,3 +96,26 @@ def test_loss_table_headers_are_read_whole_in_the_dock(window, qtbot):
     window.select("gear")
     qtbot.wait(100)  # the dock lays its form out
     headers_read_whole(_editor(window).table.horizontalHeader())
+
+
+def test_a_loss_table_applied_to_a_pair_with_a_constant_efficiency_takes_its_place(window, qtbot):
+    """The helical pair with an efficiency of 0.9 typed in its Properties, then a loss table row added and
+    applied: the edit was refused ('give either a loss table or a constant efficiency ..., not both') and the
+    efficiency field had to be set back first. The table now takes the efficiency's place in one edit, and the
+    constant fields leave the dock; Undo brings the efficiency back."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    window.select("pair")
+    field = window.props.form.widgets["efficiency"].edit
+    field.selectAll()
+    qtbot.keyClicks(field, "0.9")
+    qtbot.keyClick(field, Qt.Key_Return)
+    assert window.doc.model.gear_pairs["pair"].efficiency == 0.9
+    editor = _editor(window)
+    qtbot.mouseClick(editor.add, Qt.LeftButton)
+    assert editor.table.rowCount() == 1 and editor.apply.isEnabled(), editor.status.text()
+    qtbot.mouseClick(editor.apply, Qt.LeftButton)
+    pair = window.doc.model.gear_pairs["pair"]
+    assert len(pair.loss_table) == 1 and (pair.efficiency, pair.bearing_friction) == (1.0, 0.0)
+    assert _constant_loss_rows(window) == [False, False]
+    window.act_undo.trigger()
+    assert window.doc.model.gear_pairs["pair"].efficiency == 0.9 and window.doc.model.gear_pairs["pair"].loss_table == ()

@@ -11,7 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from core.commands import AddItem, replace_fields
 from core.dynamics.checks import check
 from core.dynamics.simulate import simulate
+from core.errors import ModelError
 from core.gearing.fixes import fix_command
+from core.gearing.pair_gears import edit_pair
 from core.model import builders
 from core.model.entities import (GROUND, BearingSpringDamper, FixedJoint, PrimitiveSource, RevoluteJoint, RigidBody,
                                  TimeLaw, Torque)
@@ -165,12 +167,31 @@ def test_bevel_gears_must_share_their_pitch_apex():
     (((0.0, 0.9, 0.9, 0.0),), "loss_table[0]", "row 1 has 4 values; a row holds 5"),
 ])
 def test_bad_loss_tables_name_the_row_and_column(table, field, message):
-    from core.errors import ModelError
-
     model = _model("helical_pair")
     with pytest.raises(ModelError, match=re.escape(field) + ".*" + re.escape(message)):
         replace_fields(model, "pair", loss_table=table).do(model)
     assert model.gear_pairs["pair"].loss_table == ()  # the model stays as it was
+
+
+def test_a_loss_table_given_to_a_pair_with_a_constant_efficiency_takes_its_place_in_one_undoable_edit():
+    """A pair with the constant shortcut (efficiency 0.9, bearing friction 0.2 N m) given a loss table: the table
+    replaces the shortcut (the Properties dock hides those two fields while a table is set), where the edit was
+    refused before ('give either a loss table or a constant efficiency ..., not both'). Both in one edit are
+    still refused, and the model stays as it was."""
+    model = _model("helical_pair")
+    replace_fields(model, "pair", efficiency=0.9, bearing_friction=0.2).do(model)
+    before = model.gear_pairs["pair"]
+    table = ((0.0, 0.95, 0.9, 0.1, 0.3),)
+    edit = edit_pair(model, "pair", loss_table=table)
+    edit.do(model)
+    pair = model.gear_pairs["pair"]
+    assert (pair.loss_table, pair.efficiency, pair.bearing_friction) == (table, 1.0, 0.0)
+    assert pair.loss_rows() == table  # the solver's losses are the table's
+    edit.undo(model)
+    assert model.gear_pairs["pair"] == before
+    with pytest.raises(ModelError, match=r"efficiency: give either a loss table or a constant efficiency"):
+        edit_pair(model, "pair", loss_table=table, efficiency=0.8).do(model)
+    assert model.gear_pairs["pair"] == before
 
 
 def test_a_model_that_nothing_moves_is_warned_and_one_load_or_start_speed_ends_the_warning():

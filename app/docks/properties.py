@@ -6,7 +6,7 @@ import dataclasses
 import math
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -61,6 +61,7 @@ class PropertyDock(QDockWidget):
         self.form: EntityForm | None = None
         self._committing = False
         self._committed: set[str] = set()  # the fields of the edit being committed
+        self._scroll_to = 0  # where the next panel opens: a panel of the item shown before opens where it was
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.setWidget(self.scroll)
@@ -89,6 +90,8 @@ class PropertyDock(QDockWidget):
             self.show_item(new if self.document.model.find(new) is not None else "")
 
     def show_item(self, name: str) -> None:
+        # the same item drawn again (an edit that changes which fields apply) stays where the user was
+        self._scroll_to = self.scroll.verticalScrollBar().value() if name == self.name else 0
         self.name = name
         item = self.document.model.find(name) if name else None
         self.form = None
@@ -176,6 +179,9 @@ class PropertyDock(QDockWidget):
         if old is not None:  # panel may be the one whose signal made this edit
             old.deleteLater()
         self.scroll.setWidget(panel)
+        bar, value = self.scroll.verticalScrollBar(), self._scroll_to
+        if value:  # once the new panel is laid out and the bar has its range
+            QTimer.singleShot(0, bar, lambda: bar.setValue(value))  # not after the dock is gone
 
     def _mesh_file_rows(self, body, rows: QFormLayout) -> None:
         """An imported body's file: where its mass came from, whether the file is there, and Locate File..."""

@@ -1,7 +1,7 @@
 """The lossy gear in the GUI: the loss-table editor in the pair's properties (checked as typed, one undoable
 edit), the mode changes in Messages, and mode and loss power in the Telemetry window."""
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 
 from tests.app.conftest import headers_read_whole, toolbar_button
 from tests.conftest import EXAMPLES
@@ -64,6 +64,13 @@ def test_loss_table_editor_checks_rows_and_applies_one_undoable_edit(window, qtb
     assert _constant_loss_rows(window) == [True, True]  # without a table the constant efficiency and friction apply
 
 
+def _in_view(window, widget) -> bool:
+    """Whether `widget` lies within the Properties dock's visible part."""
+    viewport = window.props.scroll.viewport()
+    top = widget.mapTo(viewport, QPoint(0, 0)).y()
+    return 0 <= top and top + widget.height() <= viewport.height()
+
+
 def _constant_loss_rows(window) -> list[bool]:
     """Whether the pair's Properties show its constant efficiency and its bearing friction."""
     form = window.props.form
@@ -111,11 +118,14 @@ def test_a_loss_table_applied_to_a_pair_with_a_constant_efficiency_takes_its_pla
     qtbot.keyClick(field, Qt.Key_Return)
     assert window.doc.model.gear_pairs["pair"].efficiency == 0.9
     editor = _editor(window)
+    window.props.scroll.ensureWidgetVisible(editor.apply)  # the editor sits below the pair's fields
     qtbot.mouseClick(editor.add, Qt.LeftButton)
     assert editor.table.rowCount() == 1 and editor.apply.isEnabled(), editor.status.text()
     qtbot.mouseClick(editor.apply, Qt.LeftButton)
     pair = window.doc.model.gear_pairs["pair"]
     assert len(pair.loss_table) == 1 and (pair.efficiency, pair.bearing_friction) == (1.0, 0.0)
     assert _constant_loss_rows(window) == [False, False]
+    # the dock, drawn again for the pair's other fields, stays where the user was: at the table, not the top
+    qtbot.waitUntil(lambda: _in_view(window, _editor(window).apply))
     window.act_undo.trigger()
     assert window.doc.model.gear_pairs["pair"].efficiency == 0.9 and window.doc.model.gear_pairs["pair"].loss_table == ()

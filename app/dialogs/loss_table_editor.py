@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from core.gearing.pair_gears import table_takes_over
 from core.model.entities import LOSS_COLUMNS, GearPair
 from core.wording import counted
 
@@ -99,7 +100,8 @@ class LossTableEditor(QGroupBox):
         self.table.blockSignals(False)
 
     def add_row(self) -> None:
-        """A new last row: the last row's values 10 rad/s faster (the first row: at rest, lossless)."""
+        """A new last row: the last row's values 10 rad/s faster (the first row: the pair's constant efficiency
+        and bearing friction as a row, so the table starts with the losses the pair has; lossless without)."""
         try:
             rows = self.rows()
         except ValueError:
@@ -108,7 +110,7 @@ class LossTableEditor(QGroupBox):
             last = rows[-1]
             self._append((last[0] + 10.0, *last[1:]))
         else:
-            self._append((0.0, 1.0, 1.0, 0.0, 0.0))
+            self._append((self.pair.loss_rows() or ((0.0, 1.0, 1.0, 0.0, 0.0),))[0])
         self.check()
 
     def remove_row(self) -> None:
@@ -150,12 +152,11 @@ class LossTableEditor(QGroupBox):
         except ValueError as exc:
             return [str(exc)]
         found = []
-        for field, message in dataclasses.replace(self.pair, loss_table=rows).problems():
+        # the rows as the edit takes them: in place of the pair's constant efficiency (core.gearing.pair_gears)
+        for field, message in dataclasses.replace(self.pair, **table_takes_over({"loss_table": rows})).problems():
             if field.startswith("loss_table"):
                 self._mark(field)
                 found.append(message)
-            elif field in ("efficiency", "bearing_friction") and rows:
-                found.append(f"{field}: {message}")
         return found
 
     def _mark(self, field: str) -> None:

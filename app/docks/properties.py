@@ -79,6 +79,8 @@ class PropertyDock(QDockWidget):
                 self.show_item(self.name)  # the edit changed fields not typed (a bevel pair's pitch angle)
                 return
             self.form.item = item  # our own edit: keep the form (and the focus), its note said again
+            if isinstance(item, GearPair):
+                self.loss_editor.pair = item  # its first row takes the pair's efficiency as it is now
             note = self.panel.findChild(QLabel, "note")
             if note is not None:
                 note.setText(self._note(item))

@@ -81,6 +81,14 @@ def _agrees(spec, values: dict) -> bool:
                for f, v in values.items())
 
 
+def table_takes_over(changes: dict) -> dict:
+    """A pair's field changes where a loss table given without an efficiency or a bearing friction takes the
+    place of the constant ones: those return to lossless (1 and 0 N m), since a pair takes one or the other."""
+    if changes.get("loss_table") and not {"efficiency", "bearing_friction"} & set(changes):
+        return {**changes, "efficiency": 1.0, "bearing_friction": 0.0}
+    return changes
+
+
 def edit_pair(model: Model, name: str, /, **changes) -> Command:
     """The edit of gear pair `name`'s fields `changes`. Where it changes what its gears carry (GEAR_FIELDS) and a
     gear of it is a generated gear that agreed with the pair before, that gear is generated again with the new
@@ -93,8 +101,7 @@ def edit_pair(model: Model, name: str, /, **changes) -> Command:
     A loss table given without an efficiency or bearing friction takes the place of the constant ones (they
     return to lossless: a table and the constant shortcut together are refused)."""
     pair = model.gear_pairs[name]
-    if changes.get("loss_table") and not {"efficiency", "bearing_friction"} & set(changes):
-        changes.update(efficiency=1.0, bearing_friction=0.0)
+    changes = table_takes_over(changes)
     if pair.kind == "bevel" and {"z1", "z2"} & set(changes) and "pitch_angle" not in changes \
             and math.isclose(pair.pitch_angle, bevel_pitch_angle(pair.z1, pair.z2), abs_tol=ANGLE_TOL):
         # new teeth on 90 deg shafts: the pitch angle follows them, as the pair dialog's does

@@ -108,8 +108,9 @@ def test_loss_table_headers_are_read_whole_in_the_dock(window, qtbot):
 def test_a_loss_table_applied_to_a_pair_with_a_constant_efficiency_takes_its_place(window, qtbot):
     """The helical pair with an efficiency of 0.9 typed in its Properties, then a loss table row added and
     applied: the edit was refused ('give either a loss table or a constant efficiency ..., not both') and the
-    efficiency field had to be set back first. The table now takes the efficiency's place in one edit, and the
-    constant fields leave the dock; Undo brings the efficiency back."""
+    efficiency field had to be set back first; Add gave a lossless first row. The first row is now the
+    efficiency as a row, the table takes the efficiency's place in one edit, and the constant fields leave the
+    dock; Undo brings the efficiency back."""
     window.open_file(EXAMPLES / "helical_pair.gdyn")
     window.select("pair")
     field = window.props.form.widgets["efficiency"].edit
@@ -119,11 +120,14 @@ def test_a_loss_table_applied_to_a_pair_with_a_constant_efficiency_takes_its_pla
     assert window.doc.model.gear_pairs["pair"].efficiency == 0.9
     editor = _editor(window)
     window.props.scroll.ensureWidgetVisible(editor.apply)  # the editor sits below the pair's fields
+    before = window.doc.model.gear_pairs["pair"].loss_rows()
     qtbot.mouseClick(editor.add, Qt.LeftButton)
     assert editor.table.rowCount() == 1 and editor.apply.isEnabled(), editor.status.text()
     qtbot.mouseClick(editor.apply, Qt.LeftButton)
     pair = window.doc.model.gear_pairs["pair"]
     assert len(pair.loss_table) == 1 and (pair.efficiency, pair.bearing_friction) == (1.0, 0.0)
+    # the first row added is the constant efficiency as a row: the table starts with the losses the pair had
+    assert pair.loss_rows() == before == ((0.0, 0.9, 0.9, 0.0, 0.0),)
     assert _constant_loss_rows(window) == [False, False]
     # the dock, drawn again for the pair's other fields, stays where the user was: at the table, not the top
     qtbot.waitUntil(lambda: _in_view(window, _editor(window).apply))

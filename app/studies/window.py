@@ -48,6 +48,7 @@ from core.studies.cases import NOT_COMPILED, output_columns
 from core.studies.parameters import path_range
 from core.studies.runner import header, write_results
 from core.studies.study_file import study_from_dict
+from core.wording import counted
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 EMPTY_TITLE = "Run the study: one row per case above; the chosen result is plotted here"
@@ -264,6 +265,7 @@ class StudyWindow(StudyForm, QMainWindow):
             return
         try:
             study = study_from_dict(self.study_dict())
+            self._check_channels(study)
         except ModelError as exc:
             self.message.setText(str(exc))
             return
@@ -281,6 +283,16 @@ class StudyWindow(StudyForm, QMainWindow):
             self.prepare_cluster()
             return
         self._start(study)
+
+    def _check_channels(self, study) -> None:
+        """A ModelError naming each result whose channel the model does not give, where its channels are known
+        (a model that cannot run yet leaves that to its cases)."""
+        names = set(self.channel_names())
+        if names:
+            bad = [(f"analysis.outputs[{i}].channel", f"the model has no channel {o.channel!r}")
+                   for i, o in enumerate(study.analysis.outputs) if o.channel not in names]
+            if bad:
+                raise ModelError.of(bad)
 
     def _start(self, study) -> None:
         cluster = self.cluster if self.workers.value() and self.cluster is not None else None
@@ -327,7 +339,8 @@ class StudyWindow(StudyForm, QMainWindow):
         warned = sum(r["status"] == "ok" and "warning:" in r["message"] for r in rows)
         slow = sum(r["message"].startswith(NOT_COMPILED) for r in rows)  # the fast path not taken: said here
         self.status = "stopped" if cancelled else "finished"
-        self.statusBar().showMessage(f"{len(rows)} cases: {len(rows) - failed - cancelled} computed, {failed} failed"
+        self.statusBar().showMessage(f"{counted(len(rows), 'case')}: {len(rows) - failed - cancelled} computed, "
+                                     f"{failed} failed"
                                      + (f", {cancelled} not run (stopped)" if cancelled else "")
                                      + (f"; {warned} with warnings (see their message)" if warned else "")
                                      + (f"; {slow} ran in Python, not compiled (see their message)" if slow else ""))
@@ -395,6 +408,9 @@ class StudyWindow(StudyForm, QMainWindow):
         values = np.array([[rng.to_display(v) if rng is not None else v for v, rng in zip(r["values"], ranges)]
                            for r in self.rows], float)
         y = np.array([r["results"][j] for r in self.rows], float) * self.factors[j]
+        if not np.isfinite(y).any():  # every case failed or stopped: nothing to draw, and the table says why
+            self.plot.setTitle(f"no case gave {self.y_choice.currentText()}: see the table's messages", color="#777")
+            return
         groups = sorted(set(values[:, 1])) if values.shape[1] > 1 else [None]
         for g, key in enumerate(groups):
             mask = np.ones(len(y), bool) if key is None else values[:, 1] == key

@@ -225,6 +225,8 @@ CHBM_SETTINGS = {"torque": 100.0, "f_min": 500.0, "f_max": 4000.0, "harmonics": 
 def _output(o, path: str) -> Output:
     if not isinstance(o, dict) or not isinstance(o.get("channel"), str) or o.get("reduce") not in REDUCTIONS:
         _fail(path, f"needs a channel name and a reduce among {', '.join(REDUCTIONS)}")
+    if not o["channel"].strip():
+        _fail(f"{path}.channel", "must name a channel (such as sun_planet1.Ft), got ''")
     return Output(o["channel"], o["reduce"])
 
 

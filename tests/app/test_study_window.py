@@ -248,3 +248,28 @@ def test_a_parameter_starts_at_its_value_now_and_values_typed_stay_when_the_fiel
     assert w.params.item(0, 2).text() == "15 25"  # typed: kept
     qtbot.mouseClick(w.findChild(type(w.run_button), "add_parameter"), Qt.LeftButton)
     assert w.params.item(1, 2).text() == "1"  # a new row, on the first parameter, at its value now
+
+
+def test_a_result_with_no_channel_or_an_unknown_one_is_refused_before_the_study_runs(window, qtbot):
+    """A study started with an empty Channel cell (File > New has no channels to offer) or a misspelt one ran
+    every case and failed each with 'analysis.outputs: the results have no channel ...'. Now Run refuses it at
+    once, naming the result's row, and nothing runs."""
+    w = _window(window, qtbot)
+    for typed, says in (("", "analysis.outputs[0].channel: must name a channel"),
+                        ("sun_joint.speeed", "analysis.outputs[0].channel: the model has no channel "
+                                             "'sun_joint.speeed'")):
+        w.outputs.cellWidget(0, 0).setCurrentText(typed)
+        qtbot.mouseClick(w.run_button, Qt.LeftButton)
+        assert says in w.message.text() and not w.running and w.rows == []
+
+
+def test_a_study_whose_every_case_failed_says_so_in_its_plot_and_counts_one_case_in_the_singular(window, qtbot):
+    """One case, a sun module of 200 mm, out of range: the status read '1 cases: ...', the plot drew points of NaN
+    (pyqtgraph warned 'All-NaN slice encountered' in the terminal) and said nothing. Now the plot says that no
+    case gave the result and draws nothing."""
+    w = _window(window, qtbot)
+    _run_cases(w, qtbot, "200", "gears.sun.module")
+    assert w.statusBar().currentMessage() == "1 case: 0 computed, 1 failed"
+    assert "module: must be a number from 0.1 to 100 mm" in w.table.item(0, w.table.columnCount() - 1).text()
+    assert w.plot.getPlotItem().listDataItems() == []
+    assert "no case gave" in w.plot.getPlotItem().titleLabel.text

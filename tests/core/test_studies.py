@@ -45,6 +45,8 @@ def test_the_example_study_file_loads_and_makes_its_grid():
     ({"parameters": [{"path": "gears.sun.face_width", "grid": {"start": 1, "stop": 2, "count": 0}}]},
      "parameters[0].grid.count: must be a whole number from 1 to 100000"),
     ({"analysis": {"kind": "simulation", "outputs": [{"channel": "x", "reduce": "median"}]}}, "analysis.outputs[0]: needs"),
+    ({"analysis": {"kind": "simulation", "outputs": [{"channel": " ", "reduce": "final"}]}},
+     "analysis.outputs[0].channel: must name a channel"),
     ({"analysis": {"kind": "fem"}}, "analysis.kind: must be one of simulation, chbm"),
     ({"parameters": [{"path": "chbm.inertia", "values": [1]}]}, "chbm paths are chbm.{torque}"),
 ])

@@ -7,6 +7,7 @@ values) and `outputs` (channel, reduction), the entries `t_end`, `step`, `combin
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -32,11 +33,34 @@ def parse_values(text: str, path: str, rng=None) -> dict:
             return {"grid": {"start": si(float(start)), "stop": si(float(stop)), "count": int(count)}}
         values = [si(float(v)) for v in text.replace(",", " ").split()]
     except ValueError:
-        raise ModelError(f"{path}: values must be numbers separated by spaces, or start:stop:count, "
-                         f"got {text[:40]!r}") from None
+        raise ModelError(path, f"values must be numbers separated by spaces, or start:stop:count, "
+                               f"got {text[:40]!r}") from None
     if not values:
-        raise ModelError(f"{path}: give at least one value")
+        raise ModelError(path, "give at least one value")
     return {"values": values}
+
+
+#: the form's entries for the study file's fields (core.studies.study_file) that an error may name
+LABELS = {"combine": "Combine", "analysis.t_end": "End time", "analysis.step": "Time step",
+          "analysis.output_step": "Time step", "analysis.integrator": "Integrator"}
+
+
+def form_label(path: str) -> str:
+    """Where the form shows the study file's field `path`: 'Result 1, channel' for analysis.outputs[0].channel,
+    'Parameter 2' for parameters[1].path ('Parameter 2, grid.count' for its grid's count), the entry's label for
+    the analysis settings; other paths (a model's field, which a Field cell shows as it is) unchanged."""
+    match = re.fullmatch(r"analysis\.outputs\[(\d+)\](\.channel)?", path)
+    if match:
+        return f"Result {int(match[1]) + 1}" + (", channel" if match[2] else "")
+    match = re.fullmatch(r"parameters\[(\d+)\](?:\.(.+))?", path)
+    if match:
+        return f"Parameter {int(match[1]) + 1}" + (f", {match[2]}" if match[2] not in (None, "path") else "")
+    return LABELS.get(path, path)
+
+
+def form_message(exc: ModelError) -> str:
+    """The error's problems, one a line, each naming the form's entry (`form_label`)."""
+    return "\n".join(f"{form_label(path)}: {detail}" if path else detail for path, detail in exc.problems)
 
 
 def whole_names(combo: QComboBox) -> None:

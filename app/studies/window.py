@@ -38,7 +38,7 @@ from app.plot_axis import PEOPLE, empty_range
 from app.plot_menu import plot_menus
 from app.plot_span import Line
 from app.screen import fit_to_screen
-from app.studies.form import UNIT, VALUES, StudyForm
+from app.studies.form import UNIT, VALUES, StudyForm, form_message
 from app.studies.workers import ClusterWorker, StudyWorker
 from core.atomic import atomic_write_text
 from core.errors import ModelError
@@ -267,7 +267,7 @@ class StudyWindow(StudyForm, QMainWindow):
             study = study_from_dict(self.study_dict())
             self._check_channels(study)
         except ModelError as exc:
-            self.message.setText(str(exc))
+            self.message.setText(form_message(exc))
             return
         self.message.setText("")
         self.study, self.rows = study, []

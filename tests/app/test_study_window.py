@@ -115,6 +115,10 @@ def test_bad_values_name_the_parameter(window, qtbot):
     w.params.item(0, 2).setText("wide")
     qtbot.mouseClick(w.run_button, Qt.LeftButton)
     assert "gears.sun.face_width: values must be numbers" in w.message.text() and not w.running
+    w.params.item(0, 2).setText("15:25:0")  # the study file's parameters[0].grid.count, as the form shows it
+    qtbot.mouseClick(w.run_button, Qt.LeftButton)
+    assert w.message.text().startswith("Parameter 1, grid.count: must be a whole number from 1 to 100000")
+    assert not w.running
 
 
 def _engine_loaded() -> bool:
@@ -253,11 +257,11 @@ def test_a_parameter_starts_at_its_value_now_and_values_typed_stay_when_the_fiel
 def test_a_result_with_no_channel_or_an_unknown_one_is_refused_before_the_study_runs(window, qtbot):
     """A study started with an empty Channel cell (File > New has no channels to offer) or a misspelt one ran
     every case and failed each with 'analysis.outputs: the results have no channel ...'. Now Run refuses it at
-    once, naming the result's row, and nothing runs."""
+    once, naming the result's row as the form shows it (the study file's analysis.outputs[0].channel), and
+    nothing runs."""
     w = _window(window, qtbot)
-    for typed, says in (("", "analysis.outputs[0].channel: must name a channel"),
-                        ("sun_joint.speeed", "analysis.outputs[0].channel: the model has no channel "
-                                             "'sun_joint.speeed'")):
+    for typed, says in (("", "Result 1, channel: must name a channel"),
+                        ("sun_joint.speeed", "Result 1, channel: the model has no channel 'sun_joint.speeed'")):
         w.outputs.cellWidget(0, 0).setCurrentText(typed)
         qtbot.mouseClick(w.run_button, Qt.LeftButton)
         assert says in w.message.text() and not w.running and w.rows == []

@@ -47,10 +47,6 @@ from core.dynamics.results import SUFFIX as RESULTS_SUFFIX
 from core.model.kinds import tools
 
 
-def load_tools() -> list:
-    """The Loads tools: every registered kind of force element with a tool, then the joints' (the fixed joint; the
-    revolute joint has its own toolbar), as core.model.kinds lists them."""
-    return tools("forces") + tools("joints")
 
 
 def about_text() -> str:
@@ -226,8 +222,11 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
                            "constraints and every finding of the model", "check_model")
         self.act_move = a("&Move / Rotate...", lambda: self.move_body(self.tree.current()), "Ctrl+M",
                           "Move or turn the selected body (and the joints on it), or snap it onto a joint axis", "move")
-        self.load_actions = [a(k.label, lambda _=False, c=k.cls, t=k.label: self.add_load(c, t), None, k.tip, k.tag)
-                             for k in load_tools()]
+        # every registered kind of force element with a tool under Loads; the joints' (the fixed joint; the revolute
+        # joint has a dialog of its own) under Model beside the revolute joint (core.model.kinds lists both)
+        self.load_actions, self.joint_actions = ([a(k.label, lambda _=False, c=k.cls, t=k.label: self.add_load(c, t),
+                                                    None, k.tip, k.tag) for k in tools(root)]
+                                                 for root in ("forces", "joints"))
         self.act_settings = a("Simulation &Settings...", self.edit_settings, "Ctrl+E",
                               "End time, steps, integrator and its options, formulation", "simulation_settings")
         self.act_run = a("&Run", self.run_simulation, "F5", "Simulate the model (in the background)", "run")

@@ -63,7 +63,7 @@ def build_menus_and_toolbars(window, examples: Path) -> None:
     for dock in (window.tree, window.props, window.messages):
         vm.addAction(dock.toggleViewAction())
     mm = menu.addMenu("&Model")
-    for act in (window.act_revolute, window.act_import, window.act_cylinder, window.act_box):
+    for act in (window.act_revolute, *window.joint_actions, window.act_import, window.act_cylinder, window.act_box):
         mm.addAction(act)
     mm.addSeparator()
     mm.addAction(window.act_move)
@@ -100,7 +100,7 @@ def build_menus_and_toolbars(window, examples: Path) -> None:
         gt.addAction(act)
     jt = window.addToolBar("Joints and Bodies")
     jt.setObjectName("joints_toolbar")
-    for act in (window.act_revolute, window.act_import, window.act_cylinder, window.act_box):
+    for act in (window.act_revolute, *window.joint_actions, window.act_import, window.act_cylinder, window.act_box):
         jt.addAction(act)
     window.addToolBarBreak()
     lt = window.addToolBar("Loads")

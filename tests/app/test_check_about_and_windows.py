@@ -9,7 +9,7 @@ import tomllib
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMenu, QTextBrowser
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMenu, QTextBrowser, QToolBar
 
 from app.main_window import about_text
 from app.screen import HEIGHT_SHARE, WIDTH_SHARE
@@ -138,3 +138,17 @@ def test_file_open_example_says_what_each_example_is_when_the_menu_opens(window,
     menu.hide()
     next(a for a in menu.actions() if a.text() == "two_stage_reducer").trigger()
     assert window.doc.model.name == "two_stage_reducer"
+
+
+def test_a_fixed_joint_is_added_from_the_model_menu_and_the_joints_toolbar_beside_the_revolute_joint(window):
+    """The Fixed Joint sat under Loads and on the loads' toolbar, among torques and springs: a joint is not a load.
+    It now sits under Model and on the joints' toolbar, after Revolute Joint; Loads lists the force elements."""
+    def texts(title):
+        menu = next(m for m in window.menuBar().findChildren(QMenu) if m.title() == title)
+        return [a.text().replace("&", "") for a in menu.actions() if a.text()]
+
+    model, loads = texts("&Model"), texts("&Loads")
+    assert model[model.index("Revolute Joint") + 1] == "Fixed Joint"
+    assert "Fixed Joint" not in loads and loads[0] == "Torque"
+    toolbars = {t.objectName(): [a.text() for a in t.actions()] for t in window.findChildren(QToolBar)}
+    assert "Fixed Joint" in toolbars["joints_toolbar"] and "Fixed Joint" not in toolbars["loads_toolbar"]

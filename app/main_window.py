@@ -47,8 +47,6 @@ from core.dynamics.results import SUFFIX as RESULTS_SUFFIX
 from core.model.kinds import tools
 
 
-
-
 def about_text() -> str:
     """The program's version and those of the libraries it stands on (for a bug report)."""
     version = _version("geardyn") or "(not installed: run from the source folder)"

@@ -184,12 +184,17 @@ def item_names(curves, quantity: str) -> list[str]:
     return [m.name for m in train.meshes] if RESPONSES[quantity][0] == "mesh" else [b.name for b in train.bodies]
 
 
+#: each mesh's force positive on the flank its mean load presses: the pair's own drive flank is the one gear 1
+#: turning forwards drives, which a gear turning backwards (a reducer's second stage) loads the other way
+PERIOD_FORCE = "mesh force [N] (+ the flank the mean torques load, - the other)"
+
+
 class PeriodPlot(TrainPlot):
     """The mesh forces over one period of the train (one mesh period where every mesh runs at one frequency) at
     one curve point."""
 
     def __init__(self, parent=None):
-        super().__init__("train_period_plot", "mesh period [-]", "mesh force [N] (+ drive flank, - coast flank)", parent)
+        super().__init__("train_period_plot", "mesh period [-]", PERIOD_FORCE, parent)
         self.empty()
 
     def empty(self) -> None:
@@ -207,6 +212,7 @@ class PeriodPlot(TrainPlot):
         cycles, first = curve.train.lumped.cycles, curve.train.meshes[0].name
         samples = period_samples(curve.hb, 512)  # the train's period: `cycles` mesh periods of the first mesh
         forces = period_forces(curve.train, curve.hb, point.z, point.frequency, samples)
+        forces *= np.where(curve.train.loaded_flanks()[0::2], 1.0, -1.0)[:, None]  # PERIOD_FORCE's sign
         s = cycles * np.arange(samples) / samples
         self.setLabel("bottom", "mesh period [-]" if cycles == 1 else f"mesh periods of {first} [-]")
         for k, mesh in enumerate(curve.train.meshes):

@@ -184,9 +184,10 @@ def item_names(curves, quantity: str) -> list[str]:
     return [m.name for m in train.meshes] if RESPONSES[quantity][0] == "mesh" else [b.name for b in train.bodies]
 
 
-#: each mesh's force positive on the flank its mean load presses: the pair's own drive flank is the one gear 1
-#: turning forwards drives, which a gear turning backwards (a reducer's second stage) loads the other way
-PERIOD_FORCE = "mesh force [N] (+ the flank the mean torques load, - the other)"
+#: each mesh's force positive on its loaded flank, the one its mean torques press: the pair's own drive flank is
+#: the one gear 1 turning forwards drives, which a gear turning backwards (a reducer's second stage) loads the
+#: other way
+PERIOD_FORCE = "mesh force [N] (+ loaded flank, - other)"
 
 
 class PeriodPlot(TrainPlot):

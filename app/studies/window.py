@@ -45,7 +45,7 @@ from core.errors import ModelError
 from core.model.entities import INTEGRATOR_OPTIONS
 from core.model.files import model_to_dict
 from core.studies.cases import NOT_COMPILED, output_columns
-from core.studies.parameters import path_range
+from core.studies.parameters import path_range, value_problems
 from core.studies.runner import header, write_results
 from core.studies.study_file import study_from_dict
 from core.wording import counted
@@ -265,7 +265,7 @@ class StudyWindow(StudyForm, QMainWindow):
             return
         try:
             study = study_from_dict(self.study_dict())
-            self._check_channels(study)
+            self._check(study)
         except ModelError as exc:
             self.message.setText(form_message(exc))
             return
@@ -284,15 +284,17 @@ class StudyWindow(StudyForm, QMainWindow):
             return
         self._start(study)
 
-    def _check_channels(self, study) -> None:
-        """A ModelError naming each result whose channel the model does not give, where its channels are known
-        (a model that cannot run yet leaves that to its cases)."""
+    def _check(self, study) -> None:
+        """A ModelError naming each parameter with a value outside its field's range (core.studies.parameters) and
+        each result whose channel the model does not give, where its channels are known (a model that cannot run
+        yet leaves that to its cases): before the workers are asked for."""
         names = set(self.channel_names())
+        bad = value_problems(self.doc.model, study.parameters)
         if names:
-            bad = [(f"analysis.outputs[{i}].channel", f"the model has no channel {o.channel!r}")
-                   for i, o in enumerate(study.analysis.outputs) if o.channel not in names]
-            if bad:
-                raise ModelError.of(bad)
+            bad += [(f"analysis.outputs[{i}].channel", f"the model has no channel {o.channel!r}")
+                    for i, o in enumerate(study.analysis.outputs) if o.channel not in names]
+        if bad:
+            raise ModelError.of(bad)
 
     def _start(self, study) -> None:
         cluster = self.cluster if self.workers.value() and self.cluster is not None else None

@@ -151,6 +151,19 @@ def path_range(model, path: str) -> Range | None:
         return None
 
 
+def value_problems(model, parameters) -> list[tuple[str, str]]:
+    """(parameters[i].values, message) for each parameter of a study (core.studies.study_file.Parameter) with a
+    value outside the range of the field its path names in `model`, naming the first such value: a study is
+    refused before any case runs. Values in range that a case still cannot take fail that case alone."""
+    found = []
+    for i, parameter in enumerate(parameters):
+        rng = path_range(model, parameter.path)
+        why = next((w for w in map(rng.problem, parameter.values) if w), None) if rng is not None else None
+        if why:
+            found.append((f"parameters[{i}].values", f"{parameter.path} {why}"))
+    return found
+
+
 def face_width_unused(pair: GearPair, mesh: CompliantMesh | None) -> str:
     """Why `pair`'s face width changes nothing in a simulation with `mesh` on it (None: the pair is rigid), or ''
     where it does. Of the simulation's physics a bevel pair's mean cone, the ISO 6336 stiffness c_gamma_alpha b

@@ -9,8 +9,9 @@ import time
 
 from core.atomic import atomic_write_text
 from core.errors import ModelError
-from core.model.files import load, model_to_dict
+from core.model.files import load, model_from_dict, model_to_dict
 from core.studies.cases import output_columns, run_case
+from core.studies.parameters import value_problems
 from core.studies.study_file import CHBM_BASE, Study
 
 # Local workers run long CPU-bound cases. Dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_ = 64 KiB
@@ -100,6 +101,10 @@ def run_study(study: Study, scheduler: str | None = None, workers: int | None = 
         raise ValueError("run_study: give a scheduler address or a client, not both")
     if base is None:
         base = base_dict(study)
+    if base is not None:
+        problems = value_problems(model_from_dict(base), study.parameters)
+        if problems:
+            raise ModelError.of(problems)
     cases = study.cases()
     if workers == 0 and scheduler is None and client is None:
         rows = []

@@ -268,12 +268,24 @@ def test_a_result_with_no_channel_or_an_unknown_one_is_refused_before_the_study_
 
 
 def test_a_study_whose_every_case_failed_says_so_in_its_plot_and_counts_one_case_in_the_singular(window, qtbot):
-    """One case, a sun module of 200 mm, out of range: the status read '1 cases: ...', the plot drew points of NaN
-    (pyqtgraph warned 'All-NaN slice encountered' in the terminal) and said nothing. Now the plot says that no
-    case gave the result and draws nothing."""
+    """One case that cannot run (an output step of 0.5 s beyond the 0.01 s end time): the status read
+    '1 cases: ...', the plot drew points of NaN (pyqtgraph warned 'All-NaN slice encountered' in the terminal)
+    and said nothing. Now the plot says that no case gave the result and draws nothing."""
     w = _window(window, qtbot)
-    _run_cases(w, qtbot, "200", "gears.sun.module")
+    _run_cases(w, qtbot, "0.5", "settings.output_step")
     assert w.statusBar().currentMessage() == "1 case: 0 computed, 1 failed"
-    assert "module: must be a number from 0.1 to 100 mm" in w.table.item(0, w.table.columnCount() - 1).text()
+    assert "output_step: must be at most t_end" in w.table.item(0, w.table.columnCount() - 1).text()
     assert w.plot.getPlotItem().listDataItems() == []
     assert "no case gave" in w.plot.getPlotItem().titleLabel.text
+
+
+def test_a_value_outside_its_fields_range_is_refused_before_the_study_runs(window, qtbot):
+    """A sun module of 200 mm ran its case, which failed as it started; the study is now refused at Run, naming
+    the parameter's row and the field's range, and nothing runs."""
+    w = _window(window, qtbot)
+    w.params.cellWidget(0, 0).setCurrentText("gears.sun.module")
+    w.params.item(0, 2).setText("2 200")
+    qtbot.mouseClick(w.run_button, Qt.LeftButton)
+    assert w.message.text() == ("Parameter 1, values: gears.sun.module must be a number from 0.1 to 100 mm, "
+                                "got 200 mm")
+    assert not w.running and w.rows == []

@@ -254,18 +254,20 @@ def test_a_laws_parameters_are_in_the_units_of_the_load_that_has_it():
 
 
 def test_a_failed_case_is_reported_and_the_others_run(tmp_path):
+    """The second case's output step (0.5 s) lies in its field's range but beyond the study's end time (50 ms):
+    that case fails, saying why, and the others run."""
     data = short_repr(json.loads(STUDY.read_text()))
-    data["parameters"] = [{"path": "gears.sun.face_width", "values": [0.02, -1.0, 0.03]}]
+    data["parameters"] = [{"path": "settings.output_step", "values": [0.001, 0.5, 0.002]}]
     study = study_from_dict(data, str(STUDY))
     rows = run_study(study, workers=0)
     assert [r["status"] for r in rows] == ["ok", "failed", "ok"]
-    assert "face_width" in rows[1]["message"] and math.isnan(rows[1]["results"][0])
+    assert "output_step: must be at most t_end" in rows[1]["message"] and math.isnan(rows[1]["results"][0])
     out = tmp_path / "r.csv"
     write_results(out, study, rows)
     table = list(csv.reader(out.open()))
-    assert table[0] == ["case", "gears.sun.face_width", "sun_planet1.Ft max_abs [N]", "sun_planet1.Ft std [N]",
+    assert table[0] == ["case", "settings.output_step", "sun_planet1.Ft max_abs [N]", "sun_planet1.Ft std [N]",
                         "sun_joint.speed final [rad/s]", "status", "message"]
-    assert table[2][-2] == "failed" and "face_width" in table[2][-1]
+    assert table[2][-2] == "failed" and "output_step" in table[2][-1]
 
 
 def test_a_case_is_checked_with_the_settings_the_study_runs_it_with():
@@ -435,3 +437,23 @@ def test_the_value_now_at_a_path_is_read_where_apply_would_write_it():
     assert current_value(model, "gears.sun.face_width") == 0.03  # what apply wrote
     for nothing in ("pairs.nope.module", "gears.sun.nope", "settings.nope", "bodies", "chbm.torque", ""):
         assert current_value(model, nothing) is None, nothing
+
+
+def test_a_value_outside_its_fields_range_is_refused_before_any_case_runs():
+    """A study of the sun's module at 2 and 200 mm ran both cases, the second failing as it started ('must be a
+    number from 0.1 to 100 mm'); a grid of many values failed case by case. The study is now refused before any
+    case runs, naming the parameter and its first value out of range; a value in range that a case still cannot
+    take (an output step beyond the end time) fails that case alone."""
+    data = json.loads(STUDY.read_text())
+    data["analysis"].update(t_end=0.01, step=0.001)
+    data["parameters"] = [{"path": "gears.sun.face_width", "values": [0.02]},
+                          {"path": "gears.sun.module", "values": [0.002, 0.2, 0.3]}]
+    ran = []
+    with pytest.raises(ModelError) as err:
+        run_study(study_from_dict(data, str(STUDY)), workers=0, progress=lambda *a: ran.append(a))
+    assert err.value.problems == [("parameters[1].values", "gears.sun.module must be a number from 0.1 to 100 mm, "
+                                                           "got 200 mm")]
+    assert ran == []
+    data["parameters"] = [{"path": "settings.output_step", "values": [0.001, 0.5]}]
+    rows = run_study(study_from_dict(data, str(STUDY)), workers=0)
+    assert [r["status"] for r in rows] == ["ok", "failed"]

@@ -18,19 +18,47 @@ from core.geometry.rotations import quat_matrix, rotate
 from core.model.entities import GROUND, GearSource, PrimitiveSource, RevoluteJoint
 
 
-def has_own_axis(body) -> bool:
+#: two principal moments of inertia this close (relative to the largest) are one: a gear's n-fold symmetry (n >= 3)
+#: makes them equal but for the tessellation of its file; the third must stand this far apart to be an axis
+EQUAL_MOMENTS, DISTINCT_MOMENT = 1e-3, 1e-2
+
+
+def made_on_z(body) -> bool:
     """Whether the body turns about its own z axis by its making: a generated gear, or a cylinder."""
     return isinstance(body.visual, GearSource) or (isinstance(body.visual, PrimitiveSource)
                                                     and body.visual.shape == "cylinder")
 
 
+def symmetry_axis(body) -> np.ndarray | None:
+    """The axis of symmetry of a body's inertia, world, initial pose: the principal axis whose moment stands apart
+    from the two others, which are equal (EQUAL_MOMENTS), as any n-fold symmetry with n >= 3 makes them (a gear
+    read from a file); its largest component positive. None where no one axis stands apart (a cube, a box)."""
+    moments, axes = np.linalg.eigh(np.asarray(body.inertia, float))
+    scale = moments.max()
+    for k, (i, j) in ((0, (1, 2)), (2, (0, 1))):
+        if moments[j] - moments[i] <= EQUAL_MOMENTS * scale and abs(moments[k] - moments[i]) >= DISTINCT_MOMENT * scale:
+            axis = rotate(body.orientation, axes[:, k])
+            return axis * np.sign(axis[np.argmax(np.abs(axis))])
+    return None
+
+
+def has_own_axis(body) -> bool:
+    """Whether the body has an axis it turns about by its making (`made_on_z`) or by its inertia (an imported
+    part: `symmetry_axis`)."""
+    return made_on_z(body) or symmetry_axis(body) is not None
+
+
 def own_axis_joint(model, body: str) -> RevoluteJoint:
-    """A revolute joint from the ground to `body` about the body's own z axis through its origin (a generated
-    gear's axis: a cylindrical gear's origin on its mid-face plane, a bevel gear's at its heel), named after the
-    body and free in `model`."""
+    """A revolute joint from the ground to `body` about its own axis, named after the body and free in `model`:
+    a generated gear's or a cylinder's z axis through its origin (a cylindrical gear's origin on its mid-face
+    plane, a bevel gear's at its heel); another body's `symmetry_axis` through its centre of mass."""
     b = model.bodies[body]
-    axis = tuple(float(v) for v in quat_matrix(b.orientation)[:, 2])
-    return RevoluteJoint(model.free_name(f"{body}_joint"), GROUND, body, b.position, axis)
+    if made_on_z(b):
+        axis, at = quat_matrix(b.orientation)[:, 2], b.position
+    else:
+        axis, at = symmetry_axis(b), np.add(b.position, rotate(b.orientation, b.com))
+    return RevoluteJoint(model.free_name(f"{body}_joint"), GROUND, body, tuple(float(v) for v in at),
+                         tuple(float(v) for v in axis))
 
 
 def mid_face_point(body) -> np.ndarray:

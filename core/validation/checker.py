@@ -151,7 +151,7 @@ class _Checker(PairRules):
                 stack.append(nxt)
         for b in self.m.bodies:
             if not graph[b]:
-                own = has_own_axis(self.m.bodies[b])  # a gear or a cylinder: its joint is known
+                own = has_own_axis(self.m.bodies[b])  # a gear, a cylinder, a part with an axis of symmetry
                 self.add("warning", b, "is not connected to anything and will fly freely: add a joint",
                          fix="own_axis_joint" if own else "")
             elif b not in reach:

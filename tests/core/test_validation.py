@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 import pytest
+import trimesh
 from hypothesis import HealthCheck, given, settings
 
 from core.commands import AddItem, replace_fields
@@ -14,10 +15,12 @@ from core.dynamics.simulate import simulate
 from core.errors import ModelError
 from core.gearing.fixes import fix_command
 from core.gearing.pair_gears import edit_pair
-from core.model import builders
-from core.model.entities import (GROUND, BearingSpringDamper, FixedJoint, PrimitiveSource, RevoluteJoint, RigidBody,
-                                 TimeLaw, Torque)
+from core.geometry.gear_mesh import gear_mesh
 from core.geometry.macro import GearSpec
+from core.geometry.mesh_import import import_mesh
+from core.model import builders
+from core.model.entities import (GROUND, BearingSpringDamper, FixedJoint, MeshFileSource, PrimitiveSource,
+                                 RevoluteJoint, RigidBody, TimeLaw, Torque)
 from core.model.files import load
 from core.model.model import Model
 from core.validation import validate
@@ -171,6 +174,38 @@ def test_bad_loss_tables_name_the_row_and_column(table, field, message):
     with pytest.raises(ModelError, match=re.escape(field) + ".*" + re.escape(message)):
         replace_fields(model, "pair", loss_table=table).do(model)
     assert model.gear_pairs["pair"].loss_table == ()  # the model stays as it was
+
+
+@pytest.mark.parametrize("up", ["z", "y"])
+def test_an_imported_gear_is_offered_a_revolute_joint_about_its_axis_of_symmetry_and_an_imported_box_no_fix(
+        tmp_path, up):
+    """A gear exported to STL (geardyn gear --export) and imported stands alone like a generated one, but its
+    warning offered no fix: an imported part has no axis by its making. Its inertia gives one: a gear's teeth
+    (any n-fold symmetry, n >= 3) make two principal moments equal, and the third one's axis is its axis of
+    symmetry. The fix puts it on a revolute joint through its centre of mass about that axis: (0, 0, 1) for the
+    gear written with its axis up the file's z, (0, 1, 0) for the same gear turned to lie along y in the file,
+    at 30 mm from the origin. A 40 x 30 x 20 mm box beside it (three moments apart) has no axis: no fix."""
+    mesh = gear_mesh(GearSpec("helical", 0.002, 30, math.radians(20), 0.02, bore_diameter=0.01))
+    if up == "y":
+        mesh.apply_transform(trimesh.transformations.rotation_matrix(-math.pi / 2, (1, 0, 0)))
+    mesh.apply_scale(1e3)  # written in mm
+    mesh.apply_translation((30.0, 0.0, 0.0))
+    box = trimesh.creation.box(extents=(40.0, 30.0, 20.0))
+    box.apply_translation((200.0, 0.0, 0.0))  # clear of the gear
+    box.export(tmp_path / "box.stl")
+    mesh.export(tmp_path / "gear.stl")
+    model = Model()
+    for name in ("gear", "box"):
+        mp = import_mesh(tmp_path / f"{name}.stl", unit="mm").mass_properties
+        AddItem(RigidBody(name, mass=mp.mass, com=mp.com, inertia=mp.inertia,
+                          visual=MeshFileSource(str(tmp_path / f"{name}.stl"), "mm", 7850.0))).do(model)
+    free = {f.item: f for f in validate(model) if "fly freely" in f.message}
+    assert free["gear"].fix == "own_axis_joint" and free["box"].fix == ""
+    fix_command(model, free["gear"]).do(model)
+    joint = model.joints["gear_joint"]
+    assert joint.position == pytest.approx((0.03, 0.0, 0.0), abs=1e-9)
+    assert joint.axis == pytest.approx((0.0, 0.0, 1.0) if up == "z" else (0.0, 1.0, 0.0), abs=1e-9)
+    assert not [f for f in validate(model) if f.item == "gear"]
 
 
 def test_a_loss_table_given_to_a_pair_with_a_constant_efficiency_takes_its_place_in_one_undoable_edit():

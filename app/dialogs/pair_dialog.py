@@ -23,6 +23,7 @@ from core.dynamics.checks import check
 from core.errors import ModelError
 from core.gearing.compound import stage_on_shaft
 from core.gearing.gear_bodies import own_axis_joint
+from core.gearing.pair_gears import pair_values_from_gear
 from core.gearing.placement import gears_on, likely_joints, place_gear2, teeth_bodies
 from core.geometry.macro import bevel_pitch_angle
 from core.geometry.tooth_checks import pair_tooth_warnings
@@ -333,34 +334,38 @@ class GearPairDialog(QDialog):
         self._from_generators()
 
     def _from_generators(self, *_) -> None:
-        """Fill z, module, pressure and helix (or pitch) angles from the gears' generator data, when both were generated
-        (a ring chosen on joint 1 goes to joint 2, where an internal pair has it)."""
+        """Fill z, module, pressure and helix (or pitch) angles and profile shifts from the gears' generator data
+        (core.gearing.pair_gears.pair_values_from_gear): both gears' where both were generated, the one gear's
+        where the other was imported (its teeth are then typed). A ring chosen on joint 1 goes to joint 2, where
+        an internal pair has it."""
         bodies = [self.model.bodies.get(combo.currentText()) for combo in (self.teeth1, self.teeth2)]
         specs = [b.visual.spec if b is not None and isinstance(b.visual, GearSource) else None for b in bodies]
-        if None in specs:
-            self.refresh()
-            return
         s1, s2 = specs
-        if s1.kind == "inner" and s2.kind != "inner":  # the ring belongs on joint 2, the pinion on joint 1
-            one, two = self.joint1.currentText(), self.joint2.currentText()
+        if s1 is not None and s1.kind == "inner" and (s2 is None or s2.kind != "inner"):
+            one, two = self.joint1.currentText(), self.joint2.currentText()  # the ring on joint 2, the pinion on 1
             for combo, text in ((self.joint1, two), (self.joint2, one)):
                 combo.blockSignals(True)
                 combo.setCurrentText(text)
                 combo.blockSignals(False)
             self._teeth_choices()  # the gears follow their joints
             return
-        kind = "bevel" if s1.kind == "bevel" else "internal" if s2.kind == "inner" else "external"
-        self.kind.setCurrentText(kind)
-        self.z1.set_si(s1.teeth)
-        self.z2.set_si(s2.teeth)
-        self.module.set_si(s1.module * math.cos(s1.helix_angle))  # m_n: the spec keeps m_t (0 helix for a bevel)
-        self.alpha.set_si(s1.pressure_angle)
-        self.width.set_si(min(s1.face_width, s2.face_width))
-        self.shifts = (s1.profile_shift, s2.profile_shift)
-        if kind == "bevel":
-            self.gamma.set_si(s1.pitch_angle)
-        else:
-            self.beta.set_si(s1.helix_angle)
+        known = [(k, spec) for k, spec in ((2, s2), (1, s1)) if spec is not None]  # gear 1's own values last
+        if known:
+            values = {f: v for k, spec in known for f, v in pair_values_from_gear(spec, k).items()}
+            bevel = "pitch_angle" in values
+            if bevel or s2 is not None:
+                self.kind.setCurrentText("bevel" if bevel else "internal" if s2.kind == "inner" else "external")
+            for k in (1, 2):
+                if f"z{k}" in values:
+                    (self.z1 if k == 1 else self.z2).set_si(values[f"z{k}"])
+            self.module.set_si(values["module"] * math.cos(values.get("helix_angle", 0.0)))  # m_n, as typed
+            self.alpha.set_si(values["pressure_angle"])
+            self.width.set_si(min(spec.face_width for _, spec in known))
+            self.shifts = (values.get("x1", 0.0), values.get("x2", 0.0))
+            if bevel:
+                self.gamma.set_si(values["pitch_angle"])
+            else:
+                self.beta.set_si(values["helix_angle"])
         self.refresh()
 
     def accept(self) -> None:

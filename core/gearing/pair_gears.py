@@ -75,6 +75,22 @@ def gear_values(pair: GearPair, k: int) -> dict:
     return values
 
 
+def pair_values_from_gear(spec, k: int) -> dict:
+    """The pair fields that gear k's macro-geometry `spec` gives, the inverse of `gear_values`: its teeth (z1 or
+    z2), the transverse module, the normal pressure angle; a cylindrical gear's helix angle as gear 1's (gear 2 of
+    an external pair has the other hand, a ring the pinion's) and its profile shift (x1 or x2; a ring has none);
+    a bevel gear's pitch angle as gear 1's (gear 2's is its complement). Where only one gear of a pair was
+    generated, these are what it says of the pair."""
+    values = {f"z{k}": spec.teeth, "module": spec.module, "pressure_angle": spec.pressure_angle}
+    if spec.kind == "bevel":
+        values["pitch_angle"] = spec.pitch_angle if k == 1 else math.pi / 2 - spec.pitch_angle
+        return values
+    values["helix_angle"] = spec.helix_angle if k == 1 or spec.kind == "inner" else -spec.helix_angle + 0.0
+    if spec.kind != "inner":
+        values[f"x{k}"] = spec.profile_shift
+    return values
+
+
 def _agrees(spec, values: dict) -> bool:
     return all(getattr(spec, f) == v if f == "teeth" else math.isclose(getattr(spec, f), v, rel_tol=1e-12,
                                                                         abs_tol=ANGLE_TOL)

@@ -10,8 +10,11 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QCheckBox, QFileDialog, QLabel, QLineEdit, QPushButton
 
 from app.dialogs.planetary_sketch import PlanetarySketch
-from core.commands import RemoveItem, SetSettings
+from core.commands import AddItem, RemoveItem, SetSettings
 from core.dynamics.simulate import simulate
+from core.gearing.gear_bodies import own_axis_joint
+from core.geometry.macro import GearSpec
+from core.model import builders
 from core.model.entities import CompliantMesh
 from core.model.files import load
 from tests.app.conftest import fill_and_ok, toolbar_button
@@ -621,3 +624,34 @@ def test_a_body_whose_mesh_file_moved_says_so_and_locate_file_points_it_there_ag
     assert window.props.widget().findChild(QLabel, "mesh_missing") is None
     window.act_undo.trigger()
     assert window.doc.model.bodies["housing"].visual.path == str(stl.resolve())
+
+
+def test_the_pair_dialog_takes_the_one_generated_gears_values_where_its_mate_was_imported(window, qtbot, tmp_path):
+    """A 30-tooth wheel read from an STL (on its joint by the fix of its 'fly freely' warning) and a generated
+    pinion beside it (18 teeth, m_n 1.5 mm, 20 deg right hand, 15 mm wide, x 0.2): the Gear Pair dialog kept its
+    defaults (z 20/40, m_n 2 mm, no helix), so the pair contradicted the pinion it was made on ('z2 = 40 but gear
+    ... was generated with 20 teeth'). It now takes the pinion's teeth on the pinion's side, its normal module, its
+    face width, and its helix as gear 1's (the other hand where the pinion is gear 2); the wheel's teeth are
+    typed."""
+    spec = GearSpec("helical", 0.0015 / math.cos(math.radians(20)), 18, math.radians(20), 0.015,
+                    helix_angle=math.radians(20), bore_diameter=0.008, profile_shift=0.2)
+    wheel = trimesh.creation.cylinder(radius=24.0, height=15.0, sections=60)  # stands for the wheel's file
+    wheel.export(tmp_path / "wheel.stl")
+    fill_and_ok(qtbot, {"Name": "wheel", "File": str(tmp_path / "wheel.stl")}, {"unit": "mm"})
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    window.doc.apply(AddItem(own_axis_joint(window.doc.model, "wheel")))
+    window.doc.apply(AddItem(builders.gear_body("pinion", spec, position=(0.04, 0.0, 0.0))))
+    window.doc.apply(AddItem(own_axis_joint(window.doc.model, "pinion")))
+    seen = {}
+
+    def note(dlg):
+        k = 1 if dlg.joint1.currentText() == "pinion_joint" else 2
+        seen.update(k=k, z=(dlg.z1 if k == 1 else dlg.z2).edit.text(), module=dlg.module.edit.text(),
+                    helix=dlg.beta.edit.text(), width=dlg.width.edit.text(), shifts=dlg.shifts)
+
+    fill_and_ok(qtbot, {"Name": "p"}, press=note, ok=False)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: "z" in seen)
+    assert (seen["z"], seen["module"], seen["width"]) == ("18", "1.5", "15"), seen
+    assert seen["helix"] == ("20" if seen["k"] == 1 else "-20"), seen
+    assert seen["shifts"][seen["k"] - 1] == pytest.approx(0.2, abs=1e-15)

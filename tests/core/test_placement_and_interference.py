@@ -13,7 +13,7 @@ from core.dynamics.run import prepare
 from core.errors import ModelError
 from core.gearing.fixes import fix_command
 from core.gearing.mesh_phase import mesh_phase
-from core.gearing.pair_gears import edit_pair
+from core.gearing.pair_gears import edit_pair, gear_values, pair_values_from_gear
 from core.gearing.pitch_point import PairGeometryData, contact_frame
 from core.gearing.placement import likely_joints, mesh_turn, place_gear2, teeth_bodies
 from core.geometry.macro import GearSpec
@@ -640,3 +640,22 @@ def test_a_planet_out_of_place_is_an_error_with_no_fix_that_would_take_its_other
     replace_fields(reducer, "output_joint", position=(output.position[0] + 0.001, *output.position[1:])).do(reducer)
     found = [f for f in validate(reducer) if f.item == "stage2" and "apart" in f.message]
     assert len(found) == 1 and found[0].fix == "place_gear2"
+
+
+@pytest.mark.parametrize("kind, helix, shifts", [("external", 15.0, (0.3, -0.1)), ("internal", 12.0, (0.0, 0.0)),
+                                                 ("bevel", 0.0, (0.0, 0.0))])
+def test_the_pair_values_one_generated_gear_gives_are_those_it_was_generated_from(kind, helix, shifts):
+    """The inverse of gear_values: the pair fields gear k's macro-geometry gives back (its teeth, the transverse
+    module, the pressure angle, gear 1's helix or pitch angle, its profile shift), for a gear generated from a
+    pair, are that pair's, on either side: gear 2 of an external pair has the other hand, a ring the pinion's, a
+    bevel wheel the complement of the pinion's pitch angle. The pair dialog fills its entries from them where
+    only one of its gears was generated (the other imported)."""
+    pitch = math.atan2(20, 40) if kind == "bevel" else 0.0
+    pair = GearPair("p", "j1", "j2", GROUND, kind=kind, z1=20, z2=40, module=0.002, pressure_angle=math.radians(20),
+                    helix_angle=math.radians(helix), pitch_angle=pitch, x1=shifts[0], x2=shifts[1])
+    spec_kind = {"external": ("helical", "helical"), "internal": ("helical", "inner"), "bevel": ("bevel", "bevel")}
+    for k in (1, 2):
+        spec = GearSpec(spec_kind[kind][k - 1], face_width=0.02, **gear_values(pair, k))
+        given = pair_values_from_gear(spec, k)
+        assert {f: getattr(pair, f) for f in given} == pytest.approx(given, abs=1e-15), (k, given)
+        assert set(given) >= {f"z{k}", "module", "pressure_angle"}

@@ -75,6 +75,15 @@ def fill_and_ok(qtbot, fields: dict, combos: dict | None = None, press=None, ok:
     QTimer.singleShot(0, act)
 
 
+def type_in_properties(window, qtbot, item: str, field: str, text: str) -> None:
+    """Select `item` and type `text` into its `field` in the Properties dock, then Return (the edit)."""
+    window.select(item)
+    edit = window.props.form.widgets[field].edit
+    edit.selectAll()
+    qtbot.keyClicks(edit, text)
+    qtbot.keyClick(edit, Qt.Key_Return)
+
+
 def torque_and_run(window, qtbot, body: str, t_end: float = 0.05):
     """Select `body`, add a 1 N m Torque on its joint with the toolbar, run to t_end [s] and wait: the results,
     finished."""

@@ -3,7 +3,7 @@ edit), the mode changes in Messages, and mode and loss power in the Telemetry wi
 
 from PySide6.QtCore import QPoint, Qt
 
-from tests.app.conftest import headers_read_whole, toolbar_button
+from tests.app.conftest import headers_read_whole, toolbar_button, type_in_properties
 from tests.conftest import EXAMPLES
 
 
@@ -112,11 +112,7 @@ def test_a_loss_table_applied_to_a_pair_with_a_constant_efficiency_takes_its_pla
     efficiency as a row, the table takes the efficiency's place in one edit, and the constant fields leave the
     dock; Undo brings the efficiency back."""
     window.open_file(EXAMPLES / "helical_pair.gdyn")
-    window.select("pair")
-    field = window.props.form.widgets["efficiency"].edit
-    field.selectAll()
-    qtbot.keyClicks(field, "0.9")
-    qtbot.keyClick(field, Qt.Key_Return)
+    type_in_properties(window, qtbot, "pair", "efficiency", "0.9")
     assert window.doc.model.gear_pairs["pair"].efficiency == 0.9
     editor = _editor(window)
     window.props.scroll.ensureWidgetVisible(editor.apply)  # the editor sits below the pair's fields

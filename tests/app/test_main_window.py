@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox, QPlainTextEdit
 from core.commands import SetSettings, replace_fields
 from core.geometry.rotations import quat_about
 from core.model.files import load
-from tests.app.conftest import answer_boxes, fill_and_ok, toolbar_button
+from tests.app.conftest import answer_boxes, fill_and_ok, toolbar_button, type_in_properties
 from tests.conftest import EXAMPLES
 
 
@@ -157,11 +157,7 @@ def test_a_pairs_properties_follow_its_edits_in_the_dock(window, qtbot):
     ratio 2; turning its kind to external left the pitch angle shown (greyed) and the helix angle hidden. The note
     now says atan(20/50) = 21.8014 deg and ratio 2.5, and an external pair shows its helix angle, not a pitch angle."""
     window.open_file(EXAMPLES / "bevel_pair.gdyn")
-    window.select("pair")
-    z2 = window.props.form.widgets["z2"].edit
-    z2.selectAll()
-    qtbot.keyClicks(z2, "50")
-    qtbot.keyClick(z2, Qt.Key_Return)
+    type_in_properties(window, qtbot, "pair", "z2", "50")
     assert window.doc.model.gear_pairs["pair"].z2 == 50
     note = window.props.panel.findChild(QLabel, "note").text()
     assert "atan(z1/z2) = 21.8014 deg" in note and note.endswith("ratio z2/z1 2.5"), note

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QComboBox, QDialog, QFormLayout, QLineEdit
 
 from app.dialogs.fields import FieldError, VectorField, finish_form
 from app.dialogs.gear_dialog import AXIS, POSITION
+from core.gearing.gear_bodies import has_own_axis, made_on_z, own_axis_joint
 from core.geometry.rotations import rotate
 from core.model.entities import GROUND, RevoluteJoint
 
@@ -54,10 +55,17 @@ class RevoluteJointDialog(QDialog):
         body = self.model.bodies.get(body_name)
         self.frame.blockSignals(True)
         self.frame.clear()
-        # the body's origin and z axis (a generated gear's own axis), or one of its named frames
-        self.frame.addItems(["(its origin, z axis)", *(f.name for f in body.frames)] if body is not None else [])
+        # the body's own axis (core.gearing.gear_bodies.own_axis_joint: a generated gear's origin and z axis, an
+        # imported part's axis of symmetry through its centre of mass), else its origin and z axis; or a frame
+        own = body is not None and has_own_axis(body) and not made_on_z(body)
+        first = "(its axis of symmetry, through its centre of mass)" if own else "(its origin, z axis)"
+        self.frame.addItems([first, *(f.name for f in body.frames)] if body is not None else [])
         self.frame.blockSignals(False)
-        if body is not None:
+        if own:
+            joint = own_axis_joint(self.model, body_name)
+            self.position.set_si(joint.position)
+            self.axis.set_si(joint.axis)
+        elif body is not None:
             self.position.set_si(body.position)
             self.axis.set_si(tuple(rotate(body.orientation, (0.0, 0.0, 1.0))))
 

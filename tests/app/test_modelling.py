@@ -655,3 +655,22 @@ def test_the_pair_dialog_takes_the_one_generated_gears_values_where_its_mate_was
     assert (seen["z"], seen["module"], seen["width"]) == ("18", "1.5", "15"), seen
     assert seen["helix"] == ("20" if seen["k"] == 1 else "-20"), seen
     assert seen["shifts"][seen["k"] - 1] == pytest.approx(0.2, abs=1e-15)
+
+
+def test_the_revolute_joint_dialog_starts_on_an_imported_gears_axis_of_symmetry(window, qtbot, tmp_path):
+    """A gear read from a file written with its axis along y (a CAD part left Y-up), 30 mm off its origin: the
+    Revolute Joint dialog started on the body's origin and z axis, across the gear. It now starts where the
+    'fly freely' fix puts the joint: through the centre of mass, about the axis of symmetry, (0, 1, 0); the
+    first entry of 'At frame of body J' says so."""
+    mesh = trimesh.creation.cylinder(radius=24.0, height=15.0, sections=60)
+    mesh.apply_transform(trimesh.transformations.rotation_matrix(-math.pi / 2, (1, 0, 0)))
+    mesh.apply_translation((30.0, 0.0, 0.0))
+    mesh.export(tmp_path / "wheel.stl")
+    fill_and_ok(qtbot, {"Name": "wheel", "File": str(tmp_path / "wheel.stl")}, {"unit": "mm"})
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    window.select("wheel")
+    fill_and_ok(qtbot, {"Name": "hub"})
+    qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
+    joint = window.doc.model.joints["hub"]
+    assert joint.position == pytest.approx((0.03, 0.0, 0.0), abs=1e-9)
+    assert joint.axis == pytest.approx((0.0, 1.0, 0.0), abs=1e-9)

@@ -32,7 +32,8 @@ from core.analysis.spectra import (
 from core.dynamics.mesh_sampling import ADVISED_SAMPLES
 from core.model.entities import CompliantMesh, RevoluteJoint
 
-HARMONICS = 4
+# harmonics marked up to the samples' highest frequency, at most this many: closer lines would hide the spectrum
+HARMONICS = 20
 RANGES = ("Visible range", "Cursors A..B", "Whole run")
 # a mesh frequency that sweeps more than this many bins over the range is shown as a band, not a line
 SWEEP_BINS = 2
@@ -202,6 +203,8 @@ class SpectrumWindow(QWidget):
                 continue
             self._mark_lines(f, top, mesh_label(pairs), colour, k)
             named.append(f"{f:.6g} Hz ({', '.join(pairs)})")
+            if (HARMONICS + 1) * f <= top:
+                unseen.append(f"{mesh_label(pairs)}: harmonics marked to {HARMONICS}x ({HARMONICS * f:.6g} Hz)")
             if f > top:
                 unseen.append(f"{mesh_label(pairs)}: {f:.6g} Hz is above the {top:.4g} Hz the output samples resolve: "
                               f"an output step under {0.5 / f:.3g} s shows it")

@@ -135,6 +135,25 @@ def test_a_mesh_frequency_the_samples_cannot_resolve_is_said_with_the_output_ste
             f"{0.5 / f:.3g} s" in sw.info.text())
 
 
+def test_every_mesh_harmonic_the_samples_resolve_is_marked_not_only_the_first_four(window, qtbot):
+    """The compliant pair meshes at 509 Hz; sampled every 0.1 ms its mesh force's spectrum runs to 5 kHz and
+    peaks at 5x (2.55 kHz) as well as 1x-4x. Only 1x-4x were marked, so the fifth peak looked like a resonance of
+    its own. Every harmonic up to the samples' highest frequency is now marked: 1x-9x here."""
+    _run(window, qtbot, EXAMPLES / "compliant_mesh_pair.gdyn", t_end=0.1, output_step=1e-4)
+    sw = _spectrum_of(window, qtbot, "mesh.force")
+    f, top = sw.markers["pair"], sw.spectrum.frequency[-1]
+    assert 4990.0 < top <= 5000.0 and 9 * f < top < 10 * f
+    positions = [line.value() for line in sw._lines]
+    assert positions == pytest.approx([f * h for h in range(1, 10)], rel=1e-9)
+    labels = [line.label.toPlainText() for line in sw._lines]
+    assert labels == ["pair 1x"] + [f"{h}x" for h in range(2, 10)]
+    # the fifth harmonic peaks: the mark names a line the user sees
+    spec = sw.spectrum
+    near = np.abs(spec.frequency - 5 * f) < 2 * spec.resolution
+    quiet = (spec.frequency > 5.5 * f) & (spec.frequency < 5.9 * f)  # between harmonics
+    assert spec.amplitude[near].max() > 20 * spec.amplitude[quiet].max()
+
+
 def test_the_planetarys_meshes_share_one_set_of_marker_lines_with_labels_apart(window, qtbot):
     """The planetary's six meshes turn at one mesh frequency: the spectrum drew six sets of lines on top of each
     other, their 24 labels written over one another. One set now, its first line naming the six meshes and the
@@ -149,6 +168,9 @@ def test_the_planetarys_meshes_share_one_set_of_marker_lines_with_labels_apart(w
     assert len(positions) >= 2 and f < 0.04 * sw.spectrum.frequency[-1]
     labels = [line.label.toPlainText() if getattr(line, "label", None) else "" for line in sw._lines]
     assert labels == [f"6 meshes 1x-{len(positions)}x"] + [""] * (len(positions) - 1)
+    # at most 20 lines, so they do not hide the spectrum, and the info line says where they stop
+    assert len(positions) == min(20, int(sw.spectrum.frequency[-1] // f))
+    assert ("6 meshes: harmonics marked to 20x" in sw.info.text()) == (21 * f <= sw.spectrum.frequency[-1])
     named = sw.info.text().split("mesh frequencies: ")[1]
     assert named.count("Hz (") == 1 and all(name in named for name in sw.markers)
 

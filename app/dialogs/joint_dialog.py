@@ -1,12 +1,15 @@
-"""Revolute joint tool: body_i (the carrier), body_j (the gear), a point and an axis."""
+"""Revolute joint tool: body_i (the carrier), body_j (the gear), a point and an axis, and whether a bearing
+carries the gear."""
 
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtWidgets import QComboBox, QDialog, QFormLayout, QLineEdit
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QFormLayout, QLineEdit
 
+from app.dialogs.entity_form import LABELS, TIPS
 from app.dialogs.fields import FieldError, VectorField, finish_form
 from app.dialogs.gear_dialog import AXIS, POSITION
+from core.gearing.bearings import bearing_between
 from core.gearing.gear_bodies import has_own_axis, made_on_z, own_axis_joint
 from core.geometry.rotations import rotate
 from core.model.entities import GROUND, RevoluteJoint
@@ -39,7 +42,11 @@ class RevoluteJointDialog(QDialog):
         self.frame.setObjectName("frame")
         self.frame.setToolTip("Put the joint at a frame of body J (its origin and z axis)")
         self.frame.currentTextChanged.connect(self._at_frame)
+        self.on_bearing = QCheckBox(LABELS["on_bearing"])
+        self.on_bearing.setObjectName("on_bearing")
+        self.on_bearing.setToolTip(TIPS["on_bearing"])
         self.body_j.currentTextChanged.connect(self._follow_gear)
+        self.body_i.currentTextChanged.connect(lambda _: self._follow_bearing())
         self._follow_gear(self.body_j.currentText())
         form = QFormLayout()
         form.addRow("Name", self.name)
@@ -48,6 +55,7 @@ class RevoluteJointDialog(QDialog):
         form.addRow("At frame of body J", self.frame)
         form.addRow("Position", self.position)
         form.addRow("Axis", self.axis)
+        form.addRow("", self.on_bearing)
         self.message = finish_form(self, form)
         self.joint = None
 
@@ -68,6 +76,16 @@ class RevoluteJointDialog(QDialog):
         elif body is not None:
             self.position.set_si(body.position)
             self.axis.set_si(tuple(rotate(body.orientation, (0.0, 0.0, 1.0))))
+        self._follow_bearing()
+
+    def _follow_bearing(self) -> None:
+        """A Bearing Spring-Damper between the two bodies carries the gear: the joint starts on its point and axis,
+        keeping only the axis; else the joint holds the gear."""
+        bearing = bearing_between(self.model, self.body_i.currentText(), self.body_j.currentText())
+        self.on_bearing.setChecked(bearing is not None)
+        if bearing is not None:
+            self.position.set_si(bearing.position)
+            self.axis.set_si(bearing.axis)
 
     def _at_frame(self, frame_name: str) -> None:
         body = self.model.bodies.get(self.body_j.currentText())
@@ -89,7 +107,8 @@ class RevoluteJointDialog(QDialog):
                 raise FieldError("Body J: the model has no body to put on a joint")
             if bi == bj:
                 raise FieldError("Body J: must differ from Body I")
-            self.joint = RevoluteJoint(self.name.text().strip(), bi, bj, self.position.value(), axis)
+            self.joint = RevoluteJoint(self.name.text().strip(), bi, bj, self.position.value(), axis,
+                                       on_bearing=self.on_bearing.isChecked())
         except FieldError as exc:
             self.message.setText(str(exc))
             return

@@ -32,3 +32,10 @@ def carry_on_bearing(model: Model, bearing: str) -> Command:
             added.append(model.free_name(f"{pair.name}_mesh", added))
             edits.append(AddItem(CompliantMesh(added[-1], pair.name)))
     return Macro(f"Let {bearing} carry {joint.body_j}", edits)
+
+
+def bearing_between(model: Model, body_a: str, body_b: str) -> BearingSpringDamper | None:
+    """The Bearing Spring-Damper that joins bodies `body_a` and `body_b` (either way round), or None: a revolute
+    joint between them keeps only its axis (`on_bearing`), the bearing holding the shaft."""
+    return next((f for f in model.forces.values() if isinstance(f, BearingSpringDamper)
+                 and {f.body_i, f.body_j} == {body_a, body_b}), None)

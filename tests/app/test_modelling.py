@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import trimesh
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QApplication, QCheckBox, QFileDialog, QLabel, QLineEdit, QPushButton
+from PySide6.QtWidgets import QApplication, QCheckBox, QFileDialog, QLabel, QLineEdit, QMessageBox, QPushButton
 
 from app.dialogs.planetary_sketch import PlanetarySketch
 from core.commands import AddItem, RemoveItem, SetSettings
@@ -15,9 +15,9 @@ from core.dynamics.simulate import simulate
 from core.gearing.gear_bodies import own_axis_joint
 from core.geometry.macro import GearSpec
 from core.model import builders
-from core.model.entities import CompliantMesh
+from core.model.entities import BearingSpringDamper, CompliantMesh
 from core.model.files import load
-from tests.app.conftest import fill_and_ok, toolbar_button
+from tests.app.conftest import answer_boxes, fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
 
 GEAR = {"Normal module": 2, "Normal pressure angle": 20, "Face width": 20}
@@ -176,8 +176,6 @@ def test_ctrl_shift_z_and_ctrl_y_both_redo_from_the_keyboard(window, qtbot):
 def test_delete_says_what_depends_on_it(window, qtbot, monkeypatch):
     window.open_file(EXAMPLES / "planetary.gdyn")
     asked = []
-    from PySide6.QtWidgets import QMessageBox
-
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.Yes)
     window.select("planet2")
     window.act_delete.trigger()
@@ -674,3 +672,43 @@ def test_the_revolute_joint_dialog_starts_on_an_imported_gears_axis_of_symmetry(
     joint = window.doc.model.joints["hub"]
     assert joint.position == pytest.approx((0.03, 0.0, 0.0), abs=1e-9)
     assert joint.axis == pytest.approx((0.0, 1.0, 0.0), abs=1e-9)
+
+
+def test_a_revolute_joint_on_a_shaft_a_bearing_holds_starts_carried_by_the_bearing(window, qtbot):
+    """From File > New: a gear, a Bearing Spring-Damper holding it, then Torque. The Torque was refused with 'add
+    a revolute joint first', and the Revolute Joint dialog then made a rigid joint beside the bearing (a warning:
+    its springs carry no load). The refusal now names the way ('Carried by a bearing'), and the dialog starts
+    ticked on the bearing's point and axis: no finding on the joint or the bearing, and the Torque goes on it."""
+    window.act_new.trigger()
+    spec = GearSpec("helical", 0.002, 20, math.radians(20.0), 0.02, bore_diameter=0.01)
+    window.doc.apply(AddItem(builders.gear_body("gear1", spec)))
+    window.doc.apply(AddItem(BearingSpringDamper("bearing1", "ground", "gear1", (0.0, 0.0, 0.01), (0.0, 0.0, 1.0),
+                                                 radial_damping=400.0, axial_damping=400.0, tilt_damping=0.5)))
+    texts: list[str] = []
+    answer_boxes(qtbot, [QMessageBox.Ok], texts)
+    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(texts))
+    assert "Torque: add a revolute joint first" in texts[0] and "'Carried by a bearing'" in texts[0], texts
+    seen = {}
+    fill_and_ok(qtbot, {"Name": "shaft"}, press=lambda dlg: seen.update(
+        ticked=dlg.findChild(QCheckBox, "on_bearing").isChecked()))
+    qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
+    joint = window.doc.model.joints["shaft"]
+    assert seen["ticked"] and joint.on_bearing
+    assert joint.position == pytest.approx((0.0, 0.0, 0.01)) and joint.axis == pytest.approx((0.0, 0.0, 1.0))
+    # nothing about the joint, the bearing or the gear (the step's warning on the bearing's modes stays)
+    assert not [f for f in window.doc.findings if f.item in ("shaft", "bearing1", "gear1")
+                or f.severity == "error"], window.doc.findings
+    fill_and_ok(qtbot, {"Name": "drive", "law_value": 0.001})
+    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
+    assert window.doc.model.forces["drive"].joint == "shaft"
+
+
+def test_a_revolute_joint_where_no_bearing_holds_the_gear_starts_rigid(window, qtbot):
+    """The same dialog on a gear no bearing holds starts unticked: the joint holds the gear."""
+    window.act_new.trigger()
+    spec = GearSpec("helical", 0.002, 20, math.radians(20.0), 0.02, bore_diameter=0.01)
+    window.doc.apply(AddItem(builders.gear_body("gear1", spec)))
+    fill_and_ok(qtbot, {"Name": "shaft"})
+    qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
+    assert window.doc.model.joints["shaft"].on_bearing is False

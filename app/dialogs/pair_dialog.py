@@ -21,6 +21,7 @@ from app.dialogs.pair_note import pair_note
 from core.commands import AddItem, Macro
 from core.dynamics.checks import check
 from core.errors import ModelError
+from core.gearing.bearings import mesh_for
 from core.gearing.compound import stage_on_shaft
 from core.gearing.gear_bodies import own_axis_joint
 from core.gearing.pair_gears import pair_values_from_gear
@@ -28,7 +29,7 @@ from core.gearing.placement import gears_on, likely_joints, place_gear2, teeth_b
 from core.geometry.macro import bevel_pitch_angle
 from core.geometry.tooth_checks import pair_tooth_warnings
 from core.model.builders import AXIAL_CLEARANCE, above, pair_bodies
-from core.model.entities import GROUND, GearPair, GearSource, RevoluteJoint
+from core.model.entities import GROUND, CompliantMesh, GearPair, GearSource, RevoluteJoint
 from core.ranges import field_range
 
 ERROR_STYLE = "color: #b00020"
@@ -138,6 +139,7 @@ class GearPairDialog(QDialog):
             w.edit.editingFinished.connect(self._pitch_from_teeth)
         for w in (self.z1, self.z2, self.module, self.alpha, self.beta, self.gamma, self.width):
             w.edit.editingFinished.connect(self.refresh)
+        self.name.editingFinished.connect(self.refresh)  # the rules' words and a mesh's name follow the pair's
         self.moves: list = []
         self.command = None
         self._teeth_choices()
@@ -229,10 +231,13 @@ class GearPairDialog(QDialog):
             self.checks.setStyleSheet(ERROR_STYLE)
             return
         trial.gear_pairs[pair.name] = pair
+        mesh = with_mesh(trial, pair)
         findings = [f"{f.severity}: {f.message}" for f in check(trial)
                     if f.item in (pair.name, pair.joint1, pair.joint2) and f.severity != "info"]
         findings += teeth
-        self.checks.setText("\n".join(findings) or "All gear rules hold.")
+        notes = [f"A gear of the pair rides on its bearing (its centre moves): OK adds the Compliant Mesh "
+                 f"{mesh.name!r} (ISO 6336 stiffness) with the pair"] if mesh else []
+        self.checks.setText("\n".join(findings + notes) or "All gear rules hold.")
         self.checks.setStyleSheet(ERROR_STYLE if findings else OK_STYLE)
 
     def _create_joints(self) -> None:
@@ -374,12 +379,26 @@ class GearPairDialog(QDialog):
         except FieldError as exc:
             self.checks.setText(str(exc))
             return
-        problems = self._trial().item_problems(pair)
+        trial = self._trial()
+        problems = trial.item_problems(pair)
         if problems:
             self.checks.setText("; ".join(f"{f}: {m}" for f, m in problems))
             return
-        self.command = Macro(f"Add gear pair {pair.name}", [*self.moves, AddItem(pair)])
+        trial.gear_pairs[pair.name] = pair
+        mesh = with_mesh(trial, pair)
+        self.command = Macro(f"Add gear pair {pair.name}",
+                             [*self.moves, AddItem(pair), *([AddItem(mesh)] if mesh else [])])
         super().accept()
+
+
+def with_mesh(trial, pair: GearPair) -> CompliantMesh | None:
+    """The Compliant Mesh `pair` needs where a gear of it rides on its bearing (the check's 'compliant_mesh' fix),
+    added to `trial`, the model with the pair; None where it needs none."""
+    if not any(f.item == pair.name and f.fix == "compliant_mesh" for f in check(trial)):
+        return None
+    mesh = mesh_for(trial, pair.name)
+    trial.forces[mesh.name] = mesh
+    return mesh
 
 
 def unjointed_gears(model) -> list[str]:

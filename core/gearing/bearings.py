@@ -29,8 +29,8 @@ def carry_on_bearing(model: Model, bearing: str) -> Command:
     edits: list[Command] = [replace_fields(model, joint.name, on_bearing=True)]
     for pair in model.gear_pairs.values():
         if joint.name in (pair.joint1, pair.joint2) and pair.name not in meshed:
-            added.append(model.free_name(f"{pair.name}_mesh", added))
-            edits.append(AddItem(CompliantMesh(added[-1], pair.name)))
+            edits.append(AddItem(mesh_for(model, pair.name, added)))
+            added.append(edits[-1].item.name)
     return Macro(f"Let {bearing} carry {joint.body_j}", edits)
 
 
@@ -39,3 +39,10 @@ def bearing_between(model: Model, body_a: str, body_b: str) -> BearingSpringDamp
     joint between them keeps only its axis (`on_bearing`), the bearing holding the shaft."""
     return next((f for f in model.forces.values() if isinstance(f, BearingSpringDamper)
                  and {f.body_i, f.body_j} == {body_a, body_b}), None)
+
+
+def mesh_for(model: Model, pair: str, taken=()) -> CompliantMesh:
+    """A Compliant Mesh with its defaults (ISO 6336 stiffness) on gear pair `pair`, named after it: `pair`_mesh, or
+    the next name free in `model` and not in `taken`."""
+    return CompliantMesh(model.free_name(f"{pair}_mesh", taken), pair)
+

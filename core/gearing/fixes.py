@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from core.commands import AddItem, Command, Macro, SetSettings
-from core.gearing.bearings import carry_on_bearing
+from core.gearing.bearings import carry_on_bearing, mesh_for
 from core.gearing.compound import hold_once
 from core.gearing.gear_bodies import own_axis_joint
 from core.gearing.pair_gears import pair_from_gears
@@ -25,6 +25,8 @@ FIXES = {
     "own_axis_joint": ("Turn it on a revolute joint to the ground about its own axis",
                        lambda model, item: AddItem(own_axis_joint(model, item))),
     "carry_on_bearing": ("Let the bearing carry the shaft", carry_on_bearing),
+    "compliant_mesh": ("Make the pair compliant (Compliant Mesh, ISO 6336 stiffness)",
+                       lambda model, item: AddItem(mesh_for(model, item))),
     # the model's step stays dopri5's first one; its tolerances are the model's
     "adaptive_steps": ("Integrate with dopri5 (adaptive steps)",
                        lambda model, item: SetSettings(model, dataclasses.replace(model.settings, integrator="dopri5"))),

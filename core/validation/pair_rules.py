@@ -116,7 +116,8 @@ class PairRules:
             elif j.on_bearing and not soft:
                 self.add("error", name, f"gear {j.body_j!r} is carried by a bearing ({label} {j.name!r} is "
                          "on_bearing), so its centre moves: the pair needs a Compliant Mesh, which measures the "
-                         "teeth's approach where the gears are (a rigid pair holds only their speeds)")
+                         "teeth's approach where the gears are (a rigid pair holds only their speeds)",
+                         fix="compliant_mesh")
             elif not self.gear_centre_fixed_on_carrier(j, pair.carrier) and not (soft and self.on_bearing(j)):
                 self.add("error", name, f"the centre of gear {j.body_j!r} ({label} {j.name!r}, body_i {j.body_i!r}) "
                          f"moves relative to the carrier {pair.carrier!r}: make the carrier body_i of {j.name!r}, "

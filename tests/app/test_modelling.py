@@ -712,3 +712,28 @@ def test_a_revolute_joint_where_no_bearing_holds_the_gear_starts_rigid(window, q
     fill_and_ok(qtbot, {"Name": "shaft"})
     qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
     assert window.doc.model.joints["shaft"].on_bearing is False
+
+
+def test_a_gear_pair_on_a_gear_its_bearing_carries_is_added_with_its_compliant_mesh(window, qtbot):
+    """From File > New: gear1 carried by its bearing, gear2 beside it, then Gear Pair. The dialog said 'error: ...
+    the pair needs a Compliant Mesh', OK added the rigid pair anyway, and Messages kept the error with no fix. The
+    dialog now says OK adds the pair's Compliant Mesh, OK adds both as one edit (one undo), and no error stays."""
+    window.act_new.trigger()
+    spec = GearSpec("helical", 0.002, 20, math.radians(20.0), 0.02, bore_diameter=0.01)
+    window.doc.apply(AddItem(builders.gear_body("gear1", spec)))
+    window.doc.apply(AddItem(BearingSpringDamper("bearing1", "ground", "gear1", radial_damping=400.0)))
+    fill_and_ok(qtbot, {"Name": "shaft"})
+    qtbot.mouseClick(toolbar_button(window, "revolute_joint"), Qt.LeftButton)
+    window.doc.apply(AddItem(builders.gear_body("gear2", spec, position=(0.04, 0.0, 0.0))))
+    window.doc.apply(AddItem(own_axis_joint(window.doc.model, "gear2")))
+    seen = {}
+    fill_and_ok(qtbot, {"Name": "p", "joint1": "shaft", "joint2": "gear2_joint"},
+                press=lambda dlg: seen.update(checks=dlg.checks.text()))
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert "error" not in seen["checks"], seen
+    assert "OK adds the Compliant Mesh 'p_mesh' (ISO 6336 stiffness) with the pair" in seen["checks"], seen
+    model = window.doc.model
+    assert "p" in model.gear_pairs and model.forces["p_mesh"] == CompliantMesh("p_mesh", "p")
+    assert not [f for f in window.doc.findings if f.severity == "error"], window.doc.findings
+    window.act_undo.trigger()
+    assert "p" not in window.doc.model.gear_pairs and "p_mesh" not in window.doc.model.forces

@@ -6,10 +6,10 @@ import math
 import numpy as np
 import pytest
 
-from core.commands import AddItem, replace_fields
+from core.commands import AddItem, RemoveItem, replace_fields
 from core.dynamics.run import prepare
-from core.gearing.fixes import fix_command
-from core.model.entities import BearingSpringDamper
+from core.gearing.fixes import FIXES, fix_command
+from core.model.entities import BearingSpringDamper, CompliantMesh
 from core.model.files import load
 from core.validation import validate
 from tests.conftest import EXAMPLES
@@ -83,3 +83,26 @@ def test_the_fix_names_a_new_mesh_after_its_pair_and_takes_the_next_free_name():
     AddItem(BearingSpringDamper("b2", "ground", "gear2", model.bodies["gear2"].position)).do(model)
     fix_command(model, next(f for f in validate(model) if f.item == "b2" and f.fix == "carry_on_bearing")).do(model)
     assert model.forces["pair_mesh2"].pair == "pair" and model.joints["gear2_joint"].on_bearing
+
+
+def test_a_rigid_pair_on_a_gear_a_bearing_carries_is_fixed_by_making_it_compliant_and_then_runs():
+    """A pair added to a gear its bearing carries was an error with no fix ('the pair needs a Compliant Mesh'): the
+    user had to find the Compliant Mesh tool. The finding now offers it: the fix adds the pair's mesh (ISO 6336
+    stiffness), after which nothing is in error and the bearing carries the mesh's force, as the bearing fix's
+    model does."""
+    model = balanced_pair()
+    RemoveItem(model, "mesh").do(model)
+    replace_fields(model, "gear2_joint", on_bearing=True).do(model)
+    error = next(f for f in validate(model) if f.item == "pair" and f.severity == "error")
+    assert "needs a Compliant Mesh" in error.message and error.fix == "compliant_mesh"
+    assert FIXES["compliant_mesh"][0] == "Make the pair compliant (Compliant Mesh, ISO 6336 stiffness)"
+    fix_command(model, error).do(model)
+    mesh = model.forces["pair_mesh"]
+    assert isinstance(mesh, CompliantMesh) and mesh.pair == "pair" and mesh == CompliantMesh("pair_mesh", "pair")
+    assert [f for f in validate(model) if f.severity == "error"] == []
+    res = prepare(model, t_end=0.03, formulation="cartesian").run()
+    assert res.status == "finished", res.message
+    pair = model.gear_pairs["pair"]
+    force = 250.0 / (pair.module * pair.z2 / 2 * math.cos(pair.pressure_angle))  # statics, as above
+    on_bearing = np.hypot(res["gear2_bearing.Fx"][-1], res["gear2_bearing.Fy"][-1])
+    assert on_bearing == pytest.approx(force, rel=1e-3)

@@ -247,16 +247,20 @@ class Document(QObject):
         self.refresh_stale()
         return record
 
-    def open_results(self, path) -> RunRecord:
-        """Read a results file as a run; the model snapshot in it becomes the document's model when it is empty.
-
-        Raises ModelError (and changes nothing) when the file or its model cannot be read.
-        """
+    @staticmethod
+    def read_results(path) -> tuple[Results, Model]:
+        """The results in a results file and the model snapshot they were run from; raises ModelError when the
+        file or its model cannot be read."""
         results = open_results(path)
         if results.model is None:
             raise ModelError(f"{Path(path).name}: holds no model snapshot")
-        snapshot = model_from_dict(results.model)
-        if self.model.is_empty() and not self.dirty:
+        return results, model_from_dict(results.model)
+
+    def add_results(self, path, results: Results, snapshot: Model, take_model: bool = False) -> RunRecord:
+        """The results read from `path` (`read_results`) as a run. The snapshot becomes the document's model (the
+        runs of the model before dropped) when `take_model`, or when the document is empty and unchanged."""
+        if take_model or (self.model.is_empty() and not self.dirty):
+            self._drop_runs()
             self.model, self.path = snapshot.copy(), None
             self.undo_stack.clear()
             self._reset()

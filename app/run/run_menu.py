@@ -128,10 +128,21 @@ class RunMenu:
 
     def open_results_file(self, path) -> bool:
         try:
-            record = self.doc.open_results(path)
+            results, snapshot = self.doc.read_results(path)
         except ModelError as exc:
             self.report(f"Cannot open the results: {exc}")
             return False
+        other = not self.doc.model.is_empty() and not snapshot.draws_like(self.doc.model)
+        if other:  # drawn on the open model's bodies, its poses would move other shapes
+            answer = QMessageBox.question(
+                self, "Open Results",
+                f"{Path(path).name} holds the results of model {snapshot.name!r}, whose bodies are not those of the "
+                f"open model {self.doc.model.name!r}. Open that model with its results (the open model closes)?",
+                QMessageBox.Open | QMessageBox.Cancel)
+            if answer != QMessageBox.Open or not self.maybe_save():
+                return False
+            self._stop_run()
+        record = self.doc.add_results(path, results, snapshot, take_model=other)
         self._note_run(record)
         self.statusBar().showMessage(f"Opened {Path(path).name}: {self.doc.current.results.summary()}", 10_000)
         return True

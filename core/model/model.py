@@ -145,6 +145,12 @@ class Model:
         return (self.bodies, self.joints, self.gear_pairs, self.forces, self.settings) == \
             (other.bodies, other.joints, other.gear_pairs, other.forces, other.settings)
 
+    def draws_like(self, other: "Model") -> bool:
+        """Whether `other` has this model's bodies, by name and shape: the poses of a run of one put the other's
+        bodies where that run had its own (positions, loads and joints may differ)."""
+        return self.bodies.keys() == other.bodies.keys() and all(
+            b.visual == other.bodies[name].visual for name, b in self.bodies.items())
+
     def is_empty(self) -> bool:
         return not any(True for _ in self.items())
 

@@ -26,7 +26,8 @@ from core.dynamics.plan import plan_line
 from core.dynamics.simulate import simulate
 from core.geometry.rotations import pose_matrix
 from core.model.entities import GROUND, SpringDamper, TimeLaw
-from core.model.files import save
+from core.dynamics.results import save_results
+from core.model.files import load, save
 from tests.app.conftest import answer_boxes, double_click_channel, fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
 
@@ -383,6 +384,52 @@ def test_results_file_round_trip_through_the_menus(window, qtbot, tmp_path, monk
     assert res.steps == 20 and res.evaluations == 80  # rk4 at the helical example's 1 ms step
     assert f"run.gdres: plan: {plan_line(res.settings)}" in listed
     assert f"run.gdres: {res.summary()}; 20 steps, 80 evaluations" in listed, listed
+
+
+def _reducer_results(tmp_path):
+    """A results file of the two-stage reducer (4 gears), written by the CLI's simulate."""
+    path = tmp_path / "reducer.gdres"
+    save_results(simulate(load(EXAMPLES / "two_stage_reducer.gdyn"), t_end=0.01), path)
+    return path
+
+
+def test_results_of_another_model_open_with_their_model_not_on_the_open_models_bodies(window, qtbot, tmp_path,
+                                                                                       monkeypatch):
+    """The reducer's results opened over the helical pair moved the pair's gear1 and gear2 by the reducer's poses
+    of its own gear1 and gear2 (another shape, 60 mm away), and left its gear3 and gear4 undrawn. Opening results of
+    another model now asks to open their model with them, asking to save the open one first; Cancel changes
+    nothing."""
+    path = _reducer_results(tmp_path)
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    pair = window.doc.model.copy()
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    texts: list[str] = []
+    answer_boxes(qtbot, [QMessageBox.Cancel], texts)
+    window.act_open_results.trigger()
+    assert window.doc.model == pair and window.doc.current is None
+    assert "reducer.gdres holds the results of model 'two_stage_reducer'" in texts[0], texts
+    window.doc.apply(replace_fields(window.doc.model, "gear1", mass=1.0))  # unsaved: asked about, and kept
+    texts.clear()
+    answer_boxes(qtbot, [QMessageBox.Open, QMessageBox.Discard], texts)
+    window.act_open_results.trigger()
+    assert "unsaved changes" in texts[1]
+    assert set(window.doc.model.bodies) == {"gear1", "gear2", "gear3", "gear4"}
+    assert set(window.viewport.body_actors) == {"gear1", "gear2", "gear3", "gear4"}
+    assert window.doc.current.model.simulates_like(window.doc.model) and not window.doc.stale
+    assert [r.label for r in window.doc.runs] == ["reducer.gdres"] and not window.doc.dirty
+
+
+def test_results_of_an_earlier_version_of_the_open_model_open_on_it_as_results_of_an_earlier_version(
+        window, qtbot, tmp_path, monkeypatch):
+    """The reducer edited after its run (a load changed, the same gears): its results open on it without a
+    question, marked as from an earlier version, the edit kept."""
+    path = _reducer_results(tmp_path)
+    window.open_file(EXAMPLES / "two_stage_reducer.gdyn")
+    window.doc.apply(replace_fields(window.doc.model, "load", law=TimeLaw("constant", -20.0)))
+    edited = window.doc.model.copy()
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    window.act_open_results.trigger()
+    assert window.doc.model == edited and window.doc.current.label == "reducer.gdres" and window.doc.stale
 
 
 def test_screenshot_mid_animation_is_not_blank(window, qtbot, tmp_path):

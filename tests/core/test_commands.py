@@ -23,6 +23,7 @@ from core.commands import (
 from core.model.entities import (
     GROUND,
     FixedJoint,
+    GearSource,
     RevoluteJoint,
     RigidBody,
     TimeLaw,
@@ -168,6 +169,21 @@ def test_only_edits_that_enter_a_simulation_make_a_run_stale():
     other = load(EXAMPLES / "planetary.gdyn")
     replace_fields(other, "sun_torque", law=TimeLaw(value=7.0)).do(other)
     assert not other.simulates_like(run_of)
+
+
+def test_a_model_draws_like_another_with_the_same_bodies_by_name_and_shape_wherever_they_stand():
+    """Open Results draws a run on the open model's bodies only where they are the run's (Model.draws_like)."""
+    model = load(EXAMPLES / "two_stage_reducer.gdyn")
+    moved = model.copy()
+    replace_fields(moved, "gear4", position=(0.2, 0.0, 0.0)).do(moved)
+    replace_fields(moved, "load", law=TimeLaw(value=-20.0)).do(moved)
+    assert moved.draws_like(model) and not moved.simulates_like(model)
+    reshaped = model.copy()
+    visual = model.bodies["gear4"].visual
+    replace_fields(reshaped, "gear4", visual=GearSource(dataclasses.replace(visual.spec, teeth=46))).do(reshaped)
+    assert not reshaped.draws_like(model)
+    other = load(EXAMPLES / "helical_pair.gdyn")  # gear1 and gear2 too, of other shapes, and no gear3 or gear4
+    assert not other.draws_like(model) and not model.draws_like(other)
 
 
 def test_duplicate_copies_a_body_or_a_load_under_a_new_name_and_undo_removes_it():

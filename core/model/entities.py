@@ -820,9 +820,9 @@ class SimulationSettings:
         if out:
             return out
         if self.step > self.t_end:
-            out.append(("step", f"must be at most t_end ({self.t_end:.6g} s), got {self.step:.6g} s"))
+            out.append(("step", f"must be at most the end time ({self.t_end:.6g} s), got {self.step:.6g} s"))
         if self.output_step > self.t_end:
-            out.append(("output_step", f"must be at most t_end ({self.t_end:.6g} s), got {self.output_step:.6g} s"))
+            out.append(("output_step", f"must be at most the end time ({self.t_end:.6g} s), got {self.output_step:.6g} s"))
         fixed = self.integrator in ("rk4", "generalized_alpha")
         if fixed and self.t_end / self.step > MAX_FIXED_STEPS:
             out.append(("step", f"gives {self.t_end / self.step:.4g} steps of {self.integrator} over t_end = "

@@ -274,7 +274,7 @@ def test_a_study_whose_every_case_failed_says_so_in_its_plot_and_counts_one_case
     w = _window(window, qtbot)
     _run_cases(w, qtbot, "0.5", "settings.output_step")
     assert w.statusBar().currentMessage() == "1 case: 0 computed, 1 failed"
-    assert "output_step: must be at most t_end" in w.table.item(0, w.table.columnCount() - 1).text()
+    assert "output_step: must be at most the end time" in w.table.item(0, w.table.columnCount() - 1).text()
     assert w.plot.getPlotItem().listDataItems() == []
     assert "no case gave" in w.plot.getPlotItem().titleLabel.text
 

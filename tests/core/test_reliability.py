@@ -244,8 +244,8 @@ def test_names_must_be_printable(name, char):
 @pytest.mark.parametrize("change, message", [
     ({"integrator": "euler"}, "settings.integrator: must be one of rk4, dopri5"),
     ({"t_end": 1e6}, "settings.output_step: gives 1e+09 output samples"),
-    ({"t_end": 0.01, "step": 0.02}, "settings.step: must be at most t_end"),
-    ({"t_end": 0.01, "output_step": 0.02}, "settings.output_step: must be at most t_end"),
+    ({"t_end": 0.01, "step": 0.02}, "settings.step: must be at most the end time"),
+    ({"t_end": 0.01, "output_step": 0.02}, "settings.output_step: must be at most the end time"),
 ])
 def test_settings_checked_at_load(change, message):
     data = _data()

@@ -261,7 +261,7 @@ def test_a_failed_case_is_reported_and_the_others_run(tmp_path):
     study = study_from_dict(data, str(STUDY))
     rows = run_study(study, workers=0)
     assert [r["status"] for r in rows] == ["ok", "failed", "ok"]
-    assert "output_step: must be at most t_end" in rows[1]["message"] and math.isnan(rows[1]["results"][0])
+    assert "output_step: must be at most the end time" in rows[1]["message"] and math.isnan(rows[1]["results"][0])
     out = tmp_path / "r.csv"
     write_results(out, study, rows)
     table = list(csv.reader(out.open()))

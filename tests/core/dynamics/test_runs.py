@@ -71,8 +71,8 @@ def test_unknown_integrator_in_a_file_is_refused_at_load_naming_the_choices():
         loads(text)
 
 
-@pytest.mark.parametrize("field, value, words", [("step", 2.0, "must be at most t_end"),
-                                                 ("output_step", 2.0, "must be at most t_end"),
+@pytest.mark.parametrize("field, value, words", [("step", 2.0, "must be at most the end time"),
+                                                 ("output_step", 2.0, "must be at most the end time"),
                                                  ("output_step", 1e-7, "output samples")])
 def test_run_lengths_are_checked_at_load(field, value, words):
     data = __import__("json").loads((EXAMPLES / "helical_pair.gdyn").read_text())

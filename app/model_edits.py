@@ -78,7 +78,8 @@ class ModelEdits:
             have = {"revolute": [j for j in model.joints.values() if isinstance(j, E.RevoluteJoint)],
                     "gear pair": list(model.gear_pairs), "body": list(model.bodies)}[kind]
             if not have:
-                bearings = kind == "revolute" and any(isinstance(f, E.BearingSpringDamper) for f in model.forces.values())
+                bearings = kind == "revolute" and any(isinstance(f, E.BearingSpringDamper)
+                                                      for f in model.forces.values())
                 self.report(f"{title}: add {need[kind]} first" + (
                     " (Model > Revolute Joint): on a shaft a Bearing Spring-Damper holds, the joint is 'Carried by a "
                     "bearing' and keeps only the axis it acts about" if bearings else ""))

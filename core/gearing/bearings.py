@@ -1,4 +1,5 @@
-"""A gear carried by its bearing: the edit that lets a Bearing Spring-Damper hold the shaft a joint held.
+"""A gear carried by its bearing: the edit that lets a Bearing Spring-Damper hold the shaft a joint held, the
+bearing between two bodies, and the Compliant Mesh a pair on such a gear needs.
 
 A revolute joint holds its gear rigidly, so a bearing beside it carries no load. Marked `on_bearing`, the joint
 keeps only its axis (what its gear pairs, torques and motors act about) and the bearing's springs hold the
@@ -45,4 +46,3 @@ def mesh_for(model: Model, pair: str, taken=()) -> CompliantMesh:
     """A Compliant Mesh with its defaults (ISO 6336 stiffness) on gear pair `pair`, named after it: `pair`_mesh, or
     the next name free in `model` and not in `taken`."""
     return CompliantMesh(model.free_name(f"{pair}_mesh", taken), pair)
-

@@ -239,6 +239,9 @@ class StudyWindow(StudyForm, QMainWindow):
     @Slot(object)
     def _cluster_ready(self, cluster) -> None:
         self.starter.finish()
+        if not self.isVisible():  # closed as the cluster came up (its 'ready' was queued): none will use it
+            cluster.close()
+            return
         self.cluster = cluster
         self.statusBar().showMessage(f"{cluster.workers} dask workers ready", 5000)
         if self.pending is not None:

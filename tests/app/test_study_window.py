@@ -4,6 +4,7 @@ import csv
 import json
 import math
 import sys
+import time
 
 import pytest
 from PySide6.QtCore import Qt
@@ -151,6 +152,25 @@ def test_the_local_cluster_starts_when_the_window_opens_and_serves_every_study(w
     second = w.cluster
     w.close()
     assert w.cluster is None and second.client.status == "closed"
+
+
+def test_a_window_closed_while_its_cluster_starts_closes_the_cluster_when_it_is_up(window, qtbot):
+    """Closed just as its workers came up (their 'ready' not yet delivered), the window took the cluster after it
+    had closed and kept it: its worker processes lived on, and when the process ended they printed 'Failed to
+    communicate with scheduler during heartbeat' tracebacks on the terminal. A cluster that comes up for a
+    closed window is now closed at once."""
+    w = _window(window, qtbot)
+    assert w.starter.running
+    started = []
+    w.starter.worker.ready.connect(started.append)  # in the worker's thread, as it emits
+    deadline = time.monotonic() + 120
+    while not started and time.monotonic() < deadline:  # no event processed: 'ready' stays queued, undelivered
+        time.sleep(0.05)
+    assert len(started) == 1 and w.cluster is None
+    w.close()
+    qtbot.wait(200)  # the queued 'ready' delivered to the closed window
+    assert w.cluster is None
+    assert started[0].client.status == "closed" and started[0].cluster.status.name == "closed"
 
 
 def test_run_before_the_workers_are_up_waits_for_them_then_runs(window, qtbot):

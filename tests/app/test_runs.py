@@ -23,10 +23,10 @@ from app.run.video import frame_times
 from app.viewport import FORCE_COLOURS, HIGHLIGHT, SEE_THROUGH, rgb
 from core.commands import AddItem, SetSettings, replace_fields
 from core.dynamics.plan import plan_line
+from core.dynamics.results import save_results
 from core.dynamics.simulate import simulate
 from core.geometry.rotations import pose_matrix
 from core.model.entities import GROUND, SpringDamper, TimeLaw
-from core.dynamics.results import save_results
 from core.model.files import load, save
 from tests.app.conftest import answer_boxes, double_click_channel, fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
@@ -387,7 +387,8 @@ def test_results_file_round_trip_through_the_menus(window, qtbot, tmp_path, monk
 
 
 def _reducer_results(tmp_path):
-    """A results file of the two-stage reducer (4 gears), written by the CLI's simulate."""
+    """A results file of the two-stage reducer (4 gears), 0.01 s, written as `geardyn simulate --results` writes
+    it."""
     path = tmp_path / "reducer.gdres"
     save_results(simulate(load(EXAMPLES / "two_stage_reducer.gdyn"), t_end=0.01), path)
     return path

@@ -231,8 +231,11 @@ class GearPairDialog(QDialog):
             self.checks.setStyleSheet(ERROR_STYLE)
             return
         trial.gear_pairs[pair.name] = pair
-        mesh = with_mesh(trial, pair)
-        findings = [f"{f.severity}: {f.message}" for f in check(trial)
+        found = check(trial)
+        mesh = with_mesh(trial, pair, found)
+        if mesh is not None:  # the rules again, on the pair with its mesh
+            found = check(trial)
+        findings = [f"{f.severity}: {f.message}" for f in found
                     if f.item in (pair.name, pair.joint1, pair.joint2) and f.severity != "info"]
         findings += teeth
         notes = [f"A gear of the pair rides on its bearing (its centre moves): OK adds the Compliant Mesh "
@@ -385,16 +388,17 @@ class GearPairDialog(QDialog):
             self.checks.setText("; ".join(f"{f}: {m}" for f, m in problems))
             return
         trial.gear_pairs[pair.name] = pair
-        mesh = with_mesh(trial, pair)
+        mesh = with_mesh(trial, pair, check(trial))
         self.command = Macro(f"Add gear pair {pair.name}",
                              [*self.moves, AddItem(pair), *([AddItem(mesh)] if mesh else [])])
         super().accept()
 
 
-def with_mesh(trial, pair: GearPair) -> CompliantMesh | None:
-    """The Compliant Mesh `pair` needs where a gear of it rides on its bearing (the check's 'compliant_mesh' fix),
-    added to `trial`, the model with the pair; None where it needs none."""
-    if not any(f.item == pair.name and f.fix == "compliant_mesh" for f in check(trial)):
+def with_mesh(trial, pair: GearPair, found) -> CompliantMesh | None:
+    """The Compliant Mesh `pair` needs where a gear of it rides on its bearing (the 'compliant_mesh' fix among
+    `found`, the check's findings on `trial`, the model with the pair), added to `trial`; None where it needs
+    none."""
+    if not any(f.item == pair.name and f.fix == "compliant_mesh" for f in found):
         return None
     mesh = mesh_for(trial, pair.name)
     trial.forces[mesh.name] = mesh

@@ -292,12 +292,20 @@ def unused_joints(model, cls: type, field: str, revolutes: list) -> list[str]:
     return [j for j in free if j not in taken] + [j for j in free if j in taken]
 
 
+def pair_joint(model, pair: GearPair) -> str:
+    """The joint of `pair` a new load starts on: gear 1's, unless a speed motor drives it and not gear 2's (a
+    torque on the motor's joint would only change the motor's torque)."""
+    driven = {f.joint for f in model.forces.values() if isinstance(f, SpeedMotor)}
+    return pair.joint2 if pair.joint1 in driven and pair.joint2 not in driven else pair.joint1
+
+
 def selection_defaults(cls: type, model, selected: str = "") -> dict:
     """Where a new item of kind `cls` (a load, spring or bearing) starts, given the item selected ('' for none).
 
-    A joint reference takes the selected revolute joint, the joint that carries the selected body, or the first
-    joint of the selected gear pair; a pair reference the selected pair, or the pair of the selected body's joint,
-    else the first pair no item of kind `cls` refers to yet (a second compliant mesh goes on the next pair);
+    A joint reference takes the selected revolute joint, the joint that carries the selected body, or the joint of
+    the selected gear pair that `pair_joint` names; a pair reference the selected pair, or the pair of the selected
+    body's joint, else the first pair no item of kind `cls` refers to yet (a second compliant mesh goes on the next
+    pair);
     body_j (the shaft of a bearing, spring-damper or joint) the selected body, or the body of the selected joint,
     else the first body no joint carries yet, else the first body (body_i stays the ground: never ground to
     ground); a bearing sits at its shaft's origin. A fixed joint welds its body_j to the body of the first revolute
@@ -314,7 +322,7 @@ def selection_defaults(cls: type, model, selected: str = "") -> dict:
     body = selected if selected in model.bodies else item.body_j if on_joint else ""
     joint = (selected if on_joint else
              next((j.name for j in revolutes if body and j.body_j == body), "") or
-             (item.joint1 if isinstance(item, GearPair) else ""))
+             (pair_joint(model, item) if isinstance(item, GearPair) else ""))
     pair = selected if isinstance(item, GearPair) else next(
         (p.name for p in model.gear_pairs.values() if joint and joint in (p.joint1, p.joint2)), "")
     out = {}

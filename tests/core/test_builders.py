@@ -98,6 +98,17 @@ def test_without_a_selection_a_torque_or_motor_starts_on_a_joint_no_motor_drives
     assert selection_defaults(Torque, pair, "gear1") == {"joint": "gear1_joint"}  # a selection is followed
 
 
+def test_with_a_pair_selected_a_torque_starts_on_its_joint_no_motor_drives(pair):
+    """A pair whose gear 1 a speed motor drives: a torque on gear 1 would only change the motor's torque, so a
+    torque (the load) starts on gear 2's joint; a selected joint or body is followed as it is."""
+    assert selection_defaults(Torque, pair, "pair") == {"joint": "gear1_joint"}
+    AddItem(SpeedMotor("motor", "gear1_joint", TimeLaw(value=100.0))).do(pair)
+    assert selection_defaults(Torque, pair, "pair") == {"joint": "gear2_joint"}
+    assert selection_defaults(Torque, pair, "gear1_joint") == {"joint": "gear1_joint"}
+    AddItem(SpeedMotor("motor2", "gear2_joint", TimeLaw(value=-50.0))).do(pair)
+    assert selection_defaults(Torque, pair, "pair") == {"joint": "gear1_joint"}  # both driven: gear 1's
+
+
 def test_a_speed_motor_starts_at_its_joints_speed_at_the_start(pair):
     """The example's gear1 spins at +100 rad/s about +z on gear1_joint (axis +z, on the ground) and gear2 at -40:
     a motor that keeps these speeds leaves the start as the file gives it."""

@@ -354,7 +354,7 @@ def test_a_bevel_pinion_welded_to_a_shaft_is_checked_and_meshed_at_its_own_apex(
     pinion's heel: the check said nothing of a wheel far off, and placing put the wheel's apex 40 mm from the
     pinion's. Now the check names the gap, and placing brings the two apexes together (each worked out here from
     its gear's heel, axis and r / tan(gamma)) with the teeth in mesh (no shared volume)."""
-    pinion, wheel = builders.bevel_pair_bodies(("pinion", "wheel"), 18, 30, 0.003, 0.018, (0.01, 0.012))
+    pinion, wheel = builders.bevel_pair_bodies(("pinion", "wheel"), 18, 30, 0.003, 0.016, (0.01, 0.012))
     pinion = dataclasses.replace(pinion, position=(0.04, 0.0, 0.0))  # heel 40 mm along the shaft, axis +x
     wheel = dataclasses.replace(wheel, position=(0.1, 0.05, -0.08))
     model = Model()
@@ -364,7 +364,7 @@ def test_a_bevel_pinion_welded_to_a_shaft_is_checked_and_meshed_at_its_own_apex(
                     AddItem(FixedJoint("weld", "shaft", "pinion", (0.04, 0.0, 0.0))),
                     AddItem(RevoluteJoint("wheel_j", GROUND, "wheel", wheel.position, (0.0, 0.0, 1.0)))]).do(model)
     pair = GearPair("p", "shaft_j", "wheel_j", GROUND, kind="bevel", z1=18, z2=30, module=0.003,
-                    pitch_angle=math.atan2(18, 30), face_width=0.018, gear1="pinion")
+                    pitch_angle=math.atan2(18, 30), face_width=0.016, gear1="pinion")
     AddItem(pair).do(model)
     assert [f for f in validate(model) if "pitch apexes" in f.message and f.item == "p"]
 

@@ -112,6 +112,22 @@ def test_bevel_pitch_angle_must_match_the_teeth():
     assert any("atan(z1 / z2) = 26.5651 deg" in e.message for e in _errors(m))
 
 
+def test_a_bevel_face_width_over_a_third_of_the_cone_distance_or_ten_modules_is_a_warning():
+    """The straight bevel rule (Mott, Machine Elements, sec. 8-8; Gleason): b at most R_e / 3 and 10 m. The
+    example's m 3 mm, z 20/40 give R_e = 1.5 mm sqrt(20^2 + 40^2) = 67.082 mm: its 20 mm pass, 25 mm is over
+    R_e / 3 = 22.361 mm; with m 2 mm (R_e 44.721 mm) 20 mm is over 14.907 mm."""
+    def found(m):
+        return [f for f in validate(m) if f.item == "pair" and "face width" in f.message]
+
+    assert found(_model("bevel_pair")) == []
+    wide = found(_edit(_model("bevel_pair"), "pair", face_width=0.025))
+    assert [f.severity for f in wide] == ["warning"]
+    assert "25 mm" in wide[0].message and "22.361 mm" in wide[0].message and "67.082 mm" in wide[0].message
+    small = found(_edit(_model("bevel_pair"), "pair", module=0.002))
+    assert small and "14.907 mm" in small[0].message
+    assert found(_edit(_model("helical_pair"), "pair", face_width=0.2)) == []  # a bevel rule only
+
+
 def test_joint_at_the_centre_of_mass_instead_of_the_gear_axis():
     m = _edit(_model("helical_pair"), "gear1_joint", position=(0.0, 0.0005, 0.0))
     warnings = [f for f in validate(m) if f.severity == "warning" and f.item == "gear1_joint"]

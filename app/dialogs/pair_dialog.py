@@ -26,7 +26,7 @@ from core.gearing.compound import stage_on_shaft
 from core.gearing.gear_bodies import own_axis_joint
 from core.gearing.pair_gears import pair_values_from_gear
 from core.gearing.placement import gears_on, likely_joints, place_gear2, teeth_bodies
-from core.geometry.macro import bevel_pitch_angle
+from core.geometry.macro import bevel_face_width_limit, bevel_pitch_angle
 from core.geometry.tooth_checks import pair_tooth_warnings
 from core.model.builders import AXIAL_CLEARANCE, above, pair_bodies
 from core.model.entities import GROUND, CompliantMesh, GearPair, GearSource, RevoluteJoint
@@ -127,6 +127,9 @@ class GearPairDialog(QDialog):
         lay.addWidget(self.move_button)
         lay.addWidget(buttons)
         self.kind.currentTextChanged.connect(self._pitch_from_teeth)  # before the refresh, as the teeth's
+        self.kind.currentTextChanged.connect(self._bevel_width)
+        self._width_typed = False  # a face width the user typed is kept as typed
+        self.width.edit.textEdited.connect(lambda _: setattr(self, "_width_typed", True))
         for w in (self.kind, self.joint1, self.joint2, self.carrier):
             w.currentTextChanged.connect(self.refresh)
         for w in (self.joint1, self.joint2):
@@ -179,6 +182,19 @@ class GearPairDialog(QDialog):
             self.gamma.set_si(bevel_pitch_angle(self.z1.value(), self.z2.value()))
         except FieldError:
             return
+
+    def _bevel_width(self, *_) -> None:
+        """A bevel pair's face width starts within what straight bevel gears are made with (whole mm, at most
+        core.geometry.macro.bevel_face_width_limit), unless the user typed one: a cylindrical pair's default is
+        too wide for a bevel pair of the same module."""
+        if self.kind.currentText() != "bevel" or self._width_typed:
+            return
+        try:
+            limit, _ = bevel_face_width_limit(self.module.value(), self.z1.value(), self.gamma.value())
+            if self.width.value() > limit:
+                self.width.set_si(max(math.floor(limit * 1e3), 1) * 1e-3)
+        except (FieldError, ValueError, ZeroDivisionError):
+            return  # entries that are not numbers yet: the checks name them
 
     def refresh(self, *_):
         self._stage_choice()

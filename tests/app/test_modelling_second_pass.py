@@ -315,6 +315,32 @@ def test_a_pair_typed_on_an_empty_model_generates_its_gears_in_mesh_and_runs(win
     assert model.is_empty()
 
 
+def test_a_bevel_pair_from_the_dialogs_defaults_takes_a_face_width_its_rules_allow(window, qtbot):
+    """File > New, Gear Pair, Kind bevel: the defaults (z 20/40, m 2 mm) have R_e = 1 mm sqrt(20^2 + 40^2) =
+    44.721 mm, so a face at most R_e / 3 = 14.907 mm; the 20 mm face width of a cylindrical pair drew a warning
+    straight from the defaults. The width now starts at 14 mm and the generated pair holds every rule; a width the
+    user types stays as typed, with the rule's warning."""
+    window.act_new.trigger()
+    seen = {}
+
+    def bevel(dlg):
+        dlg.kind.setCurrentText("bevel")
+        seen["width"] = dlg.width.edit.text()
+        qtbot.mouseClick(dlg.findChild(QPushButton, "generate_gears"), Qt.LeftButton)
+        seen["checks"] = dlg.checks.text()
+        dlg.width.edit.clear()
+        qtbot.keyClicks(dlg.width.edit, "18")
+        dlg.kind.setCurrentText("external")
+        dlg.kind.setCurrentText("bevel")
+        dlg.width.edit.editingFinished.emit()
+        seen["typed"] = (dlg.width.edit.text(), dlg.checks.text())
+
+    fill_and_ok(qtbot, {"Name": "p"}, press=bevel, ok=False)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert seen["width"] == "14" and seen["checks"] == "All gear rules hold."
+    assert seen["typed"][0] == "18" and "face width 18 mm is over 14.907 mm" in seen["typed"][1]
+
+
 def test_pair_dialog_of_spur_gears_gives_gear_2_a_helix_angle_of_0_not_minus_0(window, qtbot):
     window.act_new.trigger()
     for fields in ({"Name": "a", "Number of teeth": 20}, {"Name": "b", "Number of teeth": 40, "Position x": 60}):

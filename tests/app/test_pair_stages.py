@@ -133,7 +133,7 @@ def test_a_right_angle_bevel_stage_on_the_reducers_output_from_the_pair_dialog(w
         seen["after"] = dlg.checks.text()
 
     fill_and_ok(qtbot, {"Name": "bevel", "kind": "bevel", "z1": 18, "z2": 27,
-                        "Pitch angle gear 1": math.degrees(math.atan2(18, 27)), "Face width": 12}, press=stage)
+                        "Pitch angle gear 1": math.degrees(math.atan2(18, 27)), "Face width": 10}, press=stage)
     qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
     assert seen == {"start": ("output_joint", "Generate a stage on gear4's shaft"), "after": "All gear rules hold."}
     pair = window.doc.model.gear_pairs["bevel"]

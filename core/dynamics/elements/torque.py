@@ -25,7 +25,9 @@ def law(t, fb, ib, fp, ip, disc, state, forces):
 
 
 def outputs(t, fb, ib, fp, ip, disc, bodies, rows, ports, state, forces, lam, react, out):
-    out[ip[OUT0]] = forces[0][ip[PORT0]]
+    p, at = ip[PORT0], ip[OUT0]
+    out[at] = forces[0][p]
+    out[at + 1] = forces[0][p] * state[1][p]  # the torque times the joint's relative speed
 
 
 @element(Torque)
@@ -42,4 +44,6 @@ class TorqueElement(Element):
         return list(self.frame.ai), [self.frame.bi, self.frame.bj, self.law_index]
 
     def channels(self):
-        return [Channel(self.name, "torque", "N m", "force", "applied torque on body j")]
+        return [Channel(self.name, "torque", "N m", "force", "applied torque on body j"),
+                Channel(self.name, "power", "W", "force", "the power the torque feeds in (torque times the joint's "
+                        "speed; negative while it brakes)")]

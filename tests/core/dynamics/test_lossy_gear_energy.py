@@ -11,12 +11,13 @@ from __future__ import annotations
 import time
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.commands import replace_fields
+from core.commands import AddItem, replace_fields
 from core.dynamics.run import prepare
-from core.model.entities import TimeLaw
+from core.model.entities import SpeedMotor, TimeLaw, Torque
 from core.model.files import load
 from tests.conftest import EXAMPLES
 
@@ -123,3 +124,21 @@ def test_an_event_at_the_end_time_finishes_the_run():
     res = prepare(load(EXAMPLES / "lossy_gear_demo3.gdyn"), t_end=0.02).run()
     assert res.status == "finished", res.message
     assert res.events[-1][1] == "gear: stop" and res.time[-1] == 0.02
+
+
+@pytest.mark.parametrize("torque, motor_power", [(-50.0, -2375.0), (50.0, 2500.0 / 0.95)])
+def test_a_torques_power_channel_says_whether_it_drives_or_brakes_and_closes_the_power_balance(torque, motor_power):
+    """A speed motor holds gear 1 (z 20) at 100 rad/s; gear 2 (z 40) turns at -50 rad/s; a torque on gear 2,
+    efficiency 0.95. The torque's power is its torque times gear 2's speed: -50 N m drives (+2500 W, the motor
+    takes 0.95 of it back), +50 N m brakes (-2500 W, the motor feeds 2500 / 0.95 W). At constant speeds the
+    powers fed in sum to the pair's loss."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    replace_fields(model, "pair", efficiency=0.95).do(model)
+    AddItem(SpeedMotor("motor", "gear1_joint", TimeLaw(value=100.0))).do(model)
+    AddItem(Torque("load", "gear2_joint", TimeLaw(value=torque))).do(model)
+    res = prepare(model, t_end=0.05, output_step=0.01).run()
+    assert res.status == "finished", res.message
+    assert res["gear2_joint.speed [rad/s]"] == pytest.approx(-50.0, rel=1e-9)
+    assert res["load.power [W]"] == pytest.approx(-50.0 * torque, rel=1e-9)
+    assert res["motor.power [W]"] == pytest.approx(motor_power, rel=1e-6)
+    assert res["load.power [W]"] + res["motor.power [W]"] == pytest.approx(res["pair.loss_power [W]"], rel=1e-6)

@@ -346,9 +346,10 @@ def pair_field(name: str):
 
 
 def pair_gear_spec(kind: str, z: int, p: PairSpec, x: float = 0.0) -> GearSpec:
-    """The GearSpec of one gear of pair `p`: its kind, teeth and profile shift; the pair's module and angles."""
+    """The GearSpec of one gear of pair `p`: its kind, teeth and profile shift; the pair's module, angles and face
+    width."""
     return GearSpec(kind=kind, module=p.module, teeth=z, pressure_angle=p.pressure_angle, helix_angle=p.helix_angle,
-                    profile_shift=x)
+                    face_width=p.face_width, profile_shift=x)
 
 
 def working_pressure_angle(p: PairSpec, alpha_t: float) -> float:

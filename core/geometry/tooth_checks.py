@@ -15,6 +15,8 @@ and the mesh stiffness then describe a tooth the gear does not have. Both are wa
 - A straight bevel gear's teeth are those of its virtual spur gear on the back cone (Tredgold), z_v = z / cos(gamma)
   teeth, which the tool undercuts below the spur gear's z_min: z >= z_min cos(gamma) (14.5 at 20 deg and gamma =
   30 deg). Bevel gears here carry no profile shift, so their tips are those of an unshifted gear.
+- A straight bevel gear's face is at most a third of its outer cone distance R_e and 10 outer modules
+  (core.geometry.macro.bevel_face_width_limit): wider teeth run to small ends too fine to carry load or be cut.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from core.geometry.macro import ADDENDUM, GearSpec, PairSpec, cylindrical_geometry, mate_pitch_angle, pair_gear_spec
+from core.geometry.macro import (ADDENDUM, GearSpec, PairSpec, bevel_face_width_limit, cylindrical_geometry,
+                                 mate_pitch_angle, pair_gear_spec)
 from core.geometry.tooth_profile import external_half_angle
 
 #: the least normal tip thickness, in normal modules, before a tip is called nearly pointed
@@ -53,11 +56,16 @@ def tooth_warnings(spec: GearSpec) -> list[str]:
     words ([] for an inner gear)."""
     if spec.kind == "bevel":
         z_min, back = undercut_limit(spec), math.cos(spec.pitch_angle)  # the virtual gear has z / cos(gamma) teeth
-        if spec.teeth >= z_min:
-            return []
-        return [f"{spec.teeth} teeth are undercut by the generating tool: fewer than {z_min:.3g} at pitch angle "
-                f"{math.degrees(spec.pitch_angle):.4g} deg (the virtual back-cone gear has {spec.teeth / back:.3g} "
-                f"teeth, under z_min = {z_min / back:.3g}): give more teeth"]
+        out = [] if spec.teeth >= z_min else [
+            f"{spec.teeth} teeth are undercut by the generating tool: fewer than {z_min:.3g} at pitch angle "
+            f"{math.degrees(spec.pitch_angle):.4g} deg (the virtual back-cone gear has {spec.teeth / back:.3g} "
+            f"teeth, under z_min = {z_min / back:.3g}): give more teeth"]
+        limit, cone = bevel_face_width_limit(spec.module, spec.teeth, spec.pitch_angle)
+        if spec.face_width > limit * (1 + 1e-9):
+            out.append(f"face width {spec.face_width * 1e3:.5g} mm is over {limit * 1e3:.5g} mm, the smaller of "
+                       f"R_e / 3 (outer cone distance {cone * 1e3:.5g} mm) and 10 m ({10 * spec.module * 1e3:.5g} mm) "
+                       "that straight bevel gears are made to: narrow the face")
+        return out
     if spec.kind != "helical":
         return []
     out = []
@@ -76,7 +84,8 @@ def tooth_warnings(spec: GearSpec) -> list[str]:
 
 
 def pair_tooth_warnings(p: PairSpec) -> list[str]:
-    """`tooth_warnings` of a pair's gears (gear 1, and gear 2 but for a ring), each named."""
+    """`tooth_warnings` of a pair's gears (gear 1, and gear 2 but for a ring), each named; what both gears are
+    told alike (a bevel pair's face width) once."""
     if p.kind == "bevel":
         gears = [(k, dataclasses.replace(pair_gear_spec("bevel", z, p), pitch_angle=cone))
                  for k, z, cone in ((1, p.z1, p.pitch_angle), (2, p.z2, mate_pitch_angle(p.pitch_angle)))]
@@ -84,4 +93,7 @@ def pair_tooth_warnings(p: PairSpec) -> list[str]:
         gears = [(1, pair_gear_spec("helical", p.z1, p, p.x1))]
     if p.kind == "external":
         gears.append((2, pair_gear_spec("helical", p.z2, p, p.x2)))
-    return [f"gear {k}: {text}" for k, spec in gears for text in tooth_warnings(spec)]
+    said = [(k, text) for k, spec in gears for text in tooth_warnings(spec)]
+    both = {text for k, text in said if k == 1} & {text for k, text in said if k == 2}  # a bevel pair's face
+    return ([f"gear {k}: {text}" for k, text in said if text not in both] +
+            [f"gears 1 and 2: {text}" for text in sorted(both)])

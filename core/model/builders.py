@@ -243,7 +243,7 @@ def _pair_bodies(pair: GearPair, names: tuple[str, str], density: float) -> list
     m, z1, z2 = pair.module, pair.z1, pair.z2
     if pair.kind == "bevel":
         return bevel_pair_bodies(names, z1, z2, m, pair.face_width, None, pair.pressure_angle, density)
-    spec, own = pair.pair_spec(), dict(face_width=pair.face_width, density=density)
+    spec, own = pair.pair_spec(), dict(density=density)
     gear1 = bored(dataclasses.replace(pair_gear_spec("helical", z1, spec, pair.x1), **own))
     if pair.kind == "internal":  # the ring's hand is the pinion's
         gear2 = dataclasses.replace(pair_gear_spec("inner", z2, spec), rim_diameter=m * (z2 + 2.5) + 12 * m, **own)

@@ -12,7 +12,7 @@ import numpy as np
 from core.gearing.gear_bodies import bevel_apex, mesh_centre, welded
 from core.gearing.placement import moving_gear, other_pairs
 from core.geometry import vec3
-from core.geometry.macro import bevel_face_width_limit, bevel_pitch_angle, center_distance
+from core.geometry.macro import bevel_pitch_angle, center_distance
 from core.model.entities import (
     BearingSpringDamper,
     CompliantMesh,
@@ -192,24 +192,11 @@ class PairRules:
                 self.add("error", pair.name, f"the centre of gear 2 (on joint {j2.name!r}) lies on gear 1's axis, "
                          "where the pair has no pitch point: gear 2 must sit beside that axis, its apex on gear 1's "
                          "('Move gear 2 into mesh' in the Gear Pair dialog puts it there)", fix=self.placing(pair))
-        if not self.errors_only:
-            self.check_bevel_face_width(pair)
         want = bevel_pitch_angle(pair.z1, pair.z2)
         if abs(pair.pitch_angle - want) > ANGLE_TOL:
             self.add("error", pair.name, f"pitch angle of gear 1 is {math.degrees(pair.pitch_angle):.6g} deg; with 90 deg "
                      f"shafts it must be atan(z1 / z2) = {math.degrees(want):.6g} deg")
         return square
-
-    def check_bevel_face_width(self, pair: GearPair) -> None:
-        """A straight bevel pair's face width at most `bevel_face_width_limit`: wider teeth run to small ends too
-        fine to carry load or to be cut."""
-        if not 0.0 < pair.pitch_angle < math.pi / 2:
-            return  # the pitch-angle rule says what is wrong
-        limit, cone = bevel_face_width_limit(pair.module, pair.z1, pair.pitch_angle)
-        if pair.face_width > limit + LENGTH_TOL:
-            self.add("warning", pair.name, f"face width {pair.face_width * 1e3:.5g} mm is over {limit * 1e3:.5g} mm, "
-                     f"the smaller of R_e / 3 (outer cone distance {cone * 1e3:.5g} mm) and 10 m "
-                     f"({10 * pair.module * 1e3:.5g} mm) that straight bevel gears are made to: narrow the face")
 
     def check_bevel_apexes(self, pair: GearPair, j1: RevoluteJoint, j2: RevoluteJoint) -> None:
         """Generated bevel gears must share their pitch apex (their cones touch along a line through it): the gears

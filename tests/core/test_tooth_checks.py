@@ -105,8 +105,9 @@ def test_geardyn_pair_warns_of_an_undercut_pinion_and_not_of_a_ring():
 
 
 def bevel(teeth, pitch_deg):
+    # a 9 mm face: within R_e / 3 of the 13-tooth mitre gear (9.19 mm), so only the undercut is at stake
     return GearSpec(kind="bevel", module=0.003, teeth=teeth, pressure_angle=math.radians(20.0),
-                    pitch_angle=math.radians(pitch_deg), face_width=0.01, bore_diameter=0.004)
+                    pitch_angle=math.radians(pitch_deg), face_width=0.009, bore_diameter=0.004)
 
 
 @pytest.mark.parametrize("pitch, cut, whole", [(45.0, 12, 13), (30.0, 14, 15), (11.3099, 16, 17)])

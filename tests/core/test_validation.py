@@ -17,6 +17,7 @@ from core.gearing.fixes import fix_command
 from core.gearing.pair_gears import edit_pair
 from core.geometry.gear_mesh import gear_mesh
 from core.geometry.macro import GearSpec
+from core.geometry.tooth_checks import pair_tooth_warnings
 from core.geometry.mesh_import import import_mesh
 from core.model import builders
 from core.model.entities import (GROUND, BearingSpringDamper, FixedJoint, MeshFileSource, PrimitiveSource,
@@ -115,17 +116,25 @@ def test_bevel_pitch_angle_must_match_the_teeth():
 def test_a_bevel_face_width_over_a_third_of_the_cone_distance_or_ten_modules_is_a_warning():
     """The straight bevel rule (Mott, Machine Elements, sec. 8-8; Gleason): b at most R_e / 3 and 10 m. The
     example's m 3 mm, z 20/40 give R_e = 1.5 mm sqrt(20^2 + 40^2) = 67.082 mm: its 20 mm pass, 25 mm is over
-    R_e / 3 = 22.361 mm; with m 2 mm (R_e 44.721 mm) 20 mm is over 14.907 mm."""
+    R_e / 3 = 22.361 mm; with m 2 mm (R_e 44.721 mm) 20 mm is over 14.907 mm. The gear made with the face is
+    named; the pair's own entries say it once for both gears."""
+    def wide(m, body, **spec):
+        visual = m.bodies[body].visual
+        return _edit(m, body, visual=dataclasses.replace(visual, spec=dataclasses.replace(visual.spec, **spec)))
+
     def found(m):
-        return [f for f in validate(m) if f.item == "pair" and "face width" in f.message]
+        return [f for f in validate(m) if "face width" in f.message]
 
     assert found(_model("bevel_pair")) == []
-    wide = found(_edit(_model("bevel_pair"), "pair", face_width=0.025))
-    assert [f.severity for f in wide] == ["warning"]
-    assert "25 mm" in wide[0].message and "22.361 mm" in wide[0].message and "67.082 mm" in wide[0].message
-    small = found(_edit(_model("bevel_pair"), "pair", module=0.002))
-    assert small and "14.907 mm" in small[0].message
-    assert found(_edit(_model("helical_pair"), "pair", face_width=0.2)) == []  # a bevel rule only
+    over = found(wide(_model("bevel_pair"), "pinion", face_width=0.025))
+    assert [(f.severity, f.item) for f in over] == [("warning", "pinion")]
+    assert "25 mm" in over[0].message and "22.361 mm" in over[0].message and "67.082 mm" in over[0].message
+    small = found(wide(_model("bevel_pair"), "gear", module=0.002))
+    assert [f.item for f in small] == ["gear"] and "over 14.907 mm" in small[0].message
+    assert found(wide(_model("helical_pair"), "gear1", face_width=0.2)) == []  # a bevel rule only
+    pair = dataclasses.replace(_model("bevel_pair").gear_pairs["pair"], face_width=0.025)
+    said = [text for text in pair_tooth_warnings(pair.pair_spec()) if "face width" in text]
+    assert len(said) == 1 and said[0].startswith("gears 1 and 2: face width 25 mm is over 22.361 mm")
 
 
 def test_joint_at_the_centre_of_mass_instead_of_the_gear_axis():

@@ -275,9 +275,10 @@ def bevel_pitch_angle(z1: int, z2: int) -> float:
 
 
 def bevel_face_width_limit(module: float, z1: int, pitch_angle: float) -> tuple[float, float]:
-    """The widest face [m] a straight bevel pair is made with, the smaller of R_e / 3 and 10 m (Mott, Machine
+    """The widest face [m] a straight bevel gear is made with, the smaller of R_e / 3 and 10 m (Mott, Machine
     Elements in Mechanical Design, sec. 8-8; Gleason's cutting rule), and the outer cone distance
-    R_e = m z1 / (2 sin gamma1) [m]; from the outer module [m] and gear 1's teeth and pitch angle [rad]."""
+    R_e = m z / (2 sin gamma) [m]; from the outer module [m] and the gear's teeth and pitch angle [rad] (either
+    gear of a pair gives its R_e)."""
     cone = 0.5 * module * z1 / math.sin(pitch_angle)
     return min(cone / 3.0, 10.0 * module), cone
 

@@ -274,12 +274,12 @@ def bevel_pitch_angle(z1: int, z2: int) -> float:
     return math.atan2(z1, z2)
 
 
-def bevel_face_width_limit(module: float, z1: int, pitch_angle: float) -> tuple[float, float]:
+def bevel_face_width_limit(module: float, teeth: int, pitch_angle: float) -> tuple[float, float]:
     """The widest face [m] a straight bevel gear is made with, the smaller of R_e / 3 and 10 m (Mott, Machine
     Elements in Mechanical Design, sec. 8-8; Gleason's cutting rule), and the outer cone distance
     R_e = m z / (2 sin gamma) [m]; from the outer module [m] and the gear's teeth and pitch angle [rad] (either
     gear of a pair gives its R_e)."""
-    cone = 0.5 * module * z1 / math.sin(pitch_angle)
+    cone = 0.5 * module * teeth / math.sin(pitch_angle)
     return min(cone / 3.0, 10.0 * module), cone
 
 

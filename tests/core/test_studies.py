@@ -220,7 +220,7 @@ def test_a_new_study_starts_on_a_load_torque_not_on_a_gears_module():
         path = first_parameter(bare)
         assert not bare.forces and path == f"gears.{gear}.face_width", name
         inertia = bare.bodies[gear].inertia
-        apply(bare, path, 1.5 * bare.bodies[gear].visual.spec.face_width)
+        apply(bare, path, 1.1 * bare.bodies[gear].visual.spec.face_width)  # the bevel's 22 mm: under R_e / 3
         assert bare.bodies[gear].inertia != inertia and validate(bare) == [], name
 
 

@@ -162,8 +162,12 @@ class PlotPanel(pg.PlotWidget):
             self.remove_curve(name)
 
     def _label(self) -> None:
+        """The unit the curves share on the axis, and the quantity where they are all the same one (two meshes'
+        'Ft'; a channel is named item.quantity)."""
         units = sorted(set(self.units.values()))
-        self.getPlotItem().getAxis("left").set_quantity("", units[0] if len(units) == 1 else "")
+        quantities = {name.rsplit(".", 1)[-1] for name in self.units}
+        self.getPlotItem().getAxis("left").set_quantity(quantities.pop() if len(quantities) == 1 else "",
+                                                        units[0] if len(units) == 1 else "")
         self.hint.setVisible(not self.curves)
 
     # drag and drop of channel names from the browser

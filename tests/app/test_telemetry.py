@@ -280,6 +280,18 @@ def test_ab_cursors_read_the_values_and_their_difference(window, qtbot):
     assert float(tw.readout.item(shown, 6).text()) == pytest.approx(v.max() * 30 / math.pi, rel=1e-5)
 
 
+def test_a_plots_axis_names_the_quantity_its_curves_share(window, qtbot):
+    """The axis read only '[kN]' under a torque's power: it now names the quantity where every curve on the plot
+    is the same one (two meshes' Ft: 'Ft [N]'), and only the unit where they differ (Ft and Fr)."""
+    _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.01)
+    tw = window.show_telemetry()
+    tw.add_channels(["sun_planet1.Ft", "sun_planet2.Ft"])
+    axis = tw.stack.current.getPlotItem().getAxis("left")
+    assert "Ft [" in axis.labelString() and "N]" in axis.labelString(), axis.labelString()
+    tw.add_channels(["sun_planet1.Fr"])
+    assert "Ft" not in axis.labelString() and "N]" in axis.labelString(), axis.labelString()
+
+
 def test_a_transmission_error_reads_in_micrometres_and_a_mesh_stiffness_in_n_per_um(window, qtbot):
     """The compliant pair's TE is some 1e-5 m: its axis read '[m]' with ticks 6e-06 to 1.4e-05 and the read-out
     5.84403e-06, where the CHBM windows show the same quantity in um. The axis and the row now take the SI

@@ -8,7 +8,7 @@ from core.commands import AddItem, Command, Macro, SetSettings
 from core.gearing.bearings import carry_on_bearing, mesh_for
 from core.gearing.compound import hold_once
 from core.gearing.gear_bodies import own_axis_joint
-from core.gearing.pair_gears import pair_from_gears
+from core.gearing.pair_gears import face_from_gears, pair_from_gears
 from core.gearing.placement import place_gear1, place_gear2
 from core.model.model import Model
 
@@ -21,6 +21,7 @@ FIXES = {
                     lambda model, item: Macro(f"Move gear 1 of {item} into mesh",
                                               place_gear1(model, model.gear_pairs[item]))),
     "pair_from_gears": ("Take the gears' teeth into the pair and put the gears into mesh", pair_from_gears),
+    "face_from_gears": ("Narrow the pair's face to its narrower gear's", face_from_gears),
     "hold_once": ("Hold the shaft by one joint", hold_once),
     "own_axis_joint": ("Turn it on a revolute joint to the ground about its own axis",
                        lambda model, item: AddItem(own_axis_joint(model, item))),

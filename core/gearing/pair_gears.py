@@ -59,6 +59,17 @@ def pair_from_gears(model: Model, name: str) -> Command:
                  commands + (follow_ratio(trial, pair, new) if side == 2 else []))
 
 
+def face_from_gears(model: Model, name: str) -> Command:
+    """The fix for a pair wider than a generated gear of it: the pair takes its narrower generated gear's face
+    width (the teeth touch over that at most)."""
+    pair = model.gear_pairs[name]
+    widths = [b.visual.spec.face_width for b in (model.bodies.get(model.gear_body(pair, k)) for k in (1, 2))
+              if b is not None and isinstance(b.visual, GearSource)]
+    if not widths:
+        raise ModelError(name, "takes its face width from its gears only where one is a generated gear")
+    return replace_fields(model, name, face_width=min(widths))
+
+
 def gear_values(pair: GearPair, k: int) -> dict:
     """The macro-geometry gear k of `pair` needs: teeth, module (transverse), normal pressure angle; a cylindrical
     gear's helix angle (gear 2 of an external pair the other hand, a ring the pinion's) and profile shift (an

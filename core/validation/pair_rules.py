@@ -210,6 +210,20 @@ class PairRules:
             self.add("warning", pair.name, f"the pitch apexes of the two bevel gears are {gap * 1e3:.6g} mm apart: "
                      f"move gear {gears[1].name!r} along its axis so its apex meets gear 1's", fix=self.placing(pair))
 
+    def check_face_width(self, pair: GearPair) -> None:
+        """The pair's face width at most its narrower generated gear's: the teeth touch over that face at most,
+        and the pair's width is what its mesh stiffness, overlap ratio and a bevel pair's mean cone radius take."""
+        gears = [b for b in (self.m.bodies.get(self.m.gear_body(pair, k)) for k in (1, 2))
+                 if b is not None and isinstance(b.visual, GearSource)]
+        if not gears:
+            return
+        narrow = min(gears, key=lambda b: b.visual.spec.face_width)
+        width = narrow.visual.spec.face_width
+        if pair.face_width > width + LENGTH_TOL:
+            self.add("warning", pair.name, f"face width {pair.face_width * 1e3:.6g} mm is wider than gear "
+                     f"{narrow.name!r} ({width * 1e3:.6g} mm): the teeth touch over {width * 1e3:.6g} mm at most, "
+                     "while the mesh stiffness and forces take the pair's width", fix="face_from_gears")
+
     def check_generated_gears(self, pair: GearPair, j1: RevoluteJoint, j2: RevoluteJoint) -> None:
         """Compare the pair's macro-geometry with the gears' generators, where known."""
         kind2 = {"bevel": "bevel", "internal": "inner"}.get(pair.kind, "helical")
@@ -219,6 +233,7 @@ class PairRules:
         # where an edit of the pair leaves its gears as they are (core.gearing.pair_gears.edit_pair), say why
         held = ("; the gears do not follow the pair: both shafts carry other pairs' gears (a planetary set is "
                 "made again as a whole, by Gears > Planetary Gearset)") if moving_gear(self.m, pair) is None else ""
+        self.check_face_width(pair)
         for k, joint in ((1, j1), (2, j2)):
             body = self.m.bodies.get(self.m.gear_body(pair, k))
             if body is None:

@@ -149,6 +149,22 @@ def test_pair_teeth_that_disagree_with_the_generated_gear():
     assert any(f.severity == "warning" and "z2 = 41" in f.message for f in found)
 
 
+def test_a_pair_wider_than_its_generated_gear_is_a_warning_whose_fix_narrows_the_pair():
+    """The teeth touch over the narrower gear's face at most, and the pair's face width is what its mesh
+    stiffness, its overlap ratio and a bevel pair's mean cone radius take. The bevel example's pair edited to
+    25 mm with both gears 20 mm wide said nothing; now the pair is named, and the fix sets its face to 20 mm. A
+    pinion wider than its pair (the common practice) is not told."""
+    m = _edit(_model("bevel_pair"), "pair", face_width=0.025)
+    found = [f for f in validate(m) if f.item == "pair" and "wider than" in f.message]
+    assert [f.severity for f in found] == ["warning"] and "'pinion'" in found[0].message
+    assert "25 mm" in found[0].message and "20 mm" in found[0].message and found[0].fix == "face_from_gears"
+    fix_command(m, found[0]).do(m)
+    assert m.gear_pairs["pair"].face_width == 0.020
+    assert not [f for f in validate(m) if "wider than" in f.message]
+    narrow = _edit(_model("helical_pair"), "pair", face_width=0.015)  # both gears 20 mm: the pair narrower
+    assert not [f for f in validate(narrow) if "wider than" in f.message]
+
+
 def test_helix_hand_of_gear_2_must_be_opposite():
     m = _model("helical_pair")
     spec = dataclasses.replace(m.bodies["gear2"].visual.spec, helix_angle=math.radians(15))

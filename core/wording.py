@@ -1,4 +1,5 @@
-"""How a count reads in a message: "1 finding", "2 findings", never "2 finding(s)"."""
+"""How a count reads in a message ("1 finding", "2 findings", never "2 finding(s)"), and a value given: cut to a
+readable length."""
 
 from __future__ import annotations
 
@@ -16,3 +17,14 @@ def counted(n: int, one: str, many: str = "") -> str:
         The noun for any other count, where it is not `one` + 's' (counted(2, 'body', 'bodies')).
     """
     return f"{n} {one if n == 1 else many or one + 's'}"
+
+
+def short_repr(value, limit: int = 60) -> str:
+    """repr of a value cut to a readable length for messages (a list of 200,000 numbers shows its start)."""
+    if isinstance(value, (list, tuple, dict)) and len(value) > limit:
+        value = value[:limit] if not isinstance(value, dict) else dict(list(value.items())[:limit])
+    try:
+        text = repr(value)
+    except RecursionError:
+        return f"a {type(value).__name__} nested too deeply to show"
+    return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass
 
 from core.ranges import DEG, MM, Range, range_problems, ranged
+from core.wording import short_repr
 
 ADDENDUM = 1.0  # in normal modules
 DEDENDUM = 1.25  # in normal modules
@@ -93,7 +94,7 @@ class GearSpec:
         root circle, bevel face width below half the cone distance).
         """
         if self.kind not in GEAR_KINDS:
-            return [("kind", f"must be one of {', '.join(GEAR_KINDS)}, got {self.kind!r}")]
+            return [("kind", f"must be one of {', '.join(GEAR_KINDS)}, got {short_repr(self.kind)}")]
         found = [p for p in range_problems(self) if p[0] in self.relevant_fields()]
         if found:
             return found
@@ -328,7 +329,7 @@ class PairSpec:
 
     def problems(self) -> list[tuple[str, str]]:
         if self.kind not in PAIR_KINDS:
-            return [("kind", f"must be one of {', '.join(PAIR_KINDS)}, got {self.kind!r}")]
+            return [("kind", f"must be one of {', '.join(PAIR_KINDS)}, got {short_repr(self.kind)}")]
         found = range_problems(self)
         if not found and self.kind != "external":
             found += [(f, f"must be 0 for a {self.kind} pair (profile shift is supported on external pairs), "

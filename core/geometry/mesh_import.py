@@ -15,7 +15,7 @@ import numpy as np
 
 from core.errors import GearDynError
 from core.geometry.mass_properties import MassProperties, mesh_mass_properties
-from core.wording import counted
+from core.wording import counted, short_repr
 
 UNIT_SCALE = {"mm": 1e-3, "cm": 1e-2, "m": 1.0, "in": 0.0254}  # the file's length unit to metres
 FALLBACKS = ("none", "convex_hull", "manual")
@@ -104,7 +104,7 @@ def read_mesh(path: str | Path, unit: str = "mm"):
 
     path = Path(path)
     if unit not in UNIT_SCALE:
-        raise MeshImportError(f"unit: must be one of {', '.join(UNIT_SCALE)}, got {unit!r}")
+        raise MeshImportError(f"unit: must be one of {', '.join(UNIT_SCALE)}, got {short_repr(unit)}")
     if path.suffix.lower() not in SUFFIXES:
         raise MeshImportError(f"{path.name}: must be an .obj or .stl file")
     if not path.exists():
@@ -156,7 +156,7 @@ def import_mesh(path: str | Path, unit: str = "mm", density: float = 7850.0, fal
         'manual' leaves them to be entered by hand.
     """
     if fallback not in FALLBACKS:
-        raise MeshImportError(f"fallback: must be one of {', '.join(FALLBACKS)}, got {fallback!r}")
+        raise MeshImportError(f"fallback: must be one of {', '.join(FALLBACKS)}, got {short_repr(fallback)}")
     if not (density > 0 and np.isfinite(density)):
         raise MeshImportError(f"density: must be a number above 0 kg/m^3, got {density!r}")
     mesh = read_mesh(path, unit)

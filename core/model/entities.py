@@ -20,6 +20,7 @@ from core.geometry.macro import PAIR_KINDS, GearSpec, PairSpec, pair_field
 from core.geometry.mesh_import import UNIT_SCALE
 from core.model.kinds import KINDS, item_kind
 from core.ranges import DEG, MM, N_PER_UM, Range, choice, range_problems, ranged, vector
+from core.wording import short_repr
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
@@ -849,17 +850,6 @@ class SimulationSettings:
 def shown_key(key: str) -> str:
     """A JSON key as it may appear in a message path: itself when it reads as a name, else quoted and cut."""
     return key if isinstance(key, str) and key.isidentifier() else short_repr(key, 40)
-
-
-def short_repr(value, limit: int = 60) -> str:
-    """repr of a value cut to a readable length for messages (a list of 200,000 numbers shows its start)."""
-    if isinstance(value, (list, tuple, dict)) and len(value) > limit:
-        value = value[:limit] if not isinstance(value, dict) else dict(list(value.items())[:limit])
-    try:
-        text = repr(value)
-    except RecursionError:
-        return f"a {type(value).__name__} nested too deeply to show"
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def collection_of(item) -> str:

@@ -21,7 +21,6 @@ from typing import Any, Union
 
 from core.atomic import atomic_write_text
 from core.model.entities import (
-    short_repr,
     shown_key,
     GearSource,
     MeshFileSource,
@@ -32,6 +31,7 @@ from core.model.kinds import COLLECTIONS, ITEM_TYPES, KINDS
 from core.errors import ModelError, problems_of
 from core.model.model import Model
 from core.model.views import Views
+from core.wording import short_repr
 
 FORMAT_VERSION = 1
 SUFFIX = ".gdyn"

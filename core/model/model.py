@@ -19,8 +19,8 @@ from core.model.entities import (
     SimulationSettings,
     collection_of,
     name_problem,
-    short_repr,
 )
+from core.wording import short_repr
 
 
 def cached(item, key: str, compute):

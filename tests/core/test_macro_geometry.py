@@ -126,3 +126,11 @@ def test_out_of_range_parameters_name_the_field_and_the_range(spec, field):
     problems = spec.problems()
     assert problems and problems[0][0] == field
     assert "must be" in problems[0][1]
+
+
+@pytest.mark.parametrize("spec", [GearSpec(kind="1" * 5000), PairSpec(kind="1" * 5000, z1=20, z2=40, module=0.002)])
+def test_a_kind_that_is_no_kind_is_named_in_a_message_of_readable_length(spec):
+    """A file whose gear kind is a 5,000-character string (the fuzz test's mutation) was refused with all of it
+    in the message; the message now shows its start, as every other field's does."""
+    (field, message), = spec.problems()
+    assert field == "kind" and message.startswith("must be one of") and len(message) < 120 and "..." in message

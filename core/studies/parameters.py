@@ -222,8 +222,9 @@ def numeric_paths(model) -> list[str]:
 
 def first_parameter(model) -> str:
     """The path a new study starts on: a torque's law value (what a study of a gear train varies first), else any
-    law's value, else a gear's face width or a body's mass (its inertia follows, and no rule ties it to a pair),
-    else the first path. Not a gear's module: varied alone, it leaves its pairs' module behind."""
+    law's value, else a gear's face width or a body's mass (its inertia follows; a gear no narrower than its pair
+    meets no pair rule), else the first path. Not a gear's module: varied alone, it leaves its pairs' module
+    behind."""
     paths = numeric_paths(model)
     laws = [p for p in paths if p.startswith("forces.") and p.endswith(".law.value")]
     torques = [p for p in laws if getattr(model.forces[p.split(".")[1]], "LAW_UNIT", "") == "N m"]

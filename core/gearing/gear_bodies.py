@@ -98,6 +98,12 @@ def on_one_line(joint_a, joint_b, same_direction: bool = False) -> bool:
     return parallel and float(np.linalg.norm(d - a * (a @ d))) < 1e-9
 
 
+def generated_gears(model, pair) -> list:
+    """The bodies that carry `pair`'s teeth (gear 1's, then gear 2's) where they are generated gears."""
+    bodies = (model.bodies.get(model.gear_body(pair, k)) for k in (1, 2))
+    return [b for b in bodies if b is not None and isinstance(b.visual, GearSource)]
+
+
 def mesh_centre(model, pair, k: int) -> np.ndarray:
     """Gear k's centre in its mid-face plane: the joint-axis point closest to that plane (world, initial) [m]."""
     joint = model.joints[pair.joint1 if k == 1 else pair.joint2]

@@ -18,6 +18,7 @@ import numpy as np
 
 from core.commands import Command, Macro, ReplaceItem, replace_fields, set_gear_spec
 from core.errors import ModelError
+from core.gearing.gear_bodies import generated_gears
 from core.gearing.placement import moving_gear, place_moving_gear
 from core.geometry.macro import bevel_pitch_angle
 from core.model.entities import GROUND, GearPair, GearSource
@@ -62,9 +63,7 @@ def pair_from_gears(model: Model, name: str) -> Command:
 def face_from_gears(model: Model, name: str) -> Command:
     """The fix for a pair wider than a generated gear of it: the pair takes its narrower generated gear's face
     width (the teeth touch over that at most)."""
-    pair = model.gear_pairs[name]
-    widths = [b.visual.spec.face_width for b in (model.bodies.get(model.gear_body(pair, k)) for k in (1, 2))
-              if b is not None and isinstance(b.visual, GearSource)]
+    widths = [b.visual.spec.face_width for b in generated_gears(model, model.gear_pairs[name])]
     if not widths:
         raise ModelError(name, "takes its face width from its gears only where one is a generated gear")
     return replace_fields(model, name, face_width=min(widths))

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from core.gearing.gear_bodies import bevel_apex, mesh_centre, welded
+from core.gearing.gear_bodies import bevel_apex, generated_gears, mesh_centre, welded
 from core.gearing.placement import moving_gear, other_pairs
 from core.geometry import vec3
 from core.geometry.macro import bevel_pitch_angle, center_distance
@@ -213,8 +213,7 @@ class PairRules:
     def check_face_width(self, pair: GearPair) -> None:
         """The pair's face width at most its narrower generated gear's: the teeth touch over that face at most,
         and the pair's width is what its mesh stiffness, overlap ratio and a bevel pair's mean cone radius take."""
-        gears = [b for b in (self.m.bodies.get(self.m.gear_body(pair, k)) for k in (1, 2))
-                 if b is not None and isinstance(b.visual, GearSource)]
+        gears = generated_gears(self.m, pair)
         if not gears:
             return
         narrow = min(gears, key=lambda b: b.visual.spec.face_width)

@@ -278,6 +278,9 @@ class ItemDialog(QDialog):
         self.item = None
         if cls in NOTES:
             self.form.edited.connect(self._show_note)
+            for w in self.form.widgets.values():  # a law's note follows its plot, key by key
+                if isinstance(w, LawEditor):
+                    w.typed.connect(self._show_note)
             self._show_note()
         if cls is SpeedMotor:  # a law left as it came follows the joint chosen: it starts at that joint's speed
             self._law = self.form.widgets["law"].value()

@@ -49,9 +49,11 @@ def in_rpm(field: QuantityField) -> None:
 
 
 class LawEditor(QWidget):
-    """Edits a TimeLaw in `unit`; plots it over [0, t_span] s. `changed` fires after each edit."""
+    """Edits a TimeLaw in `unit`; plots it over [0, t_span] s. `changed` fires after each edit, `typed` after each
+    key that leaves the entries a law (the plot follows it)."""
 
     changed = Signal()
+    typed = Signal()
 
     def __init__(self, law: TimeLaw, unit: str, t_span: float, label: str = "Law", parent=None):
         super().__init__(parent)
@@ -74,6 +76,7 @@ class LawEditor(QWidget):
         for name, f in self.fields.items():
             f.edit.setObjectName(f"law_{name}")
             f.edit.editingFinished.connect(self._edited)
+            f.edit.textChanged.connect(self._follow_keys)
             if unit == "rad/s" and name in ("value", "final", "amplitude"):
                 in_rpm(f)
         self.load = QPushButton("Load CSV...")
@@ -200,6 +203,16 @@ class LawEditor(QWidget):
             raise FieldError(f"{self.label} {label.lower()}: {msg}")
         return law
 
+    def _follow_keys(self, *_) -> None:
+        """Redraw the law as it is typed, where the entries read as one; a number half typed ('-', '1e') leaves
+        the last law drawn, and what is wrong is said once the entry is finished (`_replot`)."""
+        try:
+            self._draw(self.value())
+        except FieldError:
+            return
+        self.message.setText("")
+        self.typed.emit()
+
     def _replot(self) -> None:
         try:
             law = self.value()
@@ -208,6 +221,9 @@ class LawEditor(QWidget):
             self.curve.setData([], [])
             return
         self.message.setText("")
+        self._draw(law)
+
+    def _draw(self, law: TimeLaw) -> None:
         span = max(self.t_span, 1e-9)
         t = np.linspace(0.0, span, 801)
         if law.kind in ("step", "table"):  # show the corners where they are

@@ -575,3 +575,31 @@ def test_choosing_a_table_law_in_the_properties_asks_for_the_csv_and_sets_it_in_
     window.select("sun_torque")
     window.props.form.widgets["law"].kind.setCurrentText("Table (CSV)")
     assert boxes == [] and window.doc.model.forces["sun_torque"].law.table == law.table
+
+
+def test_a_laws_plot_follows_each_key_typed_and_a_half_typed_number_leaves_it_as_it_was(window, qtbot):
+    """The Speed Motor dialog's rpm line followed each key, its plot and note only Tab or Return: typing 2 then 5
+    into the value showed the old law beside '= 238.7 rpm'. The plot and the note now follow each key that leaves
+    a number; a '-' half typed leaves the last law drawn and says nothing until the entry is finished."""
+    _open_pair(window)
+    seen = {}
+
+    def look(dlg):
+        edit = dlg.findChild(QLineEdit, "law_value")
+        editor = dlg.form.widgets["law"]
+        edit.selectAll()
+        qtbot.keyClicks(edit, "25")
+        seen["typed"] = sorted(set(editor.curve.getData()[1]))
+        seen["rpm"] = dlg.findChild(QLabel, "law_value_rpm").text()
+        seen["note"] = dlg.note.text()
+        edit.selectAll()
+        qtbot.keyClicks(edit, "-")
+        seen["half"] = sorted(set(editor.curve.getData()[1])), editor.message.text()
+        qtbot.keyClicks(edit, "4")
+
+    fill_and_ok(qtbot, {"Name": "m"}, {"joint": "gear1_joint"}, press=look)
+    qtbot.mouseClick(toolbar_button(window, "speed_motor"), Qt.LeftButton)
+    assert seen["typed"] == [25.0] and seen["rpm"] == "= 238.732 rpm"
+    assert "the law starts at 25 rad/s (238.732 rpm)" in seen["note"]
+    assert seen["half"] == ([25.0], "")
+    assert window.doc.model.forces["m"].law.value == -4.0

@@ -97,12 +97,12 @@ class ImportMeshDialog(QDialog):
         self._by_hand()
         for combo in (self.unit, self.fallback, self.up):
             combo.currentIndexChanged.connect(self.show_preview)
-        for edit in (self.path, self.density.edit, self.turn.edit):
+        for edit in (self.path, self.density.edit, self.turn.edit, *(p.edit for p in self.position.parts)):
             edit.editingFinished.connect(self.show_preview)
 
     def show_preview(self, *_) -> None:
-        """What the file gives as chosen: watertight or not, volume, mass, and its size in the model's axes (the
-        up axis and turn applied) [mm]."""
+        """What the file gives as chosen: watertight or not, volume, mass, and its size and where its middle lands
+        in the model (the up axis, turn and position applied) [mm]."""
         text = self.path.text().strip()
         if not text:
             self.preview.setText("")
@@ -117,9 +117,10 @@ class ImportMeshDialog(QDialog):
                 closed = "watertight" if imported.watertight else "not watertight (it has holes)"
             except NotWatertightError:
                 mesh, mp, closed = read_mesh(text, self.unit.currentData()), None, "not watertight (it has holes)"
-            turned = np.asarray(mesh.vertices) @ quat_matrices(self.orientation()).T
-            self.sketch.show_points(turned)
-            size = " x ".join(f"{v * 1e3:.4g}" for v in np.ptp(turned, axis=0))
+            placed = np.asarray(mesh.vertices) @ quat_matrices(self.orientation()).T + self.position.value()
+            self.sketch.show_points(placed)
+            size = " x ".join(f"{v * 1e3:.4g}" for v in np.ptp(placed, axis=0))
+            middle = ", ".join(f"{v * 1e3 + 0.0:.4g}" for v in 0.5 * (placed.min(axis=0) + placed.max(axis=0)))
             remark = None
             if mp is not None:
                 source = "its mesh" if imported.watertight else "its convex hull (an upper bound)"
@@ -130,7 +131,7 @@ class ImportMeshDialog(QDialog):
                 mass = "mass properties by hand"
             else:
                 mass = "no volume: choose the convex hull or mass properties by hand"
-            self.preview.setText(f"{closed}; {mass}; size x, y, z {size} mm in the model"
+            self.preview.setText(f"{closed}; {mass}; size x, y, z {size} mm, its middle at {middle} mm in the model"
                                  + (f". Check: {remark}" if remark else ""))
             grow_to_fit(self)
         except (FieldError, MeshImportError) as exc:

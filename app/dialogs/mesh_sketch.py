@@ -1,5 +1,6 @@
 """A sketch of an imported mesh as it will stand in the model: its silhouette seen from the front (x right, z up)
-and from the top (x right, y up), with the world's axes drawn, so a wrong up axis shows before the import."""
+and from the top (x right, y up), where it lands beside the world's axes drawn from the origin, so a wrong up
+axis, or a part its file puts away from the origin, shows before the import."""
 
 from __future__ import annotations
 
@@ -14,25 +15,25 @@ MAX_POINTS = 20000  # vertices a silhouette is taken from (a strided subset beyo
 
 
 class MeshSketch(QWidget):
-    """Two silhouettes (projected convex hulls) of points in the model's axes [m], scaled to fit side by side."""
+    """Two silhouettes (projected convex hulls) of points in the model [m] and the world's origin, scaled to fit side
+    by side."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("import_sketch")
         self.setMinimumSize(320, 150)
-        self.outlines: dict[str, np.ndarray] = {}  # view -> (k, 2) hull in metres, for the drawing and tests
-        self.extent = np.zeros(3)  # the points' size along x, y, z [m]
+        self.outlines: dict[str, np.ndarray] = {}  # view -> (k, 2) hull in the model [m], for the drawing and tests
+        self.box = np.zeros((2, 3))  # the lowest and highest corner of the points and the origin [m]
 
     def show_points(self, points: np.ndarray | None) -> None:
-        """The silhouettes of `points` (n, 3) [m] in the model's axes; None clears the sketch."""
+        """The silhouettes of `points` (n, 3) [m] in the model; None clears the sketch."""
         self.outlines = {}
-        self.extent = np.zeros(3)
+        self.box = np.zeros((2, 3))
         if points is not None and len(points):
             pts = np.asarray(points, float)[:: max(1, len(points) // MAX_POINTS)]
-            self.extent = np.ptp(pts, axis=0)
-            centred = pts - 0.5 * (pts.min(axis=0) + pts.max(axis=0))
+            self.box = np.array([np.minimum(pts.min(axis=0), 0.0), np.maximum(pts.max(axis=0), 0.0)])
             for name, h, v, _, _ in VIEWS:
-                flat = centred[:, [h, v]]
+                flat = pts[:, [h, v]]
                 try:
                     self.outlines[name] = flat[ConvexHull(flat).vertices]
                 except QhullError:  # flat in this view (a plane seen edge on): its extreme points
@@ -47,20 +48,22 @@ class MeshSketch(QWidget):
             painter.end()
             return
         half, height = self.width() / 2, self.height()
-        size = max(float(self.extent.max()), 1e-12)
+        size = max(float(np.ptp(self.box, axis=0).max()), 1e-12)
         scale = 0.7 * min(half, height - 30) / size  # px per metre, the same in both views
-        for k, (name, _, _, right, up) in enumerate(VIEWS):
-            cx, cy = half * (k + 0.5), 10 + (height - 30) / 2
+        middle = self.box.mean(axis=0)
+        arm = 0.22 * min(half, height - 30)
+        for k, (name, h, v, right, up) in enumerate(VIEWS):
+            # the middle of the part and the origin together at the middle of the view
+            cx, cy = half * (k + 0.5) - scale * middle[h], 10 + (height - 30) / 2 + scale * middle[v]
             outline = self.outlines[name]
             painter.setPen(QPen(QColor("#3a5f8f"), 1.5))
             painter.setBrush(QColor(120, 160, 210, 120))
             painter.drawPolygon(QPolygonF([QPointF(cx + scale * x, cy - scale * y) for x, y in outline]))
-            # the world's axes through the sketch's centre: the up arrow is what the import asks about
-            arm = 0.45 * min(half, height - 30)
+            # the world's axes from its origin: the up arrow is what the import asks about
             for (dx, dy), label, colour in (((arm, 0.0), right, "#c0392b"), ((0.0, -arm), up, "#27ae60")):
                 painter.setPen(QPen(QColor(colour), 1.5))
                 painter.drawLine(QPointF(cx, cy), QPointF(cx + dx, cy + dy))
                 painter.drawText(QPointF(cx + dx + 3, cy + dy + (4 if dy == 0 else -3)), label)
             painter.setPen(QColor("#444"))
-            painter.drawText(QPointF(cx - half / 2 + 6, height - 8), f"{name}")
+            painter.drawText(QPointF(half * k + 6, height - 8), f"{name}")
         painter.end()

@@ -469,8 +469,8 @@ def test_the_import_dialog_previews_the_file_and_the_body_keeps_its_hull_note(wi
     fill_and_ok(qtbot, {"Name": "b", "File": str(box)}, {"unit": "mm", "up_axis": "Y up (turn it upright)"}, ok=False,
                 press=lambda dlg: seen.append(dlg.preview.text()))
     qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
-    assert seen == ["watertight; volume 100 cm^3, mass 0.785 kg from its mesh; size x, y, z 100 x 20 x 50 mm in the "
-                    "model"]
+    assert seen == ["watertight; volume 100 cm^3, mass 0.785 kg from its mesh; size x, y, z 100 x 20 x 50 mm, its "
+                    "middle at 0, 0, 0 mm in the model"]
     holey = trimesh.creation.box(extents=(10.0, 10.0, 10.0))
     holey.update_faces(np.arange(len(holey.faces)) > 1)
     open_box = tmp_path / "open.stl"

@@ -839,3 +839,37 @@ def test_a_bevel_pairs_module_is_called_its_outer_module_in_the_dock_and_the_pai
     fill_and_ok(qtbot, {}, press=look, ok=False)
     qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
     assert labels == ["Normal module", "Outer module"]
+
+
+def test_the_import_sketch_and_preview_show_where_a_part_off_the_origin_lands(window, qtbot, tmp_path):
+    """A 60 mm disc that its file puts 100 mm along x was sketched centred on the world's axes, as if at the
+    origin; the import put it 100 mm away. The sketch now draws it where it lands (the file's place, turned, plus
+    the Position typed), the axes from the world's origin, and the preview says where its middle is."""
+    window.act_new.trigger()
+    disc = trimesh.creation.cylinder(radius=30.0, height=20.0)  # mm, its middle at the file's (100, 0, 10)
+    disc.apply_translation((100.0, 0.0, 10.0))
+    path = tmp_path / "disc.stl"
+    disc.export(path)
+    seen = {}
+
+    def look(dlg):
+        dlg.show_preview()
+        seen["file"] = (dlg.sketch.outlines["top"].min(axis=0), dlg.sketch.outlines["top"].max(axis=0),
+                        dlg.preview.text())
+        for part, value in zip(dlg.position.parts, (0, -100, 5)):
+            part.edit.setText(str(value))
+            part.edit.editingFinished.emit()
+        seen["moved"] = (dlg.sketch.outlines["front"].min(axis=0), dlg.sketch.outlines["front"].max(axis=0),
+                         dlg.preview.text())
+
+    fill_and_ok(qtbot, {"Name": "disc", "File": str(path)}, press=look)
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    low, high, text = seen["file"]
+    assert low == pytest.approx((0.070, -0.030), abs=2e-4) and high == pytest.approx((0.130, 0.030), abs=2e-4)
+    assert "its middle at 100, 0, 10 mm in the model" in text
+    low, high, text = seen["moved"]  # front view: x across, z up; the Position (0, -100, 5) mm added
+    assert low == pytest.approx((0.070, 0.005)) and high == pytest.approx((0.130, 0.025))
+    assert "its middle at 100, -100, 15 mm in the model" in text
+    body = window.doc.model.bodies["disc"]
+    placed = np.asarray(disc.vertices) * 1e-3 + body.position  # the body as imported: the file's place + Position
+    assert placed.min(axis=0) == pytest.approx(np.r_[seen["moved"][0][0], -0.130, seen["moved"][0][1]], abs=2e-4)

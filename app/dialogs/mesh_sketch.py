@@ -12,6 +12,9 @@ from scipy.spatial import ConvexHull, QhullError
 
 VIEWS = (("front", 0, 2, "x", "z (up)"), ("top", 0, 1, "x", "y"))  # name, horizontal and vertical axis, labels
 MAX_POINTS = 20000  # vertices a silhouette is taken from (a strided subset beyond)
+#: a part smaller than this share of the span from the origin to it is framed alone (beside the origin it would be
+#: a dot, its up axis unreadable): the axes then run through its middle and the sketch says how far the origin is
+FAR = 0.1
 
 
 class MeshSketch(QWidget):
@@ -24,14 +27,17 @@ class MeshSketch(QWidget):
         self.setMinimumSize(320, 150)
         self.outlines: dict[str, np.ndarray] = {}  # view -> (k, 2) hull in the model [m], for the drawing and tests
         self.box = np.zeros((2, 3))  # the lowest and highest corner of the points and the origin [m]
+        self.part = np.zeros((2, 3))  # the lowest and highest corner of the points alone [m]
 
     def show_points(self, points: np.ndarray | None) -> None:
         """The silhouettes of `points` (n, 3) [m] in the model; None clears the sketch."""
         self.outlines = {}
         self.box = np.zeros((2, 3))
+        self.part = np.zeros((2, 3))
         if points is not None and len(points):
             pts = np.asarray(points, float)[:: max(1, len(points) // MAX_POINTS)]
-            self.box = np.array([np.minimum(pts.min(axis=0), 0.0), np.maximum(pts.max(axis=0), 0.0)])
+            self.part = np.array([pts.min(axis=0), pts.max(axis=0)])
+            self.box = np.array([np.minimum(self.part[0], 0.0), np.maximum(self.part[1], 0.0)])
             for name, h, v, _, _ in VIEWS:
                 flat = pts[:, [h, v]]
                 try:
@@ -39,6 +45,15 @@ class MeshSketch(QWidget):
                 except QhullError:  # flat in this view (a plane seen edge on): its extreme points
                     self.outlines[name] = flat[[flat[:, 0].argmin(), flat[:, 0].argmax()]]
         self.update()
+
+    def frame(self) -> tuple[np.ndarray, float, bool]:
+        """What the views show: the middle [m] and size [m] of the box drawn, and whether the axes stand at the
+        world's origin (the part and the origin framed together) or, for a part far from it (FAR), through the
+        part's middle."""
+        span, own = float(np.ptp(self.box, axis=0).max()), float(np.ptp(self.part, axis=0).max())
+        at_origin = own >= FAR * span
+        box = self.box if at_origin else self.part
+        return box.mean(axis=0), max(float(np.ptp(box, axis=0).max()), 1e-12), at_origin
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
@@ -48,22 +63,25 @@ class MeshSketch(QWidget):
             painter.end()
             return
         half, height = self.width() / 2, self.height()
-        size = max(float(np.ptp(self.box, axis=0).max()), 1e-12)
+        middle, size, at_origin = self.frame()
         scale = 0.7 * min(half, height - 30) / size  # px per metre, the same in both views
-        middle = self.box.mean(axis=0)
         arm = 0.22 * min(half, height - 30)
         for k, (name, h, v, right, up) in enumerate(VIEWS):
-            # the middle of the part and the origin together at the middle of the view
-            cx, cy = half * (k + 0.5) - scale * middle[h], 10 + (height - 30) / 2 + scale * middle[v]
+            mx, my = half * (k + 0.5), 10 + (height - 30) / 2  # where the box's middle is drawn
+            cx, cy = mx - scale * middle[h], my + scale * middle[v]  # where the world's origin is
             outline = self.outlines[name]
             painter.setPen(QPen(QColor("#3a5f8f"), 1.5))
             painter.setBrush(QColor(120, 160, 210, 120))
             painter.drawPolygon(QPolygonF([QPointF(cx + scale * x, cy - scale * y) for x, y in outline]))
-            # the world's axes from its origin: the up arrow is what the import asks about
+            # the world's axes (from its origin, or through the part's middle): the up arrow is what the import
+            # asks about
+            ax, ay = (cx, cy) if at_origin else (mx, my)
             for (dx, dy), label, colour in (((arm, 0.0), right, "#c0392b"), ((0.0, -arm), up, "#27ae60")):
                 painter.setPen(QPen(QColor(colour), 1.5))
-                painter.drawLine(QPointF(cx, cy), QPointF(cx + dx, cy + dy))
-                painter.drawText(QPointF(cx + dx + 3, cy + dy + (4 if dy == 0 else -3)), label)
+                painter.drawLine(QPointF(ax, ay), QPointF(ax + dx, ay + dy))
+                painter.drawText(QPointF(ax + dx + 3, ay + dy + (4 if dy == 0 else -3)), label)
             painter.setPen(QColor("#444"))
             painter.drawText(QPointF(half * k + 6, height - 8), f"{name}")
+        if not at_origin:
+            painter.drawText(QPointF(half + 6, 14), f"origin {np.linalg.norm(middle) * 1e3:.4g} mm away")
         painter.end()

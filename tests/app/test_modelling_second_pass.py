@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton
 
 from app.dialogs.gear_sketch import GearSketch
+from app.dialogs.mesh_sketch import MeshSketch
 from app.viewport import BACKGROUND, rgb
 from core.gearing.placement import mesh_turn
 from core.geometry.rotations import quat_about
@@ -873,3 +874,17 @@ def test_the_import_sketch_and_preview_show_where_a_part_off_the_origin_lands(wi
     body = window.doc.model.bodies["disc"]
     placed = np.asarray(disc.vertices) * 1e-3 + body.position  # the body as imported: the file's place + Position
     assert placed.min(axis=0) == pytest.approx(np.r_[seen["moved"][0][0], -0.130, seen["moved"][0][1]], abs=2e-4)
+
+
+def test_the_import_sketch_frames_a_part_far_from_the_origin_alone_and_beside_it_when_near(qtbot):
+    """Framed with the origin, a 60 mm disc 2 m away would be a dot 3 % of the sketch across, its up axis
+    unreadable: it is framed alone (the axes through its middle, the origin's distance written); 100 mm away it is
+    framed with the origin."""
+    sketch = MeshSketch()
+    disc = trimesh.creation.cylinder(radius=0.03, height=0.02)
+    sketch.show_points(np.asarray(disc.vertices) + (2.0, 0.0, 0.0))
+    middle, size, at_origin = sketch.frame()
+    assert not at_origin and middle == pytest.approx((2.0, 0.0, 0.0)) and size == pytest.approx(0.06, rel=1e-3)
+    sketch.show_points(np.asarray(disc.vertices) + (0.1, 0.0, 0.0))
+    middle, size, at_origin = sketch.frame()
+    assert at_origin and middle == pytest.approx((0.065, 0.0, 0.0)) and size == pytest.approx(0.13, rel=1e-3)

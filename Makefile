@@ -14,7 +14,9 @@ XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[gui,test]'
+	@# -qq: setuptools' notice on every editable install of top-level packages ('Please be careful with
+	@# folders ... same name as your package') is not news on a checkout of ours; errors still print
+	$(PY) -m pip install -qq -e '.[gui,test]'
 	@# the kernels compiled into their cache (numba, then ahead of time): a compiled run then loads one module,
 	@# without numba, instead of compiling (minutes)
 	$(PY) -m core.dynamics.warm
@@ -36,7 +38,7 @@ test: sysdeps $(STAMP)
 	$(XVFB) $(PY) -m pytest -q -p no:cacheprovider -n 2 --dist loadfile
 
 bench: sysdeps $(STAMP)
-	$(PY) -m pip install --quiet -e '.[gui,test,bench]'
+	$(PY) -m pip install -qq -e '.[gui,test,bench]'
 	@for f in tests/benchmarks/bench_*.py; do echo "== $$f"; $(XVFB) $(PY) $$f || exit 1; done
 
 # A one-folder frozen application in dist/geardyn (PyInstaller), its size, then its smoke test under Xvfb.

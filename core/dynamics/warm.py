@@ -26,13 +26,18 @@ from core.model.files import load
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 
 
-def warm(folder: Path | None = None) -> str:
+def quiet(text: str) -> None:
+    """`warm`'s default: say nothing while working."""
+
+
+def warm(folder: Path | None = None, say=quiet) -> str:
     """Compile every entry point of the registry's program with numba (the models of resources/examples exercise
     them all), then ahead of time into `folder` (default: the kernel cache, where runs find it); what was done
     and how long it took. Nothing to do when the cache holds the module compiled ahead of time already.
     RuntimeError when it does and `folder` is another: this process then has no numba program to compile.
     Compiling ahead of time into the cache that fails (numba.pycc needs a C compiler) is said, not raised: runs
-    then take numba's cache; into a `folder` given (a package's), it raises."""
+    then take numba's cache; into a `folder` given (a package's), it raises. `say(text)` hears what it starts on
+    while it works (minutes, the first time)."""
     t0 = time.perf_counter()
     target = cache_root() if folder is None else Path(folder)
     code = program(True)
@@ -45,7 +50,9 @@ def warm(folder: Path | None = None) -> str:
     paths = sorted(EXAMPLES.glob("*.gdyn"))
     if not paths:
         raise FileNotFoundError(f"no example models in {EXAMPLES}: nothing to compile the kernels on")
-    for path in paths:
+    say(f"compiling the kernels on the {len(paths)} example models (once for these sources: a few minutes)")
+    for k, path in enumerate(paths, 1):
+        say(f"  {k}/{len(paths)} {path.name}")
         model = load(path)
         for formulation in FORMULATIONS:
             for integrator in METHODS:
@@ -60,6 +67,7 @@ def warm(folder: Path | None = None) -> str:
                 runs += 1
     t1 = time.perf_counter()
     done = f"the kernels compiled by numba are in {code.folder} ({runs} runs, {t1 - t0:.1f} s)"
+    say("compiling them ahead of time into one module (under a minute)")
     try:
         path = ahead.build(code, target)
     except Exception as exc:  # noqa: BLE001  (no C compiler, no Python headers: runs take numba's cache)
@@ -84,4 +92,4 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m core.dynamics.warm", description=__doc__.splitlines()[0])
     parser.add_argument("--ahead", type=Path, metavar="FOLDER",
                         help="compile the kernels ahead of time into FOLDER (default: the kernel cache)")
-    print(warm(parser.parse_args().ahead))
+    print(warm(parser.parse_args().ahead, say=lambda text: print(text, flush=True)))

@@ -28,7 +28,7 @@ from core.geometry.macro import (
 from core.geometry.tooth_profile import external_half_angle, tooth_outline
 
 
-def loop_sweep_mesh(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def loop_sweep_mesh(points: np.ndarray, shorter: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Mesh of a grid closed in both directions.
 
     Parameters
@@ -36,6 +36,9 @@ def loop_sweep_mesh(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     points : ndarray, shape (S, N, 3)
         ``points[s, n]``: point ``s`` of the closed cross-section loop at the
         ``n``-th angle round the axis [m].
+    shorter : bool
+        Split each quad along its shorter diagonal (default: always from
+        ``points[s, n]`` to ``points[s + 1, n + 1]``).
 
     Returns
     -------
@@ -49,10 +52,12 @@ def loop_sweep_mesh(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     b = np.roll(idx, -1, axis=1)
     c = np.roll(b, -1, axis=0)
     d = np.roll(idx, -1, axis=0)
-    faces = np.concatenate(
-        [np.stack([a, b, c], -1).reshape(-1, 3), np.stack([a, c, d], -1).reshape(-1, 3)]
-    )
     vertices = points.reshape(-1, 3)
+    across = np.ones(a.shape, bool)
+    if shorter:
+        across = np.sum((vertices[a] - vertices[c]) ** 2, axis=-1) <= np.sum((vertices[b] - vertices[d]) ** 2, axis=-1)
+    faces = np.concatenate([np.stack([a, b, c], -1)[across], np.stack([a, c, d], -1)[across],
+                            np.stack([a, b, d], -1)[~across], np.stack([b, c, d], -1)[~across]])
     tri = vertices[faces]
     signed = np.einsum("ij,ij->i", tri[:, 0], np.cross(tri[:, 1], tri[:, 2])).sum()
     if signed < 0:
@@ -109,9 +114,11 @@ def cylindrical_gear_mesh(spec: GearSpec) -> tuple[np.ndarray, np.ndarray]:
     heights, twists = _twist_layers(spec.face_width, g.helix_angle, g.pitch_radius, z_count)
     teeth_rings = [_ring(r_tooth, theta, z, t) for z, t in zip(heights, twists)]
     plain_rings = [_ring(other, theta, z, t) for z, t in zip(heights, twists)]
-    if g.internal:
-        return loop_sweep_mesh(_layered_loop(teeth_rings, plain_rings))
-    return loop_sweep_mesh(_layered_loop(plain_rings, teeth_rings))
+    # the twist shears each quad between two layers out of its plane: split always the same way, one hand's
+    # flanks were cut into by the diagonal and the other's much less; along the shorter diagonal either hand is
+    # the other's mirror image (the caps are plane: either diagonal keeps their volume)
+    loop = _layered_loop(teeth_rings, plain_rings) if g.internal else _layered_loop(plain_rings, teeth_rings)
+    return loop_sweep_mesh(loop, shorter=True)
 
 
 def bevel_section(spec: GearSpec) -> np.ndarray:

@@ -1,5 +1,6 @@
 """Generated gear meshes: closed, outward, symmetric, with the right mass properties and flank shape."""
 
+import dataclasses
 import math
 
 import numpy as np
@@ -151,3 +152,26 @@ def test_bevel_teeth_are_straight_lines_to_the_apex():
 def test_bad_parameters_raise_naming_the_field():
     with pytest.raises(ValueError, match="bore_diameter"):
         gear_mesh(GearSpec("helical", 2 * MM, 20, 20 * DEG, 20 * MM, bore_diameter=50 * MM))
+
+
+@pytest.mark.parametrize("spec", [s for s in SPECS if s.kind != "bevel" and s.helix_angle], ids=lambda s: f"{s.kind}-z{s.teeth}")
+def test_a_helical_gears_volume_is_its_section_times_its_width_and_either_hand_weighs_the_same(spec):
+    """Twisting a section along the axis keeps its area, so a helical gear's volume is the transverse section's
+    area times the face width, whichever its hand. The mesh's layers join by straight edges, and each of its
+    quads, bent by the twist, was split along the same diagonal for either hand: a right-hand z 20 pinion
+    (m_n 2 mm, 15 deg) came out 4.6e-4 light and its left-hand twin 9e-6 heavy, their polar moments 9e-4 apart;
+    the 7-tooth pinion at 30 deg, 3.7e-3 light. Split along the shorter diagonal, the hands are mirror images;
+    what is left is the straight edges' chord across the twist, 3.4e-4 on that pinion, 2e-6 on the others."""
+    from core.geometry.gear_mesh import transverse_outline
+
+    r, theta, plain = transverse_outline(spec)
+    x, y = r * np.cos(theta), r * np.sin(theta)  # the section's outline as the mesh samples it, and its plain side
+    teeth = 0.5 * abs(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+    side = 0.5 * plain**2 * np.sum(np.sin(np.diff(theta, append=theta[0] + 2 * math.pi)))
+    area = abs(teeth - side)
+    right, left = (gear_mesh(dataclasses.replace(spec, helix_angle=s * abs(spec.helix_angle))) for s in (1, -1))
+    for mesh in (right, left):
+        assert mesh.volume == pytest.approx(area * spec.face_width, rel=5e-4 if spec.teeth < 10 else 5e-5)
+    one, other = (mesh_mass_properties(m, spec.density) for m in (right, left))
+    assert one.mass == pytest.approx(other.mass, rel=1e-12)
+    assert np.diag(one.inertia) == pytest.approx(np.diag(other.inertia), rel=1e-12)

@@ -4,6 +4,7 @@ scheduler), or in this process; progress as cases finish; one CSV row per case.
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 
@@ -41,8 +42,21 @@ def start_method() -> str:
     return "fork" if "fork" in multiprocessing.get_all_start_methods() and not qt_running else "spawn"
 
 
-def _one_blas_thread() -> str:
-    """Run on each local worker: one BLAS thread per worker process.
+#: what a worker logs when its heartbeat goes unanswered: also when the cluster closes the scheduler with a
+#: heartbeat in flight (dask/distributed#7105), a traceback on the terminal at every study's end
+HEARTBEAT_UNANSWERED = "Failed to communicate with scheduler during heartbeat"
+
+
+class QuietHeartbeat(logging.Filter):
+    """Drops a worker's report of an unanswered heartbeat (HEARTBEAT_UNANSWERED) and passes every other record. A
+    worker that has lost its scheduler for good closes, and the cases it held fail saying so."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith(HEARTBEAT_UNANSWERED)
+
+
+def _prepare_worker() -> str:
+    """Run on each local worker: one BLAS thread per worker process, and `QuietHeartbeat` on its log.
 
     A spawned worker gets OMP/OPENBLAS_NUM_THREADS=1 from dask's pre-spawn environment; a forked one inherits
     the BLAS pool this process started, which two workers on two cores would oversubscribe (a CHBM case took
@@ -51,11 +65,13 @@ def _one_blas_thread() -> str:
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(1)
+    logging.getLogger("distributed.worker").addFilter(QuietHeartbeat())
     return "ok"
 
 
 def local_cluster(workers: int | None):
-    """A LocalCluster of `workers` single-threaded worker processes (default one per core) and its client."""
+    """A LocalCluster of `workers` single-threaded worker processes (default one per core, each `_prepare_worker`-ed)
+    and its client."""
     import dask
     from dask.distributed import Client, LocalCluster
 
@@ -66,7 +82,7 @@ def local_cluster(workers: int | None):
         cluster = LocalCluster(n_workers=workers or None, threads_per_worker=1, processes=True,
                                dashboard_address=":0", silence_logs=40)
     client = Client(cluster)
-    client.run(_one_blas_thread)
+    client.run(_prepare_worker)
     return cluster, client
 
 

@@ -457,3 +457,41 @@ def test_a_value_outside_its_fields_range_is_refused_before_any_case_runs():
     data["parameters"] = [{"path": "settings.output_step", "values": [0.001, 0.5]}]
     rows = run_study(study_from_dict(data, str(STUDY)), workers=0)
     assert [r["status"] for r in rows] == ["ok", "failed"]
+
+
+def _worker_errors_heard() -> list[str]:
+    """On a worker: two errors logged as dask's worker logs them, and which of them reach a handler."""
+    import logging
+
+    heard = []
+
+    class Hear(logging.Handler):
+        def emit(self, record):
+            heard.append(record.getMessage())
+
+    logger = logging.getLogger("distributed.worker")
+    hear = Hear()
+    logger.addHandler(hear)
+    try:
+        logger.error("Failed to communicate with scheduler during heartbeat.")
+        logger.error("Worker stream died during communication")
+    finally:
+        logger.removeHandler(hear)
+    return heard
+
+
+def test_a_local_worker_keeps_quiet_of_a_heartbeat_its_closing_scheduler_leaves_unanswered_and_not_of_other_errors():
+    """A study's cluster closing printed a worker's traceback, 'Failed to communicate with scheduler during
+    heartbeat' (dask/distributed#7105: a heartbeat in flight as the scheduler closes), on the terminal of make test
+    and of the app. The local workers now drop that one report; their other errors are printed as before (and a
+    worker lost for good fails its cases, which say so)."""
+    from core.studies.runner import local_cluster
+
+    cluster, client = local_cluster(2)
+    try:
+        heard = client.run(_worker_errors_heard)
+    finally:
+        client.close()
+        cluster.close()
+    assert len(heard) == 2
+    assert all(h == ["Worker stream died during communication"] for h in heard.values()), heard

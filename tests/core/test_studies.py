@@ -330,6 +330,18 @@ def test_dask_local_cluster_gives_the_serial_results():
     assert seen[-1] == (9, 9)
 
 
+def _on_local_workers(function) -> dict:
+    """`function()` on each worker of a local cluster of 2 (started and closed here), by worker address."""
+    from core.studies.runner import local_cluster
+
+    cluster, client = local_cluster(2)
+    try:
+        return client.run(function)
+    finally:
+        client.close()
+        cluster.close()
+
+
 def test_local_workers_are_forked_with_one_blas_thread_each():
     # Without a Qt application the local cluster forks its workers, which must not inherit a BLAS pool of
     # several threads (two workers on two cores would then oversubscribe them). (A test process of the suite
@@ -338,17 +350,12 @@ def test_local_workers_are_forked_with_one_blas_thread_each():
 
     from threadpoolctl import threadpool_info
 
-    from core.studies.runner import local_cluster, start_method
+    from core.studies.runner import start_method
 
     qt = sys.modules.get("PySide6.QtCore")
     app = qt is not None and qt.QCoreApplication.instance() is not None
     assert start_method() == ("spawn" if app or "fork" not in multiprocessing.get_all_start_methods() else "fork")
-    cluster, client = local_cluster(2)
-    try:
-        pools = client.run(threadpool_info)
-    finally:
-        client.close()
-        cluster.close()
+    pools = _on_local_workers(threadpool_info)
     assert len(pools) == 2
     for info in pools.values():
         assert info, "no BLAS pool found in a worker"
@@ -485,13 +492,6 @@ def test_a_local_worker_keeps_quiet_of_a_heartbeat_its_closing_scheduler_leaves_
     heartbeat' (dask/distributed#7105: a heartbeat in flight as the scheduler closes), on the terminal of make test
     and of the app. The local workers now drop that one report; their other errors are printed as before (and a
     worker lost for good fails its cases, which say so)."""
-    from core.studies.runner import local_cluster
-
-    cluster, client = local_cluster(2)
-    try:
-        heard = client.run(_worker_errors_heard)
-    finally:
-        client.close()
-        cluster.close()
+    heard = _on_local_workers(_worker_errors_heard)
     assert len(heard) == 2
     assert all(h == ["Worker stream died during communication"] for h in heard.values()), heard

@@ -26,18 +26,15 @@ class MeshSketch(QWidget):
         self.setObjectName("import_sketch")
         self.setMinimumSize(320, 150)
         self.outlines: dict[str, np.ndarray] = {}  # view -> (k, 2) hull in the model [m], for the drawing and tests
-        self.box = np.zeros((2, 3))  # the lowest and highest corner of the points and the origin [m]
-        self.part = np.zeros((2, 3))  # the lowest and highest corner of the points alone [m]
+        self.part = np.zeros((2, 3))  # the lowest and highest corner of the points [m]
 
     def show_points(self, points: np.ndarray | None) -> None:
         """The silhouettes of `points` (n, 3) [m] in the model; None clears the sketch."""
         self.outlines = {}
-        self.box = np.zeros((2, 3))
         self.part = np.zeros((2, 3))
         if points is not None and len(points):
             pts = np.asarray(points, float)[:: max(1, len(points) // MAX_POINTS)]
             self.part = np.array([pts.min(axis=0), pts.max(axis=0)])
-            self.box = np.array([np.minimum(self.part[0], 0.0), np.maximum(self.part[1], 0.0)])
             for name, h, v, _, _ in VIEWS:
                 flat = pts[:, [h, v]]
                 try:
@@ -50,9 +47,9 @@ class MeshSketch(QWidget):
         """What the views show: the middle [m] and size [m] of the box drawn, and whether the axes stand at the
         world's origin (the part and the origin framed together) or, for a part far from it (FAR), through the
         part's middle."""
-        span, own = float(np.ptp(self.box, axis=0).max()), float(np.ptp(self.part, axis=0).max())
-        at_origin = own >= FAR * span
-        box = self.box if at_origin else self.part
+        with_origin = np.array([np.minimum(self.part[0], 0.0), np.maximum(self.part[1], 0.0)])
+        at_origin = np.ptp(self.part, axis=0).max() >= FAR * np.ptp(with_origin, axis=0).max()
+        box = with_origin if at_origin else self.part
         return box.mean(axis=0), max(float(np.ptp(box, axis=0).max()), 1e-12), at_origin
 
     def paintEvent(self, event) -> None:

@@ -42,8 +42,8 @@ def start_method() -> str:
     return "fork" if "fork" in multiprocessing.get_all_start_methods() and not qt_running else "spawn"
 
 
-#: what a worker logs when its heartbeat goes unanswered: also when the cluster closes the scheduler with a
-#: heartbeat in flight (dask/distributed#7105), a traceback on the terminal at every study's end
+#: what a worker logs, with a traceback, when its heartbeat goes unanswered: also when the cluster closes the
+#: scheduler with a heartbeat in flight (dask/distributed#7105), now and then at a study's end
 HEARTBEAT_UNANSWERED = "Failed to communicate with scheduler during heartbeat"
 
 
@@ -70,8 +70,8 @@ def _prepare_worker() -> str:
 
 
 def local_cluster(workers: int | None):
-    """A LocalCluster of `workers` single-threaded worker processes (default one per core, each `_prepare_worker`-ed)
-    and its client."""
+    """A LocalCluster of `workers` single-threaded worker processes (default one per core), each with one BLAS
+    thread and `QuietHeartbeat` (`_prepare_worker`), and its client."""
     import dask
     from dask.distributed import Client, LocalCluster
 

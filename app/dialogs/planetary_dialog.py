@@ -81,7 +81,7 @@ class PlanetaryDialog(QDialog):
         form.addRow("Seen from +z", self.sketch)
         self.message = finish_form(self, form, QLabel("Coaxial: z_r = z_s + 2 z_p. Assembly: (z_s + z_r) / N whole. "
                                                       "Neighbours: the planets' tips clear each other."))
-        for w in geometry:
+        for w in (*geometry, self.torque, self.load):
             w.edit.editingFinished.connect(self.show_derived)
         self.hand.currentTextChanged.connect(self.show_derived)
         self.show_derived()
@@ -95,9 +95,12 @@ class PlanetaryDialog(QDialog):
                 self.module.value() / math.cos(beta), self.width.value(), self.alpha.value(), beta)
 
     def show_derived(self) -> None:
-        """The ratio and the centre distance as the entries stand, or the first condition they break."""
+        """The ratio and the centre distance as the entries stand, or the first condition they break (an entry out
+        of its range, the torques' too, then the set's conditions)."""
         try:
             zs, zp, zr, n, mt, b, alpha, beta = self._set()
+            for torque in (self.torque, self.load):  # read for their range alone
+                torque.value()
         except FieldError as exc:
             self.derived.setText(str(exc))
             self.derived.setStyleSheet(ERROR_STYLE)

@@ -265,6 +265,25 @@ def test_planetary_wizard_shows_ratio_and_centre_distance_and_refuses_planets_th
                           "every condition holds")
 
 
+def test_planetary_wizard_says_a_load_out_of_range_as_it_is_typed_not_every_condition_holds(window, qtbot):
+    """A carrier load of -4 N m (the field takes the load against the input, 0 or more) was refused on OK, under a
+    green 'every condition holds'. The live line now names the field and its range as soon as it is typed, and
+    the set's line comes back with a load in range."""
+    seen, derived = [], []
+
+    def look(dlg):
+        derived.append(dlg.findChild(QLabel, "derived").text())
+        load = dlg.findChild(QLineEdit, "Load torque on the carrier")
+        load.setText("4")
+        load.editingFinished.emit()
+        derived.append(dlg.findChild(QLabel, "derived").text())
+
+    fill_and_ok(qtbot, {"Load torque on the carrier": -4}, ok=False, seen=seen, press=look)
+    qtbot.mouseClick(toolbar_button(window, "planetary"), Qt.LeftButton)
+    assert derived[0] == "Load torque on the carrier: must be a number from 0 to 1e+06 N m, got -4 N m"
+    assert derived[1].endswith("every condition holds")
+
+
 def test_planetary_wizard_sketches_the_set_with_touching_planets_in_red(window, qtbot):
     """The sketch under the entries, in the numbers worked by hand for 24/24/72 at m 2 mm: sun and planets of
     pitch radius 24 mm and tip 26 mm, the ring's pitch 72 mm and tip 70 mm (an inner gear's tip is inside), the

@@ -95,21 +95,24 @@ class PlanetaryDialog(QDialog):
                 self.module.value() / math.cos(beta), self.width.value(), self.alpha.value(), beta)
 
     def show_derived(self) -> None:
-        """The ratio and the centre distance as the entries stand, or the first condition they break (an entry out
-        of its range, the torques' too, then the set's conditions)."""
+        """The ratio and the centre distance as the entries stand, or the first condition they break: an entry of
+        the set out of its range, the set's conditions, then a torque out of its range (the set is still drawn)."""
         try:
             zs, zp, zr, n, mt, b, alpha, beta = self._set()
-            for torque in (self.torque, self.load):  # read for their range alone
-                torque.value()
         except FieldError as exc:
             self.derived.setText(str(exc))
             self.derived.setStyleSheet(ERROR_STYLE)
             self.sketch.clear()
             return
         self.sketch.show_set(zs, zp, zr, n, mt, alpha, beta)
-        problems = builders.planetary_problems(zs, zp, zr, n, mt, alpha, beta)
+        problems = [self._named("{}: {}".format(*p)) for p in builders.planetary_problems(zs, zp, zr, n, mt, alpha, beta)]
+        for torque in (self.torque, self.load):
+            try:
+                torque.value()
+            except FieldError as exc:
+                problems.append(str(exc))
         if problems:
-            self.derived.setText(self._named("{}: {}".format(*problems[0])))
+            self.derived.setText(problems[0])
         else:
             self.derived.setText(f"ratio sun to carrier with the ring held 1 + z_r / z_s = {1 + zr / zs:.6g}; centre "
                                  f"distance a = {builders.carrier_arm(mt, zs, zp) * 1e3:.6g} mm; every condition holds")

@@ -273,6 +273,7 @@ def test_planetary_wizard_says_a_load_out_of_range_as_it_is_typed_not_every_cond
 
     def look(dlg):
         derived.append(dlg.findChild(QLabel, "derived").text())
+        derived.append(len(dlg.sketch.gears))  # the set is still drawn: sun, ring and 3 planets
         load = dlg.findChild(QLineEdit, "Load torque on the carrier")
         load.setText("4")
         load.editingFinished.emit()
@@ -281,7 +282,8 @@ def test_planetary_wizard_says_a_load_out_of_range_as_it_is_typed_not_every_cond
     fill_and_ok(qtbot, {"Load torque on the carrier": -4}, ok=False, seen=seen, press=look)
     qtbot.mouseClick(toolbar_button(window, "planetary"), Qt.LeftButton)
     assert derived[0] == "Load torque on the carrier: must be a number from 0 to 1e+06 N m, got -4 N m"
-    assert derived[1].endswith("every condition holds")
+    assert derived[1] == 5
+    assert derived[2].endswith("every condition holds")
 
 
 def test_planetary_wizard_sketches_the_set_with_touching_planets_in_red(window, qtbot):

@@ -20,26 +20,13 @@ from core.studies.study_file import CHBM_BASE, Study
 # 43 % slower (a CHBM case 3.21 s against 2.25 s in a plain process); glibc's own default adapts up to
 # 32 MiB, which is kept here. The statistical profiler (a sample of each task thread every 10 ms) and the
 # 20 ms event-loop tick also take the GIL from the case: a 4.3 s simulation took 4.6-5.1 s on a worker
-# with them, 4.45-4.6 s without.
-LOCAL_DASK_CONFIG = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "500ms",
+# with them, 4.45-4.6 s without. The workers are spawned, never forked: the cluster forks from its IO-loop
+# thread, and a child forked from a process with threads (the app's, the IO loop, a test runner's) may inherit a
+# lock that one of them held and wait on it for ever. Spawning costs about a second more per cluster.
+LOCAL_DASK_CONFIG = {"distributed.worker.multiprocessing-method": "spawn",
+                     "distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "500ms",
                      "distributed.admin.system-monitor.interval": "2s",
                      "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": 32 * 1024 * 1024}
-
-
-def start_method() -> str:
-    """How the local cluster starts its workers: 'fork' where the OS has it and no Qt application runs, else 'spawn'.
-
-    A spawned worker imports Python, dask and numpy afresh: a 2-worker cluster took 0.50 s to start and 0.16 s
-    to close here, against 0.09 s and 0.02 s forked (the child shares what this process has imported), a tenth
-    of a 16-case CHBM study on 2 cores. A process with Qt (the app) has threads of its own that may hold locks
-    at the fork, so the app keeps spawning.
-    """
-    import multiprocessing
-    import sys
-
-    qt = sys.modules.get("PySide6.QtCore")
-    qt_running = qt is not None and qt.QCoreApplication.instance() is not None
-    return "fork" if "fork" in multiprocessing.get_all_start_methods() and not qt_running else "spawn"
 
 
 #: what a worker logs, with a traceback, when its heartbeat goes unanswered: also when the cluster closes the
@@ -56,27 +43,19 @@ class QuietHeartbeat(logging.Filter):
 
 
 def _prepare_worker() -> str:
-    """Run on each local worker: one BLAS thread per worker process, and `QuietHeartbeat` on its log.
-
-    A spawned worker gets OMP/OPENBLAS_NUM_THREADS=1 from dask's pre-spawn environment; a forked one inherits
-    the BLAS pool this process started, which two workers on two cores would oversubscribe (a CHBM case took
-    0.55 s with one thread, 0.64-0.71 s with two).
-    """
-    from threadpoolctl import threadpool_limits
-
-    threadpool_limits(1)
+    """Run on each local worker: `QuietHeartbeat` on its log."""
     logging.getLogger("distributed.worker").addFilter(QuietHeartbeat())
     return "ok"
 
 
 def local_cluster(workers: int | None):
     """A LocalCluster of `workers` single-threaded worker processes (default one per core), each with one BLAS
-    thread and `QuietHeartbeat` (`_prepare_worker`), and its client."""
+    thread (dask's pre-spawn environment sets OMP/OPENBLAS/MKL_NUM_THREADS=1: two workers on two cores would
+    otherwise oversubscribe them) and `QuietHeartbeat` (`_prepare_worker`), and its client."""
     import dask
     from dask.distributed import Client, LocalCluster
 
-    config = {**LOCAL_DASK_CONFIG, "distributed.worker.multiprocessing-method": start_method()}
-    with dask.config.set(config):  # the nannies hand this configuration to their workers
+    with dask.config.set(LOCAL_DASK_CONFIG):  # the nannies hand this configuration to their workers
         # the scheduler's HTTP endpoints on a free port: its default 8787 is taken by a second cluster (the
         # app's study window keeps one) and dask then warns on the terminal
         cluster = LocalCluster(n_workers=workers or None, threads_per_worker=1, processes=True,

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from threadpoolctl import threadpool_info
 
 from core.chbm.newmark import NewmarkIntegrator
 from core.chbm.lumped_model import paper_model
@@ -17,7 +18,7 @@ from core.model.files import load
 from core.dynamics.simulate import simulate
 from core.errors import ModelError
 from core.studies.parameters import apply, current_value, first_parameter, numeric_paths, path_range
-from core.studies.runner import run_study, write_results
+from core.studies.runner import local_cluster, run_study, write_results
 from core.studies.study_file import load_study, study_from_dict
 from core.validation.checker import validate
 from tests.conftest import EXAMPLES
@@ -332,8 +333,6 @@ def test_dask_local_cluster_gives_the_serial_results():
 
 def _on_local_workers(function) -> dict:
     """`function()` on each worker of a local cluster of 2 (started and closed here), by worker address."""
-    from core.studies.runner import local_cluster
-
     cluster, client = local_cluster(2)
     try:
         return client.run(function)
@@ -342,19 +341,17 @@ def _on_local_workers(function) -> dict:
         cluster.close()
 
 
-def test_local_workers_are_forked_with_one_blas_thread_each():
-    # Without a Qt application the local cluster forks its workers, which must not inherit a BLAS pool of
-    # several threads (two workers on two cores would then oversubscribe them). (A test process of the suite
-    # may hold the app tests' QApplication: then it spawns, and the check below still holds.)
-    import multiprocessing
+def _inherited_mark():
+    return getattr(sys, "geardyn_test_mark", None)
 
-    from threadpoolctl import threadpool_info
 
-    from core.studies.runner import start_method
-
-    qt = sys.modules.get("PySide6.QtCore")
-    app = qt is not None and qt.QCoreApplication.instance() is not None
-    assert start_method() == ("spawn" if app or "fork" not in multiprocessing.get_all_start_methods() else "fork")
+def test_local_workers_start_afresh_with_one_blas_thread_each(monkeypatch):
+    # A worker forked from a process with threads may inherit a lock one of them held, and wait on it for ever: a
+    # test process has several (execnet's, pytest-timeout's, the cluster's own IO loop, which forks). The workers
+    # are spawned: they start afresh, without this process's memory (a mark set here), and each keeps to one BLAS
+    # thread, as two workers on two cores must.
+    monkeypatch.setattr(sys, "geardyn_test_mark", "set in the test process", raising=False)
+    assert list(_on_local_workers(_inherited_mark).values()) == [None, None]
     pools = _on_local_workers(threadpool_info)
     assert len(pools) == 2
     for info in pools.values():

@@ -30,8 +30,10 @@ class RunWorker(Worker):
     refused = Signal(str)  # the run could not start (validation errors, bad settings)
 
     emit_interval = 0.1  # s of wall time between chunks (the GUI redraws at about this rate)
-    #: s of wall time per advance; after each the worker hands the GUI thread the GIL (see `work`)
-    slice_seconds = 0.01
+    #: s of wall time per advance; after each the worker hands the GUI thread the GIL (see `work`). The GUI
+    #: thread gives the GIL up at each Qt call and large numpy operation and may wait a slice to get it back: with
+    #: 10 ms slices a chunk took ten times longer to append and the window fell behind the run for good.
+    slice_seconds = 0.001
 
     def __init__(self, model):
         super().__init__()

@@ -345,7 +345,12 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
         """The Telemetry window over the current run."""
         from app.telemetry.window import TelemetryWindow
 
-        return self._window("telemetry", lambda: TelemetryWindow(self.doc, self.clock, self))
+        def make():
+            telemetry = TelemetryWindow(self.doc, self.clock, self)
+            telemetry.addActions([self.act_run, self.act_stop])  # F5 and Shift+F5 there too, as its title offers
+            return telemetry
+
+        return self._window("telemetry", make)
 
     def show_chbm(self):
         """The CHBM study window."""

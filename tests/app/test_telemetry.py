@@ -788,3 +788,22 @@ def test_the_spectrum_follows_a_new_run_and_empties_when_the_model_is_replaced(w
     assert sw.spectrum is None and sw.markers == {} and sw.channel.count() == 0
     assert len(sw.curve.getData()[0] or []) == 0 and sw._lines == [] and "no run" in sw.info.text()
     assert sw.reference.count() == 0 and sw.plot.getPlotItem().vb.viewRange() == [[0.0, 1.0], [0.0, 1.0]]
+
+
+def test_f5_in_the_telemetry_window_runs_the_model_and_shift_f5_stops_it(window, qtbot):
+    """The Telemetry window's title says 'no results yet: run the model (F5)', but F5 there did nothing: the
+    shortcut lived in the main window only. The main window's Run and Stop now answer in Telemetry as well."""
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    # minutes of steps: still going when Shift+F5 is pressed
+    window.doc.apply(SetSettings(window.doc.model, dataclasses.replace(window.doc.model.settings, t_end=1e4,
+                                                                       output_step=1e-2)))
+    tw = window.show_telemetry()
+    tw.activateWindow()
+    qtbot.waitUntil(tw.isActiveWindow, timeout=5000)
+    assert "run the model (F5)" in tw.windowTitle()
+    qtbot.keyClick(tw, Qt.Key_F5)
+    assert window.runner.running
+    qtbot.waitUntil(lambda: tw.results is not None and len(tw.results) > 1, timeout=30_000)
+    qtbot.keyClick(tw, Qt.Key_F5, Qt.ShiftModifier)
+    qtbot.waitUntil(lambda: not window.runner.running, timeout=5000)
+    assert window.doc.current.status == "cancelled"

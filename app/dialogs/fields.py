@@ -102,12 +102,24 @@ class QuantityField(QWidget):
         self._exact = (display_text(self.range, value), value)
         self._show(self._exact[0])
 
+    def _number(self, text: str) -> float:
+        """The number `text` reads as, in display units (ValueError if it does not)."""
+        return int(text) if self.range.integer else float(text)
+
+    def reads(self) -> bool:
+        """Whether the entry reads as a number, in its range or not: not half typed ('-', '1e', '')."""
+        try:
+            self._number(self.edit.text().strip())
+        except ValueError:
+            return False
+        return True
+
     def value(self) -> float:
         text = self.edit.text().strip()
         if text == self._exact[0] and self._exact[1] is not None and self.range.problem(self._exact[1]) is None:
             return self._exact[1]
         try:
-            shown = int(text) if self.range.integer else float(text)
+            shown = self._number(text)
         except ValueError:
             raise FieldError(f"{self.label}: must be {self.range.describe()}, got {text!r}") from None
         si = shown if self.range.integer else self.range.from_display(shown)
@@ -115,6 +127,21 @@ class QuantityField(QWidget):
         if msg:
             raise FieldError(f"{self.label}: {msg}")
         return si
+
+
+def follow_keys(fields, slot) -> None:
+    """Call `slot()` at each key typed into one of `fields` (QuantityFields) after which every one of them reads
+    as a number (`QuantityField.reads`): a preview that follows typing and says at once a number out of range. A
+    number half typed ('-', '1e') leaves the last preview; the slot the entries' editingFinished calls says what
+    is wrong with it once the entry is finished."""
+    fields = tuple(fields)
+
+    def typed(*_) -> None:
+        if all(f.reads() for f in fields):
+            slot()
+
+    for f in fields:
+        f.edit.textChanged.connect(typed)
 
 
 class QuantityListField(QuantityField):
@@ -128,6 +155,15 @@ class QuantityListField(QuantityField):
 
     def set_values(self, values_si) -> None:
         self._show(", ".join(display_text(self.range, v) for v in values_si))
+
+    def reads(self) -> bool:
+        """Whether every comma-separated entry reads as a number (in its range or not)."""
+        parts = [p.strip() for p in self.edit.text().split(",") if p.strip()]
+        try:
+            [float(p) for p in parts]
+        except ValueError:
+            return False
+        return bool(parts)
 
     def value(self) -> tuple[float, ...]:
         parts = [p.strip() for p in self.edit.text().split(",") if p.strip()]

@@ -74,6 +74,7 @@ class GearDialog(QDialog):
         self.memory = {} if memory is None else memory
         self.recall()
         self.entries.connect(self.show_derived)
+        self.entries.follow_keys(self.show_derived)
         self.show_derived()
 
     def recall(self) -> None:

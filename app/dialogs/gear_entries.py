@@ -13,7 +13,7 @@ import math
 
 from PySide6.QtWidgets import QComboBox, QFormLayout
 
-from app.dialogs.fields import FieldError, QuantityField
+from app.dialogs.fields import FieldError, QuantityField, follow_keys
 from core.geometry.macro import GearSpec
 from core.ranges import DEG, Range, field_range
 
@@ -93,6 +93,11 @@ class GearEntries:
         for w in self.fields.values():
             w.edit.editingFinished.connect(slot)
         self.hand.currentIndexChanged.connect(slot)
+
+    def follow_keys(self, slot) -> None:
+        """Also call `slot()` at each key that leaves every entry a number (`fields.follow_keys`): a dialog's
+        preview, not an edit of the model."""
+        follow_keys(self.fields.values(), slot)
 
     def spec(self) -> GearSpec:
         """The spec the entries give (over `spec` given at the start); FieldError names the first entry out of

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.dialogs.fields import FieldError, QuantityField
+from app.dialogs.fields import FieldError, QuantityField, follow_keys
 from app.document import documents_folder
 from core.model.entities import TimeLaw
 from core import ranges
@@ -76,7 +76,6 @@ class LawEditor(QWidget):
         for name, f in self.fields.items():
             f.edit.setObjectName(f"law_{name}")
             f.edit.editingFinished.connect(self._edited)
-            f.edit.textChanged.connect(self._follow_keys)
             if unit == "rad/s" and name in ("value", "final", "amplitude"):
                 in_rpm(f)
         self.load = QPushButton("Load CSV...")
@@ -117,6 +116,7 @@ class LawEditor(QWidget):
         lay.addLayout(self.form)
         lay.addWidget(self.message)
         lay.addWidget(self.plot)
+        follow_keys(self.fields.values(), self._follow_keys)
         self.kind.setCurrentIndex(list(KIND_TEXT).index(law.kind))
         self.kind.currentIndexChanged.connect(self._kind_changed)
         self._show_fields()
@@ -203,14 +203,9 @@ class LawEditor(QWidget):
             raise FieldError(f"{self.label} {label.lower()}: {msg}")
         return law
 
-    def _follow_keys(self, *_) -> None:
-        """Redraw the law as it is typed, where the entries read as one; a number half typed ('-', '1e') leaves
-        the last law drawn, and what is wrong is said once the entry is finished (`_replot`)."""
-        try:
-            self._draw(self.value())
-        except FieldError:
-            return
-        self.message.setText("")
+    def _follow_keys(self) -> None:
+        """Redraw the law, or say what is wrong with it, as it is typed (`fields.follow_keys`)."""
+        self._replot()
         self.typed.emit()
 
     def _replot(self) -> None:

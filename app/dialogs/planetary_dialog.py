@@ -8,7 +8,7 @@ import math
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QFormLayout, QLabel
 
-from app.dialogs.fields import FieldError, QuantityField, WarningLines, finish_form
+from app.dialogs.fields import FieldError, QuantityField, WarningLines, finish_form, follow_keys
 from app.dialogs.gear_entries import HANDS, hand_follows
 from app.dialogs.pair_dialog import ERROR_STYLE, OK_STYLE
 from app.dialogs.planetary_sketch import PlanetarySketch
@@ -83,6 +83,7 @@ class PlanetaryDialog(QDialog):
                                                       "Neighbours: the planets' tips clear each other."))
         for w in (*geometry, self.torque, self.load):
             w.edit.editingFinished.connect(self.show_derived)
+        follow_keys((*geometry, self.torque, self.load), self.show_derived)
         self.hand.currentTextChanged.connect(self.show_derived)
         self.show_derived()
         self.command = None

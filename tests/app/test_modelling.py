@@ -272,14 +272,16 @@ def test_planetary_wizard_says_a_load_out_of_range_as_it_is_typed_not_every_cond
     seen, derived = [], []
 
     def look(dlg):
+        load = dlg.findChild(QLineEdit, "Load torque on the carrier")
+        load.selectAll()
+        qtbot.keyClicks(load, "-4")  # typed, not yet left
         derived.append(dlg.findChild(QLabel, "derived").text())
         derived.append(len(dlg.sketch.gears))  # the set is still drawn: sun, ring and 3 planets
-        load = dlg.findChild(QLineEdit, "Load torque on the carrier")
-        load.setText("4")
-        load.editingFinished.emit()
+        load.selectAll()
+        qtbot.keyClicks(load, "4")
         derived.append(dlg.findChild(QLabel, "derived").text())
 
-    fill_and_ok(qtbot, {"Load torque on the carrier": -4}, ok=False, seen=seen, press=look)
+    fill_and_ok(qtbot, {}, ok=False, seen=seen, press=look)
     qtbot.mouseClick(toolbar_button(window, "planetary"), Qt.LeftButton)
     assert derived[0] == "Load torque on the carrier: must be a number from 0 to 1e+06 N m, got -4 N m"
     assert derived[1] == 5
@@ -579,6 +581,49 @@ def test_the_gear_dialog_says_as_you_type_why_it_cannot_derive_the_gear(window, 
     assert derived.startswith("m_t 2 mm") and message == ""
     assert seen["undercut"].startswith("6 teeth are undercut") and seen["bad again"] == ""
     assert list(window.doc.model.bodies) == ["gear1"]
+
+
+def test_the_bevel_gear_dialog_derives_the_gear_as_each_key_is_typed(window, qtbot):
+    """With 40 typed over the 20 teeth, the Bevel Gear dialog still read 'd 60 mm; mass 0.2783 kg' and drew the
+    pinion until the entry was left. Its Derived line and section now follow each key that leaves every entry a
+    number in its range: d = m z = 3 mm x 40 = 120 mm. A half-typed entry ('40e') leaves them as they were and
+    says nothing until it is finished, when the dialog names the field and its range."""
+    seen = {}
+
+    def look(dlg):
+        teeth = dlg.findChild(QLineEdit, "Number of teeth")
+        teeth.selectAll()
+        qtbot.keyClicks(teeth, "40")
+        seen["typed"] = (dlg.derived.text(), dlg.sketch.pitch, dlg.message.text())
+        qtbot.keyClicks(teeth, "e")
+        seen["half"] = (dlg.derived.text(), dlg.message.text())
+        teeth.editingFinished.emit()
+        seen["finished"] = dlg.message.text()
+
+    fill_and_ok(qtbot, {}, ok=False, press=look)
+    qtbot.mouseClick(toolbar_button(window, "bevel_gear"), Qt.LeftButton)
+    derived, pitch_radius, message = seen["typed"]
+    assert derived.startswith("m 3 mm, d 120 mm,") and pitch_radius == pytest.approx(0.060) and message == ""
+    assert seen["half"] == (derived, "")
+    assert seen["finished"].startswith("Number of teeth: must be") and "got '40e'" in seen["finished"]
+
+
+def test_the_planetary_wizard_derives_the_set_as_each_key_is_typed(window, qtbot):
+    """The wizard's live line followed an entry only when it was left. It now follows each key that leaves the
+    entries good: 30 sun teeth with 24-tooth planets need z_r = 30 + 2 x 24 = 78, and (30 + 78) / 3 = 36 is
+    whole, so with the ring typed as 78 the line gives the ratio 1 + 78 / 30 = 3.6."""
+    seen = []
+
+    def look(dlg):
+        for name, text in (("Sun teeth", "30"), ("Ring teeth", "78")):
+            edit = dlg.findChild(QLineEdit, name)
+            edit.selectAll()
+            qtbot.keyClicks(edit, text)
+        seen.append(dlg.findChild(QLabel, "derived").text())
+
+    fill_and_ok(qtbot, {}, ok=False, press=look)
+    qtbot.mouseClick(toolbar_button(window, "planetary"), Qt.LeftButton)
+    assert seen[0].startswith("ratio sun to carrier with the ring held 1 + z_r / z_s = 3.6;"), seen
 
 
 def test_pair_dialog_takes_the_normal_module_and_keeps_the_transverse_one(window, qtbot):

@@ -5,12 +5,12 @@ told not to."""
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QFormLayout
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QFormLayout, QLabel
 
-from app.dialogs.fields import FieldError, QuantityField, VectorField, finish_form
+from app.dialogs.fields import FieldError, QuantityField, VectorField, finish_form, follow_keys
 from app.dialogs.gear_dialog import AXIS, POSITION
 from core.commands import move_body, snap_onto_joint
-from core.geometry.rotations import quat_about
+from core.geometry.rotations import quat_about, quat_matrices
 from core.model.entities import RevoluteJoint
 from core.errors import ModelError
 from core.ranges import DEG, Range
@@ -53,21 +53,54 @@ class MoveDialog(QDialog):
             form.addRow(label, w)
         form.addRow(self.follow)
         form.addRow(self.welded)
+        self.result = QLabel("")
+        self.result.setObjectName("move_result")
+        self.result.setWordWrap(True)
+        form.addRow("Result", self.result)
         self.message = finish_form(self, form)
         self.command = None
+        entries = (*self.shift.parts, self.turn, *self.axis.parts, *self.pivot.parts)
+        for f in entries:
+            f.edit.editingFinished.connect(self.show_result)
+        follow_keys(entries, self.show_result)
+        self.snap.currentIndexChanged.connect(self.show_result)
+        self.follow.toggled.connect(self.show_result)
+        self.welded.toggled.connect(self.show_result)
+        self.show_result()
+
+    def _command(self):
+        """The move as the entries stand (FieldError or ModelError saying what is wrong)."""
+        if self.snap.currentText() != BY_VALUES:
+            return snap_onto_joint(self.model, self.body.name, self.snap.currentText(),
+                                   welded_follow=self.welded.isChecked())
+        axis = np.asarray(self.axis.value(), float)
+        if np.linalg.norm(axis) < 1e-12:
+            raise FieldError("Turn axis: must be a non-zero direction")
+        return move_body(self.model, self.body.name, translation=self.shift.value(),
+                         rotation=tuple(quat_about(axis, self.turn.value())), pivot=self.pivot.value(),
+                         joints_follow=self.follow.isChecked(), welded_follow=self.welded.isChecked())
+
+    def show_result(self, *_) -> None:
+        """Where the body's origin [mm] and its axis (its z) go, and what moves with it; or what is wrong."""
+        try:
+            command = self._command()
+        except (FieldError, ModelError) as exc:
+            self.result.setText("")
+            self.message.setText(str(exc))
+            return
+        self.message.setText("")
+        moved = {c.new.name: c.new for c in command.commands}
+        body = moved.pop(self.body.name)
+        where = ", ".join(f"{v * 1e3 + 0.0:.6g}" for v in body.position)
+        axis = ", ".join(f"{round(v, 6) + 0.0:.6g}" for v in quat_matrices(body.orientation)[:, 2])
+        stays = np.allclose(body.position, self.body.position, rtol=0.0, atol=1e-12)
+        with_it = f"; {', '.join(moved)} {'move' if len(moved) > 1 else 'moves'} with it" if moved else "; it moves alone"
+        self.result.setText(f"{self.body.name} {'stays at' if stays else 'goes to'} {where} mm, its axis along {axis}"
+                            f"{with_it}")
 
     def accept(self) -> None:
         try:
-            if self.snap.currentText() != BY_VALUES:
-                self.command = snap_onto_joint(self.model, self.body.name, self.snap.currentText(),
-                                               welded_follow=self.welded.isChecked())
-            else:
-                axis = np.asarray(self.axis.value(), float)
-                if np.linalg.norm(axis) < 1e-12:
-                    raise FieldError("Turn axis: must be a non-zero direction")
-                self.command = move_body(self.model, self.body.name, translation=self.shift.value(),
-                                         rotation=tuple(quat_about(axis, self.turn.value())), pivot=self.pivot.value(),
-                                         joints_follow=self.follow.isChecked(), welded_follow=self.welded.isChecked())
+            self.command = self._command()
         except (FieldError, ModelError) as exc:
             self.message.setText(str(exc))
             return

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton
 from app.dialogs.gear_sketch import GearSketch
 from app.dialogs.mesh_sketch import MeshSketch
 from app.viewport import BACKGROUND, rgb
+from core.commands import replace_fields
 from core.gearing.placement import mesh_turn
 from core.geometry.rotations import quat_about
 from core.model.files import save
@@ -77,10 +78,44 @@ def test_move_dialog_moves_the_joints_along_and_a_finding_fixes_itself_with_one_
     assert model.bodies["gear2"].position == pytest.approx((0.065, 0.0, 0.0))
 
 
+def test_the_move_dialog_says_where_the_body_goes_as_the_values_are_typed(window, qtbot):
+    """Move / Rotate said nothing of the result until OK. Its Result line now follows each key: gear 2 of the
+    helical pair (origin 60, 0, 0 mm, axis +z, on gear2_joint) shifted 10 mm in y, then also turned 90 deg about x
+    through its origin (z goes to -y), then snapped onto gear1_joint (origin 0, 0, 0 mm, axis +z)."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    window.select("gear2")
+    seen = []
+
+    def type_into(dlg, name, text):
+        edit = dlg.findChild(QLineEdit, name)
+        edit.selectAll()
+        qtbot.keyClicks(edit, text)
+
+    def look(dlg):
+        result = dlg.findChild(QLabel, "move_result")
+        seen.append(result.text())
+        type_into(dlg, "Shift y", "10")
+        seen.append(result.text())
+        type_into(dlg, "Turn", "90")
+        type_into(dlg, "Turn axis x", "1")
+        type_into(dlg, "Turn axis z", "0")
+        seen.append(result.text())
+        dlg.findChild(QComboBox, "snap").setCurrentText("gear1_joint")
+        seen.append(result.text())
+
+    fill_and_ok(qtbot, {}, ok=False, press=look)
+    window.move_body("gear2")
+    assert seen == ["gear2 stays at 60, 0, 0 mm, its axis along 0, 0, 1; gear2_joint moves with it",
+                    "gear2 goes to 60, 10, 0 mm, its axis along 0, 0, 1; gear2_joint moves with it",
+                    "gear2 goes to 60, 10, 0 mm, its axis along 0, -1, 0; gear2_joint moves with it",
+                    "gear2 goes to 0, 0, 0 mm, its axis along 0, 0, 1; gear2_joint moves with it"]
+    assert window.doc.model.bodies["gear2"].position == pytest.approx((0.06, 0.0, 0.0))  # cancelled: as it was
+
+
 def test_snap_a_gear_onto_a_joint_axis(window, qtbot):
     window.open_file(EXAMPLES / "helical_pair.gdyn")
-    window.doc.apply(__import__("core.commands", fromlist=["replace_fields"]).replace_fields(
-        window.doc.model, "gear2", position=(0.07, 0.01, 0.02), orientation=tuple(quat_about((1, 0, 0), 0.4))))
+    window.doc.apply(replace_fields(window.doc.model, "gear2", position=(0.07, 0.01, 0.02),
+                                    orientation=tuple(quat_about((1, 0, 0), 0.4))))
     fill_and_ok(qtbot, {}, {"snap": "gear2_joint"})
     window.move_body("gear2")
     body = window.doc.model.bodies["gear2"]

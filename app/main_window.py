@@ -335,7 +335,12 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
     def _window(self, attr: str, make):
         """A tool window made when first asked for (its module loads pyqtgraph), then shown and raised."""
         if getattr(self, attr) is None:
-            setattr(self, attr, make())
+            window = make()
+            close = QAction("Close", window)
+            close.setShortcut(QKeySequence.Close)  # Ctrl+W closes the tool window that is active
+            close.triggered.connect(window.close)
+            window.addAction(close)
+            setattr(self, attr, window)
         window = getattr(self, attr)
         window.show()
         window.raise_()

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from app.dialogs.fields import FieldError, QuantityField
+from app.dialogs.fields import FieldError, QuantityField, follow_keys
 from app.dialogs.gear_entries import NORMAL_MODULE, OUTER_MODULE
 from app.dialogs.pair_note import pair_note
 from core.commands import AddItem, Macro
@@ -140,8 +140,11 @@ class GearPairDialog(QDialog):
                                    "pair has it: it follows the teeth as they are typed")
         for w in (self.z1, self.z2):  # before the refresh: the pitch angle follows the teeth
             w.edit.editingFinished.connect(self._pitch_from_teeth)
-        for w in (self.z1, self.z2, self.module, self.alpha, self.beta, self.gamma, self.width):
+        numbers = (self.z1, self.z2, self.module, self.alpha, self.beta, self.gamma, self.width)
+        for w in numbers:
             w.edit.editingFinished.connect(self.refresh)
+        follow_keys((self.z1, self.z2), self._pitch_from_teeth)  # and each key as well, in the same order
+        follow_keys(numbers, self.refresh)
         self.name.editingFinished.connect(self.refresh)  # the rules' words and a mesh's name follow the pair's
         self.moves: list = []
         self.command = None

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 import trimesh
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QApplication, QCheckBox, QFileDialog, QLabel, QLineEdit, QMessageBox, QPushButton
+from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFileDialog, QLabel, QLineEdit, QMessageBox,
+                               QPushButton)
 
 from app.dialogs.planetary_sketch import PlanetarySketch
 from core.commands import AddItem, RemoveItem, SetSettings
@@ -624,6 +625,31 @@ def test_the_planetary_wizard_derives_the_set_as_each_key_is_typed(window, qtbot
     fill_and_ok(qtbot, {}, ok=False, press=look)
     qtbot.mouseClick(toolbar_button(window, "planetary"), Qt.LeftButton)
     assert seen[0].startswith("ratio sun to carrier with the ring held 1 + z_r / z_s = 3.6;"), seen
+
+
+def test_the_pair_dialog_derives_the_pair_and_a_bevel_pitch_angle_as_each_key_is_typed(window, qtbot):
+    """The Gear Pair dialog's derived line, and a bevel pair's pitch angle ('it follows the teeth as they are
+    typed', its tooltip says), waited for the entry to be left. With the two gears of the pair generated, z2
+    typed as 45 gives the ratio 45 / 20 = 2.25 and the centre distance m (z1 + z2) / 2 = 65 mm at once; as a
+    bevel pair with z2 typed as 50, gamma1 = atan(20 / 50) = 21.8014 deg."""
+    seen = []
+
+    def look(dlg):
+        dlg.generate_button.click()
+        z2 = dlg.findChild(QLineEdit, "z2")
+        z2.selectAll()
+        qtbot.keyClicks(z2, "45")
+        seen.append(dlg.derived.text())
+        dlg.findChild(QComboBox, "kind").setCurrentText("bevel")
+        z2.selectAll()
+        qtbot.keyClicks(z2, "50")
+        seen.append(dlg.findChild(QLineEdit, "Pitch angle gear 1").text())
+
+    window.act_new.trigger()
+    fill_and_ok(qtbot, {}, ok=False, press=look)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert "centre distance 65 mm" in seen[0] and "ratio z2/z1 2.25" in seen[0], seen
+    assert seen[1] == "21.8014"
 
 
 def test_pair_dialog_takes_the_normal_module_and_keeps_the_transverse_one(window, qtbot):

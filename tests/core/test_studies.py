@@ -341,8 +341,9 @@ def _on_local_workers(function) -> dict:
         cluster.close()
 
 
-def _inherited_mark():
-    return getattr(sys, "geardyn_test_mark", None)
+def _mark_and_blas_pools():
+    """On a worker: the mark the test process set, if the worker has it, and its BLAS thread pools."""
+    return getattr(sys, "geardyn_test_mark", None), threadpool_info()
 
 
 def test_local_workers_start_afresh_with_one_blas_thread_each(monkeypatch):
@@ -351,10 +352,9 @@ def test_local_workers_start_afresh_with_one_blas_thread_each(monkeypatch):
     # are spawned: they start afresh, without this process's memory (a mark set here), and each keeps to one BLAS
     # thread, as two workers on two cores must.
     monkeypatch.setattr(sys, "geardyn_test_mark", "set in the test process", raising=False)
-    assert list(_on_local_workers(_inherited_mark).values()) == [None, None]
-    pools = _on_local_workers(threadpool_info)
-    assert len(pools) == 2
-    for info in pools.values():
+    seen = list(_on_local_workers(_mark_and_blas_pools).values())
+    assert [mark for mark, _ in seen] == [None, None]
+    for _, info in seen:
         assert info, "no BLAS pool found in a worker"
         assert all(pool["num_threads"] == 1 for pool in info), info
 

@@ -51,6 +51,13 @@ def fill_and_ok(qtbot, fields: dict, combos: dict | None = None, press=None, ok:
         if dlg is None:
             QTimer.singleShot(50, act)
             return
+        try:
+            fill(dlg)
+        except BaseException:  # a failed check: close the dialog so the test fails now, not at its timeout
+            dlg.reject()
+            raise
+
+    def fill(dlg):
         for name, text in fields.items():
             edit = dlg.findChild(QLineEdit, name)
             if edit is None:  # a choice: a combo box of that name
@@ -126,7 +133,11 @@ def answer_boxes(qtbot, buttons: list, texts: list) -> None:
             QTimer.singleShot(50, press)
             return
         texts.append(box.text())
-        qtbot.mouseClick(box.button(left.pop(0)), Qt.LeftButton)
+        button = box.button(left.pop(0))
+        if button is None:  # the box has no such button: close it so the test fails now, not at its timeout
+            box.reject()
+            raise AssertionError(f"the message box {box.text()!r} has no such button")
+        qtbot.mouseClick(button, Qt.LeftButton)
         if left:
             QTimer.singleShot(50, press)
 

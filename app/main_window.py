@@ -38,7 +38,7 @@ from app.run.controller import RunController
 from app.run.kernels import KernelLoader
 from app.run.playback_bar import PlaybackBar
 from app.run.run_menu import RunMenu
-from app.screen import fit_to_screen
+from app.screen import close_key, fit_to_screen
 from app.view_menu import ViewControls
 from app.wheel_guard import guard_wheel
 from app.window_menus import build_menus_and_toolbars
@@ -336,10 +336,7 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
         """A tool window made when first asked for (its module loads pyqtgraph), then shown and raised."""
         if getattr(self, attr) is None:
             window = make()
-            close = QAction("Close", window)
-            close.setShortcut(QKeySequence.Close)  # Ctrl+W closes the tool window that is active
-            close.triggered.connect(window.close)
-            window.addAction(close)
+            close_key(window)
             setattr(self, attr, window)
         window = getattr(self, attr)
         window.show()

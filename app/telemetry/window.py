@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from app.dialogs.fields import FieldError, file_row, finish_form
 from app.plot_image import save_plot_image
 from app.plot_menu import plot_menu, plot_menus
-from app.screen import fit_to_screen
+from app.screen import close_key, fit_to_screen
 from app.telemetry.browser import ChannelBrowser
 from app.telemetry.derived_dialog import DerivedDialog
 from app.telemetry.plots import PlotStack
@@ -357,6 +357,7 @@ class TelemetryWindow(QMainWindow):
         if self.spectrum_window is None:
             self.spectrum_window = SpectrumWindow(self, self)
             plot_menus(self.spectrum_window, self.doc.suggested_path)
+            close_key(self.spectrum_window)
         self.spectrum_window.show_channel(name)
         self.spectrum_window.show()
         self.spectrum_window.raise_()

@@ -809,12 +809,17 @@ def test_f5_in_the_telemetry_window_runs_the_model_and_shift_f5_stops_it(window,
     assert window.doc.current.status == "cancelled"
 
 
-@pytest.mark.parametrize("show", ["show_telemetry", "show_chbm", "show_train", "show_study"])
+@pytest.mark.parametrize("show", ["show_telemetry", "show_chbm", "show_train", "show_study", "spectrum"])
 def test_ctrl_w_closes_a_tool_window(window, qtbot, show):
-    """Telemetry, CHBM Study, Train Dynamics and Parameter Study each opened in a window of its own that only
-    the title bar's button closed; Ctrl+W (the platform's Close key) now closes the one that is active."""
-    window.open_file(EXAMPLES / "planetary.gdyn")
-    tool = getattr(window, show)()
+    """Telemetry, its Spectrum, CHBM Study, Train Dynamics and Parameter Study each opened in a window of its own
+    that only the title bar's button closed; Ctrl+W (the platform's Close key) now closes the one that is
+    active."""
+    if show == "spectrum":
+        _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.1)
+        tool = _spectrum_of(window, qtbot, "sun_planet1.Ft")
+    else:
+        window.open_file(EXAMPLES / "planetary.gdyn")
+        tool = getattr(window, show)()
     tool.activateWindow()
     qtbot.waitUntil(tool.isActiveWindow, timeout=5000)
     qtbot.keyClick(tool, Qt.Key_W, Qt.ControlModifier)

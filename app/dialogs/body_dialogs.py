@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
 )
 
-from app.dialogs.fields import FieldError, QuantityField, VectorField, file_row, finish_form, grow_to_fit
+from app.dialogs.fields import FieldError, QuantityField, VectorField, file_row, finish_form, follow_keys, grow_to_fit
 from app.dialogs.gear_dialog import AXIS, POSITION
 from app.dialogs.mesh_sketch import MeshSketch
 from app.document import documents_folder
@@ -99,6 +99,9 @@ class ImportMeshDialog(QDialog):
             combo.currentIndexChanged.connect(self.show_preview)
         for edit in (self.path, self.density.edit, self.turn.edit, *(p.edit for p in self.position.parts)):
             edit.editingFinished.connect(self.show_preview)
+        # the place follows each key (the path waits for its entry to be left: a path half typed names no file)
+        follow_keys((self.density, self.turn, *self.position.parts), self.show_preview)
+        self._read_key, self._read = None, None
 
     def show_preview(self, *_) -> None:
         """What the file gives as chosen: watertight or not, volume, mass, and its size and where its middle lands
@@ -111,19 +114,15 @@ class ImportMeshDialog(QDialog):
         try:
             density = self.density.value()
             fallback = self.fallback.currentData()
-            try:
-                imported = import_mesh(text, self.unit.currentData(), density, fallback)
-                mesh, mp = imported.mesh, imported.mass_properties
-                closed = "watertight" if imported.watertight else "not watertight (it has holes)"
-            except NotWatertightError:
-                mesh, mp, closed = read_mesh(text, self.unit.currentData()), None, "not watertight (it has holes)"
+            mesh, mp, watertight = self._read_file(text, self.unit.currentData(), density, fallback)
+            closed = "watertight" if watertight else "not watertight (it has holes)"
             placed = np.asarray(mesh.vertices) @ quat_matrices(self.orientation()).T + self.position.value()
             self.sketch.show_points(placed)
             size = " x ".join(f"{v * 1e3:.4g}" for v in np.ptp(placed, axis=0))
             middle = ", ".join(f"{v * 1e3 + 0.0:.4g}" for v in 0.5 * (placed.min(axis=0) + placed.max(axis=0)))
             remark = None
             if mp is not None:
-                source = "its mesh" if imported.watertight else "its convex hull (an upper bound)"
+                source = "its mesh" if watertight else "its convex hull (an upper bound)"
                 mass = f"volume {mp.mass / density * 1e6:.4g} cm^3, mass {mp.mass:.4g} kg from {source}"
                 remark = mass_remark(mp.mass, float(np.linalg.eigvalsh(np.asarray(mp.inertia, float)).max()),
                                      MeshFileSource(text, self.unit.currentData(), density, fallback))
@@ -137,6 +136,23 @@ class ImportMeshDialog(QDialog):
         except (FieldError, MeshImportError) as exc:
             self.preview.setText(str(exc))
             self.sketch.show_points(None)
+
+    def _read_file(self, path: str, unit: str, density: float, fallback: str):
+        """The file's mesh, its mass properties (None without a volume) and whether it is watertight; read again
+        only when the file or what the mass depends on changed, not when the place does (MeshImportError)."""
+        try:
+            stamp = Path(path).stat().st_mtime_ns
+        except OSError:
+            stamp = None  # import_mesh says what is wrong with the path
+        key = (path, stamp, unit, density, fallback)
+        if stamp is None or key != self._read_key:
+            try:
+                imported = import_mesh(path, unit, density, fallback)
+                self._read = imported.mesh, imported.mass_properties, imported.watertight
+            except NotWatertightError:
+                self._read = read_mesh(path, unit), None, False
+            self._read_key = key
+        return self._read
 
     def _by_hand(self, *_) -> None:
         """The by-hand mass fields take part only when chosen (and the density then does not)."""

@@ -12,10 +12,12 @@ import trimesh
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton
 
+from app.dialogs import body_dialogs
 from app.dialogs.gear_sketch import GearSketch
 from app.dialogs.mesh_sketch import MeshSketch
 from app.viewport import BACKGROUND, rgb
 from core.commands import replace_fields
+from core.geometry.mesh_import import import_mesh
 from core.gearing.placement import mesh_turn
 from core.geometry.rotations import quat_about
 from core.model.files import save
@@ -263,6 +265,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 from app.main_window import MainWindow
 from core.commands import replace_fields
+from core.geometry.mesh_import import import_mesh
 app = QApplication([])
 w = MainWindow()
 w.show()
@@ -877,11 +880,14 @@ def test_a_bevel_pairs_module_is_called_its_outer_module_in_the_dock_and_the_pai
     assert labels == ["Normal module", "Outer module"]
 
 
-def test_the_import_sketch_and_preview_show_where_a_part_off_the_origin_lands(window, qtbot, tmp_path):
+def test_the_import_sketch_and_preview_show_where_a_part_off_the_origin_lands(window, qtbot, tmp_path, monkeypatch):
     """A 60 mm disc that its file puts 100 mm along x was sketched centred on the world's axes, as if at the
     origin; the import put it 100 mm away. The sketch now draws it where it lands (the file's place, turned, plus
-    the Position typed), the axes from the world's origin, and the preview says where its middle is."""
+    the Position typed), the axes from the world's origin, and the preview says where its middle is. Both follow
+    each key typed into the Position, and the file is read once for them all, not once a key."""
     window.act_new.trigger()
+    reads = []
+    monkeypatch.setattr(body_dialogs, "import_mesh", lambda *a: reads.append(a) or import_mesh(*a))
     disc = trimesh.creation.cylinder(radius=30.0, height=20.0)  # mm, its middle at the file's (100, 0, 10)
     disc.apply_translation((100.0, 0.0, 10.0))
     path = tmp_path / "disc.stl"
@@ -892,11 +898,13 @@ def test_the_import_sketch_and_preview_show_where_a_part_off_the_origin_lands(wi
         dlg.show_preview()
         seen["file"] = (dlg.sketch.outlines["top"].min(axis=0), dlg.sketch.outlines["top"].max(axis=0),
                         dlg.preview.text())
+        read = len(reads)
         for part, value in zip(dlg.position.parts, (0, -100, 5)):
-            part.edit.setText(str(value))
-            part.edit.editingFinished.emit()
+            part.edit.selectAll()
+            qtbot.keyClicks(part.edit, str(value))  # typed, not left
         seen["moved"] = (dlg.sketch.outlines["front"].min(axis=0), dlg.sketch.outlines["front"].max(axis=0),
                          dlg.preview.text())
+        seen["reads"] = len(reads) - read
 
     fill_and_ok(qtbot, {"Name": "disc", "File": str(path)}, press=look)
     qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
@@ -906,6 +914,7 @@ def test_the_import_sketch_and_preview_show_where_a_part_off_the_origin_lands(wi
     low, high, text = seen["moved"]  # front view: x across, z up; the Position (0, -100, 5) mm added
     assert low == pytest.approx((0.070, 0.005)) and high == pytest.approx((0.130, 0.025))
     assert "its middle at 100, -100, 15 mm in the model" in text
+    assert seen["reads"] == 0  # the file as read for the first preview
     body = window.doc.model.bodies["disc"]
     placed = np.asarray(disc.vertices) * 1e-3 + body.position  # the body as imported: the file's place + Position
     assert placed.min(axis=0) == pytest.approx(np.r_[seen["moved"][0][0], -0.130, seen["moved"][0][1]], abs=2e-4)

@@ -94,7 +94,8 @@ class MoveDialog(QDialog):
         where = ", ".join(f"{v * 1e3 + 0.0:.6g}" for v in body.position)
         axis = ", ".join(f"{round(v, 6) + 0.0:.6g}" for v in quat_matrices(body.orientation)[:, 2])
         stays = np.allclose(body.position, self.body.position, rtol=0.0, atol=1e-12)
-        with_it = f"; {', '.join(moved)} {'move' if len(moved) > 1 else 'moves'} with it" if moved else "; it moves alone"
+        verb = "move" if len(moved) > 1 else "moves"
+        with_it = f"; {', '.join(moved)} {verb} with it" if moved else "; it moves alone"
         self.result.setText(f"{self.body.name} {'stays at' if stays else 'goes to'} {where} mm, its axis along {axis}"
                             f"{with_it}")
 

@@ -150,9 +150,11 @@ class ChbmWindow(WorkerRuns, QMainWindow):
 
     def _first_pair(self) -> str:
         """The pair a model's user most likely built to study: the first with a compliant mesh (its dynamic
-        transmission error is what the study computes), else the paper's."""
+        transmission error is what the study computes), else the model's first pair (its mesh then ISO 6336's, as
+        the note says), else the paper's."""
         meshed = {f.pair for f in self.doc.model.forces.values() if isinstance(f, CompliantMesh)}
-        return next((n for n in self.pairs() if n in meshed), PAPER_SOURCE)
+        pairs = self.pairs()
+        return next((n for n in pairs if n in meshed), pairs[0] if pairs else PAPER_SOURCE)
 
     def _fill_sources(self, keep: str) -> None:
         """The list of pairs: the paper's and the model's, `keep` chosen (the paper's when it is not listed)."""
@@ -201,7 +203,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
             if self.results_source in touched or any(forces[n].pair == self.results_source for n in meshes):
                 self._drop_results()  # the curves were of the pair as it was
             keep = self.source.currentData()
-            if keep not in self.pairs() and self._unchosen():  # a pair built with the window open: study it
+            if self._unchosen():  # a pair or a mesh built with the window open: the suggestion follows
                 keep = self._first_pair()
             self._fill_sources(keep)
             self._fill_for_source()

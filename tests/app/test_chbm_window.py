@@ -193,17 +193,27 @@ def _pair_on_joints():
             builders.constant_torque("drive", "gear1_joint", 10.0)]
 
 
-def test_a_pair_built_from_file_new_with_a_compliant_mesh_is_the_pair_the_study_starts_on(window, qtbot):
-    """A user who built a pair with a compliant mesh and clicked CHBM Study got the paper's pair (Saletti et al.,
-    100-300 N m) and had to find their own in the list. The window now starts on the model's first pair with a
-    compliant mesh, at its own torques (study_defaults, as the CLI's chbm --model), also when the mesh is added
-    with the window open; a pair picked by hand stays, and a model without a mesh starts on the paper's pair."""
+def test_a_pair_built_from_file_new_is_the_pair_the_study_starts_on_and_a_compliant_one_comes_first(window, qtbot):
+    """A user who built a pair and clicked CHBM Study got the paper's pair (Saletti et al., 100-300 N m) and had
+    to find their own in the list. The window now starts on the model's first pair with a compliant mesh, at its
+    own torques (study_defaults, as the CLI's chbm --model), also when the mesh is added with the window open;
+    on a model without a mesh, on its first pair (ISO 6336's mesh, as its note says); a pair picked by hand
+    stays; a model without pairs starts on the paper's."""
     chbm = _open(window, qtbot)
-    assert chbm.source.currentData() == PAPER_SOURCE  # the planetary example: rigid pairs
+    assert chbm.source.currentData() == PAPER_SOURCE  # no pair yet
+    window.open_file(EXAMPLES / "planetary.gdyn", ask=False)
+    assert chbm.source.currentData() == "sun_planet1"  # rigid pairs: the first one
+    assert "ISO 6336-1 method B" in chbm.derived.text()
+    window.open_file(EXAMPLES / "two_stage_reducer.gdyn", ask=False)
+    assert chbm.source.currentData() == "stage1"
+    window.doc.apply(AddItem(CompliantMesh("stage2_mesh", "stage2")))
+    assert chbm.source.currentData() == "stage2"  # a mesh added with the window open: its pair comes first
+    window.doc.undo_stack.setClean()
     window.act_new.trigger()
+    assert chbm.source.currentData() == PAPER_SOURCE  # no pair yet
     for item in _pair_on_joints():
         window.doc.apply(AddItem(item))
-    assert chbm.source.currentData() == PAPER_SOURCE  # a rigid pair: nothing to study yet
+    assert chbm.source.currentData() == "pair"  # a rigid pair built with the window open
     window.doc.apply(AddItem(CompliantMesh("mesh", "pair")))
     assert chbm.source.currentData() == "pair" and chbm.source.currentText() == "Model pair 'pair'"  # not 'pair pair'
     torques, f_min, f_max, _ = study_defaults(window.doc.model, "pair")

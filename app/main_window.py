@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from app import smoke
 from app.background import Background
 from app.dialogs.check_dialog import CheckDialog
-from app.dialogs.getting_started import GettingStartedDialog
+from app.dialogs.getting_started import GettingStartedDialog, shortcut
 from app.dialogs.settings_dialog import SettingsDialog
 from app.docks.messages import MessagesDock
 from app.docks.model_tree import ModelTreeDock
@@ -154,6 +154,10 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
         self.centralWidget().layout().replaceWidget(self.view_placeholder, self.viewport)
         self.view_placeholder.deleteLater()
         self.view_controls.set_enabled(True)
+        self.viewport.empty_hint = (
+            f"An empty model: Gears > Gear Pair {shortcut(self.act_pair)} generates two gears in mesh on their joints,\n"
+            f"Gears > Planetary Gearset {shortcut(self.act_planetary)} a whole set; File > Open reads an example.\n"
+            f"Help > Getting Started {shortcut(self.act_getting_started)} builds a first model step by step.")
         self.viewport.show_model(self.doc.model, self.doc.base_dir)
         self.refresh()
 

@@ -102,6 +102,7 @@ class ViewportWidget(QtInteractor):
         self.triad_offsets: dict[str, tuple[str, np.ndarray]] = {}
         self.triads_shown = False
         self.caption_text = ""  # the line in the view's lower right ('' none)
+        self.empty_hint = ""  # what builds a first model, shown while the view has no body (set by the window)
         self.wireframe = self.transparent = self.forces_see_through = False  # how the bodies are drawn
         self.frames_drawn = 0  # renders done (for frame rates)
         self.render_seconds = 0.0  # wall time of the last render [s]
@@ -179,7 +180,17 @@ class ViewportWidget(QtInteractor):
         elif any(name in self.body_actors and not self.in_view(name) for name in added + moved):
             self.reset_camera(render=False)  # a body placed or moved out of sight: every body in view
         self._place_triads()
+        self._hint_if_empty()
         self.request_render()
+
+    def _hint_if_empty(self) -> None:
+        """`empty_hint` at the top of a view with no body (File > New), gone with the first body."""
+        if self.empty_hint and not self.body_actors:  # fixed-size text (a corner annotation grows with the view)
+            hint = self.add_text(self.empty_hint, position=(0.5, 0.6), viewport=True, font_size=7, color="#444444",
+                                 name="empty_hint", render=False)
+            hint.prop.justification_horizontal = "center"
+        else:
+            self.remove_actor("empty_hint", render=False)
 
     def in_view(self, name: str) -> bool:
         """Whether every corner of body `name`'s bounding box is inside the view, as the camera looks now."""

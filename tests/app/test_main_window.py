@@ -222,3 +222,25 @@ def test_with_nothing_selected_the_properties_show_the_models_name_and_descripti
     window.select("sun")
     window.select("")
     assert window.props.panel.findChild(QLineEdit, "model_name").text() == "compliant_planetary"
+
+
+def _hint(view) -> str:
+    """The text of the empty view's hint ('' when it is not shown)."""
+    actor = view.renderer.actors.get("empty_hint")
+    return "" if actor is None else actor.GetInput()
+
+
+def test_an_empty_view_says_what_builds_a_first_model_until_the_first_body(window, qtbot):
+    """File > New showed a blank 3-D view that said nothing of where to begin. While the view has no body it now
+    names Gear Pair, Planetary Gearset and Getting Started with their keys; the first body takes the hint away,
+    and Undo back to an empty model brings it back."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    assert _hint(window.viewport) == ""
+    window.act_new.trigger()
+    hint = _hint(window.viewport)
+    assert "Gear Pair (Ctrl+4)" in hint and "Planetary Gearset (Ctrl+5)" in hint and "Getting Started (F1)" in hint
+    fill_and_ok(qtbot, {})
+    qtbot.mouseClick(toolbar_button(window, "cylinder"), Qt.LeftButton)
+    assert list(window.doc.model.bodies) and _hint(window.viewport) == ""
+    window.doc.undo_stack.undo()
+    assert _hint(window.viewport) == hint

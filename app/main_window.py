@@ -27,6 +27,7 @@ from app.dialogs.getting_started import GettingStartedDialog, shortcut
 from app.dialogs.settings_dialog import SettingsDialog
 from app.docks.messages import MessagesDock
 from app.docks.model_tree import ModelTreeDock
+from app.tree_menu import item_menu
 from app.docks.properties import PropertyDock
 from app.document import EXAMPLES, Document
 from app.file_menu import AUTOSAVE_MS, FileMenu, recovery_path
@@ -107,12 +108,14 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
         self.runner.finished.connect(self._run_finished)
         self.runner.refused.connect(lambda msg: self.report(f"Cannot run: {msg}"))
         self.tree = ModelTreeDock(self)
+        self.tree_menu = None  # the tree's right-click menu while it is open
         self.props = PropertyDock(self.doc, self.report, self, t_span=lambda: self.doc.model.settings.t_end)
         self.messages = MessagesDock(self)
         self.addDockWidget(Qt.LeftDockWidgetArea, self.tree)
         self.addDockWidget(Qt.RightDockWidgetArea, self.props)
         self.addDockWidget(Qt.BottomDockWidgetArea, self.messages)
         self.tree.selected.connect(self.select)
+        self.tree.menu_asked.connect(self._tree_menu)
         self.messages.picked.connect(self.select)
         self.messages.fix_requested.connect(self.apply_fix)
         self.messages.settings_requested.connect(self.settings_for)
@@ -297,6 +300,11 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
         if back and self.tree.current() not in back:
             self.select(back[0])
         self.statusBar().showMessage(f"{verb}: {text}", 8000)
+
+    def _tree_menu(self, name: str, at) -> None:
+        """The right-click menu of tree item `name` at `at` (screen); kept until the next one replaces it."""
+        self.tree_menu = item_menu(self, name)
+        self.tree_menu.popup(at)
 
     def select(self, name: str) -> None:
         if self.tree.current() != name:

@@ -235,6 +235,10 @@ class ChbmWindow(WorkerRuns, QMainWindow):
     def _entries(self) -> tuple[str, str, str]:
         return self.torques.text(), self.f_min.edit.text(), self.f_max.edit.text()
 
+    def show_pair(self, name: str) -> None:
+        """Study the model's pair `name`, as if picked in the list."""
+        self.source.setCurrentIndex(self.source.findData(name))
+
     def _source_changed(self, *_) -> None:
         """The user picked another pair: see `_fill_for_source`."""
         self._picked = True

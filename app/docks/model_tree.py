@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtWidgets import QDockWidget, QTreeWidget, QTreeWidgetItem
 
 from core.model.entities import collection_of
@@ -12,9 +12,11 @@ TITLES = dict(SECTIONS)
 
 
 class ModelTreeDock(QDockWidget):
-    """Lists the model's items; `selected` carries the chosen item's name ('' for none)."""
+    """Lists the model's items; `selected` carries the chosen item's name ('' for none), `menu_asked` an item
+    right-clicked (it is selected first) and where, on the screen."""
 
     selected = Signal(str)
+    menu_asked = Signal(str, QPoint)
 
     def __init__(self, parent=None):
         super().__init__("Model", parent)
@@ -27,6 +29,8 @@ class ModelTreeDock(QDockWidget):
         self.items: dict[str, QTreeWidgetItem] = {}
         self.sections: dict[str, QTreeWidgetItem] = {}
         self.tree.itemSelectionChanged.connect(self._emit)
+        self.tree.setContextMenuPolicy(Qt.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self._menu)
 
     def show_model(self, model) -> None:
         """Rebuild the whole tree (a model was opened or replaced)."""
@@ -102,6 +106,13 @@ class ModelTreeDock(QDockWidget):
         if node is not None:
             node.setSelected(True)
             self.tree.scrollToItem(node)
+
+    def _menu(self, pos: QPoint) -> None:
+        node = self.tree.itemAt(pos)
+        name = node.data(0, Qt.UserRole) if node is not None else None
+        if name:  # a section's heading has no menu
+            self.select(name)
+            self.menu_asked.emit(name, self.tree.viewport().mapToGlobal(pos))
 
     def _emit(self) -> None:
         self.selected.emit(self.current() or "")

@@ -1,15 +1,18 @@
-"""The File menu of the main window: New, Open, Save, Save As, recent files, the autosave and the recovery after a
-crash (a mixin of app.main_window.MainWindow, which holds the document, the runner and the settings)."""
+"""The File menu of the main window: New, Open, Save, Save As, recent files, files dropped on the window, the
+autosave and the recovery after a crash (a mixin of app.main_window.MainWindow, which holds the document, the
+runner and the settings)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QStandardPaths
+from PySide6.QtCore import QStandardPaths, QTimer
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.document import EXAMPLES
+from core.dynamics.results import SUFFIX as RESULTS_SUFFIX
 from core.errors import ModelError
+from core.geometry.mesh_import import SUFFIXES as MESH_SUFFIXES
 from core.model.files import SUFFIX, save
 
 AUTOSAVE_MS = 60_000
@@ -23,7 +26,33 @@ def recovery_path() -> Path:
 
 
 class FileMenu:
-    """File > New, Open, Save, Save As and Open Recent; the autosave and the recovery it offers."""
+    """File > New, Open, Save, Save As and Open Recent, files dropped on the window; the autosave and the recovery
+    it offers."""
+
+    def dropped_file(self, event) -> Path | None:
+        """The first local file of a drag that the window opens: a model, a results file or a mesh to import."""
+        kinds = {SUFFIX, RESULTS_SUFFIX, *MESH_SUFFIXES}
+        for url in event.mimeData().urls() if event.mimeData().hasUrls() else []:
+            path = Path(url.toLocalFile())
+            if url.isLocalFile() and path.suffix.lower() in kinds:
+                return path
+        return None
+
+    def dragEnterEvent(self, event) -> None:
+        if self.dropped_file(event) is not None:
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:
+        """Open a model (asking to save the one open), play a results file, or import a mesh (its dialog on the
+        file), after the drop is done: the dialogs they open must not hold the drag's source waiting."""
+        path = self.dropped_file(event)
+        if path is None:
+            return
+        event.acceptProposedAction()
+        suffix = path.suffix.lower()
+        act = (lambda: self.open_file(path)) if suffix == SUFFIX else \
+            (lambda: self.open_results_file(path)) if suffix == RESULTS_SUFFIX else (lambda: self.import_mesh(path))
+        QTimer.singleShot(0, act)
 
     def maybe_save(self) -> bool:
         """True when it is fine to drop the current model (saved, discarded or nothing to lose)."""

@@ -74,6 +74,7 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
         super().__init__()
         guard_wheel(QApplication.instance())  # the wheel scrolls the docks and dialogs, not the lists in them
         self.settings = QSettings("GearDyn", "GearDyn")
+        self.setAcceptDrops(True)  # a model, results or mesh file dropped on the window opens (FileMenu.dropEvent)
         self.doc = Document(self)
         self.viewport = None
         self.view_placeholder = QLabel("Preparing the 3-D view...")

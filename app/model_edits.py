@@ -59,8 +59,12 @@ class ModelEdits:
         if dlg.exec() and dlg.command is not None:
             self.apply(dlg.command)
 
-    def import_mesh(self) -> None:
+    def import_mesh(self, path=None) -> None:
+        """Model > Import OBJ/STL, on `path` when given (a file dropped on the window)."""
         dlg = ImportMeshDialog(self.doc.model.numbered("part"), self, folder=self.doc.own_folder())
+        if path:
+            dlg.path.setText(str(path))
+            dlg.show_preview()
         if dlg.exec() and dlg.body is not None and self.apply(AddItem(dlg.body)):
             for note in dlg.notes:
                 self.statusBar().showMessage(note, 10_000)

@@ -87,6 +87,8 @@ class ViewportWidget(QtInteractor):
         # pyvista's keys for a plotter window of its own (q closes it, C starts cell picking with a text over the
         # view, ...) do not belong in the app's view; VTK's camera keys stay.
         self.iren.clear_key_event_callbacks()
+        # pyvistaqt reads a file dropped on the view as a mesh to show; a drop here is the window's (app.file_menu)
+        self.setAcceptDrops(False)
         self.add_axes(color="#333333", line_width=3)
         self.enable_trackball_style()
         self.mesh_cache = MeshCache()

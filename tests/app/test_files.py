@@ -3,15 +3,20 @@
 import dataclasses
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog, QLineEdit, QMessageBox
+import pytest
+import trimesh
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QMessageBox
 
 from app.dialogs.body_dialogs import ImportMeshDialog
 from app.document import documents_folder
 from app.main_window import open_first, recovery_path
 from core.commands import SetSettings, replace_fields
+from core.dynamics.results import save_results
 from core.dynamics.simulate import simulate
 from core.model.files import load
-from tests.app.conftest import answer_boxes
+from tests.app.conftest import answer_boxes, fill_and_ok
 from tests.conftest import EXAMPLES
 
 
@@ -182,3 +187,50 @@ def test_opening_a_file_with_several_bad_fields_names_each_in_one_box_and_keeps_
     assert lines[1:] == ["bad.gdyn: bodies[0].mass: must be a number, got str 'abc'",
                          "bad.gdyn: gear_pairs[0].z1: must be a whole number from 3 to 1000, got -3"]
     assert window.doc.model is before
+
+
+def _drop(window, path) -> bool:
+    """Drag `path` over the window and drop it, with the events a drop from a file manager brings; whether the
+    window took the drag."""
+    data = QMimeData()
+    data.setUrls([QUrl.fromLocalFile(str(path))])
+    at = QPointF(window.rect().center())
+    enter = QDragEnterEvent(at.toPoint(), Qt.CopyAction, data, Qt.LeftButton, Qt.NoModifier)
+    QApplication.sendEvent(window, enter)
+    if not enter.isAccepted():
+        return False
+    QApplication.sendEvent(window, QDropEvent(at, Qt.CopyAction, data, Qt.LeftButton, Qt.NoModifier))
+    return True
+
+
+def test_a_model_results_or_mesh_file_dropped_on_the_window_opens_and_another_file_is_refused(window, qtbot,
+                                                                                              tmp_path):
+    """Dragging a file from a file manager onto the window did nothing. A model file opens (asking about unsaved
+    changes first), a results file opens its run to play, an STL or OBJ file opens Import OBJ/STL on it with its
+    preview; a file of another kind is not taken."""
+    # Qt hands a drop to the widget under it that takes drops, else to its parent: the 3-D view takes none (as
+    # pyvistaqt's view, it read a file dropped on it as a mesh to show), so the window gets the drop
+    assert window.acceptDrops() and not window.viewport.acceptDrops()
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    _edit(window)
+    texts = []
+    answer_boxes(qtbot, [QMessageBox.Discard], texts)
+    assert _drop(window, EXAMPLES / "helical_pair.gdyn")
+    qtbot.waitUntil(lambda: window.doc.model.name == "helical_pair", timeout=5000)
+    assert texts == ["The model has unsaved changes. Save them?"]
+    run = tmp_path / "run.gdres"
+    save_results(simulate(window.doc.model, t_end=0.002), run)
+    window.act_new.trigger()
+    assert _drop(window, run)
+    qtbot.waitUntil(lambda: window.doc.current is not None and window.doc.model.name == "helical_pair", timeout=5000)
+    assert window.doc.current.results.time[-1] == 0.002
+    box = tmp_path / "plate.stl"
+    trimesh.creation.box((100.0, 50.0, 10.0)).export(box)  # mm, the dialog's unit
+    seen = []
+    fill_and_ok(qtbot, {"Name": "plate"}, press=lambda dlg: seen.append(dlg.preview.text()))
+    assert _drop(window, box)
+    qtbot.waitUntil(lambda: "plate" in window.doc.model.bodies, timeout=5000)
+    assert "watertight" in seen[0] and window.doc.model.bodies["plate"].mass == pytest.approx(7850 * 5e-5)
+    note = tmp_path / "notes.txt"
+    note.write_text("not a model")
+    assert not _drop(window, note)

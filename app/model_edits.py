@@ -61,7 +61,9 @@ class ModelEdits:
 
     def import_mesh(self, path=None) -> None:
         """Model > Import OBJ/STL, on `path` when given (a file dropped on the window)."""
-        dlg = ImportMeshDialog(self.doc.model.numbered("part"), self, folder=self.doc.own_folder())
+        model = self.doc.model
+        dlg = ImportMeshDialog(model.numbered("part"), self, folder=self.doc.own_folder(),
+                               free_name=lambda stem: stem if stem not in model.names() else model.numbered(stem))
         if path:
             dlg.path.setText(str(path))
             dlg.show_preview()

@@ -22,7 +22,7 @@ from app.dialogs.mesh_sketch import MeshSketch
 from app.document import documents_folder
 from core.geometry.mesh_import import MeshImportError, NotWatertightError, import_mesh, read_mesh
 from core.model import builders
-from core.model.entities import MeshFileSource, PrimitiveSource, RigidBody
+from core.model.entities import MeshFileSource, PrimitiveSource, RigidBody, name_problem
 from core.errors import ModelError
 from core.validation import mass_remark
 from core.geometry.rotations import quat_about, quat_matrices, quat_mul
@@ -42,9 +42,12 @@ FALLBACK_TEXT = {"none": "refuse", "convex_hull": "use its convex hull", "manual
 class ImportMeshDialog(QDialog):
     """File, its length unit, density, and what to do when the mesh is not watertight."""
 
-    def __init__(self, name: str, parent=None, folder: Path | None = None):
-        """`folder`: where Browse... starts (the model's folder; the documents folder by default)."""
+    def __init__(self, name: str, parent=None, folder: Path | None = None, free_name=None):
+        """`folder`: where Browse... starts (the model's folder; the documents folder by default); `free_name(stem)`:
+        a name no item of the model has, from a file's stem (the part is named after its file while its name is
+        the one the dialog started with)."""
         super().__init__(parent)
+        self._start_name, self._free_name = name, free_name
         self.folder = folder or documents_folder()
         self.setWindowTitle("Import OBJ/STL")
         self.setObjectName("import_dialog")
@@ -107,6 +110,7 @@ class ImportMeshDialog(QDialog):
         """What the file gives as chosen: watertight or not, volume, mass, and its size and where its middle lands
         in the model (the up axis, turn and position applied) [mm]."""
         text = self.path.text().strip()
+        self._name_after(text)
         if not text:
             self.preview.setText("")
             self.sketch.show_points(None)
@@ -160,6 +164,14 @@ class ImportMeshDialog(QDialog):
         for w in (self.mass, self.com, self.inertia):
             w.setEnabled(manual)
         self.density.setEnabled(not manual)
+
+    def _name_after(self, path: str) -> None:
+        """Name the part after its file ('housing.stl': housing) while the name is still the one it started with."""
+        stem = Path(path).stem
+        if self._free_name is None or self.name.text() != self._start_name or not stem or name_problem(stem):
+            return
+        self._start_name = self._free_name(stem)
+        self.name.setText(self._start_name)
 
     def _browse(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Import mesh", str(self.folder), MESH_FILES)

@@ -207,7 +207,7 @@ def test_a_model_results_or_mesh_file_dropped_on_the_window_opens_and_another_fi
                                                                                               tmp_path):
     """Dragging a file from a file manager onto the window did nothing. A model file opens (asking about unsaved
     changes first), a results file opens its run to play, an STL or OBJ file opens Import OBJ/STL on it with its
-    preview; a file of another kind is not taken."""
+    preview, the part named after the file (it was 'part1'); a file of another kind is not taken."""
     # Qt hands a drop to the widget under it that takes drops, else to its parent: the 3-D view takes none (as
     # pyvistaqt's view, it read a file dropped on it as a mesh to show), so the window gets the drop
     assert window.acceptDrops() and not window.viewport.acceptDrops()
@@ -227,10 +227,13 @@ def test_a_model_results_or_mesh_file_dropped_on_the_window_opens_and_another_fi
     box = tmp_path / "plate.stl"
     trimesh.creation.box((100.0, 50.0, 10.0)).export(box)  # mm, the dialog's unit
     seen = []
-    fill_and_ok(qtbot, {"Name": "plate"}, press=lambda dlg: seen.append(dlg.preview.text()))
+    fill_and_ok(qtbot, {}, press=lambda dlg: seen.append(dlg.preview.text()))
     assert _drop(window, box)
-    qtbot.waitUntil(lambda: "plate" in window.doc.model.bodies, timeout=5000)
+    qtbot.waitUntil(lambda: "plate" in window.doc.model.bodies, timeout=5000)  # named after its file
     assert "watertight" in seen[0] and window.doc.model.bodies["plate"].mass == pytest.approx(7850 * 5e-5)
+    fill_and_ok(qtbot, {})
+    assert _drop(window, box)
+    qtbot.waitUntil(lambda: "plate1" in window.doc.model.bodies, timeout=5000)  # the name taken: numbered
     note = tmp_path / "notes.txt"
     note.write_text("not a model")
     assert not _drop(window, note)

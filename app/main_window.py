@@ -27,7 +27,6 @@ from app.dialogs.getting_started import GettingStartedDialog, shortcut
 from app.dialogs.settings_dialog import SettingsDialog
 from app.docks.messages import MessagesDock
 from app.docks.model_tree import ModelTreeDock
-from app.tree_menu import item_menu
 from app.docks.properties import PropertyDock
 from app.document import EXAMPLES, Document
 from app.file_menu import AUTOSAVE_MS, FileMenu, recovery_path
@@ -40,6 +39,7 @@ from app.run.kernels import KernelLoader
 from app.run.playback_bar import PlaybackBar
 from app.run.run_menu import RunMenu
 from app.screen import close_key, fit_to_screen
+from app.tree_menu import item_menu
 from app.view_menu import ViewControls
 from app.wheel_guard import guard_wheel
 from app.window_menus import build_menus_and_toolbars

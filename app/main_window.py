@@ -39,7 +39,7 @@ from app.run.kernels import KernelLoader
 from app.run.playback_bar import PlaybackBar
 from app.run.run_menu import RunMenu
 from app.screen import close_key, fit_to_screen
-from app.tree_menu import item_menu
+from app.tree_menu import item_menu, section_menu
 from app.view_menu import ViewControls
 from app.wheel_guard import guard_wheel
 from app.window_menus import build_menus_and_toolbars
@@ -116,7 +116,8 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
         self.addDockWidget(Qt.RightDockWidgetArea, self.props)
         self.addDockWidget(Qt.BottomDockWidgetArea, self.messages)
         self.tree.selected.connect(self.select)
-        self.tree.menu_asked.connect(self._tree_menu)
+        self.tree.menu_asked.connect(lambda name, at: self._tree_menu(item_menu(self, name), at))
+        self.tree.section_menu_asked.connect(lambda coll, at: self._tree_menu(section_menu(self, coll), at))
         self.messages.picked.connect(self.select)
         self.messages.fix_requested.connect(self.apply_fix)
         self.messages.settings_requested.connect(self.settings_for)
@@ -302,10 +303,10 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
             self.select(back[0])
         self.statusBar().showMessage(f"{verb}: {text}", 8000)
 
-    def _tree_menu(self, name: str, at) -> None:
-        """The right-click menu of tree item `name` at `at` (screen); kept until the next one replaces it."""
-        self.tree_menu = item_menu(self, name)
-        self.tree_menu.popup(at)
+    def _tree_menu(self, menu, at) -> None:
+        """A right-click menu of the tree, shown at `at` (screen); kept until the next one replaces it."""
+        self.tree_menu = menu
+        menu.popup(at)
 
     def select(self, name: str) -> None:
         if self.tree.current() != name:

@@ -1,5 +1,6 @@
-"""The model tree's right-click menu: what can be done to the item clicked, from the main window's own actions
-(so each entry does, and is named, what the menus and toolbars do)."""
+"""The model tree's right-click menus: what can be done to the item clicked, or what adds an item to the section
+whose heading is clicked, from the main window's own actions (so each entry does, and is named, what the menus and
+toolbars do)."""
 
 from __future__ import annotations
 
@@ -34,3 +35,17 @@ def item_menu(window, name: str) -> QMenu:
         menu.addAction("CHBM Study of this pair", lambda: window.show_chbm().show_pair(name))
     return menu
 
+
+
+def section_menu(window, collection: str) -> QMenu:
+    """The menu for the heading of `collection` ('bodies', 'joints', 'gear_pairs', 'forces'): the tools that add
+    an item there."""
+    tools = {"bodies": [window.act_helical, window.act_inner, window.act_bevel, window.act_planetary,
+                        window.act_import, window.act_cylinder, window.act_box],
+             "joints": [window.act_revolute, *window.joint_actions],
+             "gear_pairs": [window.act_pair, window.act_planetary],
+             "forces": window.load_actions}[collection]
+    menu = QMenu()
+    menu.setObjectName("tree_section_menu")
+    menu.addActions(tools)
+    return menu

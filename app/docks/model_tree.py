@@ -13,10 +13,12 @@ TITLES = dict(SECTIONS)
 
 class ModelTreeDock(QDockWidget):
     """Lists the model's items; `selected` carries the chosen item's name ('' for none), `menu_asked` an item
-    right-clicked (it is selected first) and where, on the screen."""
+    right-clicked (it is selected first) and where, on the screen; `section_menu_asked` a section's heading
+    right-clicked (its collection: 'bodies', 'joints', 'gear_pairs' or 'forces') and where."""
 
     selected = Signal(str)
     menu_asked = Signal(str, QPoint)
+    section_menu_asked = Signal(str, QPoint)
 
     def __init__(self, parent=None):
         super().__init__("Model", parent)
@@ -109,10 +111,14 @@ class ModelTreeDock(QDockWidget):
 
     def _menu(self, pos: QPoint) -> None:
         node = self.tree.itemAt(pos)
+        at = self.tree.viewport().mapToGlobal(pos)
         name = node.data(0, Qt.UserRole) if node is not None else None
-        if name:  # a section's heading has no menu
+        section = next((coll for coll, top in self.sections.items() if top is node), None)
+        if name:
             self.select(name)
-            self.menu_asked.emit(name, self.tree.viewport().mapToGlobal(pos))
+            self.menu_asked.emit(name, at)
+        elif section is not None:
+            self.section_menu_asked.emit(section, at)
 
     def _emit(self) -> None:
         self.selected.emit(self.current() or "")

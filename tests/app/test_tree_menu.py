@@ -12,10 +12,11 @@ BODY = ["Move / Rotate...", "Duplicate", "Delete", "Torque", "Speed Motor", "Spr
 
 
 def _right_click(window, qtbot, name: str):
-    """Right-click tree item `name`: the menu that opens, and its entries."""
+    """Right-click tree item `name` (or the heading of section `name`: 'forces', ...): the menu that opens, and
+    its entries."""
     window.activateWindow()  # as the window manager does when a dialog or another window closes
     qtbot.waitUntil(window.isActiveWindow, timeout=3000)
-    tree, node = window.tree.tree, window.tree.items[name]
+    tree, node = window.tree.tree, window.tree.items.get(name) or window.tree.sections[name]
     tree.scrollToItem(node)  # as a user scrolls to it
     at = tree.visualItemRect(node).center()
     # the event Qt makes of a right-click (QTest's clicks reach the widget without it; two through the window
@@ -69,3 +70,22 @@ def test_a_right_click_on_a_pair_offers_its_mesh_and_its_chbm_study(window, qtbo
     menu, entries = _right_click(window, qtbot, weld)
     assert entries == ["Delete"]
     menu.close()
+
+
+def test_a_right_click_on_a_sections_heading_offers_the_tools_that_add_to_it(window, qtbot):
+    """The heading of each section (Rigid Bodies, Joints, Gear Pairs, Forces) offers the tools that add an item
+    there; a Cylinder chosen from the bodies' heading is added, selecting nothing first."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    expected = {"bodies": ["Helical Gear", "Inner Gear", "Bevel Gear", "Planetary Gearset", "Import OBJ/STL",
+                           "Cylinder", "Box"],
+                "joints": ["Revolute Joint", "Fixed Joint"],
+                "gear_pairs": ["Gear Pair", "Planetary Gearset"],
+                "forces": BODY[3:] + ["Compliant Mesh"]}
+    for section, entries in expected.items():
+        menu, shown = _right_click(window, qtbot, section)
+        assert shown == entries, section
+        menu.close()
+    menu, _ = _right_click(window, qtbot, "bodies")
+    fill_and_ok(qtbot, {"Name": "disc"})
+    _choose(qtbot, menu, "Cylinder")
+    assert "disc" in window.doc.model.bodies

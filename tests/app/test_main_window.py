@@ -6,7 +6,8 @@ import math
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox, QPlainTextEdit
+from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QMessageBox, QPlainTextEdit
 
 from core.commands import SetSettings, replace_fields
 from core.geometry.rotations import quat_about
@@ -77,6 +78,33 @@ def test_findings_are_listed_live_and_clicking_selects_the_item(window, qtbot):
     assert window.tree.current() == "pair" and window.props.name == "pair"
     window.act_undo.trigger()
     assert window.messages.list.count() == 0
+
+
+def test_messages_are_copied_by_ctrl_c_and_by_copy_all_in_their_right_click_menu(window, qtbot):
+    """A finding could be read but not copied into a report or a mail. Shift-click selects lines (a refresh of the
+    same findings keeps them selected), Ctrl+C copies them one a line, and the right-click menu's Copy All copies
+    every line listed."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    fill_and_ok(qtbot, {"Name": "plate", "Radius": 50, "Length": 5})
+    qtbot.mouseClick(toolbar_button(window, "cylinder"), Qt.LeftButton)
+    listed = window.messages.list
+    texts = [listed.item(i).text() for i in range(listed.count())]
+    assert len(texts) == 3  # plate overlaps each gear and is joined to nothing
+    for row, keys in ((0, Qt.NoModifier), (1, Qt.ShiftModifier)):
+        qtbot.mouseClick(listed.viewport(), Qt.LeftButton, keys, listed.visualItemRect(listed.item(row)).center())
+    window.refresh()  # as each check of the model ends: the same lines stay, and so does the selection
+    qtbot.keyClick(listed, Qt.Key_C, Qt.ControlModifier)
+    assert QApplication.clipboard().text() == "\n".join(texts[:2])
+
+    at = listed.visualItemRect(listed.item(2)).center()  # the event Qt makes of a right-click there
+    QApplication.sendEvent(listed.viewport(), QContextMenuEvent(QContextMenuEvent.Mouse, at,
+                                                                listed.viewport().mapToGlobal(at)))
+    qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None, timeout=3000)
+    menu = QApplication.activePopupWidget()
+    assert [a.text() for a in menu.actions()] == ["Copy", "Copy All"]
+    action = menu.actions()[1]
+    qtbot.mouseClick(menu, Qt.LeftButton, pos=menu.actionGeometry(action).center())
+    assert QApplication.clipboard().text() == "\n".join(texts)
 
 
 def test_properties_name_the_kind_of_item_as_the_tools_do(window, qtbot):
@@ -244,3 +272,4 @@ def test_an_empty_view_says_what_builds_a_first_model_until_the_first_body(windo
     assert list(window.doc.model.bodies) and _hint(window.viewport) == ""
     window.doc.undo_stack.undo()
     assert _hint(window.viewport) == hint
+

@@ -273,3 +273,18 @@ def test_an_empty_view_says_what_builds_a_first_model_until_the_first_body(windo
     window.doc.undo_stack.undo()
     assert _hint(window.viewport) == hint
 
+
+def test_a_menu_in_a_dock_opens_without_a_qt_warning(window, qtbot, qtlog):
+    """A right-click in an entry of the Properties dock (its Cut / Copy / Paste menu) printed 'QWidgetWindow
+    (property_dockWindow) must be a top level window' in the terminal: the 3-D view's native window made every
+    dock and bar of the window native. Only the view and the widget holding it are native now."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    entry = window.props.panel.findChild(QLineEdit, "model_name")
+    at = entry.rect().center()
+    QApplication.sendEvent(entry, QContextMenuEvent(QContextMenuEvent.Mouse, at, entry.mapToGlobal(at)))
+    qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None, timeout=3000)
+    QApplication.activePopupWidget().close()
+    assert not [r.message for r in qtlog.records if "top level window" in r.message]
+    native = {w for w in (window.tree, window.props, window.messages, window.menuBar(), window.statusBar())
+              if w.internalWinId()}
+    assert not native and window.viewport.internalWinId()

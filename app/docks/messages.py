@@ -15,7 +15,7 @@ COLOURS = {"error": "#b00020", "warning": "#9a6700", "info": "#1f5fa8"}
 
 class MessageList(QListWidget):
     """The lines: shift- and ctrl-click select several; Ctrl+C copies those selected, and the right-click menu
-    offers Copy and Copy All (the view's own Ctrl+C copied only the current line)."""
+    offers Copy and Copy All (the list's own Ctrl+C copied only the current line)."""
 
     def __init__(self):
         super().__init__()
@@ -32,8 +32,7 @@ class MessageList(QListWidget):
         self.addActions([copy, every])
 
     def _menu(self, pos) -> None:
-        # a menu of its own, without a parent: one made by Qt for the list takes the dock's window, not a top-level
-        # one, as its parent on the screen (Qt warns)
+        # shown, not run: nothing waits on it, as the model tree's menu (app.tree_menu)
         self.menu = QMenu()
         self.menu.addActions(self.actions())
         self.menu.popup(self.viewport().mapToGlobal(pos))

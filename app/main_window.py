@@ -122,6 +122,7 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
         self.tree.selected.connect(self.select)
         self.tree.menu_asked.connect(lambda name, at: self._tree_menu(item_menu(self, name), at))
         self.tree.section_menu_asked.connect(lambda coll, at: self._tree_menu(section_menu(self, coll), at))
+        self.tree.rename_asked.connect(self.rename_item)
         self.messages.picked.connect(self.select)
         self.messages.fix_requested.connect(self.apply_fix)
         self.messages.settings_requested.connect(self.settings_for)

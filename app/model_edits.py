@@ -13,7 +13,7 @@ from app.dialogs.joint_dialog import RevoluteJointDialog
 from app.dialogs.move_dialog import MoveDialog
 from app.dialogs.pair_dialog import GearPairDialog
 from app.dialogs.planetary_dialog import PlanetaryDialog
-from core.commands import AddItem, DuplicateItem, RemoveItem
+from core.commands import AddItem, DuplicateItem, RemoveItem, replace_fields
 from core.errors import ModelError
 from core.gearing.fixes import FIXES, fix_command
 from core.model import entities as E
@@ -95,6 +95,16 @@ class ModelEdits:
                          **selection_defaults(cls, model, self.tree.current()))
         if dlg.exec() and dlg.item is not None:
             self.apply(AddItem(dlg.item))
+
+    def rename_item(self, old: str, new: str) -> None:
+        """Rename item `old` to `new` (F2 in the model tree): a name taken or not allowed is said, the name kept."""
+        try:
+            command = replace_fields(self.doc.model, old, name=new.strip())
+        except ModelError as exc:
+            self.report(str(exc))
+            return
+        if self.apply(command):
+            self.select(new.strip())
 
     def move_body(self, name: str) -> None:
         if name not in self.doc.model.bodies:

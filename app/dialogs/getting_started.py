@@ -49,7 +49,7 @@ stages mesh at different frequencies) with its modes and Campbell diagram;
 <b>Analysis &gt; Parameter Study</b> {study} varies fields of the model over a grid of cases.
 <b>Edit &gt; Duplicate</b> {duplicate} copies the selected body or load. A right-click on an item of the model
 tree offers what applies to it: Move / Rotate, Duplicate, Delete, the loads that start on it, a pair's CHBM
-Study; on a section's heading, the tools that add an item there. Undo {undo} and redo {redo} take back
+Study; on a section's heading, the tools that add an item there. F2 there renames the item selected. Undo {undo} and redo {redo} take back
 every edit.</p>
 <p>Other pairs the same way: an <b>Inner Gear</b> and its pinion (the ring goes on joint 2, the pair is
 internal), or two <b>Bevel Gears</b> (both made on the z axis: Move gear 2 into mesh turns the wheel to 90 deg,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtWidgets import QDockWidget, QTreeWidget, QTreeWidgetItem
+from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QTreeWidget, QTreeWidgetItem
 
 from core.model.entities import collection_of
 
@@ -14,11 +14,13 @@ TITLES = dict(SECTIONS)
 class ModelTreeDock(QDockWidget):
     """Lists the model's items; `selected` carries the chosen item's name ('' for none), `menu_asked` an item
     right-clicked (it is selected first) and where, on the screen; `section_menu_asked` a section's heading
-    right-clicked (its collection: 'bodies', 'joints', 'gear_pairs' or 'forces') and where."""
+    right-clicked (its collection: 'bodies', 'joints', 'gear_pairs' or 'forces') and where; `rename_asked` an
+    item's name and the one typed over it (F2): the node keeps its name until the model's change renames it."""
 
     selected = Signal(str)
     menu_asked = Signal(str, QPoint)
     section_menu_asked = Signal(str, QPoint)
+    rename_asked = Signal(str, str)
 
     def __init__(self, parent=None):
         super().__init__("Model", parent)
@@ -33,6 +35,8 @@ class ModelTreeDock(QDockWidget):
         self.tree.itemSelectionChanged.connect(self._emit)
         self.tree.setContextMenuPolicy(Qt.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._menu)
+        self.tree.setEditTriggers(QAbstractItemView.EditKeyPressed)  # F2 renames; a click only selects
+        self.tree.itemChanged.connect(self._typed)
 
     def show_model(self, model) -> None:
         """Rebuild the whole tree (a model was opened or replaced)."""
@@ -55,6 +59,7 @@ class ModelTreeDock(QDockWidget):
 
     def _node(self, item) -> QTreeWidgetItem:
         node = QTreeWidgetItem([item.name])
+        node.setFlags(node.flags() | Qt.ItemIsEditable)
         node.setData(0, Qt.UserRole, item.name)
         node.setToolTip(0, type(item).__name__)
         self.items[item.name] = node
@@ -106,7 +111,7 @@ class ModelTreeDock(QDockWidget):
         node = self.items.get(name)
         self.tree.clearSelection()
         if node is not None:
-            node.setSelected(True)
+            self.tree.setCurrentItem(node)  # selected and current: F2 renames it, the arrow keys go on from it
             self.tree.scrollToItem(node)
 
     def _menu(self, pos: QPoint) -> None:
@@ -119,6 +124,17 @@ class ModelTreeDock(QDockWidget):
             self.menu_asked.emit(name, at)
         elif section is not None:
             self.section_menu_asked.emit(section, at)
+
+    def _typed(self, node, _column) -> None:
+        """A name typed over a node's (F2): put the node's back and ask for the rename."""
+        name = node.data(0, Qt.UserRole)
+        typed = node.text(0)
+        if not name or typed == name:
+            return
+        self.tree.blockSignals(True)
+        node.setText(0, name)
+        self.tree.blockSignals(False)
+        self.rename_asked.emit(name, typed)
 
     def _emit(self) -> None:
         self.selected.emit(self.current() or "")

@@ -22,7 +22,10 @@ from core.commands import SetSettings
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
     QSettings.setDefaultFormat(QSettings.IniFormat)
-    QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, str(tmp_path / "settings"))
+    # each test's window reads and writes its own settings: QSettings("GearDyn", "GearDyn") takes the native
+    # format's path, so both are set (with the INI one alone, every test shared the user's file, its docks' state)
+    for form in (QSettings.IniFormat, QSettings.NativeFormat):
+        QSettings.setPath(form, QSettings.UserScope, str(tmp_path / "settings"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     w = MainWindow()
     w.show()

@@ -25,6 +25,7 @@ from app.background import Background
 from app.dialogs.check_dialog import CheckDialog
 from app.dialogs.getting_started import GettingStartedDialog, shortcut
 from app.dialogs.settings_dialog import SettingsDialog
+from app.docks.history import HistoryDock
 from app.docks.messages import MessagesDock
 from app.docks.model_tree import ModelTreeDock
 from app.docks.properties import PropertyDock
@@ -116,9 +117,12 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
         self.tree_menu = None  # the tree's right-click menu while it is open
         self.props = PropertyDock(self.doc, self.report, self, t_span=lambda: self.doc.model.settings.t_end)
         self.messages = MessagesDock(self)
+        self.history = HistoryDock(self.doc.undo_stack, self)
         self.addDockWidget(Qt.LeftDockWidgetArea, self.tree)
         self.addDockWidget(Qt.RightDockWidgetArea, self.props)
         self.addDockWidget(Qt.BottomDockWidgetArea, self.messages)
+        self.addDockWidget(Qt.LeftDockWidgetArea, self.history)
+        self.history.hide()
         self.tree.selected.connect(self.select)
         self.tree.menu_asked.connect(lambda name, at: self._tree_menu(item_menu(self, name), at))
         self.tree.section_menu_asked.connect(lambda coll, at: self._tree_menu(section_menu(self, coll), at))

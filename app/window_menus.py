@@ -50,6 +50,7 @@ def build_menus_and_toolbars(window, examples: Path) -> None:
     em = menu.addMenu("&Edit")
     em.addAction(window.act_undo)
     em.addAction(window.act_redo)
+    em.addAction(window.history.toggleViewAction())
     em.addSeparator()
     em.addAction(window.act_duplicate)
     em.addAction(window.act_delete)
@@ -60,7 +61,7 @@ def build_menus_and_toolbars(window, examples: Path) -> None:
     for act in (window.act_forces, window.act_axes, window.act_circles):  # what the view draws: also under Simulate
         vm.addAction(act)
     vm.addSeparator()
-    for dock in (window.tree, window.props, window.messages):
+    for dock in (window.tree, window.props, window.messages, window.history):
         vm.addAction(dock.toggleViewAction())
     mm = menu.addMenu("&Model")
     for act in (window.act_revolute, *window.joint_actions, window.act_import, window.act_cylinder, window.act_box):

@@ -50,7 +50,7 @@ stages mesh at different frequencies) with its modes and Campbell diagram;
 <b>Edit &gt; Duplicate</b> {duplicate} copies the selected body or load. A right-click on an item of the model
 tree offers what applies to it: Move / Rotate, Duplicate, Delete, the loads that start on it, a pair's CHBM
 Study; on a section's heading, the tools that add an item there. F2 there renames the item selected. Undo {undo} and redo {redo} take back
-every edit.</p>
+every edit; <b>Edit &gt; Undo History</b> lists them, and a click on one goes back or forward to it.</p>
 <p>Other pairs the same way: an <b>Inner Gear</b> and its pinion (the ring goes on joint 2, the pair is
 internal), or two <b>Bevel Gears</b> (both made on the z axis: Move gear 2 into mesh turns the wheel to 90 deg,
 gives it the pitch angle the pair needs, the complement of atan(z<sub>1</sub>/z<sub>2</sub>), and puts it on the

@@ -1,5 +1,6 @@
-"""The undo history dock (View > Undo History): every edit of the model as the undo stack holds it; a click on
-an entry takes the model back, or forward, to just after it (Qt's QUndoView over the document's stack)."""
+"""The undo history dock (Edit > Undo History, also under View): every edit of the model as the undo stack holds
+it; a click on an entry takes the model back, or forward, to just after it (Qt's QUndoView over the document's
+stack)."""
 
 from __future__ import annotations
 

@@ -36,7 +36,6 @@ def item_menu(window, name: str) -> QMenu:
     return menu
 
 
-
 def section_menu(window, collection: str) -> QMenu:
     """The menu for the heading of `collection` ('bodies', 'joints', 'gear_pairs', 'forces'): the tools that add
     an item there."""

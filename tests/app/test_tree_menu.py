@@ -59,10 +59,10 @@ def test_a_right_click_on_a_pair_offers_its_mesh_and_its_chbm_study(window, qtbo
     fill_and_ok(qtbot, {"Name": "soft"})
     _choose(qtbot, menu, "Compliant Mesh")
     assert window.doc.model.forces["soft"].pair == "stage2"
-    menu, _ = _right_click(window, qtbot, "stage2")
+    menu, _ = _right_click(window, qtbot, "stage1")
     _choose(qtbot, menu, "CHBM Study of this pair")
     qtbot.waitUntil(lambda: window.chbm is not None and window.chbm.isVisible(), timeout=5000)
-    assert window.chbm.source.currentData() == "stage2"  # not the first pair, stage1
+    assert window.chbm.source.currentData() == "stage1"  # not stage2, the pair with a mesh it would start on
     menu, entries = _right_click(window, qtbot, "shaft_joint")
     assert entries == BODY[2:]
     menu.close()

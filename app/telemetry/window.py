@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QMainWindow,
+    QMenu,
     QMessageBox,
 )
 
@@ -99,6 +100,9 @@ class TelemetryWindow(QMainWindow):
         self.spectrum_window: SpectrumWindow | None = None
         self._make_actions()
         self.browser.add_requested.connect(self.add_channels)
+        self.browser.tree.setContextMenuPolicy(Qt.CustomContextMenu)
+        self.browser.tree.customContextMenuRequested.connect(self._browser_menu)
+        self.browser_menu = None  # the channels' right-click menu while it is open
         self.stack.channels_dropped.connect(lambda panel, names: self.add_channels(names, panel))
         self.stack.playhead_dragged.connect(self._seek)
         self.stack.cursors_moved.connect(self._mark)
@@ -296,6 +300,19 @@ class TelemetryWindow(QMainWindow):
         if unit is None or not units or units == {unit}:
             return preferred
         return next((p for p in self.stack.panels if set(p.units.values()) == {unit}), None) or self.stack.add_panel()
+
+    def _browser_menu(self, pos) -> None:
+        """The channels' right-click menu: the channels selected into the current plot or a new one, and the
+        Spectrum and Derived Channel tools on them."""
+        names = self.browser.selected_names()
+        if not names:  # a group's heading
+            return
+        menu = self.browser_menu = QMenu()
+        menu.addAction("Plot", lambda: self.add_channels(names))
+        menu.addAction("Plot in a New Plot", lambda: self.add_channels(names, self.stack.add_panel()))
+        menu.addSeparator()
+        menu.addActions([self.act_spectrum, self.act_derived])
+        menu.popup(self.browser.tree.viewport().mapToGlobal(pos))
 
     def add_plot(self) -> None:
         self.stack.add_panel()

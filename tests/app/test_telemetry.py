@@ -14,7 +14,7 @@ import numpy as np
 import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtGui import QColor, QContextMenuEvent, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QLineEdit, QMessageBox, QToolBar
 
@@ -825,3 +825,36 @@ def test_ctrl_w_closes_a_tool_window(window, qtbot, show):
     qtbot.keyClick(tool, Qt.Key_W, Qt.ControlModifier)
     qtbot.waitUntil(lambda: not tool.isVisible(), timeout=5000)
     assert window.isVisible()
+
+
+def test_a_right_click_on_selected_channels_plots_them_in_a_new_plot_or_opens_their_spectrum(window, qtbot):
+    """The channel list had no right-click menu: a channel went to a plot by a double-click or a drag only. The
+    menu puts the channels selected into the current plot or a new one, and opens the Spectrum on them."""
+    _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.05)
+    tw = window.show_telemetry()
+    qtbot.waitExposed(tw)
+    tree = tw.browser.tree
+
+    def menu_on(name: str):
+        node = tw.browser.items[name]
+        tree.scrollToItem(node)
+        qtbot.mouseClick(tree.viewport(), Qt.LeftButton, pos=tree.visualItemRect(node).center())  # selects it
+        at = tree.visualItemRect(node).center()  # the event Qt makes of a right-click there
+        QApplication.sendEvent(tree.viewport(), QContextMenuEvent(QContextMenuEvent.Mouse, at,
+                                                                  tree.viewport().mapToGlobal(at)))
+        qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None, timeout=3000)
+        return QApplication.activePopupWidget()
+
+    def choose(menu, text: str) -> None:
+        action = next(a for a in menu.actions() if a.text() == text)
+        qtbot.mouseClick(menu, Qt.LeftButton, pos=menu.actionGeometry(action).center())
+
+    menu = menu_on("sun_joint.speed")
+    assert [a.text() for a in menu.actions() if a.text()] == ["Plot", "Plot in a New Plot", "Spectrum",
+                                                             "Derived Channel"]
+    choose(menu, "Plot")
+    choose(menu_on("carrier_joint.speed"), "Plot in a New Plot")
+    assert tw.stack.layout_names() == (("sun_joint.speed",), ("carrier_joint.speed",))
+    choose(menu_on("planet1_joint.speed"), "Spectrum")  # a channel not plotted: the one clicked, not a plotted one
+    qtbot.waitUntil(lambda: tw.spectrum_window is not None and tw.spectrum_window.isVisible(), timeout=5000)
+    assert tw.spectrum_window.channel.currentText() == "planet1_joint.speed"

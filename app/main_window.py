@@ -95,6 +95,10 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
         lay.addWidget(self.view_toolbar)
         lay.addWidget(self.view_placeholder, 1)
         lay.addWidget(self.playback)
+        # the bars above and below the view are native windows too: as Qt's own widgets in the view's native holder,
+        # they were not repainted when a menu or window over them closed (its picture stayed on them)
+        for bar in (self.view_toolbar, self.playback):
+            bar.setAttribute(Qt.WA_NativeWindow)
         self.setCentralWidget(centre)
         self.animator = Animator(self.doc, self.clock, None, self.playback, self)
         self.dialog_memory: dict[str, dict] = {}  # per dialog kind: the values it was last accepted with

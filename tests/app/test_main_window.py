@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QContextMenuEvent
-from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QMessageBox, QPlainTextEdit
+from PySide6.QtGui import QContextMenuEvent, QImage
+from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QMenu, QMessageBox, QPlainTextEdit
 
 from core.commands import SetSettings, replace_fields
 from core.geometry.rotations import quat_about
@@ -277,7 +277,8 @@ def test_an_empty_view_says_what_builds_a_first_model_until_the_first_body(windo
 def test_a_menu_in_a_dock_opens_without_a_qt_warning(window, qtbot, qtlog):
     """A right-click in an entry of the Properties dock (its Cut / Copy / Paste menu) printed 'QWidgetWindow
     (property_dockWindow) must be a top level window' in the terminal: the 3-D view's native window made every
-    dock and bar of the window native. Only the view and the widget holding it are native now."""
+    dock and bar of the window native. Only the view, the bars above and below it and the widget holding them
+    are native now."""
     window.open_file(EXAMPLES / "helical_pair.gdyn")
     entry = window.props.panel.findChild(QLineEdit, "model_name")
     at = entry.rect().center()
@@ -288,3 +289,29 @@ def test_a_menu_in_a_dock_opens_without_a_qt_warning(window, qtbot, qtlog):
     native = {w for w in (window.tree, window.props, window.messages, window.menuBar(), window.statusBar())
               if w.internalWinId()}
     assert not native and window.viewport.internalWinId()
+
+
+def _on_screen(widget) -> QImage:
+    """What the X server shows of `widget` (not what Qt would paint): the screen's pixels over its rectangle."""
+    at = widget.mapToGlobal(QPoint(0, 0))
+    return QApplication.primaryScreen().grabWindow(0, at.x(), at.y(), widget.width(), widget.height()).toImage()
+
+
+def test_the_bars_over_and_under_the_3d_view_repaint_after_a_menu_over_them_closes(window, qtbot):
+    """With the view's siblings kept Qt's own (the test above), the view toolbar and the playback bar were
+    painted only into the native widget holding the view: a menu or window closed over them left its picture
+    there ('Cylinder', 'Save Study File...') until they were repainted for another reason."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    for bar in (window.view_toolbar, window.playback):
+        qtbot.wait(300)
+        before = _on_screen(bar)
+        menu = QMenu()
+        for k in range(12):
+            menu.addAction(f"an entry that stands over the bar, number {k}")
+        menu.popup(bar.mapToGlobal(QPoint(10, -menu.sizeHint().height() // 2)))
+        qtbot.waitExposed(menu)
+        qtbot.wait(200)
+        assert _on_screen(bar) != before  # the menu stands over the bar
+        menu.close()
+        qtbot.wait(300)
+        assert _on_screen(bar) == before, f"{bar.objectName()} kept the closed menu's picture"

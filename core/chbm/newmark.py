@@ -96,23 +96,26 @@ class NewmarkIntegrator:
         xs, vs, fc = np.empty((steps, n)), np.empty((steps, n)), np.empty(steps)
         for i in range(steps):
             g = gaps[i]  # (2, E): gap and stiffness
-            # Newmark predictor, then Newton on the displacement at the end of the step.
+            # Newmark predictor, then Newton on the displacement at the end of the step. The contact force is
+            # linear in x while the same teeth touch: a Newton step that ends with the contacts it started from
+            # has solved the step (to round-off), and a further iteration would only confirm it.
             xp = x + h * v + h * h * (0.5 - BETA) * a
             vp = v + h * (1 - GAMMA) * a
-            xn = x.copy()
+            xn = x
+            fnl, kt, teeth, on = self._contact(xn, g)
             for _ in range(30):
                 an = a0 * (xn - xp)
-                fnl, kt, _ = self._contact(xn, g)
                 r = m_ @ an + c_ @ (vp + GAMMA * h * an) + k_ @ xn + fnl - f_
                 dx = np.linalg.solve(k_lin + kt, -r)
                 xn = xn + dx
-                if np.abs(dx).max() <= 1e-13 * (np.abs(xn).max() + 1e-300):
+                was = on
+                fnl, kt, teeth, on = self._contact(xn, g)
+                if np.array_equal(on, was) or np.abs(dx).max() <= 1e-13 * (np.abs(xn).max() + 1e-300):
                     break
             a = a0 * (xn - xp)
             v = vp + GAMMA * h * a
             x = xn
-            xs[i], vs[i] = x, v
-            fc[i] = self._contact(x, g)[2]
+            xs[i], vs[i], fc[i] = x, v, teeth
         return xs, vs, fc, (x, v, a)
 
     def _acceleration(self, x, v, gap_end):
@@ -153,14 +156,15 @@ class NewmarkIntegrator:
         return PeriodicResponse(frequency, xs, vs, dte, fc, max_periods, False, (x, v))
 
     def _contact(self, x: np.ndarray, gap: np.ndarray):
-        """Generalised contact force -sum w F, its tangent, and the teeth's force along the DTE (a coast flank's
-        negative: LumpedModel.contact_sides); gap is (gaps, stiffnesses)."""
+        """Generalised contact force -sum w F, its tangent, the teeth's force along the DTE (a coast flank's
+        negative: LumpedModel.contact_sides) and which contacts are closed; gap is (gaps, stiffnesses)."""
         gap, k = gap
         pen = -(self.w @ x + gap)
         on = pen > 0
-        fe = np.where(on, k * pen, 0.0)
-        kt = np.einsum("e,ea,eb->ab", k * on, self.w, self.w)
-        return -(self.w.T @ fe), kt, float(self.sides @ fe)
+        k_on = k * on
+        fe = k_on * pen
+        kt = (self.w.T * k_on) @ self.w
+        return -(self.w.T @ fe), kt, float(self.sides @ fe), on
 
     def sweep(self, frequencies, direction: str = "forward", progress=None, cancel=None,
               **kwargs) -> list[PeriodicResponse]:

@@ -142,7 +142,7 @@ def test_clicking_a_point_shows_its_period_as_the_command_line_does(window, qtbo
 def test_screenshot_of_a_three_torque_curve(window, qtbot, tmp_path):
     chbm = _open(window, qtbot)
     _type(chbm, qtbot, {"Torques": "100 200 300", "Harmonics": "10", "Largest frequency step": "50",
-                        "DTI sweep points": "4"})
+                        "DTI sweep points": "2"})
     _click(chbm, qtbot, "chbm_run")
     qtbot.waitUntil(lambda: chbm.status == "finished", timeout=300000)
     assert len(chbm.results) == 3 and all(r.forward and r.backward for r in chbm.results)

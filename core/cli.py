@@ -42,6 +42,7 @@ from core.model.views import (
     CURVE_TORQUE,
     MAX_TORQUE_SCALES,
     MAX_TORQUES,
+    NEWMARK_POINTS,
     TORQUE_SCALE,
     TRAIN_DEFAULT_HARMONICS,
     TRAIN_HARMONICS,
@@ -70,7 +71,6 @@ CHBM_F_MAX = 1e6  # Hz
 CHBM_STIFFNESS = Range(1.0, 1e12, unit="N/m")
 CHBM_DTI_POINTS_MAX = 2000
 #: how many frequencies train-chbm may integrate by Newmark (about 10 s each on the compliant planetary)
-NEWMARK_POINTS = Range(0, 200, integer=True)
 #: the highest input speed of `modes`' Campbell crossings (0: none listed)
 CAMPBELL_SPEED = Range(0.0, 1e6, unit="rpm")
 

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QComboBox, QDockWidget, QFormLayout, QLabel, QMain
 
 
 #: What 0 means in an entry of the study panels, said in its row's label (the entry's tooltip says it whole)
-ZERO_MEANS = {"Largest frequency step": "0: auto", "DTI sweep points": "0: none"}
+ZERO_MEANS = {"Largest frequency step": "0: auto", "DTI sweep points": "0: none", "Newmark check points": "0: none"}
 
 
 def row_label(field) -> str:

@@ -1,6 +1,7 @@
 """The plots of the Train Dynamics window: the Campbell diagram, the forced-response curves over the mesh frequency
 (every mesh's dynamic factor or 1x force amplitude, or every body's rotation or translation; one set per torque
-scale; stable solid, unstable dashed, folds marked) and one period of the mesh forces at a clicked frequency.
+scale; stable solid, unstable dashed, folds marked, Newmark's check as triangles) and one period of the mesh
+forces at a clicked frequency.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from app.chbm.curve_plot import colour
 from app.plot_axis import empty_range, unit_axes
 from app.plot_legend import anchor_legend, least_crossed_corner
 from core.chbm.modes import distinct
-from core.chbm.train_study import contact_lost, frequency_label, period_forces, period_samples
+from core.chbm.train_study import contact_lost, frequency_label, newmark_response, period_forces, period_samples
 
 # what the response plot can show: (per mesh or per body, the value at one curve point [SI], the axis title and
 # SI unit: the axis takes the prefix that suits the values, nm or µm for a body's vibration)
@@ -112,7 +113,8 @@ class ResponsePlot(TrainPlot):
         # meshes of different frequencies: the axis is the first mesh's; no curve: no point chosen either
         self.setLabel("bottom", frequency_label(self.curves[0].train) if self.curves else "mesh frequency [Hz]")
         self.marker.setVisible(self.marker.isVisible() and bool(self.curves))
-        folds_named = False
+        folds_named = checks_named = False
+        unsteady = sum(not run.converged for c in self.curves for run in c.reference)
         per, value, title, unit = RESPONSES[quantity]
         self.getAxis("left").set_quantity(title, unit)
         for k, c in enumerate(self.curves):
@@ -123,6 +125,8 @@ class ResponsePlot(TrainPlot):
             values = np.array([[value(x) for x in row] for row in rows])
             shown = [i for i in range(len(names))  # a held body does not move
                      if np.abs(values[:, i]).max() > 0 and only in ("", names[i])]
+            # Newmark's check of the curve (core.chbm.train_study.newmark_reference), the same quantity
+            checks = [newmark_response(c, run)[0 if per == "mesh" else 1] for run in c.reference]
             for n, i in enumerate(shown):
                 # one torque: a colour per mesh or body; several: a colour per torque, and the legend names the
                 # torque once (pick one mesh or body in `only` to tell them apart) so it stays short
@@ -136,6 +140,14 @@ class ResponsePlot(TrainPlot):
                           connect="finite")
                 self.plot(f, np.where(~stable, values[:, i], np.nan), pen=pg.mkPen(col, style=Qt.DashLine),
                           connect="finite")
+                if checks:
+                    check = self.plot([run.frequency for run in c.reference], [value(row[i]) for row in checks],
+                                      pen=None, symbol="t", symbolSize=9, symbolBrush=None,
+                                      symbolPen=pg.mkPen(col, width=1.5),
+                                      name=None if checks_named else "Newmark check" + (
+                                          f" ({unsteady} not steady)" if unsteady else ""))
+                    check.setObjectName("train_newmark_check")
+                    checks_named = True
             seg = np.array([p.segment for p in c.points])
             folds = np.flatnonzero(np.diff(seg)) + 1
             if folds.size and shown:

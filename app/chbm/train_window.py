@@ -54,7 +54,7 @@ from core.chbm.train_from_model import train_from_model
 from core.chbm.train_study import RESOLVED_REACH, write_curves_csv
 from core.commands import SetViews
 from core.errors import ModelError
-from core.model.views import MAX_TORQUE_SCALES, TORQUE_SCALE, TRAIN_HARMONICS, TrainStudy
+from core.model.views import MAX_TORQUE_SCALES, NEWMARK_POINTS, TORQUE_SCALE, TRAIN_HARMONICS, TrainStudy
 from core.ranges import Range
 
 HZ = Range(lo=0.0, hi=1e6, lo_open=True, unit="Hz")
@@ -192,7 +192,12 @@ class TrainWindow(WorkerRuns, QMainWindow):
         self.scales = QuantityListField("Torque scales", TORQUE_SCALE, d.torque_scales,
                                         "Scales of the model's mean torques, one curve each, separated by commas "
                                         f"(e.g. 0.5, 1, 2): at most {MAX_TORQUE_SCALES}, each {TORQUE_SCALE.describe()}")
-        for w in (self.speed_max, self.f_min, self.f_max, self.harmonics, self.df_max, self.scales):
+        self.newmark = QuantityField("Newmark check points", NEWMARK_POINTS, d.newmark_points,
+                                     "Mesh frequencies, evenly spaced over the range, where Newmark time integration "
+                                     "of the same lumped model checks each curve (triangles on the plot, 'Newmark' "
+                                     "rows in the CSV); 0: none. Each brings the train to its periodic steady state: "
+                                     "seconds to a minute a point")
+        for w in (self.speed_max, self.f_min, self.f_max, self.harmonics, self.df_max, self.scales, self.newmark):
             form.addRow(row_label(w), w)
         self.speed_max.edit.editingFinished.connect(self.show_campbell)
         self.summary = QLabel()
@@ -226,6 +231,7 @@ class TrainWindow(WorkerRuns, QMainWindow):
         self.harmonics.set_si(s.harmonics)
         self.df_max.set_si(s.df_max)
         self.scales.set_values(s.torque_scales)
+        self.newmark.set_si(s.newmark_points)
 
     def unchosen(self) -> TrainStudy:
         """What the form shows a model that keeps no settings of its own: around the train's mesh modes. A run
@@ -235,7 +241,7 @@ class TrainWindow(WorkerRuns, QMainWindow):
     def settings(self) -> TrainStudy:
         """The form's settings; raises FieldError naming the field that is out of range."""
         study = TrainStudy(self.speed_max.value(), self.f_min.value(), self.f_max.value(), int(self.harmonics.value()),
-                           self.df_max.value(), self.scales.value())
+                           self.df_max.value(), self.scales.value(), int(self.newmark.value()))
         if not study.f_min < study.f_max:
             raise FieldError(f"Lowest mesh frequency: must be below the highest ({study.f_max:g} Hz), got "
                              f"{study.f_min:g} Hz")
@@ -348,7 +354,7 @@ class TrainWindow(WorkerRuns, QMainWindow):
         self.progress.setValue(0)
         self.tabs.setCurrentIndex(2)
         worker = TrainWorker(self.doc.model.copy(), self.train, study.torque_scales, study.f_min, study.f_max,
-                             study.harmonics, study.df_max or None)
+                             study.harmonics, study.df_max or None, study.newmark_points)
         worker.progress.connect(self._progress)
         worker.growing.connect(self._growing)
         worker.done.connect(self._done)

@@ -307,6 +307,11 @@ def newmark_loads(curve: TrainCurve, run: PeriodicResponse) -> list[MeshLoad]:
                                              np.roll(run.velocity, 1, axis=0)), curve.static)
 
 
+def newmark_response(curve: TrainCurve, run: PeriodicResponse) -> tuple[list[MeshLoad], list[BodyResponse]]:
+    """A Newmark run's mesh loads and body responses, as a curve point's (`TrainCurve.loads`, `.bodies`)."""
+    return newmark_loads(curve, run), body_responses(curve.train, run.x)
+
+
 def frequency_label(train: TrainModel) -> str:
     """What a curve's frequency is, with its unit: the mesh frequency, or the first mesh's where the meshes run at
     different frequencies."""
@@ -329,8 +334,7 @@ def curve_rows(curves: list[TrainCurve]):
             yield ["HBM", c.scale, p.frequency, int(p.stable), int(p.frequency >= c.resolved_from), p.segment,
                    *_values(loads, bodies)]
         for run in c.reference:  # its steps resolve the train's modes (core.chbm.newmark)
-            yield ["Newmark", c.scale, run.frequency, int(run.converged), 1, -1,
-                   *_values(newmark_loads(c, run), body_responses(c.train, run.x))]
+            yield ["Newmark", c.scale, run.frequency, int(run.converged), 1, -1, *_values(*newmark_response(c, run))]
 
 
 def _values(loads: list[MeshLoad], bodies: list[BodyResponse]) -> list[float]:

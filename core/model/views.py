@@ -46,6 +46,8 @@ TORQUE_SCALE = Range(1e-9, 1e3)
 #: they are of the train's period, which for meshes of different frequencies holds several mesh periods
 TRAIN_HARMONICS = Range(1, 1000, integer=True)
 TRAIN_DEFAULT_HARMONICS = 32
+#: frequencies of a train curve's Newmark check (the window's and the command line's --newmark); 0: none
+NEWMARK_POINTS = Range(0, 200, integer=True)
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,9 @@ class TrainStudy:
         Largest frequency step between points [Hz], 0 to 1e6; 0: 1 % of the range.
     torque_scales : tuple of float
         Scales of the model's mean torques, one curve each: 1 to 6, each from 1e-9 to 1000 (TORQUE_SCALE).
+    newmark_points : int
+        Mesh frequencies, evenly spaced from f_min to f_max, where Newmark time integration of the same lumped
+        model checks each curve: 0 (none) to 200 (NEWMARK_POINTS).
     """
 
     speed_max_rpm: float = 3000.0
@@ -122,6 +127,7 @@ class TrainStudy:
     harmonics: int = TRAIN_DEFAULT_HARMONICS
     df_max: float = 10.0
     torque_scales: tuple[float, ...] = (1.0,)
+    newmark_points: int = 0
 
     def problems(self) -> list[tuple[str, str]]:
         if not 0 < self.speed_max_rpm <= TRAIN_SPEED_MAX:
@@ -137,6 +143,8 @@ class TrainStudy:
         for s in self.torque_scales:
             if TORQUE_SCALE.problem(s):
                 return [("torque_scales", f"each scale {TORQUE_SCALE.problem(s)}")]
+        if NEWMARK_POINTS.problem(self.newmark_points):
+            return [("newmark_points", NEWMARK_POINTS.problem(self.newmark_points))]
         return []
 
 

@@ -345,3 +345,31 @@ def test_a_run_of_the_suggested_settings_asks_for_no_save_and_settings_typed_are
     qtbot.waitUntil(lambda: not train.background.running, timeout=60000)
     assert window.doc.dirty and window.doc.model.views.train == train.settings()
     assert window.doc.model.views.train.harmonics == 9
+
+
+def test_newmark_checks_the_curve_from_the_window_at_the_points_asked_for_and_agrees_with_it(window, qtbot, tmp_path):
+    """Newmark check points: time integration of the same lumped model at frequencies evenly spaced over the range,
+    drawn as triangles on the curve and exported as 'Newmark' rows. On the compliant pair away from its peak (330,
+    1165 and 2000 Hz; the peak is at 1636 Hz) Newmark's dynamic factor is the balance's to 0.1 %."""
+    train = _open(window, qtbot, EXAMPLES / "compliant_mesh_pair.gdyn")
+    low, high = train.f_min.value(), train.f_max.value()
+    _run(train, qtbot, {"Newmark check points": "3"})
+    assert window.doc.model.views.train.newmark_points == 3  # kept with the model, as the other settings
+    (curve,) = train.curves
+    assert [run.frequency for run in curve.reference] == pytest.approx([low, (low + high) / 2, high])
+    assert all(run.converged for run in curve.reference)
+    (check,) = [i for i in train.response_plot.listDataItems() if i.objectName() == "train_newmark_check"]
+    assert check.name() == "Newmark check"
+    f, factor = check.getData()
+    on_curve = np.interp(f, [p.frequency for p in curve.points], [loads[0].factor for loads in curve.loads])
+    assert np.abs(factor / on_curve - 1).max() < 1e-3, (factor, on_curve)
+    train.export(tmp_path / "curve.csv")
+    rows = [r for r in csv.DictReader((tmp_path / "curve.csv").open()) if r["method"] == "Newmark"]
+    assert [float(r["pair dynamic factor"]) for r in rows] == pytest.approx(list(factor), rel=1e-9)
+    # out of range: named with its range, and nothing runs
+    entry = train.findChild(QLineEdit, "Newmark check points")
+    entry.clear()
+    qtbot.keyClicks(entry, "201")
+    _click(train, qtbot, "train_run")
+    assert "Newmark check points" in train.message.text() and "200" in train.message.text()
+    assert not train.background.running

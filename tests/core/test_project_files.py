@@ -95,6 +95,8 @@ def test_random_malformed_files_are_rejected_or_give_a_consistent_model(edits):
         (lambda d: d.update(views={"train": {"torque_scales": [1.0, -2.0]}}), "views.train.torque_scales"),
         (lambda d: d.update(views={"train": {"f_min": 900.0, "f_max": 500.0}}), "views.train.f_min"),
         (lambda d: d.update(views={"train": {"harmonics": 0}}), "views.train.harmonics"),
+        (lambda d: d.update(views={"train": {"newmark_points": 201}}), "views.train.newmark_points"),
+        (lambda d: d.update(views={"train": {"newmark_points": 2.5}}), "views.train.newmark_points"),
     ],
 )
 def test_malformed_input_names_the_field(edit, field):

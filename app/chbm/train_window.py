@@ -207,6 +207,11 @@ class TrainWindow(WorkerRuns, QMainWindow):
         form.addRow(self.summary)
         self.message = message_label("train_message")
         form.addRow(self.message)
+        self.checked = QLabel()  # how Newmark's check agrees with the curves (not a fault: not in the red message)
+        self.checked.setObjectName("train_check")
+        self.checked.setWordWrap(True)
+        self.checked.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        form.addRow(self.checked)
         side_dock(self, "Train", "train_dock", form)
 
     def _build_toolbar(self) -> None:
@@ -381,6 +386,8 @@ class TrainWindow(WorkerRuns, QMainWindow):
         """Draw `curves` (a curve growing as it runs, or the finished ones); the mesh or body and the torque scale
         chosen stay chosen while the curves have them."""
         self.curves = list(curves)
+        self.checked.setText("\n".join(f"x{c.scale:g}: {c.check}" if len(self.curves) > 1 else c.check
+                                       for c in self.curves if c.check))
         self._quantity_changed()
         refill(self.period_scale, [f"x{c.scale:g}" for c in self.curves])
 

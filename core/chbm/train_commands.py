@@ -169,8 +169,9 @@ def run_train_chbm(path: str, out: str, f_min: float | None, f_max: float | None
             status = 1
             break
         print(f"torque scale {scale:g}: {curve.summary()}")
-        if curve.resolution_note():
-            print(f"note: torque scale {scale:g}: {curve.resolution_note()}")
+        for note in (curve.resolution_note(), curve.check):
+            if note:
+                print(f"note: torque scale {scale:g}: {note}")
         curves.append(curve)
     if curves:
         write_curves_csv(curves, out)

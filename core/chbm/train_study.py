@@ -135,6 +135,7 @@ class TrainCurve:
     resolved_from: float  # the lowest mesh frequency [Hz] at which the curve is resolved (module docstring)
     highest_mode: float  # the train's highest natural frequency [Hz] at the mean mesh stiffness
     reference: list[PeriodicResponse] = field(default_factory=list)
+    check: str = ""  # how the reference agrees with the curve, in words (`check_note`, by `newmark_reference`)
 
     def summary(self) -> str:
         """Points, folds, unstable points (and the first three bands of them, `unstable_spans`) and the largest
@@ -161,6 +162,47 @@ class TrainCurve:
                 f"highest natural frequency ({self.highest_mode:.0f} Hz): the curve there misses superharmonic "
                 "resonances and its dynamic factors are not converged"
                 + (f" (harmonics {better} resolve it from {reach / better:.0f} Hz)" if better > h else ""))
+
+
+    def check_note(self) -> str:
+        """How Newmark's check (`reference`) agrees with the curve, in words ("" without one): at each steady run's
+        frequency, every stable solution of the balance there (Newton from the stable points either side), and
+        the largest relative difference of a mesh's dynamic factor from the solution nearest Newmark's."""
+        if not self.reference:
+            return ""
+        worst, missed = (0.0, 0.0), []
+        steady = [run for run in self.reference if run.converged]
+        for run in steady:
+            theirs = np.array([ld.factor for ld in newmark_loads(self, run)])
+            nearest = min((float(np.abs(np.array([ld.factor for ld in loads]) / theirs - 1).max())
+                           for loads in self.stable_loads_at(run.frequency)), default=None)
+            if nearest is None:
+                missed.append(run.frequency)
+            else:
+                worst = max(worst, (nearest, run.frequency))
+        said = [f"Newmark check at {len(self.reference)} frequencies"]
+        if len(steady) > len(missed):
+            said.append(f"dynamic factors within {100 * worst[0]:.2g} % of the curve's (the most at "
+                        f"{worst[1]:.0f} Hz)")
+        if len(steady) < len(self.reference):
+            said.append(f"{len(self.reference) - len(steady)} did not reach a steady state")
+        if missed:
+            said.append("no stable point of the curve at " + ", ".join(f"{f:.0f}" for f in missed) + " Hz")
+        return ": ".join(said[:2]) + "".join(f"; {x}" for x in said[2:])
+
+    def stable_loads_at(self, frequency: float) -> list[list[MeshLoad]]:
+        """The meshes' loads on each stable solution of the balance at `frequency` [Hz] the curve passes through:
+        Newton there from between two neighbouring stable points that span it."""
+        out, found, omega = [], [], 2 * math.pi * frequency
+        for a, b in zip(self.points, self.points[1:]):
+            lo, hi = sorted((a.frequency, b.frequency))
+            if not (a.stable and b.stable and lo <= frequency <= hi and lo < hi):
+                continue
+            z, _, ok = self.hb.solve(omega, a.z + (frequency - a.frequency) / (b.frequency - a.frequency) * (b.z - a.z))
+            if ok and not any(np.allclose(z, y, rtol=1e-6, atol=1e-12) for y in found):
+                found.append(z)
+                out.append(mesh_loads(self.train, self.hb, z, frequency, self.static))
+        return out
 
 
 def unstable_spans(points: list[CurvePoint]) -> list[tuple[float, float]]:
@@ -295,9 +337,11 @@ class CurveLoads:
 
 
 def newmark_reference(curve: TrainCurve, frequencies, progress=None, cancel=None) -> list[PeriodicResponse]:
-    """Newmark runs of the same lumped model at `frequencies` [Hz], swept upwards, to steady state."""
+    """Newmark runs of the same lumped model at `frequencies` [Hz], swept upwards, to steady state: the curve's
+    `reference`, and its `check` says how they agree with it."""
     curve.reference = NewmarkIntegrator(curve.train.lumped).sweep(frequencies, "forward", progress=progress,
                                                                    cancel=cancel)
+    curve.check = curve.check_note()
     return curve.reference
 
 

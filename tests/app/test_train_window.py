@@ -363,6 +363,8 @@ def test_newmark_checks_the_curve_from_the_window_at_the_points_asked_for_and_ag
     f, factor = check.getData()
     on_curve = np.interp(f, [p.frequency for p in curve.points], [loads[0].factor for loads in curve.loads])
     assert np.abs(factor / on_curve - 1).max() < 1e-3, (factor, on_curve)
+    assert train.checked.text() == curve.check  # the agreement in numbers (core.chbm.train_study.check_note)
+    assert curve.check.startswith("Newmark check at 3 frequencies: dynamic factors within ")
     train.export(tmp_path / "curve.csv")
     rows = [r for r in csv.DictReader((tmp_path / "curve.csv").open()) if r["method"] == "Newmark"]
     assert [float(r["pair dynamic factor"]) for r in rows] == pytest.approx(list(factor), rel=1e-9)

@@ -27,6 +27,8 @@ from core.chbm.train_study import (
     curve_header,
     curve_rows,
     mesh_forces,
+    newmark_loads,
+    newmark_reference,
     period_forces,
     static_mesh_forces,
     train_curve,
@@ -242,3 +244,20 @@ def test_unstable_spans_are_frequency_bands_however_the_path_folds_through_them(
             point(2522, False, 2), point(2532, False, 2), point(2536, False, 3), point(2531, False, 3),
             point(2540, True, 4), point(6648, False, 4), point(6911, False, 4)]  # the last run ends the curve
     assert unstable_spans(path) == [(1556, 1560), (2522, 2536), (6648, 6911)]
+
+
+def test_newmarks_check_says_how_it_agrees_with_the_curve_and_where_the_curve_has_no_stable_point():
+    """The compliant pair's curve from 330 to 2000 Hz checked by Newmark at 330, 1165 and 2000 Hz and at 2100 Hz,
+    beyond the curve: the note compares each steady run with the balance solved at its own frequency (0.1 % at
+    most here) and names the run it has nothing to compare with instead of leaving it out."""
+    curve = train_curve(train_from_model(load(EXAMPLES / "compliant_mesh_pair.gdyn")), 330.0, 2000.0, 32, 10.0)
+    runs = newmark_reference(curve, [330.0, 1165.0, 2000.0, 2100.0])
+    assert all(run.converged for run in runs)
+    for run in runs[:3]:  # the balance at the run's frequency, by the curve's own Newton
+        (loads,) = curve.stable_loads_at(run.frequency)
+        theirs = [ld.factor for ld in newmark_loads(curve, run)]
+        assert [ld.factor for ld in loads] == pytest.approx(theirs, rel=1e-3)
+    assert curve.stable_loads_at(2100.0) == []
+    assert curve.check.startswith("Newmark check at 4 frequencies: dynamic factors within ")
+    assert curve.check.endswith("; no stable point of the curve at 2100 Hz")
+    assert float(curve.check.split("within ")[1].split(" %")[0]) < 0.1

@@ -432,6 +432,9 @@ def _cmd_chbm(ns) -> int:
         return 1
     for note in results[0].model.notes:
         print(f"note: {note}")
+    for r in results:
+        if r.check:
+            print(f"note: T = {r.torque:g} N m: {r.check}")
     ok = write_or_fallback(lambda p: write_csv(p, CURVE_HEADER, curve_rows(results)), ns.out, "the curve CSV")
     if ok:
         print(f"wrote {ns.out}: {sum(len(r.points) for r in results)} HBM points for {counted(len(results), 'torque')}")

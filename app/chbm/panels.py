@@ -19,6 +19,15 @@ def row_label(field) -> str:
     return f"{field.label} ({zero})" if zero else field.label
 
 
+def note_label(name: str) -> QLabel:
+    """A wrapping label, its text selectable, in the text's own colour: what a window says that is not a fault."""
+    label = QLabel()
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+    return label
+
+
 def message_label(name: str) -> QLabel:
     """The red, wrapping label a window says what went wrong in."""
     label = QLabel()

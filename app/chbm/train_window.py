@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.background import Background
-from app.chbm.panels import WorkerRuns, message_label, refill, row_label, side_dock, tool_bar
+from app.chbm.panels import WorkerRuns, message_label, note_label, refill, row_label, side_dock, tool_bar
 from app.chbm.train_plots import (
     RESPONSES,
     CampbellPlot,
@@ -200,17 +200,11 @@ class TrainWindow(WorkerRuns, QMainWindow):
         for w in (self.speed_max, self.f_min, self.f_max, self.harmonics, self.df_max, self.scales, self.newmark):
             form.addRow(row_label(w), w)
         self.speed_max.edit.editingFinished.connect(self.show_campbell)
-        self.summary = QLabel()
-        self.summary.setObjectName("train_summary")
-        self.summary.setWordWrap(True)
-        self.summary.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.summary = note_label("train_summary")
         form.addRow(self.summary)
         self.message = message_label("train_message")
         form.addRow(self.message)
-        self.checked = QLabel()  # how Newmark's check agrees with the curves (not a fault: not in the red message)
-        self.checked.setObjectName("train_check")
-        self.checked.setWordWrap(True)
-        self.checked.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.checked = note_label("train_check")  # how Newmark's check agrees with the curves
         form.addRow(self.checked)
         side_dock(self, "Train", "train_dock", form)
 

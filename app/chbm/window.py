@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QFormLayout,
-    QLabel,
     QLineEdit,
     QMainWindow,
     QMessageBox,
@@ -32,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.background import Background
-from app.chbm.panels import WorkerRuns, message_label, row_label, side_dock, tool_bar
+from app.chbm.panels import WorkerRuns, message_label, note_label, row_label, side_dock, tool_bar
 from app.chbm.curve_plot import QUANTITIES, CurvePlot
 from app.chbm.period_plot import PeriodPlot
 from app.chbm.study_worker import StudyWorker
@@ -98,10 +97,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         self.source.setObjectName("Source")
         self.source.currentIndexChanged.connect(self._source_changed)
         form.addRow("Gear pair", self.source)
-        self.derived = QLabel()
-        self.derived.setObjectName("derived")
-        self.derived.setWordWrap(True)
-        self.derived.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.derived = note_label("derived")
         form.addRow(self.derived)
         self.torques = QLineEdit()
         self.torques.setObjectName("Torques")
@@ -128,6 +124,8 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         form.addRow(self.dti_overlay)
         self.message = message_label("chbm_message")
         form.addRow(self.message)
+        self.checked = note_label("chbm_check")  # how the DTI sweeps agree with the curves
+        form.addRow(self.checked)
         side_dock(self, "Study", "chbm_study_dock", form)
 
     def _build_toolbar(self) -> None:
@@ -316,7 +314,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         if study != kept and not (kept == ChbmStudy() and study == self._suggested):  # the user's own: kept
             self.doc.apply(SetViews(self.doc.model, dataclasses.replace(self.doc.model.views, chbm=study)))
         self.results, self.results_source = [], study.source
-        self.curve.set_results([])
+        self._show_results()
         self.progress.setValue(0)
         self.status = "running"
         worker = StudyWorker(build, study)
@@ -331,7 +329,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         before."""
         self.supersede()
         self.results, self.period, self.status = [], None, ""
-        self.curve.set_results([])
+        self._show_results()
         self.curve.marker.setVisible(False)
         self.period_plot.empty()
         if not self.running:
@@ -342,7 +340,12 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         if self.superseded:
             return
         self.results.append(result)
+        self._show_results()
+
+    def _show_results(self) -> None:
+        """The curves finished, and how their DTI sweeps agree with them (core.chbm.study.dti_check)."""
         self.curve.set_results(self.results)
+        self.checked.setText("\n".join(f"T = {r.torque:g} N m: {r.check}" for r in self.results if r.check))
 
     def _growing(self, result) -> None:
         """The curve being followed, drawn as it grows after the finished ones."""

@@ -26,6 +26,46 @@ class CurveResult:
     points: list[CurvePoint]
     forward: list[PeriodicResponse] = field(default_factory=list)
     backward: list[PeriodicResponse] = field(default_factory=list)
+    check: str = ""  # how the DTI runs agree with the curve, in words (`dti_check`, by `run_study`)
+
+
+#: a DTI run this near a turning point (a share of its frequency) only creeps towards the marginal solution there
+FOLD_SHARE = 5e-3
+
+
+def dti_check(result: CurveResult) -> str:
+    """How the DTI sweeps agree with the HBM curve, in words ("" without them): each steady run's half
+    peak-to-peak DTE against the nearest stable HBM solution at its own frequency (`hbm_solutions_at`). Runs
+    within FOLD_SHARE of a turning point are counted apart; runs that did not reach a steady state, or where the
+    curve has no stable solution, are named."""
+    runs = result.forward + result.backward
+    if not runs:
+        return ""
+    pts = result.points
+    folds = [a.frequency for a, b in zip(pts, pts[1:]) if a.segment != b.segment]
+    far, near, missed = [], [], []
+    steady = [run for run in runs if run.converged]
+    for run in steady:
+        half = run.summary()[1]
+        best = min((abs(result.hb.summary(z)[1] / half - 1) for z, stable, _ in hbm_solutions_at(result, run.frequency)
+                    if stable), default=None)
+        if best is None:
+            missed.append(run.frequency)
+        else:
+            (near if any(abs(run.frequency / f - 1) < FOLD_SHARE for f in folds) else far).append((best, run.frequency))
+    said = [f"DTI at {len(runs)} runs"]
+    if far:
+        worst = max(far)
+        said.append(f"half peak-to-peak DTE within {100 * worst[0]:.2g} % of the nearest stable HBM solution "
+                    f"(the most at {worst[1]:.0f} Hz)")
+    if near:
+        said.append(f"{len(near)} within {100 * FOLD_SHARE:g} % of a turning point, where a time integration only "
+                    f"creeps: up to {100 * max(near)[0]:.2g} %")
+    if len(steady) < len(runs):
+        said.append(f"{len(runs) - len(steady)} did not reach a steady state")
+    if missed:
+        said.append("no stable HBM solution at " + ", ".join(f"{f:.0f}" for f in sorted(set(missed))) + " Hz")
+    return ": ".join(said[:2]) + "".join(f"; {x}" for x in said[2:])
 
 
 def hbm_solutions_at(result: CurveResult, frequency: float) -> list[tuple[np.ndarray, bool, int]]:
@@ -85,6 +125,7 @@ def run_study(model_for_torque, torques, f_min: float, f_max: float, harmonics: 
             res.forward = nm.sweep(dti_frequencies, "forward", progress=lambda f, m: sub(0.5 * f, m), cancel=cancel)
             res.backward = nm.sweep(dti_frequencies, "backward", progress=lambda f, m: sub(0.5 + 0.5 * f, m),
                                     cancel=cancel)
+            res.check = dti_check(res)
             done += 1
         results.append(res)
         if on_result:

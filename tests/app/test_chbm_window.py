@@ -146,6 +146,11 @@ def test_screenshot_of_a_three_torque_curve(window, qtbot, tmp_path):
     _click(chbm, qtbot, "chbm_run")
     qtbot.waitUntil(lambda: chbm.status == "finished", timeout=300000)
     assert len(chbm.results) == 3 and all(r.forward and r.backward for r in chbm.results)
+    # how the sweeps agree with the curves, a line per torque (core.chbm.study.dti_check), not in the red message
+    lines = chbm.checked.text().splitlines()
+    assert [line.split(": DTI at 4 runs: half peak-to-peak DTE within ")[0] for line in lines] == [
+        "T = 100 N m", "T = 200 N m", "T = 300 N m"], lines
+    assert [r.check for r in chbm.results] == [line.split(": ", 1)[1] for line in lines]
     shot = tmp_path / "chbm.png"
     assert chbm.grab().save(str(shot))
     image = chbm.curve.grab().toImage()

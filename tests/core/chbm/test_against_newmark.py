@@ -1,5 +1,6 @@
 """HBM against the Newmark DTI reference (the paper's validation) and Hill against Floquet multipliers."""
 
+import dataclasses
 import math
 
 import numpy as np
@@ -19,7 +20,7 @@ from core.chbm.stability import (
     hill_determinant_multipliers,
     monodromy_multipliers,
 )
-from core.chbm.study import hbm_solutions_at, period_comparison
+from core.chbm.study import FOLD_SHARE, dti_check, hbm_solutions_at, period_comparison
 
 # 14 mesh frequencies across 500-4000 Hz: the low range, the super-harmonic resonance near
 # 1150 Hz (about half the main one), the main resonance's multi-valued band 1700-2200 Hz and above.
@@ -158,3 +159,23 @@ def test_two_dof_model_runs_through_the_same_code():
         best = min((abs(hb.summary(z)[1] / half - 1), abs(hb.summary(z)[0] / mean - 1))
                    for z, _ in [(hb.solve(omega, p.z)[0], 0) for p in pts if abs(p.frequency - f) < 60])
         assert best[0] < 0.01 and best[1] < 0.01, (f, best)
+
+
+def test_the_dti_check_says_the_largest_difference_from_the_nearest_stable_solution_and_names_what_it_cannot_compare(
+        paper_curve_100, sweeps):
+    """The note a study gives of its DTI sweeps (the CHBM window shows it, `geardyn chbm --dti` prints it): the
+    largest half peak-to-peak difference of the steady runs from the nearest stable HBM solution, the one
+    `_match` finds here, and a run beyond the curve (4200 Hz) named as having no stable solution to compare with."""
+    beyond = NewmarkIntegrator(paper_model(100.0)).run(4200.0, sweeps[0][-1].state)
+    result = dataclasses.replace(paper_curve_100, forward=[*sweeps[0], beyond], backward=sweeps[1])
+    pts = paper_curve_100.points
+    folds = [a.frequency for a, b in zip(pts, pts[1:]) if a.segment != b.segment]
+    far = [run for run in [*sweeps[0], *sweeps[1]] if all(abs(run.frequency / f - 1) >= FOLD_SHARE for f in folds)]
+    worst = max(far, key=lambda run: _match(paper_curve_100, run)[0])
+    note = dti_check(result)
+    assert note.startswith(f"DTI at {2 * len(FREQUENCIES) + 1} runs: half peak-to-peak DTE within "
+                           f"{100 * _match(paper_curve_100, worst)[0]:.2g} % of the nearest stable HBM solution "
+                           f"(the most at {worst.frequency:.0f} Hz)"), note
+    assert note.endswith("; no stable HBM solution at 4200 Hz"), note
+    near = 2 * len(FREQUENCIES) - len(far)
+    assert (f"; {near} within 0.5 % of a turning point" in note) == (near > 0), note

@@ -94,6 +94,9 @@ class NewmarkIntegrator:
         a0 = 1.0 / (BETA * h * h)
         k_lin = a0 * m_ + (GAMMA / (BETA * h)) * c_ + k_
         xs, vs, fc = np.empty((steps, n)), np.empty((steps, n)), np.empty(steps)
+        # the step's matrix inverted, per set of contact stiffnesses acting: the waveform is stepped, so a few
+        # dozen sets serve the period's thousands of steps
+        inverses = {}
         for i in range(steps):
             g = gaps[i]  # (2, E): gap and stiffness
             # Newmark predictor, then Newton on the displacement at the end of the step. The contact force is
@@ -102,15 +105,19 @@ class NewmarkIntegrator:
             xp = x + h * v + h * h * (0.5 - BETA) * a
             vp = v + h * (1 - GAMMA) * a
             xn = x
-            fnl, kt, teeth, on = self._contact(xn, g)
+            fnl, teeth, k_on = self._contact(xn, g)
             for _ in range(30):
+                key = k_on.tobytes()
+                inverse = inverses.get(key)
+                if inverse is None:
+                    inverse = inverses[key] = np.linalg.inv(k_lin + (self.w.T * k_on) @ self.w)
                 an = a0 * (xn - xp)
                 r = m_ @ an + c_ @ (vp + GAMMA * h * an) + k_ @ xn + fnl - f_
-                dx = np.linalg.solve(k_lin + kt, -r)
+                dx = -(inverse @ r)
                 xn = xn + dx
-                was = on
-                fnl, kt, teeth, on = self._contact(xn, g)
-                if np.array_equal(on, was) or np.abs(dx).max() <= 1e-13 * (np.abs(xn).max() + 1e-300):
+                was = k_on
+                fnl, teeth, k_on = self._contact(xn, g)
+                if np.array_equal(k_on, was) or np.abs(dx).max() <= 1e-13 * (np.abs(xn).max() + 1e-300):
                     break
             a = a0 * (xn - xp)
             v = vp + GAMMA * h * a
@@ -156,15 +163,14 @@ class NewmarkIntegrator:
         return PeriodicResponse(frequency, xs, vs, dte, fc, max_periods, False, (x, v))
 
     def _contact(self, x: np.ndarray, gap: np.ndarray):
-        """Generalised contact force -sum w F, its tangent, the teeth's force along the DTE (a coast flank's
-        negative: LumpedModel.contact_sides) and which contacts are closed; gap is (gaps, stiffnesses)."""
+        """Generalised contact force -sum w F, the teeth's force along the DTE (a coast flank's negative:
+        LumpedModel.contact_sides) and the contact stiffnesses acting (0 where a contact is open; the force's
+        tangent is w^T diag(them) w); gap is (gaps, stiffnesses)."""
         gap, k = gap
         pen = -(self.w @ x + gap)
-        on = pen > 0
-        k_on = k * on
+        k_on = k * (pen > 0)
         fe = k_on * pen
-        kt = (self.w.T * k_on) @ self.w
-        return -(self.w.T @ fe), kt, float(self.sides @ fe), on
+        return -(self.w.T @ fe), float(self.sides @ fe), k_on
 
     def sweep(self, frequencies, direction: str = "forward", progress=None, cancel=None,
               **kwargs) -> list[PeriodicResponse]:

@@ -70,7 +70,6 @@ CHBM_F_MAX = 1e6  # Hz
 #: a step-gap contact's single tooth-pair stiffness: below 1 N/m it holds no gear (a subnormal one stalled Newton)
 CHBM_STIFFNESS = Range(1.0, 1e12, unit="N/m")
 CHBM_DTI_POINTS_MAX = 2000
-#: how many frequencies train-chbm may integrate by Newmark (about 10 s each on the compliant planetary)
 #: the highest input speed of `modes`' Campbell crossings (0: none listed)
 CAMPBELL_SPEED = Range(0.0, 1e6, unit="rpm")
 

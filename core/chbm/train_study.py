@@ -163,7 +163,6 @@ class TrainCurve:
                 "resonances and its dynamic factors are not converged"
                 + (f" (harmonics {better} resolve it from {reach / better:.0f} Hz)" if better > h else ""))
 
-
     def check_note(self) -> str:
         """How Newmark's check (`reference`) agrees with the curve, in words ("" without one): at each steady run's
         frequency, every stable solution of the balance there (Newton from the stable points either side), and

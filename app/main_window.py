@@ -74,9 +74,9 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
         """`make_view` False: the 3-D view is made later by `make_view` (run_gui shows the window first)."""
         super().__init__()
         guard_wheel(QApplication.instance())  # the wheel scrolls the docks and dialogs, not the lists in them
-        # The 3-D view is a native window (app.viewport); the docks and bars beside it stay Qt's own: made native
-        # with it, a menu in a dock (an entry's Cut / Copy / Paste) would stand over the dock, not a top-level
-        # window, and Qt warns at each one.
+        # The 3-D view is a native window (app.viewport); the docks, the window's toolbars and its menu bar stay
+        # Qt's own (only the bars above and below the view are made native, below): made native with it, a menu in
+        # a dock (an entry's Cut / Copy / Paste) would stand over the dock, not a top-level window, and Qt warns.
         QApplication.setAttribute(Qt.AA_DontCreateNativeWidgetSiblings)
         self.settings = QSettings("GearDyn", "GearDyn")
         self.setAcceptDrops(True)  # a model, results or mesh file dropped on the window opens (FileMenu.dropEvent)

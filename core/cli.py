@@ -46,6 +46,7 @@ from core.model.views import (
     TORQUE_SCALE,
     TRAIN_DEFAULT_HARMONICS,
     TRAIN_HARMONICS,
+    step_problem,
 )
 from core.outputs import output_problem, write_or_fallback
 from core.ranges import N_PER_UM, Range
@@ -336,7 +337,7 @@ class TerminalProgress:
 
 
 def _cmd_chbm(ns) -> int:
-    from core.chbm.continuation import MAX_POINTS, ContinuationError, points_needed
+    from core.chbm.continuation import ContinuationError
     from core.chbm.from_model import lumped_from_model, study_defaults
     from core.chbm.lumped_model import paper_model
     from core.chbm.study import (
@@ -376,9 +377,8 @@ def _cmd_chbm(ns) -> int:
         raise UsageError(f"--harmonics: must be a whole number from 1 to 100, got {ns.harmonics}")
     if ns.df_max is not None and not 0 < ns.df_max <= ns.f_max - ns.f_min:
         raise UsageError(f"--df-max: must be above 0 and at most the range ({ns.f_max - ns.f_min:g} Hz), got {ns.df_max:g}")
-    if points_needed(ns.f_min, ns.f_max, ns.df_max) > MAX_POINTS:
-        raise UsageError(f"--df-max: must be at least {(ns.f_max - ns.f_min) / MAX_POINTS:g} Hz for this range: a "
-                         f"curve holds at most {MAX_POINTS} points, got {ns.df_max:g}")
+    if step_problem(ns.f_min, ns.f_max, ns.df_max):
+        raise UsageError(f"--df-max: {step_problem(ns.f_min, ns.f_max, ns.df_max)}")
     if ns.f_max > CHBM_F_MAX:
         raise UsageError(f"--f-max: must be at most {CHBM_F_MAX:g} Hz, got {ns.f_max:g}")
     if any(CURVE_TORQUE.problem(t) for t in ns.torque):
@@ -583,6 +583,8 @@ def _cmd_train_chbm(ns) -> int:
         raise UsageError(f"--f-min, --f-max: need f-min < f-max, got {ns.f_min:g} and {ns.f_max:g} Hz")
     if ns.df_max is not None and None not in (ns.f_min, ns.f_max) and not 0 < ns.df_max <= ns.f_max - ns.f_min:
         raise UsageError(f"--df-max: must be above 0 and at most the range ({ns.f_max - ns.f_min:g} Hz), got {ns.df_max:g}")
+    if None not in (ns.f_min, ns.f_max) and step_problem(ns.f_min, ns.f_max, ns.df_max):
+        raise UsageError(f"--df-max: {step_problem(ns.f_min, ns.f_max, ns.df_max)}")
     if len(ns.torque_scale) > MAX_TORQUE_SCALES:
         raise UsageError(f"--torque-scale: at most {MAX_TORQUE_SCALES} scales, got {len(ns.torque_scale)}")
     _check_output(ns.out, "--out")

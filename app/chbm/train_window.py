@@ -76,6 +76,11 @@ FRAMES_PER_CYCLE = 40
 
 
 class TrainWindow(WorkerRuns, QMainWindow):
+    #: the form's label of each TrainStudy field, for its problems
+    FIELD_LABELS = {"speed_max_rpm": "Highest input speed", "f_min": "Lowest mesh frequency", "harmonics": "Harmonics",
+                    "df_max": "Largest frequency step", "torque_scales": "Torque scales",
+                    "newmark_points": "Newmark check points"}
+
     def __init__(self, doc, viewport, parent=None):
         super().__init__(parent)
         self.setObjectName("train_window")
@@ -244,6 +249,8 @@ class TrainWindow(WorkerRuns, QMainWindow):
         if not study.f_min < study.f_max:
             raise FieldError(f"Lowest mesh frequency: must be below the highest ({study.f_max:g} Hz), got "
                              f"{study.f_min:g} Hz")
+        for field, msg in study.problems():  # what the form's fields cannot hold alone: the step for the range
+            raise FieldError(f"{self.FIELD_LABELS.get(field, field)}: {msg}")
         return study
 
     def rebuild(self, change=None) -> None:

@@ -18,6 +18,7 @@ from threadpoolctl import threadpool_limits
 from core.chbm.harmonic_balance import HarmonicBalance
 from core.chbm.stability import floquet_stable
 from core.errors import GearDynError
+from core.model.views import MAX_CURVE_POINTS
 
 
 @dataclass
@@ -36,9 +37,6 @@ class CurvePoint:
     def row(self) -> tuple:
         return (self.frequency, self.mean, self.half_p2p, self.rms, int(self.stable), self.segment, self.iterations)
 
-
-#: The most points a curve may hold
-MAX_POINTS = 20_000
 
 
 class ContinuationError(GearDynError, RuntimeError):
@@ -64,7 +62,7 @@ MIN_TURN_COSINE = 0.5  # the cosine of the largest turn of the path's tangent in
 
 def _follow(hb: HarmonicBalance, f_min: float, f_max: float, ds: float = 0.02, ds_max: float = 0.08,
             ds_min: float = 1e-6, target_iterations: int = 4, max_iterations: int = 12, tol: float = 1e-9,
-            max_points: int = MAX_POINTS, stability: bool = True, progress=None, cancel=None,
+            max_points: int = MAX_CURVE_POINTS, stability: bool = True, progress=None, cancel=None,
             df_max: float | None = None, on_point=None) -> list[CurvePoint]:
     """The response curve from exactly f_min to exactly f_max [Hz] (mesh frequency).
 
@@ -226,11 +224,6 @@ def _step_over(hb, points: list[CurvePoint], w_scale: float, dw_max: float, stab
     tangent = _tangent(_bordered(_augmented(hb, y, w_scale)[1]), hb.size)
     points.append(_point(hb, y, w_scale, iters, last.segment, stability))
     return y, tangent, last.segment
-
-
-def points_needed(f_min: float, f_max: float, df_max: float | None) -> float:
-    """The fewest points a curve from f_min to f_max [Hz] takes with frequency steps of at most df_max [Hz]."""
-    return (f_max - f_min) / df_max if df_max else 100.0
 
 
 def _augmented(hb, y, w_scale):

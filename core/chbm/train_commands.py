@@ -22,7 +22,14 @@ from core.chbm.train_study import RESOLVED_REACH, newmark_reference, train_curve
 from core.errors import ModelError
 from core.model.entities import Torque
 from core.model.files import load
-from core.model.views import TRAIN_DEFAULT_HARMONICS, TRAIN_F_MAX, TRAIN_HARMONICS, TRAIN_SPEED_MAX, TrainStudy
+from core.model.views import (
+    TRAIN_DEFAULT_HARMONICS,
+    TRAIN_F_MAX,
+    TRAIN_HARMONICS,
+    TRAIN_SPEED_MAX,
+    TrainStudy,
+    step_problem,
+)
 
 SHARES = ("central rotation", "central translation", "planets", "meshes", "bearings")
 
@@ -139,6 +146,9 @@ def run_train_chbm(path: str, out: str, f_min: float | None, f_max: float | None
         if not f_min < f_max:
             print(f"error: --f-min, --f-max: need f-min < f-max, got {f_min:g} and {f_max:g} Hz")
             return 1
+    if step_problem(f_min, f_max, df_max):  # the range may be the suggested one: only now is it known
+        print(f"error: --df-max: {step_problem(f_min, f_max, df_max)}")
+        return 2
     if harmonics is None:
         harmonics = resolving_harmonics(base, modes, f_min)
         print(f"note: {harmonics} harmonics (they resolve the curve from {f_min:g} Hz; --harmonics sets them)")

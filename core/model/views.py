@@ -48,6 +48,17 @@ TRAIN_HARMONICS = Range(1, 1000, integer=True)
 TRAIN_DEFAULT_HARMONICS = 32
 #: frequencies of a train curve's Newmark check (the window's and the command line's --newmark); 0: none
 NEWMARK_POINTS = Range(0, 200, integer=True)
+#: the most points a forced-response curve holds (core.chbm.continuation stops a curve there)
+MAX_CURVE_POINTS = 20_000
+
+
+def step_problem(f_min: float, f_max: float, df_max: float | None) -> str | None:
+    """Why a curve from f_min to f_max [Hz] in steps of at most df_max [Hz] (0 or None: 1 % of the range) cannot be
+    followed, or None: it would need more than MAX_CURVE_POINTS points."""
+    if df_max and (f_max - f_min) / df_max > MAX_CURVE_POINTS:
+        return (f"must be at least {(f_max - f_min) / MAX_CURVE_POINTS:g} Hz for this range: a curve holds at most "
+                f"{MAX_CURVE_POINTS} points, got {df_max:g}")
+    return None
 
 
 @dataclass(frozen=True)
@@ -90,6 +101,8 @@ class ChbmStudy:
             return [("harmonics", f"must be a whole number from 1 to 100, got {self.harmonics}")]
         if not 0 <= self.df_max <= self.f_max - self.f_min:
             return [("df_max", f"must be from 0 to the range ({self.f_max - self.f_min:g} Hz), got {self.df_max:g}")]
+        if step_problem(self.f_min, self.f_max, self.df_max):
+            return [("df_max", step_problem(self.f_min, self.f_max, self.df_max))]
         if not 0 <= self.dti_points <= 500:
             return [("dti_points", f"must be a whole number from 0 to 500, got {self.dti_points}")]
         return []
@@ -138,6 +151,8 @@ class TrainStudy:
             return [("harmonics", TRAIN_HARMONICS.problem(self.harmonics))]
         if not 0 <= self.df_max <= 1e6:
             return [("df_max", f"must be from 0 to 1e6 Hz, got {self.df_max:g}")]
+        if step_problem(self.f_min, self.f_max, self.df_max):
+            return [("df_max", step_problem(self.f_min, self.f_max, self.df_max))]
         if not 1 <= len(self.torque_scales) <= MAX_TORQUE_SCALES:
             return [("torque_scales", f"must hold 1 to {MAX_TORQUE_SCALES} scales, got {len(self.torque_scales)}")]
         for s in self.torque_scales:

@@ -28,9 +28,9 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.chbm.continuation import MAX_POINTS, points_needed
 from core.model.entities import shown_key
 from core.model.files import MAX_FILE_BYTES, MAX_NESTING, nesting, read_regular_file
+from core.model.views import step_problem
 from core.errors import ModelError, problems_of
 from core.studies.parameters import check_path
 from core.studies.reductions import REDUCTIONS
@@ -264,9 +264,8 @@ def _analysis(raw) -> Analysis:
     if 0 < f_min < f_max and not 0 <= df_max <= f_max - f_min:
         found.append(("analysis.df_max", f"must be from 0 (1 % of the range) to the range, {f_max - f_min:g} Hz, "
                                          f"got {df_max:g}"))
-    elif 0 < f_min < f_max and points_needed(f_min, f_max, df_max) > MAX_POINTS:
-        found.append(("analysis.df_max", f"must be at least {(f_max - f_min) / MAX_POINTS:g} Hz for this range: a "
-                                         f"curve holds at most {MAX_POINTS} points, got {df_max:g}"))
+    elif 0 < f_min < f_max and step_problem(f_min, f_max, df_max):
+        found.append(("analysis.df_max", step_problem(f_min, f_max, df_max)))
     if found:
         raise ModelError.of(found)
     return Analysis(kind, settings, ())

@@ -167,6 +167,21 @@ def test_forced_responses_at_two_torques_from_the_window_match_the_command_line(
     assert len(train.period_plot.listDataItems()) == 6  # one line per mesh
 
 
+def test_a_step_too_small_for_the_range_is_refused_naming_the_field_and_nothing_runs(window, qtbot):
+    """2900 Hz in steps of at most 0.1 Hz needs 29,000 points, more than the 20,000 a curve holds: the curve ran
+    until it stopped there; `geardyn train-chbm` refuses the step, and so does the window now."""
+    train = _open(window, qtbot)
+    for name, text in (("Lowest mesh frequency", "100"), ("Highest mesh frequency", "3000"),
+                       ("Largest frequency step", "0.1")):
+        edit = train.findChild(QLineEdit, name)
+        edit.clear()
+        qtbot.keyClicks(edit, text)
+    _click(train, qtbot, "train_run")
+    assert train.message.text() == ("Largest frequency step: must be at least 0.145 Hz for this range: a curve holds "
+                                    "at most 20000 points, got 0.1")
+    assert not train.background.running and not train.curves
+
+
 def test_a_torque_scale_out_of_range_is_named_and_nothing_runs(window, qtbot):
     train = _open(window, qtbot)
     edit = train.findChild(QLineEdit, "Torque scales")

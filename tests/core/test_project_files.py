@@ -97,6 +97,11 @@ def test_random_malformed_files_are_rejected_or_give_a_consistent_model(edits):
         (lambda d: d.update(views={"train": {"harmonics": 0}}), "views.train.harmonics"),
         (lambda d: d.update(views={"train": {"newmark_points": 201}}), "views.train.newmark_points"),
         (lambda d: d.update(views={"train": {"newmark_points": 2.5}}), "views.train.newmark_points"),
+        # 400 Hz in steps of at most 0.019 Hz needs 21,053 points: more than a curve holds
+        (lambda d: d.update(views={"chbm": {"f_min": 1000.0, "f_max": 1400.0, "df_max": 0.019}}),
+         "views.chbm.df_max: must be at least 0.02 Hz for this range: a curve holds at most 20000 points"),
+        (lambda d: d.update(views={"train": {"f_min": 1000.0, "f_max": 1400.0, "df_max": 0.019}}),
+         "views.train.df_max: must be at least 0.02 Hz for this range"),
     ],
 )
 def test_malformed_input_names_the_field(edit, field):

@@ -55,11 +55,25 @@ def test_train_chbm_refuses_a_reversed_range_naming_the_flags(tmp_path, capsys):
     (["--harmonics", "0"], "--harmonics: must be a whole number from 1 to 1000, got 0"),
     (["--harmonics", "1001"], "--harmonics: must be a whole number from 1 to 1000, got 1001"),
     (["--newmark", "-1"], "--newmark: must be a whole number from 0 to 200, got -1"),
+    # 100 Hz in steps of at most 0.004 Hz needs 25,000 points: it ran until the curve stopped at 20,000
+    (["--df-max", "0.004"], "--df-max: must be at least 0.005 Hz for this range: a curve holds at most 20000 "
+                            "points, got 0.004"),
 ])
 def test_train_chbm_refuses_values_out_of_range_naming_the_flag_and_the_range(tmp_path, capsys, args, expected):
     out = tmp_path / "c.csv"
     assert main(["train-chbm", EXAMPLE, "--f-min", "500", "--f-max", "600", *args, "--out", str(out)]) == 2
     assert capsys.readouterr().err.strip() == f"geardyn: error: {expected}"
+    assert not out.exists()
+
+
+def test_train_chbm_refuses_a_df_max_too_small_for_the_suggested_range_before_any_curve(tmp_path, capsys):
+    """Without --f-min and --f-max the range is the one suggested around the train's mesh modes (2100 to 20000 Hz
+    for this example): steps of at most 0.5 Hz would need 35,800 points."""
+    out = tmp_path / "c.csv"
+    assert main(["train-chbm", EXAMPLE, "--df-max", "0.5", "--out", str(out)]) == 2
+    said = capsys.readouterr().out
+    assert "error: --df-max: must be at least 0.895 Hz for this range: a curve holds at most 20000 points, got 0.5" \
+        in said, said
     assert not out.exists()
 
 

@@ -322,7 +322,7 @@ def test_the_forced_response_is_drawn_as_it_grows_and_keeps_the_mesh_chosen(wind
     """The reducer's curve took some 40 s with an empty plot until its end. It is now drawn as it grows; the mesh
     chosen under 'of' while it runs stays chosen, and the last curve drawn is the whole one."""
     train = _open(window, qtbot, EXAMPLES / "two_stage_reducer.gdyn")
-    for name, text in {"Lowest mesh frequency": "3000", "Highest mesh frequency": "6000", "Harmonics": "80",
+    for name, text in {"Lowest mesh frequency": "3000", "Highest mesh frequency": "4500", "Harmonics": "80",
                        "Largest frequency step": "5"}.items():
         edit = train.findChild(QLineEdit, name)
         edit.clear()
@@ -337,10 +337,10 @@ def test_the_forced_response_is_drawn_as_it_grows_and_keeps_the_mesh_chosen(wind
     assert train.only.currentText() == "stage2"
     assert {i.name() for i in plot.listDataItems() if i.name()} == {"stage2"}
     qtbot.waitUntil(lambda: not train.background.running, timeout=120000)
-    assert first < len(train.curves[0].points) and train.curves[0].points[-1].frequency == 6000.0
+    assert first < len(train.curves[0].points) and train.curves[0].points[-1].frequency == 4500.0
     assert train.only.currentText() == "stage2"
     drawn = np.concatenate([i.xData for i in plot.listDataItems()])
-    assert drawn.max() == 6000.0
+    assert drawn.max() == 4500.0
 
 
 def test_a_run_of_the_suggested_settings_asks_for_no_save_and_settings_typed_are_kept(window, qtbot):

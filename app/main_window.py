@@ -420,6 +420,8 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
         for window in (self.chbm, self.train, self.study):
             if window is not None:
                 window.close()  # stops its study thread
+        if self.study is not None:
+            self.study.end()
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("state", self.saveState())
         recovery_path().unlink(missing_ok=True)

@@ -255,6 +255,10 @@ class StudyWindow(StudyForm, QMainWindow):
         """The cluster did not start (`message` says why; '' when it was cancelled): a study waiting for it runs
         in this process instead."""
         self.starter.finish()
+        if not message and self.isVisible():  # the window was closed as it started, and opened again since
+            self.prepare_cluster()
+            if self.starter.running:
+                return  # a study waiting for workers waits for these
         if message:
             self.message.setText(f"{message}; the cases run in this process")
         if self.pending is not None:
@@ -465,11 +469,17 @@ class StudyWindow(StudyForm, QMainWindow):
     def closeEvent(self, event) -> None:
         self.pending = None
         self.background.stop()
-        self.starter.stop()
+        # a cluster still starting cannot be interrupted (seconds): its worker closes it once it is up, and the
+        # window closes now
+        self.starter.cancel()
         if self.cluster is not None:
             self.cluster.close()
             self.cluster = None
         super().closeEvent(event)
+
+    def end(self) -> None:
+        """Wait for a cluster still starting to be up and closed: the app quits, and a thread may not outlive it."""
+        self.starter.stop()
 
 
 def _buttons(*entries) -> QHBoxLayout:

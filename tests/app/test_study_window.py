@@ -173,6 +173,29 @@ def test_a_window_closed_while_its_cluster_starts_closes_the_cluster_when_it_is_
     assert started[0].client.status == "closed" and started[0].cluster.status.name == "closed"
 
 
+def test_closing_the_window_while_its_cluster_starts_does_not_wait_for_it_and_a_reopened_window_gets_one(window,
+                                                                                                       qtbot):
+    """Closed while its dask workers started, the window waited for them to come up (about 3 s with the whole
+    app frozen) to close them. It now closes at once; the starting cluster is closed by its worker when it is up,
+    and the window opened again meanwhile starts a cluster of its own once that one is gone."""
+    w = _window(window, qtbot)
+    assert w.starter.running
+    worker = w.starter.worker
+    made = []
+    worker.ready.connect(made.append)
+    w.close()
+    assert not w.isVisible() and w.starter.running and worker.cancelled  # closed without waiting
+    window.act_study.trigger()  # opened again while the first cluster still starts, and a study run at once
+    qtbot.waitExposed(w)
+    _fill(w, qtbot, 2)
+    qtbot.mouseClick(w.run_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: w.background.running, timeout=120000)
+    assert w.background.worker.cluster is w.cluster is not None  # it waited for the window's own workers
+    qtbot.waitUntil(lambda: w.status in ("finished", "failed") and not w.running, timeout=120000)
+    assert w.status == "finished" and len(w.rows) == 4 and all(r["status"] == "ok" for r in w.rows)
+    assert w.cluster.client.status == "running" and not made  # the first was closed, not handed over
+
+
 def test_run_before_the_workers_are_up_waits_for_them_then_runs(window, qtbot):
     w = _window(window, qtbot)
     _fill(w, qtbot, 2)

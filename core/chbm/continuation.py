@@ -38,7 +38,6 @@ class CurvePoint:
         return (self.frequency, self.mean, self.half_p2p, self.rms, int(self.stable), self.segment, self.iterations)
 
 
-
 class ContinuationError(GearDynError, RuntimeError):
     """The path could not be followed; `points` holds what was computed."""
 

@@ -53,8 +53,10 @@ MAX_CURVE_POINTS = 20_000
 
 
 def step_problem(f_min: float, f_max: float, df_max: float | None) -> str | None:
-    """Why a curve from f_min to f_max [Hz] in steps of at most df_max [Hz] (0 or None: 1 % of the range) cannot be
-    followed, or None: it would need more than MAX_CURVE_POINTS points."""
+    """What is wrong with a largest frequency step df_max [Hz] for a curve from f_min to f_max [Hz], or None.
+
+    Steps of at most df_max need (f_max - f_min) / df_max points, and a curve holds at most MAX_CURVE_POINTS;
+    0 or None (1 % of the range) is always right."""
     if df_max and (f_max - f_min) / df_max > MAX_CURVE_POINTS:
         return (f"must be at least {(f_max - f_min) / MAX_CURVE_POINTS:g} Hz for this range: a curve holds at most "
                 f"{MAX_CURVE_POINTS} points, got {df_max:g}")
@@ -76,7 +78,8 @@ class ChbmStudy:
     harmonics : int
         H, 1 to 100.
     df_max : float
-        Largest frequency step between points [Hz]; 0: 1 % of the range.
+        Largest frequency step between points [Hz], up to the range and at least the range / MAX_CURVE_POINTS;
+        0: 1 % of the range.
     dti_points : int
         Frequencies of the Newmark forward/backward sweeps (0: none), at most 500.
     """
@@ -126,7 +129,8 @@ class TrainStudy:
     harmonics : int
         H, of the train's period (the mesh period where every mesh runs at one frequency), 1 to 1000.
     df_max : float
-        Largest frequency step between points [Hz], 0 to 1e6; 0: 1 % of the range.
+        Largest frequency step between points [Hz], at most 1e6 and at least the range / MAX_CURVE_POINTS; 0: 1 %
+        of the range.
     torque_scales : tuple of float
         Scales of the model's mean torques, one curve each: 1 to 6, each from 1e-9 to 1000 (TORQUE_SCALE).
     newmark_points : int

@@ -2,8 +2,8 @@
 
 1,000 damaged copies of a lossy demo's results file (single bit flips, 20 flips, a zeroed 4 kB block, a cut
 tail) are read by read_results in one child process each time a batch (a read that does not end in 1 s, some
-fifteen times a sound file's read, is a hang: the child is ended and the case counted). open_results itself, on a file whose zeroed block makes
-HDF5 spin, ends its reading child and says so. Files damaged in their structure by hand (soft links, loops,
+fifteen times a sound file's read, is a hang: the child is ended and the case counted). open_results itself,
+on a file whose zeroed block makes HDF5 spin, ends its reading child and says so. Files damaged in their structure by hand (soft links, loops,
 sparse time axes, whole numbers where text belongs, huge declared shapes) are named too.
 """
 

@@ -180,6 +180,14 @@ class StudyForm:
                                                         path_range(self.doc.model, path))})
         outputs = [{"channel": self.outputs.cellWidget(r, 0).currentText().strip(),
                     "reduce": self.outputs.cellWidget(r, 1).currentText()} for r in range(self.outputs.rowCount())]
+        blank = [r for r, o in enumerate(outputs) if not o["channel"]]
+        if blank:  # the study file's own message can only name another model's channel as an example
+            names = self.channel_names()
+            raise ModelError(f"analysis.outputs[{blank[0]}].channel",
+                             "choose one of the model's channels, such as "
+                             f"{next((n for n in names if n.endswith('.Ft')), names[0])}" if names else
+                             "the model gives no channels yet: it cannot run (Messages says why); choose one once "
+                             "it can")
         try:
             t_end, step = float(self.t_end.text()), float(self.step.text())
         except ValueError:

@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.studies import workers
+from core.commands import replace_fields
 from core.dynamics.program.linker import loaded
 from core.studies.parameters import first_parameter
 from core.studies.runner import run_study
@@ -303,11 +304,33 @@ def test_a_result_with_no_channel_or_an_unknown_one_is_refused_before_the_study_
     once, naming the result's row as the form shows it (the study file's analysis.outputs[0].channel), and
     nothing runs."""
     w = _window(window, qtbot)
-    for typed, says in (("", "Result 1, channel: must name a channel"),
+    for typed, says in (("", "Result 1, channel: choose one of the model's channels, such as sun_planet1.Ft"),
                         ("sun_joint.speeed", "Result 1, channel: the model has no channel 'sun_joint.speeed'")):
         w.outputs.cellWidget(0, 0).setCurrentText(typed)
         qtbot.mouseClick(w.run_button, Qt.LeftButton)
-        assert says in w.message.text() and not w.running and w.rows == []
+        assert w.message.text() == says and not w.running and w.rows == []
+
+
+def test_an_empty_channel_is_refused_with_an_example_of_the_models_own_channels_or_why_it_has_none(window, qtbot):
+    """The empty Channel cell was refused with 'must name a channel (such as sun_planet1.Ft)' whatever the model:
+    after File > New that is another model's channel (an empty model gives its energies). The example is now one
+    of the open model's channels; a model that cannot run (a planet moved off its mesh) gives none, and the
+    message says so."""
+    window.act_new.trigger()
+    window.act_study.trigger()
+    w = window.study
+    qtbot.waitExposed(w)
+    w.outputs.cellWidget(0, 0).setCurrentText("")
+    qtbot.mouseClick(w.run_button, Qt.LeftButton)
+    assert w.message.text() == "Result 1, channel: choose one of the model's channels, such as energy.kinetic"
+    assert not w.running and w.rows == []
+    assert window.open_file(EXAMPLES / "planetary.gdyn")
+    window.doc.apply(replace_fields(window.doc.model, "sun_planet1", z1=30))  # the centre distance no longer fits
+    w.outputs.cellWidget(0, 0).setCurrentText("")
+    qtbot.mouseClick(w.run_button, Qt.LeftButton)
+    assert w.message.text() == ("Result 1, channel: the model gives no channels yet: it cannot run (Messages says "
+                                "why); choose one once it can")
+    assert not w.running and w.rows == []
 
 
 def test_a_study_whose_every_case_failed_says_so_in_its_plot_and_counts_one_case_in_the_singular(window, qtbot):

@@ -58,6 +58,11 @@ def form_label(path: str) -> str:
     return LABELS.get(path, path)
 
 
+def first_force(names: list[str]) -> str:
+    """The first tangential tooth force among channel `names` (a study's usual result), or ''."""
+    return next((n for n in names if n.endswith(".Ft")), "")
+
+
 def form_message(exc: ModelError) -> str:
     """The error's problems, one a line, each naming the form's entry (`form_label`)."""
     return "\n".join(f"{form_label(path)}: {detail}" if path else detail for path, detail in exc.problems)
@@ -157,7 +162,7 @@ class StudyForm:
         r = self.outputs.rowCount()
         self.outputs.insertRow(r)
         names = self.channel_names()
-        combo = name_combo(f"output_channel_{r}", names, channel or next((n for n in names if n.endswith(".Ft")), ""))
+        combo = name_combo(f"output_channel_{r}", names, channel or first_force(names))
         self.outputs.setCellWidget(r, 0, combo)
         red = QComboBox()
         red.setObjectName(f"output_reduce_{r}")
@@ -184,10 +189,9 @@ class StudyForm:
         if blank:  # the study file's own message can only name another model's channel as an example
             names = self.channel_names()
             raise ModelError(f"analysis.outputs[{blank[0]}].channel",
-                             "choose one of the model's channels, such as "
-                             f"{next((n for n in names if n.endswith('.Ft')), names[0])}" if names else
-                             "the model gives no channels yet: it cannot run (Messages says why); choose one once "
-                             "it can")
+                             f"choose one of the model's channels, such as {first_force(names) or names[0]}"
+                             if names else "the model gives no channels yet: it cannot run (Messages says why); "
+                                           "choose one once it can")
         try:
             t_end, step = float(self.t_end.text()), float(self.step.text())
         except ValueError:

@@ -253,7 +253,7 @@ class StudyWindow(StudyForm, QMainWindow):
     @Slot(str)
     def _cluster_failed(self, message: str) -> None:
         """The cluster did not start (`message` says why; '' when it was cancelled): a study waiting for it runs
-        in this process instead."""
+        in this process instead, unless the window, closed as it started, is open again and starts its own."""
         self.starter.finish()
         if not message and self.isVisible():  # the window was closed as it started, and opened again since
             self.prepare_cluster()

@@ -99,7 +99,7 @@ class GearSpec:
         if found:
             return found
         if self.kind != "helical" and self.profile_shift != 0.0:
-            return [("profile_shift", f"must be 0 for a {self.kind} gear (profile shift is supported on external "
+            return [("profile_shift", f"must be 0 for {self.kind} gears (profile shift is supported on external "
                                       f"helical/spur gears), got {self.profile_shift:g}")]
         if self.kind == "inner" and self.teeth < 12:
             return [("teeth", f"must be {Range(lo=12, hi=1000, integer=True).describe()} for an inner gear, got {self.teeth}")]
@@ -332,7 +332,7 @@ class PairSpec:
             return [("kind", f"must be one of {', '.join(PAIR_KINDS)}, got {short_repr(self.kind)}")]
         found = range_problems(self)
         if not found and self.kind != "external":
-            found += [(f, f"must be 0 for a {self.kind} pair (profile shift is supported on external pairs), "
+            found += [(f, f"must be 0 for {self.kind} pairs (profile shift is supported on external pairs), "
                           f"got {getattr(self, f):g}") for f in ("x1", "x2") if getattr(self, f) != 0.0]
         if not found and self.kind == "internal" and self.z2 - self.z1 < 6:
             found.append(("z2", f"must exceed z1 by at least 6 for an internal pair (pinion z1 = {self.z1} on joint 1), got {self.z2}"))

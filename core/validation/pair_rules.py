@@ -134,7 +134,7 @@ class PairRules:
             angle = axis_angle(j1.axis, j2.axis)
             angle = min(angle, math.pi - angle)
             if angle > ANGLE_TOL:
-                self.add("error", name, f"the joint axes must be parallel for a {pair.kind} pair; they are "
+                self.add("error", name, f"the joint axes must be parallel for {pair.kind} pairs; they are "
                          f"{math.degrees(angle):.4g} deg apart: align {j2.name!r} with {j1.name!r}")
             else:
                 need = center_distance(pair.pair_spec())

@@ -49,7 +49,8 @@ def test_profile_shift_sets_the_working_pressure_angle_and_the_centre_distance()
     inv = lambda a: math.tan(a) - a  # noqa: E731
     assert inv(alpha_w) == pytest.approx(inv(math.radians(20)) + 2 * math.tan(math.radians(20)) * 0.7 / 120, rel=1e-12)
     assert center_distance(spec) == pytest.approx(0.008 * 120 / 2 * math.cos(math.radians(20)) / math.cos(alpha_w), rel=1e-12)
-    assert PairSpec(kind="internal", z1=20, z2=60, x1=0.2).problems()[0][0] == "x1"
+    assert PairSpec(kind="internal", z1=20, z2=60, x1=0.2).problems()[0] == (
+        "x1", "must be 0 for internal pairs (profile shift is supported on external pairs), got 0.2")
 
 
 def test_waveform_from_the_involute_geometry():
@@ -234,7 +235,8 @@ def test_profile_shift_in_the_generated_gear():
     r0, r1 = np.hypot(v0[:, 0], v0[:, 1]).max(), np.hypot(v1[:, 0], v1[:, 1]).max()
     assert r0 == pytest.approx(0.020 + 0.002, rel=1e-9)
     assert r1 == pytest.approx(0.020 + 1.3 * 0.002, rel=1e-9)
-    assert GearSpec(kind="inner", teeth=60, rim_diameter=0.15, profile_shift=0.2).problems()[0][0] == "profile_shift"
+    assert GearSpec(kind="inner", teeth=60, rim_diameter=0.15, profile_shift=0.2).problems()[0] == (
+        "profile_shift", "must be 0 for inner gears (profile shift is supported on external helical/spur gears), got 0.2")
 
 
 def test_the_mesh_mode_of_a_pair_on_fixed_centres_is_the_trains_eigenfrequency():

@@ -40,6 +40,7 @@ from core.geometry.tooth_checks import pair_tooth_warnings, tip_thickness, tooth
 from core.model.entities import FORMULATIONS, INTEGRATOR_OPTIONS
 from core.model.views import (
     CURVE_TORQUE,
+    DTI_POINTS_MAX,
     MAX_TORQUE_SCALES,
     MAX_TORQUES,
     NEWMARK_POINTS,
@@ -51,7 +52,7 @@ from core.model.views import (
 from core.outputs import output_problem, write_or_fallback
 from core.ranges import N_PER_UM, Range
 from core.signals import SIGNALLED, CancelOnSignal, end_unprepared
-from core.wording import counted
+from core.wording import counted, listed
 
 FORMULATION_HELP = ("joint (angles of the joint tree), cartesian (6 per body) or auto: joint when every body hangs "
                     "from the ground on revolute and fixed joints (default: the model's setting)")
@@ -70,7 +71,6 @@ PAIR_ARGS = {"z1": "--z1", "z2": "--z2", "module": "--module", "pressure_angle":
 CHBM_F_MAX = 1e6  # Hz
 #: a step-gap contact's single tooth-pair stiffness: below 1 N/m it holds no gear (a subnormal one stalled Newton)
 CHBM_STIFFNESS = Range(1.0, 1e12, unit="N/m")
-CHBM_DTI_POINTS_MAX = 2000
 #: the highest input speed of `modes`' Campbell crossings (0: none listed)
 CAMPBELL_SPEED = Range(0.0, 1e6, unit="rpm")
 
@@ -388,8 +388,11 @@ def _cmd_chbm(ns) -> int:
         raise UsageError(f"--torque: at most {MAX_TORQUES} torques, got {len(ns.torque)}")
     if ns.contact_stiffness is not None and CHBM_STIFFNESS.problem(ns.contact_stiffness):
         raise UsageError(f"--contact-stiffness: {CHBM_STIFFNESS.problem(ns.contact_stiffness)}")
-    if not 2 <= ns.dti_points <= CHBM_DTI_POINTS_MAX:
-        raise UsageError(f"--dti-points: must be a whole number from 2 to {CHBM_DTI_POINTS_MAX}, got {ns.dti_points}")
+    if ns.dti_points is not None and not ns.dti:
+        raise UsageError("--dti-points: sets the DTI sweeps, which run only with --dti")
+    ns.dti_points = 36 if ns.dti_points is None else ns.dti_points
+    if not 2 <= ns.dti_points <= DTI_POINTS_MAX:
+        raise UsageError(f"--dti-points: must be a whole number from 2 to {DTI_POINTS_MAX}, got {ns.dti_points}")
     if ns.contact is not None and ns.model is None:
         raise UsageError("--contact: chooses the contact of --model's pair; the paper's pair (no --model) is its "
                          "step-gap contact")
@@ -494,6 +497,12 @@ def _cmd_simulate(ns) -> int:
         if flag and overrides.get(field) is not None:
             raise UsageError(f"{flag}: {exc.detail}") from None
         return _failed(exc)
+    for field, flag in SIMULATE_FLAGS.items():  # an option the run's integrator would silently pass over
+        users = [name for name, options in INTEGRATOR_OPTIONS.items() if field in options]
+        if overrides.get(field) is not None and users and settings.integrator not in users:
+            whose = "" if ns.integrator else " (the model's integrator)"
+            raise UsageError(f"{flag}: not used by {settings.integrator}{whose}; it sets {listed(users)}")
+
     def warn(findings):  # the warnings of the model as it will run, named by the flag that set a field
         for f in findings:
             if f.severity == "warning":
@@ -769,7 +778,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--df-max", type=_number(float), help="largest frequency step between curve points [Hz] "
                                                           "(default: 1 %% of the range)")
     c.add_argument("--dti", action="store_true", help="also sweep Newmark time integration forward and backward")
-    c.add_argument("--dti-points", type=_number(int), default=36, help="frequencies of the DTI sweeps (default 36)")
+    c.add_argument("--dti-points", type=_number(int), help="frequencies of the DTI sweeps, with --dti (default 36)")
     c.add_argument("--out", required=True, help="curve CSV")
     c.add_argument("--period", type=_number(float), help="mesh frequency [Hz] for the one-period comparison")
     c.add_argument("--period-out", help="CSV of x(t), Fc(t) and mesh stiffness over one period at --period")

@@ -1,5 +1,5 @@
-"""How a count reads in a message ("1 finding", "2 findings", never "2 finding(s)"), and a value given: cut to a
-readable length."""
+"""How a count reads in a message ("1 finding", "2 findings", never "2 finding(s)"), a list of words ("a, b and
+c"), and a value given: cut to a readable length."""
 
 from __future__ import annotations
 
@@ -17,6 +17,12 @@ def counted(n: int, one: str, many: str = "") -> str:
         The noun for any other count, where it is not `one` + 's' (counted(2, 'body', 'bodies')).
     """
     return f"{n} {one if n == 1 else many or one + 's'}"
+
+
+def listed(words) -> str:
+    """Words as a sentence lists them: listed(['a', 'b', 'c']) is 'a, b and c', listed(['a']) is 'a'."""
+    words = list(words)
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
 
 
 def short_repr(value, limit: int = 60) -> str:

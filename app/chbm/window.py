@@ -49,7 +49,7 @@ from core.gearing.gear_bodies import polar_inertia
 from core.gearing.mesh_model import mesh_levers
 from core.geometry.macro import pair_geometry
 from core.model.entities import CompliantMesh
-from core.model.views import CURVE_TORQUE, MAX_TORQUES, PAPER_SOURCE, ChbmStudy
+from core.model.views import CURVE_TORQUE, DTI_POINTS_MAX, MAX_TORQUES, PAPER_SOURCE, ChbmStudy
 from core.ranges import Range
 from core.tables import write_csv
 from core.wording import counted
@@ -109,7 +109,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
         self.harmonics = QuantityField("Harmonics", Range(lo=1, hi=100, integer=True), 14)
         self.df_max = QuantityField("Largest frequency step", Range(lo=0.0, hi=1e6, unit="Hz"), 0.0,
                                     "Largest frequency step between curve points [Hz]; 0: 1 % of the range")
-        self.dti_points = QuantityField("DTI sweep points", Range(lo=0, hi=500, integer=True), 0,
+        self.dti_points = QuantityField("DTI sweep points", Range(lo=0, hi=DTI_POINTS_MAX, integer=True), 0,
                                         "Frequencies of the Newmark forward and backward sweeps; 0: none")
         for w in (self.f_min, self.f_max, self.harmonics, self.df_max, self.dti_points):
             form.addRow(row_label(w), w)

@@ -63,6 +63,9 @@ def step_problem(f_min: float, f_max: float, df_max: float | None) -> str | None
     return None
 
 
+DTI_POINTS_MAX = 2000  # frequencies of a CHBM study's Newmark sweeps at most (each about a second)
+
+
 @dataclass(frozen=True)
 class ChbmStudy:
     """Settings of a CHBM forced-response study (results are recomputed, never stored).
@@ -81,7 +84,7 @@ class ChbmStudy:
         Largest frequency step between points [Hz], up to the range and at least the range / MAX_CURVE_POINTS;
         0: 1 % of the range.
     dti_points : int
-        Frequencies of the Newmark forward/backward sweeps (0: none), at most 500.
+        Frequencies of the Newmark forward/backward sweeps, 2 to DTI_POINTS_MAX (0: none).
     """
 
     source: str = PAPER_SOURCE
@@ -106,8 +109,8 @@ class ChbmStudy:
             return [("df_max", f"must be from 0 to the range ({self.f_max - self.f_min:g} Hz), got {self.df_max:g}")]
         if step_problem(self.f_min, self.f_max, self.df_max):
             return [("df_max", step_problem(self.f_min, self.f_max, self.df_max))]
-        if not 0 <= self.dti_points <= 500:
-            return [("dti_points", f"must be a whole number from 0 to 500, got {self.dti_points}")]
+        if self.dti_points and not 2 <= self.dti_points <= DTI_POINTS_MAX:
+            return [("dti_points", f"must be 0 (none) or a whole number from 2 to {DTI_POINTS_MAX}, got {self.dti_points}")]
         return []
 
 

@@ -352,6 +352,20 @@ def test_a_step_too_small_for_the_range_is_refused_naming_the_field_before_anyth
     assert not chbm.running and not chbm.results
 
 
+def test_dti_sweep_points_take_the_command_lines_range_and_one_point_is_refused(window, qtbot):
+    """The window took 0 to 500 sweep points where `geardyn chbm --dti-points` takes 2 to 2000; a sweep of one
+    frequency is no sweep. One range now holds in both."""
+    chbm = _open(window, qtbot)
+    _type(chbm, qtbot, {"Torques": "100", "Harmonics": "3", "DTI sweep points": "1"})
+    _click(chbm, qtbot, "chbm_run")
+    assert chbm.message.text() == "DTI sweep points: must be 0 (none) or a whole number from 2 to 2000, got 1"
+    assert not chbm.running and not chbm.results
+    _type(chbm, qtbot, {"DTI sweep points": "2001"})
+    _click(chbm, qtbot, "chbm_run")
+    assert chbm.message.text() == "DTI sweep points: must be a whole number from 0 to 2000, got 2001"
+    assert not chbm.running and not chbm.results
+
+
 def test_the_curve_axis_takes_the_si_prefix_of_its_values(window, qtbot):
     """A small torque's DTE of some nanometres read '[µm] (x0.001)' with ticks of 0 to 30: the axis now names the
     prefix that puts the largest value between 1 and 1000 ('nm' here), as Telemetry's axes do."""

@@ -213,6 +213,20 @@ def test_simulate_refuses_a_csv_named_as_a_results_file(tmp_path):
                                                    "name the results file (.gdres) with --results")
 
 
+@pytest.mark.parametrize("args, expected", [
+    # 0.5 is rho_inf's default: the note of settings away from their defaults never named it
+    (["--integrator", "rk4", "--rho-inf", "0.5"],
+     "--rho-inf: not used by rk4; it sets generalized_alpha and generalized_alpha_adaptive"),
+    (["--integrator", "generalized_alpha", "--rtol", "1e-6"],
+     "--rtol: not used by generalized_alpha; it sets dopri5, dop853 and generalized_alpha_adaptive"),
+    (["--atol", "1e-9"], "--atol: not used by rk4 (the model's integrator); it sets dopri5, dop853 and"),
+])
+def test_simulate_refuses_an_integrator_option_its_integrator_does_not_use(tmp_path, args, expected):
+    res = run("simulate", str(EXAMPLES / "planetary.gdyn"), "--t-end", "0.002", "--out", str(tmp_path / "x.csv"), *args)
+    assert res.returncode == 2 and not (tmp_path / "x.csv").exists()
+    assert res.stderr.strip().splitlines()[-1].startswith(f"geardyn: error: {expected}")
+
+
 def test_simulate_prints_the_models_warnings_and_runs(tmp_path):
     """gear1 regenerated at 3 mm beside its 2 mm pair: a warning (the run goes on), said on stderr as in validate."""
     model = load(EXAMPLES / "helical_pair.gdyn")

@@ -102,6 +102,10 @@ def test_random_malformed_files_are_rejected_or_give_a_consistent_model(edits):
          "views.chbm.df_max: must be at least 0.02 Hz for this range: a curve holds at most 20000 points"),
         (lambda d: d.update(views={"train": {"f_min": 1000.0, "f_max": 1400.0, "df_max": 0.019}}),
          "views.train.df_max: must be at least 0.02 Hz for this range"),
+        # a sweep of one frequency is no sweep; the window, the model file and `geardyn chbm` share one range
+        (lambda d: d.update(views={"chbm": {"dti_points": 1}}),
+         "views.chbm.dti_points: must be 0 (none) or a whole number from 2 to 2000, got 1"),
+        (lambda d: d.update(views={"chbm": {"dti_points": 2001}}), "views.chbm.dti_points: must be 0 (none) or"),
     ],
 )
 def test_malformed_input_names_the_field(edit, field):

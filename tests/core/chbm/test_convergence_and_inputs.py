@@ -163,8 +163,10 @@ def test_chbm_of_a_pair_without_a_mesh_mode_names_its_face_width_not_a_range(tmp
     # a subnormal stiffness stalled Newton with invalid-value warnings
     (["--contact-stiffness", "5e-324", "--out", "x.csv"], "--contact-stiffness: must be a number from 1 to 1e+12 N/m"),
     (["--contact-stiffness", "1e308", "--out", "x.csv"], "--contact-stiffness: must be a number from 1 to 1e+12 N/m"),
-    (["--dti-points", "-1", "--out", "x.csv"], "--dti-points: must be a whole number from 2 to 2000, got -1"),
-    (["--dti-points", "1000000000", "--out", "x.csv"], "--dti-points: must be a whole number from 2 to 2000"),
+    (["--dti", "--dti-points", "-1", "--out", "x.csv"], "--dti-points: must be a whole number from 2 to 2000, got -1"),
+    (["--dti", "--dti-points", "1000000000", "--out", "x.csv"], "--dti-points: must be a whole number from 2 to 2000"),
+    # it was read only with --dti: without it, 50 points ran no sweep and said nothing
+    (["--dti-points", "50", "--out", "x.csv"], "--dti-points: sets the DTI sweeps, which run only with --dti"),
     (["--contact", "mesh", "--out", "x.csv"], "--contact: chooses the contact of --model's pair"),
     (["--period", "9000", "--period-out", "p.csv", "--out", "x.csv"], "--period: must be from 500 to 4000 Hz"),
     (["--pair", "p", "--out", "x.csv"], "--pair: names a gear pair of --model; the paper's pair (no --model) needs none"),

@@ -74,7 +74,7 @@ def run_modes(path: str, as_json: bool = False, speed_max: float = 0.0) -> int:
     try:
         train = train_from_model(load(path))
     except ModelError as exc:
-        print(f"error: {exc}")
+        print(f"error: {exc}", file=sys.stderr)
         return 1
     modes = train_modes(train)
     body = input_body(train)
@@ -132,23 +132,25 @@ def run_train_chbm(path: str, out: str, f_min: float | None, f_max: float | None
         model = load(path)
         base = train_from_model(model)
     except ModelError as exc:
-        print(f"error: {exc}")
+        print(f"error: {exc}", file=sys.stderr)
         return 1
     for note in base.notes:
         print(f"note: {note}")
     modes = distinct(train_modes(base)) if None in (f_min, f_max, harmonics) else []
     if f_min is None or f_max is None:  # around the train's mesh modes, as the Train Dynamics window starts
         suggested = suggested_study(base, modes)
+        if f_min is not None and not f_min < suggested.f_max:  # a bad argument, found only now: exit 2
+            return _refused(f"--f-min: must be below the suggested f-max of {suggested.f_max:g} Hz (or give "
+                            f"--f-max), got {f_min:g} Hz")
+        if f_max is not None and not suggested.f_min < f_max:
+            return _refused(f"--f-max: must be above the suggested f-min of {suggested.f_min:g} Hz (or give "
+                            f"--f-min), got {f_max:g} Hz")
         f_min = suggested.f_min if f_min is None else f_min
         f_max = suggested.f_max if f_max is None else f_max
         print(f"note: mesh frequencies {f_min:g} to {f_max:g} Hz (around the train's mesh modes; --f-min and "
               "--f-max set them)")
-        if not f_min < f_max:
-            print(f"error: --f-min, --f-max: need f-min < f-max, got {f_min:g} and {f_max:g} Hz")
-            return 1
     if step_problem(f_min, f_max, df_max):  # the range may be the suggested one: only now is it known
-        print(f"error: --df-max: {step_problem(f_min, f_max, df_max)}")
-        return 2
+        return _refused(f"--df-max: {step_problem(f_min, f_max, df_max)}")
     if harmonics is None:
         harmonics = resolving_harmonics(base, modes, f_min)
         print(f"note: {harmonics} harmonics (they resolve the curve from {f_min:g} Hz; --harmonics sets them)")
@@ -159,14 +161,14 @@ def run_train_chbm(path: str, out: str, f_min: float | None, f_max: float | None
             curve = _computed(train, f_min, f_max, harmonics, df_max, newmark_points, scale, len(scales), progress,
                               cancel)
         except ModelError as exc:  # the model, not the scale: no other scale runs either
-            print(f"error: {exc}")
+            print(f"error: {exc}", file=sys.stderr)
             return 1
         except ContinuationError as exc:
             status = 1
             if exc.curve is None:
-                print(f"error: torque scale {scale:g}: {exc}")
+                print(f"error: torque scale {scale:g}: {exc}", file=sys.stderr)
                 continue
-            print(f"error: torque scale {scale:g}: {exc} ({len(exc.points)} points kept in the CSV)")
+            print(f"error: torque scale {scale:g}: {exc} ({len(exc.points)} points kept in the CSV)", file=sys.stderr)
             curves.append(exc.curve)
             continue
         if cancel and cancel():
@@ -187,6 +189,12 @@ def run_train_chbm(path: str, out: str, f_min: float | None, f_max: float | None
         write_curves_csv(curves, out)
         print(f"wrote {out}")
     return status
+
+
+def _refused(message: str) -> int:
+    """A bad argument found once the model is read: said on stderr, exit code 2 (as core.cli's UsageError)."""
+    print(f"error: {message}", file=sys.stderr)
+    return 2
 
 
 def _computed(train, f_min, f_max, harmonics, df_max, newmark_points, scale, scales, progress, cancel):

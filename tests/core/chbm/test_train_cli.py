@@ -71,9 +71,21 @@ def test_train_chbm_refuses_a_df_max_too_small_for_the_suggested_range_before_an
     for this example): steps of at most 0.5 Hz would need 35,800 points."""
     out = tmp_path / "c.csv"
     assert main(["train-chbm", EXAMPLE, "--df-max", "0.5", "--out", str(out)]) == 2
-    said = capsys.readouterr().out
-    assert "error: --df-max: must be at least 0.895 Hz for this range: a curve holds at most 20000 points, got 0.5" \
-        in said, said
+    said = capsys.readouterr()
+    assert said.err.strip() == ("error: --df-max: must be at least 0.895 Hz for this range: a curve holds at most "
+                                "20000 points, got 0.5"), said  # on stderr, as every other command's errors
+    assert "note: mesh frequencies 2100 to 20000 Hz" in said.out
+    assert not out.exists()
+
+
+def test_train_chbm_refuses_an_f_min_above_the_suggested_f_max_as_a_bad_argument(tmp_path, capsys):
+    """--f-min alone above the suggested 20000 Hz: the same bad argument as a reversed pair of flags (exit 2, on
+    stderr); it returned 1, the code of a failed computation, and said it on stdout."""
+    out = tmp_path / "c.csv"
+    assert main(["train-chbm", EXAMPLE, "--f-min", "50000", "--out", str(out)]) == 2
+    said = capsys.readouterr()
+    assert said.err.strip() == ("error: --f-min: must be below the suggested f-max of 20000 Hz (or give --f-max), "
+                                "got 50000 Hz"), said
     assert not out.exists()
 
 
@@ -88,7 +100,7 @@ def test_modes_of_a_model_without_gear_pairs_is_refused_with_the_reason(tmp_path
     path = tmp_path / "empty.gdyn"
     save(Model(name="empty"), path)
     assert main(["modes", str(path)]) == 1
-    assert "has no gear pair" in capsys.readouterr().out
+    assert "has no gear pair" in capsys.readouterr().err
 
 
 def test_a_curve_across_the_sharp_superharmonic_peak_reaches_f_max_with_large_steps(tmp_path, capsys):
@@ -108,7 +120,7 @@ def test_train_chbm_of_a_model_without_torques_is_refused_with_the_reason(tmp_pa
     helical = str(EXAMPLES / "helical_pair.gdyn")
     out = tmp_path / "c.csv"
     assert main(["train-chbm", helical, "--f-min", "500", "--f-max", "600", "--out", str(out)]) == 1
-    printed = capsys.readouterr().out
+    printed = capsys.readouterr().err
     assert "error: torques: the model's mean torques are all zero" in printed and "Traceback" not in printed
     assert not out.exists()
     assert main(["modes", helical]) == 0

@@ -36,7 +36,10 @@ MESH_FILES = "Meshes (*.obj *.stl)"  # what a file dialog offers for a body's me
 UNIT_TEXT = {"mm": "mm", "cm": "cm", "m": "m", "in": "inch"}  # the keys of core.geometry.mesh_import.UNIT_SCALE
 TURN = Range(lo=-360.0 * math.pi / 180, hi=360.0 * math.pi / 180, **DEG)
 LABELS = {"inertia": "Principal inertia (by hand)", "mass": "Mass (by hand)", "com": "Centre of mass (by hand)"}
-FALLBACK_TEXT = {"none": "refuse", "convex_hull": "use its convex hull", "manual": "enter mass properties by hand"}
+FALLBACK_TEXT = {"none": "refuse", "close_holes": "close its holes (flat caps)", "convex_hull": "use its convex hull",
+                 "manual": "enter mass properties by hand"}  # the keys of core.geometry.mesh_import.FALLBACKS
+#: where the mass properties come from, by the fallback that made them (the mesh not watertight)
+MASS_SOURCE = {"close_holes": "its mesh with its holes capped flat", "convex_hull": "its convex hull (an upper bound)"}
 
 
 class ImportMeshDialog(QDialog):
@@ -126,14 +129,16 @@ class ImportMeshDialog(QDialog):
             middle = ", ".join(f"{v * 1e3 + 0.0:.4g}" for v in 0.5 * (placed.min(axis=0) + placed.max(axis=0)))
             remark = None
             if mp is not None:
-                source = "its mesh" if watertight else "its convex hull (an upper bound)"
+                source = "its mesh" if watertight else MASS_SOURCE[fallback]
                 mass = f"volume {mp.mass / density * 1e6:.4g} cm^3, mass {mp.mass:.4g} kg from {source}"
                 remark = mass_remark(mp.mass, float(np.linalg.eigvalsh(np.asarray(mp.inertia, float)).max()),
                                      MeshFileSource(text, self.unit.currentData(), density, fallback))
             elif fallback == "manual":
                 mass = "mass properties by hand"
+            elif fallback == "close_holes":
+                mass = "flat caps do not close its holes: choose the convex hull or mass properties by hand"
             else:
-                mass = "no volume: choose the convex hull or mass properties by hand"
+                mass = "no volume: choose to close its holes, the convex hull or mass properties by hand"
             self.preview.setText(f"{closed}; {mass}; size x, y, z {size} mm, its middle at {middle} mm in the model"
                                  + (f". Check: {remark}" if remark else ""))
             grow_to_fit(self)
@@ -202,8 +207,9 @@ class ImportMeshDialog(QDialog):
             else:
                 mp = imported.mass_properties
                 mass, com, inertia = mp.mass, mp.com, mp.inertia
+            # the fallback kept is the one that made the mass properties: none for a watertight mesh
             visual = MeshFileSource(str(Path(self.path.text().strip()).resolve()), self.unit.currentData(),
-                                    self.density.value(), fallback)
+                                    self.density.value(), "none" if imported.watertight else fallback)
             remark = mass_remark(mass, float(np.linalg.eigvalsh(np.asarray(inertia, float)).max()), visual)
             self.body = RigidBody(name, mass=mass, com=tuple(com), inertia=inertia, position=self.position.value(),
                                   orientation=self.orientation(), visual=visual)
@@ -213,7 +219,8 @@ class ImportMeshDialog(QDialog):
                 raise FieldError(f"{LABELS.get(field, field)}: {msg}" + (f". {remark}" if remark else ""))
             self.notes = imported.notes + ([remark] if remark else [])
         except NotWatertightError as exc:
-            self.message.setText(f"{exc}. Choose 'use its convex hull' or 'enter mass properties by hand'.")
+            left = [t for k, t in FALLBACK_TEXT.items() if k not in ("none", self.fallback.currentData())]
+            self.message.setText(f"{exc}. Choose {', '.join(repr(t) for t in left[:-1])} or {left[-1]!r}.")
             return
         except (FieldError, MeshImportError, ModelError) as exc:
             self.message.setText(str(exc))

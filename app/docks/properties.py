@@ -38,6 +38,8 @@ BODY_FIELDS = ("name", "mass", "com", "position", "orientation", "velocity", "an
 GENERATED_BODY_FIELDS = ("name", "position", "orientation", "velocity", "angular_velocity")
 MESH_NOTES = {
     "none": "<b>Imported</b> from {file} ({unit}): mass and inertia from its closed mesh.",
+    "close_holes": "<b>Imported</b> from {file} ({unit}), which is not watertight: mass and inertia are those of its "
+                   "mesh with its holes closed by flat caps.",
     "convex_hull": "<b>Imported</b> from {file} ({unit}), which is not watertight: mass and inertia are those of its "
                    "convex hull, an upper bound of the part's.",
     "manual": "<b>Imported</b> from {file} ({unit}), which is not watertight: mass, centre of mass and inertia "

@@ -2,8 +2,8 @@
 
 The file's length unit is stated by the caller (mm, cm, m or in). A mesh that does not
 enclose a volume (not watertight) has no well-defined mass properties: the
-caller picks a fallback, the convex hull or mass properties entered by hand,
-and is told which was used.
+caller picks a fallback: its holes closed by flat caps, the convex hull, or
+mass properties entered by hand, and is told which was used.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from core.geometry.mass_properties import MassProperties, mesh_mass_properties
 from core.wording import counted, short_repr
 
 UNIT_SCALE = {"mm": 1e-3, "cm": 1e-2, "m": 1.0, "in": 0.0254}  # the file's length unit to metres
-FALLBACKS = ("none", "convex_hull", "manual")
+FALLBACKS = ("none", "close_holes", "convex_hull", "manual")
 SUFFIXES = (".obj", ".stl")
 #: the size a part may have, across its bounding box [m]: beyond it the file's unit is the likelier mistake
 SIZE_RANGE = (1e-6, 100.0)
@@ -145,15 +145,28 @@ def read_mesh(path: str | Path, unit: str = "mm"):
     return mesh
 
 
+def _solid(mesh, name: str):
+    """A watertight mesh wound outwards (its volume positive); MeshImportError when it encloses none."""
+    if not mesh.is_winding_consistent:
+        mesh.fix_normals()
+    if mesh.volume < 0:
+        mesh.invert()
+    if mesh.volume <= 0:
+        raise MeshImportError(f"{name}: encloses no volume")
+    return mesh
+
+
 def import_mesh(path: str | Path, unit: str = "mm", density: float = 7850.0, fallback: str = "none") -> ImportedMesh:
     """Read a mesh and compute its mass properties at `density` [kg/m^3].
 
     Parameters
     ----------
-    fallback : {'none', 'convex_hull', 'manual'}
+    fallback : {'none', 'close_holes', 'convex_hull', 'manual'}
         What to do when the mesh is not watertight: 'none' raises
-        NotWatertightError, 'convex_hull' uses the hull's mass properties,
-        'manual' leaves them to be entered by hand.
+        NotWatertightError, 'close_holes' caps each hole flat and uses the
+        capped mesh's mass properties (NotWatertightError where caps cannot
+        close it), 'convex_hull' uses the hull's, 'manual' leaves them to be
+        entered by hand.
     """
     if fallback not in FALLBACKS:
         raise MeshImportError(f"fallback: must be one of {', '.join(FALLBACKS)}, got {short_repr(fallback)}")
@@ -162,16 +175,25 @@ def import_mesh(path: str | Path, unit: str = "mm", density: float = 7850.0, fal
     mesh = read_mesh(path, unit)
     name = Path(path).name
     if mesh.is_watertight:
-        if not mesh.is_winding_consistent:
-            mesh.fix_normals()
-        if mesh.volume < 0:
-            mesh.invert()
-        if mesh.volume <= 0:
-            raise MeshImportError(f"{name}: encloses no volume")
-        return ImportedMesh(mesh, mesh_mass_properties(mesh, density), True, [])
+        return ImportedMesh(mesh, mesh_mass_properties(_solid(mesh, name), density), True, [])
     warning = f"{name} is not watertight (it has holes), so its volume and inertia are not defined"
     if fallback == "none":
-        raise NotWatertightError(warning + ": import it with the convex hull, or enter the mass properties by hand")
+        raise NotWatertightError(warning + ": import it with its holes closed (flat caps), its convex hull, or enter "
+                                 "the mass properties by hand")
+    if fallback == "close_holes":
+        from trimesh.repair import fill_holes  # trimesh loads with the first file read (read_mesh), not before
+
+        capped = mesh.copy()
+        # a fan of triangles over each boundary loop: where a loop is not convex its triangles overlap, but their
+        # signed volumes cancel, so the integrals are those of the solid capped by the loop's (flat) surface
+        if not fill_holes(capped, use_fan=True):
+            raise NotWatertightError(f"{warning}, and flat caps do not close it (an edge with more than two faces, "
+                                     "or loose triangles): import it with its convex hull, or enter the mass "
+                                     "properties by hand")
+        added = len(capped.faces) - len(mesh.faces)
+        return ImportedMesh(mesh, mesh_mass_properties(_solid(capped, name), density), False,
+                            [f"{name} is not watertight (it has holes); its holes were closed with flat caps "
+                             f"({counted(added, 'triangle')} added) for its mass properties"])
     if fallback == "manual":
         return ImportedMesh(mesh, None, False, [warning + "; enter mass, centre of mass and inertia by hand"])
     try:

@@ -17,7 +17,7 @@ from typing import ClassVar, Union
 import numpy as np
 
 from core.geometry.macro import PAIR_KINDS, GearSpec, PairSpec, pair_field
-from core.geometry.mesh_import import UNIT_SCALE
+from core.geometry.mesh_import import FALLBACKS, UNIT_SCALE
 from core.model.kinds import KINDS, item_kind
 from core.ranges import DEG, MM, N_PER_UM, Range, choice, range_problems, ranged, vector
 from core.wording import short_repr
@@ -119,7 +119,7 @@ class MeshFileSource:
     fallback: str = "none"
 
     UNITS: ClassVar[tuple[str, ...]] = tuple(UNIT_SCALE)
-    FALLBACKS: ClassVar[tuple[str, ...]] = ("none", "convex_hull", "manual")
+    FALLBACKS: ClassVar[tuple[str, ...]] = FALLBACKS  # what made its mass properties where it has holes
 
 
 Visual = Union[GearSource, PrimitiveSource, MeshFileSource]

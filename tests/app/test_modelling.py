@@ -15,11 +15,13 @@ from core.commands import AddItem, RemoveItem, SetSettings
 from core.dynamics.simulate import simulate
 from core.gearing.gear_bodies import own_axis_joint
 from core.geometry.macro import GearSpec
+from core.geometry.mesh_import import import_mesh
 from core.model import builders
 from core.model.entities import BearingSpringDamper, CompliantMesh
 from core.model.files import load
 from tests.app.conftest import answer_boxes, fill_and_ok, toolbar_button
 from tests.conftest import EXAMPLES
+from tests.core.test_mesh_import import _gear_without_its_face
 
 GEAR = {"Normal module": 2, "Normal pressure angle": 20, "Face width": 20}
 # a helical gear of transverse module 2 mm at beta = 15 deg, as the gear dialog takes it: m_n = m_t cos(beta)
@@ -484,6 +486,39 @@ def test_profile_shifted_gears_pair_at_the_working_centre_distance(window, qtbot
     assert not [f for f in window.doc.findings if f.severity == "error"]
 
 
+def test_a_gear_file_without_its_face_imported_with_its_holes_closed_weighs_as_the_whole_gear(window, qtbot, tmp_path):
+    """The helical gear's STL with its top face gone (2,340 triangles): 'close its holes (flat caps)' gives the
+    mass of the same gear's watertight file, says so in the preview and keeps it on the body. A watertight file
+    imported with a fallback chosen keeps 'none': the note said 'not watertight ... convex hull' for a body whose
+    mass came from its closed mesh."""
+    whole, holed = _gear_without_its_face(tmp_path)
+    ref = import_mesh(whole, "mm", 7850.0).mass_properties
+    seen, refused = [], []
+    fill_and_ok(qtbot, {"Name": "g", "File": str(holed)}, seen=refused)  # 'refuse', the default: nothing added
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    assert refused and refused[0].endswith("Choose 'close its holes (flat caps)', 'use its convex hull' or "
+                                           "'enter mass properties by hand'.")
+    assert "g" not in window.doc.model.bodies
+    fill_and_ok(qtbot, {"Name": "g", "File": str(holed)}, {"fallback": "close its holes (flat caps)"},
+                press=lambda dlg: seen.append(dlg.preview.text()))
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    assert seen[0].startswith(f"not watertight (it has holes); volume {ref.mass / 7850 * 1e6:.4g} cm^3, mass "
+                              f"{ref.mass:.4g} kg from its mesh with its holes capped flat; ")
+    body = window.doc.model.bodies["g"]
+    assert body.mass == pytest.approx(ref.mass, rel=1e-9) and body.visual.fallback == "close_holes"
+    assert np.asarray(body.inertia) == pytest.approx(np.asarray(ref.inertia), rel=1e-9, abs=1e-15)
+    window.select("g")
+    note = window.props.widget().findChild(QLabel, "mesh_note")
+    assert note.text().endswith("which is not watertight: mass and inertia are those of its mesh with its holes "
+                                "closed by flat caps.")
+    fill_and_ok(qtbot, {"Name": "w", "File": str(whole)}, {"fallback": "use its convex hull"})
+    qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    assert window.doc.model.bodies["w"].visual.fallback == "none"
+    window.select("w")
+    note = window.props.widget().findChild(QLabel, "mesh_note")
+    assert note.text().endswith("mass and inertia from its closed mesh.")
+
+
 def test_the_import_dialog_previews_the_file_and_the_body_keeps_its_hull_note(window, qtbot, tmp_path):
     """A 100 x 50 x 20 mm box written Y-up: the preview says watertight, 100 cm^3, 0.785 kg at 7850 kg/m^3 and, Y
     up turned upright, 100 x 20 x 50 mm; an open box imported by its convex hull keeps that on the body."""
@@ -502,7 +537,7 @@ def test_the_import_dialog_previews_the_file_and_the_body_keeps_its_hull_note(wi
     seen.clear()
     fill_and_ok(qtbot, {"Name": "shell", "File": str(open_box)}, ok=False, press=lambda dlg: seen.append(dlg.preview.text()))
     qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
-    assert seen[0].startswith("not watertight (it has holes); no volume: choose the convex hull")
+    assert seen[0].startswith("not watertight (it has holes); no volume: choose to close its holes, the convex hull")
     fill_and_ok(qtbot, {"Name": "shell", "File": str(open_box)}, {"fallback": "use its convex hull"})
     qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
     window.select("shell")

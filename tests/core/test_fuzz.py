@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from core.cli import main
 from core.dynamics.run import prepare
 from core.dynamics.checks import drift_tolerances, worst_violation
-from core.geometry.mesh_import import MeshImportError, import_mesh
+from core.geometry.mesh_import import FALLBACKS, MeshImportError, import_mesh
 from core.model.files import loads
 from core.model.views import TRAIN_HARMONICS
 from core.errors import ModelError
@@ -313,7 +313,7 @@ def broken_meshes(draw):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None)
-@given(mesh=broken_meshes(), fallback=st.sampled_from(["none", "convex_hull", "manual"]))
+@given(mesh=broken_meshes(), fallback=st.sampled_from(FALLBACKS))
 def test_broken_meshes_give_a_mesh_import_error_or_a_solid(tmp_path_factory, mesh, fallback):
     v, f = mesh
     path = tmp_path_factory.mktemp("mesh") / "part.obj"

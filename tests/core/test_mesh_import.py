@@ -52,7 +52,7 @@ def _open_box(tmp_path):
 
 
 def test_not_watertight_without_fallback_is_refused_with_the_choices(tmp_path):
-    with pytest.raises(NotWatertightError, match="not watertight.*convex hull.*by hand"):
+    with pytest.raises(NotWatertightError, match="not watertight.*its holes closed.*convex hull.*by hand"):
         import_mesh(_open_box(tmp_path), unit="mm")
 
 
@@ -61,6 +61,56 @@ def test_not_watertight_with_convex_hull_fallback_says_so(tmp_path):
     assert not imported.watertight
     assert "convex hull" in imported.notes[0]
     assert imported.mass_properties.mass == pytest.approx(1e-3 * 1000.0 * 1e-3, rel=1e-9)  # 10 mm cube
+
+
+def _gear_without_its_face(tmp_path):
+    """A helical gear 30 x 2 mm, 20 mm wide, as `geardyn gear --export` writes it, and the same file without its
+    top face (2,340 triangles: the toothed outline round the bore, a hole far from convex)."""
+    from core.geometry.gear_mesh import gear_mesh_arrays
+    from core.geometry.macro import GearSpec
+
+    vertices, faces = gear_mesh_arrays(GearSpec(kind="helical", module=0.002, teeth=30, face_width=0.02,
+                                                helix_angle=0.26, bore_diameter=0.015))
+    whole = trimesh.Trimesh(vertices * 1e3, faces)
+    assert whole.is_watertight
+    whole.export(tmp_path / "gear.stl")
+    top = np.flatnonzero(whole.face_normals[:, 2] > 0.99)
+    assert len(top) > 100
+    holed = whole.copy()
+    holed.update_faces(np.setdiff1d(np.arange(len(whole.faces)), top))
+    holed.export(tmp_path / "no_face.stl")
+    return tmp_path / "gear.stl", tmp_path / "no_face.stl"
+
+
+def test_closing_the_holes_of_a_gear_without_its_face_gives_the_whole_gears_mass_properties(tmp_path):
+    """Flat caps over the boundary loops: a fan over each closes the outline and the bore; fanned triangles that
+    overlap in a non-convex loop cancel in the volume integrals, so the mass properties are the solid's. The
+    reference is the same gear's watertight file."""
+    whole, holed = _gear_without_its_face(tmp_path)
+    ref = import_mesh(whole, unit="mm", density=7850.0).mass_properties
+    imported = import_mesh(holed, unit="mm", density=7850.0, fallback="close_holes")
+    assert not imported.watertight
+    # a fan over a loop of n edges has n - 2 triangles: two loops, the outline and the bore
+    edges = np.sort(trimesh.load(holed).edges, axis=1)
+    boundary = (np.unique(edges, axis=0, return_counts=True)[1] == 1).sum()
+    assert imported.notes == ["no_face.stl is not watertight (it has holes); its holes were closed with flat caps "
+                              f"({boundary - 4} triangles added) for its mass properties"]
+    mp = imported.mass_properties
+    assert mp.mass == pytest.approx(ref.mass, rel=1e-9)
+    assert np.asarray(mp.inertia) == pytest.approx(np.asarray(ref.inertia), rel=1e-9, abs=1e-15)
+    assert np.asarray(mp.com) == pytest.approx(np.asarray(ref.com), abs=1e-12)
+    assert len(imported.mesh.faces) == len(trimesh.load(holed).faces)  # the mesh shown is the file's
+
+
+def test_holes_that_caps_cannot_close_are_refused_naming_the_other_choices(tmp_path):
+    """A fin on one edge of a cube: that edge has three faces, and the fin's two free edges make no loop to cap."""
+    cube = trimesh.creation.box(extents=(10.0, 10.0, 10.0))
+    a, b = cube.edges_unique[0]
+    fin = trimesh.Trimesh(np.vstack([cube.vertices, [[20.0, 20.0, 20.0]]]),
+                          np.vstack([cube.faces, [[a, b, len(cube.vertices)]]]), process=False)
+    fin.export(tmp_path / "fin.stl")
+    with pytest.raises(NotWatertightError, match="flat caps do not close it.*convex hull.*by hand"):
+        import_mesh(tmp_path / "fin.stl", unit="mm", fallback="close_holes")
 
 
 def test_not_watertight_with_manual_fallback_leaves_mass_to_the_user(tmp_path):

@@ -31,7 +31,7 @@ from core.dynamics.program.linker import program
 from core.dynamics.run import prepare
 from core.dynamics.state_space import EuclideanSpace
 from core.geometry.macro import GearSpec
-from core.geometry.mesh_import import MeshImportError, import_mesh
+from core.geometry.mesh_import import FALLBACKS, MeshImportError, import_mesh
 from core.model import builders, files
 from core.model.entities import GROUND, GearPair, RevoluteJoint
 from core.model.files import load, loads
@@ -494,7 +494,7 @@ def _box():
     ("one_triangle", "distinct vertices"),
     ("line", "on one line"),
 ])
-@pytest.mark.parametrize("fallback", ["none", "convex_hull", "manual"])
+@pytest.mark.parametrize("fallback", FALLBACKS)
 def test_broken_meshes_are_refused_with_the_reason(tmp_path, case, message, fallback):
     box = _box()
     v, f = np.array(box.vertices), np.array(box.faces)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtCore import QSettings, Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -52,6 +52,7 @@ from core.wording import counted
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 EMPTY_TITLE = "Run the study: one row per case above; the chosen result is plotted here"
+WORKERS_KEY = "study/workers"  # the Dask workers count last chosen, in the app's settings (QSettings)
 #: the Values column's width [px], room for "0.5:2:4" or a few numbers; the field's path takes the rest
 VALUES_WIDTH = 110
 
@@ -119,9 +120,12 @@ class StudyWindow(StudyForm, QMainWindow):
         self.workers = QSpinBox()
         self.workers.setObjectName("workers")
         self.workers.setRange(0, max(1, os.cpu_count() or 1) * 4)
-        self.workers.setValue(min(2, os.cpu_count() or 1))
+        settings = QSettings("GearDyn", "GearDyn")  # the count chosen last, in this session or an earlier one
+        self.workers.setValue(settings.value(WORKERS_KEY, min(2, os.cpu_count() or 1), type=int))
+        self.workers.valueChanged.connect(lambda n: settings.setValue(WORKERS_KEY, n))
         self.workers.setToolTip("Worker processes of a local dask cluster, started when this window opens and kept "
-                                "for every study; 0 runs the cases in this process")
+                                "for every study; 0 runs the cases in this process. The count is kept for the next "
+                                "session")
         self._workers_changed = QTimer(self)
         self._workers_changed.setSingleShot(True)
         self._workers_changed.setInterval(400)  # once the number has settled

@@ -7,9 +7,11 @@ import sys
 import time
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 
+from app.main_window import MainWindow
 from app.studies import workers
+from app.studies.window import WORKERS_KEY
 from core.commands import replace_fields
 from core.dynamics.program.linker import loaded
 from core.studies.parameters import first_parameter
@@ -18,7 +20,11 @@ from core.studies.study_file import study_from_dict
 from tests.conftest import EXAMPLES
 
 
-def _window(window, qtbot):
+def _window(window, qtbot, workers=None):
+    """The Parameter Study window on the planetary; `workers` the count a window of an earlier session left
+    (0: it starts no cluster, for tests of the form alone)."""
+    if workers is not None:
+        QSettings("GearDyn", "GearDyn").setValue(WORKERS_KEY, workers)
     assert window.open_file(EXAMPLES / "planetary.gdyn")
     window.act_study.trigger()
     w = window.study
@@ -84,8 +90,29 @@ def _run_cases(w, qtbot, values: str, path: str = "") -> None:
     qtbot.waitUntil(lambda: w.status in ("finished", "failed"), timeout=120000)
 
 
+def test_the_worker_count_chosen_is_the_next_sessions_and_0_starts_no_cluster_when_the_window_opens(window, qtbot):
+    """A user who runs studies in the app's process (0 workers) had 2 dask workers spawned at every opening of
+    the window, in every session. The count chosen is kept with the app's settings, as its recent files."""
+    w = _window(window, qtbot, workers=0)  # as an earlier session left it
+    assert w.workers.value() == 0 and not w.starter.running and w.cluster is None
+    settings = QSettings("GearDyn", "GearDyn")
+    w.workers.setValue(1)
+    assert settings.value(WORKERS_KEY, type=int) == 1
+    w.workers.setValue(0)  # within the 400 ms the count takes to settle: no cluster of 1 is started
+    w.close()
+    assert not w.starter.running and w.cluster is None
+    later = MainWindow()  # the next session
+    try:
+        later.show()
+        qtbot.waitExposed(later)
+        assert later.show_study().workers.value() == 0 and not later.study.starter.running
+    finally:
+        later.doc.undo_stack.setClean()
+        later.close()
+
+
 def test_a_case_with_model_warnings_is_counted_and_its_whole_message_is_in_the_tool_tip(window, qtbot):
-    w = _window(window, qtbot)
+    w = _window(window, qtbot, workers=0)
     _run_cases(w, qtbot, "2 3", "gears.sun.module")
     last = w.table.columnCount() - 1
     assert w.table.horizontalHeaderItem(last).text() == "message" and w.table.item(0, last).text() == ""
@@ -98,7 +125,7 @@ def test_a_case_with_model_warnings_is_counted_and_its_whole_message_is_in_the_t
 
 def test_the_field_and_channel_lists_show_whole_names(window, qtbot):
     """In the table's narrow column the drop-down list elided paths in the middle ('forces.driv...w.amplitude')."""
-    w = _window(window, qtbot)
+    w = _window(window, qtbot, workers=0)
     for combo in (w.params.cellWidget(0, 0), w.outputs.cellWidget(0, 0)):
         view = combo.view()
         longest = max((combo.itemText(i) for i in range(combo.count())), key=view.fontMetrics().horizontalAdvance)
@@ -112,7 +139,7 @@ def test_the_field_and_channel_lists_show_whole_names(window, qtbot):
 
 
 def test_bad_values_name_the_parameter(window, qtbot):
-    w = _window(window, qtbot)
+    w = _window(window, qtbot, workers=0)
     w.params.cellWidget(0, 0).setCurrentText("gears.sun.face_width")
     w.params.item(0, 2).setText("wide")
     qtbot.mouseClick(w.run_button, Qt.LeftButton)
@@ -230,7 +257,7 @@ def test_opening_another_model_drops_the_results_and_starts_the_form_on_it(windo
     """After a study of the planetary, File > Open of the helical pair left the planetary's table, plot, fields
     and channels in the window; its values were then read in the new model's units, and Run failed on fields the
     new model does not have. The window now drops them and starts on the open model."""
-    w = _window(window, qtbot)
+    w = _window(window, qtbot, workers=0)
     _fill(w, qtbot, 0)
     qtbot.mouseClick(w.run_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: w.status in ("finished", "failed"), timeout=120000)
@@ -249,7 +276,7 @@ def test_opening_another_model_drops_the_results_and_starts_the_form_on_it(windo
 
 
 def test_opening_another_model_while_a_study_runs_stops_it_and_shows_nothing_of_it(window, qtbot):
-    w = _window(window, qtbot)
+    w = _window(window, qtbot, workers=0)
     _fill(w, qtbot, 0)
     w.t_end.setText("0.5")  # long enough to be replaced while it runs
     qtbot.mouseClick(w.run_button, Qt.LeftButton)
@@ -266,6 +293,7 @@ def test_a_result_zero_but_for_round_off_plots_as_a_flat_line_at_zero(window, qt
     """The helical example spins free: each case's largest tooth force is round-off (about 1e-15 N), and the plot
     autoranged to it, drawing the noise as a trend from 6e-16 to 2.6e-15 N. It spans at least 1e-9 N around zero
     now, as Telemetry's plots do, so the line lies flat at zero."""
+    QSettings("GearDyn", "GearDyn").setValue(WORKERS_KEY, 0)  # cases in this process: no cluster
     assert window.open_file(EXAMPLES / "helical_pair.gdyn")
     window.act_study.trigger()
     w = window.study
@@ -285,7 +313,7 @@ def test_a_parameter_starts_at_its_value_now_and_values_typed_stay_when_the_fiel
     """The Values cell started empty, so Run said 'give at least one value' and the user had to look the value
     up. It now shows the field's value in the model (the sun's 1 N m; its face width in mm when that field is
     chosen), so a range is built around it; values typed stay when another field is chosen."""
-    w = _window(window, qtbot)
+    w = _window(window, qtbot, workers=0)
     sun = window.doc.model.bodies["sun"].visual.spec
     assert w.params.cellWidget(0, 0).currentText() == "forces.sun_torque.law.value"
     assert w.params.item(0, 2).text() == "1"  # the example's 1 N m on the sun
@@ -303,7 +331,7 @@ def test_a_result_with_no_channel_or_an_unknown_one_is_refused_before_the_study_
     every case and failed each with 'analysis.outputs: the results have no channel ...'. Now Run refuses it at
     once, naming the result's row as the form shows it (the study file's analysis.outputs[0].channel), and
     nothing runs."""
-    w = _window(window, qtbot)
+    w = _window(window, qtbot, workers=0)
     for typed, says in (("", "Result 1, channel: choose one of the model's channels, such as sun_planet1.Ft"),
                         ("sun_joint.speeed", "Result 1, channel: the model has no channel 'sun_joint.speeed'")):
         w.outputs.cellWidget(0, 0).setCurrentText(typed)
@@ -316,6 +344,7 @@ def test_an_empty_channel_is_refused_with_an_example_of_the_models_own_channels_
     after File > New that is another model's channel (an empty model gives its energies). The example is now one
     of the open model's channels; a model that cannot run (a planet moved off its mesh) gives none, and the
     message says so."""
+    QSettings("GearDyn", "GearDyn").setValue(WORKERS_KEY, 0)  # cases in this process: no cluster
     window.act_new.trigger()
     window.act_study.trigger()
     w = window.study
@@ -337,7 +366,7 @@ def test_a_study_whose_every_case_failed_says_so_in_its_plot_and_counts_one_case
     """One case that cannot run (an output step of 0.5 s beyond the 0.01 s end time): the status read
     '1 cases: ...', the plot drew points of NaN (pyqtgraph warned 'All-NaN slice encountered' in the terminal)
     and said nothing. Now the plot says that no case gave the result and draws nothing."""
-    w = _window(window, qtbot)
+    w = _window(window, qtbot, workers=0)
     _run_cases(w, qtbot, "0.5", "settings.output_step")
     assert w.statusBar().currentMessage() == "1 case: 0 computed, 1 failed"
     assert "output_step: must be at most the end time" in w.table.item(0, w.table.columnCount() - 1).text()
@@ -348,7 +377,7 @@ def test_a_study_whose_every_case_failed_says_so_in_its_plot_and_counts_one_case
 def test_a_value_outside_its_fields_range_is_refused_before_the_study_runs(window, qtbot):
     """A sun module of 200 mm ran its case, which failed as it started; the study is now refused at Run, naming
     the parameter's row and the field's range, and nothing runs."""
-    w = _window(window, qtbot)
+    w = _window(window, qtbot, workers=0)
     w.params.cellWidget(0, 0).setCurrentText("gears.sun.module")
     w.params.item(0, 2).setText("2 200")
     qtbot.mouseClick(w.run_button, Qt.LeftButton)

@@ -25,7 +25,8 @@ from core.dynamics.formulations.system import RANK_TOLERANCE, System
 from core.dynamics.integrators.implicit import rate_jacobian
 from core.dynamics.program.linker import loaded, program
 from core.errors import ModelError
-from core.model.entities import BearingSpringDamper, CompliantMesh, SpringDamper, TorsionalSpringDamper
+from core.model.entities import (BearingSpringDamper, CompliantMesh, SimulationSettings, SpringDamper,
+                                 TorsionalSpringDamper)
 from core.model.model import Model
 from core.ranges import hertz
 from core.wording import counted
@@ -211,6 +212,20 @@ def step_findings(system: System, settings) -> list[Finding]:
                     f"({hertz(rate / (2 * math.pi))} at the start, of its compliant meshes, bearings and springs): use "
                     f"a step under {RK4_REACH / rate:.3g} s (stable; several times less resolves the mode), or "
                     "dopri5, whose steps hold its tolerance rtol", fix="adaptive_steps")]
+
+
+def idle_settings(system: System, settings: SimulationSettings) -> list[str]:
+    """The note (a list of one, or none) of the constraint settings set away from their defaults that `system`
+    gives nothing to do: the Baumgarte gains without constraint rows, the drift tolerance without a constraint
+    that can drift."""
+    default = SimulationSettings()
+    idle = [n for n in ("baumgarte_alpha", "baumgarte_beta") if not system.rows]
+    idle += ["drift_tolerance"] if not system.asm.drifts else []
+    idle = [n for n in idle if getattr(settings, n) != getattr(default, n)]
+    if not idle:
+        return []
+    tree = " (in joint coordinates every joint here is a coordinate of the tree)" * (system.formulation == "joint")
+    return [f"not used: {', '.join(f'settings.{n}' for n in idle)}: the assembled equations hold no constraint{tree}"]
 
 
 def check(model: Model, code=None) -> list[Finding]:

@@ -27,7 +27,7 @@ import traceback
 
 import numpy as np
 
-from core.dynamics.checks import DriftWatch, Violation, drift_tolerances, step_findings, system_findings
+from core.dynamics.checks import DriftWatch, Violation, drift_tolerances, idle_settings, step_findings, system_findings
 from core.dynamics.elements.base import Element
 from core.dynamics.events import locate
 from core.dynamics.formulations import assemble
@@ -207,6 +207,7 @@ class Run:
         unused = settings.unused_options()
         if unused:
             findings.append(f"not used by {settings.integrator}: {', '.join(f'settings.{u}' for u in unused)}")
+        findings += idle_settings(system, settings)
         opts = {**settings.integrator_options(), **(options or {})}
         self.events = system.events()
         if self.events and "max_step" in METHODS[settings.integrator].OPTIONS:

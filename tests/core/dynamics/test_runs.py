@@ -242,6 +242,30 @@ def test_options_for_another_integrator_are_reported():
     assert any("not used by rk4: settings.rho_inf" in f for f in simulate(model).findings)
 
 
+def test_constraint_settings_a_model_without_constraint_rows_cannot_use_are_reported_with_the_run():
+    """A disc on a revolute joint in joint coordinates: its joint is a coordinate of the tree, so nothing is held
+    by a constraint and Baumgarte's gains and the drift tolerance act on nothing. Set away from their defaults,
+    they were passed over without a word; the run's notes now say so. In Cartesian coordinates the joint is
+    five constraint rows: used, and said nothing of."""
+    from core.model.entities import GROUND, PrimitiveSource, RevoluteJoint, RigidBody
+
+    model = Model(name="disc")
+    disc = RigidBody("disc", mass=2.0, inertia=((6e-4, 0, 0), (0, 6e-4, 0), (0, 0, 1e-3)),
+                     visual=PrimitiveSource(radius=0.05, length=0.02))
+    Macro("build", [AddItem(disc), AddItem(RevoluteJoint("joint", GROUND, "disc", (0.0, 0.0, 0.0), (0.0, 0.0, 1.0))),
+                    AddItem(builders.constant_torque("torque", "joint", 1.0))]).do(model)
+    model.settings = SimulationSettings(t_end=0.01, step=1e-3, output_step=1e-3, baumgarte_alpha=20.0,
+                                        drift_tolerance=1e-4)
+    notes = simulate(model).findings
+    assert ("not used: settings.baumgarte_alpha, settings.drift_tolerance: the assembled equations hold no "
+            "constraint (in joint coordinates every joint here is a coordinate of the tree)") in notes, notes
+    model.settings = SimulationSettings(t_end=0.01, step=1e-3, output_step=1e-3)
+    assert not [n for n in simulate(model).findings if "not used" in n]
+    model.settings = SimulationSettings(t_end=0.01, step=1e-3, output_step=1e-3, baumgarte_alpha=20.0,
+                                        drift_tolerance=1e-4, formulation="cartesian")
+    assert not [n for n in simulate(model).findings if "not used" in n]
+
+
 def ring_ramp_planetary():
     """The planetary with its ring motor ramping 0 -> 10 rad/s over 0.1-0.4 s (instead of holding it)."""
     model = load(EXAMPLES / "planetary.gdyn")

@@ -35,7 +35,8 @@ run: sysdeps $(STAMP)
 test: sysdeps $(STAMP)
 	@# the kernels again when their sources changed since the environment was made (nothing when they did not)
 	$(PY) -m core.dynamics.warm
-	$(XVFB) $(PY) -m pytest -q -p no:cacheprovider -n 2 --dist loadfile
+	@# each worker starts an Xvfb display of its own (pytest-xvfb): no window of one test stands over another's
+	$(PY) -m pytest -q -p no:cacheprovider -n 2 --dist loadfile
 
 bench: sysdeps $(STAMP)
 	$(PY) -m pip install -qq -e '.[gui,test,bench]'

@@ -167,7 +167,8 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
             defaulted.append(p.name)
             mesh = CompliantMesh("mesh", p.name)
         if mesh.stiffness == "iso6336" and p.face_width <= 0:
-            raise ModelError(f"{p.name}.face_width", "is 0; the ISO 6336 mesh stiffness needs it")
+            raise ModelError(f"{p.name}.face_width", "is 0; the ISO 6336 mesh stiffness needs it: give the pair a face "
+                             "width, or add a Compliant Mesh on it with a given stiffness")
         g1, g2 = gear_of(p, 1), gear_of(p, 2)
         i1 = next(b.inertia for b in bodies if b.name == g1)
         i2 = next(b.inertia for b in bodies if b.name == g2)

@@ -96,6 +96,15 @@ def test_modes_refuses_a_campbell_speed_out_of_range(capsys, speed):
     assert "--speed-max: must be a number from 0 to 1e+06 rpm" in capsys.readouterr().err
 
 
+def test_modes_of_a_pair_without_a_face_width_say_how_to_give_it_a_mesh_stiffness(capsys):
+    """The lossy gear demo's pair has no geometry (face width 0): 'is 0; the ISO 6336 mesh stiffness needs it'
+    named the lack, not the two ways to mend it."""
+    assert main(["modes", str(EXAMPLES / "lossy_gear_demo1.gdyn")]) == 1
+    assert capsys.readouterr().err.strip() == (
+        "error: gear.face_width: is 0; the ISO 6336 mesh stiffness needs it: give the pair a face width, or add a "
+        "Compliant Mesh on it with a given stiffness")
+
+
 def test_modes_of_a_model_without_gear_pairs_is_refused_with_the_reason(tmp_path, capsys):
     path = tmp_path / "empty.gdyn"
     save(Model(name="empty"), path)

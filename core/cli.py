@@ -352,6 +352,8 @@ def _cmd_chbm(ns) -> int:
 
     if ns.pair is not None and ns.model is None:
         raise UsageError("--pair: names a gear pair of --model; the paper's pair (no --model) needs none")
+    if ns.contact_stiffness is not None and CHBM_STIFFNESS.problem(ns.contact_stiffness):
+        raise UsageError(f"--contact-stiffness: {CHBM_STIFFNESS.problem(ns.contact_stiffness)}")
     model, suggested = None, (None, 500.0, 4000.0, "")
     if ns.model:
         try:
@@ -361,8 +363,9 @@ def _cmd_chbm(ns) -> int:
                     raise ModelError("--pair", f"the model has {len(model.gear_pairs)} gear pairs "
                                      f"({_cut(', '.join(model.gear_pairs)) or 'none'}): name the one to study")
                 ns.pair = next(iter(model.gear_pairs))
-            pair = model.gear_pairs.get(ns.pair)
-            if None in (ns.torque, ns.f_min, ns.f_max) and pair is not None:
+            # before any suggestion is said: a pair that cannot be built (the torque only scales its load)
+            lumped_from_model(model, ns.pair, 1.0, ns.contact_stiffness, contact=ns.contact or "mesh")
+            if None in (ns.torque, ns.f_min, ns.f_max):
                 suggested = study_defaults(model, ns.pair)
         except ModelError as exc:
             return _failed(exc)
@@ -386,8 +389,6 @@ def _cmd_chbm(ns) -> int:
                          f"{_cut(' '.join(f'{t:g}' for t in ns.torque))}")
     if len(ns.torque) > MAX_TORQUES:
         raise UsageError(f"--torque: at most {MAX_TORQUES} torques, got {len(ns.torque)}")
-    if ns.contact_stiffness is not None and CHBM_STIFFNESS.problem(ns.contact_stiffness):
-        raise UsageError(f"--contact-stiffness: {CHBM_STIFFNESS.problem(ns.contact_stiffness)}")
     if ns.dti_points is not None and not ns.dti:
         raise UsageError("--dti-points: sets the DTI sweeps, which run only with --dti")
     ns.dti_points = 36 if ns.dti_points is None else ns.dti_points
@@ -404,11 +405,6 @@ def _cmd_chbm(ns) -> int:
     if (ns.period is None) != (ns.period_out is None):
         raise UsageError("--period, --period-out: give both or neither")
     if model is not None:
-        try:
-            lumped_from_model(model, ns.pair, ns.torque[0], ns.contact_stiffness, contact=ns.contact or "mesh")
-        except ModelError as exc:
-            return _failed(exc)
-
         def build(t):
             return lumped_from_model(model, ns.pair, t, ns.contact_stiffness, contact=ns.contact or "mesh")
     else:

@@ -261,12 +261,11 @@ class ChbmWindow(WorkerRuns, QMainWindow):
             self.f_min.set_si(f_min)
             self.f_max.set_si(f_max)
             self._filled = self._entries()
-        self.show_derived()
-        if note:
+        if self.show_derived() and note:  # a pair that cannot be built has said why once
             self.derived.setText(f"{self.derived.text()}; study: {note}")
 
-    def show_derived(self, *_) -> None:
-        """The source's lumped values, read-only."""
+    def show_derived(self, *_) -> bool:
+        """The source's lumped values, read-only; False where the model's pair cannot be built (the text says why)."""
         source = self.source.currentData() or PAPER_SOURCE
         if source == PAPER_SOURCE:
             self.derived.setText(
@@ -274,17 +273,17 @@ class ChbmWindow(WorkerRuns, QMainWindow):
                 f"{paper.PAPER_BASE_RADIUS * 1e3:g} mm; contact ratio {paper.PAPER_CONTACT_RATIO:g}; contact "
                 f"stiffness {paper.PAPER_CONTACT_STIFFNESS:.4g} N/m per tooth pair (Table 1, step-gap contact); "
                 f"damping {paper.PAPER_DAMPING:g} N s/m")
-            return
+            return True
         model = self.doc.model
         pair = model.gear_pairs.get(source)
         if pair is None:
             self.derived.setText("")
-            return
+            return False
         try:
             lumped = lumped_from_model(model, source, 1.0)
         except ModelError as exc:
             self.derived.setText(f"cannot build the lumped pair: {exc}")
-            return
+            return False
         geo = pair_geometry(pair.pair_spec())
         i1, i2 = polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2)
         levers, named = mesh_levers(pair), "levers r_m cos(alpha)" if pair.kind == "bevel" else "base radii"
@@ -292,6 +291,7 @@ class ChbmWindow(WorkerRuns, QMainWindow):
             f"inertias {i1:.4g} and {i2:.4g} kg m^2; {named} {levers[0] * 1e3:.4g} and {levers[1] * 1e3:.4g} mm; "
             f"contact ratio {geo.transverse_contact_ratio:.4g} (overlap "
             f"{geo.overlap_ratio:.3g}); equivalent mass {lumped.mass[0, 0]:.4g} kg; " + "; ".join(lumped.notes))
+        return True
 
     # ------------------------------------------------------------------ running
 

@@ -7,11 +7,11 @@ import math
 import numpy as np
 
 from core.chbm.lumped_model import LumpedModel, mesh_pair_model, pair_model
-from core.chbm.train_from_model import train_from_model
+from core.chbm.train_from_model import pair_mesh, train_from_model
 from core.geometry.macro import pair_geometry
 from core.gearing.gear_bodies import polar_inertia
 from core.gearing.mesh_model import equivalent_mass, mesh_in_model, mesh_levers, mesh_model_for
-from core.model.entities import GROUND, BearingSpringDamper, CompliantMesh
+from core.model.entities import GROUND, BearingSpringDamper
 from core.errors import ModelError
 from core.model.model import Model
 from core.model.views import ChbmStudy
@@ -74,12 +74,7 @@ def lumped_from_model(model: Model, pair_name: str, torque: float, contact_stiff
                    f"springs out ({train} them)" for f in model.forces.values() if isinstance(f, BearingSpringDamper)
                    for body in gears if body in (f.body_i, f.body_j))
     if contact == "mesh":
-        mesh = next((f for f in model.forces.values() if isinstance(f, CompliantMesh) and f.pair == pair_name), None)
-        own = mesh is not None
-        mesh = mesh or CompliantMesh("mesh", pair_name)
-        if mesh.stiffness == "iso6336" and pair.face_width <= 0:
-            raise ModelError(f"{pair_name}.face_width: is 0; the ISO 6336 mesh stiffness needs it (or give "
-                             "--contact-stiffness for the step-gap contact)")
+        mesh, own = pair_mesh(model, pair)
         law = mesh_model_for(pair, mesh, i1, i2)
         notes = (f"mesh model of {'the compliant mesh ' + repr(mesh.name) if own else 'the defaults'}: {law.source}; "
                  f"{mesh.waveform} waveform (eps_alpha {geo.transverse_contact_ratio:.4g}, eps_beta "
@@ -91,7 +86,7 @@ def lumped_from_model(model: Model, pair_name: str, torque: float, contact_stiff
     notes = list(still)
     if contact_stiffness is None:
         if pair.face_width <= 0:
-            raise ModelError(f"{pair_name}.face_width: is 0; give the contact stiffness or set the face width")
+            raise ModelError(f"{pair_name}.face_width: is 0; give --contact-stiffness or the pair a face width")
         contact_stiffness = SINGLE_PAIR_STIFFNESS_PER_WIDTH * pair.face_width
         notes.append(f"contact stiffness {contact_stiffness:.4g} N/m per tooth pair from ISO 6336-1 c' = 14 N/(mm um) "
                      f"times b = {pair.face_width * 1e3:g} mm")
@@ -114,8 +109,7 @@ def study_defaults(model: Model, pair_name: str) -> tuple[tuple[float, ...] | No
     the superharmonic resonances at a half and a third of it and the main one (the paper's range where the pair
     has no mesh mode).
     """
-    mesh = next((f for f in model.forces.values() if isinstance(f, CompliantMesh) and f.pair == pair_name),
-                CompliantMesh("mesh", pair_name))
+    mesh = pair_mesh(model, model.gear_pairs[pair_name], stiffness=False)[0]
     f_n = mesh_in_model(model, mesh)[1]
     if f_n > 0:
         f_min, f_max = float(f"{0.2 * f_n:.2g}"), float(f"{1.5 * f_n:.2g}")

@@ -47,6 +47,7 @@ from core.model.entities import (
     GROUND,
     BearingSpringDamper,
     CompliantMesh,
+    GearPair,
     FixedJoint,
     RevoluteJoint,
     SpeedMotor,
@@ -162,13 +163,9 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
 
     meshes, defaulted, turns = [], [], {}
     for p in model.gear_pairs.values():
-        mesh = next((f for f in model.forces.values() if isinstance(f, CompliantMesh) and f.pair == p.name), None)
-        if mesh is None:
+        mesh, own = pair_mesh(model, p)
+        if not own:
             defaulted.append(p.name)
-            mesh = CompliantMesh("mesh", p.name)
-        if mesh.stiffness == "iso6336" and p.face_width <= 0:
-            raise ModelError(f"{p.name}.face_width", "is 0; the ISO 6336 mesh stiffness needs it: give the pair a face "
-                             "width, or add a Compliant Mesh on it with a given stiffness")
         g1, g2 = gear_of(p, 1), gear_of(p, 2)
         i1 = next(b.inertia for b in bodies if b.name == g1)
         i2 = next(b.inertia for b in bodies if b.name == g2)
@@ -211,6 +208,19 @@ def train_from_model(model: Model, description: str = "") -> TrainModel:
     train = build_train(bodies, phased, named, tuple(notes), springs)
     train.frames = frames
     return train
+
+
+def pair_mesh(model: Model, pair: GearPair, stiffness: bool = True) -> tuple[CompliantMesh, bool]:
+    """The Compliant Mesh on `pair` and True, or the defaults a pair without one meshes by and False.
+
+    With `stiffness`, a ModelError on the pair's face width where the mesh's ISO 6336 stiffness needs it and it
+    is 0, naming the two ways to mend it.
+    """
+    mesh = next((f for f in model.forces.values() if isinstance(f, CompliantMesh) and f.pair == pair.name), None)
+    if stiffness and (mesh or CompliantMesh("mesh", pair.name)).stiffness == "iso6336" and pair.face_width <= 0:
+        raise ModelError(f"{pair.name}.face_width", "is 0; the ISO 6336 mesh stiffness needs it: give the pair a face "
+                         "width, or add a Compliant Mesh on it with a given stiffness")
+    return (mesh, True) if mesh is not None else (CompliantMesh("mesh", pair.name), False)
 
 
 def _planar_notes(model: Model, names: list[str], seats: dict, host: dict[str, str], gear_of) -> list[str]:

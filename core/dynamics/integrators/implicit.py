@@ -50,9 +50,12 @@ class GeneralizedAlpha(Integrator):
     def _jacobian(self, t, y, f0):
         return rate_jacobian(self.eval, self.space, t, y, f0)
 
-    def _implicit(self, h):
+    def _implicit(self, h, newton=False):
         """(increment, rate variable) of one generalised-alpha step of size h from the current state, or None
-        when Newton does not converge (the Jacobian is reused from earlier steps; None asks for a fresh one)."""
+        when the iterations do not converge. They reuse the Jacobian of earlier steps (None asks for one at the
+        step's middle); with `newton` they take it afresh at every iterate, Newton's method proper: a mesh
+        that comes into contact within the step has no stiffness in a Jacobian taken before it, and the
+        iterations on that one can swing between contact and separation without end."""
         sp, t, y, r0 = self.space, self.t, self.y, self.rate
         t_af = t + self.af * h
         if self.jac is None:
@@ -65,7 +68,12 @@ class GeneralizedAlpha(Integrator):
         k = r0.copy()
         for _ in range(self.max_newton):
             inc = h * (r0 + self.gamma * (k - r0))
-            res = r0 + self.am * (k - r0) - self.eval(t_af, sp.retract(y, self.af * inc))
+            y_at = sp.retract(y, self.af * inc)
+            f_at = self.eval(t_af, y_at)
+            if newton:
+                self.jac = self._jacobian(t_af, y_at, f_at)
+                self.lu_matrix = self.am * np.eye(sp.tangent_size) - self.af * self.gamma * h * self.jac
+            res = r0 + self.am * (k - r0) - f_at
             dk = np.linalg.solve(self.lu_matrix, -res)
             k += dk
             if not np.all(np.isfinite(dk)):
@@ -86,11 +94,9 @@ class GeneralizedAlpha(Integrator):
         if self.rate is None:
             self.rate = self.current_rate()
         for attempt in range(2):
-            if attempt:
-                if self._stopped():
-                    return False, f"stopped at t = {t:.9g} s"
-                self.jac = None  # the second attempt takes a fresh Jacobian
-            done = self._implicit(h)
+            if attempt and self._stopped():
+                return False, f"stopped at t = {t:.9g} s"
+            done = self._implicit(h, newton=attempt == 1)  # the second attempt: a fresh Jacobian at each iterate
             if done is not None:
                 inc, self.rate = done
                 self.t, self.y = t + h, self.space.retract(self.y, inc)

@@ -36,6 +36,10 @@ def in_rpm(field: QuantityField) -> None:
     """Show a speed typed in rad/s in rpm beside it as well ('= 477.5 rpm'), as a body's initial speed is."""
     label = QLabel()
     label.setObjectName(f"{field.edit.objectName()}_rpm")
+    # the width of the longest text it shows, so that the entry keeps its width, and aligns with its neighbours,
+    # as the number grows
+    widest = f"= {-8.88888e8:.6g} {RPM.shown_unit}"  # the longest a number shows in 6 digits
+    label.setMinimumWidth(label.fontMetrics().horizontalAdvance(widest))
 
     def show(text: str) -> None:
         try:

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFileDialog, QLabel, QLineEdit, QMessageBox, QPushButton
+from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QLabel, QLineEdit, QMessageBox, QPushButton
 
 from app.dialogs.mode_notes import tilt_inertia
 from app.dialogs.joint_law_notes import motor_note, torque_note
@@ -224,6 +224,29 @@ def test_a_speed_motor_shows_its_speed_in_rpm_beside_rad_per_s(window, qtbot):
                 press=lambda dlg: seen.update(torque=dlg.findChild(QLabel, "law_value_rpm")))
     qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
     assert seen["torque"] is None
+
+
+def test_a_ramp_speeds_entries_keep_their_width_and_align_as_their_rpm_grows(window, qtbot):
+    """The rpm beside each speed took the width its text needed: typing a final speed of 100 rad/s
+    ('= 954.93 rpm') narrowed that entry below the start speed's ('= 0 rpm')."""
+    _open_pair(window)
+    seen = {}
+
+    def look(dlg):
+        kind = dlg.findChild(QComboBox, "law_kind")
+        kind.setCurrentIndex(kind.findText("Ramp"))
+        value, final = dlg.findChild(QLineEdit, "law_value"), dlg.findChild(QLineEdit, "law_final")
+        qtbot.waitUntil(lambda: final.isVisible())
+        before = final.width()
+        final.setText("-12345.6")
+        QApplication.processEvents()
+        seen.update(before=before, after=final.width(), value=value.width(),
+                    text=dlg.findChild(QLabel, "law_final_rpm").text())
+
+    fill_and_ok(qtbot, {"Name": "m"}, {"joint": "gear1_joint"}, press=look)
+    qtbot.mouseClick(toolbar_button(window, "speed_motor"), Qt.LeftButton)
+    assert seen["text"] == "= -117892 rpm"  # 12345.6 x 60 / 2 pi
+    assert seen["before"] == seen["after"] == seen["value"]
 
 
 def test_a_new_speed_motor_keeps_its_joints_start_speed_until_its_law_is_edited(window, qtbot):

@@ -402,6 +402,7 @@ def test_a_bevel_pair_of_the_model_is_offered_and_its_note_names_its_levers(wind
     chbm.source.setCurrentIndex(chbm.source.findData("pair"))
     qtbot.waitUntil(lambda: "levers r_m cos(alpha) 23.99 and 47.98 mm" in chbm.derived.text())
 
+
 def test_a_pair_without_a_face_width_is_named_once_with_the_windows_own_remedies(window, qtbot):
     """The lossy gear demo's pair has no face width. The panel told the user to 'give --contact-stiffness', a
     flag of the command line the window has no field for, and then said the same lack a second time in the

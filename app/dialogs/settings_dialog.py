@@ -6,9 +6,11 @@ from PySide6.QtWidgets import QDialog, QFormLayout
 
 from app.dialogs.entity_form import EntityForm
 from app.dialogs.fields import FieldError, finish_form
+from core.dynamics.integrators import METHODS
 from core.model.entities import INTEGRATOR_OPTIONS, STEP_LABELS, SimulationSettings
 
 OPTION_FIELDS = sorted({o for opts in INTEGRATOR_OPTIONS.values() for o in opts})
+TOLERANCES = ("rtol", "atol")
 
 
 class SettingsDialog(QDialog):
@@ -23,17 +25,29 @@ class SettingsDialog(QDialog):
         self.integrator = self.form.widgets["integrator"]
         self.integrator.currentTextChanged.connect(self._options_for)
         self.message = finish_form(self, QFormLayout(), self.form)
-        self._options_for(self.integrator.currentText())
+        self._options_for(self.integrator.currentText(), chosen=False)  # the model's own tolerances, as saved
         self.settings = None
         entry = getattr(self.form.widgets.get(field), "edit", None)  # the field a finding was about, to be typed in
         if entry is not None:
             entry.setFocus()
             entry.selectAll()
 
-    def _options_for(self, integrator: str) -> None:
-        """Show only the options the chosen integrator uses, and name the step as it uses it."""
+    def _options_for(self, integrator: str, chosen: bool = True) -> None:
+        """Show only the options the integrator uses, and name the step as it uses it. Where the user has just
+        `chosen` it, a tolerance that is some integrator's own default, not a value the user typed, becomes the
+        chosen one's: a second-order method's steps shrink as rtol^(1/3), and dopri5's 1e-8 would ask
+        generalized_alpha_adaptive for hours."""
         for name in OPTION_FIELDS:
             self.form.set_visible(name, name in INTEGRATOR_OPTIONS.get(integrator, ()))
+        for name in TOLERANCES if chosen else ():
+            own = METHODS[integrator].OPTIONS.get(name) if integrator in METHODS else None
+            field = self.form.widgets[name]
+            try:
+                value = field.value()
+            except FieldError:  # half typed: the user's
+                continue
+            if own is not None and value != own and value in {m.OPTIONS.get(name) for m in METHODS.values()}:
+                field.set_si(own)
         self.form.form.labelForField(self.form.widgets["step"]).setText(STEP_LABELS.get(integrator, "Time step"))
 
     def accept(self) -> None:

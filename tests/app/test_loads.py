@@ -160,6 +160,43 @@ def test_settings_dialog_shows_each_integrators_options_and_is_saved_with_the_mo
     assert window.doc.model.settings.integrator == "rk4"
 
 
+def test_choosing_an_adaptive_integrator_gives_it_its_own_tolerances_unless_the_user_typed_them(window, qtbot):
+    """A model carries one rtol and atol, dopri5's 1e-8 and 1e-10. Choosing generalized_alpha_adaptive kept them,
+    and a second-order method's steps shrink as rtol^(1/3): on a pair from File > New the progress bar read
+    '27512 s left'. Choosing it now shows its own 1e-4 and 1e-12 (METHODS[...].OPTIONS); tolerances the user
+    typed stay as typed."""
+    _open_pair(window)
+    shown = {}
+
+    def pick(dlg):
+        rtol, atol = dlg.form.widgets["rtol"], dlg.form.widgets["atol"]
+        for name in ("generalized_alpha_adaptive", "dop853", "rk4", "generalized_alpha_adaptive"):
+            dlg.integrator.setCurrentText(name)
+            shown.setdefault(name, []).append((rtol.value(), atol.value()))
+        rtol.edit.setText("1e-06")
+        dlg.integrator.setCurrentText("dopri5")
+        shown["typed"] = (rtol.value(), atol.value())
+
+    fill_and_ok(qtbot, {}, press=pick)
+    qtbot.mouseClick(toolbar_button(window, "simulation_settings"), Qt.LeftButton)
+    assert shown["generalized_alpha_adaptive"] == [(1e-4, 1e-12), (1e-4, 1e-12)]
+    assert shown["dop853"] == [(1e-8, 1e-10)] and shown["rk4"] == [(1e-8, 1e-10)]
+    assert shown["typed"] == (1e-6, 1e-10)  # the typed rtol stays; the atol was dopri5's own
+    st = window.doc.model.settings
+    assert (st.integrator, st.rtol, st.atol) == ("dopri5", 1e-6, 1e-10)
+
+    def typed_after_choosing(dlg):
+        dlg.integrator.setCurrentText("generalized_alpha_adaptive")
+        dlg.form.widgets["rtol"].edit.setText("1e-08")
+
+    fill_and_ok(qtbot, {}, press=typed_after_choosing)
+    qtbot.mouseClick(toolbar_button(window, "simulation_settings"), Qt.LeftButton)
+    fill_and_ok(qtbot, {})  # opened and closed: the model's tolerances stay as saved
+    qtbot.mouseClick(toolbar_button(window, "simulation_settings"), Qt.LeftButton)
+    st = window.doc.model.settings
+    assert (st.integrator, st.rtol, st.atol) == ("generalized_alpha_adaptive", 1e-8, 1e-12)
+
+
 def test_law_plot_spans_the_runs_time(window, qtbot):
     _open_pair(window)
     fill_and_ok(qtbot, {"End time": 2})

@@ -40,7 +40,7 @@ class SettingsDialog(QDialog):
         for name in OPTION_FIELDS:
             self.form.set_visible(name, name in INTEGRATOR_OPTIONS.get(integrator, ()))
         for name in TOLERANCES if chosen else ():
-            own = METHODS[integrator].OPTIONS.get(name) if integrator in METHODS else None
+            own = METHODS[integrator].OPTIONS.get(name)  # the combo holds METHODS' keys
             field = self.form.widgets[name]
             try:
                 value = field.value()

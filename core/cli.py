@@ -461,6 +461,12 @@ SIMULATE_FLAGS = {"t_end": "--t-end", "step": "--step", "output_step": "--output
                   "rtol": "--rtol", "atol": "--atol", "rho_inf": "--rho-inf", "formulation": "--formulation"}
 
 
+def option_users(field: str) -> list[str]:
+    """The integrators that take the settings field `field` (rtol, atol, rho_inf) as an option; [] for a field
+    that is no integrator's option."""
+    return [name for name, options in INTEGRATOR_OPTIONS.items() if field in options]
+
+
 def _cmd_simulate(ns) -> int:
     from core.dynamics.checks import step_findings
     from core.dynamics.program.linker import CompileError
@@ -494,7 +500,7 @@ def _cmd_simulate(ns) -> int:
             raise UsageError(f"{flag}: {exc.detail}") from None
         return _failed(exc)
     for field, flag in SIMULATE_FLAGS.items():  # an option the run's integrator would silently pass over
-        users = [name for name, options in INTEGRATOR_OPTIONS.items() if field in options]
+        users = option_users(field)
         if overrides.get(field) is not None and users and settings.integrator not in users:
             whose = "" if ns.integrator else " (the model's integrator)"
             raise UsageError(f"{flag}: not used by {settings.integrator}{whose}; it sets {listed(users)}")
@@ -788,9 +794,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "dopri5 and dop853; the largest of generalized_alpha_adaptive (default: the model's)")
     m.add_argument("--integrator", help=f"{', '.join(INTEGRATOR_OPTIONS)} (default: the model's)")
     m.add_argument("--output-step", type=_number(float), help="output sampling [s]; finer than --step is interpolated (default: the model's)")
-    m.add_argument("--rtol", type=_number(float), help="relative tolerance of dopri5 and dop853 (default: the model's)")
-    m.add_argument("--atol", type=_number(float), help="absolute tolerance of dopri5 and dop853 (default: the model's)")
-    m.add_argument("--rho-inf", type=_number(float), help="spectral radius at infinity of generalized_alpha, 0 to 1 (default: the model's)")
+    m.add_argument("--rtol", type=_number(float),
+                   help=f"relative tolerance of {listed(option_users('rtol'))} (default: the model's)")
+    m.add_argument("--atol", type=_number(float),
+                   help=f"absolute tolerance of {listed(option_users('atol'))} (default: the model's)")
+    m.add_argument("--rho-inf", type=_number(float), help=f"spectral radius at infinity of "
+                   f"{listed(option_users('rho_inf'))}, 0 to 1 (default: the model's)")
     m.add_argument("--formulation", choices=FORMULATIONS, help=FORMULATION_HELP)
     m.add_argument("--compiled", choices=("auto", "on", "off"), default="auto",
                    help="run the kernels compiled (numba; the same code, each step the same to round-off): on, off, "

@@ -776,9 +776,10 @@ class SimulationSettings:
     integrator : str
         A key of INTEGRATOR_OPTIONS.
     rtol, atol : float
-        Relative and absolute error tolerances per step (dopri5 and dop853 only).
+        Relative and absolute error tolerances per step (dopri5, dop853 and generalized_alpha_adaptive: each
+        integrator's options are in INTEGRATOR_OPTIONS).
     rho_inf : float
-        Spectral radius at infinity (generalized_alpha only): 1 keeps every
+        Spectral radius at infinity (generalized_alpha and generalized_alpha_adaptive): 1 keeps every
         mode undamped, 0 damps the unresolved ones in one step.
     baumgarte_alpha, baumgarte_beta : float
         Baumgarte stabilisation of the constraints [1/s].

@@ -24,7 +24,8 @@ to the ground (body I the carrier, body J the gear) and takes z, module and angl
 both from the pair's entries, on their joints and in mesh; a second Gear Pair starts on gear 2's joint, and
 <b>Generate a stage on gear2's shaft</b> with its teeth typed makes a two-stage reducer.)</li>
 <li>Select the first gear in the model tree, then <b>Loads &gt; Torque</b>: it starts on that gear's joint;
-e.g. 10 N m constant. Select the second gear for a resisting torque or a speed motor on it.
+e.g. 10 N m constant. Select the second gear for a resisting torque or a speed motor on it: the Torque
+dialog says what its torque is at the first gear's joint and whether it resists the drive.
 <b>Model &gt; Check Model</b> {check} shows the degrees of freedom and warns when
 nothing drives the model.</li>
 <li><b>Simulate &gt; Run</b> {run}; <b>Play</b> {play} animates the result, <b>Home</b>/<b>End</b> go to

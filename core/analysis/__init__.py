@@ -1,1 +1,2 @@
-"""What an engineer reads out of results: spectra with gear-mesh orders, order maps, derived channels."""
+"""What an engineer reads out of a model and its results: spectra with gear-mesh orders, order maps, derived
+channels, the gear train's speed ratios."""

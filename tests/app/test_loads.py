@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QLabel, QLin
 
 from app.dialogs.mode_notes import tilt_inertia
 from app.dialogs.joint_law_notes import motor_note, torque_note
-from core.commands import replace_fields
+from core.commands import AddItem, replace_fields
 from core.dynamics.simulate import simulate
 from core.gearing.mesh_model import mesh_in_model, pair_iso_stiffness
 from core.model import entities as E
@@ -457,6 +457,38 @@ def test_a_torque_says_which_way_it_turns_its_gear(window, qtbot):
     assert window.props.panel.findChild(QLabel, "note").text() == f"Direction: {seen[1]}"
     res = simulate(window.doc.model, t_end=0.01)
     assert res["gear1_joint.speed"][-1] > 0 and res["gear1.wz"][-1] > 0
+
+
+def test_a_load_says_what_it_is_at_the_drive_through_the_train_and_the_run_bears_it_out(window, qtbot):
+    """A load on the driven gear of an external pair turns it the way the drive does when its sign is the drive's
+    (the gears turn apart): the note refers it to the drive's joint and says so. The run agrees: from rest, gear 1
+    speeds up in proportion to the drive plus the referred load, 10 + 7.5 against 10 - 7.5 N m."""
+    _open_pair(window)
+    model = window.doc.model
+    for name in ("gear1", "gear2"):
+        window.apply(replace_fields(model, name, angular_velocity=(0.0, 0.0, 0.0)))
+    window.apply(AddItem(E.Torque("drive", "gear1_joint", E.TimeLaw(value=10.0))))
+    pair = model.gear_pairs["pair"]
+    ratio = -pair.z1 / pair.z2
+    seen = []
+
+    def look(dlg):
+        for value in ("-15", "15"):
+            dlg.findChild(QLineEdit, "law_value").setText(value)
+            dlg.findChild(QLineEdit, "law_value").editingFinished.emit()
+            seen.append(dlg.findChild(QLabel, "note").text().split(". ", 1)[1])
+
+    fill_and_ok(qtbot, {"Name": "load"}, {"joint": "gear2_joint"}, press=look)
+    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
+    way = f"Through the train gear2_joint turns at {ratio:.4g} times gear1_joint's speed"
+    assert seen == [f"{way}: -15 N m here is {-15 * ratio:.4g} N m at gear1_joint; it turns the train the way drive "
+                    "does (a load resisting drive is positive here)",
+                    f"{way}: 15 N m here is {15 * ratio:.4g} N m at gear1_joint; it resists drive"]
+    gained = []
+    for value in (-15.0, 15.0):
+        window.apply(replace_fields(model, "load", law=E.TimeLaw(value=value)))
+        gained.append(simulate(window.doc.model, t_end=0.01)["gear1_joint.speed"][-1])
+    assert gained[0] / gained[1] == pytest.approx((10 - 15 * ratio) / (10 + 15 * ratio), rel=1e-6)
 
 
 def test_a_spring_damper_says_its_length_and_tension_at_the_start_as_the_run_finds_them(window, qtbot):

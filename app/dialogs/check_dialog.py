@@ -1,7 +1,9 @@
-"""Model > Check Model: the model's degrees of freedom, its redundant constraints and every finding, in one place.
+"""Model > Check Model: the model's degrees of freedom, its redundant constraints, its torques referred to its
+drive, and every finding, in one place.
 
-The count comes from the assembled equations (core.dynamics.checks.model_freedom), the findings from the
-model's checks (the document's, kept current with every edit).
+The count comes from the assembled equations (core.dynamics.checks.model_freedom), the torques' balance from the
+train's ratios (core.analysis.train_ratio), the findings from the model's checks (the document's, kept current
+with every edit).
 """
 
 from __future__ import annotations
@@ -16,10 +18,38 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from core.analysis.train_ratio import law_sense, referral
 from core.dynamics.checks import Freedom, model_freedom
-from core.wording import counted
+from core.model.entities import SpeedMotor
+from core.wording import counted, listed
 
 COLOURS = {"error": "#b00020", "warning": "#9a6700", "info": "#1f5fa0"}
+
+
+def balance(model) -> str:
+    """The model's torques referred to its drive's joint, their sum and what it does to the train, in words ('' where
+    nothing drives the train or no torque is tied to the drive's joint)."""
+    found = referral(model)
+    if found is None:
+        return ""
+    source, net = found.drive, found.net
+    each = ", ".join(f"{name} {value:.4g} N m" for name, value in found.torques)
+    text = (f"Torques referred to {source.joint} ({source.name}'s joint) through the train, as their means over the "
+            f"run: {each}; in all {net:.4g} N m")
+    largest = max(abs(value) for _, value in found.torques)
+    if isinstance(source, SpeedMotor):
+        text += f": {source.name} holds its speed against them (in steady running its torque is {-net + 0.0:.4g} N m)"
+    elif abs(net) <= 1e-9 * largest:
+        text += ": they balance, and the train keeps its speed"
+    elif net * law_sense(source.law, model.settings.t_end) > 0:
+        text += f": they accelerate the train the way {source.name} turns it"
+    else:
+        text += f": they accelerate the train against {source.name}"
+    if found.untied:
+        text += f". Not tied to {source.joint} by the train: {listed(found.untied)}"
+    if found.lossy:
+        text += f". Without the losses of {listed(found.lossy)}"
+    return text + "."
 
 
 class CheckDialog(QDialog):
@@ -35,6 +65,10 @@ class CheckDialog(QDialog):
                                                                     f"{count}")
         self.summary.setObjectName("freedom")
         self.summary.setWordWrap(True)
+        self.balance = QLabel(balance(model))
+        self.balance.setObjectName("balance")
+        self.balance.setWordWrap(True)
+        self.balance.setVisible(bool(self.balance.text()))
         tally = {s: sum(f.severity == s for f in findings) for s in COLOURS}
         self.tally = QLabel(", ".join(counted(n, s, s if s == "info" else "") for s, n in tally.items())
                            if findings else "No findings.")
@@ -49,6 +83,6 @@ class CheckDialog(QDialog):
         box = QDialogButtonBox(QDialogButtonBox.Ok)
         box.accepted.connect(self.accept)
         layout = QVBoxLayout(self)
-        for w in (self.summary, self.tally, self.findings, box):
+        for w in (self.summary, self.balance, self.tally, self.findings, box):
             layout.addWidget(w)
         self.resize(640, 360)

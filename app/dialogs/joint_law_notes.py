@@ -5,14 +5,9 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from core.analysis.train_ratio import speed_ratio
-from core.model.entities import RevoluteJoint, SpeedMotor, TimeLaw, Torque
+from core.analysis.train_ratio import drive, law_sense, speed_ratio
+from core.model.entities import RevoluteJoint
 from core.ranges import spin
-
-#: instants over the run at which a law's mean is taken to tell its sense
-SENSE_SAMPLES = 201
 
 
 def _joint(model, item) -> RevoluteJoint | None:
@@ -33,37 +28,21 @@ def torque_note(model, torque) -> str:
             f"{joint.body_i} takes the reaction{zero}" + (f". {referred}" if referred else ""))
 
 
-def sense(model, law: TimeLaw) -> int:
-    """The sign of `law`'s mean over the run (0 to the settings' t_end): +1, -1, or 0 where it has none (a sine
-    about 0)."""
-    values = np.array([law(t) for t in np.linspace(0.0, model.settings.t_end, SENSE_SAMPLES)])
-    mean, largest = float(values.mean()), float(np.abs(values).max(initial=0.0))
-    return 0 if abs(mean) <= 1e-9 * largest else (1 if mean > 0 else -1)
-
-
-def drive(model, torque):
-    """What drives the train besides `torque`: the first speed motor whose law is not 0, else the first other
-    torque that is not 0, on another joint; None when there is none."""
-    others = [f for f in model.forces.values() if isinstance(f, (SpeedMotor, Torque)) and f.name != torque.name
-              and f.joint != torque.joint and not f.law.is_zero()]
-    return next((f for f in others if isinstance(f, SpeedMotor)), next(iter(others), None))
-
-
 def referred_note(model, torque) -> str:
     """`torque` referred through the gear train to what drives it (core.analysis.train_ratio): how fast its joint
     turns per rad/s of the drive's, a constant torque's value there, and whether it turns the train the way the
     drive does or resists it; '' where the train does not tie the two joints to one motion."""
-    source = drive(model, torque)
+    source = drive(model, besides=torque)
     ratio = None if source is None else speed_ratio(model, torque.joint, source.joint)
     if not ratio:
         return ""
     text = f"Through the train {torque.joint} turns at {ratio:.4g} times {source.joint}'s speed"
     if torque.law.kind == "constant":
         text += f": {torque.law.value:.4g} N m here is {torque.law.value * ratio:.4g} N m at {source.joint}"
-    there = sense(model, source.law)
+    there = law_sense(source.law, model.settings.t_end)
     if not there:
         return text
-    here, load = sense(model, torque.law), "positive" if ratio * there < 0 else "negative"
+    here, load = law_sense(torque.law, model.settings.t_end), "positive" if ratio * there < 0 else "negative"
     if here * ratio * there < 0:
         return text + f"; it resists {source.name}"
     if here:

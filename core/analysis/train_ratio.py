@@ -14,6 +14,9 @@ the one definition of a joint's relative speed.
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 import numpy as np
 import scipy.linalg
 
@@ -21,41 +24,125 @@ from core.dynamics.formulations import assemble
 from core.dynamics.formulations.system import RANK_TOLERANCE
 from core.dynamics.program.linker import loaded
 from core.errors import ModelError
-from core.model.entities import CompliantMesh, RevoluteJoint, SpeedMotor, TimeLaw
+from core.model.entities import CompliantMesh, RevoluteJoint, SpeedMotor, TimeLaw, Torque
 from core.model.model import Model
 
-#: the names of the two speed motors that read the joints' speeds (in a copy of the model only)
-PROBES = ("train ratio: joint", "train ratio: reference")
+#: instants over the run at which a law's mean is taken
+SAMPLES = 201
+
+
+def _samples(law: TimeLaw, t_end: float) -> np.ndarray:
+    return np.array([law(t) for t in np.linspace(0.0, t_end, SAMPLES)])
+
+
+def law_mean(law: TimeLaw, t_end: float) -> float:
+    """The mean of `law` over the run, 0 to t_end [s] (SAMPLES instants, evenly spaced)."""
+    return float(_samples(law, t_end).mean())
+
+
+def law_sense(law: TimeLaw, t_end: float) -> int:
+    """The sign of `law`'s mean over the run: +1, -1, or 0 where it has none (a sine about 0)."""
+    values = _samples(law, t_end)
+    mean = float(values.mean())
+    return 0 if abs(mean) <= 1e-9 * float(np.abs(values).max(initial=0.0)) else (1 if mean > 0 else -1)
+
+
+def drive(model: Model, besides: Torque | None = None) -> SpeedMotor | Torque | None:
+    """What drives the model's train: the first speed motor whose law is not 0 at every time, else the first
+    such torque; None when there is none. `besides`: a torque to pass over, with every load on its joint (the
+    one being edited)."""
+    others = [f for f in model.forces.values() if isinstance(f, (SpeedMotor, Torque)) and not f.law.is_zero()
+              and (besides is None or (f.name != besides.name and f.joint != besides.joint))]
+    return next((f for f in others if isinstance(f, SpeedMotor)), next(iter(others), None))
 
 
 def speed_ratio(model: Model, joint: str, reference: str) -> float | None:
     """The relative speed of revolute joint `joint` (body j against body i, about its axis) per rad/s of revolute
-    joint `reference`, as the model's gear train ties them; None where it does not tie them to one motion (the
-    train left with no freedom or with more than one, the reference held still, a joint that is not a revolute
-    joint of the model, or a model with structural errors).
+    joint `reference`, as the model's gear train ties them: in every motion its rows leave free, `joint` turns at
+    that multiple of `reference`'s speed. None where the train does not tie them (a planetary with two members
+    free), where the reference cannot turn, for a joint that is not a revolute joint of the model, and on a
+    model with structural errors.
 
     A planetary set with its ring held: the carrier turns at z_s / (z_s + z_r) of the sun's speed.
     """
-    if not all(isinstance(model.joints.get(name), RevoluteJoint) for name in (joint, reference)):
-        return None
-    if model.structural_problems():
-        return None
+    return speed_ratios(model, [joint], reference)[joint]
+
+
+def speed_ratios(model: Model, joints, reference: str) -> dict[str, float | None]:
+    """`speed_ratio` of each of `joints` to `reference`, from one assembly."""
+    out = dict.fromkeys(joints)
+    if not isinstance(model.joints.get(reference), RevoluteJoint) or model.structural_problems():
+        return out
+    revolute = [j for j in out if isinstance(model.joints.get(j), RevoluteJoint)]
     probed = model.copy()
     probed.forces = {name: f for name, f in model.forces.items() if not isinstance(f, CompliantMesh)
                      and not (isinstance(f, SpeedMotor) and not f.law.is_zero())}
-    for name, on in zip(PROBES, (joint, reference)):
+    probes = {on: f"train ratio: {on}" for on in (*revolute, reference)}
+    for on, name in probes.items():
         probed.forces[name] = SpeedMotor(name, on, TimeLaw())
     try:
         system = assemble(probed, compiled=loaded())
     except ModelError:  # no formulation takes the model (the run says why)
-        return None
+        return out
     jac, _, off, _ = system.kernel.jacobian(system.initial_state(), system.velocities)
-    reads = [system.asm.element_of(name).row0 for name in PROBES]
-    held = jac[[r for r in range(len(jac)) if not off[r] and r not in reads]]
+    reads = {on: system.asm.element_of(name).row0 for on, name in probes.items()}
+    held = jac[[r for r in range(len(jac)) if not off[r] and r not in reads.values()]]
     free = scipy.linalg.null_space(held, rcond=RANK_TOLERANCE) if held.size else np.eye(system.velocities)
-    if free.shape[1] != 1:
+    # each joint's speed in each free motion: a joint is tied to the reference where its speeds are one multiple
+    # of the reference's in every one of them (a flywheel on a joint of its own adds a motion that leaves the
+    # train's ratios as they are)
+    speeds = {on: jac[r] @ free for on, r in reads.items()}
+    base = speeds[reference]
+    size = float(base @ base)
+    if size <= (RANK_TOLERANCE * float(np.linalg.norm(jac[reads[reference]]))) ** 2:
+        return out  # the reference cannot turn
+    for j in revolute:
+        ratio = float(speeds[j] @ base) / size
+        if np.linalg.norm(speeds[j] - ratio * base) <= RANK_TOLERANCE * (np.linalg.norm(speeds[j]) + math.sqrt(size)):
+            out[j] = ratio
+    return out
+
+
+@dataclass(frozen=True)
+class Referral:
+    """The model's torques referred through its train to its drive's joint, lossless.
+
+    Attributes
+    ----------
+    drive : SpeedMotor or Torque
+        What drives the train (`drive`).
+    torques : tuple of (name, torque [N m])
+        Each torque tied to the drive's joint: its mean over the run times its joint's speed ratio.
+    untied : tuple of str
+        The torques whose joints the train does not tie to the drive's.
+    lossy : tuple of str
+        The gear pairs with losses, which the referral leaves out.
+    """
+
+    drive: SpeedMotor | Torque
+    torques: tuple[tuple[str, float], ...]
+    untied: tuple[str, ...]
+    lossy: tuple[str, ...]
+
+    @property
+    def net(self) -> float:
+        """The referred torques' sum [N m]: what turns the train at the drive's joint (with a speed motor, what
+        the motor holds its speed against)."""
+        return float(sum(t for _, t in self.torques))
+
+
+def referral(model: Model) -> Referral | None:
+    """The model's torques referred to its drive's joint (`Referral`), None without a drive or where no torque
+    is tied to it."""
+    source = drive(model)
+    if source is None:
         return None
-    w_joint, w_reference = (float(jac[r] @ free[:, 0]) for r in reads)
-    if abs(w_reference) <= RANK_TOLERANCE * float(np.linalg.norm(jac[reads[1]])):
+    loads = [f for f in model.forces.values() if isinstance(f, Torque)]
+    ratios = speed_ratios(model, [t.joint for t in loads], source.joint)
+    t_end = model.settings.t_end
+    torques = tuple((t.name, law_mean(t.law, t_end) * ratios[t.joint]) for t in loads if ratios[t.joint] is not None)
+    if not torques:
         return None
-    return w_joint / w_reference
+    lossy = tuple(p.name for p in model.gear_pairs.values() if p.loss_table or p.efficiency < 1
+                  or p.bearing_friction > 0)
+    return Referral(source, torques, tuple(t.name for t in loads if ratios[t.joint] is None), lossy)

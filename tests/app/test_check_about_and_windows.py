@@ -1,5 +1,6 @@
-"""Model > Check Model: degrees of freedom and redundant rows of the planetary, a model that nothing moves; Help >
-About with the version, Help > Getting Started; secondary windows that open whole on the screen."""
+"""Model > Check Model: degrees of freedom and redundant rows of the planetary, a model that nothing moves, the
+torques referred to the drive; Help > About with the version, Help > Getting Started; secondary windows that open
+whole on the screen."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMenu, QTextBrowse
 from app.main_window import about_text
 from app.screen import HEIGHT_SHARE, WIDTH_SHARE
 
-from core.commands import SetSettings, replace_fields
+from core.commands import AddItem, SetSettings, replace_fields
 from core.dynamics import checks
+from core.dynamics.simulate import simulate
+from core.model.entities import TimeLaw, Torque
 from tests.conftest import EXAMPLES, ROOT
 
 
@@ -30,6 +33,7 @@ def check_model(window, qtbot) -> dict:
             return
         seen["freedom"] = dlg.summary.text()
         seen["tally"] = dlg.tally.text()
+        seen["balance"] = dlg.balance.text() if dlg.balance.isVisibleTo(dlg) else None
         seen["findings"] = [dlg.findings.item(k).text() for k in range(dlg.findings.count())]
         qtbot.mouseClick(dlg.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok), Qt.LeftButton)
 
@@ -49,6 +53,9 @@ def test_check_model_counts_the_planetarys_freedom_and_its_redundant_rows(window
     assert seen["freedom"] == ("1 degree of freedom: 6 joint angles less 5 independent constraint rows (7 rows, "
                                "2 redundant; 1 of them prescribes a motor's motion)")
     assert any("close 2 loops: 2 constraints are redundant" in f for f in seen["findings"])
+    assert seen["balance"] == ("Torques referred to sun_joint (sun_torque's joint) through the train, as their means "
+                               "over the run: sun_torque 1 N m; in all 1 N m: they accelerate the train the way "
+                               "sun_torque turns it.")
 
 
 def test_check_model_warns_when_nothing_loads_or_drives_the_model(window, qtbot):
@@ -61,6 +68,23 @@ def test_check_model_warns_when_nothing_loads_or_drives_the_model(window, qtbot)
                                "0 redundant)")
     assert any(f.startswith("warning: forces: nothing loads or drives the model") for f in seen["findings"])
     assert seen["tally"].startswith("0 errors, 1 warning, ")
+    assert seen["balance"] is None  # nothing drives it: nothing to refer to
+
+
+def test_check_model_refers_the_loads_to_the_drive_and_the_run_turns_the_way_it_says(window, qtbot):
+    """10 N m on gear 1 and 25 N m on gear 2 of the 20/40 pair: -12.5 N m at gear 1, so the train turns against
+    the drive; from rest, gear 1 then turns backwards."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    model = window.doc.model
+    for name in ("gear1", "gear2"):
+        window.apply(replace_fields(model, name, angular_velocity=(0.0, 0.0, 0.0)))
+    window.apply(AddItem(Torque("drive", "gear1_joint", TimeLaw(value=10.0))))
+    window.apply(AddItem(Torque("load", "gear2_joint", TimeLaw(value=25.0))))
+    seen = check_model(window, qtbot)
+    assert seen["balance"] == ("Torques referred to gear1_joint (drive's joint) through the train, as their means "
+                               "over the run: drive 10 N m, load -12.5 N m; in all -2.5 N m: they accelerate the "
+                               "train against drive.")
+    assert simulate(window.doc.model, t_end=0.01)["gear1_joint.speed"][-1] < 0
 
 
 def test_about_names_the_version_of_the_project_file(window):

@@ -7,8 +7,9 @@ import dataclasses
 
 import pytest
 
-from core.analysis.train_ratio import speed_ratio
-from core.model.entities import SpeedMotor, TimeLaw
+from core.analysis.train_ratio import referral, speed_ratio
+from core.dynamics.simulate import simulate
+from core.model.entities import GROUND, RevoluteJoint, SpeedMotor, TimeLaw, Torque
 from core.model.files import load
 from tests.conftest import EXAMPLES, two_stage_reducer
 from tests.core.dynamics.test_generalized_alpha import pair_from_file_new
@@ -63,3 +64,44 @@ def test_a_joint_that_is_not_a_revolute_joint_of_the_model_has_no_ratio():
     model = pair_from_file_new()
     assert speed_ratio(model, "nothing", "gear1_joint") is None
     assert speed_ratio(model, "gear1_joint", "nothing") is None
+
+
+def test_a_speed_motor_holds_its_speed_against_the_torques_referred_to_it_as_the_run_finds():
+    """The sun held at 10 rad/s by a motor, 1 N m on it and -3 N m on the carrier (ratio 1/4): the loads come to
+    1 - 0.75 N m at the sun, and in steady running the motor's torque is their opposite."""
+    model = load(EXAMPLES / "planetary.gdyn")
+    model.forces["sun_drive"] = SpeedMotor("sun_drive", "sun_joint", TimeLaw(value=10.0))
+    model.forces["load"] = Torque("load", "carrier_joint", TimeLaw(value=-3.0))
+    found = referral(model)
+    assert found.drive.name == "sun_drive" and not found.untied and not found.lossy
+    assert dict(found.torques) == pytest.approx({"sun_torque": 1.0, "load": -0.75}, rel=1e-9)
+    res = simulate(model, t_end=0.01)
+    assert res.status == "finished", res.message
+    assert res["sun_drive.torque"][-1] == pytest.approx(-found.net, rel=1e-6)
+
+
+def test_torques_referred_to_the_drive_speed_up_a_rigid_pair_by_their_sum_over_its_referred_inertia():
+    """A rigid 20/40 pair from rest, 10 N m on gear 1 and 15 N m on gear 2 (ratio -1/2): 10 - 7.5 N m at gear 1,
+    which accelerates J1 + J2 / 4."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    for name in ("gear1", "gear2"):
+        model.bodies[name] = dataclasses.replace(model.bodies[name], angular_velocity=(0.0, 0.0, 0.0))
+    model.forces["drive"] = Torque("drive", "gear1_joint", TimeLaw(value=10.0))
+    model.forces["load"] = Torque("load", "gear2_joint", TimeLaw(value=15.0))
+    found = referral(model)
+    assert found.drive.name == "drive" and found.net == pytest.approx(2.5, rel=1e-9)
+    inertia = model.bodies["gear1"].inertia[2][2] + model.bodies["gear2"].inertia[2][2] / 4
+    res = simulate(model, t_end=0.01)
+    assert res["gear1_joint.speed"][-1] == pytest.approx(found.net / inertia * 0.01, rel=1e-6)
+
+
+def test_a_torque_off_the_train_is_named_untied_and_lossy_pairs_are_named():
+    model = pair_from_file_new()  # a speed motor drives gear 1
+    model.gear_pairs["pair"] = dataclasses.replace(model.gear_pairs["pair"], efficiency=0.98)
+    del model.forces["mesh"]
+    model.bodies["flywheel"] = dataclasses.replace(model.bodies["gear1"], name="flywheel", position=(0.0, 0.2, 0.0))
+    model.joints["flywheel_joint"] = RevoluteJoint("flywheel_joint", GROUND, "flywheel", (0.0, 0.2, 0.0), (0, 0, 1))
+    model.forces["brake"] = Torque("brake", "flywheel_joint", TimeLaw(value=-1.0))
+    found = referral(model)
+    assert found.drive.name == "motor" and found.lossy == ("pair",)
+    assert found.untied == ("brake",) and dict(found.torques) == pytest.approx({"load": 10.0}, rel=1e-9)

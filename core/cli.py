@@ -671,14 +671,20 @@ def _cmd_study(ns) -> int:
 
 
 def _cmd_inspect(ns) -> int:
+    from core.analysis.train_ratio import balance, referral
     from core.dynamics.formulations import assemble
     from core.model.files import load
 
     try:
-        info = assemble(load(ns.file), ns.formulation).describe()
+        model = load(ns.file)
+        info = assemble(model, ns.formulation).describe()
     except ModelError as exc:
         return _failed(exc)
     if ns.json:
+        found = referral(model)
+        info["torques_referred"] = None if found is None else {
+            "joint": found.drive.joint, "drive": found.drive.name, "torques": dict(found.torques), "net": found.net,
+            "untied": list(found.untied), "lossy": list(found.lossy), "unit": "N m"}
         print(json.dumps(info, indent=2))
     else:
         sysinfo = info["system"]
@@ -692,6 +698,9 @@ def _cmd_inspect(ns) -> int:
             print(f"body {name}: mass {b['mass']:.6g} kg")
         for name, p in info["gear_pairs"].items():
             print(f"pair {name}: {p['kind']}, ratio {p['ratio']:.6g}, {'rigid' if p['rigid'] else 'compliant'}")
+        said = balance(model)
+        if said:
+            print(said)
     return 0
 
 
@@ -820,7 +829,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                          "core; 0: run the cases in this process)")
     st.set_defaults(run=_cmd_study)
 
-    i = sub.add_parser("inspect", help="bodies, joints, gear pairs, system size and redundant constraints")
+    i = sub.add_parser("inspect", help="bodies, joints, gear pairs, system size, redundant constraints and the "
+                                       "torques referred through the train to the drive")
     i.add_argument("file", help="a .gdyn model file")
     i.add_argument("--json", action="store_true", help="print JSON (SI units)")
     i.add_argument("--formulation", choices=FORMULATIONS, help=FORMULATION_HELP)

@@ -26,6 +26,7 @@ from core.dynamics.program.linker import loaded
 from core.errors import ModelError
 from core.model.entities import CompliantMesh, RevoluteJoint, SpeedMotor, TimeLaw, Torque
 from core.model.model import Model
+from core.wording import listed
 
 #: instants over the run at which a law's mean is taken
 SAMPLES = 201
@@ -146,3 +147,29 @@ def referral(model: Model) -> Referral | None:
     lossy = tuple(p.name for p in model.gear_pairs.values() if p.loss_table or p.efficiency < 1
                   or p.bearing_friction > 0)
     return Referral(source, torques, tuple(t.name for t in loads if ratios[t.joint] is None), lossy)
+
+
+def balance(model: Model) -> str:
+    """The model's torques referred to its drive's joint, their sum and what it does to the train, in words ('' where
+    nothing drives the train or no torque is tied to the drive's joint)."""
+    found = referral(model)
+    if found is None:
+        return ""
+    source, net = found.drive, found.net
+    each = ", ".join(f"{name} {value:.4g} N m" for name, value in found.torques)
+    text = (f"Torques referred to {source.joint} ({source.name}'s joint) through the train, as their means over the "
+            f"run: {each}; in all {net:.4g} N m")
+    largest = max(abs(value) for _, value in found.torques)
+    if isinstance(source, SpeedMotor):
+        text += f": {source.name} holds its speed against them (in steady running its torque is {-net + 0.0:.4g} N m)"
+    elif abs(net) <= 1e-9 * largest:
+        text += ": they balance, and the train keeps its speed"
+    elif net * law_sense(source.law, model.settings.t_end) > 0:
+        text += f": they accelerate the train the way {source.name} turns it"
+    else:
+        text += f": they accelerate the train against {source.name}"
+    if found.untied:
+        text += f". Not tied to {source.joint} by the train: {listed(found.untied)}"
+    if found.lossy:
+        text += f". Without the losses of {listed(found.lossy)}"
+    return text + "."

@@ -302,6 +302,17 @@ def test_output_piped_into_a_reader_that_stops_ends_quietly():
     assert proc.wait(timeout=60) == 141 and "Traceback" not in err and "Exception ignored" not in err, err
 
 
+def test_inspect_refers_the_reducers_load_to_its_input_by_the_product_of_the_stages():
+    path = str(EXAMPLES / "two_stage_reducer.gdyn")  # 10 N m on the output, stages 20/40 and 18/45
+    referred = -10.0 * (20 / 40) * (18 / 45)
+    found = json.loads(run("inspect", path, "--json").stdout)["torques_referred"]
+    assert found["joint"] == "input_joint" and found["net"] == pytest.approx(referred, rel=1e-12)
+    assert run("inspect", path).stdout.splitlines()[-1] == (
+        f"Torques referred to input_joint (motor's joint) through the train, as their means over the run: load "
+        f"{referred:.4g} N m; in all {referred:.4g} N m: motor holds its speed against them (in steady running its "
+        f"torque is {-referred:.4g} N m).")
+
+
 def test_inspect_counts_the_planetarys_freedom_in_words():
     """Six bodies on six revolute joints (six joint angles); six gear pairs and the ring's holding motor give 7 rows,
     2 of them redundant (the three planets' loops close by their ratios): 6 - (7 - 2) = 1 degree of freedom, said

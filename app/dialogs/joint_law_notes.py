@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import math
 
-from core.analysis.train_ratio import drive, law_sense, speed_ratio
-from core.model.entities import RevoluteJoint
+from core.analysis.train_ratio import drive, law_sense, referral, speed_ratio
+from core.model.entities import RevoluteJoint, SpeedMotor
 from core.ranges import spin
 
 
@@ -57,6 +57,21 @@ def motor_note(model, motor) -> str:
     start, law = model.start_speed(motor.joint), motor.law(0.0)
     text = f"{motor.joint} turns at {spin(start)} at the start"
     if math.isclose(start, law, rel_tol=1e-9, abs_tol=1e-12):
-        return text + "; the law keeps that speed at t = 0"
-    return (text + f"; the law starts at {spin(law)}: the run changes the start speeds to agree with it "
-                   "(its notes say by how much)")
+        text += "; the law keeps that speed at t = 0"
+    else:
+        text += (f"; the law starts at {spin(law)}: the run changes the start speeds to agree with it (its notes "
+                 "say by how much)")
+    return text + held_against(model, motor)
+
+
+def held_against(model, motor) -> str:
+    """What the loads come to at a driving motor's joint through the train, and so the motor's torque in steady
+    running (core.analysis.train_ratio): '' for a hold (a law of 0), beside another driving motor, or where no
+    torque is tied to its joint."""
+    others = [f for f in model.forces.values() if isinstance(f, SpeedMotor) and f.name != motor.name
+              and not f.law.is_zero()]
+    found = None if motor.law.is_zero() or others else referral(model, motor)
+    if found is None:
+        return ""
+    return (f". The torques referred to {motor.joint} through the train come to {found.net:.4g} N m (their means "
+            f"over the run): in steady running the motor's torque is {-found.net + 0.0:.4g} N m")

@@ -132,10 +132,10 @@ class Referral:
         return float(sum(t for _, t in self.torques))
 
 
-def referral(model: Model) -> Referral | None:
-    """The model's torques referred to its drive's joint (`Referral`), None without a drive or where no torque
-    is tied to it."""
-    source = drive(model)
+def referral(model: Model, source: SpeedMotor | Torque | None = None) -> Referral | None:
+    """The model's torques referred to the joint of `source` (default: its drive, `drive`) as a `Referral`; None
+    without a drive or where no torque is tied to it."""
+    source = source or drive(model)
     if source is None:
         return None
     loads = [f for f in model.forces.values() if isinstance(f, Torque)]

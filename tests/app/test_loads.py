@@ -318,6 +318,20 @@ def test_a_new_speed_motor_keeps_its_joints_start_speed_until_its_law_is_edited(
     assert window.props.panel.findChild(QLabel, "note").text() == f"Joint speed: {seen[2][1]}"
 
 
+def test_a_driving_motors_note_gives_its_steady_torque_against_the_loads_and_the_run_agrees(window, qtbot):
+    """The reducer's motor holds its input at 100 rad/s against 10 N m on the output, 1/5 as fast: the loads come
+    to -2 N m at the input, and the run's motor torque is 2 N m."""
+    window.open_file(EXAMPLES / "two_stage_reducer.gdyn")
+    window.select("motor")
+    note = window.props.panel.findChild(QLabel, "note").text()
+    assert note.endswith(". The torques referred to input_joint through the train come to -2 N m (their means over "
+                         "the run): in steady running the motor's torque is 2 N m"), note
+    assert simulate(window.doc.model, t_end=0.01)["motor.torque"][-1] == pytest.approx(2.0, rel=1e-9)
+    window.apply(replace_fields(window.doc.model, "motor", law=E.TimeLaw()))  # a hold: no steady torque to give
+    window.select("motor")
+    assert "referred" not in window.props.panel.findChild(QLabel, "note").text()
+
+
 def test_mesh_stiffness_is_typed_in_n_per_um_and_kept_in_n_per_m(window, qtbot):
     """Mesh and bearing stiffnesses are typed as gear data give them (ISO 6336's c' is in N/(mm um)): 400 N/um is
     4e8 N/m in the model; the dialog asked for 4e8 N/m."""

@@ -100,7 +100,7 @@ def speed_ratios(model: Model, joints, reference: str) -> dict[str, float | None
     for j in revolute:
         ratio = float(speeds[j] @ base) / size
         if np.linalg.norm(speeds[j] - ratio * base) <= RANK_TOLERANCE * (np.linalg.norm(speeds[j]) + math.sqrt(size)):
-            out[j] = ratio
+            out[j] = ratio if abs(ratio) > RANK_TOLERANCE else 0.0  # a held joint: round-off is no ratio
     return out
 
 
@@ -156,20 +156,22 @@ def balance(model: Model) -> str:
     if found is None:
         return ""
     source, net = found.drive, found.net
+    largest = max(abs(value) for _, value in found.torques)
+    if abs(net) <= 1e-9 * largest:
+        net = 0.0  # the sum's round-off
     each = ", ".join(f"{name} {value:.4g} N m" for name, value in found.torques)
     text = (f"Torques referred to {source.joint} ({source.name}'s joint) through the train, as their means over the "
             f"run: {each}; in all {net:.4g} N m")
-    largest = max(abs(value) for _, value in found.torques)
-    if isinstance(source, SpeedMotor):
+    if found.untied:  # the sum leaves them out: no verdict on it
+        text += f". Not tied to {source.joint} by the train, and not in the sum: {listed(found.untied)}"
+    elif isinstance(source, SpeedMotor):
         text += f": {source.name} holds its speed against them (in steady running its torque is {-net + 0.0:.4g} N m)"
-    elif abs(net) <= 1e-9 * largest:
+    elif net == 0.0:
         text += ": they balance, and the train keeps its speed"
     elif net * law_sense(source.law, model.settings.t_end) > 0:
         text += f": they accelerate the train the way {source.name} turns it"
     else:
         text += f": they accelerate the train against {source.name}"
-    if found.untied:
-        text += f". Not tied to {source.joint} by the train: {listed(found.untied)}"
     if found.lossy:
         text += f". Without the losses of {listed(found.lossy)}"
     return text + "."

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from core.analysis.train_ratio import referral, speed_ratio
+from core.analysis.train_ratio import balance, referral, speed_ratio
 from core.dynamics.simulate import simulate
 from core.model.entities import GROUND, RevoluteJoint, SpeedMotor, TimeLaw, Torque
 from core.model.files import load
@@ -105,3 +105,15 @@ def test_a_torque_off_the_train_is_named_untied_and_lossy_pairs_are_named():
     found = referral(model)
     assert found.drive.name == "motor" and found.lossy == ("pair",)
     assert found.untied == ("brake",) and dict(found.torques) == pytest.approx({"load": 10.0}, rel=1e-9)
+    # the sum leaves the brake out, so it is given without a verdict on the motor's torque
+    assert balance(model) == ("Torques referred to gear1_joint (motor's joint) through the train, as their means over "
+                              "the run: load 10 N m; in all 10 N m. Not tied to gear1_joint by the train, and not in "
+                              "the sum: brake. Without the losses of pair.")
+
+
+def test_torques_that_cancel_at_the_drive_are_said_to_balance_whatever_the_round_off():
+    """The compliant pair example: 100 N m on gear 1 (32 teeth) and 250 N m on gear 2 (80 teeth), which turns the
+    other way at 32/80 of its speed: -100 N m at gear 1."""
+    model = load(EXAMPLES / "compliant_mesh_pair.gdyn")
+    assert referral(model).net == pytest.approx(0.0, abs=1e-12)
+    assert balance(model).endswith("in all 0 N m: they balance, and the train keeps its speed.")

@@ -86,6 +86,8 @@ def speed_ratios(model: Model, joints, reference: str) -> dict[str, float | None
     except ModelError:  # no formulation takes the model (the run says why)
         return out
     jac, _, off, _ = system.kernel.jacobian(system.initial_state(), system.velocities)
+    if not np.isfinite(jac).all():  # geometry the model's checks refuse (a NaN in a position, say)
+        return out
     reads = {on: system.asm.element_of(name).row0 for on, name in probes.items()}
     held = jac[[r for r in range(len(jac)) if not off[r] and r not in reads.values()]]
     free = scipy.linalg.null_space(held, rcond=RANK_TOLERANCE) if held.size else np.eye(system.velocities)

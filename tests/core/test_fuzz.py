@@ -2,7 +2,7 @@
 
 The loader fuzz mutates every example (values, types, keys, nesting, big
 integers): each mutated file must give the project's ModelError, or a model
-that validates, and then (when validation finds no error) runs 10 steps
+whose torques Check Model refers to its drive without an error and that validates, and then (when validation finds no error) runs 10 steps
 without an internal error and within its drift tolerance. 400 examples per
 shipped model (4,000 over the ten examples).
 """
@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core.analysis.train_ratio import balance
 from core.cli import main
 from core.dynamics.run import prepare
 from core.dynamics.checks import drift_tolerances, worst_violation
@@ -129,6 +130,7 @@ def check_file(text: str) -> str:
         assert "\n" not in str(exc) and len(str(exc)) < 2000, str(exc)[:300]
         return "refused"
     findings = validate(model)
+    balance(model)  # Check Model's torques referred to the drive, on any model that loads
     # what a run checks (the errors alone, without the checks that find only warnings) is the same errors
     assert validate(model, errors_only=True) == [f for f in findings if f.severity == "error"]
     if any(f.severity == "error" for f in findings):

@@ -183,6 +183,9 @@ def system_findings(system: System) -> list[Finding]:
 #: h |lambda| up to which the step advice holds RK4 stable (its region reaches 2.83 on the imaginary axis, 2.79 on
 #: the real one)
 RK4_REACH = 2.5
+#: steps a period of the fastest mode that generalized_alpha_adaptive's largest step gives at least: its error
+#: estimate sees only the motion its steps resolve
+ADAPTIVE_STEPS_PER_PERIOD = 10
 #: the elements whose springs and dampers make a model's fastest mode (a rigid model's is Baumgarte's, slow)
 SPRINGS = (CompliantMesh, BearingSpringDamper, SpringDamper, TorsionalSpringDamper)
 
@@ -199,11 +202,23 @@ def fastest_rate(system: System) -> float:
 
 
 def step_findings(system: System, settings) -> list[Finding]:
-    """Whether RK4 is stable at the step of `settings` on the fastest mode of `system`, for a model with springs
-    or dampers (SPRINGS; [] for another integrator, or a model without them: its equations are not stiff)."""
-    if settings.integrator != "rk4" or not any(isinstance(f, SPRINGS) for f in system.model.forces.values()):
+    """Whether the step of `settings` suits the fastest mode of `system`, for a model with springs or dampers
+    (SPRINGS): RK4 stable at it, generalized_alpha_adaptive's largest step resolving it ([] for another
+    integrator, or a model without them: its equations are not stiff)."""
+    if settings.integrator not in ("rk4", "generalized_alpha_adaptive") or not any(
+            isinstance(f, SPRINGS) for f in system.model.forces.values()):
         return []
     rate = fastest_rate(system)
+    if settings.integrator == "generalized_alpha_adaptive":
+        bound = 2 * math.pi / (ADAPTIVE_STEPS_PER_PERIOD * rate)
+        if not settings.step > bound:  # resolved, or no rate (nan)
+            return []
+        return [Finding("warning", "settings.step", f"generalized_alpha_adaptive's largest step {settings.step:.3g} s "
+                        f"is more than 1/{ADAPTIVE_STEPS_PER_PERIOD} of a period of the model's fastest mode "
+                        f"({hertz(rate / (2 * math.pi))} at the start, of its compliant meshes, bearings and springs): "
+                        "its error estimate does not see a mode its steps do not resolve, and the run can be far "
+                        f"off where that mode rings (a tooth pair's contact changes); use a largest step under "
+                        f"{bound:.3g} s")]
     if not settings.step * rate > RK4_REACH:  # within reach, or no rate (nan)
         return []
     # a step just under the limit is stable, not accurate (a percent or more in the tooth forces of a compliant

@@ -122,7 +122,11 @@ class AdaptiveGeneralizedAlpha(GeneralizedAlpha):
     error is measured against the step's own increment (atol + rtol |dy|),
     as dopri5 does; the step grows or shrinks by 0.9 (1 / ratio)^(1/3),
     between 0.2 and 2 times, and never beyond the settings' step (the first
-    step, which has no history, takes the settings' step / 10).
+    step, which has no history, takes the settings' step / 10). A rejected
+    step is tried again from the rate at its start in place of the rate
+    variable. The estimate follows the motion it resolves: a mode faster than
+    a few steps a period (a compliant mesh's) goes unseen, so the largest
+    step resolves the fastest mode (core.dynamics.checks.step_findings).
 
     Options: rho_inf, rtol, atol, newton_tol, max_newton, max_rejections.
     """
@@ -189,6 +193,10 @@ class AdaptiveGeneralizedAlpha(GeneralizedAlpha):
                     return True, ""
                 self.nfailed += 1
                 h *= max(0.2, 0.9 * ratio ** (-1.0 / 3.0))
+                # start the retry from the rate itself, as after an event: where the rate jumps (a tooth pair's
+                # contact changes) the rate variable lags it, and below rho_inf 1 the estimate of that lag does
+                # not shrink with the step
+                self.rate = f_now
             if h < self.h_min:
                 return False, f"step size fell below {self.h_min:.3g} s at t = {self.t:.9g} s"
         return False, f"{self.max_rejections} rejected steps in a row at t = {self.t:.9g} s (last step {h:.3g} s)"

@@ -165,24 +165,25 @@ class Model:
     # ----------------------------------------------------------------- checks
 
     def reference_problem(self, item, field_name: str) -> str | None:
-        """Why the reference `field_name` of `item` does not resolve, or None."""
+        """Why the reference `field_name` of `item` does not resolve, or None (a name thousands of characters long,
+        from a damaged file, cut)."""
         kind = item.REFERENCE_FIELDS[field_name]
         target_name = getattr(item, field_name)
         if kind == "optional body":
             if target_name == "" or target_name in self.bodies:
                 return None
-            return f"names an unknown body {target_name!r} (leave it empty for the joint's body)"
+            return f"names an unknown body {short_repr(target_name)} (leave it empty for the joint's body)"
         if kind == "body":
             if target_name == GROUND or target_name in self.bodies:
                 return None
-            return f"names an unknown body {target_name!r}"
+            return f"names an unknown body {short_repr(target_name)}"
         target = self.find(target_name)
         if target is None:
-            return f"names an unknown {kind} {target_name!r}"
+            return f"names an unknown {kind} {short_repr(target_name)}"
         if kind == "revolute" and not isinstance(target, RevoluteJoint):
-            return f"must name a revolute joint; {target_name!r} is a {kind_title(type(target))}"
+            return f"must name a revolute joint; {short_repr(target_name)} is a {kind_title(type(target))}"
         if kind == "gear pair" and not isinstance(target, GearPair):
-            return f"must name a gear pair; {target_name!r} is a {kind_title(type(target))}"
+            return f"must name a gear pair; {short_repr(target_name)} is a {kind_title(type(target))}"
         return None
 
     def item_problems(self, item) -> list[tuple[str, str]]:

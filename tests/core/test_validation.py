@@ -415,3 +415,13 @@ def test_a_free_gear_is_offered_a_revolute_joint_about_its_own_axis_and_a_free_b
     assert not [f for f in validate(model) if f.item == "gear1"]
     fix.undo(model)
     assert not model.joints
+
+
+@pytest.mark.parametrize("field", ["gear1", "carrier", "joint1"])
+def test_a_reference_to_an_unknown_item_with_a_name_thousands_of_characters_long_is_cut_in_the_message(field):
+    """The fuzz turned a pair's gear1 into the digits of 10**4000: the message repeated all of them."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    name = "1" + "0" * 4000
+    pair = dataclasses.replace(model.gear_pairs["pair"], **{field: name})
+    (path, message), = [(p, m) for p, m in model.item_problems(pair) if p == field]
+    assert message.startswith("names an unknown ") and "'10000" in message and len(message) < 200, message

@@ -37,7 +37,7 @@ from core.geometry.macro import (
     pair_geometry,
 )
 from core.geometry.tooth_checks import pair_tooth_warnings, tip_thickness, tooth_warnings, undercut_limit
-from core.model.entities import FORMULATIONS, INTEGRATOR_OPTIONS
+from core.model.entities import FORMULATIONS, INTEGRATOR_OPTIONS, option_users
 from core.model.views import (
     CURVE_TORQUE,
     DTI_POINTS_MAX,
@@ -459,12 +459,6 @@ def _cmd_chbm(ns) -> int:
 
 SIMULATE_FLAGS = {"t_end": "--t-end", "step": "--step", "output_step": "--output-step", "integrator": "--integrator",
                   "rtol": "--rtol", "atol": "--atol", "rho_inf": "--rho-inf", "formulation": "--formulation"}
-
-
-def option_users(field: str) -> list[str]:
-    """The integrators that take the settings field `field` (rtol, atol, rho_inf) as an option; [] for a field
-    that is no integrator's option."""
-    return [name for name, options in INTEGRATOR_OPTIONS.items() if field in options]
 
 
 def _cmd_simulate(ns) -> int:

@@ -749,6 +749,14 @@ INTEGRATOR_OPTIONS: dict[str, tuple[str, ...]] = {
     "generalized_alpha": ("rho_inf",),
     "generalized_alpha_adaptive": ("rho_inf", "rtol", "atol"),
 }
+
+
+def option_users(field: str) -> list[str]:
+    """The integrators that take the settings field `field` (rtol, atol, rho_inf) as an option; [] for a field
+    that is no integrator's option."""
+    return [name for name, options in INTEGRATOR_OPTIONS.items() if field in options]
+
+
 # The adaptive methods for which the settings' step is only the first step (no upper bound on later ones)
 STEP_IS_FIRST_ONLY = ("dopri5", "dop853")
 # What the settings' step is to each integrator: its name in the settings dialog

@@ -20,7 +20,6 @@ from core.geometry.tooth_checks import tooth_warnings
 from core.model.body_shapes import source_arrays
 from core.model.entities import (
     GROUND,
-    INTEGRATOR_OPTIONS,
     STEP_IS_FIRST_ONLY,
     BearingSpringDamper,
     CompliantMesh,
@@ -31,6 +30,7 @@ from core.model.entities import (
     SpringDamper,
     Torque,
     TorsionalSpringDamper,
+    option_users,
 )
 from core.model.interference import overlapping_bodies
 from core.model.model import Model, cached
@@ -213,7 +213,7 @@ class _Checker(PairRules):
         st = self.m.settings
         unused = st.unused_options()
         if unused:
-            users = {name: " or ".join(k for k, opts in INTEGRATOR_OPTIONS.items() if name in opts) for name in unused}
+            users = {name: " or ".join(option_users(name)) for name in unused}
             self.add("info", "settings", "; ".join(f"{u} is set but only {users[u]} uses it (the integrator is "
                                                    f"{st.integrator})" for u in unused))
 

@@ -82,7 +82,7 @@ def speed_ratios(model: Model, joints, reference: str) -> dict[str, float | None
     for on, name in probes.items():
         probed.forces[name] = SpeedMotor(name, on, TimeLaw())
     try:
-        system = assemble(probed, compiled=loaded())
+        system = assemble(probed, compiled=loaded(), constant=False)
     except ModelError:  # no formulation takes the model (the run says why)
         return out
     jac, _, off, _ = system.kernel.jacobian(system.initial_state(), system.velocities)

@@ -13,10 +13,12 @@ from core.model.model import Model
 FORMULATIONS = {"cartesian": CartesianSystem, "joint": JointSystem}
 
 
-def assemble(model: Model, formulation: str | None = None, compiled: bool | str | Program = "auto") -> System:
+def assemble(model: Model, formulation: str | None = None, compiled: bool | str | Program = "auto",
+             constant: bool = True) -> System:
     """The system of `model` in `formulation` (default: the model's setting), on the kernels' program: compiled
     (True), not (False), the given one (core.dynamics.program.linker), or "auto": compiled when the compiled
-    kernels are in the cache.
+    kernels are in the cache. `constant` False keeps joint coordinates on the general path, without checking
+    whether their matrices are constant: for a system assembled only to read its rows.
 
     Formulation "auto" takes joint coordinates when every body hangs from the ground on revolute and fixed
     joints, and Cartesian coordinates otherwise.
@@ -30,12 +32,12 @@ def assemble(model: Model, formulation: str | None = None, compiled: bool | str 
         code = program(bool(compiled))
     if name == "auto":
         try:
-            return JointSystem(model, code)
+            return JointSystem(model, code, constant)
         except TreeError:
             return CartesianSystem(model, code)
     if name not in FORMULATIONS:
         raise ModelError("formulation", f"must be one of auto, {', '.join(FORMULATIONS)}, got {name!r}")
     try:
-        return FORMULATIONS[name](model, code)
+        return JointSystem(model, code, constant) if name == "joint" else CartesianSystem(model, code)
     except TreeError as exc:
         raise ModelError("formulation", f"{exc}") from None

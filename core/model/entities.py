@@ -252,7 +252,7 @@ class RevoluteJoint(Entity):
     def problems(self) -> list[tuple[str, str]]:
         found = _vector_problem("position", self.position) + _nonzero_axis("axis", self.axis)
         if self.body_i == self.body_j:
-            found.append(("body_j", f"must differ from body_i ({self.body_i!r})"))
+            found.append(("body_j", f"must differ from body_i ({short_repr(self.body_i)})"))
         return found
 
     def unit_axis(self) -> np.ndarray:
@@ -275,7 +275,7 @@ class FixedJoint(Entity):
     def problems(self) -> list[tuple[str, str]]:
         found = _vector_problem("position", self.position)
         if self.body_i == self.body_j:
-            found.append(("body_j", f"must differ from body_i ({self.body_i!r})"))
+            found.append(("body_j", f"must differ from body_i ({short_repr(self.body_i)})"))
         return found
 
 
@@ -386,7 +386,7 @@ class GearPair(Entity):
             return [("kind", f"must be one of {', '.join(PAIR_KINDS)}, got {short_repr(self.kind)}")]
         found = super().problems() + [p for p in self.pair_spec().problems() if p[0] == "helix_angle"]
         if self.joint1 == self.joint2:
-            found.append(("joint2", f"must differ from joint1 ({self.joint1!r})"))
+            found.append(("joint2", f"must differ from joint1 ({short_repr(self.joint1)})"))
         found += loss_table_problems(self.loss_table)
         if self.loss_table and (self.efficiency != 1.0 or self.bearing_friction != 0.0):
             found.append(("efficiency", "give either a loss table or a constant efficiency and bearing friction, "
@@ -607,7 +607,7 @@ class SpringDamper(Entity):
     def problems(self) -> list[tuple[str, str]]:
         found = super().problems() + _vector_problem("point_i", self.point_i) + _vector_problem("point_j", self.point_j)
         if self.body_i == self.body_j:
-            found.append(("body_j", f"must differ from body_i ({self.body_i!r})"))
+            found.append(("body_j", f"must differ from body_i ({short_repr(self.body_i)})"))
         return found
 
 
@@ -653,7 +653,7 @@ class BearingSpringDamper(Entity):
     def problems(self) -> list[tuple[str, str]]:
         found = super().problems() + _vector_problem("position", self.position) + _nonzero_axis("axis", self.axis)
         if self.body_i == self.body_j:
-            found.append(("body_j", f"must differ from body_i ({self.body_i!r})"))
+            found.append(("body_j", f"must differ from body_i ({short_repr(self.body_i)})"))
         return found
 
 

@@ -425,3 +425,13 @@ def test_a_reference_to_an_unknown_item_with_a_name_thousands_of_characters_long
     pair = dataclasses.replace(model.gear_pairs["pair"], **{field: name})
     (path, message), = [(p, m) for p, m in model.item_problems(pair) if p == field]
     assert message.startswith("names an unknown ") and "'10000" in message and len(message) < 200, message
+
+
+def test_an_item_whose_two_ends_name_one_very_long_body_says_so_in_a_readable_message():
+    """The other side of the fuzz's find: 'must differ from body_i' repeated the name too."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    name = "b" * 4000
+    joint = dataclasses.replace(model.joints["gear1_joint"], body_i=name, body_j=name)
+    problems = model.item_problems(joint)
+    assert any(message.startswith("must differ from body_i ('bbb") for _, message in problems), problems
+    assert all(len(message) < 200 for _, message in problems), problems

@@ -10,7 +10,8 @@ import trimesh
 from hypothesis import HealthCheck, given, settings
 
 from core.commands import AddItem, replace_fields
-from core.dynamics.checks import check
+from core.analysis.train_ratio import balance
+from core.dynamics.checks import check, model_freedom
 from core.dynamics.simulate import simulate
 from core.errors import ModelError
 from core.gearing.fixes import fix_command
@@ -435,3 +436,16 @@ def test_an_item_whose_two_ends_name_one_very_long_body_says_so_in_a_readable_me
     problems = model.item_problems(joint)
     assert any(message.startswith("must differ from body_i ('bbb") for _, message in problems), problems
     assert all(len(message) < 200 for _, message in problems), problems
+
+
+@pytest.mark.filterwarnings("error")
+def test_the_checks_of_a_pair_whose_gear_centres_coincide_refuse_it_without_a_warning_on_the_terminal():
+    """The fuzz moved the lossy demo's output gear onto the input's centre: assembling it for the checks divided
+    0 by 0 (the direction to the pitch point), and every check after an edit in the app printed a RuntimeWarning."""
+    model = load(EXAMPLES / "lossy_gear_demo1.gdyn")
+    model.joints["output_joint"] = dataclasses.replace(model.joints["output_joint"],
+                                                       position=model.joints["input_joint"].position)
+    model.bodies["output"] = dataclasses.replace(model.bodies["output"], position=model.bodies["input"].position)
+    assert any(f.severity == "error" and "0 mm apart" in f.message for f in check(model))
+    assert "not defined at these poses" in str(model_freedom(model))
+    assert balance(model) == ""

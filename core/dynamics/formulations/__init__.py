@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from core.dynamics.formulations.cartesian import CartesianSystem
 from core.dynamics.formulations.joint import JointSystem
 from core.dynamics.formulations.system import System
@@ -23,6 +25,13 @@ def assemble(model: Model, formulation: str | None = None, compiled: bool | str 
     Formulation "auto" takes joint coordinates when every body hangs from the ground on revolute and fixed
     joints, and Cartesian coordinates otherwise.
     """
+    # the model's checks assemble models they go on to refuse (gear centres that coincide): geometry left undefined
+    # there becomes NaN, which they test for, not a warning on the terminal
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _assemble(model, formulation, compiled, constant)
+
+
+def _assemble(model: Model, formulation: str | None, compiled: bool | str | Program, constant: bool) -> System:
     name = model.settings.formulation if formulation is None else formulation
     if isinstance(compiled, Program):
         code = compiled

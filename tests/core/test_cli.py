@@ -11,7 +11,7 @@ import trimesh
 from core.dynamics.results import open_results
 from core.geometry.mass_properties import mesh_mass_properties
 from core.geometry.mesh_import import read_mesh
-from core.model.entities import INTEGRATOR_OPTIONS
+from core.model.entities import option_users
 from core.model.files import load, save
 from core.studies.parameters import apply
 from core.wording import listed
@@ -232,7 +232,7 @@ def test_simulate_refuses_an_integrator_option_its_integrator_does_not_use(tmp_p
 def test_simulate_help_names_every_integrator_that_uses_each_tolerance_and_rho_inf():
     text = " ".join(run("simulate", "--help").stdout.split())  # argparse wraps its lines
     for field, flag in (("rtol", "--rtol"), ("atol", "--atol"), ("rho_inf", "--rho-inf")):
-        users = [name for name, options in INTEGRATOR_OPTIONS.items() if field in options]
+        users = option_users(field)
         help_text = text.split(f"{flag} {field.upper()} ")[1].split(" --")[0]
         assert f"of {listed(users)} (" in help_text or f"of {listed(users)}, " in help_text, (flag, help_text)
 

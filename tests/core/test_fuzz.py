@@ -2,9 +2,10 @@
 
 The loader fuzz mutates every example (values, types, keys, nesting, big
 integers): each mutated file must give the project's ModelError, or a model
-whose torques Check Model refers to its drive without an error and that validates, and then (when validation finds no error) runs 10 steps
-without an internal error and within its drift tolerance. 400 examples per
-shipped model (4,000 over the ten examples).
+whose torques Check Model refers to its drive without an error, that
+validates, and then (when validation finds no error) runs 10 steps without
+an internal error and within its drift tolerance. 400 examples per shipped
+model (4,000 over the ten examples).
 """
 
 from __future__ import annotations

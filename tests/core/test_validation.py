@@ -9,8 +9,8 @@ import pytest
 import trimesh
 from hypothesis import HealthCheck, given, settings
 
-from core.commands import AddItem, replace_fields
 from core.analysis.train_ratio import balance
+from core.commands import AddItem, replace_fields
 from core.dynamics.checks import check, model_freedom
 from core.dynamics.simulate import simulate
 from core.errors import ModelError

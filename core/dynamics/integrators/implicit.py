@@ -23,6 +23,14 @@ def rate_jacobian(rate, space, t: float, y: np.ndarray, f0: np.ndarray) -> np.nd
     return jac
 
 
+def local_error_constant(rho_inf: float) -> float:
+    """C in a generalised-alpha step's local error C h^3 (d/dt)^3 y, with spectral radius rho_inf at infinity:
+    1/12 + ((1 - rho) / (1 + rho))^2 / 4, from the growth factor of its steps on y' = lambda y (the root of the
+    two-step recursion near exp(h lambda)) expanded in powers of h lambda; 1/12 at rho_inf 1 (the trapezoidal
+    rule), 1/9 at 0.5, 1/3 at 0."""
+    return 1.0 / 12.0 + 0.25 * ((1.0 - rho_inf) / (1.0 + rho_inf)) ** 2
+
+
 class GeneralizedAlpha(Integrator):
     """First-order generalised-alpha (implicit, second order); rho_inf in [0, 1].
 
@@ -116,17 +124,23 @@ class AdaptiveGeneralizedAlpha(GeneralizedAlpha):
 
     The estimate is Milne's device: the difference between the implicit step
     and an explicit second-order (Adams-Bashforth) step from the same state,
-    both O(h^3) away from the exact solution with different constants; for
-    the trapezoidal limit (rho_inf = 1) the error of the implicit step is
-    1/6 of that difference, which is the factor used for every rho_inf. The
+    both O(h^3) away from the exact solution with different constants
+    (`local_error_constant`; at rho_inf = 1, the trapezoidal rule, the
+    implicit step's error is 1/6 of the difference at a constant step). The
     error is measured against the step's own increment (atol + rtol |dy|),
     as dopri5 does; the step grows or shrinks by 0.9 (1 / ratio)^(1/3),
     between 0.2 and 2 times, and never beyond the settings' step (the first
-    step, which has no history, takes the settings' step / 10). A rejected
-    step is tried again from the rate at its start in place of the rate
-    variable. The estimate follows the motion it resolves: a mode faster than
-    a few steps a period (a compliant mesh's) goes unseen, so the largest
-    step resolves the fastest mode (core.dynamics.checks.step_findings).
+    step, which has no history, takes the settings' step / 10).
+
+    The rate variable stands for the rate at t + (af - am) h, which depends
+    on the step h (the method's second-order condition): for a step of
+    another size than the last it is moved along the rate's slope, else the
+    step carries an O(h^2) error that the estimate sees. A rejected step is
+    tried again from the rate at its start, moved the same way. The estimate
+    follows the motion it resolves: a mode faster than a few steps a period
+    (a compliant mesh's) goes unseen, so the largest step resolves the
+    fastest mode (core.dynamics.checks.step_findings). `error` holds the
+    last step's estimated local error (None for a step without history).
 
     Options: rho_inf, rtol, atol, newton_tol, max_newton, max_rejections.
     """
@@ -142,10 +156,13 @@ class AdaptiveGeneralizedAlpha(GeneralizedAlpha):
         self.h_max = self.h
         self.h = 0.1 * self.h_max
         self.h_min = 1e-14 * max(1.0, abs(self.t_bound))
+        self.shift = self.af - self.am  # the rate variable's time shift per unit step
+        self.constant = local_error_constant(float(self.options["rho_inf"]))
 
     def _reset(self):
         super()._reset()
         self.history = None  # (f at the previous step's start, that step's size)
+        self.error = None
         if hasattr(self, "h_max"):  # a restart (after an event) starts small again
             self.h = 0.1 * self.h_max
 
@@ -156,11 +173,15 @@ class AdaptiveGeneralizedAlpha(GeneralizedAlpha):
         if not np.all(np.isfinite(f_now)):
             return False, f"the rate is NaN or infinite at t = {self.t:.9g} s"
         h = self._step_to(min(self.h, self.h_max))
+        # the rate variable and the step size it was made for; the rate's slope over the last step
+        base, made_for = self.rate, 0.0 if self.history is None else self.history[1]
+        slope = None if self.history is None else (f_now - self.history[0]) / self.history[1]
         nonfinite = 0
         for attempt in range(self.max_rejections + 1):
             if attempt and self._stopped():
                 return False, f"stopped at t = {self.t:.9g} s"
             self.nonfinite = False
+            self.rate = base if slope is None else base + self.shift * (h - made_for) * slope
             done = self._implicit(h)
             nonfinite = nonfinite + 1 if self.nonfinite else 0
             if nonfinite >= NONFINITE_ATTEMPTS:
@@ -174,29 +195,29 @@ class AdaptiveGeneralizedAlpha(GeneralizedAlpha):
                 h *= 0.25
             else:
                 inc, k = done
-                if self.history is None:
-                    ratio = 0.0
-                else:
+                err, ratio = None, 0.0
+                if self.history is not None:
                     f_prev, h_prev = self.history
                     w = h / (2.0 * h_prev)
                     explicit = h * ((1.0 + w) * f_now - w * f_prev)
-                    err = (inc - explicit) / 6.0
+                    # the explicit step's error constant at this step ratio is -(1/6 + h_prev / (4 h))
+                    err = (inc - explicit) * self.constant / (self.constant + 1.0 / 6.0 + h_prev / (4.0 * h))
                     ratio = float(np.sqrt(np.mean((err / (self.atol + self.rtol * np.abs(inc))) ** 2)))
                     if not np.isfinite(ratio):
                         return False, f"the error estimate is not finite at t = {self.t:.9g} s (step {h:.3g} s)"
                 if ratio <= 1.0:
                     factor = 2.0 if ratio == 0.0 else min(2.0, max(0.2, 0.9 * ratio ** (-1.0 / 3.0)))
-                    self.history = (f_now, h)
+                    self.history, self.error = (f_now, h), err
                     self.rate = k
                     self.t, self.y = self.t + h, self.space.retract(self.y, inc)
                     self.h = min(self.h_max, h * factor)
                     return True, ""
                 self.nfailed += 1
                 h *= max(0.2, 0.9 * ratio ** (-1.0 / 3.0))
-                # start the retry from the rate itself, as after an event: where the rate jumps (a tooth pair's
-                # contact changes) the rate variable lags it, and below rho_inf 1 the estimate of that lag does
-                # not shrink with the step
-                self.rate = f_now
+                # start the retry from the rate itself (the rate variable of a step of size 0), as after an
+                # event: where the rate jumps (a tooth pair's contact changes) the rate variable lags it, and below
+                # rho_inf 1 the estimate of that lag does not shrink with the step
+                base, made_for = f_now, 0.0
             if h < self.h_min:
                 return False, f"step size fell below {self.h_min:.3g} s at t = {self.t:.9g} s"
         return False, f"{self.max_rejections} rejected steps in a row at t = {self.t:.9g} s (last step {h:.3g} s)"

@@ -39,9 +39,11 @@ The contract of a method (a subclass of `Integrator`), after scipy's OdeSolver:
    tableau (`kernel.stages` for stages alone, `kernel.step` for the stages,
    the increment and the error norms) instead of calling `fun` stage by
    stage, giving the same states to round-off; it counts them in `nfev` and
-   keeps the first stage as the cached `current_rate()`. A method that does
-   not use it keeps calling `fun`. The kernel's `project` is the same map as
-   `project`.
+   keeps the first stage as the cached `current_rate()`. An implicit method
+   may iterate a step through it (`kernel.implicit`: generalised-alpha's
+   Newton iterations on a given matrix), counting the evaluations alike. A
+   method that does not use it keeps calling `fun`. The kernel's `project`
+   is the same map as `project`.
 7. `leap(t_stop, max_steps)` takes whole steps that end before t_stop, where
    nothing between them is looked at (no output sample, no event), in one
    call: the same states as as many `step()` calls, the counters and the

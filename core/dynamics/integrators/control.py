@@ -1,5 +1,6 @@
-"""The step size control of the adaptive explicit methods, in one place for the Python step and the compiled leaps
-(core.dynamics.kernels.steps compiles these functions from their source)."""
+"""What the Python integrators and the compiled steps share (core.dynamics.kernels.steps compiles these functions
+from their source): the step size control of the adaptive explicit methods and generalised-alpha's Newton
+update."""
 
 from __future__ import annotations
 
@@ -35,3 +36,31 @@ def dop853_ratio(h: float, norms, size: int) -> float:
     if e5 == 0.0 and e3 == 0.0:
         return 0.0
     return abs(h) * e5 / math.sqrt((e5 + 0.01 * e3) * size)
+
+
+def newton_update(r0, k, f, inverse, am, floor, dk):
+    """One Newton update of a generalised-alpha step's rate variable k, in place: the residual r0 + am (k - r0) - f
+    of the method's equation (f: the rate at the step's alpha_f point; overwritten by the residual), the change
+    dk = -inverse residual on the inverse of the iterations' matrix, k + dk. Returns the root mean square of dk
+    relative to each component's own size, |k| + floor max |k| + 1e-12 (SUNDIALS' weighted norm: the floor
+    keeps a resting component from asking for more than round-off gives; not the largest change: a stiff
+    member's rate carries round-off of about 1e-11 of the largest rate, which Newton cannot reduce, and a
+    bearing-mounted hub stalled there), or inf when dk is not finite."""
+    size = k.shape[0]
+    for m in range(size):
+        f[m] = r0[m] + am * (k[m] - r0[m]) - f[m]
+    for m in range(size):
+        total = 0.0
+        for j in range(size):
+            total += inverse[m, j] * f[j]
+        dk[m] = -total
+    largest = 0.0
+    for m in range(size):
+        k[m] += dk[m]
+        largest = max(largest, abs(k[m]))
+    total = 0.0
+    for m in range(size):
+        r = dk[m] / (abs(k[m]) + floor * largest + 1e-12)
+        total += r * r
+    total = math.sqrt(total / size) if size else 0.0
+    return total if math.isfinite(total) else math.inf

@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from core.dynamics.integrators.base import NEWTON_FLOOR, NONFINITE_ATTEMPTS, Integrator
+from core.dynamics.integrators.control import newton_update
 
 
 def rate_jacobian(rate, space, t: float, y: np.ndarray, f0: np.ndarray) -> np.ndarray:
@@ -51,6 +52,7 @@ class GeneralizedAlpha(Integrator):
         self.af = 1.0 / (1 + r)
         self.gamma = 0.5 + self.am - self.af
         self.newton_tol, self.max_newton = float(self.options["newton_tol"]), int(self.options["max_newton"])
+        self.coefficients = np.array([self.am, self.af, self.gamma])
 
     def _reset(self):
         self.rate = None  # the method's own rate variable, carried from step to step
@@ -71,7 +73,8 @@ class GeneralizedAlpha(Integrator):
         when the iterations do not converge. They reuse the Jacobian of earlier steps (None asks for one at the
         step's middle); with `newton` they take it afresh at every iterate, Newton's method proper: a mesh
         that comes into contact within the step has no stiffness in a Jacobian taken before it, and the
-        iterations on that one can swing between contact and separation without end."""
+        iterations on that one can swing between contact and separation without end. Through the kernel's
+        compiled iterations when a kernel is set and the Jacobian is held (contract item 6)."""
         sp, t, y, r0 = self.space, self.t, self.y, self.rate
         t_af = t + self.af * h
         if self.jac is None:
@@ -80,26 +83,23 @@ class GeneralizedAlpha(Integrator):
             self.jac_h = None
         if self.jac_h != h:
             self._iteration_matrix(h)
-        k = r0.copy()
+        if self.kernel is not None and not newton:
+            done, self.nonfinite, evaluations = self.kernel.implicit(t, y, h, r0, self.inverse, self.coefficients,
+                                                                     self.newton_tol, NEWTON_FLOOR, self.max_newton)
+            self.nfev += evaluations
+            return done
+        k, dk = r0.copy(), np.empty_like(r0)
         for _ in range(self.max_newton):
-            inc = h * (r0 + self.gamma * (k - r0))
-            y_at = sp.retract(y, self.af * inc)
+            y_at = sp.retract(y, self.af * h * (r0 + self.gamma * (k - r0)))
             f_at = self.eval(t_af, y_at)
             if newton:
                 self.jac = self._jacobian(t_af, y_at, f_at)
                 self._iteration_matrix(h)
-            res = r0 + self.am * (k - r0) - f_at
-            dk = -(self.inverse @ res)
-            k += dk
-            if not np.all(np.isfinite(dk)):
+            change = newton_update(r0, k, f_at, self.inverse, self.am, NEWTON_FLOOR, dk)
+            if change == math.inf:
                 self.nonfinite = True
                 return None
-            # converged when the changes are newton_tol of each component's own size in the root mean square
-            # (SUNDIALS' weighted norm; a floor of 1e-3 of the largest keeps resting components from asking for
-            # more than round-off can give). Not every component: a stiff member's rate carries round-off of
-            # about 1e-11 of the largest rate, which Newton cannot reduce (a bearing-mounted hub stalled there)
-            scale = np.abs(k) + NEWTON_FLOOR * float(np.abs(k).max()) + 1e-12
-            if math.sqrt(float(np.dot(dk / scale, dk / scale)) / len(dk)) <= self.newton_tol:
+            if change <= self.newton_tol:
                 return h * (r0 + self.gamma * (k - r0)), k
         return None
 

@@ -25,7 +25,7 @@ from core.dynamics.kernels.work import workspace
 elements = None  # the registry's element loops: bound by the program's linker
 
 # advance's kinds of work
-STAGES, STEP, LEAP, LEAP_ADAPTIVE, PROJECT, CONSISTENT = range(6)
+STAGES, STEP, LEAP, LEAP_ADAPTIVE, PROJECT, CONSISTENT, IMPLICIT = range(7)
 # query's kinds
 SAMPLE, EVENTS, MULTIPLIERS, JACOBIAN, MATRICES, INITIAL_RATES, BODIES = range(7)
 
@@ -50,6 +50,9 @@ def advance(kind, t, y, h, t_stop, count, a, c, b, errors, k, first, stop, metho
                 k_last its increment and stages
     PROJECT     y after a step at t moved back onto the constraints, into `out`
     CONSISTENT  y with its velocities projected onto the rows at t, into `out`
+    IMPLICIT    Newton's iterations of a generalised-alpha step of size h (steps.implicit): the rate variable r0
+                in c, the inverse of the iterations' matrix in a, (am, af, gamma) in b, newton_tol in rtol, the
+                floor in atol, at most `count` iterations; the new rate variable into `out`, the increment into d
 
     Returns (status, steps taken, t, next h, t before the last step, the last step's size, evaluations,
     rejections; CONSISTENT: the largest change in place of the next h).
@@ -70,6 +73,9 @@ def advance(kind, t, y, h, t_stop, count, a, c, b, errors, k, first, stop, metho
     if kind == PROJECT:
         steps.onto_constraints(t, y, out, system, w)
         return steps.OK, 0, t, h, t, 0.0, 0, 0
+    if kind == IMPLICIT:
+        status, evaluations = steps.implicit(t, y, h, c, a, b, rtol, atol, count, out, d, system, w)
+        return status, 0, t, h, t, 0.0, evaluations, 0
     change = steps.consistent(t, y, out, system, w)
     return steps.OK, 0, t, change, t, 0.0, 0, 0
 

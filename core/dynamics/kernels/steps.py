@@ -1,5 +1,5 @@
-"""One explicit Runge-Kutta step for every tableau (rk4, dopri5, dop853) and both formulations, and the leaps that
-take many steps in one call.
+"""One explicit Runge-Kutta step for every tableau (rk4, dopri5, dop853) and both formulations, the leaps that
+take many steps in one call, and the Newton iterations of a generalised-alpha step.
 
 After scipy's `rk_step`: the stages k_i = f(t + c_i h, y + h sum_j a_ij k_j), here on the formulation's
 state space (Munthe-Kaas: the stage is taken at retract(y, d_i) and its rate corrected by dexp^-1 of the
@@ -7,6 +7,7 @@ stage's rotation; on joint coordinates retract is addition), the increment d = h
 error row E the squared norm sum_m ((h sum_j E_j k_jm) / (atol + rtol |d_m|))^2. A step ends with the state
 moved back onto the constraints. `leap` takes fixed steps and `leap_adaptive` accepted adaptive steps
 (controlled by core.dynamics.integrators.control) between two output samples without a return to Python.
+`implicit` iterates a generalised-alpha step (core.dynamics.integrators.implicit) to convergence.
 
 `system` is the tuple (fb, ib, disc, flanks, keys, store, used): the buffers, the discrete states, the
 flanks the last evaluation settled and the constant matrices' flank store. Plain Python that numba compiles.
@@ -17,17 +18,18 @@ from __future__ import annotations
 import numpy as np
 
 from core.dynamics.buffers.layout import CARTESIAN, CONSTANT, FORM, N
-from core.dynamics.integrators.control import (dop853_ratio, dopri5_ratio, next_step, reaches)
+from core.dynamics.integrators.control import (dop853_ratio, dopri5_ratio, newton_update, next_step, reaches)
 from core.dynamics.kernels import cartesian, joint
 from core.dynamics.state_space import correct_bodies, retract_bodies
 
 # a kernel's status: done; the flank store is full (the caller grows it and calls again); a step whose state
-# would not be finite (left to the Python step, which says so); an adaptive step left to Python's step()
-OK, FULL, NOT_FINITE, LEFT = 0, 1, 2, 3
+# would not be finite (left to the Python step, which says so); an adaptive step left to Python's step(); Newton's
+# iterations that did not converge
+OK, FULL, NOT_FINITE, LEFT, NOT_CONVERGED = 0, 1, 2, 3, 4
 #: compiled into their callers (the entry points) rather than as functions of their own: each compiled
 #: function that calls an evaluation lowers its whole tree again
 INLINE = ("general", "consistent", "onto_constraints", "stages", "step", "commit", "leap", "leap_adaptive",
-          "lie_bodies")
+          "lie_bodies", "rate_at", "implicit")
 
 
 def lie_bodies(ib):
@@ -43,6 +45,17 @@ def general(t, y, out, system, w):
         cartesian.evaluate(t, y, out, fb, ib, disc, flanks, w)
     else:
         joint.evaluate(t, y, out, fb, ib, disc, flanks, w)
+
+
+def rate_at(t, y, out, system, w):
+    """The tangent rate at (t, y) into `out`: on the constant matrices where the system has them (their flank
+    store may be full: FULL), else by the general evaluation. OK, or FULL."""
+    fb, ib, disc, flanks, keys, store, used = system
+    if ib[FORM] != CARTESIAN and ib[CONSTANT]:  # the work space is not handed on: each of its arrays would count
+        # a reference up and down
+        return joint.evaluate_constant(t, y, out, fb, ib, disc, flanks, keys, store, used)
+    general(t, y, out, system, w)
+    return OK
 
 
 def consistent(t, y, out, system, w):
@@ -72,8 +85,6 @@ def stages(t, y, h, a, c, k, first, stop, system, w):
     n = lie_bodies(system[1])
     size = k.shape[1]
     d, z = np.empty(size), np.empty(y.shape[0])
-    fb, ib, disc, flanks, keys, store, used = system
-    constant = ib[FORM] != CARTESIAN and ib[CONSTANT]
     for i in range(first, stop):
         for m in range(size):
             total = 0.0
@@ -84,11 +95,8 @@ def stages(t, y, h, a, c, k, first, stop, system, w):
             z[:] = y
         else:
             retract_bodies(y, d, z, n)
-        if constant:  # the work space is not handed on: each of its arrays would count a reference up and down
-            if joint.evaluate_constant(t + c[i] * h, z, k[i], fb, ib, disc, flanks, keys, store, used) != OK:
-                return FULL
-        else:
-            general(t + c[i] * h, z, k[i], system, w)
+        if rate_at(t + c[i] * h, z, k[i], system, w) != OK:
+            return FULL
         if i:
             correct_bodies(d, k[i], n)
     return OK
@@ -198,3 +206,30 @@ def leap_adaptive(t, y, h, t_stop, steps, a, c, b, errors, k, stop, first, metho
         failed += tries
         first = 0
     return OK, taken, t, h, t_old, h_last, evaluations, failed
+
+
+def implicit(t, y, h, r0, inverse, coefficients, newton_tol, floor, max_newton, k, d, system, w):
+    """Newton's iterations of one generalised-alpha step of size h from (t, y) and the rate variable r0, on the
+    inverse of the iterations' matrix: coefficients (am, af, gamma), each iterate's state retract(y, af d) with d =
+    h (r0 + gamma (k - r0)), converged when `newton_update`'s change is at most newton_tol. Returns (status,
+    evaluations): OK with the new rate variable in k and the step's increment in d, NOT_CONVERGED after
+    max_newton iterations, NOT_FINITE, or FULL."""
+    am, af, gamma = coefficients[0], coefficients[1], coefficients[2]
+    n = lie_bodies(system[1])
+    size = r0.shape[0]
+    z, f, dk = np.empty(y.shape[0]), np.empty(size), np.empty(size)
+    k[:] = r0
+    for i in range(max_newton):
+        for m in range(size):
+            dk[m] = af * h * (r0[m] + gamma * (k[m] - r0[m]))
+        retract_bodies(y, dk, z, n)
+        if rate_at(t + af * h, z, f, system, w) != OK:
+            return FULL, i
+        change = newton_update(r0, k, f, inverse, am, floor, dk)
+        if change == np.inf:
+            return NOT_FINITE, i + 1
+        if change <= newton_tol:
+            for m in range(size):
+                d[m] = h * (r0[m] + gamma * (k[m] - r0[m]))
+            return OK, i + 1
+    return NOT_CONVERGED, max_newton

@@ -3,7 +3,7 @@
 `Kernel` holds the buffers (core.dynamics.buffers.layout), the elements' discrete states, the flanks the last
 evaluation settled, and the constant matrices' store of flank sets, which it grows when the program says it
 is full. The integrators take their steps through it (core.dynamics.integrators: `stages`, `step`, `leap`,
-`leap_adaptive`, `project`), the run its samples and events.
+`leap_adaptive`, `implicit`, `project`), the run its samples and events.
 """
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from core.dynamics.buffers.layout import (CARTESIAN, EVENTS, FORM, GEAR_ROWS, NQ, OUTPUTS, ROWS, N)
-from core.dynamics.kernels.entries import (BODIES, CONSISTENT, EVENTS as EVENT_VALUES, INITIAL_RATES, JACOBIAN, LEAP,
-                                           LEAP_ADAPTIVE, MATRICES, MULTIPLIERS, PROJECT, SAMPLE, STAGES, STEP)
-from core.dynamics.kernels.steps import FULL
+from core.dynamics.kernels.entries import (BODIES, CONSISTENT, EVENTS as EVENT_VALUES, IMPLICIT, INITIAL_RATES,
+                                           JACOBIAN, LEAP, LEAP_ADAPTIVE, MATRICES, MULTIPLIERS, PROJECT, SAMPLE,
+                                           STAGES, STEP)
+from core.dynamics.kernels.steps import FULL, NOT_FINITE, OK
 
 #: flank sets the store holds at first; it doubles when full
 STORE_SETS = 4
@@ -95,6 +96,15 @@ class Kernel:
         self._advance(STEP, t, y, h, a=a, c=c, b=b, errors=errors, k=k, first=first, stop=stop, rtol=rtol,
                       atol=atol, d=d, norms=norms)
         return d, norms
+
+    def implicit(self, t, y, h, r0, inverse, coefficients, newton_tol, floor, max_newton) -> tuple:
+        """Newton's iterations of a generalised-alpha step (core.dynamics.kernels.steps.implicit): ((the increment,
+        the new rate variable), or None when they did not converge; whether they met a value that is not finite;
+        the evaluations)."""
+        k, d = np.empty_like(r0), np.empty_like(r0)
+        found = self._advance(IMPLICIT, t, y, h, count=max_newton, a=inverse, c=np.asarray(r0, float),
+                              b=np.asarray(coefficients, float), rtol=newton_tol, atol=floor, out=k, d=d)
+        return ((d, k) if found[0] == OK else None), found[0] == NOT_FINITE, int(found[6])
 
     def leap(self, t, y, h, steps, a, c, b, k, first) -> tuple[int, float, np.ndarray, float, np.ndarray]:
         """Up to `steps` fixed steps in one call: (steps taken, t, y, and t and y before the last step)."""

@@ -280,3 +280,28 @@ def test_warming_the_cache_finds_the_examples_it_compiles_on():
     # `make venv` compiles the kernels by running the examples: a wrong folder made it compile nothing, and every
     # run of the suite then compiled on its own
     assert sorted(p.stem for p in warm.EXAMPLES.glob("*.gdyn")) == EXAMPLE_NAMES
+
+
+@pytest.mark.parametrize("integrator", ["generalized_alpha", "generalized_alpha_adaptive"])
+@pytest.mark.parametrize("formulation", ["joint", "cartesian"])
+def test_generalised_alpha_iterates_in_the_kernel_as_its_python_iterations_do(integrator, formulation):
+    """Newton's iterations of a generalised-alpha step run in the kernel, compiled and as Python, and take the
+    steps of the integrator's own iterations in Python on the rate (its kernel unset): the same steps, rejections
+    and evaluations, and the mesh's transmission error to 1e-9."""
+    model = load(EXAMPLES / "compliant_mesh_pair.gdyn")
+    options = {"rtol": 1e-4, "atol": 1e-12} if integrator.endswith("adaptive") else {}
+    runs = {c: prepare(model, t_end=0.002, step=2e-5, output_step=1e-4, integrator=integrator, rho_inf=0.5,
+                       formulation=formulation, compiled="off" if c == "off" else "on", **options)
+            for c in ("on", "off", "loop")}
+    runs["loop"].solver.kernel = None
+    kernel, calls = runs["on"].solver.kernel, []
+    iterate = kernel.implicit
+    kernel.implicit = lambda *args: calls.append(args[2]) or iterate(*args)
+    res = {c: run.run() for c, run in runs.items()}
+    counts = {c: (r.steps, runs[c].solver.nfailed, r.evaluations) for c, r in res.items()}
+    assert counts["on"] == counts["off"] == counts["loop"], counts
+    assert len(calls) >= res["on"].steps  # every step's iterations in the kernel
+    assert all(r.status == "finished" for r in res.values())
+    te = {c: r["mesh.TE [m]"] for c, r in res.items()}
+    for c in ("on", "off"):
+        assert float(np.abs(te[c] - te["loop"]).max()) < 1e-9 * float(np.abs(te["loop"]).max()), c

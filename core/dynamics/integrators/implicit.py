@@ -32,6 +32,11 @@ def local_error_constant(rho_inf: float) -> float:
     return 1.0 / 12.0 + 0.25 * ((1.0 - rho_inf) / (1.0 + rho_inf)) ** 2
 
 
+#: Relative change of the step size within which the iterations keep their matrix (an adaptive step changes at
+#: every step; inverting cost more than the few iterations more a slightly wrong matrix takes)
+MATRIX_REUSE = 0.2
+
+
 class GeneralizedAlpha(Integrator):
     """First-order generalised-alpha (implicit, second order); rho_inf in [0, 1].
 
@@ -81,7 +86,7 @@ class GeneralizedAlpha(Integrator):
             y_mid = sp.retract(y, self.af * h * r0)
             self.jac = self._jacobian(t_af, y_mid, self.eval(t_af, y_mid))
             self.jac_h = None
-        if self.jac_h != h:
+        if self.jac_h is None or abs(h - self.jac_h) > MATRIX_REUSE * self.jac_h:
             self._iteration_matrix(h)
         if self.kernel is not None and not newton:
             done, self.nonfinite, evaluations = self.kernel.implicit(t, y, h, r0, self.inverse, self.coefficients,

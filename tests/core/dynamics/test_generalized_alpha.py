@@ -220,3 +220,20 @@ def test_adaptive_generalised_alpha_below_rho_one_rarely_rejects_a_step_on_the_c
     assert run.solver.nfailed < 0.1 * res.steps, (run.solver.nfailed, res.steps)
     ours, theirs = res["mesh.force"], reference["mesh.force"]
     assert abs(ours - theirs).max() < 1e-3 * abs(theirs).max()
+
+
+def test_adaptive_generalised_alpha_keeps_its_iteration_matrix_while_the_step_changes_by_less_than_a_fifth():
+    """An adaptive step changes at every step, and the iterations' matrix (am I - af gamma h J) was inverted at
+    every one: 4,664 inversions in 4,447 steps on the compliant pair example (10 ms, rtol 1e-4), 17 us each
+    against some 2 us for an iteration. Within a fifth of the step it was made for it stays (684), and the run
+    reaches the same accuracy against dop853 (rtol 1e-10, an independent method)."""
+    model = load(EXAMPLES / "compliant_mesh_pair.gdyn")
+    run = prepare(model, t_end=0.01, output_step=1e-4, integrator="generalized_alpha_adaptive", rho_inf=0.5,
+                  rtol=1e-4, atol=1e-12)
+    made, inverse = [], run.solver._iteration_matrix
+    run.solver._iteration_matrix = lambda h: made.append(h) or inverse(h)
+    res = run.run()
+    assert res.status == "finished", res.message
+    assert len(made) < 0.3 * res.steps, (len(made), res.steps)
+    reference = simulate(model, t_end=0.01, output_step=1e-4, integrator="dop853", rtol=1e-10, atol=1e-12)
+    assert abs(res["mesh.force"] - reference["mesh.force"]).max() < 1e-3 * abs(reference["mesh.force"]).max()

@@ -29,7 +29,7 @@ OK, FULL, NOT_FINITE, LEFT, NOT_CONVERGED = 0, 1, 2, 3, 4
 #: compiled into their callers (the entry points) rather than as functions of their own: each compiled
 #: function that calls an evaluation lowers its whole tree again
 INLINE = ("general", "consistent", "onto_constraints", "stages", "step", "commit", "leap", "leap_adaptive",
-          "lie_bodies", "rate_at", "implicit")
+          "lie_bodies", "implicit")
 
 
 def lie_bodies(ib):
@@ -45,17 +45,6 @@ def general(t, y, out, system, w):
         cartesian.evaluate(t, y, out, fb, ib, disc, flanks, w)
     else:
         joint.evaluate(t, y, out, fb, ib, disc, flanks, w)
-
-
-def rate_at(t, y, out, system, w):
-    """The tangent rate at (t, y) into `out`: on the constant matrices where the system has them (their flank
-    store may be full: FULL), else by the general evaluation. OK, or FULL."""
-    fb, ib, disc, flanks, keys, store, used = system
-    if ib[FORM] != CARTESIAN and ib[CONSTANT]:  # the work space is not handed on: each of its arrays would count
-        # a reference up and down
-        return joint.evaluate_constant(t, y, out, fb, ib, disc, flanks, keys, store, used)
-    general(t, y, out, system, w)
-    return OK
 
 
 def consistent(t, y, out, system, w):
@@ -85,6 +74,8 @@ def stages(t, y, h, a, c, k, first, stop, system, w):
     n = lie_bodies(system[1])
     size = k.shape[1]
     d, z = np.empty(size), np.empty(y.shape[0])
+    fb, ib, disc, flanks, keys, store, used = system
+    constant = ib[FORM] != CARTESIAN and ib[CONSTANT]
     for i in range(first, stop):
         for m in range(size):
             total = 0.0
@@ -95,8 +86,11 @@ def stages(t, y, h, a, c, k, first, stop, system, w):
             z[:] = y
         else:
             retract_bodies(y, d, z, n)
-        if rate_at(t + c[i] * h, z, k[i], system, w) != OK:
-            return FULL
+        if constant:  # the work space is not handed on: each of its arrays would count a reference up and down
+            if joint.evaluate_constant(t + c[i] * h, z, k[i], fb, ib, disc, flanks, keys, store, used) != OK:
+                return FULL
+        else:
+            general(t + c[i] * h, z, k[i], system, w)
         if i:
             correct_bodies(d, k[i], n)
     return OK
@@ -216,6 +210,8 @@ def implicit(t, y, h, r0, inverse, coefficients, newton_tol, floor, max_newton, 
     max_newton iterations, NOT_FINITE, or FULL."""
     am, af, gamma = coefficients[0], coefficients[1], coefficients[2]
     n = lie_bodies(system[1])
+    fb, ib, disc, flanks, keys, store, used = system
+    constant = ib[FORM] != CARTESIAN and ib[CONSTANT]
     size = r0.shape[0]
     z, f, dk = np.empty(y.shape[0]), np.empty(size), np.empty(size)
     k[:] = r0
@@ -223,8 +219,11 @@ def implicit(t, y, h, r0, inverse, coefficients, newton_tol, floor, max_newton, 
         for m in range(size):
             dk[m] = af * h * (r0[m] + gamma * (k[m] - r0[m]))
         retract_bodies(y, dk, z, n)
-        if rate_at(t + af * h, z, f, system, w) != OK:
-            return FULL, i
+        if constant:  # as in `stages`
+            if joint.evaluate_constant(t + af * h, z, f, fb, ib, disc, flanks, keys, store, used) != OK:
+                return FULL, i
+        else:
+            general(t + af * h, z, f, system, w)
         change = newton_update(r0, k, f, inverse, am, floor, dk)
         if change == np.inf:
             return NOT_FINITE, i + 1

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from core.dynamics.integrators.base import DenseOutput, Integrator
+from core.dynamics.integrators.base import DenseOutput, Integrator, too_small
 from core.dynamics.integrators.control import dop853_ratio, dopri5_ratio, next_step
 
 
@@ -149,7 +149,7 @@ class DormandPrince(Integrator):
             self.nfailed += 1
             h = h_next
             if h < self.h_min:
-                return False, f"step size fell below {self.h_min:.3g} s at t = {self.t:.9g} s"
+                return False, too_small(self.h_min, self.t, self.atol)
         return False, f"{self.max_rejections} rejected steps in a row at t = {self.t:.9g} s (last step {h:.3g} s)"
 
 

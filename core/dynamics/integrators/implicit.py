@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from core.dynamics.integrators.base import NEWTON_FLOOR, NONFINITE_ATTEMPTS, Integrator
+from core.dynamics.integrators.base import NEWTON_FLOOR, NONFINITE_ATTEMPTS, Integrator, too_small
 from core.dynamics.integrators.control import newton_update
 
 
@@ -224,5 +224,5 @@ class AdaptiveGeneralizedAlpha(GeneralizedAlpha):
                 # rho_inf 1 the estimate of that lag does not shrink with the step
                 base, made_for = f_now, 0.0
             if h < self.h_min:
-                return False, f"step size fell below {self.h_min:.3g} s at t = {self.t:.9g} s"
+                return False, too_small(self.h_min, self.t, self.atol)
         return False, f"{self.max_rejections} rejected steps in a row at t = {self.t:.9g} s (last step {h:.3g} s)"

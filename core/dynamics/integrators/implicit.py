@@ -33,7 +33,7 @@ def local_error_constant(rho_inf: float) -> float:
 
 
 #: Relative change of the step size within which the iterations keep their matrix (an adaptive step changes at
-#: every step; inverting cost more than the few iterations more a slightly wrong matrix takes)
+#: every step; inverting costs more than the few more iterations a slightly wrong matrix takes)
 MATRIX_REUSE = 0.2
 
 
@@ -79,7 +79,8 @@ class GeneralizedAlpha(Integrator):
         step's middle); with `newton` they take it afresh at every iterate, Newton's method proper: a mesh
         that comes into contact within the step has no stiffness in a Jacobian taken before it, and the
         iterations on that one can swing between contact and separation without end. Through the kernel's
-        compiled iterations when a kernel is set and the Jacobian is held (contract item 6)."""
+        iterations (compiled, or its program as Python) when a kernel is set and the Jacobian is held (contract
+        item 6)."""
         sp, t, y, r0 = self.space, self.t, self.y, self.rate
         t_af = t + self.af * h
         if self.jac is None:

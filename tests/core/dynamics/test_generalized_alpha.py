@@ -3,6 +3,8 @@ time-varying load at every step up to 1e-2 s, and reaches its design order (2) t
 
 The reference is the closed form of the planetary reduced to the sun's speed (the energy method: one
 equivalent inertia, the carrier's viscous load seen through the ratio squared), independent of the engine.
+The adaptive form's error estimate is held to the true local error on the harmonic oscillator (its exact flow),
+and its runs of the compliant examples to dop853's.
 """
 
 from __future__ import annotations

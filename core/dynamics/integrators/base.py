@@ -241,6 +241,12 @@ class Integrator:
     def _leap_impl(self, t_stop: float, max_steps: int) -> int:
         return 0
 
+    def _whole_steps(self, t_stop: float, max_steps: int) -> int:
+        """How many fixed steps of h a leap takes: at most max_steps, those that end before t_stop by more than
+        round-off (step() takes the one that reaches or passes it: a sample there, the last step shortened to
+        t_bound)."""
+        return min(max_steps, math.ceil((t_stop - self.t) / self.h - 1e-6) - 1)
+
     def dense_output(self) -> DenseOutput:
         """The interpolant over the last step [t_old, t]."""
         if self.t_old is None:

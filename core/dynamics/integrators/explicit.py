@@ -37,9 +37,7 @@ class RK4(Integrator):
         # the kernel's steps are the space's (retract(y, d)) with the kernel's projection (contract item 6)
         if self.kernel is None:
             return 0
-        # the whole steps of h that end before t_stop by more than round-off: step() takes the one that reaches
-        # or passes it (a sample there, the last step shortened to t_bound)
-        steps = min(max_steps, math.ceil((t_stop - self.t) / self.h - 1e-6) - 1)
+        steps = self._whole_steps(t_stop, max_steps)
         if steps < 1:
             return 0
         k = np.empty((4, self.space.tangent_size))

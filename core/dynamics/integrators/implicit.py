@@ -48,6 +48,7 @@ class GeneralizedAlpha(Integrator):
     """
 
     name, order, evaluations = "generalized_alpha", 2, 3
+    LEAPS = True
     OPTIONS = {"rho_inf": 0.5, "newton_tol": 1e-8, "max_newton": 25}
 
     def __init__(self, *args, **kw):
@@ -73,6 +74,12 @@ class GeneralizedAlpha(Integrator):
         self.inverse = np.linalg.inv(self.am * np.eye(self.space.tangent_size) - self.af * self.gamma * h * self.jac)
         self.jac_h = h
 
+    def _matrix_for(self, h):
+        """The iterations' matrix for steps of size h: the one in hand while h is within MATRIX_REUSE of the
+        step it was made for."""
+        if self.jac_h is None or abs(h - self.jac_h) > MATRIX_REUSE * self.jac_h:
+            self._iteration_matrix(h)
+
     def _implicit(self, h, newton=False):
         """(increment, rate variable) of one generalised-alpha step of size h from the current state, or None
         when the iterations do not converge. They reuse the Jacobian of earlier steps (None asks for one at the
@@ -87,8 +94,7 @@ class GeneralizedAlpha(Integrator):
             y_mid = sp.retract(y, self.af * h * r0)
             self.jac = self._jacobian(t_af, y_mid, self.eval(t_af, y_mid))
             self.jac_h = None
-        if self.jac_h is None or abs(h - self.jac_h) > MATRIX_REUSE * self.jac_h:
-            self._iteration_matrix(h)
+        self._matrix_for(h)
         if self.kernel is not None and not newton:
             done, self.nonfinite, evaluations = self.kernel.implicit(t, y, h, r0, self.inverse, self.coefficients,
                                                                      self.newton_tol, NEWTON_FLOOR, self.max_newton)
@@ -124,6 +130,23 @@ class GeneralizedAlpha(Integrator):
                 return True, ""
         return False, f"Newton iterations did not converge at t = {t:.9g} s (step {h:.3g} s)"
 
+    def _leap_impl(self, t_stop, max_steps):
+        # the kernel's steps on the Jacobian in hand (contract item 7); the first step, which takes the
+        # Jacobian, and a step whose iterations do not converge are step()'s
+        steps = self._whole_steps(t_stop, max_steps)
+        if self.kernel is None or self.jac is None or self.rate is None or steps < 1:
+            return 0
+        self._matrix_for(self.h)
+        taken, t, y, t_old, y_old, rate, evaluations = self.kernel.leap_implicit(
+            self.t, self.y, self.h, steps, self.rate, self.inverse, self.coefficients, self.newton_tol, NEWTON_FLOOR,
+            self.max_newton)
+        self.nfev += evaluations
+        if taken:
+            self.nsteps += taken
+            self._last = (t_old, y_old, None)  # the dense output evaluates f_old if it is asked for
+            self.t_old, self.t, self.y, self._f, self.rate = t_old, t, y, None, rate
+        return taken
+
 
 class AdaptiveGeneralizedAlpha(GeneralizedAlpha):
     """Generalised-alpha with its step size controlled by an estimate of the local error.
@@ -152,6 +175,7 @@ class AdaptiveGeneralizedAlpha(GeneralizedAlpha):
     """
 
     name, order, evaluations = "generalized_alpha_adaptive", 2, 3
+    LEAPS = False  # its steps are controlled in Python, each through the kernel's iterations
     OPTIONS = {"rho_inf": 1.0, "rtol": 1e-4, "atol": 1e-12, "newton_tol": 1e-8, "max_newton": 25,
                "max_rejections": 40}
 
@@ -164,6 +188,9 @@ class AdaptiveGeneralizedAlpha(GeneralizedAlpha):
         self.h_min = 1e-14 * max(1.0, abs(self.t_bound))
         self.shift = self.af - self.am  # the rate variable's time shift per unit step
         self.constant = local_error_constant(float(self.options["rho_inf"]))
+
+    def _leap_impl(self, t_stop, max_steps):
+        return 0  # each step's size is chosen in Python
 
     def _reset(self):
         super()._reset()

@@ -25,7 +25,7 @@ from core.dynamics.kernels.work import workspace
 elements = None  # the registry's element loops: bound by the program's linker
 
 # advance's kinds of work
-STAGES, STEP, LEAP, LEAP_ADAPTIVE, PROJECT, CONSISTENT, IMPLICIT = range(7)
+STAGES, STEP, LEAP, LEAP_ADAPTIVE, PROJECT, CONSISTENT, IMPLICIT, LEAP_IMPLICIT = range(8)
 # query's kinds
 SAMPLE, EVENTS, MULTIPLIERS, JACOBIAN, MATRICES, INITIAL_RATES, BODIES = range(7)
 
@@ -53,6 +53,8 @@ def advance(kind, t, y, h, t_stop, count, a, c, b, errors, k, first, stop, metho
     IMPLICIT    Newton's iterations of a generalised-alpha step of size h (steps.implicit): the rate variable r0
                 in c, the inverse of the iterations' matrix in a, (am, af, gamma) in b, newton_tol in rtol, the
                 floor in atol, at most `count` iterations; the new rate variable into `out`, the increment into d
+    LEAP_IMPLICIT  up to `count` fixed generalised-alpha steps (steps.leap_implicit), y and the rate variable c
+                in place, `out` the state before the last, the rest as IMPLICIT with max_rejections the iterations
 
     Returns (status, steps taken, t, next h, t before the last step, the last step's size, evaluations,
     rejections; CONSISTENT: the largest change in place of the next h).
@@ -76,6 +78,10 @@ def advance(kind, t, y, h, t_stop, count, a, c, b, errors, k, first, stop, metho
     if kind == IMPLICIT:
         status, evaluations = steps.implicit(t, y, h, c, a, b, rtol, atol, count, out, d, system, w)
         return status, 0, t, h, t, 0.0, evaluations, 0
+    if kind == LEAP_IMPLICIT:
+        status, taken, t_new, t_old, evaluations = steps.leap_implicit(t, y, h, count, c, a, b, rtol, atol,
+                                                                       max_rejections, out, system, w)
+        return status, taken, t_new, h, t_old, h, evaluations, 0
     change = steps.consistent(t, y, out, system, w)
     return steps.OK, 0, t, change, t, 0.0, 0, 0
 

@@ -7,7 +7,8 @@ stage's rotation; on joint coordinates retract is addition), the increment d = h
 error row E the squared norm sum_m ((h sum_j E_j k_jm) / (atol + rtol |d_m|))^2. A step ends with the state
 moved back onto the constraints. `leap` takes fixed steps and `leap_adaptive` accepted adaptive steps
 (controlled by core.dynamics.integrators.control) between two output samples without a return to Python.
-`implicit` iterates a generalised-alpha step (core.dynamics.integrators.implicit) to convergence.
+`implicit` iterates a generalised-alpha step (core.dynamics.integrators.implicit) to convergence, and
+`leap_implicit` takes fixed generalised-alpha steps between two output samples.
 
 `system` is the tuple (fb, ib, disc, flanks, keys, store, used): the buffers, the discrete states, the
 flanks the last evaluation settled and the constant matrices' flank store. Plain Python that numba compiles.
@@ -29,7 +30,7 @@ OK, FULL, NOT_FINITE, LEFT, NOT_CONVERGED = 0, 1, 2, 3, 4
 #: compiled into their callers (the entry points) rather than as functions of their own: each compiled
 #: function that calls an evaluation lowers its whole tree again
 INLINE = ("general", "consistent", "onto_constraints", "stages", "step", "commit", "leap", "leap_adaptive",
-          "lie_bodies", "implicit")
+          "lie_bodies", "implicit", "leap_implicit")
 
 
 def lie_bodies(ib):
@@ -232,3 +233,24 @@ def implicit(t, y, h, r0, inverse, coefficients, newton_tol, floor, max_newton, 
                 d[m] = h * (r0[m] + gamma * (k[m] - r0[m]))
             return OK, i + 1
     return NOT_CONVERGED, max_newton
+
+
+def leap_implicit(t, y, h, steps, r, inverse, coefficients, newton_tol, floor, max_newton, y_old, system, w):
+    """Up to `steps` fixed generalised-alpha steps of size h from (t, y) and the rate variable r, each as
+    `implicit` iterates it on the one matrix and `commit` ends it: y and r updated in place, y_old the state
+    before the last step. It stops before a step whose iterations do not converge (Python's step() takes that
+    one, with its fresh Jacobian). Returns (status, steps taken, t, t before the last step, evaluations)."""
+    size = r.shape[0]
+    k, d, z = np.empty(size), np.empty(size), np.empty(y.shape[0])
+    t_old, evaluations = t, 0
+    for i in range(steps):
+        status, spent = implicit(t, y, h, r, inverse, coefficients, newton_tol, floor, max_newton, k, d, system, w)
+        if status != OK:  # a step cut short by a full flank store is taken again, and counted then
+            return status, i, t, t_old, evaluations + (0 if status == FULL else spent)
+        evaluations += spent
+        if not commit(t, h, y, d, z, y_old, system, w):
+            return NOT_FINITE, i, t, t_old, evaluations
+        r[:] = k
+        t_old = t
+        t = t + h
+    return OK, steps, t, t_old, evaluations

@@ -3,7 +3,7 @@
 `Kernel` holds the buffers (core.dynamics.buffers.layout), the elements' discrete states, the flanks the last
 evaluation settled, and the constant matrices' store of flank sets, which it grows when the program says it
 is full. The integrators take their steps through it (core.dynamics.integrators: `stages`, `step`, `leap`,
-`leap_adaptive`, `implicit`, `project`), the run its samples and events.
+`leap_adaptive`, `implicit`, `leap_implicit`, `project`), the run its samples and events.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import numpy as np
 
 from core.dynamics.buffers.layout import (CARTESIAN, EVENTS, FORM, GEAR_ROWS, NQ, OUTPUTS, ROWS, N)
 from core.dynamics.kernels.entries import (BODIES, CONSISTENT, EVENTS as EVENT_VALUES, IMPLICIT, INITIAL_RATES,
-                                           JACOBIAN, LEAP, LEAP_ADAPTIVE, MATRICES, MULTIPLIERS, PROJECT, SAMPLE,
-                                           STAGES, STEP)
+                                           JACOBIAN, LEAP, LEAP_ADAPTIVE, LEAP_IMPLICIT, MATRICES, MULTIPLIERS,
+                                           PROJECT, SAMPLE, STAGES, STEP)
 from core.dynamics.kernels.steps import FULL, NOT_FINITE, OK
 
 #: flank sets the store holds at first; it doubles when full
@@ -70,7 +70,7 @@ class Kernel:
                                          int(first), int(stop), int(method), int(order), float(rtol), float(atol),
                                          float(max_step), float(h_min), int(max_rejections), out, d, norms, d_last,
                                          k_last, *self._args())
-            if found[0] != FULL or kind in (LEAP, LEAP_ADAPTIVE):
+            if found[0] != FULL or kind in (LEAP, LEAP_ADAPTIVE, LEAP_IMPLICIT):
                 return found
             self._grow()
 
@@ -105,6 +105,25 @@ class Kernel:
         found = self._advance(IMPLICIT, t, y, h, count=max_newton, a=inverse, c=np.asarray(r0, float),
                               b=np.asarray(coefficients, float), rtol=newton_tol, atol=floor, out=k, d=d)
         return ((d, k) if found[0] == OK else None), found[0] == NOT_FINITE, int(found[6])
+
+    def leap_implicit(self, t, y, h, steps, rate, inverse, coefficients, newton_tol, floor, max_newton) -> tuple:
+        """Up to `steps` fixed generalised-alpha steps in one call while their iterations converge
+        (core.dynamics.kernels.steps.leap_implicit): (steps taken, t, y, t and y before the last step, the rate
+        variable, evaluations)."""
+        y, y_old, rate = np.array(y, dtype=float), np.empty_like(y), np.array(rate, dtype=float)
+        coefficients = np.asarray(coefficients, float)
+        t, t_old, taken, evaluations = float(t), float(t), 0, 0
+        while taken < steps:
+            status, done, t, _, last, _, spent, _ = self._advance(
+                LEAP_IMPLICIT, t, y, h, count=steps - taken, a=inverse, c=rate, b=coefficients, rtol=newton_tol,
+                atol=floor, max_rejections=max_newton, out=y_old)
+            if done:
+                t_old = last
+            taken, evaluations = taken + done, evaluations + spent
+            if status != FULL:
+                break
+            self._grow()
+        return taken, t, y, t_old, y_old, rate, evaluations
 
     def leap(self, t, y, h, steps, a, c, b, k, first) -> tuple[int, float, np.ndarray, float, np.ndarray]:
         """Up to `steps` fixed steps in one call: (steps taken, t, y, and t and y before the last step)."""

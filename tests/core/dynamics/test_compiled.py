@@ -294,14 +294,52 @@ def test_generalised_alpha_iterates_in_the_kernel_as_its_python_iterations_do(in
                        formulation=formulation, compiled="off" if c == "off" else "on", **options)
             for c in ("on", "off", "loop")}
     runs["loop"].solver.kernel = None
-    kernel, calls = runs["on"].solver.kernel, []
-    iterate = kernel.implicit
-    kernel.implicit = lambda *args: calls.append(args[2]) or iterate(*args)
+    kernel, iterated = runs["on"].solver.kernel, []
+    iterate, leap = kernel.implicit, kernel.leap_implicit
+
+    def leap_counted(*args):
+        found = leap(*args)
+        iterated.append(found[0])  # the steps it took
+        return found
+
+    kernel.implicit, kernel.leap_implicit = (lambda *args: iterated.append(1) or iterate(*args)), leap_counted
     res = {c: run.run() for c, run in runs.items()}
     counts = {c: (r.steps, runs[c].solver.nfailed, r.evaluations) for c, r in res.items()}
     assert counts["on"] == counts["off"] == counts["loop"], counts
-    assert len(calls) >= res["on"].steps  # every step's iterations in the kernel
+    assert sum(iterated) >= res["on"].steps  # every step's iterations in the kernel, one by one or in leaps
     assert all(r.status == "finished" for r in res.values())
     te = {c: r["mesh.TE [m]"] for c, r in res.items()}
     for c in ("on", "off"):
         assert float(np.abs(te[c] - te["loop"]).max()) < 1e-9 * float(np.abs(te["loop"]).max()), c
+
+
+@pytest.mark.parametrize("formulation", ["joint", "cartesian"])
+def test_a_generalised_alpha_leap_gives_the_states_of_as_many_steps(formulation):
+    """Fixed-step generalised-alpha leaps as RK4 does: the kernel iterates step after step on the Jacobian in hand,
+    in one call, with the same states, rate variable, time, counters and dense output as step() called as many
+    times, and never the step that reaches t_stop; the first step, which takes the Jacobian, is step()'s. A run
+    with leaps gives the samples of one without, and its plan says where its steps are taken."""
+    model = load(EXAMPLES / "compliant_mesh_pair.gdyn")
+    h = 2e-5
+    a, b = (prepare(model, t_end=0.01, step=h, output_step=0.01, integrator="generalized_alpha", rho_inf=0.5,
+                    formulation=formulation, compiled="on").solver for _ in range(2))
+    assert b.leap(0.005, 100) == 0  # no Jacobian yet
+    for solver in (a, b):
+        assert solver.step() is None
+    for _ in range(100):
+        assert a.step() is None
+    assert b.leap(b.t + 100.5 * h, 1000) == 100
+    assert (b.t, b.nsteps, b.nfev, b.t_old) == (a.t, a.nsteps, a.nfev, a.t_old)
+    assert np.array_equal(b.y, a.y) and np.array_equal(b.rate, a.rate)
+    tm = a.t - 0.3 * h
+    assert np.array_equal(b.dense_output()(tm), a.dense_output()(tm))
+    settings = dict(t_end=0.004, step=h, output_step=2e-4, integrator="generalized_alpha", rho_inf=0.5,
+                    formulation=formulation, compiled="on")
+    leapt = prepare(model, **settings)
+    assert "the steps between output samples in one call of the kernel" in leapt.plan.steps
+    leapt = leapt.run()
+    one_by_one = prepare(model, **settings)
+    one_by_one.solver.leap = lambda *args: 0
+    one_by_one = one_by_one.run()
+    assert (leapt.steps, leapt.evaluations) == (one_by_one.steps, one_by_one.evaluations)
+    assert np.array_equal(leapt.data, one_by_one.data)

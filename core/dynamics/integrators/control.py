@@ -13,13 +13,15 @@ def reaches(h: float, remaining: float) -> bool:
     return h >= remaining * (1.0 - 1e-9)
 
 
-def next_step(h: float, ratio: float, order: int) -> tuple[bool, float]:
+def next_step(h: float, ratio: float, order: int, retried: bool) -> tuple[bool, float]:
     """The step controller of the adaptive methods: whether a step of size h [s] whose error is `ratio` times
     its tolerance is accepted, and the size to take next (after it, or for its retry): grown or shrunk by
-    0.9 ratio^(-1 / order), by a factor of at most 5 and at least 0.2."""
+    0.9 ratio^(-1 / order), by a factor of at most 5 and at least 0.2. A step accepted after a rejected attempt
+    (`retried`) is followed by one no larger (Hairer, Norsett and Wanner, Solving ODEs I, sec. II.4): else, at
+    the stability boundary of a stiff member, the controller grows straight back into the size just refused."""
     factor = 0.9 * ratio ** (-1.0 / order) if ratio > 0 else 5.0
     if ratio <= 1.0:
-        return True, h * min(5.0, max(0.2, factor))
+        return True, h * min(1.0 if retried else 5.0, max(0.2, factor))
     return False, h * max(0.2, factor)
 
 

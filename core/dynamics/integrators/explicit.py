@@ -139,7 +139,7 @@ class DormandPrince(Integrator):
             if not math.isfinite(ratio):
                 return False, (f"the error estimate is not finite at t = {self.t:.9g} s (step {h:.3g} s): "
                                "the state or its rate became NaN or infinite")
-            accepted, h_next = next_step(h, ratio, self.ERROR_ORDER)
+            accepted, h_next = next_step(h, ratio, self.ERROR_ORDER, attempt > 0)
             if accepted:
                 self.h = h_next
                 self.t, self.y = self.t + h, self.space.retract(self.y, d5)

@@ -205,7 +205,7 @@ class AdaptiveGeneralizedAlpha(GeneralizedAlpha):
         f_now = self.current_rate()
         if not np.all(np.isfinite(f_now)):
             return False, f"the rate is NaN or infinite at t = {self.t:.9g} s"
-        h = self._step_to(min(self.h, self.h_max))
+        h = h_first = self._step_to(min(self.h, self.h_max))
         # the rate variable and the step size it was made for; the rate's slope over the last step
         base, made_for = self.rate, 0.0 if self.history is None else self.history[1]
         slope = None if self.history is None else (f_now - self.history[0]) / self.history[1]
@@ -239,7 +239,10 @@ class AdaptiveGeneralizedAlpha(GeneralizedAlpha):
                     if not np.isfinite(ratio):
                         return False, f"the error estimate is not finite at t = {self.t:.9g} s (step {h:.3g} s)"
                 if ratio <= 1.0:
+                    # grown by at most 2, and not at all after a smaller retry (as control.next_step)
                     factor = 2.0 if ratio == 0.0 else min(2.0, max(0.2, 0.9 * ratio ** (-1.0 / 3.0)))
+                    if h < h_first:
+                        factor = min(factor, 1.0)
                     self.history, self.error = (f_now, h), err
                     self.rate = k
                     self.t, self.y = self.t + h, self.space.retract(self.y, inc)

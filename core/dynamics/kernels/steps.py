@@ -182,7 +182,7 @@ def leap_adaptive(t, y, h, t_stop, steps, a, c, b, errors, k, stop, first, metho
             ratio = dopri5_ratio(hh, norms, d.shape[0]) if method == 0 else dop853_ratio(hh, norms, d.shape[0])
             if not np.isfinite(ratio):
                 return NOT_FINITE, taken, t, h, t_old, h_last, evaluations, failed
-            accepted, h_next = next_step(hh, ratio, order)
+            accepted, h_next = next_step(hh, ratio, order, tries > 0)
             if accepted:
                 break
             tries += 1

@@ -158,8 +158,9 @@ class AdaptiveGeneralizedAlpha(GeneralizedAlpha):
     implicit step's error is 1/6 of the difference at a constant step). The
     error is measured against the step's own increment (atol + rtol |dy|),
     as dopri5 does; the step grows or shrinks by 0.9 (1 / ratio)^(1/3),
-    between 0.2 and 2 times, and never beyond the settings' step (the first
-    step, which has no history, takes the settings' step / 10).
+    between 0.2 and 2 times (not grown after a retry at a smaller size), and
+    never beyond the settings' step (the first step, which has no history,
+    takes the settings' step / 10).
 
     The rate variable stands for the rate at t + (af - am) h, which depends
     on the step h (the method's second-order condition): for a step of

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -35,6 +36,7 @@ from core.gearing.mesh_stiffness import (
     iso6336_stiffness,
     periodic_interp,
     periodic_value,
+    waveform_table,
 )
 from core.gearing.gear_bodies import polar_inertia
 from core.gearing.pitch_point import bevel_mean_radius
@@ -74,14 +76,19 @@ class MeshModel:
     source: str = ""
     cosine: float | None = None
 
+    @cached_property
+    def table(self) -> np.ndarray:
+        """The profile with its interpolant's slopes at the samples (core.gearing.mesh_stiffness.waveform_table)."""
+        return waveform_table(np.asarray(self.profile, float))
+
     def stiffness(self, fraction) -> tuple[np.ndarray, np.ndarray]:
         """k [N/m] and dk/dphi [N/m per rad of mesh phase] at mesh-period fractions."""
         if isinstance(fraction, float):  # one phase per evaluation of a run: plain floats, no 0-d arrays
-            return mesh_stiffness_at(self.k_mean, self.cosine is not None, self.cosine or 0.0, self.profile, fraction)
+            return mesh_stiffness_at(self.k_mean, self.cosine is not None, self.cosine or 0.0, self.table, fraction)
         if self.cosine is not None:
             phi = 2 * math.pi * np.asarray(fraction, float)
             return self.k_mean * (1.0 + self.cosine * np.cos(phi)), -self.k_mean * self.cosine * np.sin(phi)
-        k, slope = periodic_interp(self.profile, fraction)
+        k, slope = periodic_interp(self.table, fraction)
         return self.k_mean * k, self.k_mean * slope / (2 * math.pi)
 
     def force(self, delta: float, rate: float, k: float) -> tuple[float, float]:
@@ -97,13 +104,13 @@ class MeshModel:
 # A MeshModel's formulas on plain numbers and arrays, so that the compliant mesh's kernel code
 # (core.dynamics.elements.compliant_mesh) runs the same formulas, compiled or not.
 
-def mesh_stiffness_at(k_mean: float, is_cosine: bool, cosine: float, profile: np.ndarray, fraction: float):
+def mesh_stiffness_at(k_mean: float, is_cosine: bool, cosine: float, table: np.ndarray, fraction: float):
     """k [N/m] and dk/dphi [N/m per rad of mesh phase] at one mesh-period fraction: k_mean (1 + a cos(phi))
-    exactly for the cosine waveform, else the periodic interpolant of the profile."""
+    exactly for the cosine waveform, else the periodic interpolant of the profile's `waveform_table`."""
     if is_cosine:
         phi = 2 * math.pi * fraction
         return k_mean * (1.0 + cosine * math.cos(phi)), -k_mean * cosine * math.sin(phi)
-    k, slope = periodic_value(profile, fraction)
+    k, slope = periodic_value(table, fraction)
     return k_mean * k, k_mean * slope / (2 * math.pi)
 
 
@@ -132,10 +139,10 @@ MESH_STATE = ("deflection", "deflection_rate", "stiffness", "stiffness_slope", "
 
 
 def mesh_stiffness_in_phase(angle: float, z: float, phase0: float, k_mean: float, is_cosine: bool, cosine: float,
-                            profile: np.ndarray) -> tuple[float, float]:
+                            table: np.ndarray) -> tuple[float, float]:
     """k [N/m] and dk/dphi at the reference gear's joint angle [rad] since the start: the mesh phase
     z angle / 2 pi + phase0 (core.gearing.mesh_phase) into `mesh_stiffness_at`. Both flanks of a mesh take it."""
-    return mesh_stiffness_at(k_mean, is_cosine, cosine, profile, fractional(z * angle / (2 * math.pi) + phase0))
+    return mesh_stiffness_at(k_mean, is_cosine, cosine, table, fractional(z * angle / (2 * math.pi) + phase0))
 
 
 def mesh_state(e: float, slip_rate: float, cos: float, z: float, k: float, dk: float, damping: float,

@@ -92,7 +92,8 @@ def involute_waveform(eps_alpha: float, eps_beta: float = 0.0, samples: int = WA
     the fractional part of eps_alpha); averaged over the face width, where the helix shifts u by up to
     eps_beta, exactly: n + (G(s + eps_beta) - G(s)) / eps_beta with G(x) = floor(x) r + min(frac(x), r), the
     integral of [frac(u) < r]. Piecewise linear with a few kinks a period, so an adaptive integrator's steps
-    are not cut at every sample, as a sum over points across the face (a staircase) made them.
+    are not cut at every sample, as a sum over points across the face (a staircase) made them; between the
+    samples a run reads the monotone cubic of `node_slopes`, which rounds those kinks and a spur pair's steps.
     """
     s = np.arange(samples) / samples
     n = math.floor(eps_alpha)
@@ -107,16 +108,40 @@ def involute_waveform(eps_alpha: float, eps_beta: float = 0.0, samples: int = WA
     return count / count.mean()
 
 
-def periodic_interp(profile: np.ndarray, fraction) -> tuple[np.ndarray, np.ndarray]:
-    """Value and slope (per unit fraction) of the periodic linear interpolant of `profile` at `fraction`."""
-    n = len(profile)
+def node_slopes(profile: np.ndarray) -> np.ndarray:
+    """The slope [per sample] of the periodic samples' monotone cubic interpolant at each sample: the harmonic mean
+    of the two secants beside it, 0 where they differ in sign or one is flat (Fritsch and Butland's rule, as
+    scipy's PchipInterpolator takes it at equal spacing). The interpolant then keeps within each pair of samples,
+    and its slope is continuous: a step in the samples (the count of tooth pairs) becomes a smooth ramp with flat
+    ends, not a linear one whose slope (and with it the mesh's potential torque) jumps at both."""
+    before, after = profile - np.roll(profile, 1), np.roll(profile, -1) - profile
+    same = before * after > 0.0
+    return np.where(same, 2.0 * before * after / np.where(same, before + after, 1.0), 0.0)
+
+
+def waveform_table(profile: np.ndarray) -> np.ndarray:
+    """The samples and their `node_slopes` as the columns of one table (n, 2): what the interpolant reads."""
+    return np.column_stack([profile, node_slopes(profile)])
+
+
+def hermite(a, b, slope_a, slope_b, t):
+    """The cubic from a to b with the given end slopes [per unit t] at t in [0, 1], and its slope (floats or arrays)."""
+    t2 = t * t
+    value = a + t * slope_a + t2 * (3.0 * (b - a) - 2.0 * slope_a - slope_b) + t2 * t * (2.0 * (a - b) + slope_a + slope_b)
+    slope = slope_a + 2.0 * t * (3.0 * (b - a) - 2.0 * slope_a - slope_b) + 3.0 * t2 * (2.0 * (a - b) + slope_a + slope_b)
+    return value, slope
+
+
+def periodic_interp(table: np.ndarray, fraction) -> tuple[np.ndarray, np.ndarray]:
+    """Value and slope (per unit fraction) of the periodic monotone cubic interpolant of a `waveform_table` at
+    `fraction`."""
+    n = len(table)
     if isinstance(fraction, float):  # one phase per evaluation of a run: plain floats, no 0-d arrays
-        return periodic_value(profile, fraction)
+        return periodic_value(table, fraction)
     f = (np.asarray(fraction, float) % 1.0) * n
     i = np.floor(f).astype(int) % n
-    w = f - np.floor(f)
-    a, b = profile[i], profile[(i + 1) % n]
-    return a + w * (b - a), (b - a) * n
+    value, slope = hermite(table[i, 0], table[(i + 1) % n, 0], table[i, 1], table[(i + 1) % n, 1], f - np.floor(f))
+    return value, slope * n
 
 
 def fractional(x: float) -> float:
@@ -125,10 +150,11 @@ def fractional(x: float) -> float:
     return x - math.floor(x)
 
 
-def periodic_value(profile: np.ndarray, fraction: float) -> tuple[float, float]:
+def periodic_value(table: np.ndarray, fraction: float) -> tuple[float, float]:
     """periodic_interp at one fraction, on plain numbers (the compliant mesh's kernel code runs it too)."""
-    n = profile.shape[0]
+    n = table.shape[0]
     f = fractional(fraction) * n
     i = int(f) % n
-    a, b = float(profile[i]), float(profile[(i + 1) % n])
-    return a + (f - int(f)) * (b - a), (b - a) * n
+    j = (i + 1) % n
+    value, slope = hermite(float(table[i, 0]), float(table[j, 0]), float(table[i, 1]), float(table[j, 1]), f - int(f))
+    return value, slope * n

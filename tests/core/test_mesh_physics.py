@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 import pytest
+from scipy.interpolate import PchipInterpolator
 
 from core.chbm.modes import distinct, train_modes
 from core.chbm.train_from_model import train_from_model
@@ -17,7 +18,7 @@ from core.dynamics.formulations import assemble
 from core.dynamics.program.linker import program
 from core.dynamics.simulate import simulate
 from core.gearing.gear_bodies import polar_inertia
-from core.gearing.mesh_model import equivalent_mass, mesh_in_model, mesh_model_for
+from core.gearing.mesh_model import MeshModel, equivalent_mass, mesh_in_model, mesh_model_for
 from core.gearing.mesh_stiffness import N_PER_MM_UM, involute_waveform, iso6336_stiffness
 from core.geometry.macro import PairSpec, center_distance, pair_geometry
 from core.model import builders
@@ -76,29 +77,62 @@ def test_a_helical_waveform_is_the_exact_face_average_with_a_few_kinks_a_period(
     assert 1 <= len(bends) <= 8, len(bends)
 
 
+def _pchip(profile: np.ndarray, fraction: float) -> tuple[float, float]:
+    """The periodic samples' monotone cubic interpolant and its slope per unit fraction by scipy's
+    PchipInterpolator (Fritsch and Butland's harmonic-mean slopes), on the samples repeated around the period."""
+    n = len(profile)
+    x = np.arange(-3, n + 4)
+    curve = PchipInterpolator(x, profile[x % n])
+    f = (fraction % 1.0) * n
+    return float(curve(f)), float(curve(f, 1)) * n
+
+
 @pytest.mark.parametrize("waveform", ["involute", "cosine", "rectangular"])
 def test_stiffness_at_one_phase_is_the_interpolant_of_the_profile(waveform):
     # a run asks for one phase (a float) per evaluation; the waveform's definition is the samples' periodic
-    # linear interpolant (the cosine: its closed form), here written out by hand
+    # monotone cubic interpolant (here scipy's, an independent implementation; the cosine: its closed form)
     model = _held_compliant_pair()
     replace_fields(model, "mesh", waveform=waveform, k_amplitude=3e7).do(model)  # 0.3 of k_mean 1e8
     pair = model.gear_pairs["pair"]
     mesh = mesh_model_for(pair, model.forces["mesh"], polar_inertia(model, pair.joint1), polar_inertia(model, pair.joint2))
     n = len(mesh.profile)
-    for fraction in (0.0, 0.123456, 0.5, 0.999, 3.75, -0.2):
+    changes = np.flatnonzero(np.diff(mesh.profile))  # where the samples step or bend: on a ramp, and beside it
+    for fraction in (0.0, 0.123456, 0.5, 0.999, 3.75, -0.2, *((changes[[0, -1]] + 0.3) / n), (changes[0] - 0.6) / n):
         k, dk = mesh.stiffness(fraction)
         assert isinstance(k, float) and isinstance(dk, float)
-        f = (fraction % 1.0) * n
-        i = int(f)
-        lo, hi = mesh.profile[i], mesh.profile[(i + 1) % n]
         if waveform == "cosine":
             phi = 2 * math.pi * fraction
             expected = (mesh.k_mean * (1 + 0.3 * math.cos(phi)), -mesh.k_mean * 0.3 * math.sin(phi))
         else:
-            expected = (mesh.k_mean * (lo + (f - i) * (hi - lo)), mesh.k_mean * (hi - lo) * n / (2 * math.pi))
-        assert (k, dk) == pytest.approx(expected, rel=1e-12, abs=1e-6 * mesh.k_mean)
+            value, slope = _pchip(mesh.profile, fraction)
+            expected = (mesh.k_mean * value, mesh.k_mean * slope / (2 * math.pi))
+        assert (k, dk) == pytest.approx(expected, rel=1e-12, abs=1e-9 * mesh.k_mean)
         ks, dks = mesh.stiffness(np.array([fraction, fraction]))  # the array path: the same numbers
         assert ks[0] == pytest.approx(k, rel=1e-13) and dks[1] == pytest.approx(dk, rel=1e-12, abs=1e-9 * mesh.k_mean)
+
+
+@pytest.mark.parametrize("eps_beta", [0.0, 0.8238])
+def test_the_stiffness_has_no_kink_where_the_count_of_tooth_pairs_changes(eps_beta):
+    """The potential torque -(dk/dphi) z p^2 / 2 is a term of the rate: where the slope of k jumped (the linear
+    interpolant, at both ends of a spur pair's step from one pair to two, and at a helical pair's kinks), so did
+    the rate, and an adaptive step across it was refused until it was the tolerance's size. On the involute
+    waveform of a spur pair (eps_alpha 1.6) and of the helical example, at every sample: the slope is the same
+    on both sides, to 1e-6 of its largest; between samples k stays within its two samples (no overshoot below
+    the single pair's stiffness); and its mean over the period is the samples' (k_mean is kept)."""
+    profile = involute_waveform(1.5609 if eps_beta else 1.6, eps_beta)
+    law = MeshModel(1.0, profile, 0.0, 0.0, 0.0)
+    n = len(profile)
+    nodes = np.arange(n) / n
+    below, above = law.stiffness(nodes - 1e-9 / n), law.stiffness(nodes + 1e-9 / n)
+    steepest = np.abs(law.stiffness(np.arange(8 * n) / (8 * n))[1]).max()
+    assert steepest > (100 if eps_beta == 0.0 else 0.1)  # the waveform does change (per unit fraction)
+    assert np.abs(above[1] - below[1]).max() <= 1e-6 * steepest
+    inside = (np.arange(n)[:, None] + np.linspace(0.0, 1.0, 17)[None, :]) / n
+    k = law.stiffness(inside.ravel())[0].reshape(inside.shape)
+    low, high = np.minimum(profile, np.roll(profile, -1)), np.maximum(profile, np.roll(profile, -1))
+    assert (k >= low[:, None] - 1e-12).all() and (k <= high[:, None] + 1e-12).all()
+    fine = law.stiffness((np.arange(64 * n) + 0.5) / (64 * n))[0]
+    assert fine.mean() == pytest.approx(profile.mean(), abs=1e-6)
 
 
 def _held_compliant_pair(backlash=0.0, torque=10.0, waveform="involute"):

@@ -59,9 +59,8 @@ def flank_states(fb, ib, fp, ip, state):
     extra, rates = state[3], state[1]
     e, s, x, p = extra[ip[ERROR]], extra[ip[ERROR] + 1], ip[ERROR], ip[SLIP]
     rate, s_rate = rates[p], rates[p + 1]
-    profile = table(fb, ib, ip[PROFILE])[:, 0]
     k, dk = mesh_stiffness_in_phase(extra[ip[ANGLE]], fp[Z], fp[PHASE0], fp[K_MEAN], fp[IS_COSINE] != 0.0,
-                                    fp[COSINE], profile)  # one phase for both flanks
+                                    fp[COSINE], table(fb, ib, ip[PROFILE]))  # one phase for both flanks
     drive = mesh_state(e + s, rate + s_rate, fp[COS], fp[Z], k, dk, fp[DAMPING], fp[BACKLASH])
     coast = mesh_state(e - s, rate - s_rate, fp[COS], fp[Z], k, dk, fp[DAMPING], fp[BACKLASH])
     return drive, coast, x
@@ -105,7 +104,7 @@ class CompliantMeshElement(Element):
         ref = asm.element_of(self.phase.joint)
         self.frame, self.angle = ref.frame, ref.x0
         self.pair_geometry, (self.g1, _), (self.g2, _) = pair_floats(asm, pair)
-        self.profile = asm.tables.add_table(m.profile)
+        self.profile = asm.tables.add_table(m.table)
         asm.ports(self, 2, (self.g1, self.g2))
         asm.ports(self, 1, (self.frame.bj, self.frame.bi))
 

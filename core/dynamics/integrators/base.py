@@ -80,9 +80,9 @@ def too_small(h_min: float, t: float, atol: float) -> str:
     the remedy: where the rate jumps, a step across the jump errs by its size times the jump whatever its size,
     and the error relative to the increment does not fall with the step; only atol lets it through."""
     return (f"step size fell below {h_min:.3g} s at t = {t:.9g} s: the error estimate did not fall with the step, "
-            f"as where the rate jumps (a compliant mesh's contact, or its count of tooth pairs, changes: a step "
-            f"across the jump errs by its size times the jump, which only atol lets through); a larger atol (now "
-            f"{atol:g}) passes it")
+            f"as where the rate jumps (a compliant mesh's teeth meet across its backlash, and its damping force "
+            f"starts at once: a step across the jump errs by its size times the jump, which only atol lets "
+            f"through); a larger atol (now {atol:g}) passes it")
 
 
 class IntegrationError(GearDynError, RuntimeError):

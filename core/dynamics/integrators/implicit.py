@@ -252,7 +252,7 @@ class AdaptiveGeneralizedAlpha(GeneralizedAlpha):
                 self.nfailed += 1
                 h *= max(0.2, 0.9 * ratio ** (-1.0 / 3.0))
                 # start the retry from the rate itself (the rate variable of a step of size 0), as after an
-                # event: where the rate jumps (a tooth pair's contact changes) the rate variable lags it, and below
+                # event: where the rate jumps (teeth meet across the backlash) the rate variable lags it, and below
                 # rho_inf 1 the estimate of that lag does not shrink with the step
                 base, made_for = f_now, 0.0
             if h < self.h_min:

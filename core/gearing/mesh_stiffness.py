@@ -19,7 +19,9 @@ position y the number of tooth pairs in contact is ceil(eps_alpha - frac(u))
 at mesh position u (in base pitches), and a helical gear shifts u by
 eps_beta y / b across the face; the waveform is that count averaged over the
 face, scaled to mean 1 (a spur pair with eps_alpha = 1.6 alternates 2/1.6 and
-1/1.6; a helical pair with an integer overlap ratio is flat).
+1/1.6; a helical pair with an integer overlap ratio is flat). It is sampled
+WAVEFORM_SAMPLES times a period and read between samples by a monotone cubic
+(`node_slopes`), whose slope has no jump.
 """
 
 from __future__ import annotations
@@ -126,10 +128,8 @@ def waveform_table(profile: np.ndarray) -> np.ndarray:
 
 def hermite(a, b, slope_a, slope_b, t):
     """The cubic from a to b with the given end slopes [per unit t] at t in [0, 1], and its slope (floats or arrays)."""
-    t2 = t * t
-    value = a + t * slope_a + t2 * (3.0 * (b - a) - 2.0 * slope_a - slope_b) + t2 * t * (2.0 * (a - b) + slope_a + slope_b)
-    slope = slope_a + 2.0 * t * (3.0 * (b - a) - 2.0 * slope_a - slope_b) + 3.0 * t2 * (2.0 * (a - b) + slope_a + slope_b)
-    return value, slope
+    c2, c3 = 3.0 * (b - a) - 2.0 * slope_a - slope_b, 2.0 * (a - b) + slope_a + slope_b  # of t^2 and t^3
+    return a + t * (slope_a + t * (c2 + t * c3)), slope_a + t * (2.0 * c2 + 3.0 * t * c3)
 
 
 def periodic_interp(table: np.ndarray, fraction) -> tuple[np.ndarray, np.ndarray]:

@@ -119,7 +119,7 @@ def compliant_planetary() -> Model:
     the sun, the carrier loaded by 20 (1 + z_r / z_s) N m, the ring held) and the train rolling at 100 rad/s of the
     sun from the start: mesh frequency 294 Hz. dop853 at rtol 1e-6: the involute stiffness steps between one and
     two tooth pairs within a 1024th of a mesh period, which a fixed step resolves only to low order (RK4 at
-    2e-6 s: 1.3 % in the forces); the adaptive run's Ft agrees with one at rtol 1e-9 to 1e-6 of its largest, in
+    2e-6 s: 0.5 % in Ft); the adaptive run's Ft agrees with one at rtol 1e-9 to 1e-6 of its largest, in
     four fifths of dopri5's evaluations at the same tolerances, which err seven times as much."""
     zs, zp, zr, m, b = 25, 23, 71, 0.002, 0.020
     torque, w_sun = 20.0, 100.0

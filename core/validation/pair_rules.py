@@ -229,9 +229,13 @@ class PairRules:
         beta2 = pair.helix_angle if pair.kind == "internal" else -pair.helix_angle
         expect = {1: ("bevel" if pair.kind == "bevel" else "helical", pair.z1, pair.helix_angle),
                   2: (kind2, pair.z2, beta2)}
-        # where an edit of the pair leaves its gears as they are (core.gearing.pair_gears.edit_pair), say why
-        held = ("; the gears do not follow the pair: both shafts carry other pairs' gears (a planetary set is "
-                "made again as a whole, by Gears > Planetary Gearset)") if moving_gear(self.m, pair) is None else ""
+
+        def held() -> str:
+            """Where an edit of the pair leaves its gears as they are (core.gearing.pair_gears.edit_pair), why:
+            asked only for a finding (it scans every pair)."""
+            return ("; the gears do not follow the pair: both shafts carry other pairs' gears (a planetary set is "
+                    "made again as a whole, by Gears > Planetary Gearset)") if moving_gear(self.m, pair) is None else ""
+
         self.check_face_width(pair)
         for k, joint in ((1, j1), (2, j2)):
             body = self.m.bodies.get(self.m.gear_body(pair, k))
@@ -259,14 +263,14 @@ class PairRules:
             take = "" if kind == "bevel" else "pair_from_gears"
             if spec.teeth != z:
                 self.add("warning", pair.name,
-                         f"z{k} = {z} but gear {body.name!r} was generated with {spec.teeth} teeth" + held, fix=take)
+                         f"z{k} = {z} but gear {body.name!r} was generated with {spec.teeth} teeth" + held(), fix=take)
             if abs(spec.module - pair.module) > 1e-12 and kind == "bevel":
                 self.add("warning", pair.name, f"module {pair.module * 1e3:.6g} mm but gear {body.name!r} was generated "
                          f"with {spec.module * 1e3:.6g} mm")
             elif abs(spec.module - pair.module) > 1e-12:  # the dialogs take m_n: both named
                 self.add("warning", pair.name, f"transverse module m_t {pair.module * 1e3:.6g} mm but gear "
                          f"{body.name!r} was generated with m_t {spec.module * 1e3:.6g} mm (m_n "
-                         f"{spec.module * math.cos(spec.helix_angle) * 1e3:.6g} mm)" + held, fix=take)
+                         f"{spec.module * math.cos(spec.helix_angle) * 1e3:.6g} mm)" + held(), fix=take)
             shift = getattr(pair, f"x{k}") if pair.kind == "external" else 0.0
             if kind == "helical" and abs(spec.profile_shift - shift) > 1e-12:
                 self.add("warning", pair.name, f"x{k} = {shift:.6g} but gear {body.name!r} was generated with a profile "

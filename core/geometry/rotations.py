@@ -55,6 +55,8 @@ def quat_conj(q) -> np.ndarray:
 def quat_matrices(q) -> np.ndarray:
     """Rotation matrix (3, 3) of a unit quaternion, or matrices (k, 3, 3) of a stack (k, 4)."""
     q = np.asarray(q, float)
+    if q.ndim == 1:  # one quaternion, the common call in a model's set-up: plain numbers, no stacking
+        return np.array(quat_rotation(*q.tolist())).reshape(3, 3)
     rows = quat_rotation(*np.moveaxis(q, -1, 0))
     return np.stack([np.stack(rows[0:3], -1), np.stack(rows[3:6], -1), np.stack(rows[6:9], -1)], -2)
 

@@ -25,3 +25,20 @@ def test_matrix_quats_against_the_axis_angle_quaternion():
     assert np.abs(quat_matrices(got) - rot).max() < 1e-14
     assert np.allclose(matrix_quats(np.eye(3)), [1.0, 0.0, 0.0, 0.0], rtol=0, atol=1e-16)
     assert np.allclose(matrix_quats(rot[5]), want[5], rtol=0, atol=1e-13)  # one matrix gives one quaternion
+
+
+def test_one_quaternion_gives_the_axis_angle_matrix_as_a_stack_of_them_does():
+    """quat_matrices of one quaternion (a model's set-up asks for one at a time) against Rodrigues' formula,
+    and equal to its row of the stacked call."""
+    rng = np.random.default_rng(7)
+    axes = rng.normal(size=(50, 3))
+    axes /= np.linalg.norm(axes, axis=1, keepdims=True)
+    angles = rng.uniform(0.0, np.pi, 50)
+    quats = np.hstack([np.cos(angles / 2)[:, None], np.sin(angles / 2)[:, None] * axes])
+    stacked = quat_matrices(quats)
+    for q, a, n, many in zip(quats, angles, axes, stacked):
+        one = quat_matrices(q)
+        assert one.shape == (3, 3)
+        assert np.abs(one - axis_angle_matrix(a * n)).max() < 1e-14
+        assert np.abs(one - many).max() < 1e-15
+        assert np.abs(quat_matrices(tuple(q)) - one).max() == 0.0  # a tuple, as entities hold orientations

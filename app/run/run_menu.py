@@ -14,6 +14,7 @@ from core.dynamics.plan import plan_line
 from core.dynamics.results import SUFFIX as RESULTS_SUFFIX
 from core.dynamics.results import save_results
 from core.errors import ModelError
+from core.gearing.fixes import FIXES
 
 
 class RunMenu:
@@ -37,12 +38,12 @@ class RunMenu:
         self.runner.start()
 
     def _run_despite(self, finding) -> bool:
-        """Whether to run when the model check finds the step unstable (the finding): 'Integrate with dopri5'
-        applies its fix (one undo step) and runs, 'Run anyway' runs as it is, Cancel does not run."""
-        box = QMessageBox(QMessageBox.Warning, "Run", f"{finding.message}.\n\nThe run would diverge. Integrate with "
-                          "dopri5 (adaptive steps) and run?", QMessageBox.Yes | QMessageBox.Ignore | QMessageBox.Cancel,
-                          self)
-        box.button(QMessageBox.Yes).setText("Integrate with dopri5")
+        """Whether to run when the model check finds the step unstable (the finding): its fix's button ('Integrate
+        with dop853') applies the fix (one undo step) and runs, 'Run anyway' runs as it is, Cancel does not run."""
+        fix = FIXES[finding.fix][0]  # "Integrate with dop853 (adaptive steps)"
+        box = QMessageBox(QMessageBox.Warning, "Run", f"{finding.message}.\n\nThe run would diverge. {fix} and run?",
+                          QMessageBox.Yes | QMessageBox.Ignore | QMessageBox.Cancel, self)
+        box.button(QMessageBox.Yes).setText(fix.split(" (")[0])
         box.button(QMessageBox.Ignore).setText("Run anyway")
         box.setDefaultButton(QMessageBox.Yes)
         answer = box.exec()

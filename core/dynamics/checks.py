@@ -226,7 +226,7 @@ def step_findings(system: System, settings) -> list[Finding]:
     return [Finding("warning", "settings.step", f"RK4 is unstable at {settings.step:.3g} s on the model's fastest mode "
                     f"({hertz(rate / (2 * math.pi))} at the start, of its compliant meshes, bearings and springs): use "
                     f"a step under {RK4_REACH / rate:.3g} s (stable; several times less resolves the mode), or "
-                    "dopri5, whose steps hold its tolerance rtol", fix="adaptive_steps")]
+                    "dop853, whose steps hold its tolerance rtol", fix="adaptive_steps")]
 
 
 def idle_settings(system: System, settings: SimulationSettings) -> list[str]:

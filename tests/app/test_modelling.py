@@ -213,8 +213,9 @@ def test_planetary_wizard_makes_compliant_meshes_and_the_step_warnings_fix_runs_
     """A compliant planetary took six Compliant Mesh dialogs after the wizard; one box makes them. The model check
     then finds RK4's default 1 ms step unstable on their modes (a run failed on constraint drift at 4 ms); its
     advice alone (a step just under the stable one) gave tooth forces a few percent off. A double-click on the
-    warning integrates with dopri5 at the model's rtol: the tooth forces then agree with dop853 at rtol 1e-12 (an
-    independent method) to 1e-6 of their largest value."""
+    warning integrates with dop853 at the model's rtol: the tooth forces then agree with dop853 at rtol 1e-12 to
+    2e-6 of their largest value (over these 10 ms 1.1e-6, in 5,197 evaluations; dopri5, the fix before, 3.7e-7
+    in 7,382, and over 0.2 s 8.2e-6 against dop853's 1.4e-6 in 1.7 times the evaluations)."""
     def tick(dlg):
         box = dlg.findChild(QCheckBox, "compliant_meshes")
         qtbot.mouseClick(box, Qt.LeftButton, pos=box.rect().topLeft() + QPoint(8, box.height() // 2))
@@ -229,13 +230,13 @@ def test_planetary_wizard_makes_compliant_meshes_and_the_step_warnings_fix_runs_
     assert len(step) == 1 and "RK4 is unstable at 0.001 s on the model's fastest mode" in step[0].message
     listed = window.messages.list
     row = next(i for i in range(listed.count()) if "RK4 is unstable" in listed.item(i).text())
-    assert listed.item(row).text().endswith("[double-click: Integrate with dopri5 (adaptive steps)]")
+    assert listed.item(row).text().endswith("[double-click: Integrate with dop853 (adaptive steps)]")
     at = listed.visualItemRect(listed.item(row)).center()
     qtbot.mouseClick(listed.viewport(), Qt.LeftButton, pos=at)
     qtbot.mouseDClick(listed.viewport(), Qt.LeftButton, pos=at)
-    assert (model.settings.integrator, model.settings.rtol) == ("dopri5", 1e-8)
+    assert (model.settings.integrator, model.settings.rtol) == ("dop853", 1e-8)
     assert not [f for f in window.doc.findings if f.item == "settings.step"]
-    assert window.statusBar().currentMessage() == ("Integrate with dopri5 (adaptive steps): done (Edit > Undo takes "
+    assert window.statusBar().currentMessage() == ("Integrate with dop853 (adaptive steps): done (Edit > Undo takes "
                                                    "it back)")
     window.doc.apply(SetSettings(model, dataclasses.replace(model.settings, t_end=0.01, output_step=1e-4)))
     qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
@@ -245,7 +246,7 @@ def test_planetary_wizard_makes_compliant_meshes_and_the_step_warnings_fix_runs_
     ref = simulate(model, integrator="dop853", rtol=1e-12, atol=1e-14, step=1e-6)
     forces = [f"{pair}.Ft" for pair in meshes]
     got, want = np.array([res[c] for c in forces]), np.array([ref[c] for c in forces])
-    assert np.abs(got - want).max() <= 1e-6 * np.abs(want).max(), np.abs(got - want).max() / np.abs(want).max()
+    assert np.abs(got - want).max() <= 2e-6 * np.abs(want).max(), np.abs(got - want).max() / np.abs(want).max()
     window.doc.undo_stack.undo()  # the end time, then the fix: one undoable step
     window.doc.undo_stack.undo()
     assert (model.settings.integrator, model.settings.t_end) == ("rk4", 1.0)

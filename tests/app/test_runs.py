@@ -734,18 +734,18 @@ def _compliant_pair_on_rk4(window):
     return step
 
 
-def test_run_with_a_step_that_diverges_asks_first_and_integrates_with_dopri5_when_told(window, qtbot):
+def test_run_with_a_step_that_diverges_asks_first_and_integrates_with_dop853_when_told(window, qtbot):
     """Run with RK4 at a step the model check knows is unstable started a run bound to diverge: the warning was
-    only in Messages. Run now asks; 'Integrate with dopri5' applies the warning's fix (one undo step) and runs, and
+    only in Messages. Run now asks; 'Integrate with dop853' applies the warning's fix (one undo step) and runs, and
     the run finishes where RK4 failed."""
     step = _compliant_pair_on_rk4(window)
     texts = []
     answer_boxes(qtbot, [QMessageBox.Yes], texts)
     qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
-    assert texts == [f"{step.message}.\n\nThe run would diverge. Integrate with dopri5 (adaptive steps) and run?"]
+    assert texts == [f"{step.message}.\n\nThe run would diverge. Integrate with dop853 (adaptive steps) and run?"]
     res = _wait_for_run(window, qtbot)
     assert res.status == "finished", res.message
-    assert window.doc.model.settings.integrator == "dopri5" and res.settings["integrator"] == "dopri5"
+    assert window.doc.model.settings.integrator == "dop853" and res.settings["integrator"] == "dop853"
     window.doc.undo_stack.undo()
     assert window.doc.model.settings.integrator == "rk4"
 

@@ -29,7 +29,7 @@ FIXES = {
     "compliant_mesh": ("Make the pair compliant (Compliant Mesh, ISO 6336 stiffness)",
                        lambda model, item: AddItem(mesh_for(model, item))),
     # the model's step stays dop853's first one; its tolerances are the model's (on compliant meshes, stiff, it
-    # takes fewer evaluations than dopri5 at the same tolerances and errs less: tests/core/test_validation.py)
+    # takes fewer evaluations than dopri5 at the same tolerances, to about the same error: test_validation.py)
     "adaptive_steps": ("Integrate with dop853 (adaptive steps)",
                        lambda model, item: SetSettings(model, dataclasses.replace(model.settings, integrator="dop853"))),
 }

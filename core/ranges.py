@@ -149,6 +149,12 @@ def microns(x: float) -> str:
     return f"{x * 1e6:.4g} µm"
 
 
+def direction(v) -> str:
+    """A unit direction as the app and the CLI write it: '1, 0, 0', not '1, 0, 2.22e-16' (a rotation's round-off
+    below 1e-9 reads 0, and so does -0)."""
+    return ", ".join(f"{round(float(c), 9) + 0.0:.6g}" for c in v)
+
+
 def spin(w: float) -> str:
     """An angular speed [rad/s] as the app and the CLI write it, also in rpm: '100 rad/s (954.93 rpm)'."""
     return f"{w:.6g} rad/s ({w * RPM['scale']:.6g} rpm)"

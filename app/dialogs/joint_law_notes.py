@@ -7,7 +7,7 @@ import math
 
 from core.analysis.train_ratio import drive, law_sense, referral, speed_ratio
 from core.model.entities import RevoluteJoint, SpeedMotor
-from core.ranges import spin
+from core.ranges import direction, spin
 
 
 def _joint(model, item) -> RevoluteJoint | None:
@@ -21,7 +21,7 @@ def torque_note(model, torque) -> str:
     joint = _joint(model, torque)
     if joint is None:
         return ""
-    axis = ", ".join(f"{v + 0.0:.4g}" for v in joint.unit_axis())
+    axis = direction(joint.unit_axis())
     zero = "; as entered its law is 0 at every time: it loads nothing" if torque.law.is_zero() else ""
     referred = referred_note(model, torque)
     return (f"a positive torque turns {joint.body_j} about {joint.name}'s axis ({axis}) by the right-hand rule; "
@@ -38,7 +38,7 @@ def referred_note(model, torque) -> str:
         return ""
     text = f"Through the train {torque.joint} turns at {ratio:.4g} times {source.joint}'s speed"
     if torque.law.kind == "constant":
-        text += f": {torque.law.value:.4g} N m here is {torque.law.value * ratio:.4g} N m at {source.joint}"
+        text += f": {torque.law.value:.4g} N m here is {torque.law.value * ratio + 0.0:.4g} N m at {source.joint}"
     there = law_sense(source.law, model.settings.t_end)
     if not there:
         return text

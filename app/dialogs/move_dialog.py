@@ -13,7 +13,7 @@ from core.commands import move_body, snap_onto_joint
 from core.geometry.rotations import quat_about, quat_matrices
 from core.model.entities import RevoluteJoint
 from core.errors import ModelError
-from core.ranges import DEG, Range
+from core.ranges import DEG, Range, direction
 
 TURN = Range(lo=-2 * np.pi, hi=2 * np.pi, **DEG)
 BY_VALUES = "(by the values below)"
@@ -92,10 +92,10 @@ class MoveDialog(QDialog):
         moved = {c.new.name: c.new for c in command.commands}
         body = moved.pop(self.body.name)
         where = ", ".join(f"{v * 1e3 + 0.0:.6g}" for v in body.position)
-        axis = ", ".join(f"{round(v, 6) + 0.0:.6g}" for v in quat_matrices(body.orientation)[:, 2])
         stays = np.allclose(body.position, self.body.position, rtol=0.0, atol=1e-12)
         verb = "move" if len(moved) > 1 else "moves"
         with_it = f"; {', '.join(moved)} {verb} with it" if moved else "; it moves alone"
+        axis = direction(quat_matrices(body.orientation)[:, 2])
         self.result.setText(f"{self.body.name} {'stays at' if stays else 'goes to'} {where} mm, its axis along {axis}"
                             f"{with_it}")
 

@@ -32,6 +32,7 @@ from core.gearing.pair_gears import edit_pair
 from core.geometry.rotations import quat_matrix
 from core.model.entities import GearPair, GearSource, MeshFileSource, RigidBody
 from core.model.kinds import kind_title
+from core.ranges import direction
 from core.errors import ModelError
 
 BODY_FIELDS = ("name", "mass", "com", "position", "orientation", "velocity", "angular_velocity")
@@ -159,8 +160,8 @@ class PropertyDock(QDockWidget):
             shown = "\n".join("  ".join("0" if abs(v) < 1e-9 * top else f"{v:.4e}" for v in row) for row in item.inertia)
             extra.addRow("Inertia about the COM [kg m^2]", QLabel(shown))
             for fr in item.frames:  # where a joint put at it stands, and its axis (the frame's z)
-                z = ", ".join(f"{round(v, 12) + 0.0:.4g}" for v in quat_matrix(fr.orientation)[:, 2])
                 origin = ", ".join(f"{v * 1e3:.6g}" for v in fr.origin)
+                z = direction(quat_matrix(fr.orientation)[:, 2])
                 extra.addRow(f"Frame {fr.name}", QLabel(f"{origin} mm; z axis ({z})"))
             add = QPushButton("Add frame...")
             add.setObjectName("add_frame")

@@ -12,6 +12,7 @@ from app.dialogs.mode_notes import tilt_inertia
 from app.dialogs.joint_law_notes import motor_note, torque_note
 from core.commands import AddItem, replace_fields
 from core.dynamics.simulate import simulate
+from core.geometry.rotations import quat_about, quat_matrix
 from core.gearing.mesh_model import mesh_in_model, pair_iso_stiffness
 from core.model import entities as E
 from core.model.files import load
@@ -471,6 +472,23 @@ def test_a_torque_says_which_way_it_turns_its_gear(window, qtbot):
     assert window.props.panel.findChild(QLabel, "note").text() == f"Direction: {seen[1]}"
     res = simulate(window.doc.model, t_end=0.01)
     assert res["gear1_joint.speed"][-1] > 0 and res["gear1.wz"][-1] > 0
+
+
+def test_a_torque_on_a_turned_gear_names_its_axis_without_round_off_or_a_negative_zero(window, qtbot):
+    """Found by a new user: a bevel gear made with axis (1, 0, 0) and given a joint by the Gear Pair dialog has the
+    axis (1, 0, 2.22e-16), and the Torque dialog printed it so; at 0 N m through a ratio of -2 it read '-0 N m'."""
+    window.open_file(EXAMPLES / "bevel_pair.gdyn")
+    model = window.doc.model
+    turned = tuple(float(v) for v in quat_matrix(quat_about((0.0, 1.0, 0.0), math.pi / 2))[:, 2])
+    assert turned != (1.0, 0.0, 0.0)
+    window.apply(replace_fields(model, "pinion_joint", axis=turned))
+    window.apply(AddItem(E.SpeedMotor("motor", "gear_joint", E.TimeLaw(value=100.0))))
+    seen = []
+    fill_and_ok(qtbot, {"Name": "load", "law_value": 0}, {"joint": "pinion_joint"},
+                press=lambda dlg: seen.append(dlg.findChild(QLabel, "note").text()))
+    qtbot.mouseClick(toolbar_button(window, "torque"), Qt.LeftButton)
+    assert "about pinion_joint's axis (1, 0, 0) by the right-hand rule" in seen[0]
+    assert "turns at -2 times gear_joint's speed: 0 N m here is 0 N m at gear_joint" in seen[0]
 
 
 def test_a_load_says_what_it_is_at_the_drive_through_the_train_and_the_run_bears_it_out(window, qtbot):

@@ -30,6 +30,7 @@ from app.dialogs.mesh_note import mesh_note
 from app.dialogs.joint_law_notes import motor_note, torque_note
 from app.dialogs.pair_note import pair_note
 from app.dialogs.spring_note import spring_note
+from core.model.builders import selection_defaults
 from core.model.entities import (GROUND, BearingSpringDamper, CompliantMesh, GearPair, RevoluteJoint, SpeedMotor,
                                  SpringDamper, TimeLaw, Torque, TorsionalSpringDamper)
 from core import ranges
@@ -87,6 +88,8 @@ NOTES = {CompliantMesh: ("As run", mesh_note), GearPair: ("Derived", pair_note),
          SpeedMotor: ("Joint speed", motor_note), Torque: ("Direction", torque_note),
          SpringDamper: ("At the start", spring_note), BearingSpringDamper: ("Modes", bearing_note),
          TorsionalSpringDamper: ("Mode", torsion_note)}
+#: the references whose choice the entries left as they came follow (ItemDialog)
+FOLLOWED = ("joint", "body_j")
 
 
 CLASS_LABELS = {"GearPair": {"helix_angle": "Helix angle of gear 1", "pitch_angle": "Pitch angle of gear 1",
@@ -240,6 +243,22 @@ class EntityForm(QWidget):
             return w.isChecked()
         return w.value()
 
+    def set_field(self, name: str, value) -> None:
+        """Show `value` (SI, as `field_value` gives it) in one field's entry, and in its twin in rpm."""
+        w = self.widgets[name]
+        if isinstance(w, QComboBox):
+            w.setCurrentText(value)
+        elif isinstance(w, QLineEdit):
+            w.setText(value)
+        elif isinstance(w, QCheckBox):
+            w.setChecked(bool(value))
+        elif isinstance(w, LawEditor):
+            w.set_law(value)
+        else:
+            w.set_si(value)
+        if name in self.twins:
+            self.twins[name].set_si(value)
+
     def values(self) -> dict:
         return {name: self.field_value(name) for name in self.widgets}
 
@@ -276,25 +295,44 @@ class ItemDialog(QDialog):
         outer = QFormLayout()
         self.message = finish_form(self, outer, self.form, *([self.note] if cls in NOTES else []))
         self.item = None
+        # an entry left as it came follows the joint or body J chosen, before the note reads the entries, as the
+        # tool's start does from the selection (core.model.builders.selection_defaults): a speed motor's law starts
+        # at its joint's speed, a weld or a bearing sits at its body J's origin, and a weld holds it to the shaft
+        # whose axis runs through that origin
+        self._as_came = self._entered()
+        self._following = False
+        self.form.edited.connect(self._follow)
         if cls in NOTES:
             self.form.edited.connect(self._show_note)
             for w in self.form.widgets.values():  # a law's note follows its plot, key by key
                 if isinstance(w, LawEditor):
                     w.typed.connect(self._show_note)
             self._show_note()
-        if cls is SpeedMotor:  # a law left as it came follows the joint chosen: it starts at that joint's speed
-            self._law = self.form.widgets["law"].value()
-            self.form.edited.connect(self._follow_joint)
 
-    def _follow_joint(self, name: str) -> None:
-        editor = self.form.widgets["law"]
-        try:
-            untouched = name == "joint" and editor.value() == self._law
-        except FieldError:
+    def _entered(self) -> dict:
+        """The entries that read as a value now (an entry half typed is left out)."""
+        out = {}
+        for name in self.form.widgets:
+            try:
+                out[name] = self.form.field_value(name)
+            except FieldError:
+                pass
+        return out
+
+    def _follow(self, name: str) -> None:
+        if self._following or name not in FOLLOWED:
             return
-        if untouched:
-            self._law = TimeLaw(value=self.model.start_speed(self.form.field_value("joint")))
-            editor.set_law(self._law)
+        now = self._entered()
+        if name not in now:
+            return
+        self._following = True
+        try:
+            for field, value in selection_defaults(self.form.cls, self.model, now[name]).items():
+                if field != name and field in now and now[field] == self._as_came.get(field):
+                    self.form.set_field(field, value)
+                    self._as_came[field] = value
+        finally:
+            self._following = False
 
     def _show_note(self, *_) -> None:
         try:

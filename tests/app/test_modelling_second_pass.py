@@ -16,10 +16,12 @@ from app.dialogs import body_dialogs
 from app.dialogs.gear_sketch import GearSketch
 from app.dialogs.mesh_sketch import MeshSketch
 from app.viewport import BACKGROUND, rgb
-from core.commands import replace_fields
+from core.commands import AddItem, replace_fields
 from core.geometry.mesh_import import import_mesh
 from core.gearing.placement import mesh_turn
 from core.geometry.rotations import quat_about
+from core.model.builders import body_from_source
+from core.model.entities import PrimitiveSource
 from core.model.files import save
 from tests.app.conftest import fill_and_ok, toolbar_button, torque_and_run
 from tests.conftest import EXAMPLES, ROOT, two_stage_reducer
@@ -264,7 +266,7 @@ sys.path.insert(0, {root!r})
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 from app.main_window import MainWindow
-from core.commands import replace_fields
+from core.commands import AddItem, replace_fields
 from core.geometry.mesh_import import import_mesh
 app = QApplication([])
 w = MainWindow()
@@ -932,3 +934,32 @@ def test_the_import_sketch_frames_a_part_far_from_the_origin_alone_and_beside_it
     sketch.show_points(np.asarray(disc.vertices) + (0.1, 0.0, 0.0))
     middle, size, at_origin = sketch.frame()
     assert at_origin and middle == pytest.approx((0.065, 0.0, 0.0)) and size == pytest.approx(0.13, rel=1e-3)
+
+
+def test_a_weld_left_as_it_came_follows_the_body_chosen_and_keeps_what_was_typed(window, qtbot):
+    """Found by a new user: with gear2's joint selected, the Fixed Joint dialog started at gear2's origin, and
+    choosing shaft (on gear1's axis) as body J left the weld at gear2's origin, 60 mm off the shaft. An entry left
+    as it came now follows the body chosen (core.model.builders.selection_defaults): the weld goes to the shaft's
+    origin, onto gear1, the gear whose axis runs through it; a point typed in stays as body J changes."""
+    window.open_file(EXAMPLES / "helical_pair.gdyn")
+    shaft = body_from_source("shaft", PrimitiveSource(shape="cylinder", radius=0.01, length=0.2), (0.0, 0.0, 0.05))
+    window.apply(AddItem(shaft))
+    window.select("gear2_joint")
+    seen = []
+
+    def look(dlg):
+        form = dlg.form
+        seen.append((form.field_value("body_i"), form.field_value("position")))
+        form.widgets["body_j"].setCurrentText("shaft")
+        seen.append((form.field_value("body_i"), form.field_value("position")))
+        form.widgets["position"].set_si((0.0, 0.0, 0.08))
+        form.widgets["position"].parts[2].edit.editingFinished.emit()
+        form.widgets["body_j"].setCurrentText("gear2")
+        form.widgets["body_j"].setCurrentText("shaft")
+        seen.append((form.field_value("body_i"), form.field_value("position")))
+
+    fill_and_ok(qtbot, {"Name": "weld"}, press=look)
+    qtbot.mouseClick(toolbar_button(window, "fixed"), Qt.LeftButton)
+    assert seen == [("ground", (0.06, 0.0, 0.0)), ("gear1", (0.0, 0.0, 0.05)), ("gear1", (0.0, 0.0, 0.08))]
+    weld = window.doc.model.joints["weld"]
+    assert (weld.body_i, weld.body_j, weld.position) == ("gear1", "shaft", (0.0, 0.0, 0.08))

@@ -678,7 +678,8 @@ def _cmd_inspect(ns) -> int:
         found = referral(model)
         info["torques_referred"] = None if found is None else {
             "joint": found.drive.joint, "drive": found.drive.name, "torques": dict(found.torques), "net": found.net,
-            "untied": list(found.untied), "lossy": list(found.lossy), "unit": "N m"}
+            "untied": list(found.untied), "lossy": list(found.lossy), "steady_with_losses": found.steady,
+            "unit": "N m"}
         print(json.dumps(info, indent=2))
     else:
         sysinfo = info["system"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from core.analysis.train_ratio import drive, law_sense, referral, speed_ratio
+from core.analysis.train_ratio import drive, law_sense, referral, speed_ratio, steady_text
 from core.model.entities import RevoluteJoint, SpeedMotor
 from core.ranges import direction, spin
 
@@ -66,12 +66,12 @@ def motor_note(model, motor) -> str:
 
 def held_against(model, motor) -> str:
     """What the loads come to at a driving motor's joint through the train, and so the motor's torque in steady
-    running (core.analysis.train_ratio): '' for a hold (a law of 0), beside another driving motor, or where a
-    torque is not tied to its joint or none is."""
+    running, with the gear pairs' losses where they have them (core.analysis.train_ratio): '' for a hold (a law
+    of 0), beside another driving motor, or where a torque is not tied to its joint or none is."""
     others = [f for f in model.forces.values() if isinstance(f, SpeedMotor) and f.name != motor.name
               and not f.law.is_zero()]
     found = None if motor.law.is_zero() or others else referral(model, motor)
     if found is None or found.untied:  # a torque off the train: the motor's share of it is not known here
         return ""
     return (f". The torques referred to {motor.joint} through the train come to {found.net:.4g} N m (their means "
-            f"over the run): in steady running the motor's torque is {-found.net + 0.0:.4g} N m")
+            f"over the run): in steady running the motor's torque is {steady_text(found)}")

@@ -5,6 +5,9 @@ power is T w = r T w_in): that is the torque referred to the input, and its sign
 train with the drive or against it. On an external pair the gears turn apart (r < 0), so a load that brakes the
 driven gear is positive there when the drive on the pinion is positive.
 
+With gear pairs that lose power, the drive's torque in steady running is not that sum: a speed motor's is taken
+from the engine itself (`steady_torque`), which holds each pair's losses in one place.
+
 The ratio comes from the rows every run is held by (core.dynamics): the motion they leave free, with each
 compliant mesh taken as its rigid pair (a mesh's deflection is not the train's ratio), a speed motor whose law
 is 0 at every time holding its joint (a planetary's held ring), and the other speed motors left out (they drive
@@ -14,6 +17,7 @@ the one definition of a joint's relative speed.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -22,9 +26,10 @@ import scipy.linalg
 
 from core.dynamics.formulations import assemble
 from core.dynamics.formulations.system import RANK_TOLERANCE
-from core.dynamics.program.linker import loaded
+from core.dynamics.program.linker import CompileError, loaded
+from core.dynamics.run import prepare
 from core.errors import ModelError
-from core.model.entities import CompliantMesh, RevoluteJoint, SpeedMotor, TimeLaw, Torque
+from core.model.entities import BearingSpringDamper, CompliantMesh, RevoluteJoint, SpeedMotor, TimeLaw, Torque
 from core.model.model import Model
 from core.wording import listed
 
@@ -108,7 +113,8 @@ def speed_ratios(model: Model, joints, reference: str) -> dict[str, float | None
 
 @dataclass(frozen=True)
 class Referral:
-    """The model's torques referred through its train to its drive's joint, lossless.
+    """The model's torques referred through its train to its drive's joint, lossless, and the drive's torque in
+    steady running with the losses.
 
     Attributes
     ----------
@@ -119,19 +125,24 @@ class Referral:
     untied : tuple of str
         The torques whose joints the train does not tie to the drive's.
     lossy : tuple of str
-        The gear pairs with losses, which the referral leaves out.
+        The gear pairs with losses, which the referred torques leave out.
+    steady : float or None
+        With `lossy` pairs, a speed motor as the drive and no torque untied: the motor's torque in steady running
+        with every loss [N m] (`steady_torque`); else None (without losses it is -`net`).
     """
 
     drive: SpeedMotor | Torque
     torques: tuple[tuple[str, float], ...]
     untied: tuple[str, ...]
     lossy: tuple[str, ...]
+    steady: float | None = None
 
     @property
     def net(self) -> float:
         """The referred torques' sum [N m]: what turns the train at the drive's joint (with a speed motor, what
-        the motor holds its speed against)."""
-        return float(sum(t for _, t in self.torques))
+        the motor holds its speed against); 0 where they cancel to round-off."""
+        net = float(sum(t for _, t in self.torques))
+        return 0.0 if abs(net) <= 1e-9 * max(abs(t) for _, t in self.torques) else net  # torques that cancel
 
 
 def referral(model: Model, source: SpeedMotor | Torque | None = None) -> Referral | None:
@@ -148,7 +159,40 @@ def referral(model: Model, source: SpeedMotor | Torque | None = None) -> Referra
         return None
     lossy = tuple(p.name for p in model.gear_pairs.values() if p.loss_table or p.efficiency < 1
                   or p.bearing_friction > 0)
-    return Referral(source, torques, tuple(t.name for t in loads if ratios[t.joint] is None), lossy)
+    untied = tuple(t.name for t in loads if ratios[t.joint] is None)
+    steady = steady_torque(model, source) if lossy and not untied and isinstance(source, SpeedMotor) else None
+    return Referral(source, torques, untied, lossy, steady)
+
+
+#: the largest angular acceleration [rad/s^2] of a body at a start that counts as steady running
+STEADY = 1e-6
+#: the force elements a steady run keeps: the torques and speed motors, and the bearings that carry members
+KEPT = (Torque, SpeedMotor, BearingSpringDamper)
+
+
+def steady_torque(model: Model, motor: SpeedMotor) -> float | None:
+    """Speed motor `motor`'s torque in steady running [N m] against the model's torques through its train, with
+    the gear pairs' losses, as a run computes it: the motor's torque at the consistent start of the model with
+    each torque and speed motor at its law's mean over the run, its bearings, and no other force element (a
+    compliant mesh is taken as its rigid pair, as in `speed_ratios`: undeflected at the start it would carry
+    nothing; springs and dampers are not torques referred here). None where that start is not steady (a body's
+    angular acceleration above STEADY) or the model does not run (its checks say why)."""
+    steady = model.copy()
+    t_end = model.settings.t_end
+    steady.forces = {name: dataclasses.replace(f, law=TimeLaw(value=law_mean(f.law, t_end)))
+                     if isinstance(f, (Torque, SpeedMotor)) else f
+                     for name, f in model.forces.items() if isinstance(f, KEPT)}
+    step = model.settings.step
+    compiled = "on" if loaded().compiled else "off"  # neither load numba nor wait for a compile (a dialog's note)
+    try:
+        run = prepare(steady, t_end=step, output_step=step, keep=False, compiled=compiled)
+    except (ModelError, CompileError):
+        return None
+    y0 = run.solver.y
+    if np.abs(run.system.accelerations(0.0, y0)[:, 3:]).max(initial=0.0) > STEADY:
+        return None
+    names = [(c.item, c.quantity) for c in run.results.channels]
+    return float(run.take()[1][0, names.index((motor.name, "torque"))])
 
 
 def balance(model: Model) -> str:
@@ -158,22 +202,27 @@ def balance(model: Model) -> str:
     if found is None:
         return ""
     source, net = found.drive, found.net
-    largest = max(abs(value) for _, value in found.torques)
-    if abs(net) <= 1e-9 * largest:
-        net = 0.0  # the sum's round-off
     each = ", ".join(f"{name} {value:.4g} N m" for name, value in found.torques)
     text = (f"Torques referred to {source.joint} ({source.name}'s joint) through the train, as their means over the "
             f"run: {each}; in all {net:.4g} N m")
     if found.untied:  # the sum leaves them out: no verdict on it
         text += f". Not tied to {source.joint} by the train, and not in the sum: {listed(found.untied)}"
     elif isinstance(source, SpeedMotor):
-        text += f": {source.name} holds its speed against them (in steady running its torque is {-net + 0.0:.4g} N m)"
+        text += f": {source.name} holds its speed against them (in steady running its torque is {steady_text(found)})"
     elif net == 0.0:
         text += ": they balance, and the train keeps its speed"
     elif net * law_sense(source.law, model.settings.t_end) > 0:
         text += f": they accelerate the train the way {source.name} turns it"
     else:
         text += f": they accelerate the train against {source.name}"
-    if found.lossy:
+    if found.lossy and found.steady is None:
         text += f". Without the losses of {listed(found.lossy)}"
     return text + "."
+
+
+def steady_text(found: Referral) -> str:
+    """A speed motor's torque in steady running, in words: with the losses where `found` has them, and without."""
+    lossless = f"{-found.net + 0.0:.4g} N m"
+    if found.steady is None:
+        return lossless
+    return f"{found.steady + 0.0:.4g} N m with the losses of {listed(found.lossy)}, {lossless} without them"

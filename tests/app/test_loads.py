@@ -17,7 +17,7 @@ from core.gearing.mesh_model import mesh_in_model, pair_iso_stiffness
 from core.model import entities as E
 from core.model.files import load
 from core.model.model import Model
-from tests.app.conftest import fill_and_ok, toolbar_button
+from tests.app.conftest import fill_and_ok, toolbar_button, type_in_properties
 from tests.conftest import EXAMPLES
 
 
@@ -317,6 +317,21 @@ def test_a_new_speed_motor_keeps_its_joints_start_speed_until_its_law_is_edited(
     assert (motor.joint, motor.law.value) == ("gear1_joint", 30.0)
     window.select("m")
     assert window.props.panel.findChild(QLabel, "note").text() == f"Joint speed: {seen[2][1]}"
+
+
+def test_a_motors_note_on_a_lossy_pair_gives_its_steady_torque_with_the_losses_and_the_run_agrees(window, qtbot):
+    """Found by a new user: the helical example's pair at efficiency 0.9, a motor holding gear 1 (20 teeth) at
+    100 rad/s against 20 N m on gear 2 (40 teeth). The note said the motor's steady torque was 10 N m; the run's
+    is 20 (20 / 40) / 0.9 = 11.11 N m. The note now gives both, typed into Properties as the user did."""
+    _open_pair(window)
+    window.apply(AddItem(E.SpeedMotor("motor", "gear1_joint", E.TimeLaw(value=100.0))))
+    type_in_properties(window, qtbot, "pair", "efficiency", "0.9")
+    window.apply(AddItem(E.Torque("load", "gear2_joint", E.TimeLaw(value=20.0))))
+    window.select("motor")
+    note = window.props.panel.findChild(QLabel, "note").text()
+    assert note.endswith("in steady running the motor's torque is 11.11 N m with the losses of pair, 10 N m without "
+                         "them"), note
+    assert simulate(window.doc.model, t_end=0.01)["motor.torque"][-1] == pytest.approx(20 * 20 / 40 / 0.9, rel=1e-9)
 
 
 def test_a_driving_motors_note_gives_its_steady_torque_against_the_loads_and_the_run_agrees(window, qtbot):

@@ -307,6 +307,7 @@ def test_inspect_refers_the_reducers_load_to_its_input_by_the_product_of_the_sta
     referred = -10.0 * (20 / 40) * (18 / 45)
     found = json.loads(run("inspect", path, "--json").stdout)["torques_referred"]
     assert found["joint"] == "input_joint" and found["net"] == pytest.approx(referred, rel=1e-12)
+    assert found["lossy"] == [] and found["steady_with_losses"] is None  # lossless: the motor holds -net
     assert run("inspect", path).stdout.splitlines()[-1] == (
         f"Torques referred to input_joint (motor's joint) through the train, as their means over the run: load "
         f"{referred:.4g} N m; in all {referred:.4g} N m: motor holds its speed against them (in steady running its "

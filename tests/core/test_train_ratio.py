@@ -117,3 +117,35 @@ def test_torques_that_cancel_at_the_drive_are_said_to_balance_whatever_the_round
     model = load(EXAMPLES / "compliant_mesh_pair.gdyn")
     assert referral(model).net == pytest.approx(0.0, abs=1e-12)
     assert balance(model).endswith("in all 0 N m: they balance, and the train keeps its speed.")
+
+
+@pytest.mark.parametrize("load, steady", [(20.0, 10.0 / 0.9), (-20.0, -10.0 * 0.9)])
+def test_a_motor_on_a_lossy_pair_holds_its_speed_with_the_losses_the_way_the_power_flows(load, steady):
+    """Found by a new user: with the pair's efficiency at 0.9 the motor's note still said its steady torque was the
+    lossless 10 N m; the run's was 11.11. A load T on gear 2 (40 teeth) is T (-20 / 40) at gear 1 (20) without
+    losses. Where the motor drives the load (power from gear 1 to gear 2) it gives that divided by the efficiency,
+    and where the load drives the train (power from gear 2 to gear 1) it holds back the efficiency times it: the
+    efficiency's definition, power out = 0.9 power in."""
+    model = pair_from_file_new()  # a speed motor on gear 1, from rest to 100 rad/s
+    del model.forces["mesh"]
+    model.gear_pairs["pair"] = dataclasses.replace(model.gear_pairs["pair"], efficiency=0.9)
+    model.forces["load"] = Torque("load", "gear2_joint", TimeLaw(value=load))
+    found = referral(model)
+    assert found.lossy == ("pair",) and found.net == pytest.approx(-load / 2, rel=1e-12)
+    assert found.steady == pytest.approx(steady, rel=1e-9)
+    assert balance(model).endswith(f"(in steady running its torque is {steady:.4g} N m with the losses of pair, "
+                                   f"{load / 2:.4g} N m without them).")
+
+
+def test_a_torque_drive_and_a_lossless_train_have_no_steady_torque_with_losses():
+    model = pair_from_file_new()
+    del model.forces["mesh"]
+    assert referral(model).steady is None  # lossless: the referred sum is the motor's torque
+    model.gear_pairs["pair"] = dataclasses.replace(model.gear_pairs["pair"], efficiency=0.9)
+    for name in ("motor", "load"):
+        del model.forces[name]
+    model.forces["drive"] = Torque("drive", "gear1_joint", TimeLaw(value=5.0))
+    model.forces["load"] = Torque("load", "gear2_joint", TimeLaw(value=8.0))
+    found = referral(model)
+    assert found.drive.name == "drive" and found.steady is None  # a torque drive has no speed to hold
+    assert balance(model).endswith(". Without the losses of pair.")

@@ -149,3 +149,20 @@ def test_a_torque_drive_and_a_lossless_train_have_no_steady_torque_with_losses()
     found = referral(model)
     assert found.drive.name == "drive" and found.steady is None  # a torque drive has no speed to hold
     assert balance(model).endswith(". Without the losses of pair.")
+
+
+def test_a_motor_on_a_lossy_planetary_holds_the_sun_by_the_willis_efficiency():
+    """The planetary example (sun 24, ring 72 held) with every pair at efficiency 0.98, a motor on the sun and 4 N
+    m of load on the carrier: 1 N m at the sun without losses. In the carrier's frame the sun drives the ring
+    through the planets with the basic efficiency eta0 = 0.98^2, and the set's efficiency from sun to carrier is
+    (1 + eta0 z_r / z_s) / (1 + z_r / z_s) (Willis' method): the motor gives 1 N m divided by it."""
+    model = load(EXAMPLES / "planetary.gdyn")
+    for name, pair in list(model.gear_pairs.items()):
+        model.gear_pairs[name] = dataclasses.replace(pair, efficiency=0.98)
+    del model.forces["sun_torque"]
+    model.forces["motor"] = SpeedMotor("motor", "sun_joint", TimeLaw(value=100.0))
+    model.forces["load"] = Torque("load", "carrier_joint", TimeLaw(value=-4.0))
+    found = referral(model)
+    eta0, i0 = 0.98**2, 72 / 24
+    assert found.net == pytest.approx(-1.0, rel=1e-12)
+    assert found.steady == pytest.approx(1.0 / ((1 + eta0 * i0) / (1 + i0)), rel=1e-9)

@@ -1,6 +1,7 @@
-"""The modes a spring-damper makes with what it holds alone, beside which a mesh frequency or a time step can be
-set, and their damping as a share of critical (the damping an entry in N s/m gives is otherwise guesswork): a
-bearing's radial, axial and tilt modes, a torsional spring-damper's torsional mode."""
+"""The modes a spring-damper makes with what it holds, beside which a mesh frequency or a time step can be set, and
+their damping as a share of critical (the damping an entry in N s/m gives is otherwise guesswork): a bearing's
+radial, axial and tilt modes with its body alone, a torsional spring-damper's torsional mode with the gear train
+that turns on its joint (core.analysis.train_ratio.train_inertia)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import math
 
 import numpy as np
 
+from core.analysis.train_ratio import train_inertia
 from core.gearing.gear_bodies import axial_inertia, inertia_about
 from core.model.entities import GROUND, RevoluteJoint
 from core.ranges import DEG, hertz
@@ -40,13 +42,17 @@ def bearing_note(model, bearing) -> str:
 
 def torsion_note(model, spring) -> str:
     """One line on TorsionalSpringDamper `spring` of `model` ('' when its joint is not a revolute joint of the
-    model): the torsional mode sqrt(k / J) / (2 pi) of what turns on the joint (body j and what is welded to it,
-    against body i's piece where that is not the ground: the reduced inertia about the axis) and its damping
-    ratio, and the torque k theta0 it starts with where its angle at rest is not the start's."""
+    model): the torsional mode sqrt(k / J) / (2 pi) of what turns on the joint and its damping ratio, and the
+    torque k theta0 it starts with where its angle at rest is not the start's. J is the gear train's inertia
+    referred to the joint (`train_inertia`: the gears it meshes with turn too); where the model has no joint
+    coordinates, that of body j and what is welded to it alone (against body i's piece where that is not the
+    ground: the reduced inertia about the axis)."""
     joint = model.joints.get(spring.joint)
     if not isinstance(joint, RevoluteJoint):
         return ""
-    j = reduced(*(turning_inertia(model, joint, b) for b in (joint.body_i, joint.body_j)))
+    alone = reduced(*(turning_inertia(model, joint, b) for b in (joint.body_i, joint.body_j)))
+    train = train_inertia(model, joint.name)
+    j = alone if train is None else train
     if spring.stiffness > 0:
         what = mode("torsional mode", spring.stiffness, spring.damping, j, "N m s/rad")
     else:
@@ -55,6 +61,8 @@ def torsion_note(model, spring) -> str:
     if start:
         what += (f"; at the start it puts {start:.6g} N m on {joint.body_j} about the axis (its angle at rest is "
                  f"{spring.angle0 * DEG['scale']:.6g} deg from the start's)")
+    if train is not None and not math.isclose(train, alone, rel_tol=1e-9):
+        return f"{what} (the gear train on it: {j:.4g} kg m^2 referred to {joint.name}'s axis, its meshes rigid)"
     who = "alone on it" if joint.body_i == GROUND else f"against {joint.body_i}, reduced"
     return f"{what} ({joint.body_j} {who}: {j:.4g} kg m^2 about {joint.name}'s axis)"
 

@@ -77,38 +77,74 @@ def speed_ratio(model: Model, joint: str, reference: str) -> float | None:
 def speed_ratios(model: Model, joints, reference: str) -> dict[str, float | None]:
     """`speed_ratio` of each of `joints` to `reference`, from one assembly."""
     out = dict.fromkeys(joints)
-    if not isinstance(model.joints.get(reference), RevoluteJoint) or model.structural_problems():
+    if not isinstance(model.joints.get(reference), RevoluteJoint):
         return out
     revolute = [j for j in out if isinstance(model.joints.get(j), RevoluteJoint)]
-    probed = model.copy()
-    probed.forces = {name: f for name, f in model.forces.items() if not isinstance(f, CompliantMesh)
-                     and not (isinstance(f, SpeedMotor) and not f.law.is_zero())}
-    probes = {on: f"train ratio: {on}" for on in (*revolute, reference)}
-    for on, name in probes.items():
-        probed.forces[name] = SpeedMotor(name, on, TimeLaw())
-    try:
-        system = assemble(probed, compiled=loaded(), constant=False)
-    except ModelError:  # no formulation takes the model (the run says why)
+    found = free_motions(model, (*revolute, reference))
+    if found is None:
         return out
-    jac, _, off, _ = system.kernel.jacobian(system.initial_state(), system.velocities)
-    if not np.isfinite(jac).all():  # geometry the model's checks refuse (a NaN in a position, say)
-        return out
-    reads = {on: system.asm.element_of(name).row0 for on, name in probes.items()}
-    held = jac[[r for r in range(len(jac)) if not off[r] and r not in reads.values()]]
-    free = scipy.linalg.null_space(held, rcond=RANK_TOLERANCE) if held.size else np.eye(system.velocities)
     # each joint's speed in each free motion: a joint is tied to the reference where its speeds are one multiple
     # of the reference's in every one of them (a flywheel on a joint of its own adds a motion that leaves the
     # train's ratios as they are)
-    speeds = {on: jac[r] @ free for on, r in reads.items()}
+    _, free, rows = found
+    speeds = {on: row @ free for on, row in rows.items()}
     base = speeds[reference]
     size = float(base @ base)
-    if size <= (RANK_TOLERANCE * float(np.linalg.norm(jac[reads[reference]]))) ** 2:
+    if size <= (RANK_TOLERANCE * float(np.linalg.norm(rows[reference]))) ** 2:
         return out  # the reference cannot turn
     for j in revolute:
         ratio = float(speeds[j] @ base) / size
         if np.linalg.norm(speeds[j] - ratio * base) <= RANK_TOLERANCE * (np.linalg.norm(speeds[j]) + math.sqrt(size)):
             out[j] = ratio if abs(ratio) > RANK_TOLERANCE else 0.0  # a held joint: round-off is no ratio
     return out
+
+
+def free_motions(model: Model, joints, formulation: str | None = None):
+    """The motions the model's train leaves free, as the module's doc says (each compliant mesh its rigid pair, a
+    speed motor at 0 holding its joint, the other speed motors left out): (system, free, rows) with `free` an
+    orthonormal basis of them (velocities x motions) in the system of `formulation` (default the model's), and
+    `rows` the row that reads each of the revolute `joints`' relative speed [rad/s] from the velocities (row @
+    free: its speed in each motion). None on a model with structural errors, one no formulation takes, or
+    geometry its checks refuse."""
+    if model.structural_problems():
+        return None
+    probed = model.copy()
+    probed.forces = {name: f for name, f in model.forces.items() if not isinstance(f, CompliantMesh)
+                     and not (isinstance(f, SpeedMotor) and not f.law.is_zero())}
+    probes = {on: f"train ratio: {on}" for on in joints}
+    for on, name in probes.items():
+        probed.forces[name] = SpeedMotor(name, on, TimeLaw())
+    try:
+        system = assemble(probed, formulation, compiled=loaded(), constant=False)
+    except ModelError:  # no formulation takes the model (the run says why)
+        return None
+    jac, _, off, _ = system.kernel.jacobian(system.initial_state(), system.velocities)
+    if not np.isfinite(jac).all():  # geometry the model's checks refuse (a NaN in a position, say)
+        return None
+    reads = {on: system.asm.element_of(name).row0 for on, name in probes.items()}
+    held = jac[[r for r in range(len(jac)) if not off[r] and r not in reads.values()]]
+    free = scipy.linalg.null_space(held, rcond=RANK_TOLERANCE) if held.size else np.eye(system.velocities)
+    return system, free, {on: jac[r] for on, r in reads.items()}
+
+
+def train_inertia(model: Model, joint: str) -> float | None:
+    """The inertia [kg m^2] a torsional spring on revolute joint `joint` turns against, as the model's train puts
+    it there: 1 / (s^T (F^T M F)^-1 s), with F the motions the train leaves free (`free_motions`), M the bodies'
+    mass matrix in joint coordinates at the start and s the joint's speed in each motion. The train's inertia
+    referred to the joint through its ratios, whatever else of it turns freely left free to move (a differential's
+    other member), its meshes rigid. None where the model has no joint coordinates (a member floating on a
+    bearing), the joint is not a revolute joint of it, or it cannot turn."""
+    if not isinstance(model.joints.get(joint), RevoluteJoint):
+        return None
+    found = free_motions(model, (joint,), "joint")
+    if found is None:
+        return None
+    system, free, rows = found
+    s = rows[joint] @ free
+    if float(s @ s) <= (RANK_TOLERANCE * float(np.linalg.norm(rows[joint]))) ** 2:
+        return None
+    mass = free.T @ system.rest_matrices()["mass"] @ free
+    return 1.0 / float(s @ np.linalg.solve(mass, s))
 
 
 @dataclass(frozen=True)

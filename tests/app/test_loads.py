@@ -13,6 +13,7 @@ from app.dialogs.joint_law_notes import motor_note, torque_note
 from core.commands import AddItem, replace_fields
 from core.dynamics.simulate import simulate
 from core.geometry.rotations import quat_about, quat_matrix
+from core.gearing.gear_bodies import polar_inertia
 from core.gearing.mesh_model import mesh_in_model, pair_iso_stiffness
 from core.model import entities as E
 from core.model.files import load
@@ -643,34 +644,30 @@ def test_a_bearing_says_its_damping_as_a_share_of_critical_as_a_run_of_it_decays
 
 
 def test_a_torsional_spring_damper_says_its_mode_and_start_torque_as_a_run_of_it_rings(window, qtbot):
-    """Its dialog said nothing of what 100 N m/rad does to gear2 (0.000625 kg m^2 about its joint: a disc of 40
-    and 10 mm radii, m (r_o^2 + r_i^2) / 2 within the teeth's share). The note gives sqrt(k / J) / (2 pi) =
-    63.66 Hz and the torque k theta0 its angle at rest puts on the gear at the start. Gear2 alone on its joint
-    with that spring rings at that frequency in a run, and its first torque sample is k theta0."""
+    """100 N m/rad on gear2's joint of the helical pair. The note gave the mode of gear2 alone on it (63.66 Hz),
+    but gear2 turns gear1 (20 teeth to its 40): the spring turns J2 + J1 (40 / 20)^2, and the model rings at
+    56.95 Hz. The note now gives the train's mode, and the torque k theta0 its angle at rest puts on the gear at
+    the start; the user's own model rings at that frequency in a run, and its first torque sample is k theta0."""
     _open_pair(window)
     seen = []
     fill_and_ok(qtbot, {"Name": "tsd", "Stiffness": 100, "Angle at rest": 5}, {"joint": "gear2_joint"},
                 press=lambda dlg: seen.append(dlg.findChild(QLabel, "note").text()))
     qtbot.mouseClick(toolbar_button(window, "torsional_spring_damper"), Qt.LeftButton)
     model = window.doc.model
-    spring, joint, gear = model.forces["tsd"], model.joints["gear2_joint"], model.bodies["gear2"]
-    alone = Model("alone")
-    alone.bodies["gear2"] = dataclasses.replace(gear, angular_velocity=(0.0, 0.0, 0.0))
-    alone.joints["gear2_joint"] = joint
-    alone.forces["tsd"] = spring
-    res = simulate(alone, t_end=0.05, integrator="dop853", rtol=1e-10, atol=1e-14, step=1e-4, output_step=1e-5)
+    res = simulate(model, t_end=0.05, integrator="dop853", rtol=1e-10, atol=1e-14, step=1e-4, output_step=1e-5)
     w = res["gear2_joint.speed"]
     k = np.nonzero(np.diff(np.sign(w[1:])))[0] + 1
     crossings = res.time[k] - w[k] * (res.time[k + 1] - res.time[k]) / (w[k + 1] - w[k])
     ringing = 1.0 / (2 * np.mean(np.diff(crossings)))
     j = 100.0 / (2 * math.pi * ringing) ** 2  # the inertia the engine turned
-    r_o, r_i = 0.040, 0.010
-    assert j == pytest.approx(gear.mass * (r_o ** 2 + r_i ** 2) / 2, rel=0.05)
+    j1, j2 = polar_inertia(model, "gear1_joint"), polar_inertia(model, "gear2_joint")
+    assert j == pytest.approx(j2 + j1 * (40 / 20) ** 2, rel=1e-6)
     start = float(res["tsd.torque"][0])
     assert start == pytest.approx(100 * math.radians(5), rel=1e-12)
     assert seen == [f"torsional mode {ringing:.4g} Hz undamped (5 % of critical is {0.1 * math.sqrt(100 * j):.4g} "
                     f"N m s/rad); at the start it puts {start:.6g} N m on gear2 about the axis (its angle at rest is "
-                    f"5 deg from the start's) (gear2 alone on it: {j:.4g} kg m^2 about gear2_joint's axis)"]
+                    f"5 deg from the start's) (the gear train on it: {j:.4g} kg m^2 referred to gear2_joint's axis, "
+                    "its meshes rigid)"]
 
 
 def test_the_notes_of_loads_on_a_fixed_joint_are_empty_and_the_checks_say_why():

@@ -7,7 +7,8 @@ import dataclasses
 
 import pytest
 
-from core.analysis.train_ratio import balance, referral, speed_ratio
+from core.analysis.train_ratio import balance, referral, speed_ratio, train_inertia
+from core.gearing.gear_bodies import polar_inertia
 from core.dynamics.simulate import simulate
 from core.model.entities import GROUND, RevoluteJoint, SpeedMotor, TimeLaw, Torque
 from core.model.files import load
@@ -166,3 +167,29 @@ def test_a_motor_on_a_lossy_planetary_holds_the_sun_by_the_willis_efficiency():
     eta0, i0 = 0.98**2, 72 / 24
     assert found.net == pytest.approx(-1.0, rel=1e-12)
     assert found.steady == pytest.approx(1.0 / ((1 + eta0 * i0) / (1 + i0)), rel=1e-9)
+
+
+def test_the_train_puts_on_a_gears_joint_its_inertia_referred_by_the_square_of_the_ratio():
+    """A torsional spring on gear 1's joint of the helical pair turns gear 2 with it: J1 + J2 (z1 / z2)^2, each
+    gear's inertia about its own axis (core.gearing.gear_bodies.polar_inertia); on gear 2's joint J2 + J1 (z2 /
+    z1)^2."""
+    model = load(EXAMPLES / "helical_pair.gdyn")  # 20 and 40 teeth
+    j1, j2 = polar_inertia(model, "gear1_joint"), polar_inertia(model, "gear2_joint")
+    assert train_inertia(model, "gear1_joint") == pytest.approx(j1 + j2 * (20 / 40) ** 2, rel=1e-12)
+    assert train_inertia(model, "gear2_joint") == pytest.approx(j2 + j1 * (40 / 20) ** 2, rel=1e-12)
+
+
+def test_the_planetary_puts_on_its_sun_the_inertia_of_the_energy_method_and_nothing_on_its_held_ring():
+    """Ring held: the carrier turns at kc = z_s / (z_s + z_r) of the sun, each planet at kp = kc - (z_s / z_p)(1 -
+    kc) and its centre at a kc: J = J_s + J_c kc^2 + sum(m_p (a kc)^2 + J_p kp^2), the sum of the kinetic energies
+    at 1 rad/s of the sun. The held ring cannot turn: no inertia."""
+    model = load(EXAMPLES / "planetary.gdyn")
+    b = model.bodies
+    izz = {k: b[k].inertia[2][2] for k in b}
+    zs, zp, zr, a = 24, 24, 72, 0.002 * (24 + 24) / 2
+    kc = zs / (zs + zr)
+    kp = kc - (zs / zp) * (1 - kc)
+    j = izz["sun"] + izz["carrier"] * kc**2 + sum(b[f"planet{k}"].mass * (a * kc) ** 2 + izz[f"planet{k}"] * kp**2
+                                                  for k in (1, 2, 3))
+    assert train_inertia(model, "sun_joint") == pytest.approx(j, rel=1e-9)
+    assert train_inertia(model, "ring_joint") is None

@@ -12,7 +12,8 @@ The ratio comes from the rows every run is held by (core.dynamics): the motion t
 compliant mesh taken as its rigid pair (a mesh's deflection is not the train's ratio), a speed motor whose law
 is 0 at every time holding its joint (a planetary's held ring), and the other speed motors left out (they drive
 the train; they do not change its ratios). A joint's speed is read off by the row of a speed motor put on it,
-the one definition of a joint's relative speed.
+the one definition of a joint's relative speed. The same free motions, weighed by the bodies' mass matrix,
+give the inertia the train puts on a joint (`train_inertia`: what a torsional spring there turns).
 """
 
 from __future__ import annotations

@@ -339,7 +339,7 @@ class TerminalProgress:
 def _cmd_chbm(ns) -> int:
     from core.chbm.continuation import ContinuationError
     from core.chbm.from_model import lumped_from_model, study_defaults
-    from core.chbm.lumped_model import paper_model
+    from core.chbm.lumped_model import PAPER_TORQUES, paper_model
     from core.chbm.study import (
         CURVE_HEADER,
         curve_rows,
@@ -370,8 +370,10 @@ def _cmd_chbm(ns) -> int:
         except ModelError as exc:
             return _failed(exc)
         if suggested[3] and None in (ns.torque, ns.f_min, ns.f_max):
-            print(f"note: {ns.pair}: {suggested[3]}", file=sys.stderr)
-    ns.torque = ns.torque or list(suggested[0] or (100.0,))
+            taken = ("" if ns.torque or suggested[0] else
+                     f"; torque: the paper's {PAPER_TORQUES[0]:g} N m on gear 1 (--torque sets it)")
+            print(f"note: {ns.pair}: {suggested[3]}{taken}", file=sys.stderr)
+    ns.torque = ns.torque or list(suggested[0] or PAPER_TORQUES[:1])
     ns.f_min = suggested[1] if ns.f_min is None else ns.f_min
     ns.f_max = suggested[2] if ns.f_max is None else ns.f_max
     if not 0 < ns.f_min < ns.f_max:

@@ -289,6 +289,9 @@ def test_chbm_of_an_internal_and_a_bevel_pair_runs_over_the_range_of_its_mesh_mo
         rows = [line.split(",") for line in out.read_text().splitlines()[1:]]
         f = [float(row[2]) for row in rows]
         assert f[0] == float(f"{0.2 * mode:.2g}") and f[-1] == float(f"{1.5 * mode:.2g}") and len(rows) > 100
+        # nothing loads these pairs: the note says which torque the curve is for (it did not), and the CSV has it
+        assert "; torque: the paper's 100 N m on gear 1 (--torque sets it)" in res.stderr, res.stderr
+        assert {row[1] for row in rows} == {"100"}
 
 
 def test_output_piped_into_a_reader_that_stops_ends_quietly():

@@ -9,9 +9,10 @@ With gear pairs that lose power, the drive's torque in steady running is not tha
 from the engine itself (`steady_torque`), which holds each pair's losses in one place.
 
 The ratio comes from the rows every run is held by (core.dynamics): the motion they leave free, with each
-compliant mesh taken as its rigid pair (a mesh's deflection is not the train's ratio), a speed motor whose law
-is 0 at every time holding its joint (a planetary's held ring), and the other speed motors left out (they drive
-the train; they do not change its ratios). A joint's speed is read off by the row of a speed motor put on it,
+compliant mesh taken as its rigid pair (a mesh's deflection is not the train's ratio), each support held still
+where it deflects (a bearing's or a spring's deflection is not either: the elements' `support_rows`), a speed
+motor whose law is 0 at every time holding its joint (a planetary's held ring), and the other speed motors
+left out (they drive the train; they do not change its ratios). A joint's speed is read off by the row of a speed motor put on it,
 the one definition of a joint's relative speed. The same free motions, weighed by the bodies' mass matrix,
 give the inertia the train puts on a joint (`train_inertia`: what a torsional spring there turns).
 """
@@ -101,8 +102,8 @@ def speed_ratios(model: Model, joints, reference: str) -> dict[str, float | None
 
 
 def free_motions(model: Model, joints, formulation: str | None = None):
-    """The motions the model's train leaves free, as the module's doc says (each compliant mesh its rigid pair, a
-    speed motor at 0 holding its joint, the other speed motors left out): (system, free, rows) with `free` an
+    """The motions the model's train leaves free, as the module's doc says (each compliant mesh its rigid pair,
+    each support held where it deflects, a speed motor at 0 holding its joint, the other speed motors left out): (system, free, rows) with `free` an
     orthonormal basis of them (velocities x motions) in the system of `formulation` (default the model's), and
     `rows` the row that reads each of the revolute `joints`' relative speed [rad/s] from the velocities (row @
     free: its speed in each motion). None on a model with structural errors, one no formulation takes, or
@@ -119,11 +120,14 @@ def free_motions(model: Model, joints, formulation: str | None = None):
         system = assemble(probed, formulation, compiled=loaded(), constant=False)
     except ModelError:  # no formulation takes the model (the run says why)
         return None
-    jac, _, off, _ = system.kernel.jacobian(system.initial_state(), system.velocities)
-    if not np.isfinite(jac).all():  # geometry the model's checks refuse (a NaN in a position, say)
+    y0 = system.initial_state()
+    jac, _, off, _ = system.kernel.jacobian(y0, system.velocities)
+    ports = system.kernel.port_rows(y0, system.velocities)
+    if not (np.isfinite(jac).all() and np.isfinite(ports).all()):  # geometry the checks refuse (a NaN, say)
         return None
     reads = {on: system.asm.element_of(name).row0 for on, name in probes.items()}
-    held = jac[[r for r in range(len(jac)) if not off[r] and r not in reads.values()]]
+    supports = [e.support_rows(ports[e.port0:e.port0 + e.nports]) for e in system.elements if e.nports]
+    held = np.vstack([jac[[r for r in range(len(jac)) if not off[r] and r not in reads.values()]], *supports])
     free = scipy.linalg.null_space(held, rcond=RANK_TOLERANCE) if held.size else np.eye(system.velocities)
     return system, free, {on: jac[r] for on, r in reads.items()}
 

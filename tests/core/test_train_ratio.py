@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from core.analysis.train_ratio import balance, referral, speed_ratio, train_inertia
+from core.analysis.train_ratio import balance, law_mean, referral, speed_ratio, train_inertia
 from core.gearing.gear_bodies import polar_inertia
 from core.dynamics.simulate import simulate
 from core.model.entities import GROUND, RevoluteJoint, SpeedMotor, TimeLaw, Torque
@@ -193,3 +193,18 @@ def test_the_planetary_puts_on_its_sun_the_inertia_of_the_energy_method_and_noth
                                                   for k in (1, 2, 3))
     assert train_inertia(model, "sun_joint") == pytest.approx(j, rel=1e-9)
     assert train_inertia(model, "ring_joint") is None
+
+
+def test_a_train_whose_members_sit_in_hubs_on_springs_keeps_its_ratios():
+    """The compliant planetary example (sun 25, planets 23, ring 71 held): every member turns on its joint in a hub
+    that a bearing and three spring arms hold. Check Model said the carrier's load was 'not tied to sun_joint by
+    the train': the ratios left the hubs' motions on their springs free, as if a support's deflection were part
+    of the train's motion. A support's deflection is not the train's ratio, as a mesh's is not: the carrier
+    turns at z_s / (z_s + z_r) of the sun, and a planet on its pin at -(z_s / z_p)(1 - that)."""
+    model = load(EXAMPLES / "compliant_planetary.gdyn")
+    kc = 25 / (25 + 71)
+    assert speed_ratio(model, "carrier_joint", "sun_joint") == pytest.approx(kc, rel=1e-9)
+    assert speed_ratio(model, "planet1_joint", "sun_joint") == pytest.approx(-25 / 23 * (1 - kc), rel=1e-9)
+    found = referral(model)
+    assert not found.untied and dict(found.torques)["carrier_load"] == pytest.approx(
+        law_mean(model.forces["carrier_load"].law, model.settings.t_end) * kc, rel=1e-9)

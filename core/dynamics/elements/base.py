@@ -17,7 +17,9 @@ The contract, after scipy's OdeSolver:
    (``asm.drift``: an extra state such as a rigid pair's accumulated phase error, or its rows' position
    errors). ``params()`` returns its kind-specific floats and ints.
    ``channels()`` lists its result channels (core.dynamics.results.channels.Channel) without evaluating
-   anything, in the order its ``outputs`` writes them. ``link(asm)`` runs after every element is built.
+   anything, in the order its ``outputs`` writes them. ``link(asm)`` runs after every element is built. A
+   support (a bearing, a spring) gives in ``support_rows(ports)`` the rows, made from its ports' rows, whose
+   rates are its deflection: the train's ratios hold them still (core.analysis.train_ratio).
 3. The physics, as module-level functions of its module, plain Python on numbers and arrays that numba
    compiles unchanged (every function of ours they call is compiled from its source too), without reference
    counts (core.dynamics.program.linker): they write into the arrays they are given and make none (no
@@ -62,6 +64,8 @@ The contract, after scipy's OdeSolver:
 from __future__ import annotations
 
 from typing import ClassVar
+
+import numpy as np
 
 from core.model.kinds import register_kind, registered_kind, unregister_kind
 
@@ -112,6 +116,11 @@ class Element:
     def channels(self) -> list:
         """Its result channels, in the order `outputs` writes them."""
         return []
+
+    def support_rows(self, ports: np.ndarray) -> np.ndarray:
+        """The rows whose rates are its deflection as a support, from its ports' rows (its ports x velocities):
+        none for an element that supports nothing."""
+        return ports[:0]
 
     def guard(self, values) -> str:
         """What is wrong with an output sample's values of its channels (from values[self.out0]), or ""."""

@@ -8,6 +8,8 @@ the axis itself are its positions.
 
 from __future__ import annotations
 
+import numpy as np
+
 from core.dynamics.elements.base import OUT0, PORT0, POS0, Element, element
 from core.dynamics.elements.blocks import pose, put, put_force, vector
 from core.dynamics.elements.frames import JointFrame
@@ -89,3 +91,9 @@ class BearingElement(Element):
 
     def channels(self):
         return [Channel(self.name, f"F{a}", "N", "force", "bearing force on the shaft, world") for a in "xyz"]
+
+    def support_rows(self, ports):
+        """The point's relative velocity and the relative spin square to the axis (at the start): the spin about
+        the axis is free."""
+        a = np.asarray(self.entity.axis, float) / np.linalg.norm(self.entity.axis)
+        return np.vstack([ports[:3], (np.eye(3) - np.outer(a, a)) @ ports[3:]])

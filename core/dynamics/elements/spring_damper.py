@@ -65,3 +65,6 @@ class SpringDamperElement(Element):
 
     def channels(self):
         return [Channel(self.name, "force", "N", "force", "tension (positive pulls the points together)")]
+
+    def support_rows(self, ports):
+        return ports  # its length's rate

@@ -94,7 +94,8 @@ def query(kind, t, y, o1, o2, o3, o4, o5, o6, o7, o8, o9, fb, ib, disc, flanks, 
     EVENTS         every event function's value (o1[0])
     MULTIPLIERS    the rate (o1[0]), the multipliers (o2[0]) and the bodies' accelerations (o3: COM, angular)
     JACOBIAN       J on the formulation's velocities (o1), the rows' position errors (o2[0]), 1 for each row that
-                   is switched off (o2[1]) and their velocity terms gamma = -(dJ/dt) v on the bodies (o2[2])
+                   is switched off (o2[1]) and their velocity terms gamma = -(dJ/dt) v on the bodies (o2[2]); where
+                   o3 has a row per port, the ports' rows on the same velocities (o3)
     MATRICES       joint coordinates: the mass matrix (o1), J_q, G+_q, G-sep_q (o2, o3, o4), the ports (o5),
                    the positions (o6[0]), the rows' velocity terms gamma - J b (o7[0]), T^T (- w x J w - M b) (o8[0])
                    and T^T m g (o9[0]): what the constant-matrix check compares across configurations
@@ -113,7 +114,7 @@ def query(kind, t, y, o1, o2, o3, o4, o5, o6, o7, o8, o9, fb, ib, disc, flanks, 
         o2[0, :] = w[5][0]
         o3[:, :] = w[5][3]
     elif kind == JACOBIAN:
-        jacobian(y, o1, o2[0], fb, ib, disc, w)
+        jacobian(y, o1, o2[0], o3, fb, ib, disc, w)
         o2[1, :] = w[1][5]
         o2[2, :] = w[1][3]
     elif kind == MATRICES:
@@ -134,29 +135,37 @@ def query(kind, t, y, o1, o2, o3, o4, o5, o6, o7, o8, o9, fb, ib, disc, flanks, 
                     o2[k, 3 * a + b] = bodies[1][k, a, b]
 
 
-def jacobian(y, out, phi, fb, ib, disc, w):
+def jacobian(y, out, phi, port_out, fb, ib, disc, w):
     """J at y into `out`: on the bodies' velocities (rows, 6 n) in Cartesian coordinates, on the coordinate rates
-    (rows, nq) in joint coordinates; and the rows' position errors (the joints': a point's gap [m], an axis'
-    [rad]) into `phi`."""
+    (rows, nq) in joint coordinates; the rows' position errors (the joints': a point's gap [m], an axis' [rad])
+    into `phi`; and, where `port_out` has a row per port, the ports' rows on the same velocities into it."""
     bodies, rows, ports, _, _, _, jw = w
-    table = ints(ib, ROW_BODIES)
-    out[:, :] = 0.0
+    ports_too = port_out.shape[0] == ports[0].shape[0]
     if ib[FORM] == CARTESIAN:
         cartesian_bodies(y, ib[N], bodies)
         elements.geometry(fb, ib, disc, bodies, rows, ports)
         phi[:] = rows[4]
-        rj = rows[0]
-        for r in range(rj.shape[0]):
-            for s in range(3):
-                b = table[r, s]
-                if b >= 0:
-                    out[r, 6 * b:6 * b + 6] += rj[r, s]
+        on_bodies(rows[0], ints(ib, ROW_BODIES), out)
+        if ports_too:
+            on_bodies(ports[0], ints(ib, PORT_BODIES), port_out)
         return
     nq = ib[NQ]
     tree_bodies(y[:nq], y[nq:2 * nq], fb, ib, bodies, jw[0], jw[1], jw[2])
     elements.geometry(fb, ib, disc, bodies, rows, ports)
     phi[:] = rows[4]
-    joint.coordinate_rows(ib, bodies[0], jw[1], jw[2], rows[0], table, out)
+    joint.coordinate_rows(ib, bodies[0], jw[1], jw[2], rows[0], ints(ib, ROW_BODIES), out)
+    if ports_too:
+        joint.coordinate_rows(ib, bodies[0], jw[1], jw[2], ports[0], ints(ib, PORT_BODIES), port_out)
+
+
+def on_bodies(blocks, table, out):
+    """out = rows or ports (k, 3, 6) on their bodies' slots, on the bodies' velocities (k, 6 n): Cartesian."""
+    out[:, :] = 0.0
+    for r in range(blocks.shape[0]):
+        for s in range(3):
+            b = table[r, s]
+            if b >= 0:
+                out[r, 6 * b:6 * b + 6] += blocks[r, s]
 
 
 def matrices(y, mq, jq, gq, sq, cq, positions, gamma, inertial, gravity, fb, ib, disc, w):

@@ -300,7 +300,6 @@ class ItemDialog(QDialog):
         # at its joint's speed, a weld or a bearing sits at its body J's origin, and a weld holds it to the shaft
         # whose axis runs through that origin
         self._as_came = self._entered()
-        self._following = False
         self.form.edited.connect(self._follow)
         if cls in NOTES:
             self.form.edited.connect(self._show_note)
@@ -320,19 +319,14 @@ class ItemDialog(QDialog):
         return out
 
     def _follow(self, name: str) -> None:
-        if self._following or name not in FOLLOWED:
-            return
-        now = self._entered()
+        now = self._entered() if name in FOLLOWED else {}
         if name not in now:
             return
-        self._following = True
-        try:
-            for field, value in selection_defaults(self.form.cls, self.model, now[name]).items():
-                if field != name and field in now and now[field] == self._as_came.get(field):
-                    self.form.set_field(field, value)
-                    self._as_came[field] = value
-        finally:
-            self._following = False
+        # a followed entry is never a reference that is followed, so setting it does not come back here
+        for field, value in selection_defaults(self.form.cls, self.model, now[name]).items():
+            if field != name and field in now and now[field] == self._as_came.get(field):
+                self.form.set_field(field, value)
+                self._as_came[field] = value
 
     def _show_note(self, *_) -> None:
         try:

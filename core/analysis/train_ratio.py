@@ -121,8 +121,8 @@ def free_motions(model: Model, joints, formulation: str | None = None):
     except ModelError:  # no formulation takes the model (the run says why)
         return None
     y0 = system.initial_state()
-    jac, _, off, _ = system.kernel.jacobian(y0, system.velocities)
-    ports = system.kernel.port_rows(y0, system.velocities)
+    ports = np.zeros((len(system.asm.port_bodies), system.velocities))
+    jac, _, off, _ = system.kernel.jacobian(y0, system.velocities, ports)
     if not (np.isfinite(jac).all() and np.isfinite(ports).all()):  # geometry the checks refuse (a NaN, say)
         return None
     reads = {on: system.asm.element_of(name).row0 for on, name in probes.items()}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.dynamics.buffers.layout import (CARTESIAN, EVENTS, FORM, GEAR_ROWS, NQ, OUTPUTS, PORTS, ROWS, N)
+from core.dynamics.buffers.layout import (CARTESIAN, EVENTS, FORM, GEAR_ROWS, NQ, OUTPUTS, ROWS, N)
 from core.dynamics.kernels.entries import (BODIES, CONSISTENT, EVENTS as EVENT_VALUES, IMPLICIT, INITIAL_RATES,
                                            JACOBIAN, LEAP, LEAP_ADAPTIVE, LEAP_IMPLICIT, MATRICES, MULTIPLIERS,
                                            PROJECT, SAMPLE, STAGES, STEP)
@@ -191,20 +191,15 @@ class Kernel:
         self._query(EVENT_VALUES, t, y, g)
         return g[0]
 
-    def jacobian(self, y: np.ndarray, columns: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def jacobian(self, y: np.ndarray, columns: int,
+                 ports: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """J at y on the formulation's velocities (`columns` of them), the rows' position errors, which rows are
-        switched off (a lossy pair's lock while it rolls), and the rows' gamma = -(dJ/dt) v on the bodies."""
+        switched off (a lossy pair's lock while it rolls), and the rows' gamma = -(dJ/dt) v on the bodies; with
+        `ports` (a zero array, ports x `columns`), the ports' rows on the same velocities into it from the same
+        evaluation (a bearing's deflection rates, a spring's length rate, a joint's spin)."""
         jac, parts = np.zeros((int(self.ib[ROWS]), columns)), np.zeros((3, int(self.ib[ROWS])))
-        self._query(JACOBIAN, 0.0, y, jac, parts)
+        self._query(JACOBIAN, 0.0, y, jac, parts, *(() if ports is None else (ports,)))
         return jac, parts[0], parts[1] != 0.0, parts[2]
-
-    def port_rows(self, y: np.ndarray, columns: int) -> np.ndarray:
-        """The ports' rows at y on the formulation's velocities (ports x `columns`): each port's rate per velocity
-        (a bearing's deflection rates, a spring's length rate, a mesh's approach)."""
-        jac, parts = np.zeros((int(self.ib[ROWS]), columns)), np.zeros((3, int(self.ib[ROWS])))
-        ports = np.zeros((int(self.ib[PORTS]), columns))
-        self._query(JACOBIAN, 0.0, y, jac, parts, ports)
-        return ports
 
     def matrices(self, y: np.ndarray, ports: int, positions: int) -> dict:
         """The constant-matrix check's matrices at the joint coordinates y (see entries.query)."""

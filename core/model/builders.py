@@ -15,6 +15,7 @@ import numpy as np
 from core.geometry.macro import GearSpec, bevel_geometry, cylindrical_geometry, mate_pitch_angle, pair_gear_spec
 from core.geometry.mass_properties import mesh_mass_properties
 from core.geometry.rotations import orientation_for_axis, quat_matrices
+from core.geometry.shapes import primitive_mass_properties
 from core.geometry.tooth_checks import tooth_warnings
 from core.model.body_shapes import source_mesh
 from core.model.entities import (
@@ -49,13 +50,19 @@ def body_from_source(name: str, source, position: Vec3 = (0.0, 0.0, 0.0), axis=(
     spin : float
         Rotation about that axis [rad], e.g. to put teeth in mesh.
     """
-    density = source.spec.density if isinstance(source, GearSource) else source.density
-    mp = mesh_mass_properties(source_mesh(source), density)
+    mp = source_mass_properties(source)
     return RigidBody(
         name=name, mass=mp.mass, com=mp.com, inertia=mp.inertia, position=tuple(map(float, position)),
         orientation=orientation_for_axis(axis, spin), angular_velocity=tuple(map(float, angular_velocity)),
         visual=source,
     )
+
+
+def source_mass_properties(source):
+    """Mass properties of a generated source in body axes: a primitive's closed form, a gear's from its mesh."""
+    if isinstance(source, PrimitiveSource):
+        return primitive_mass_properties(source.shape, source.radius, source.length, source.size, source.density)
+    return mesh_mass_properties(source_mesh(source), source.spec.density)
 
 
 def gear_body(name: str, spec: GearSpec, position: Vec3 = (0.0, 0.0, 0.0), axis=(0.0, 0.0, 1.0),
@@ -74,7 +81,7 @@ def regenerated(body: RigidBody, spec: GearSpec) -> RigidBody:
     if problems:
         raise ModelError(*problems[0])
     source = GearSource(spec)
-    mp = mesh_mass_properties(source_mesh(source), spec.density)
+    mp = source_mass_properties(source)
     return dataclasses.replace(body, mass=mp.mass, com=mp.com, inertia=mp.inertia, visual=source)
 
 

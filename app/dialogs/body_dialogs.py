@@ -26,6 +26,7 @@ from core.model.entities import MeshFileSource, PrimitiveSource, RigidBody, name
 from core.errors import ModelError
 from core.validation import mass_remark
 from core.geometry.rotations import quat_about, quat_matrices, quat_mul
+from core.geometry.shapes import primitive_mass_properties
 from core.ranges import DEG, MM, Range, field_range
 
 DENSITY = field_range(PrimitiveSource, "density")
@@ -246,7 +247,7 @@ class ImportMeshDialog(QDialog):
 
 
 class PrimitiveDialog(QDialog):
-    """A cylinder (axis along the given axis) or a box, its mass properties from its mesh."""
+    """A cylinder (axis along the given axis) or a box, its mass properties those of the solid (shown as typed)."""
 
     def __init__(self, shape: str, name: str, parent=None):
         super().__init__(parent)
@@ -269,16 +270,40 @@ class PrimitiveDialog(QDialog):
         self.axis = VectorField("Axis", AXIS, (0.0, 0.0, 1.0))
         for label, w in (("Density", self.density), ("Position", self.position), ("Axis", self.axis)):
             form.addRow(label, w)
+        self.note = QLabel("")
+        self.note.setObjectName("primitive_note")
+        self.note.setWordWrap(True)
+        form.addRow("Mass", self.note)
         self.message = finish_form(self, form)
         self.body = None
+        for field in (*self.dims, self.density):
+            field.edit.editingFinished.connect(self.show_note)
+        follow_keys((*self.dims, self.density), self.show_note)
+        self.show_note()
+
+    def source(self) -> PrimitiveSource:
+        """The solid as entered (FieldError naming an entry out of its range)."""
+        dims = [d.value() for d in self.dims]
+        if self.shape == "cylinder":
+            return PrimitiveSource("cylinder", radius=dims[0], length=dims[1], density=self.density.value())
+        return PrimitiveSource("box", size=tuple(dims), density=self.density.value())
+
+    def show_note(self, *_) -> None:
+        """The solid's mass and its inertia about its centre in its own axes (z along Axis), as typed."""
+        try:
+            s = self.source()
+        except FieldError as exc:
+            self.note.setText(str(exc))
+            return
+        mp = primitive_mass_properties(s.shape, s.radius, s.length, s.size, s.density)
+        moments = ", ".join(f"{mp.inertia[i][i]:.4g}" for i in range(3))
+        self.note.setText(f"{mp.mass:.4g} kg ({mp.volume * 1e6:.4g} cm^3); inertia about its centre {moments} "
+                          "kg m^2 about its x, y and z (z along Axis)")
+        grow_to_fit(self)
 
     def accept(self) -> None:
         try:
-            dims = [d.value() for d in self.dims]
-            if self.shape == "cylinder":
-                source = PrimitiveSource("cylinder", radius=dims[0], length=dims[1], density=self.density.value())
-            else:
-                source = PrimitiveSource("box", size=tuple(dims), density=self.density.value())
+            source = self.source()
             axis = self.axis.value()
             if sum(a * a for a in axis) < 1e-12:
                 raise FieldError("Axis: must be a non-zero direction")

@@ -185,6 +185,40 @@ def test_a_box_through_a_gear_is_a_warning_naming_both(window, qtbot):
     assert not any("overlaps" in window.messages.list.item(i).text() for i in range(window.messages.list.count()))
 
 
+def test_the_box_dialog_gives_the_solids_mass_and_inertia_as_each_key_is_typed(window, qtbot):
+    """A 200 x 20 x 20 mm steel bar: m = 7850 * 8e-5 = 0.628 kg, I_x = m (b^2 + c^2) / 12 = 4.187e-05 and I_y = I_z
+    = m (a^2 + c^2) / 12 = 0.002114 kg m^2; the note follows the keys, says an entry out of range, and the body
+    added has those numbers."""
+    window.act_new.trigger()
+    seen = {}
+
+    def type_sizes(dlg):
+        seen["start"] = dlg.note.text()
+        for label, text in (("Size x", "200"), ("Size y", "20"), ("Size z", "20")):
+            edit = dlg.findChild(QLineEdit, label)
+            edit.clear()
+            qtbot.keyClicks(edit, text)
+        seen["typed"] = dlg.note.text()
+        edit = dlg.findChild(QLineEdit, "Density")
+        edit.clear()
+        qtbot.keyClicks(edit, "-1")
+        seen["bad"] = dlg.note.text()
+        edit.clear()
+        qtbot.keyClicks(edit, "7850")
+
+    fill_and_ok(qtbot, {"Name": "bar"}, press=type_sizes)
+    qtbot.mouseClick(toolbar_button(window, "box"), Qt.LeftButton)
+    m = 7850 * 0.2 * 0.02 * 0.02
+    assert seen["start"].startswith(f"{7850 * 0.1 * 0.1 * 0.02:.4g} kg (200 cm^3)")
+    assert seen["typed"] == (f"{m:.4g} kg (80 cm^3); inertia about its centre {m * 8e-4 / 12:.4g}, "
+                             f"{m * 0.0404 / 12:.4g}, {m * 0.0404 / 12:.4g} kg m^2 about its x, y and z (z along Axis)")
+    assert seen["typed"].startswith("0.628 kg") and "4.187e-05, 0.002114, 0.002114" in seen["typed"]
+    assert seen["bad"].startswith("Density") and "kg/m^3" in seen["bad"]
+    bar = window.doc.model.bodies["bar"]
+    assert bar.mass == pytest.approx(m, rel=1e-12)
+    assert np.allclose(np.diag(bar.inertia), [m * 8e-4 / 12, m * 0.0404 / 12, m * 0.0404 / 12], rtol=1e-12)
+
+
 def test_import_turns_a_y_up_file_upright_and_checks_hand_entries(window, qtbot, tmp_path):
     window.act_new.trigger()
     tall = trimesh.creation.box(extents=(10.0, 80.0, 20.0))  # 80 mm along the file's y (up)

@@ -44,14 +44,16 @@ def torsion_note(model, spring) -> str:
     """One line on TorsionalSpringDamper `spring` of `model` ('' when its joint is not a revolute joint of the
     model): the torsional mode sqrt(k / J) / (2 pi) of what turns on the joint and its damping ratio, and the
     torque k theta0 it starts with where its angle at rest is not the start's. J is the gear train's inertia
-    referred to the joint (`train_inertia`: the gears it meshes with turn too); where the model has no joint
-    coordinates, that of body j and what is welded to it alone (against body i's piece where that is not the
-    ground: the reduced inertia about the axis)."""
+    referred to the joint (`train_inertia`: the gears it meshes with turn too, its meshes rigid and the bearings
+    and springs that hold its members still); where the train gives none (the joint held), that of body j and
+    what is welded to it alone (against body i's piece where that is not the ground: the reduced inertia about
+    the axis)."""
     joint = model.joints.get(spring.joint)
     if not isinstance(joint, RevoluteJoint):
         return ""
     alone = reduced(*(turning_inertia(model, joint, b) for b in (joint.body_i, joint.body_j)))
-    train = train_inertia(model, joint.name)
+    found = train_inertia(model, joint.name)
+    train, held = found if found is not None else (None, ())
     j = alone if train is None else train
     if spring.stiffness > 0:
         what = mode("torsional mode", spring.stiffness, spring.damping, j, "N m s/rad")
@@ -62,7 +64,8 @@ def torsion_note(model, spring) -> str:
         what += (f"; at the start it puts {start:.6g} N m on {joint.body_j} about the axis (its angle at rest is "
                  f"{spring.angle0 * DEG['scale']:.6g} deg from the start's)")
     if train is not None and not math.isclose(train, alone, rel_tol=1e-9):
-        return f"{what} (the gear train on it: {j:.4g} kg m^2 referred to {joint.name}'s axis, its meshes rigid)"
+        return (f"{what} (the gear train on it: {j:.4g} kg m^2 referred to {joint.name}'s axis, its meshes rigid"
+                f"{', its supports held' if held else ''})")
     who = "alone on it" if joint.body_i == GROUND else f"against {joint.body_i}, reduced"
     return f"{what} ({joint.body_j} {who}: {j:.4g} kg m^2 about {joint.name}'s axis)"
 

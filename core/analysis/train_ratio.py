@@ -12,9 +12,10 @@ The ratio comes from the rows every run is held by (core.dynamics): the motion t
 compliant mesh taken as its rigid pair (a mesh's deflection is not the train's ratio), each support held still
 where it deflects (a bearing's or a spring's deflection is not either: the elements' `support_rows`), a speed
 motor whose law is 0 at every time holding its joint (a planetary's held ring), and the other speed motors
-left out (they drive the train; they do not change its ratios). A joint's speed is read off by the row of a speed motor put on it,
-the one definition of a joint's relative speed. The same free motions, weighed by the bodies' mass matrix,
-give the inertia the train puts on a joint (`train_inertia`: what a torsional spring there turns).
+left out (they drive the train; they do not change its ratios). A joint's speed is read off by the row of a
+speed motor put on it, the one definition of a joint's relative speed. The same free motions, weighed by the
+formulation's mass matrix, give the inertia the train puts on a joint (`train_inertia`: what a torsional spring
+there turns).
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ def speed_ratios(model: Model, joints, reference: str) -> dict[str, float | None
     # each joint's speed in each free motion: a joint is tied to the reference where its speeds are one multiple
     # of the reference's in every one of them (a flywheel on a joint of its own adds a motion that leaves the
     # train's ratios as they are)
-    _, free, rows = found
+    _, free, rows, _ = found
     speeds = {on: row @ free for on, row in rows.items()}
     base = speeds[reference]
     size = float(base @ base)
@@ -103,11 +104,11 @@ def speed_ratios(model: Model, joints, reference: str) -> dict[str, float | None
 
 def free_motions(model: Model, joints, formulation: str | None = None):
     """The motions the model's train leaves free, as the module's doc says (each compliant mesh its rigid pair,
-    each support held where it deflects, a speed motor at 0 holding its joint, the other speed motors left out): (system, free, rows) with `free` an
-    orthonormal basis of them (velocities x motions) in the system of `formulation` (default the model's), and
-    `rows` the row that reads each of the revolute `joints`' relative speed [rad/s] from the velocities (row @
-    free: its speed in each motion). None on a model with structural errors, one no formulation takes, or
-    geometry its checks refuse."""
+    each support held where it deflects, a speed motor at 0 holding its joint, the other speed motors left out):
+    (system, free, rows, held) with `free` an orthonormal basis of them (velocities x motions) in the system of
+    `formulation` (default the model's), `rows` the row that reads each of the revolute `joints`' relative speed
+    [rad/s] from the velocities (row @ free: its speed in each motion) and `held` the names of the supports held.
+    None on a model with structural errors, one no formulation takes, or geometry its checks refuse."""
     if model.structural_problems():
         return None
     probed = model.copy()
@@ -126,30 +127,32 @@ def free_motions(model: Model, joints, formulation: str | None = None):
     if not (np.isfinite(jac).all() and np.isfinite(ports).all()):  # geometry the checks refuse (a NaN, say)
         return None
     reads = {on: system.asm.element_of(name).row0 for on, name in probes.items()}
-    supports = [e.support_rows(ports[e.port0:e.port0 + e.nports]) for e in system.elements if e.nports]
-    held = np.vstack([jac[[r for r in range(len(jac)) if not off[r] and r not in reads.values()]], *supports])
+    supports = {e.name: e.support_rows(ports[e.port0:e.port0 + e.nports]) for e in system.elements if e.nports}
+    supports = {name: r for name, r in supports.items() if len(r)}
+    held = np.vstack([jac[[r for r in range(len(jac)) if not off[r] and r not in reads.values()]],
+                      *supports.values()])
     free = scipy.linalg.null_space(held, rcond=RANK_TOLERANCE) if held.size else np.eye(system.velocities)
-    return system, free, {on: jac[r] for on, r in reads.items()}
+    return system, free, {on: jac[r] for on, r in reads.items()}, tuple(supports)
 
 
-def train_inertia(model: Model, joint: str) -> float | None:
+def train_inertia(model: Model, joint: str) -> tuple[float, tuple[str, ...]] | None:
     """The inertia [kg m^2] a torsional spring on revolute joint `joint` turns against, as the model's train puts
-    it there: 1 / (s^T (F^T M F)^-1 s), with F the motions the train leaves free (`free_motions`), M the bodies'
-    mass matrix in joint coordinates at the start and s the joint's speed in each motion. The train's inertia
-    referred to the joint through its ratios, whatever else of it turns freely left free to move (a differential's
-    other member), its meshes rigid. None where the model has no joint coordinates (a member floating on a
-    bearing), the joint is not a revolute joint of it, or it cannot turn."""
+    it there, and the names of the supports held for it: 1 / (s^T (F^T M F)^-1 s), with F the motions the train
+    leaves free (`free_motions`: its meshes rigid, its supports held), M the mass matrix of the model's
+    formulation at the start and s the joint's speed in each motion. The train's inertia referred to the joint
+    through its ratios, whatever else of it turns freely left free to move (a differential's other member). None
+    where the joint is not a revolute joint of the model or cannot turn."""
     if not isinstance(model.joints.get(joint), RevoluteJoint):
         return None
-    found = free_motions(model, (joint,), "joint")
+    found = free_motions(model, (joint,))
     if found is None:
         return None
-    system, free, rows = found
+    system, free, rows, held = found
     s = rows[joint] @ free
     if float(s @ s) <= (RANK_TOLERANCE * float(np.linalg.norm(rows[joint]))) ** 2:
         return None
-    mass = free.T @ system.rest_matrices()["mass"] @ free
-    return 1.0 / float(s @ np.linalg.solve(mass, s))
+    mass = free.T @ system.mass_matrix(system.initial_state()) @ free
+    return 1.0 / float(s @ np.linalg.solve(mass, s)), held
 
 
 @dataclass(frozen=True)

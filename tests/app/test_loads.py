@@ -20,6 +20,7 @@ from core.model.files import load
 from core.model.model import Model
 from tests.app.conftest import fill_and_ok, toolbar_button, type_in_properties
 from tests.conftest import EXAMPLES
+from tests.core.test_train_ratio import hub_planetary_sun_inertia
 
 
 def _open_pair(window):
@@ -668,6 +669,21 @@ def test_a_torsional_spring_damper_says_its_mode_and_start_torque_as_a_run_of_it
                     f"N m s/rad); at the start it puts {start:.6g} N m on gear2 about the axis (its angle at rest is "
                     f"5 deg from the start's) (the gear train on it: {j:.4g} kg m^2 referred to gear2_joint's axis, "
                     "its meshes rigid)"]
+
+
+def test_a_torsional_springs_note_on_a_train_in_hubs_turns_the_train_with_its_supports_held(window, qtbot):
+    """The compliant planetary example floats every member in a hub on a bearing and spring arms (no joint
+    coordinates). A torsional spring on sun_joint gave the sun against its hub (5.85e-06 kg m^2); it turns the
+    train, its hubs held: the energy method's 0.0003509 kg m^2, and the note says the supports are held."""
+    window.open_file(EXAMPLES / "compliant_planetary.gdyn")
+    seen = []
+    fill_and_ok(qtbot, {"Name": "tsd", "Stiffness": 100}, {"joint": "sun_joint"},
+                press=lambda dlg: seen.append(dlg.findChild(QLabel, "note").text()))
+    qtbot.mouseClick(toolbar_button(window, "torsional_spring_damper"), Qt.LeftButton)
+    j = hub_planetary_sun_inertia(window.doc.model)
+    assert seen == [f"torsional mode {math.sqrt(100 / j) / (2 * math.pi):.4g} Hz undamped (5 % of critical is "
+                    f"{0.1 * math.sqrt(100 * j):.4g} N m s/rad) (the gear train on it: {j:.4g} kg m^2 referred to "
+                    "sun_joint's axis, its meshes rigid, its supports held)"]
 
 
 def test_the_notes_of_loads_on_a_fixed_joint_are_empty_and_the_checks_say_why():

@@ -29,6 +29,16 @@ class CartesianSystem(System):
     def velocities(self) -> int:
         return 6 * self.n
 
+    def mass_matrix(self, y: np.ndarray) -> np.ndarray:
+        """The bodies' mass matrix on the velocities at y (6 n: each body's COM velocity and spin, world axes):
+        m I and R I_com R^T on the diagonal."""
+        _, rot, _, _ = self.kernel.bodies(y)
+        out = np.zeros((self.velocities, self.velocities))
+        for k in range(self.n):
+            out[6 * k:6 * k + 3, 6 * k:6 * k + 3] = self.asm.mass[k] * np.eye(3)
+            out[6 * k + 3:6 * k + 6, 6 * k + 3:6 * k + 6] = rot[k] @ self.asm.inertia[k] @ rot[k].T
+        return out
+
     def initial_state(self) -> np.ndarray:
         sp, asm = self.space, self.asm
         y = np.zeros(sp.size)

@@ -128,6 +128,10 @@ class JointSystem(System):
             self._start = y
         return self._start.copy()
 
+    def mass_matrix(self, y: np.ndarray) -> np.ndarray:
+        """The joint-coordinate mass matrix at y (the kernel's)."""
+        return self.kernel.initial_rates(y, np.zeros((self.n, 6)))[0]
+
     # ------------------------------------------------------------------ constant matrices
 
     def describe(self) -> dict:

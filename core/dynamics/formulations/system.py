@@ -5,7 +5,8 @@ the run, the integrators and the checks use and nothing more:
 
 1. ``formulation`` (its name), ``FORM`` (core.dynamics.buffers.layout), ``held_joints(model, index)`` (the
    joints its coordinates hold, with their edges), ``pack_coordinates(pack)`` (its own data in the buffers),
-   ``space`` (the state layout and its retraction), ``initial_state()``.
+   ``space`` (the state layout and its retraction), ``initial_state()``, ``mass_matrix(y)`` (the kinetic energy's
+   metric on its velocities: 2 T = v^T M v; for analyses, which read the train's inertia from it).
 2. Everything else is the kernel's (core.dynamics.program.kernel): ``evaluate(t, y)`` the tangent rate, a pure
    function of (t, y) and of the elements' discrete states; ``onto_constraints(t, y)`` after a step;
    ``consistent_velocities(y, t)``; ``sample(t, y)`` every channel and pose; the elements' events.

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.dialogs.mode_notes import bearing_note, torsion_note
-from app.dialogs.fields import AxisAngleField, FieldError, QuantityField, VectorField, finish_form
+from app.dialogs.fields import AxisAngleField, FieldError, QuantityField, VectorField, finish_form, follow_keys
 from app.dialogs.law_editor import LawEditor
 from app.dialogs.mesh_note import mesh_note
 from app.dialogs.joint_law_notes import motor_note, torque_note
@@ -303,9 +303,13 @@ class ItemDialog(QDialog):
         self.form.edited.connect(self._follow)
         if cls in NOTES:
             self.form.edited.connect(self._show_note)
-            for w in self.form.widgets.values():  # a law's note follows its plot, key by key
+            # the note follows each key typed into a number, as a law's follows its plot
+            numbers = []
+            for w in self.form.widgets.values():
                 if isinstance(w, LawEditor):
                     w.typed.connect(self._show_note)
+                numbers += [w] if isinstance(w, QuantityField) else getattr(w, "parts", [])
+            follow_keys(numbers, self._show_note)
             self._show_note()
 
     def _entered(self) -> dict:

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QLabel, QLin
 
 from app.dialogs.mode_notes import tilt_inertia
 from app.dialogs.joint_law_notes import motor_note, torque_note
+from core.analysis.train_ratio import train_inertia
 from core.commands import AddItem, replace_fields
 from core.dynamics.simulate import simulate
 from core.geometry.rotations import quat_about, quat_matrix
@@ -684,6 +685,31 @@ def test_a_torsional_springs_note_on_a_train_in_hubs_turns_the_train_with_its_su
     assert seen == [f"torsional mode {math.sqrt(100 / j) / (2 * math.pi):.4g} Hz undamped (5 % of critical is "
                     f"{0.1 * math.sqrt(100 * j):.4g} N m s/rad) (the gear train on it: {j:.4g} kg m^2 referred to "
                     "sun_joint's axis, its meshes rigid, its supports held)"]
+
+
+def test_an_add_dialogs_note_follows_each_key_typed_into_a_number(window, qtbot):
+    """The Torsional Spring-Damper's note said 'no stiffness' while 100 was typed, until the entry was left: the
+    notes of the add dialogs follow each key, as the gear dialogs and the law's plot do. A number half typed
+    ('1e') leaves the last note."""
+    _open_pair(window)
+    seen = []
+
+    def type_stiffness(dlg):
+        edit = dlg.findChild(QLineEdit, "Stiffness")
+        note = dlg.findChild(QLabel, "note")
+        seen.append(note.text())
+        edit.clear()
+        qtbot.keyClicks(edit, "100")
+        seen.append(note.text())
+        qtbot.keyClicks(edit, "e")
+        seen.append(note.text())
+
+    fill_and_ok(qtbot, {"Name": "tsd"}, {"joint": "gear2_joint"}, press=type_stiffness, ok=False)
+    qtbot.mouseClick(toolbar_button(window, "torsional_spring_damper"), Qt.LeftButton)
+    j = train_inertia(window.doc.model, "gear2_joint")[0]
+    assert seen[0].startswith("no stiffness: it holds no angle")
+    assert seen[1].startswith(f"torsional mode {math.sqrt(100 / j) / (2 * math.pi):.4g} Hz undamped")
+    assert seen[2] == seen[1]
 
 
 def test_the_notes_of_loads_on_a_fixed_joint_are_empty_and_the_checks_say_why():

@@ -247,6 +247,12 @@ class Document(QObject):
         self.refresh_stale()
         return record
 
+    def show_run(self, record: RunRecord) -> None:
+        """Make `record`, one of the runs, the current run: the animation, Telemetry and the stale mark follow."""
+        self.current = record
+        self.runs_changed.emit()
+        self.refresh_stale()
+
     @staticmethod
     def read_results(path) -> tuple[Results, Model]:
         """The results in a results file and the model snapshot they were run from; raises ModelError when the

@@ -79,6 +79,8 @@ def build_menus_and_toolbars(window, examples: Path) -> None:
     sm = menu.addMenu("&Simulate")
     for act in (window.act_settings, window.act_run, window.act_stop):
         sm.addAction(act)
+    window.runs_menu = sm.addMenu("Show R&un")
+    window.runs_menu.aboutToShow.connect(window.fill_runs_menu)
     sm.addSeparator()
     for act in (window.act_play, window.act_start, window.act_end, window.act_forces, window.act_axes,
                 window.act_circles, window.act_video):

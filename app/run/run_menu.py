@@ -1,5 +1,6 @@
 """Runs in the main window: Simulate > Run and Stop with the progress and the plan in the status bar, the run's
-notes; results files (open, save) and the video export (a mixin of app.main_window.MainWindow)."""
+notes, Show Run (an earlier run again); results files (open, save) and the video export (a mixin of
+app.main_window.MainWindow)."""
 
 from __future__ import annotations
 
@@ -103,6 +104,32 @@ class RunMenu:
                 cost += f" in {record.seconds:.3g} s"
         self.run_notes.append(f"{record.label}: {res.summary()}{cost}")
         self.refresh()
+
+    def fill_runs_menu(self) -> None:
+        """Simulate > Show Run: every run of the model with its summary, the one shown checked (none to choose
+        while a run is running: its chunks go to the run shown)."""
+        menu = self.runs_menu
+        menu.clear()
+        if not self.doc.runs:
+            menu.addAction("No runs yet (F5 runs the model)").setEnabled(False)
+            return
+        for record in self.doc.runs:
+            what = record.results.summary() if record.results is not None else "starting"
+            earlier = "" if record.model.simulates_like(self.doc.model) else " (an earlier version of the model)"
+            act = menu.addAction(f"{record.label}{earlier}: {what}")
+            act.setCheckable(True)
+            act.setChecked(record is self.doc.current)
+            act.setEnabled(not self.runner.running)
+            act.triggered.connect(lambda _=False, r=record: self.show_run(r))
+
+    def show_run(self, record) -> None:
+        """Show an earlier run (or a later one again): its animation, Telemetry and notes."""
+        if self.runner.running or record is self.doc.current:
+            return
+        self.doc.show_run(record)
+        self._note_run(record)
+        earlier = " (an earlier version of the model)" if self.doc.stale else ""
+        self.statusBar().showMessage(f"Showing {record.label}{earlier}: {record.results.summary()}", 10_000)
 
     def export_video(self) -> None:
         res = self.animator.results

@@ -113,6 +113,40 @@ def test_a_run_shows_its_evaluation_plan_in_the_status_bar_and_keeps_it_in_its_n
     assert any(t.startswith(f"{window.doc.current.label}: plan: {line}constant matrices") for t in texts), texts
 
 
+def test_simulate_show_run_brings_back_an_earlier_run_with_its_telemetry_and_notes(window, qtbot):
+    """Every run of the model was kept but only the last could be seen. Simulate > Show Run lists them, the one
+    shown checked and one from an earlier version of the model marked; choosing Run 1 shows its results again:
+    Telemetry's, the animation's and its notes. The planetary runs up from rest under 1 N m, then 2 N m: a rigid
+    train's sun reaches T t / J, so Run 1's speed at the end is half Run 2's."""
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    _settings(window, t_end=0.1)
+    for torque in (1.0, 2.0):
+        window.doc.apply(replace_fields(window.doc.model, "sun_torque", law=TimeLaw(value=torque)))
+        qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+        _wait_for_run(window, qtbot)
+    first, second = window.doc.runs
+    menu = window.runs_menu
+    menu.popup(window.mapToGlobal(window.rect().center()))
+    qtbot.waitExposed(menu)
+    actions = menu.actions()
+    assert [a.text() for a in actions] == [
+        f"Run 1 (an earlier version of the model): {first.results.summary()}", f"Run 2: {second.results.summary()}"]
+    assert [a.isChecked() for a in actions] == [False, True]
+    qtbot.mouseClick(menu, Qt.LeftButton, pos=menu.actionGeometry(actions[0]).center())
+    assert window.doc.current is first and window.doc.stale
+    window.act_telemetry.trigger()
+    assert window.telemetry.results is first.results
+    assert window.telemetry.windowTitle().endswith("Run 1 (finished) - from an earlier version of the model")
+    assert window.animator.results is first.results
+    ends = [r.results["sun_joint.speed"][-1] for r in (first, second)]
+    assert ends[0] / ends[1] == pytest.approx(0.5, rel=1e-9)
+    texts = [window.messages.list.item(i).text() for i in range(window.messages.list.count())]
+    assert [t for t in texts if t.startswith("Run ")][-1] == f"Run 1: {first.results.summary()}" + (
+        f"; {first.results.steps:,} steps, {first.results.evaluations:,} evaluations in {first.seconds:.3g} s")
+    assert window.statusBar().currentMessage() == (f"Showing Run 1 (an earlier version of the model): "
+                                                   f"{first.results.summary()}")
+
+
 def test_run_of_a_model_in_error_is_refused_naming_the_item_and_why(window, qtbot):
     window.open_file(EXAMPLES / "helical_pair.gdyn")
     window.doc.apply(replace_fields(window.doc.model, "pair", module=0.003))  # 90 mm apart at 3 mm, the axes 60

@@ -238,9 +238,13 @@ class Document(QObject):
 
     # ------------------------------------------------------------------ runs
 
-    def add_run(self, model: Model, results: Results | None = None) -> RunRecord:
-        """A new run record of `model` (the frozen copy the run started from); it becomes the current run."""
-        record = RunRecord(f"Run {len(self.runs) + 1}", model, results, base_dir=self.base_dir)
+    def add_run(self, model: Model, results: Results | None = None, path=None) -> RunRecord:
+        """A new run record of `model` (the frozen copy the run started from; the results read from `path`, named
+        after it); it becomes the current run."""
+        if path is None:
+            record = RunRecord(f"Run {len(self.runs) + 1}", model, results, base_dir=self.base_dir)
+        else:
+            record = RunRecord(Path(path).name, model, results, base_dir=Path(path).parent)
         self.runs.append(record)
         self.current = record
         self.runs_changed.emit()
@@ -270,9 +274,7 @@ class Document(QObject):
             self.model, self.path = snapshot.copy(), None
             self.undo_stack.clear()
             self._reset()
-        record = self.add_run(snapshot, results)
-        record.label = Path(path).name
-        record.base_dir = Path(path).parent
+        record = self.add_run(snapshot, results, path)
         self.run_updated.emit(record)
         return record
 

@@ -64,10 +64,15 @@ class RunMenu:
         self.run_notes = []
 
     def _runs_changed(self) -> None:
-        """A new or opened model drops the runs: their notes leave the Messages with them."""
-        if not self.doc.runs and self.run_notes:
-            self.run_notes = []
-            self.refresh()
+        """Messages hold the notes of the run shown: a run that has ended shown again (Show Run, here or in
+        Telemetry; a results file opened) brings its notes; a new or opened model drops the runs and theirs."""
+        record = self.doc.current
+        if record is None:
+            if self.run_notes:
+                self.run_notes = []
+                self.refresh()
+        elif record.results is not None and record.status != "running":
+            self._note_run(record)
 
     def _run_prepared(self, record) -> None:
         """The run's evaluation plan where the user looks while it runs (and in its notes when it ends)."""
@@ -127,7 +132,6 @@ class RunMenu:
         if self.runner.running or record is self.doc.current:
             return
         self.doc.show_run(record)
-        self._note_run(record)
         earlier = " (an earlier version of the model)" if self.doc.stale else ""
         self.statusBar().showMessage(f"Showing {record.label}{earlier}: {record.results.summary()}", 10_000)
 
@@ -170,8 +174,7 @@ class RunMenu:
             if answer != QMessageBox.Open or not self.maybe_save():
                 return False
             self._stop_run()
-        record = self.doc.add_results(path, results, snapshot, take_model=other)
-        self._note_run(record)
+        self.doc.add_results(path, results, snapshot, take_model=other)
         self.statusBar().showMessage(f"Opened {Path(path).name}: {self.doc.current.results.summary()}", 10_000)
         return True
 

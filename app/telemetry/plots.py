@@ -84,6 +84,7 @@ class PlotPanel(pg.PlotWidget):
         self.setAcceptDrops(True)
         self.setObjectName("telemetry_plot")
         self.curves: dict[str, pg.PlotDataItem] = {}
+        self.references: dict[str, pg.PlotDataItem] = {}  # another run's samples of a curve's channel, dashed
         self.units: dict[str, str] = {}
         item = self.getPlotItem()
         item.showGrid(x=True, y=True, alpha=0.25)
@@ -121,7 +122,28 @@ class PlotPanel(pg.PlotWidget):
 
     def set_data(self, name: str, time, values) -> None:
         """Give a curve its (new or grown) samples; what is drawn comes from their envelopes."""
-        curve = self.curves[name]
+        self._give(self.curves[name], time, values)
+
+    def set_reference(self, name: str, label: str, time, values) -> None:
+        """Draw run `label`'s samples of curve `name`'s channel beside it: its colour, dashed."""
+        ref = self.references.get(name)
+        if ref is None:
+            pen = pg.mkPen(self.curves[name].opts["pen"].color(), width=1, style=Qt.DashLine)
+            ref = self.references[name] = Curve(pen=pen, name=f"{name} ({label})", skipFiniteCheck=True)
+            self.addItem(ref)
+        self._give(ref, time, values)
+
+    def remove_reference(self, name: str) -> None:
+        ref = self.references.pop(name, None)
+        if ref is not None:
+            self.removeItem(ref)
+            self.legend.removeItem(ref)
+
+    def clear_references(self) -> None:
+        for name in list(self.references):
+            self.remove_reference(name)
+
+    def _give(self, curve, time, values) -> None:
         curve.envelope = Envelope(np.asarray(time), np.asarray(values))
         curve.full_bounds = ((float(time[0]), float(time[-1])), (float(np.min(values)), float(np.max(values)))) \
             if len(time) else None
@@ -136,7 +158,7 @@ class PlotPanel(pg.PlotWidget):
         curve.setData(x, y, connect="pairs" if pairs else "all")
 
     def redraw(self) -> None:
-        for curve in self.curves.values():
+        for curve in (*self.curves.values(), *self.references.values()):
             self.redraw_curve(curve)
         self.place_legend()
 
@@ -144,12 +166,14 @@ class PlotPanel(pg.PlotWidget):
         """Put the legend in the corner of the plot that the drawn curves cross least (kept while as good)."""
         if not self.curves:
             return
-        best = least_crossed_corner(self.getPlotItem(), self.curves.values(), self.legend_corner)
+        best = least_crossed_corner(self.getPlotItem(), [*self.curves.values(), *self.references.values()],
+                                    self.legend_corner)
         if best is not None and best != self.legend_corner:
             self.legend_corner = best
             anchor_legend(self.legend, best)
 
     def remove_curve(self, name: str) -> None:
+        self.remove_reference(name)
         curve = self.curves.pop(name, None)
         self.units.pop(name, None)
         if curve is not None:

@@ -25,6 +25,14 @@ def statistics(values: np.ndarray) -> tuple[float, float, float, float, float]:
     return lo, hi, float(values.mean()), rms, hi - lo
 
 
+def has_channel(results, name: str) -> bool:
+    """Whether `results` (or None) hold channel `name`."""
+    try:
+        return results is not None and results.index(name) >= 0
+    except KeyError:
+        return False
+
+
 def _fmt(v: float) -> str:
     return "" if v != v else f"{v + 0.0:.6g}"  # + 0.0: a spur pair's Fa of -0.0 N read "-0"
 
@@ -40,32 +48,38 @@ class ReadoutTable(QTableWidget):
         self.horizontalHeader().setStretchLastSection(False)  # each column its contents' width, numbers side by side
         self.rows: dict[str, dict[str, float]] = {}
 
-    def show_values(self, results, names, t_range, cursors: tuple[float, float] | None) -> None:
+    def show_values(self, results, names, t_range, cursors: tuple[float, float] | None, reference=None) -> None:
         """Fill the table for channels `names` of `results` over t_range = (t0, t1); with the cursors on, a first
-        row gives their times t_A, t_B [s] and dt = t_B - t_A."""
+        row gives their times t_A, t_B [s] and dt = t_B - t_A. `reference`, (label, results) of another run:
+        under each channel's row, that run's row of it, named 'channel (label)'."""
         self.rows = {}
+        shown = []  # (row name, results, channel)
+        for name in names:
+            shown.append((name, results, name))
+            if reference is not None and has_channel(reference[1], name):
+                shown.append((f"{name} ({reference[0]})", reference[1], name))
         first = 1 if cursors is not None else 0
-        self.setRowCount(len(names) + first)
+        self.setRowCount(len(shown) + first)
         if results is None or not len(results):
             return
         if cursors is not None:
             t_a, t_b = cursors
             self.rows[TIME_ROW] = {"at A": t_a, "at B": t_b, "B - A": t_b - t_a}
             self._fill(0, TIME_ROW, "s", self.rows[TIME_ROW])
-        time = results.time
-        rows = (time >= t_range[0]) & (time <= t_range[1])
-        for r, name in enumerate(names, start=first):
+        for r, (row, res, name) in enumerate(shown, start=first):
             try:
-                values = results[name]
-                unit = results.record(name).unit
+                values = res[name]
+                unit = res.record(name).unit
             except KeyError:
                 continue
-            entry = dict(zip(("min", "max", "mean", "RMS", "peak-to-peak"), statistics(values[rows])))
+            time = res.time
+            entry = dict(zip(("min", "max", "mean", "RMS", "peak-to-peak"),
+                             statistics(values[(time >= t_range[0]) & (time <= t_range[1])])))
             if cursors is not None:
                 a, b = (float(np.interp(t, time, values)) for t in cursors)
                 entry.update({"at A": a, "at B": b, "B - A": b - a})
-            self.rows[name] = entry
-            self._fill(r, name, unit, entry)
+            self.rows[row] = entry
+            self._fill(r, row, unit, entry)
 
     def _fill(self, r: int, name: str, unit: str, entry: dict[str, float]) -> None:
         """Row r: the name, the unit with the prefix that suits the entry's largest number, and the numbers."""

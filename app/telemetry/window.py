@@ -33,7 +33,8 @@ from app.screen import close_key, fit_to_screen
 from app.telemetry.browser import ChannelBrowser
 from app.telemetry.derived_dialog import DerivedDialog
 from app.telemetry.plots import PlotStack
-from app.telemetry.readout import ReadoutTable
+from app.telemetry.readout import ReadoutTable, has_channel
+from app.telemetry.run_bar import RunBar
 from app.telemetry.spectrum import SpectrumWindow
 from core.commands import SetViews
 from core.errors import ModelError
@@ -99,6 +100,10 @@ class TelemetryWindow(QMainWindow):
         self.addDockWidget(Qt.BottomDockWidgetArea, bottom)
         self.spectrum_window: SpectrumWindow | None = None
         self._make_actions()
+        self.addToolBarBreak()
+        self.runs = RunBar(document, self)
+        self.addToolBar(self.runs)
+        self.runs.compare_changed.connect(self._compare_changed)
         self.browser.add_requested.connect(self.add_channels)
         self.browser.tree.setContextMenuPolicy(Qt.CustomContextMenu)
         self.browser.tree.customContextMenuRequested.connect(self._browser_menu)
@@ -174,6 +179,7 @@ class TelemetryWindow(QMainWindow):
     def _runs_changed(self) -> None:
         rec = self.doc.current
         self.results = rec.results if rec is not None else None
+        self.runs.fill()
         if rec is None and self.stack.cursors_on:  # no run (a new or opened model): no cursors from the last one
             self.act_cursors.setChecked(False)
             self.stack.show_cursors(False)
@@ -188,8 +194,10 @@ class TelemetryWindow(QMainWindow):
             self.results = record.results
             self._rebuild()
             return
-        if record.status != "running" and self.spectrum_window is not None:
-            self.spectrum_window.follow_run()  # the run has ended: its whole span
+        if record.status != "running":  # the run has ended: another may be shown now, and its whole span
+            self.runs.fill()
+            if self.spectrum_window is not None:
+                self.spectrum_window.follow_run()
         self._dirty = True
         if not self.timer.isActive():
             self.timer.start()
@@ -255,10 +263,32 @@ class TelemetryWindow(QMainWindow):
                     panel.set_data(name, time, res[name])
             if self.act_follow.isChecked() and self.doc.current is not None and self.doc.current.status == "running":
                 self.stack.set_x_range(float(time[0]), float(time[-1]))
+        reference = self._draw_references()
         names = self.stack.visible_channels()
         cursors = (self.stack.cursor("A"), self.stack.cursor("B")) if self.stack.cursors_on else None
-        self.readout.show_values(res, names, self.stack.x_range(), cursors)
+        self.readout.show_values(res, names, self.stack.x_range(), cursors, reference)
         self._title()
+
+    # ------------------------------------------------------------------ another run beside
+
+    def _compare_changed(self, *_) -> None:
+        for panel in self.stack.panels:  # named after the run they came from: drawn afresh
+            panel.clear_references()
+        self._mark()
+
+    def _draw_references(self):
+        """Each plotted channel of the run compared with, dashed beside its curve; (label, results) of that run,
+        or None."""
+        record = self.runs.reference
+        res = record.results if record is not None else None
+        for panel in self.stack.panels:
+            for name in list(panel.curves):
+                if not has_channel(res, name) or not len(res):
+                    panel.remove_reference(name)
+                elif getattr(panel.references.get(name), "source", None) != (res, len(res)):
+                    panel.set_reference(name, record.label, res.time, res[name])
+                    panel.references[name].source = (res, len(res))
+        return (record.label, res) if res is not None else None
 
     def _mark(self, *_) -> None:
         self._dirty = True

@@ -94,6 +94,50 @@ def test_adding_a_channel_keeps_the_layout_but_leaves_the_run_current(window, qt
     assert window.doc.stale and "earlier version" in tw.windowTitle()
 
 
+def _pick(qtbot, combo, text: str) -> None:
+    """Choose `combo`'s entry `text` from the keyboard, as a user does with the list closed: Home, then Down."""
+    qtbot.keyClick(combo, Qt.Key_Home)
+    for _ in range(combo.count()):
+        if combo.currentText() == text:
+            break
+        qtbot.keyClick(combo, Qt.Key_Down)
+    assert combo.currentText() == text
+
+
+def test_a_run_compared_with_is_drawn_dashed_beside_the_run_shown_and_the_two_change_places(window, qtbot):
+    """Two runs of the planetary from rest, 1 N m and then 2 N m on the sun: a rigid train's tooth force is
+    proportional to the torque, so Run 1's is half Run 2's. Compare with Run 1 draws its samples of each plotted
+    channel dashed in the curve's colour and gives its row in the read-out; Run shown set to Run 1 shows Run 1
+    (as Simulate > Show Run does), compared with Run 2."""
+    _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.05)
+    window.doc.apply(replace_fields(window.doc.model, "sun_torque", law=TimeLaw(value=2.0)))
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)
+    first, second = window.doc.runs
+    qtbot.mouseClick(toolbar_button(window, "telemetry"), Qt.LeftButton)
+    tw = window.telemetry
+    double_click_channel(qtbot, tw.browser, "sun_planet1.Ft")
+    panel = tw.stack.current
+    assert panel.references == {} and tw.runs.compare.currentText() == "none"
+    _pick(qtbot, tw.runs.compare, "Run 1")
+    qtbot.waitUntil(lambda: "sun_planet1.Ft" in panel.references, timeout=5000)
+    dashed = panel.references["sun_planet1.Ft"]
+    assert dashed.name() == "sun_planet1.Ft (Run 1)" and dashed.opts["pen"].style() == Qt.DashLine
+    assert dashed.opts["pen"].color() == panel.curves["sun_planet1.Ft"].opts["pen"].color()
+    assert np.array_equal(dashed.envelope.values, first.results["sun_planet1.Ft"])
+    rows = tw.readout.rows
+    assert rows["sun_planet1.Ft (Run 1)"]["mean"] / rows["sun_planet1.Ft"]["mean"] == pytest.approx(0.5, rel=1e-9)
+    _pick(qtbot, tw.runs.shown, "Run 1")
+    assert window.doc.current is first and tw.results is first.results
+    assert tw.runs.compare.currentText() == "Run 2"
+    qtbot.waitUntil(lambda: panel.references["sun_planet1.Ft"].name() == "sun_planet1.Ft (Run 2)", timeout=5000)
+    texts = [window.messages.list.item(i).text() for i in range(window.messages.list.count())]
+    assert [t for t in texts if t.startswith("Run ")][-1].startswith(f"Run 1: {first.results.summary()}")
+    _pick(qtbot, tw.runs.compare, "none")
+    qtbot.waitUntil(lambda: list(tw.readout.rows) == ["sun_planet1.Ft"], timeout=5000)
+    assert not panel.references
+
+
 def test_csv_export_through_the_dialog_equals_geardyn_simulate(window, qtbot, tmp_path):
     model_path = tmp_path / "p.gdyn"
     model_path.write_text((EXAMPLES / "planetary.gdyn").read_text())

@@ -59,10 +59,12 @@ def body_from_source(name: str, source, position: Vec3 = (0.0, 0.0, 0.0), axis=(
 
 
 def source_mass_properties(source):
-    """Mass properties of a generated source in body axes: a primitive's closed form, a gear's from its mesh."""
+    """Mass properties of a body's source in body axes: a primitive's closed form, a gear's or a file's from its
+    mesh."""
     if isinstance(source, PrimitiveSource):
         return primitive_mass_properties(source.shape, source.radius, source.length, source.size, source.density)
-    return mesh_mass_properties(source_mesh(source), source.spec.density)
+    density = source.spec.density if isinstance(source, GearSource) else source.density
+    return mesh_mass_properties(source_mesh(source), density)
 
 
 def gear_body(name: str, spec: GearSpec, position: Vec3 = (0.0, 0.0, 0.0), axis=(0.0, 0.0, 1.0),

@@ -33,7 +33,8 @@ its ends. <b>Show Tooth Forces</b> draws F<sub>t</sub>, F<sub>r</sub> and F<sub>
 Each run's plan line (compiled or not, which formulation) is in the Messages panel.</li>
 <li><b>Analysis &gt; Telemetry</b> {telemetry}: double-click channels to plot them (tooth forces Ft, Fr, Fa, Fc
 per pair; speeds per joint); hover a channel for its unit and sign convention. Cursors A and B read values
-and their difference.</li>
+and their difference. Change a load and run again: <b>Compare with</b> over the plots draws the earlier run
+dashed beside the new one, and <b>Simulate &gt; Show Run</b> shows an earlier run again.</li>
 <li><b>Export CSV</b> in the Telemetry window writes the plotted channels or all of them; <b>File &gt; Save
 Results As</b> writes the whole run (HDF5); <b>Simulate &gt; Export Video</b> an MP4 or a GIF (it starts at a
 speed that shows the fastest teeth turning, and says how long the video lasts). A right-click on any plot

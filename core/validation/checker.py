@@ -17,7 +17,7 @@ from core.gearing.compound import double_hold
 from core.gearing.gear_bodies import has_own_axis, polar_inertia
 from core.gearing.mesh_model import mesh_in_model
 from core.geometry.tooth_checks import tooth_warnings
-from core.model.body_shapes import source_arrays
+from core.model.body_shapes import source_reach
 from core.model.entities import (
     GROUND,
     STEP_IS_FIRST_ONLY,
@@ -329,12 +329,9 @@ def _reach_from_com(body) -> float | None:
     if body.visual is None:
         return None
     try:
-        vertices, _ = source_arrays(body.visual)
+        return source_reach(body.visual, body.com)
     except Exception:  # an imported file that cannot be read now is reported by the import checks
         return None
-    if not len(vertices):
-        return None
-    return float(np.linalg.norm(vertices - np.asarray(body.com, float), axis=1).max())
 
 
 def validate(model: Model, errors_only: bool = False, settings=None) -> list[Finding]:

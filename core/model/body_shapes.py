@@ -2,10 +2,10 @@
 
 Meshes are cached by their source (an imported file by its path and
 modification time), so the view, the mass properties and the interference
-checks make each one once; so is a mesh's reach from a point. `source_arrays` gives vertices and triangles
-without loading trimesh (drawing needs no more); `source_mesh` wraps them
-in a trimesh.Trimesh for mass properties and export. Callers must not change
-the arrays they are given.
+checks make each one once; so is a mesh's reach from a point (`source_reach`).
+`source_arrays` gives vertices and triangles without loading trimesh (drawing
+needs no more); `source_mesh` wraps them in a trimesh.Trimesh for mass
+properties and export. Callers must not change the arrays they are given.
 """
 
 from __future__ import annotations

@@ -76,6 +76,11 @@ class RunRecord:
     def status(self) -> str:
         return self.results.status if self.results is not None else "starting"
 
+    @property
+    def ended(self) -> bool:
+        """Whether the run has ended (finished, failed or stopped): not starting or running."""
+        return self.status not in ("starting", "running")
+
 
 class Document(QObject):
     """Edits go through `apply(command)`: a core command is checked, done and put on the undo stack."""

@@ -71,7 +71,7 @@ class RunMenu:
             if self.run_notes:
                 self.run_notes = []
                 self.refresh()
-        elif record.results is not None and record.status != "running":
+        elif record.ended:
             self._note_run(record)
 
     def _run_prepared(self, record) -> None:

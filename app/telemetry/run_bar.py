@@ -49,7 +49,7 @@ class RunBar(QToolBar):
         for record in runs:
             self.shown.addItem(record.label, record)
         self.shown.setCurrentIndex(runs.index(current) if current in runs else -1)
-        self.shown.setEnabled(len(runs) > 1 and current is not None and current.status != "running")
+        self.shown.setEnabled(len(runs) > 1 and current is not None and current.ended)
         self.compare.addItem("none", None)
         for record in others:
             self.compare.addItem(record.label, record)
@@ -62,5 +62,5 @@ class RunBar(QToolBar):
 
     def _show(self, index: int) -> None:
         record = self.shown.itemData(index)
-        if record is not None and record is not self.doc.current and self.doc.current.status != "running":
+        if record is not None and record is not self.doc.current and self.doc.current.ended:
             self.doc.show_run(record)

@@ -194,7 +194,7 @@ class TelemetryWindow(QMainWindow):
             self.results = record.results
             self._rebuild()
             return
-        if record.status != "running":  # the run has ended: another may be shown now, and its whole span
+        if record.ended:  # another run may be shown now, and this one's whole span
             self.runs.fill()
             if self.spectrum_window is not None:
                 self.spectrum_window.follow_run()

@@ -136,6 +136,10 @@ def test_a_run_compared_with_is_drawn_dashed_beside_the_run_shown_and_the_two_ch
     _pick(qtbot, tw.runs.compare, "none")
     qtbot.waitUntil(lambda: list(tw.readout.rows) == ["sun_planet1.Ft"], timeout=5000)
     assert not panel.references
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)  # no other run to show while one starts
+    assert window.doc.current.label == "Run 3" and not tw.runs.shown.isEnabled()
+    qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)
+    qtbot.waitUntil(tw.runs.shown.isEnabled, timeout=5000)
 
 
 def test_csv_export_through_the_dialog_equals_geardyn_simulate(window, qtbot, tmp_path):

@@ -16,6 +16,7 @@ from core.dynamics.results import SUFFIX as RESULTS_SUFFIX
 from core.dynamics.results import save_results
 from core.errors import ModelError
 from core.gearing.fixes import FIXES
+from core.model.differences import differences, in_short
 
 
 class RunMenu:
@@ -92,11 +93,16 @@ class RunMenu:
         self.statusBar().showMessage(f"{record.label}: {record.results.summary()}", 15_000)
 
     def _note_run(self, record) -> None:
-        """A run's notes in Messages (its plan, findings, first events and summary): for a run that ended, and for
-        one opened from a results file."""
+        """A run's notes in Messages (its plan, what changed since the run before it, findings, first events and
+        summary): for a run that ended, and for one opened from a results file."""
         res = record.results
         plan = plan_line(res.settings)
         self.run_notes = [f"{record.label}: plan: {plan}"] if plan else []
+        runs = self.doc.runs
+        before = runs[runs.index(record) - 1] if record in runs and runs.index(record) > 0 else None
+        changes = differences(before.model, record.model) if before is not None else []
+        if changes:
+            self.run_notes.append(f"{record.label}: changed since {before.label}: {in_short(changes, 5)}")
         self.run_notes += [f"{record.label}: {note}" for note in res.findings]
         shown = 20  # mode changes of lossy gears, the first ones
         self.run_notes += [f"{record.label}: t = {t:.6g} s, {name}: {detail}" for t, name, detail in res.events[:shown]]

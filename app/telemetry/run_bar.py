@@ -1,10 +1,12 @@
-"""The Telemetry window's runs bar: the run shown (the document's current run, as Simulate > Show Run chooses it)
-and another run of the model to compare with, drawn dashed beside it."""
+"""The Telemetry window's runs bar: the run shown (the document's current run, as Simulate > Show Run chooses it),
+another run of the model to compare with, drawn dashed beside it, and what changed from that run to this one."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QLabel, QToolBar
+
+from core.model.differences import differences, in_short
 
 
 class RunBar(QToolBar):
@@ -28,7 +30,11 @@ class RunBar(QToolBar):
         for label, box in ((" Run shown ", self.shown), ("  Compare with ", self.compare)):
             self.addWidget(QLabel(label))
             self.addWidget(box)
+        self.changes = QLabel("")  # what the run shown was made from that the one compared with was not
+        self.changes.setObjectName("run_changes")
+        self.addWidget(self.changes)
         self.shown.activated.connect(self._show)
+        self.compare.currentIndexChanged.connect(self._say_changes)
         self.compare.currentIndexChanged.connect(lambda *_: self.compare_changed.emit())
         self.fill()
 
@@ -57,8 +63,22 @@ class RunBar(QToolBar):
         self.compare.setEnabled(bool(others))
         for box in (self.shown, self.compare):
             box.blockSignals(False)
+        self._say_changes()
         if self.reference is not before:
             self.compare_changed.emit()
+
+    def _say_changes(self, *_) -> None:
+        """Beside the runs: what changed from the run compared with to the run shown (all of it in the tooltip)."""
+        reference, current = self.reference, self.doc.current
+        changes = differences(reference.model, current.model) if reference is not None and current is not None else []
+        if reference is None:
+            text = ""
+        elif changes:
+            text = f"  {current.label} against {reference.label}: {in_short(changes, 2)}"
+        else:
+            text = f"  {current.label} and {reference.label}: the same model and settings"
+        self.changes.setText(text)
+        self.changes.setToolTip("\n".join(changes))
 
     def _show(self, index: int) -> None:
         record = self.shown.itemData(index)

@@ -125,6 +125,8 @@ def test_simulate_show_run_brings_back_an_earlier_run_with_its_telemetry_and_not
         qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
         _wait_for_run(window, qtbot)
     first, second = window.doc.runs
+    texts = [window.messages.list.item(i).text() for i in range(window.messages.list.count())]
+    assert "Run 2: changed since Run 1: sun_torque.law.value: 1 -> 2 N m" in texts  # what the user changed
     menu = window.runs_menu
     menu.popup(window.mapToGlobal(window.rect().center()))
     qtbot.waitExposed(menu)

@@ -127,15 +127,17 @@ def test_a_run_compared_with_is_drawn_dashed_beside_the_run_shown_and_the_two_ch
     assert np.array_equal(dashed.envelope.values, first.results["sun_planet1.Ft"])
     rows = tw.readout.rows
     assert rows["sun_planet1.Ft (Run 1)"]["mean"] / rows["sun_planet1.Ft"]["mean"] == pytest.approx(0.5, rel=1e-9)
+    assert tw.runs.changes.text() == "  Run 2 against Run 1: sun_torque.law.value: 1 -> 2 N m"
     _pick(qtbot, tw.runs.shown, "Run 1")
     assert window.doc.current is first and tw.results is first.results
     assert tw.runs.compare.currentText() == "Run 2"
+    assert tw.runs.changes.text() == "  Run 1 against Run 2: sun_torque.law.value: 2 -> 1 N m"
     qtbot.waitUntil(lambda: panel.references["sun_planet1.Ft"].name() == "sun_planet1.Ft (Run 2)", timeout=5000)
     texts = [window.messages.list.item(i).text() for i in range(window.messages.list.count())]
     assert [t for t in texts if t.startswith("Run ")][-1].startswith(f"Run 1: {first.results.summary()}")
     _pick(qtbot, tw.runs.compare, "none")
     qtbot.waitUntil(lambda: list(tw.readout.rows) == ["sun_planet1.Ft"], timeout=5000)
-    assert not panel.references
+    assert not panel.references and tw.runs.changes.text() == ""
     qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)  # no other run to show while one starts
     assert window.doc.current.label == "Run 3" and not tw.runs.shown.isEnabled()
     qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)

@@ -98,8 +98,8 @@ class RunMenu:
         res = record.results
         plan = plan_line(res.settings)
         self.run_notes = [f"{record.label}: plan: {plan}"] if plan else []
-        runs = self.doc.runs
-        before = runs[runs.index(record) - 1] if record in runs and runs.index(record) > 0 else None
+        place = self.doc.runs.index(record) if record in self.doc.runs else 0
+        before = self.doc.runs[place - 1] if place > 0 else None
         changes = differences(before.model, record.model) if before is not None else []
         if changes:
             self.run_notes.append(f"{record.label}: changed since {before.label}: {in_short(changes, 5)}")

@@ -10,6 +10,7 @@ import numpy as np
 
 from core.dynamics.buffers.layout import CARTESIAN
 from core.dynamics.formulations.system import System
+from core.dynamics.kernels.bodies import world_inertia
 from core.dynamics.state_space import StateSpace
 
 
@@ -31,12 +32,13 @@ class CartesianSystem(System):
 
     def mass_matrix(self, y: np.ndarray) -> np.ndarray:
         """The bodies' mass matrix on the velocities at y (6 n: each body's COM velocity and spin, world axes):
-        m I and R I_com R^T on the diagonal."""
+        m I and R I_com R^T (the kernel's `world_inertia`) on the diagonal."""
         _, rot, _, _ = self.kernel.bodies(y)
+        tensors = self.asm.inertia.reshape(self.n, 9)
         out = np.zeros((self.velocities, self.velocities))
         for k in range(self.n):
             out[6 * k:6 * k + 3, 6 * k:6 * k + 3] = self.asm.mass[k] * np.eye(3)
-            out[6 * k + 3:6 * k + 6, 6 * k + 3:6 * k + 6] = rot[k] @ self.asm.inertia[k] @ rot[k].T
+            world_inertia(rot[k], tensors, k, out[6 * k + 3:6 * k + 6, 6 * k + 3:6 * k + 6])
         return out
 
     def initial_state(self) -> np.ndarray:

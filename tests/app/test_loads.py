@@ -10,7 +10,6 @@ from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QLabel, QLin
 
 from app.dialogs.mode_notes import tilt_inertia
 from app.dialogs.joint_law_notes import motor_note, torque_note
-from core.analysis.train_ratio import train_inertia
 from core.commands import AddItem, replace_fields
 from core.dynamics.simulate import simulate
 from core.geometry.rotations import quat_about, quat_matrix
@@ -706,7 +705,8 @@ def test_an_add_dialogs_note_follows_each_key_typed_into_a_number(window, qtbot)
 
     fill_and_ok(qtbot, {"Name": "tsd"}, {"joint": "gear2_joint"}, press=type_stiffness, ok=False)
     qtbot.mouseClick(toolbar_button(window, "torsional_spring_damper"), Qt.LeftButton)
-    j = train_inertia(window.doc.model, "gear2_joint")[0]
+    model = window.doc.model  # gear2 turns gear1 (20 teeth to its 40): J2 + J1 (40 / 20)^2
+    j = polar_inertia(model, "gear2_joint") + polar_inertia(model, "gear1_joint") * (40 / 20) ** 2
     assert seen[0].startswith("no stiffness: it holds no angle")
     assert seen[1].startswith(f"torsional mode {math.sqrt(100 / j) / (2 * math.pi):.4g} Hz undamped")
     assert seen[2] == seen[1]

@@ -1,6 +1,11 @@
 """The read-out under the plots: each plotted channel's value at the cursors A and B, their difference, and its
 statistics over the visible time range. A row shows its numbers in its unit with the SI prefix that suits its
-largest one, as the plots' axes do (a transmission error in µm); `rows` keeps them in SI units."""
+largest one, as the plots' axes do (a transmission error in µm); `rows` keeps them in SI units.
+
+A number below ROUND_OFF times the largest of the rows in its unit reads 0, and takes no part in choosing the
+prefix: a steady tooth force's peak-to-peak of 1e-12 N, or a joint's moment about its own axis of 1e-15 N m beside
+its tilting moment of 3.6 N m, is the round-off of the numbers it came from, not a value (it read '9.66e-13' and
+'fN m')."""
 
 from __future__ import annotations
 
@@ -11,6 +16,8 @@ from app.plot_axis import prefixed
 
 COLUMNS = ("Channel", "Unit", "at A", "at B", "B - A", "min", "max", "mean", "RMS", "peak-to-peak")
 TIME_ROW = "time (t_A, t_B, dt)"
+#: double precision's round-off, summed over a run's steps, stays below about 1e-13 of the values it is made from
+ROUND_OFF = 1e-12
 
 
 def statistics(values: np.ndarray) -> tuple[float, float, float, float, float]:
@@ -31,6 +38,10 @@ def has_channel(results, name: str) -> bool:
         return results is not None and results.index(name) >= 0
     except KeyError:
         return False
+
+
+def _magnitudes(entry: dict[str, float]) -> list[float]:
+    return [abs(v) for v in entry.values() if v == v]
 
 
 def _fmt(v: float) -> str:
@@ -66,6 +77,7 @@ class ReadoutTable(QTableWidget):
             t_a, t_b = cursors
             self.rows[TIME_ROW] = {"at A": t_a, "at B": t_b, "B - A": t_b - t_a}
             self._fill(0, TIME_ROW, "s", self.rows[TIME_ROW])
+        filled = []  # (table row, row name, unit, entry)
         for r, (row, res, name) in enumerate(shown, start=first):
             try:
                 values = res[name]
@@ -79,12 +91,18 @@ class ReadoutTable(QTableWidget):
                 a, b = (float(np.interp(t, time, values)) for t in cursors)
                 entry.update({"at A": a, "at B": b, "B - A": b - a})
             self.rows[row] = entry
-            self._fill(r, row, unit, entry)
+            filled.append((r, row, unit, entry))
+        largest: dict[str, float] = {}
+        for _, _, unit, entry in filled:
+            largest[unit] = max([largest.get(unit, 0.0)] + _magnitudes(entry))
+        for r, row, unit, entry in filled:
+            self._fill(r, row, unit, entry, ROUND_OFF * largest[unit])
 
-    def _fill(self, r: int, name: str, unit: str, entry: dict[str, float]) -> None:
-        """Row r: the name, the unit with the prefix that suits the entry's largest number, and the numbers."""
-        finite = [abs(v) for v in entry.values() if v == v]
-        scale, unit = prefixed(max(finite, default=0.0), unit)
+    def _fill(self, r: int, name: str, unit: str, entry: dict[str, float], floor: float = 0.0) -> None:
+        """Row r: the name, the unit with the prefix that suits the entry's largest number, and the numbers; those
+        below `floor` in magnitude read 0."""
+        entry = {k: (0.0 if abs(v) < floor else v) for k, v in entry.items()}
+        scale, unit = prefixed(max(_magnitudes(entry), default=0.0), unit)
         cells = [name, unit] + [_fmt(entry.get(c, float("nan")) * scale) for c in COLUMNS[2:]]
         for c, text in enumerate(cells):
             self.setItem(r, c, QTableWidgetItem(text))

@@ -22,7 +22,7 @@ from app.plot_axis import prefixed, shown_unit, unit_axes
 from app.telemetry.browser import matches
 from app.telemetry.derived_dialog import KINDS
 from app.telemetry.plots import COLOURS
-from app.telemetry.readout import TIME_ROW, statistics
+from app.telemetry.readout import COLUMNS, TIME_ROW, statistics
 from core.commands import AddItem, SetSettings, replace_fields
 from core.dynamics.results import open_results
 from core.dynamics.simulate import simulate
@@ -385,6 +385,36 @@ def test_a_zero_that_is_minus_zero_reads_0(window, qtbot):
     row = next(r for r in range(tw.readout.rowCount()) if tw.readout.item(r, 0).text() == "pair.Fa")
     cells = [tw.readout.item(row, c).text() for c in range(2, 10)]
     assert "-0" not in cells and "0" in cells, cells
+
+
+def test_round_off_beside_a_value_of_its_unit_reads_0_not_femto_or_atto(window, qtbot):
+    """The two-stage reducer runs steady: its tooth force's peak-to-peak is round-off (1e-13 N of 222 N), so is
+    the input shaft's moment about its own axis (1e-16 N m) beside the countershaft's tilting moment of 5.6 N m.
+    They read 0, in N and N m; the tilting moment reads its value. Alone, round-off keeps its digits."""
+    res = _run(window, qtbot, EXAMPLES / "two_stage_reducer.gdyn", t_end=0.1)
+    names = ["stage2.Ft", "input_joint.Tz", "shaft_joint.Tx"]
+    assert 0 < np.ptp(res["stage2.Ft"]) < 1e-14 * abs(res["stage2.Ft"]).max()  # the case: round-off
+    assert 0 < abs(res["input_joint.Tz"]).max() < 1e-14
+    tw = window.show_telemetry()
+    tw.add_channels(names)
+    tw._refresh()
+
+    def cells(name):
+        row = next(r for r in range(tw.readout.rowCount()) if tw.readout.item(r, 0).text() == name)
+        return {c: tw.readout.item(row, k).text() for k, c in enumerate(COLUMNS) if k}
+
+    force, axial, tilting = (cells(n) for n in names)
+    assert force["peak-to-peak"] == "0" and force["Unit"] == "N"
+    assert float(force["mean"]) == pytest.approx(res["stage2.Ft"].mean(), rel=1e-5)
+    assert axial["Unit"] == "N m" and {axial[c] for c in ("min", "max", "mean", "RMS", "peak-to-peak")} == {"0"}
+    assert float(tilting["max"]) == pytest.approx(abs(res["shaft_joint.Tx"]).max(), rel=1e-5)
+    assert tilting["peak-to-peak"] == "0"
+    for panel in tw.stack.panels:
+        panel.clear_curves()
+    tw.add_channels(["input_joint.Tz"])
+    tw._refresh()
+    alone = cells("input_joint.Tz")
+    assert alone["Unit"] != "N m" and float(alone["max"]) != 0.0  # nothing to be round-off of: its digits
 
 
 def test_dragging_the_playhead_seeks_the_animation_and_playing_moves_the_playhead(window, qtbot):

@@ -65,6 +65,9 @@ class Background(QObject):
         self.worker, self.thread = worker, QThread(self)
         worker.moveToThread(self.thread)
         self.thread.started.connect(worker.work)
+        # deleted as its thread ends: a deleteLater posted once the thread has ended is never carried out, and the
+        # worker (with all a run held) stayed for the life of the app
+        self.thread.finished.connect(worker.deleteLater)
         self.thread.start()
 
     def cancel(self) -> None:
@@ -78,12 +81,11 @@ class Background(QObject):
 
     def finish(self) -> None:
         """End the thread of a worker whose work is done (from the slot of its last signal)."""
-        thread, worker = self.thread, self.worker
+        thread = self.thread
         self.thread = self.worker = None
         if thread is not None:
             thread.quit()
             thread.wait()
-            worker.deleteLater()
             thread.deleteLater()
 
     def stop(self) -> None:

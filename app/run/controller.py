@@ -80,6 +80,7 @@ class RunController(QObject):
         res = self.record.results
         res.status, res.message, res.steps, res.evaluations = status, message, steps, evaluations
         res.events = events
+        res.compact()
         self.record.seconds = time.perf_counter() - self._t0
         if trace:
             print(trace)  # an internal error: the run is kept and says what; the trace goes to the terminal

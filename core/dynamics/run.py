@@ -477,6 +477,7 @@ class Run:
         """Advance to the end (or failure, or cancel); the results."""
         while self.advance(max_seconds=1.0):
             pass
+        self.results.compact()
         return self.results
 
 

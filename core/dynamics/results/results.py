@@ -112,6 +112,17 @@ class Results:
         self._time[sl], self._data[sl], self._pos[sl], self._quat[sl] = time, data, positions, quats
         self._n = need
 
+    @property
+    def nbytes(self) -> int:
+        """The memory its samples take [bytes]: times, channels and poses, with the room kept for samples to come."""
+        return self._time.nbytes + self._data.nbytes + self._pos.nbytes + self._quat.nbytes
+
+    def compact(self) -> None:
+        """Give back the room kept for samples to come (up to as much again as there are: it doubles as they
+        come), for results that grow no more."""
+        if len(self._time) > self._n:
+            self._alloc(self._n)
+
     def extend(self, other: "Results") -> None:
         """Append every sample of `other` (same channels and bodies)."""
         self.append(other.time, other.data, other.positions, other.orientations)

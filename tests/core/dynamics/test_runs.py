@@ -428,3 +428,18 @@ def test_an_adaptive_run_stopped_at_a_jump_in_the_rate_names_atol_and_the_larger
     assert "the rate jumps" in res.message and "a larger atol (now 1e-12) passes it" in res.message, res.message
     assert simulate(model, t_end=0.001, output_step=1e-4, step=1e-6, integrator="dop853", rtol=1e-9,
                     atol=1e-10).status == "finished"
+
+
+def test_compacted_results_keep_their_samples_and_no_room_for_more():
+    """Results double their room as samples come: 1001 samples appended one by one sit in room for 1024. Compacted
+    (as a run that ends is), they take the room of their samples alone, and the samples are the same."""
+    res = prepare(load(EXAMPLES / "planetary.gdyn"), t_end=0.1, output_step=1e-4, compiled="on").run()
+    grown = Results(res.channels, res.bodies)
+    for k in range(len(res)):
+        grown.append(res.time[k], res.data[k], res.positions[k], res.orientations[k])
+    per_sample = 8 * (1 + len(res.channels) + 7 * len(res.bodies))
+    assert len(grown) == 1001 and grown.nbytes == 1024 * per_sample
+    grown.compact()
+    assert grown.nbytes == 1001 * per_sample
+    for name in ("time", "data", "positions", "orientations"):
+        np.testing.assert_array_equal(getattr(grown, name), getattr(res, name))

@@ -100,6 +100,7 @@ class Document(QObject):
         self.findings = []
         self.runs: list[RunRecord] = []
         self.current: RunRecord | None = None
+        self._numbered = 0  # the number of the last run: a number is not given twice, runs forgotten or not
         self._ids = _identities(self.model)
         self._settings = self.model.settings
         self._info = (self.model.name, self.model.description)
@@ -218,6 +219,7 @@ class Document(QObject):
 
     def _drop_runs(self) -> None:
         """Results belong to their model: a new or opened model starts without runs."""
+        self._numbered = 0
         if self.runs:
             self.runs, self.current = [], None
             self.runs_changed.emit()
@@ -247,7 +249,8 @@ class Document(QObject):
         """A new run record of `model` (the frozen copy the run started from; the results read from `path`, named
         after it); it becomes the current run."""
         if path is None:
-            record = RunRecord(f"Run {len(self.runs) + 1}", model, results, base_dir=self.base_dir)
+            self._numbered += 1
+            record = RunRecord(f"Run {self._numbered}", model, results, base_dir=self.base_dir)
         else:
             record = RunRecord(Path(path).name, model, results, base_dir=Path(path).parent)
         self.runs.append(record)
@@ -255,6 +258,26 @@ class Document(QObject):
         self.runs_changed.emit()
         self.refresh_stale()
         return record
+
+    def take_back_run(self, record: RunRecord) -> None:
+        """Remove `record`, the newest run, refused before it started (its number is given again); the run before
+        it becomes the current run."""
+        self.runs.remove(record)
+        if record.label == f"Run {self._numbered}":
+            self._numbered -= 1
+        self.current = self.runs[-1] if self.runs else None
+        self.runs_changed.emit()
+        self.refresh_stale()
+
+    def forget_runs(self, keep: RunRecord) -> list[RunRecord]:
+        """Drop every run but `keep`, which becomes the current run: their results leave memory (the next run's
+        number follows the last one given). The runs forgotten."""
+        gone = [r for r in self.runs if r is not keep]
+        if gone:
+            self.runs, self.current = [keep], keep
+            self.runs_changed.emit()
+            self.refresh_stale()
+        return gone
 
     def show_run(self, record: RunRecord) -> None:
         """Make `record`, one of the runs, the current run: the animation, Telemetry and the stale mark follow."""

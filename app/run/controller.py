@@ -87,10 +87,7 @@ class RunController(QObject):
         self._end()
 
     def _refused(self, message: str) -> None:
-        self.doc.runs.remove(self.record)
-        self.doc.current = self.doc.runs[-1] if self.doc.runs else None
-        self.doc.runs_changed.emit()
-        self.doc.refresh_stale()
+        self.doc.take_back_run(self.record)
         self.refused.emit(message)
         self.record = None
         self._end()

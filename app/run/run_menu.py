@@ -4,6 +4,7 @@ app.main_window.MainWindow)."""
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -17,6 +18,12 @@ from core.dynamics.results import save_results
 from core.errors import ModelError
 from core.gearing.fixes import FIXES
 from core.model.differences import differences, in_short
+
+
+def megabytes(records) -> str:
+    """The memory the results of `records` take, in MB."""
+    total = sum(r.results.nbytes for r in records if r.results is not None)
+    return f"{total / 1e6:.3g} MB"
 
 
 class RunMenu:
@@ -117,25 +124,52 @@ class RunMenu:
         self.refresh()
 
     def fill_runs_menu(self) -> None:
-        """Simulate > Show Run: every run of the model with its summary, the one shown checked (none to choose
-        while a run is running: its chunks go to the run shown)."""
+        """Simulate > Show Run: every run of the model with its summary and the memory it takes, the one shown
+        checked (none to choose while a run is running: its chunks go to the run shown); then Forget the Other
+        Runs."""
         menu = self.runs_menu
         menu.clear()
         if not self.doc.runs:
             menu.addAction("No runs yet (F5 runs the model)").setEnabled(False)
             return
         for record in self.doc.runs:
-            what = record.results.summary() if record.results is not None else "starting"
+            what = f"{record.results.summary()} ({megabytes([record])})" if record.results is not None else "starting"
             earlier = "" if record.model.simulates_like(self.doc.model) else " (an earlier version of the model)"
             act = menu.addAction(f"{record.label}{earlier}: {what}")
             act.setCheckable(True)
             act.setChecked(record is self.doc.current)
             act.setEnabled(not self.runner.running)
-            act.triggered.connect(lambda _=False, r=record: self.show_run(r))
+            # a weak reference: the menu's actions stay until it opens again, and must not keep a run forgotten
+            act.triggered.connect(lambda _=False, r=weakref.ref(record): self.show_run(r()))
+        others = [r for r in self.doc.runs if r is not self.doc.current]
+        if others:
+            menu.addSeparator()
+            act = menu.addAction(f"Forget the Other Runs ({megabytes(others)})...")
+            act.setObjectName("forget_runs")
+            act.setEnabled(not self.runner.running)
+            act.triggered.connect(self.forget_other_runs)
+
+    def forget_other_runs(self) -> None:
+        """Drop every run but the one shown, once the user agrees: their results leave memory."""
+        others = [r for r in self.doc.runs if r is not self.doc.current]
+        if self.runner.running or not others:
+            return
+        names = ", ".join(r.label for r in others)
+        box = QMessageBox(QMessageBox.Question, "Forget Runs",
+                          f"Forget {names} ({megabytes(others)})? Their results leave memory; "
+                          f"{self.doc.current.label}, the run shown, stays. To keep a run in a file, show it and use "
+                          "File > Save Results As first.", QMessageBox.Discard | QMessageBox.Cancel, self)
+        box.button(QMessageBox.Discard).setText("Forget")
+        box.setDefaultButton(QMessageBox.Cancel)
+        if box.exec() != QMessageBox.Discard:
+            return
+        size = megabytes(others)
+        gone = self.doc.forget_runs(self.doc.current)
+        self.statusBar().showMessage(f"Forgot {len(gone)} run{'s' if len(gone) > 1 else ''}: {size}", 10_000)
 
     def show_run(self, record) -> None:
         """Show an earlier run (or a later one again): its animation, Telemetry and notes."""
-        if self.runner.running or record is self.doc.current:
+        if self.runner.running or record is None or record is self.doc.current:
             return
         self.doc.show_run(record)
         earlier = " (an earlier version of the model)" if self.doc.stale else ""

@@ -2,12 +2,14 @@
 animation poses, video export, results files, screenshots."""
 
 import dataclasses
+import gc
 import lzma
 import math
 import os
 import re
 import sys
 import time
+import weakref
 from pathlib import Path
 
 import imageio.v2 as imageio
@@ -131,9 +133,11 @@ def test_simulate_show_run_brings_back_an_earlier_run_with_its_telemetry_and_not
     menu.popup(window.mapToGlobal(window.rect().center()))
     qtbot.waitExposed(menu)
     actions = menu.actions()
+    size = [f"{r.results.nbytes / 1e6:.3g} MB" for r in (first, second)]
     assert [a.text() for a in actions] == [
-        f"Run 1 (an earlier version of the model): {first.results.summary()}", f"Run 2: {second.results.summary()}"]
-    assert [a.isChecked() for a in actions] == [False, True]
+        f"Run 1 (an earlier version of the model): {first.results.summary()} ({size[0]})",
+        f"Run 2: {second.results.summary()} ({size[1]})", "", f"Forget the Other Runs ({size[0]})..."]
+    assert [a.isChecked() for a in actions[:2]] == [False, True]
     qtbot.mouseClick(menu, Qt.LeftButton, pos=menu.actionGeometry(actions[0]).center())
     assert window.doc.current is first and window.doc.stale
     window.act_telemetry.trigger()
@@ -147,6 +151,47 @@ def test_simulate_show_run_brings_back_an_earlier_run_with_its_telemetry_and_not
         f"; {first.results.steps:,} steps, {first.results.evaluations:,} evaluations in {first.seconds:.3g} s")
     assert window.statusBar().currentMessage() == (f"Showing Run 1 (an earlier version of the model): "
                                                    f"{first.results.summary()}")
+
+
+def test_forgetting_the_other_runs_lets_their_results_go_and_the_next_run_takes_a_new_number(window, qtbot):
+    """Every run stays in memory until the model closes. Show Run ends with Forget the Other Runs, which says the
+    memory they take: agreed to, the run shown stays, Telemetry's run compared with goes, the results of the
+    others are freed (no reference is left to them), and the next run is Run 4, not a second Run 2. A run that
+    has ended keeps no room for samples to come: its memory is its samples'."""
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    _settings(window, t_end=0.1)
+    for _ in range(3):
+        qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+        _wait_for_run(window, qtbot)
+    first, second, third = window.doc.runs
+    for record in (first, second, third):
+        res = record.results
+        assert res.nbytes == len(res) * 8 * (1 + len(res.channels) + 7 * len(res.bodies))  # time, channels, poses
+    window.act_telemetry.trigger()
+    bar = window.telemetry.runs
+    bar.compare.setCurrentIndex(bar.compare.findText("Run 1"))
+    assert bar.reference is first
+    gone = [weakref.ref(r.results) for r in (first, second)]
+    size = f"{(first.results.nbytes + second.results.nbytes) / 1e6:.3g} MB"
+    menu = window.runs_menu
+    menu.popup(window.mapToGlobal(window.rect().center()))
+    qtbot.waitExposed(menu)
+    forget = menu.actions()[-1]
+    assert forget.text() == f"Forget the Other Runs ({size})..." and forget.isEnabled()
+    said = []
+    answer_boxes(qtbot, [QMessageBox.Discard], said)
+    qtbot.mouseClick(menu, Qt.LeftButton, pos=menu.actionGeometry(forget).center())
+    qtbot.waitUntil(lambda: len(window.doc.runs) == 1, timeout=5000)
+    assert said[0].startswith(f"Forget Run 1, Run 2 ({size})? Their results leave memory; Run 3, the run shown, stays")
+    assert window.doc.runs == [third] and window.doc.current is third
+    assert bar.reference is None and [bar.compare.itemText(i) for i in range(bar.compare.count())] == ["none"]
+    assert window.statusBar().currentMessage() == f"Forgot 2 runs: {size}"
+    del first, second
+    gc.collect()
+    assert [ref() for ref in gone] == [None, None]
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    _wait_for_run(window, qtbot)
+    assert [r.label for r in window.doc.runs] == ["Run 3", "Run 4"]
 
 
 def test_run_of_a_model_in_error_is_refused_naming_the_item_and_why(window, qtbot):

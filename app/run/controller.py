@@ -98,3 +98,4 @@ class RunController(QObject):
         if record is not None:
             self.doc.run_updated.emit(record)
             self.finished.emit(record)
+        self.record = None  # the run ended belongs to the document alone: forgotten there, it is freed

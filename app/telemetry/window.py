@@ -179,6 +179,8 @@ class TelemetryWindow(QMainWindow):
     def _runs_changed(self) -> None:
         rec = self.doc.current
         self.results = rec.results if rec is not None else None
+        if self._model_cache[0] is not self.results:  # a run forgotten or dropped is not kept here
+            self._model_cache = (None, None)
         self.runs.fill()
         if rec is None and self.stack.cursors_on:  # no run (a new or opened model): no cursors from the last one
             self.act_cursors.setChecked(False)

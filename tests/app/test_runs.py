@@ -194,6 +194,27 @@ def test_forgetting_the_other_runs_lets_their_results_go_and_the_next_run_takes_
     assert [r.label for r in window.doc.runs] == ["Run 3", "Run 4"]
 
 
+def test_file_new_frees_the_runs_of_the_model_before(window, qtbot):
+    """File > New drops the model's runs; the run controller (its last run) and Telemetry (the model of the run it
+    showed) still held the last one. With Telemetry open on a channel and a run compared with, no run's results
+    are left after File > New."""
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    _settings(window, t_end=0.1)
+    for _ in range(2):
+        qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+        _wait_for_run(window, qtbot)
+    tw = window.show_telemetry()
+    tw.add_channels(["sun_planet1.Ft"])
+    tw.runs.compare.setCurrentIndex(tw.runs.compare.findText("Run 1"))
+    assert tw.model_of_results().name == "planetary"
+    gone = [weakref.ref(r.results) for r in window.doc.runs]
+    answer_boxes(qtbot, [QMessageBox.Discard], [])  # the settings changed: save them?
+    window.act_new.trigger()
+    qtbot.waitUntil(lambda: not window.doc.runs, timeout=5000)
+    gc.collect()
+    assert [ref() for ref in gone] == [None, None]
+
+
 def test_run_of_a_model_in_error_is_refused_naming_the_item_and_why(window, qtbot):
     window.open_file(EXAMPLES / "helical_pair.gdyn")
     window.doc.apply(replace_fields(window.doc.model, "pair", module=0.003))  # 90 mm apart at 3 mm, the axes 60

@@ -131,8 +131,11 @@ class ImportMeshDialog(QDialog):
             remark = None
             if mp is not None:
                 source = "its mesh" if watertight else MASS_SOURCE[fallback]
-                mass = f"volume {mp.mass / density * 1e6:.4g} cm^3, mass {mp.mass:.4g} kg from {source}"
-                remark = mass_remark(mp.mass, float(np.linalg.eigvalsh(np.asarray(mp.inertia, float)).max()),
+                principal = np.linalg.eigvalsh(np.asarray(mp.inertia, float))  # ascending
+                moments = ", ".join(f"{v:.4g}" for v in principal)
+                mass = (f"volume {mp.mass / density * 1e6:.4g} cm^3, mass {mp.mass:.4g} kg from {source}, principal "
+                        f"moments of inertia about its centre of mass {moments} kg m^2")
+                remark = mass_remark(mp.mass, float(principal[-1]),
                                      MeshFileSource(text, self.unit.currentData(), density, fallback))
             elif fallback == "manual":
                 mass = "mass properties by hand"

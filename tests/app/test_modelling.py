@@ -504,8 +504,10 @@ def test_a_gear_file_without_its_face_imported_with_its_holes_closed_weighs_as_t
     fill_and_ok(qtbot, {"Name": "g", "File": str(holed)}, {"fallback": "close its holes (flat caps)"},
                 press=lambda dlg: seen.append(dlg.preview.text()))
     qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
+    moments = ", ".join(f"{v:.4g}" for v in np.linalg.eigvalsh(np.asarray(ref.inertia)))
     assert seen[0].startswith(f"not watertight (it has holes); volume {ref.mass / 7850 * 1e6:.4g} cm^3, mass "
-                              f"{ref.mass:.4g} kg from its mesh with its holes capped flat; ")
+                              f"{ref.mass:.4g} kg from its mesh with its holes capped flat, principal moments of "
+                              f"inertia about its centre of mass {moments} kg m^2; ")
     body = window.doc.model.bodies["g"]
     assert body.mass == pytest.approx(ref.mass, rel=1e-9) and body.visual.fallback == "close_holes"
     assert np.asarray(body.inertia) == pytest.approx(np.asarray(ref.inertia), rel=1e-9, abs=1e-15)
@@ -522,16 +524,20 @@ def test_a_gear_file_without_its_face_imported_with_its_holes_closed_weighs_as_t
 
 
 def test_the_import_dialog_previews_the_file_and_the_body_keeps_its_hull_note(window, qtbot, tmp_path):
-    """A 100 x 50 x 20 mm box written Y-up: the preview says watertight, 100 cm^3, 0.785 kg at 7850 kg/m^3 and, Y
-    up turned upright, 100 x 20 x 50 mm; an open box imported by its convex hull keeps that on the body."""
+    """A 100 x 50 x 20 mm box written Y-up: the preview says watertight, 100 cm^3, 0.785 kg at 7850 kg/m^3, the
+    principal moments of inertia of the box, m (b^2 + c^2) / 12 and the like, and, Y up turned upright,
+    100 x 20 x 50 mm; an open box imported by its convex hull keeps that on the body."""
     box = tmp_path / "box.stl"
     trimesh.creation.box(extents=(100.0, 50.0, 20.0)).export(box)
     seen = []
     fill_and_ok(qtbot, {"Name": "b", "File": str(box)}, {"unit": "mm", "up_axis": "Y up (turn it upright)"}, ok=False,
                 press=lambda dlg: seen.append(dlg.preview.text()))
     qtbot.mouseClick(toolbar_button(window, "import_mesh"), Qt.LeftButton)
-    assert seen == ["watertight; volume 100 cm^3, mass 0.785 kg from its mesh; size x, y, z 100 x 20 x 50 mm, its "
-                    "middle at 0, 0, 0 mm in the model"]
+    m, (a, b, c) = 0.785, (0.1, 0.05, 0.02)
+    moments = ", ".join(f"{v:.4g}" for v in sorted(m * (p * p + q * q) / 12 for p, q in ((b, c), (a, c), (a, b))))
+    assert seen == [f"watertight; volume 100 cm^3, mass 0.785 kg from its mesh, principal moments of inertia about "
+                    f"its centre of mass {moments} kg m^2; size x, y, z 100 x 20 x 50 mm, its middle at 0, 0, 0 mm "
+                    "in the model"]
     holey = trimesh.creation.box(extents=(10.0, 10.0, 10.0))
     holey.update_faces(np.arange(len(holey.faces)) > 1)
     open_box = tmp_path / "open.stl"

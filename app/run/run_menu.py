@@ -154,16 +154,15 @@ class RunMenu:
         others = [r for r in self.doc.runs if r is not self.doc.current]
         if self.runner.running or not others:
             return
-        names = ", ".join(r.label for r in others)
+        names, size = ", ".join(r.label for r in others), megabytes(others)
         box = QMessageBox(QMessageBox.Question, "Forget Runs",
-                          f"Forget {names} ({megabytes(others)})? Their results leave memory; "
+                          f"Forget {names} ({size})? Their results leave memory; "
                           f"{self.doc.current.label}, the run shown, stays. To keep a run in a file, show it and use "
                           "File > Save Results As first.", QMessageBox.Discard | QMessageBox.Cancel, self)
         box.button(QMessageBox.Discard).setText("Forget")
         box.setDefaultButton(QMessageBox.Cancel)
         if box.exec() != QMessageBox.Discard:
             return
-        size = megabytes(others)
         gone = self.doc.forget_runs(self.doc.current)
         self.statusBar().showMessage(f"Forgot {len(gone)} run{'s' if len(gone) > 1 else ''}: {size}", 10_000)
 

@@ -1,5 +1,6 @@
 """Spectra in the Telemetry window: the amplitude spectrum of a channel with each gear pair's mesh frequency and
-its harmonics marked, and the order map of a run-up against a shaft's speed with the mesh orders as lines."""
+its harmonics marked (and, dashed beside it, the same channel's spectrum in the run compared with over the same
+span), and the order map of a run-up against a shaft's speed with the mesh orders as lines."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from app.plot_axis import empty_range, prefixed, unit_axes
 from app.screen import fit_to_screen
+from app.telemetry.readout import has_channel
 from core.analysis.spectra import (
     ROUND_OFF,
     WINDOWS,
@@ -82,6 +84,10 @@ class SpectrumWindow(QWidget):
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         self.plot.getAxis("bottom").set_quantity("f", "Hz")
         self.curve = self.plot.plot(pen=pg.mkPen("#1f77b4", width=1.5))
+        # the run compared with (Telemetry's runs bar): its spectrum dashed, the two named in a legend
+        self.reference_curve = self.plot.plot(pen=pg.mkPen("#1f77b4", width=1.5, style=Qt.DashLine))
+        self.legend = self.plot.addLegend(offset=(-10, 10))
+        self.legend.setVisible(False)
         self.map_plot = pg.PlotWidget(axisItems=unit_axes("left", "bottom"))
         self.map_plot.setObjectName("order_map_plot")
         self.map_plot.getAxis("left").set_quantity("f", "Hz")
@@ -145,6 +151,7 @@ class SpectrumWindow(QWidget):
         """No spectrum, no markers and no order map; `why` in the info line."""
         self.spectrum, self.markers = None, {}
         self.curve.setData([], [])
+        self._compare(None, "", 0.0, 0.0)
         for item in self._lines:
             self.plot.removeItem(item)
         self._lines = []
@@ -220,10 +227,37 @@ class SpectrumWindow(QWidget):
         if spec.round_off:  # the plot scales its femto-units of round-off into peaks
             unseen.append(f"every amplitude is below {ROUND_OFF:g} of the channel's largest value "
                           f"({spec.level:.6g}): the channel is constant over the range but for round-off")
+        compared = self._compare(self.telemetry.runs.reference, name, spec.t0, spec.t1)
         self.info.setText(f"{name}: {spec.samples} samples from {spec.t0:.6g} to {spec.t1:.6g} s, {spec.window} window, "
                           f"resolution {spec.resolution:.4g} Hz" + (" (resampled to equal steps)" if spec.resampled else "")
-                          + "; mesh frequencies: " + ", ".join(named) + "".join(f"; {text}" for text in unseen))
+                          + "; mesh frequencies: " + ", ".join(named) + "".join(f"; {text}" for text in unseen)
+                          + compared)
         self._order_map(res, model, name, t0, t1)
+
+    def _compare(self, record, name: str, t0: float, t1: float) -> str:
+        """Channel `name`'s spectrum in the run `record` (the one compared with, or None) over t0..t1 [s], as far
+        as it goes, dashed beside the run shown's; what the info line says of it."""
+        self.legend.clear()
+        res = record.results if record is not None else None
+        spec = None
+        if has_channel(res, name) and len(res) > 1:
+            lo, hi = max(t0, float(res.time[0])), min(t1, float(res.time[-1]))
+            try:
+                spec = amplitude_spectrum(res.time, res[name], lo, hi, self.window_kind.currentText())
+            except ValueError as exc:
+                self.reference_curve.setData([], [])
+                self.legend.setVisible(False)
+                return f"; {record.label}: {exc}"
+        if spec is None:
+            self.reference_curve.setData([], [])
+            self.legend.setVisible(False)
+            return ""
+        self.reference_curve.setData(spec.frequency, spec.amplitude)
+        self.legend.addItem(self.curve, self.telemetry.doc.current.label)
+        self.legend.addItem(self.reference_curve, record.label)
+        self.legend.setVisible(True)
+        return (f"; dashed: {record.label}, {spec.samples} samples from {spec.t0:.6g} to {spec.t1:.6g} s, resolution "
+                f"{spec.resolution:.4g} Hz")
 
     def _mark_lines(self, f: float, top: float, label: str, colour: str, k: int) -> None:
         """Dashed lines at a steady mesh frequency f [Hz] and its harmonics up to `top` [Hz]."""

@@ -277,6 +277,8 @@ class TelemetryWindow(QMainWindow):
         for panel in self.stack.panels:  # named after the run they came from: drawn afresh
             panel.clear_references()
         self._mark()
+        if self.spectrum_window is not None and self.spectrum_window.spectrum is not None:
+            self.spectrum_window.update_view()
 
     def _draw_references(self):
         """Each plotted channel of the run compared with, dashed beside its curve; (label, results) of that run,

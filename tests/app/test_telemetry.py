@@ -298,6 +298,40 @@ def test_spectrum_peak_is_at_the_mesh_frequency_marker(window, qtbot):
     assert res.status == "finished"
 
 
+def _drawn(curve) -> bool:
+    return curve.getData()[0] is not None and len(curve.getData()[0]) > 0
+
+
+def test_the_spectrum_of_the_run_compared_with_is_drawn_dashed_and_scales_with_the_load(window, qtbot):
+    """The compliant pair at its loads (100 N m in, 250 N m out), then at half of both: its mesh force is linear in
+    the load (a time-varying stiffness, no backlash), so Run 1's amplitude spectrum is twice Run 2's at every
+    frequency, up to the tooth angles' microradians of difference (about 1e-4 of the largest amplitude, in the
+    lowest bins). Compare with
+    Run 1 draws it dashed in the Spectrum window, over the same span, with a legend; none takes it away."""
+    _run(window, qtbot, EXAMPLES / "compliant_mesh_pair.gdyn", t_end=0.05)
+    window.doc.apply(replace_fields(window.doc.model, "drive", law=TimeLaw(value=50.0)))
+    window.doc.apply(replace_fields(window.doc.model, "load", law=TimeLaw(value=125.0)))
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)
+    sw = _spectrum_of(window, qtbot, "mesh.force")
+    tw = window.telemetry
+    assert not _drawn(sw.reference_curve) and not sw.legend.isVisible()
+    _pick(qtbot, tw.runs.compare, "Run 1")
+    qtbot.waitUntil(lambda: _drawn(sw.reference_curve), timeout=5000)
+    f, full = sw.reference_curve.getData()
+    half = sw.spectrum.amplitude
+    np.testing.assert_array_equal(f, sw.spectrum.frequency)
+    assert np.abs(full - 2 * half).max() < 3e-4 * full.max()
+    peak = int(np.argmax(full))
+    assert full[peak] / half[peak] == pytest.approx(2.0, rel=1e-4)
+    assert sw.reference_curve.opts["pen"].style() == Qt.DashLine and sw.legend.isVisible()
+    assert [label.text for _, label in sw.legend.items] == ["Run 2", "Run 1"]
+    assert "; dashed: Run 1, " in sw.info.text()
+    _pick(qtbot, tw.runs.compare, "none")
+    assert not _drawn(sw.reference_curve) and not sw.legend.isVisible()
+    assert "dashed" not in sw.info.text()
+
+
 def test_ab_cursors_read_the_values_and_their_difference(window, qtbot):
     res = _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.1)
     tw = window.show_telemetry()

@@ -1,6 +1,7 @@
 """The read-out under the plots: each plotted channel's value at the cursors A and B, their difference, and its
 statistics over the visible time range. A row shows its numbers in its unit with the SI prefix that suits its
-largest one, as the plots' axes do (a transmission error in µm); `rows` keeps them in SI units.
+largest one, as the plots' axes do (a transmission error in µm), and a channel's row in the run compared with
+takes the prefix of the two rows together, so they read side by side; `rows` keeps them in SI units.
 
 A number below ROUND_OFF times the largest of the rows in its unit reads 0, and takes no part in choosing the
 prefix: a steady tooth force's peak-to-peak of 1e-12 N, or a joint's moment about its own axis of 1e-15 N m beside
@@ -44,6 +45,11 @@ def _magnitudes(entry: dict[str, float]) -> list[float]:
     return [abs(v) for v in entry.values() if v == v]
 
 
+def _rounded(entry: dict[str, float], floor: float) -> dict[str, float]:
+    """`entry` with its numbers below `floor` in magnitude (round-off) made 0."""
+    return {k: (0.0 if abs(v) < floor else v) for k, v in entry.items()}
+
+
 def _fmt(v: float) -> str:
     return "" if v != v else f"{v + 0.0:.6g}"  # + 0.0: a spur pair's Fa of -0.0 N read "-0"
 
@@ -77,7 +83,7 @@ class ReadoutTable(QTableWidget):
             t_a, t_b = cursors
             self.rows[TIME_ROW] = {"at A": t_a, "at B": t_b, "B - A": t_b - t_a}
             self._fill(0, TIME_ROW, "s", self.rows[TIME_ROW])
-        filled = []  # (table row, row name, unit, entry)
+        filled = []  # (table row, row name, channel, unit, entry)
         for r, (row, res, name) in enumerate(shown, start=first):
             try:
                 values = res[name]
@@ -91,18 +97,23 @@ class ReadoutTable(QTableWidget):
                 a, b = (float(np.interp(t, time, values)) for t in cursors)
                 entry.update({"at A": a, "at B": b, "B - A": b - a})
             self.rows[row] = entry
-            filled.append((r, row, unit, entry))
+            filled.append((r, row, name, unit, entry))
         largest: dict[str, float] = {}
-        for _, _, unit, entry in filled:
+        for _, _, _, unit, entry in filled:
             largest[unit] = max([largest.get(unit, 0.0)] + _magnitudes(entry))
-        for r, row, unit, entry in filled:
-            self._fill(r, row, unit, entry, ROUND_OFF * largest[unit])
+        floors = {unit: ROUND_OFF * top for unit, top in largest.items()}
+        prefix_of: dict[str, float] = {}  # by channel: the largest number of its rows, round-off left out
+        for _, _, name, unit, entry in filled:
+            prefix_of[name] = max([prefix_of.get(name, 0.0)] + _magnitudes(_rounded(entry, floors[unit])))
+        for r, row, name, unit, entry in filled:
+            self._fill(r, row, unit, entry, floors[unit], prefix_of[name])
 
-    def _fill(self, r: int, name: str, unit: str, entry: dict[str, float], floor: float = 0.0) -> None:
-        """Row r: the name, the unit with the prefix that suits the entry's largest number, and the numbers; those
-        below `floor` in magnitude read 0."""
-        entry = {k: (0.0 if abs(v) < floor else v) for k, v in entry.items()}
-        scale, unit = prefixed(max(_magnitudes(entry), default=0.0), unit)
+    def _fill(self, r: int, name: str, unit: str, entry: dict[str, float], floor: float = 0.0,
+              prefix_for: float | None = None) -> None:
+        """Row r: the name, the unit with the prefix that suits the number `prefix_for` (default: the entry's
+        largest), and the numbers; those below `floor` in magnitude read 0."""
+        entry = _rounded(entry, floor)
+        scale, unit = prefixed(max(_magnitudes(entry), default=0.0) if prefix_for is None else prefix_for, unit)
         cells = [name, unit] + [_fmt(entry.get(c, float("nan")) * scale) for c in COLUMNS[2:]]
         for c, text in enumerate(cells):
             self.setItem(r, c, QTableWidgetItem(text))

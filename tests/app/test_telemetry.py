@@ -332,6 +332,27 @@ def test_the_spectrum_of_the_run_compared_with_is_drawn_dashed_and_scales_with_t
     assert "dashed" not in sw.info.text()
 
 
+def test_a_channels_row_in_the_run_compared_with_reads_in_the_prefix_of_its_own_row(window, qtbot):
+    """The compliant pair's mesh force at half its loads (mean 831 N) compared with it at its loads (1663 N): the
+    two rows read in kN, side by side, not 831 N above 1.66 kN; the means are T1 / r_b1 of each run."""
+    _run(window, qtbot, EXAMPLES / "compliant_mesh_pair.gdyn", t_end=0.02)
+    window.doc.apply(replace_fields(window.doc.model, "drive", law=TimeLaw(value=50.0)))
+    window.doc.apply(replace_fields(window.doc.model, "load", law=TimeLaw(value=125.0)))
+    qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: not window.runner.running, timeout=120_000)
+    tw = window.show_telemetry()
+    tw.add_channels(["mesh.force"])
+    _pick(qtbot, tw.runs.compare, "Run 1")
+    tw._refresh()
+    cells = {tw.readout.item(r, 0).text(): [tw.readout.item(r, c).text() for c in range(1, len(COLUMNS))]
+             for r in range(tw.readout.rowCount())}
+    pair = window.doc.model.gear_pairs["pair"]  # a spur pair: r_b1 = m z1 cos(alpha) / 2
+    rb1 = pair.module * pair.z1 * math.cos(pair.pressure_angle) / 2
+    for row, torque in (("mesh.force", 50.0), ("mesh.force (Run 1)", 100.0)):
+        unit, mean = cells[row][0], float(cells[row][COLUMNS.index("mean") - 1])
+        assert unit == "kN" and mean == pytest.approx(torque / rb1 / 1e3, rel=1e-3), (row, cells[row])
+
+
 def test_ab_cursors_read_the_values_and_their_difference(window, qtbot):
     res = _run(window, qtbot, EXAMPLES / "planetary.gdyn", t_end=0.1)
     tw = window.show_telemetry()

@@ -65,8 +65,7 @@ class Background(QObject):
         self.worker, self.thread = worker, QThread(self)
         worker.moveToThread(self.thread)
         self.thread.started.connect(worker.work)
-        # deleted as its thread ends: a deleteLater posted once the thread has ended is never carried out, and the
-        # worker (with all a run held) stayed for the life of the app
+        # deleted as its thread ends: a deleteLater posted after the thread has ended is never carried out
         self.thread.finished.connect(worker.deleteLater)
         self.thread.start()
 

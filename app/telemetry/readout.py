@@ -5,8 +5,7 @@ takes the prefix of the two rows together, so they read side by side; `rows` kee
 
 A number below ROUND_OFF times the largest of the rows in its unit reads 0, and takes no part in choosing the
 prefix: a steady tooth force's peak-to-peak of 1e-12 N, or a joint's moment about its own axis of 1e-15 N m beside
-its tilting moment of 3.6 N m, is the round-off of the numbers it came from, not a value (it read '9.66e-13' and
-'fN m')."""
+its tilting moment of 3.6 N m, is the round-off of the numbers it came from, not a value."""
 
 from __future__ import annotations
 

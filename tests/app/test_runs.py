@@ -194,6 +194,21 @@ def test_forgetting_the_other_runs_lets_their_results_go_and_the_next_run_takes_
     assert [r.label for r in window.doc.runs] == ["Run 3", "Run 4"]
 
 
+def test_a_run_refused_before_it_started_gives_its_number_back_and_a_forgotten_one_does_not(window, qtbot):
+    """The document numbers runs: one the worker refused (the controller takes it back) leaves no gap, while the
+    numbers of runs forgotten are not given again."""
+    doc = window.doc
+    window.open_file(EXAMPLES / "planetary.gdyn")
+    first = doc.add_run(doc.model.copy())
+    refused = doc.add_run(doc.model.copy())
+    doc.take_back_run(refused)
+    assert doc.runs == [first] and doc.current is first
+    second = doc.add_run(doc.model.copy())
+    assert second.label == "Run 2"
+    doc.forget_runs(second)
+    assert [r.label for r in doc.runs] == ["Run 2"] and doc.add_run(doc.model.copy()).label == "Run 3"
+
+
 def test_file_new_frees_the_runs_of_the_model_before(window, qtbot):
     """File > New drops the model's runs; the run controller (its last run) and Telemetry (the model of the run it
     showed) still held the last one. With Telemetry open on a channel and a run compared with, no run's results

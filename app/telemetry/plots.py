@@ -179,6 +179,10 @@ class PlotPanel(pg.PlotWidget):
         if curve is not None:
             self.removeItem(curve)
             self.legend.removeItem(curve)
+            if not self.curves:  # no axis of data that is gone; the time axis, shared, stays
+                view = self.getPlotItem().vb
+                view.setYRange(0.0, 1.0, padding=0.0)
+                view.enableAutoRange(axis=pg.ViewBox.YAxis)
         self._label()
 
     def clear_curves(self) -> None:

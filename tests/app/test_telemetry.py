@@ -751,6 +751,22 @@ def test_a_plot_without_curves_spans_the_runs_time(window, qtbot):
     assert tw.stack.x_range() == pytest.approx((0.0, 1.0))
 
 
+def test_clear_plot_leaves_no_axis_of_the_curves_it_took_away_and_keeps_the_time_shown(window, qtbot):
+    """The two-stage reducer's stage 2 tooth force (222 N) plotted, zoomed to 20-60 ms, then Clear Plot: the
+    empty plot's value axis is the unit square again, not 222 N, and the time shown stays 20-60 ms."""
+    force = _run(window, qtbot, EXAMPLES / "two_stage_reducer.gdyn", t_end=0.1)["stage2.Ft"].mean()
+    tw = window.show_telemetry()
+    tw.add_channels(["stage2.Ft"])
+    tw.stack.set_x_range(0.02, 0.06)
+    qtbot.wait(100)
+    lo, hi = tw.stack.current.getPlotItem().viewRange()[1]
+    assert 200 < lo < force < hi  # around the force, about 222 N
+    qtbot.mouseClick(tw.findChild(QToolBar).widgetForAction(tw.act_clear_plot), Qt.LeftButton)
+    qtbot.wait(100)
+    assert tw.stack.current.getPlotItem().viewRange()[1] == pytest.approx([0.0, 1.0])
+    assert tw.stack.x_range() == pytest.approx((0.02, 0.06))
+
+
 def test_a_constant_channel_autoranges_to_a_flat_line_not_to_its_round_off(window, qtbot):
     """The planetary's sun-planet Ft is constant under its constant torque up to round-off (1e-13 N of 10 N):
     the autoranged plot spans at least a millionth of the value around it, so the curve is a flat line."""

@@ -83,10 +83,14 @@ def unit_axes(*sides: str) -> dict[str, UnitAxis]:
     return {side: UnitAxis(side) for side in sides}
 
 
-def empty_range(plot, x_range: tuple[float, float] = (0.0, 1.0)) -> None:
+def empty_range(plot, x_range: tuple[float, float] | None = (0.0, 1.0)) -> None:
     """A plot (pyqtgraph PlotWidget or PlotItem) with nothing drawn back to the unit square (or `x_range` by 0 to
-    1: a time axis spanning the run), not the axes of data that is gone; its auto range on, so the next data drawn
-    fits again."""
+    1: a time axis spanning the run; None: its x axis as it is, one it shares with other plots), not the axes of
+    data that is gone; its auto range on, so the next data drawn fits again."""
     view = plot.getPlotItem().vb if hasattr(plot, "getPlotItem") else plot.vb
+    if x_range is None:
+        view.setYRange(0.0, 1.0, padding=0.0)
+        view.enableAutoRange(axis=view.YAxis)
+        return
     view.setRange(xRange=x_range, yRange=(0.0, 1.0), padding=0.0)
     view.enableAutoRange()  # with nothing to fit it keeps the square

@@ -180,9 +180,7 @@ class PlotPanel(pg.PlotWidget):
             self.removeItem(curve)
             self.legend.removeItem(curve)
             if not self.curves:  # no axis of data that is gone; the time axis, shared, stays
-                view = self.getPlotItem().vb
-                view.setYRange(0.0, 1.0, padding=0.0)
-                view.enableAutoRange(axis=pg.ViewBox.YAxis)
+                empty_range(self, None)
         self._label()
 
     def clear_curves(self) -> None:

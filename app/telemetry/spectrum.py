@@ -238,20 +238,16 @@ class SpectrumWindow(QWidget):
         """Channel `name`'s spectrum in the run `record` (the one compared with, or None) over t0..t1 [s], as far
         as it goes, dashed beside the run shown's; what the info line says of it."""
         self.legend.clear()
+        self.legend.setVisible(False)
+        self.reference_curve.setData([], [])
         res = record.results if record is not None else None
-        spec = None
-        if has_channel(res, name) and len(res) > 1:
-            lo, hi = max(t0, float(res.time[0])), min(t1, float(res.time[-1]))
-            try:
-                spec = amplitude_spectrum(res.time, res[name], lo, hi, self.window_kind.currentText())
-            except ValueError as exc:
-                self.reference_curve.setData([], [])
-                self.legend.setVisible(False)
-                return f"; {record.label}: {exc}"
-        if spec is None:
-            self.reference_curve.setData([], [])
-            self.legend.setVisible(False)
+        if not has_channel(res, name) or len(res) < 2:
             return ""
+        lo, hi = max(t0, float(res.time[0])), min(t1, float(res.time[-1]))
+        try:
+            spec = amplitude_spectrum(res.time, res[name], lo, hi, self.window_kind.currentText())
+        except ValueError as exc:
+            return f"; {record.label}: {exc}"
         self.reference_curve.setData(spec.frequency, spec.amplitude)
         self.legend.addItem(self.curve, self.telemetry.doc.current.label)
         self.legend.addItem(self.reference_curve, record.label)

@@ -26,7 +26,8 @@ RESPONSES = {
 }
 
 PLURAL = {"mesh": "meshes", "body": "bodies"}
-KIND_COLOURS = {"rotational": "#d62728", "translational": "#1f77b4", "planet": "#2ca02c", "mixed": "#7f7f7f"}
+KIND_COLOURS = {"rotational": "#d62728", "translational": "#1f77b4", "planet": "#2ca02c", "mixed": "#7f7f7f",
+                "support": "#bcbd22"}
 
 
 class TrainPlot(pg.PlotWidget):
@@ -72,8 +73,10 @@ class CampbellPlot(TrainPlot):
             for k, h in enumerate(campbell.harmonics):
                 self.plot(s, campbell.harmonic_line(h, order), pen=pg.mkPen(colour, style=styles[k % len(styles)]),
                           name=f"{h}x {label}")
-        # filled where the harmonic drives the mode, hollow where the meshes' phases cancel it (core.chbm.modes)
-        for excited, name, brush in ((True, "crossings", "#ff7f0e"), (False, "crossings the mesh phases cancel", None)):
+        # filled where the harmonic drives the mode, hollow where the meshes' phases cancel it or the meshes do not
+        # strain it (a support mode; core.chbm.modes)
+        for excited, name, brush in ((True, "crossings", "#ff7f0e"),
+                                     (False, "crossings the meshes do not drive", None)):
             marks = [c for c in campbell.crossings if c.excited == excited]
             if marks:
                 self.plot([c.speed for c in marks], [c.speed * c.harmonic * campbell.orders[c.order][1] for c in marks],

@@ -5,6 +5,8 @@ Classes after Lin and Parker (J. Vib. Acoust. 121, 1999): in a rotational mode t
 ring, carrier, fixed-axis gears) only turn; in a translational mode they only translate; in a planet mode
 they do not move at all, only the planets do. With equally spaced planets every mode is one of the three
 (rotational modes single, translational modes in pairs, planet modes N - 3 fold); anything else is 'mixed'.
+The classes are the gear set's: a mode in which no gear and no carrier moves, only what holds them (a hub on
+its arms, a planet pin), is a 'support' mode, and supports of one stiffness-to-inertia ratio share its frequency.
 
 A Campbell crossing of a mesh harmonic with a mode is marked excited or not by that harmonic's modal force:
 each mesh's stiffness varies with its own phase, and where the phases make the meshes' forces cancel on the
@@ -40,7 +42,7 @@ class Mode:
     shape : ndarray, shape (n,)
         On the train's coordinates q, M-normalised.
     kind : str
-        'rigid', 'rotational', 'translational', 'planet' or 'mixed'.
+        'rigid', 'rotational', 'translational', 'planet', 'mixed' or 'support'.
     multiplicity : int
         How many modes share the frequency.
     shares : dict of str to float
@@ -69,11 +71,13 @@ def train_modes(train: TrainModel, loaded: np.ndarray | None = None) -> list[Mod
     top = max(float(np.abs(lam).max()), 1e-300)
     freq = np.sqrt(np.clip(lam, 0.0, None)) / (2 * math.pi)
     freq[lam < 1e-9 * top] = 0.0
+    geared = {b for m in train.meshes for b in (m.gear1, m.gear2)} | {b.name for b in train.bodies
+                                                                       if b.role == "carrier"}
     modes = []
     for i in range(len(lam)):
         v = vec[:, i]
         shares = _shares(train, v, k)
-        kind = "rigid" if freq[i] == 0.0 else _kind(shares)
+        kind = "rigid" if freq[i] == 0.0 else "support" if _still(train, v, geared) else _kind(shares)
         if kind == "rigid":  # it strains nothing: its strain energy is round-off
             shares["meshes"] = shares["bearings"] = 0.0
         modes.append(Mode(float(freq[i]), v, kind, 1, shares))
@@ -85,9 +89,7 @@ def train_modes(train: TrainModel, loaded: np.ndarray | None = None) -> list[Mod
 def _shares(train: TrainModel, v: np.ndarray, k_mean: np.ndarray) -> dict[str, float]:
     kinetic = {"central rotation": 0.0, "central translation": 0.0, "planets": 0.0}
     for b in train.bodies:
-        t = train.translation[b.name] @ v
-        r = float(train.rotation[b.name] @ v)
-        et, er = b.mass * float(t @ t), b.inertia * r * r
+        et, er = _kinetic(train, b, v)
         if b.role == "planet":
             kinetic["planets"] += et + er
         else:
@@ -102,6 +104,18 @@ def _shares(train: TrainModel, v: np.ndarray, k_mean: np.ndarray) -> dict[str, f
     out["meshes"] = meshes / strain if strain > 0 else 0.0
     out["bearings"] = bearings / strain if strain > 0 else 0.0
     return out
+
+
+def _kinetic(train: TrainModel, body, v: np.ndarray) -> tuple[float, float]:
+    """A body's translational and rotational kinetic energy in the shape `v`, over half the frequency squared."""
+    t = train.translation[body.name] @ v
+    return body.mass * float(t @ t), body.inertia * float(train.rotation[body.name] @ v) ** 2
+
+
+def _still(train: TrainModel, v: np.ndarray, bodies: set[str]) -> bool:
+    """Whether `bodies` hold less than ZERO_SHARE of the shape's kinetic energy."""
+    energy = {b.name: sum(_kinetic(train, b, v)) for b in train.bodies}
+    return sum(e for name, e in energy.items() if name in bodies) < ZERO_SHARE * sum(energy.values())
 
 
 def _kind(shares: dict[str, float]) -> str:
@@ -276,4 +290,7 @@ def harmonic_excitation(forces: np.ndarray, modes: list[Mode], frequency: float)
     shapes = np.array([m.shape for m in modes if abs(m.frequency - frequency) <= SAME_FREQUENCY * frequency])
     modal = shapes @ forces.T  # (modes, E)
     own = float(np.linalg.norm(np.abs(modal).sum(axis=1)))
-    return float(np.linalg.norm(modal.sum(axis=1))) / own if own > 0 else 0.0
+    # a mode the meshes do not strain has modal forces of round-off, whose ratio would read as any phasing:
+    # they are measured against the largest a shape of that size could take from these forces
+    bound = float(np.abs(shapes).max() * np.abs(forces).sum())
+    return float(np.linalg.norm(modal.sum(axis=1))) / own if own > EXCITED * bound else 0.0

@@ -34,6 +34,10 @@ from core.model.views import (
 SHARES = ("central rotation", "central translation", "planets", "meshes", "bearings")
 
 
+#: why a crossing is not excited: the mesh phases cancel it, or (a support mode) the meshes do not strain it
+UNDRIVEN = ("the mesh phases cancel", "the meshes do not strain it")
+
+
 def input_body(train) -> str:
     """The body the mean torques drive (the largest positive torque), for speeds in rpm."""
     driven = [b for b in train.bodies if b.torque > 0]
@@ -113,7 +117,8 @@ def run_modes(path: str, as_json: bool = False, speed_max: float = 0.0) -> int:
     for c in crossings:
         of = "" if c["order"] == "mesh" else f" of {c['order']}"
         print(f"Campbell: harmonic {c['harmonic']}{of} meets {c['frequency_hz']:.1f} Hz ({c['kind']}) at "
-              f"{c['speed_rpm']:.0f} rpm" + ("" if c["excited"] else ": not excited (the mesh phases cancel)"))
+              f"{c['speed_rpm']:.0f} rpm"
+              + ("" if c["excited"] else f": not excited ({UNDRIVEN[c['kind'] == 'support']})"))
     return 0
 
 

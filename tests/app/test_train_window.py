@@ -94,7 +94,7 @@ def test_the_campbell_diagram_marks_where_mesh_harmonics_meet_natural_frequencie
     ratios = y / (x * per_rpm)  # each crossing sits on a whole harmonic
     assert len(x) > 0 and np.allclose(ratios, np.round(ratios), atol=1e-9)
     # the crossings the planet phasing cancels are drawn hollow, under their own name
-    cancelled = next(i for i in items if i.name() == "crossings the mesh phases cancel")
+    cancelled = next(i for i in items if i.name() == "crossings the meshes do not drive")
     assert len(cancelled.getData()[0]) > 0 and cancelled.opts["symbolBrush"] is None
 
 

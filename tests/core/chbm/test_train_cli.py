@@ -23,8 +23,9 @@ def test_modes_json_lists_the_planetary_mode_families(capsys):
     assert main(["modes", EXAMPLE, "--json", "--speed-max", "3000"]) == 0
     out = json.loads(capsys.readouterr().out)
     kinds = [(m["kind"], m["multiplicity"]) for m in out["modes"] if m["kind"] != "rigid"]
-    assert {k for k, _ in kinds} == {"rotational", "translational"}  # three planets: no planet modes
-    assert all(n == 2 for k, n in kinds if k == "translational") and ("rotational", 1) in kinds
+    # three planets: no planet modes; the hubs and pins turning on their arms alone are support modes
+    assert {k for k, _ in kinds} == {"rotational", "translational", "support"}
+    assert all(n == {"rotational": 1, "translational": 2, "support": 4}[k] for k, n in kinds)
     assert abs(out["mesh_frequency_per_rpm_hz"]["mesh"] - 25 * 71 / 96 / 60) < 1e-9  # z_s z_r / (z_s + z_r) per rev
     assert all(c["speed_rpm"] <= 3000 for c in out["campbell_crossings"]) and out["campbell_crossings"]
 

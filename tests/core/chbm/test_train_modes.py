@@ -140,3 +140,47 @@ def test_a_two_stage_reducer_has_a_campbell_order_for_each_stage():
     assert {(c.order, c.harmonic) for c in diagram.crossings} == {(k, h) for k in (0, 1) for h in (1, 2, 3)}
     stage2 = harmonic_forces(train, 1, ["stage2"])
     assert not stage2[:2].any() and stage2[2:].any()  # stage 1's two flanks carry none of stage 2's harmonic
+
+
+def _arm_torsion(model, body: str) -> float:
+    """The torsional stiffness [N m/rad] of the spring arms that hold `body` about its axis: k (r x d)^2 summed,
+    r the arm's point on the body from its centre, d the arm's direction."""
+    centre = np.asarray(model.bodies[body].position)
+    total = 0.0
+    for f in model.forces.values():
+        if getattr(f, "body_j", None) == body and hasattr(f, "point_j"):
+            on_body = centre + np.asarray(f.point_j)
+            d = (on_body - np.asarray(f.point_i)) / np.linalg.norm(on_body - np.asarray(f.point_i))
+            r = on_body - centre
+            total += f.stiffness * (r[0] * d[1] - r[1] * d[0]) ** 2
+    return total
+
+
+def test_modes_of_the_supports_alone_are_support_modes_and_parkers_rule_holds_for_every_rotational_one():
+    """The compliant planetary's hubs and planet pins are held by spring arms. Each turns on its arms at
+    sqrt(k_t / J) with no gear and no carrier moving: the sun and carrier hubs and the pins' two turnings
+    against each other (the third, all pins alike, turns the carrier) share one frequency, four modes. Lin and
+    Parker's classes are the gear set's; these were called 'rotational' (a rotational mode four-fold), and their
+    Campbell crossing with mesh harmonic 3 (at 16,000 rpm) was marked excited: the meshes' modal force on them
+    is round-off, and round-off of one sign reads as the planets in phase."""
+    model = load(EXAMPLES / "compliant_planetary.gdyn")
+    train = train_from_model(model)
+    modes = train_modes(train)
+    hub = math.sqrt(_arm_torsion(model, "sun_hub") / model.bodies["sun_hub"].inertia[2][2]) / (2 * math.pi)
+    support = [m for m in modes if m.kind == "support"]
+    assert [m.frequency for m in support] == pytest.approx([hub] * 4, rel=1e-9)
+    assert all(m.multiplicity == 4 for m in support)
+    geared = {"sun", "ring", "carrier", "planet1", "planet2", "planet3"}
+    for m in support:
+        size = np.abs(m.shape).max()
+        for b in geared:
+            t, r = m.body_motion(train, b)
+            assert np.abs(t).max() < 1e-8 * size and abs(r) < 1e-8 * size, (m.frequency, b)
+    assert all(m.kind != "support" or abs(m.frequency / hub - 1) < 1e-9 for m in modes)
+    crossings = campbell(train, modes, input_body(train), 20000.0).crossings
+    assert any(c.mode.kind == "support" for c in crossings)
+    for c in crossings:
+        if c.mode.kind == "rotational":
+            assert c.excited == ((c.harmonic * 25) % 3 == 0), (c.harmonic, c.mode.frequency)
+        if c.mode.kind == "support":  # the meshes do not strain it: nothing drives it
+            assert not c.excited

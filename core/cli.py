@@ -840,7 +840,8 @@ def build_parser() -> argparse.ArgumentParser:
     gui.set_defaults(run=_cmd_gui)
 
     md = sub.add_parser("modes", help="natural frequencies and mode shapes of a model's gear train (lumped, at the "
-                                      "mean mesh stiffness), classified rotational, translational or planet")
+                                      "mean mesh stiffness), classified rotational, translational, planet, mixed "
+                                      "or support")
     md.add_argument("file", help="a .gdyn model file")
     md.add_argument("--json", action="store_true", help="print JSON (SI units, speeds in rpm)")
     md.add_argument("--speed-max", type=_number(float, CAMPBELL_SPEED), default=0.0,

@@ -7,6 +7,8 @@ that preparing the run (core.dynamics.run) or the run itself can say so instead 
   inertia beside normal ones);
 - a loop of gear pairs whose ratios cannot close (three external gears in a ring): the solver would read the
   extra row as redundant and hold every speed at zero;
+- motors that prescribe speeds the joints and gear pairs tie to each other, and prescribe ones they cannot all
+  meet: the solver would meet them in the least-squares sense and drift;
 - constraints that drift apart during the run (a gear's phase, a joint's point or axis, a motor's angle
   growing past a tolerance tied to the module).
 """
@@ -25,7 +27,7 @@ from core.dynamics.formulations.system import RANK_TOLERANCE, System
 from core.dynamics.integrators.implicit import rate_jacobian
 from core.dynamics.program.linker import loaded, program
 from core.errors import ModelError
-from core.model.entities import (BearingSpringDamper, CompliantMesh, SimulationSettings, SpringDamper,
+from core.model.entities import (BearingSpringDamper, CompliantMesh, SimulationSettings, SpeedMotor, SpringDamper,
                                  TorsionalSpringDamper)
 from core.model.model import Model
 from core.ranges import hertz
@@ -78,12 +80,7 @@ def locked_loops(system: System, pairs: list[str]) -> list[str]:
         return []
     flags = system.asm.row_flags
     keep = [r for r in range(system.rows) if flags[r][2] != WORK_POWER]
-    jac = system.jacobian(0.0, system.initial_state())[keep]
-    jac = jac / max(float(np.abs(jac).max(initial=0.0)), 1e-300)
-    q, r, _ = scipy.linalg.qr(jac, mode="full", pivoting=True)
-    diag = np.abs(np.diag(r))
-    rank = int(np.sum(diag > RANK_TOLERANCE * diag[0])) if diag.size and diag[0] > 0 else 0
-    null = q[:, rank:]  # left null space: the combinations of rows that vanish
+    null = left_null_space(system.jacobian(0.0, system.initial_state())[keep])
     where = {r: i for i, r in enumerate(keep)}
     locked = []
     for name in pairs:
@@ -91,6 +88,61 @@ def locked_loops(system: System, pairs: list[str]) -> list[str]:
         if element.nrows and np.abs(null[where[element.row0]]).max(initial=0.0) < 1e-8:
             locked.append(name)
     return locked
+
+
+def left_null_space(jac: np.ndarray) -> np.ndarray:
+    """The combinations of J's rows that vanish, as columns (m, m - rank), from one QR decomposition with column
+    pivoting (rank-revealing; a fifth of the cost of the SVD for a thousand pairs)."""
+    jac = jac / max(float(np.abs(jac).max(initial=0.0)), 1e-300)
+    q, r, _ = scipy.linalg.qr(jac, mode="full", pivoting=True)
+    diag = np.abs(np.diag(r))
+    rank = int(np.sum(diag > RANK_TOLERANCE * diag[0])) if diag.size and diag[0] > 0 else 0
+    return q[:, rank:]
+
+
+#: weight of a motor's row in a left null vector (of unit length) below which the motor takes no part in it
+MOTOR_WEIGHT = 1e-8
+#: relative residual of the prescribed speeds on a left null vector above which the motors disagree
+MOTOR_AGREEMENT = 1e-9
+
+
+def motor_findings(system: System) -> list[Finding]:
+    """Motors whose rows the joints, gear pairs and other motors already imply (a left null vector of J at the
+    start uses them; the other rows prescribe no speed): their speeds must agree through the ratios at every
+    time, checked at 201 times over the run and at every corner of their laws. Disagreeing, an error naming one
+    of them with the speed the others leave it; agreeing, a note that their torques are shared by the solver's
+    minimum-norm multipliers, which the model does not determine."""
+    jac, _, off, _ = system.kernel.jacobian(system.initial_state(), system.velocities)
+    on = [r for r in range(system.rows) if not off[r]]
+    at = {r: i for i, r in enumerate(on)}
+    motors = [(f, system.asm.element_of(f.name).row0) for f in system.model.forces.values()
+              if isinstance(f, SpeedMotor) and system.asm.element_of(f.name).row0 in at]
+    if not motors or len(on) == 0:
+        return []
+    weights = left_null_space(jac[on])[[at[row] for _, row in motors]]  # (motors, redundancies)
+    used = np.abs(weights).max(axis=1, initial=0.0) >= MOTOR_WEIGHT  # the null vectors are of unit length
+    if not used.any():
+        return []
+    motors, weights = [m for m, u in zip(motors, used) if u], weights[used]
+    names = ", ".join(repr(f.name) for f, _ in motors)
+    t_end = system.model.settings.t_end
+    corners = [t for f, _ in motors for t in (f.law.t_start, f.law.t_end, *(row[0] for row in f.law.table))]
+    for t in sorted(set(np.linspace(0.0, t_end, 201)) | {t for t in corners if 0.0 <= t <= t_end}):
+        speeds = np.array([f.law(t) for f, _ in motors])
+        residual, scale = weights.T @ speeds, np.abs(weights).T @ np.abs(speeds)
+        bad = np.flatnonzero(np.abs(residual) > MOTOR_AGREEMENT * np.maximum(scale, 1e-300))
+        if bad.size:  # named: the last motor (in the model's order) that a broken agreement takes in
+            i = max(range(len(motors)), key=lambda i: (np.abs(weights[i, bad]).max() >= MOTOR_WEIGHT, i))
+            j = bad[int(np.argmax(np.abs(weights[i, bad])))]
+            implied, name = speeds[i] - residual[j] / weights[i, j], motors[i][0].name
+            return [Finding("error", name, f"the motors {names} prescribe speeds the joints and gear pairs tie to "
+                            f"each other, and at t = {t:.6g} s they disagree: with the others, {name!r} would turn at "
+                            f"{implied:.6g} rad/s ({implied * 30 / math.pi:.6g} rpm), not {speeds[i]:.6g} rad/s. "
+                            "Remove one of the motors (a torque drives a joint without holding its speed), or set its "
+                            "speed to the one the ratios give")]
+    return [Finding("info", motors[-1][0].name, f"the motors {names} prescribe speeds the joints and gear pairs tie "
+                    "to each other; they agree, and the solver shares the torque among them by minimum-norm "
+                    "multipliers (the model does not determine each motor's part)")]
 
 
 @dataclass(frozen=True)
@@ -161,7 +213,8 @@ def model_freedom(model: Model) -> Freedom | str:
 
 
 def system_findings(system: System) -> list[Finding]:
-    """The checks that need the assembled equations: locked loops and the mass matrix's conditioning."""
+    """The checks that need the assembled equations: locked loops, motors that disagree, and the mass matrix's
+    conditioning."""
     found = []
     closing = closing_pairs(system.model)
     locked = set(locked_loops(system, [name for name, _ in closing]))
@@ -171,6 +224,7 @@ def system_findings(system: System) -> list[Finding]:
             found.append(Finding("error", name, f"the gear pairs {', '.join(repr(pn) for pn in pairs)} close a loop "
                                  "whose ratios cannot agree: the loop locks the train (every speed would be held at "
                                  "zero). Remove one pair of the loop, or mount one of its gears on a moving carrier"))
+    found += motor_findings(system)
     conditioning = mass_conditioning(system)
     if conditioning is not None and not conditioning[0] <= CONDITION_LIMIT:
         cond, body = conditioning

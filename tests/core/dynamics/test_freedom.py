@@ -3,11 +3,16 @@ and Cartesian coordinates, whose coordinates and rows differ (6 per body and the
 
 from __future__ import annotations
 
+import dataclasses
+import re
+
 import pytest
 
-from core.dynamics.checks import Freedom, freedom, model_freedom
+from core.dynamics.checks import Freedom, check, freedom, model_freedom
 from core.dynamics.formulations import assemble
-from core.model.entities import RevoluteJoint
+from core.dynamics.run import prepare
+from core.errors import ModelError
+from core.model.entities import RevoluteJoint, SpeedMotor, TimeLaw
 from core.model.files import load
 from core.model.model import Model
 from tests.conftest import EXAMPLES
@@ -53,3 +58,50 @@ def test_a_pair_on_a_compliant_mesh_is_said_to_mesh_by_a_spring_not_a_row():
                                 "0 redundant); the gear pair 'pair' meshes through a compliant mesh: a spring, not a row")
     assert Freedom("joint", 6, 2, 0, 1, ("a", "b")).describe().endswith(
         "; the gear pairs 'a', 'b' mesh through compliant meshes: springs, not rows")
+
+
+def _two_motors(speed2, law1=None, law2=None):
+    """The helical pair (z 20 / 40, external: gear 2 turns at -z1 / z2 of gear 1) with a motor on each joint."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    model.forces["m1"] = SpeedMotor("m1", "gear1_joint", law1 or TimeLaw(value=100.0))
+    model.forces["m2"] = SpeedMotor("m2", "gear2_joint", law2 or TimeLaw(value=speed2))
+    return model
+
+
+@pytest.mark.parametrize("formulation", ["joint", "cartesian"])
+def test_two_motors_whose_speeds_the_gear_pair_cannot_both_meet_are_refused_naming_both(formulation):
+    """The pair ties gear 2 to -z1 / z2 = -0.5 times gear 1. Motors at 100 and 100 rad/s contradict it: the run
+    failed at its first step with 'constraint drift ... a smaller settings.step', and validation found nothing."""
+    model = _two_motors(100.0)
+    model.settings = dataclasses.replace(model.settings, formulation=formulation)
+    errors = [f for f in check(model) if f.severity == "error"]
+    assert [f.item for f in errors] == ["m2"]
+    assert "'m1', 'm2'" in errors[0].message and "at t = 0 s" in errors[0].message
+    assert "with the others, 'm2' would turn at -50 rad/s (-477.465 rpm), not 100 rad/s" in errors[0].message
+    with pytest.raises(ModelError) as caught:
+        prepare(model)
+    assert [path for path, _ in caught.value.problems] == ["m2"]
+
+
+def test_two_motors_that_agree_with_the_ratio_run_and_are_said_to_share_the_torque():
+    """At 100 and -50 rad/s the motors agree with the pair: the run holds both speeds, and the finding says that
+    the pair's torque is split between the two motors by the solver, not by the model."""
+    model = _two_motors(-50.0)
+    found = check(model)
+    assert not [f for f in found if f.severity == "error"]
+    shared = [f for f in found if f.item == "m2"]
+    assert len(shared) == 1 and shared[0].severity == "info" and "'m1', 'm2'" in shared[0].message
+    res = prepare(model, t_end=0.1).run()
+    assert res.status == "finished"
+    assert res["gear2_joint.speed [rad/s]"] == pytest.approx(-50.0, abs=1e-9)
+
+
+def test_two_ramps_that_part_on_the_way_are_refused_at_the_time_they_part():
+    """Both ramps start at 0 and end at 100 / -50 rad/s, so they agree at 0 s and from 0.5 s on, but gear 2's
+    ramp is over by 0.4 s: between them the motors contradict the pair."""
+    model = _two_motors(0.0, TimeLaw(kind="ramp", value=0.0, final=100.0, t_start=0.0, t_end=0.5),
+                        TimeLaw(kind="ramp", value=0.0, final=-50.0, t_start=0.0, t_end=0.4))
+    errors = [f for f in check(model) if f.severity == "error"]
+    assert [f.item for f in errors] == ["m2"]
+    times = [float(t) for t in re.findall(r"at t = ([0-9.e-]+) s", errors[0].message)]
+    assert len(times) == 1 and 0.0 < times[0] < 0.5

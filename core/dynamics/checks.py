@@ -66,7 +66,7 @@ def mass_conditioning(system: System) -> tuple[float, str] | None:
     return cond, names[int(np.argmax(np.abs(vec[:, 0])))]
 
 
-def locked_loops(system: System, pairs: list[str]) -> list[str]:
+def locked_loops(system: System, pairs: list[str], jac: np.ndarray) -> list[str]:
     """The gear pairs of `pairs` whose rows are not implied by the other rows (motors left out: a motor holding
     a gear does not make a loop consistent). In a loop of gears whose ratios close (a planetary set with
     several planets) the closing pair's row is a combination of the others; when it is not, the loop adds a
@@ -74,13 +74,14 @@ def locked_loops(system: System, pairs: list[str]) -> list[str]:
 
     One decomposition serves every pair: a row is implied by the others exactly when some combination of the
     rows that vanishes (a left null vector of J) uses it. The left null space comes from a QR decomposition of J
-    with column pivoting (rank-revealing; a fifth of the cost of the SVD for a thousand pairs).
+    with column pivoting (rank-revealing; a fifth of the cost of the SVD for a thousand pairs). `jac`: J at the
+    start (System.kernel.jacobian).
     """
     if not pairs or not system.rows:
         return []
     flags = system.asm.row_flags
     keep = [r for r in range(system.rows) if flags[r][2] != WORK_POWER]
-    null = left_null_space(system.jacobian(0.0, system.initial_state())[keep])
+    null = left_null_space(jac[keep])
     where = {r: i for i, r in enumerate(keep)}
     locked = []
     for name in pairs:
@@ -106,18 +107,18 @@ MOTOR_WEIGHT = 1e-8
 MOTOR_AGREEMENT = 1e-9
 
 
-def motor_findings(system: System) -> list[Finding]:
+def motor_findings(system: System, jac: np.ndarray, off: np.ndarray) -> list[Finding]:
     """Motors whose rows the joints, gear pairs and other motors already imply (a left null vector of J at the
     start uses them; the other rows prescribe no speed): their speeds must agree through the ratios at every
     time, checked at 201 times over the run and at every corner of their laws. Disagreeing, an error naming one
     of them with the speed the others leave it; agreeing, a note that their torques are shared by the solver's
-    minimum-norm multipliers, which the model does not determine."""
-    jac, _, off, _ = system.kernel.jacobian(system.initial_state(), system.velocities)
+    minimum-norm multipliers, which the model does not determine. `jac` and `off`: J at the start and the rows
+    switched off there (System.kernel.jacobian)."""
     on = [r for r in range(system.rows) if not off[r]]
     at = {r: i for i, r in enumerate(on)}
     motors = [(f, system.asm.element_of(f.name).row0) for f in system.model.forces.values()
               if isinstance(f, SpeedMotor) and system.asm.element_of(f.name).row0 in at]
-    if not motors or len(on) == 0:
+    if not motors:
         return []
     weights = left_null_space(jac[on])[[at[row] for _, row in motors]]  # (motors, redundancies)
     used = np.abs(weights).max(axis=1, initial=0.0) >= MOTOR_WEIGHT  # the null vectors are of unit length
@@ -216,15 +217,16 @@ def system_findings(system: System) -> list[Finding]:
     """The checks that need the assembled equations: locked loops, motors that disagree, and the mass matrix's
     conditioning."""
     found = []
+    jac, _, off, _ = system.kernel.jacobian(system.initial_state(), system.velocities)
     closing = closing_pairs(system.model)
-    locked = set(locked_loops(system, [name for name, _ in closing]))
+    locked = set(locked_loops(system, [name for name, _ in closing], jac))
     for name, path in closing:
         if name in locked:
             pairs = [pn for _, pn in path] + [name]
             found.append(Finding("error", name, f"the gear pairs {', '.join(repr(pn) for pn in pairs)} close a loop "
                                  "whose ratios cannot agree: the loop locks the train (every speed would be held at "
                                  "zero). Remove one pair of the loop, or mount one of its gears on a moving carrier"))
-    found += motor_findings(system)
+    found += motor_findings(system, jac, off)
     conditioning = mass_conditioning(system)
     if conditioning is not None and not conditioning[0] <= CONDITION_LIMIT:
         cond, body = conditioning

@@ -126,6 +126,8 @@ def motor_findings(system: System, jac: np.ndarray, off: np.ndarray) -> list[Fin
         return []
     motors, weights = [m for m, u in zip(motors, used) if u], weights[used]
     names = ", ".join(repr(f.name) for f, _ in motors)
+    what = (f"the motors {names} prescribe speeds the joints and gear pairs tie to each other" if len(motors) > 1
+            else f"the motor {names} prescribes a speed the joints and gear pairs already hold")
     t_end = system.model.settings.t_end
     corners = [t for f, _ in motors for t in (f.law.t_start, f.law.t_end, *(row[0] for row in f.law.table))]
     for t in sorted(set(np.linspace(0.0, t_end, 201)) | {t for t in corners if 0.0 <= t <= t_end}):
@@ -136,14 +138,12 @@ def motor_findings(system: System, jac: np.ndarray, off: np.ndarray) -> list[Fin
             i = max(range(len(motors)), key=lambda i: (np.abs(weights[i, bad]).max() >= MOTOR_WEIGHT, i))
             j = bad[int(np.argmax(np.abs(weights[i, bad])))]
             implied, name = speeds[i] - residual[j] / weights[i, j], motors[i][0].name
-            return [Finding("error", name, f"the motors {names} prescribe speeds the joints and gear pairs tie to "
-                            f"each other, and at t = {t:.6g} s they disagree: with the others, {name!r} would turn at "
-                            f"{implied:.6g} rad/s ({implied * 30 / math.pi:.6g} rpm), not {speeds[i]:.6g} rad/s. "
-                            "Remove one of the motors (a torque drives a joint without holding its speed), or set its "
-                            "speed to the one the ratios give")]
-    return [Finding("info", motors[-1][0].name, f"the motors {names} prescribe speeds the joints and gear pairs tie "
-                    "to each other; they agree, and the solver shares the torque among them by minimum-norm "
-                    "multipliers (the model does not determine each motor's part)")]
+            return [Finding("error", name, f"{what}, and at t = {t:.6g} s they disagree: with the rest, {name!r} "
+                            f"would turn at {implied:.6g} rad/s ({implied * 30 / math.pi:.6g} rpm), not "
+                            f"{speeds[i]:.6g} rad/s. Remove the motor (a torque drives a joint without holding its "
+                            "speed), or set its speed to the one the ratios give")]
+    return [Finding("info", motors[-1][0].name, f"{what}; they agree, and the solver shares the torque among them by "
+                    "minimum-norm multipliers (the model does not determine each one's part)")]
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from core.dynamics.checks import Freedom, check, freedom, model_freedom
 from core.dynamics.formulations import assemble
 from core.dynamics.run import prepare
 from core.errors import ModelError
-from core.model.entities import RevoluteJoint, SpeedMotor, TimeLaw
+from core.model.entities import FixedJoint, RevoluteJoint, SpeedMotor, TimeLaw
 from core.model.files import load
 from core.model.model import Model
 from tests.conftest import EXAMPLES
@@ -77,10 +77,24 @@ def test_two_motors_whose_speeds_the_gear_pair_cannot_both_meet_are_refused_nami
     errors = [f for f in check(model) if f.severity == "error"]
     assert [f.item for f in errors] == ["m2"]
     assert "'m1', 'm2'" in errors[0].message and "at t = 0 s" in errors[0].message
-    assert "with the others, 'm2' would turn at -50 rad/s (-477.465 rpm), not 100 rad/s" in errors[0].message
+    assert "with the rest, 'm2' would turn at -50 rad/s (-477.465 rpm), not 100 rad/s" in errors[0].message
     with pytest.raises(ModelError) as caught:
         prepare(model)
     assert [path for path, _ in caught.value.problems] == ["m2"]
+
+
+def test_a_motor_on_a_train_a_fixed_joint_holds_is_refused_unless_it_holds_it_still():
+    """Gear 2 welded to the ground holds gear 1 through the pair: a motor at 100 rad/s on gear 1 cannot turn it,
+    one at 0 rad/s agrees."""
+    model = load(EXAMPLES / "helical_pair.gdyn")
+    model.joints["weld"] = FixedJoint("weld", "ground", "gear2", (0.0, 0.0, 0.0))
+    model.forces["m1"] = SpeedMotor("m1", "gear1_joint", TimeLaw(value=100.0))
+    errors = [f for f in check(model) if f.severity == "error"]
+    assert [f.item for f in errors] == ["m1"]
+    assert errors[0].message.startswith("the motor 'm1' prescribes a speed the joints and gear pairs already hold")
+    assert "'m1' would turn at 0 rad/s (0 rpm), not 100 rad/s" in errors[0].message
+    model.forces["m1"] = SpeedMotor("m1", "gear1_joint", TimeLaw(value=0.0))
+    assert not [f for f in check(model) if f.severity == "error"]
 
 
 def test_two_motors_that_agree_with_the_ratio_run_and_are_said_to_share_the_torque():

@@ -467,7 +467,8 @@ def _cmd_simulate(ns) -> int:
     from core.dynamics.checks import step_findings
     from core.dynamics.program.linker import CompileError
     from core.dynamics.results.results_file import SUFFIX as RESULTS_SUFFIX
-    from core.dynamics.run import compile_note, effective_settings, prepare
+    from core.dynamics.program.choice import compile_note
+    from core.dynamics.run import effective_settings, prepare
     from core.model.files import load
     from core.validation import validate
 

@@ -14,7 +14,8 @@ from PySide6.QtCore import Signal, Slot
 from app.background import Worker
 
 from core.dynamics.program.linker import CompileError
-from core.dynamics.run import compile_note, effective_settings, prepare
+from core.dynamics.program.choice import compile_note
+from core.dynamics.run import effective_settings, prepare
 from core.errors import ModelError
 
 

@@ -34,7 +34,7 @@ from core.dynamics.formulations import assemble
 from core.dynamics.integrators import METHODS, make_integrator
 from core.dynamics.mesh_sampling import MeshSampling
 from core.dynamics.plan import Plan, step_plan
-from core.dynamics.program import ahead
+from core.dynamics.program.choice import choose_program
 from core.dynamics.program.linker import CompileError, program
 from core.dynamics.results.channels import tooth_forces_first
 from core.dynamics.results.results import Results
@@ -53,48 +53,6 @@ COMPILED = ("auto", "on", "off")
 LEAP_STEPS = 256
 #: Times the same event may fire at the same instant before the run fails (its modes do not settle there)
 REPEATS = 8
-
-
-#: a run of at least this many evaluations repays compiling the kernels when they are not in the cache (about a
-#: minute, once): at some 0.2-10 ms an evaluation in Python
-COMPILE_COLD = 100_000
-
-
-def choose_program(settings: SimulationSettings, compiled: str):
-    """The kernels' program for a run (compiled or not) and why, in words. compiled: 'on' (CompileError when it
-    cannot be done), 'off', or 'auto': compiled when the compiled kernels are in the cache, or when the run is
-    long enough to repay compiling them (COMPILE_COLD evaluations: the integrator's typical count per step times
-    t_end / step). A run's choice depends on the run and the cache alone, never on what the process did before."""
-    if compiled == "off":
-        return program(False), "not asked for"
-    python = program(False)
-    if compiled == "auto" and not python.cached():
-        evaluations = METHODS[settings.integrator].evaluations * settings.t_end / settings.step
-        if evaluations < COMPILE_COLD:
-            return python, (f"the compiled kernels are not in the cache yet ('make venv' builds them), and a run of "
-                            f"about {evaluations:.3g} evaluations does not repay compiling them")
-    try:
-        code = program(True)
-    except ImportError as exc:
-        why = str(exc) if isinstance(exc, ahead.LoadError) else f"numba cannot be imported ({exc})"
-        if compiled == "on":
-            raise CompileError(f"compiled: {why}") from None
-        return python, why
-    if code.shipped is not None:
-        return code, f"{'asked for; ' if compiled == 'on' else ''}ahead of time, shipped with the app"
-    if compiled == "on":
-        return code, "asked for"
-    return code, "the compiled kernels are in the cache" if python.cached() else "a long run repays compiling them"
-
-
-def compile_note(settings: SimulationSettings, compiled: str) -> str:
-    """What preparing a run with these settings will spend minutes on, in words ('' when nothing): compiling the
-    kernels, when the run takes them compiled and they are not in the cache yet."""
-    code, _ = choose_program(settings, compiled)
-    if code.compiled and not code.cached():
-        return ("compiling the kernels (once for this version and these element kinds: a few minutes; "
-                "'make venv' compiles them ahead)")
-    return ""
 
 
 def effective_settings(model: Model, **overrides) -> tuple[SimulationSettings, dict]:
@@ -157,7 +115,7 @@ class Run:
     progress : callable(fraction, message), optional
         Called at most every `progress_interval` seconds of wall time, and at the end.
     compiled : {'auto', 'on', 'off'}
-        Run the kernels compiled (numba) or as Python (see `choose_program`): the same code, each step the same
+        Run the kernels compiled (numba) or as Python (see core.dynamics.program.choice): the same code, each step the same
         to round-off (an adaptive method's steps can part where a step's error is within round-off of its
         bound; the results then agree to the tolerance). `plan` (core.dynamics.plan.Plan) says what was chosen
         and why; it goes into the results' settings.

@@ -583,7 +583,7 @@ def test_a_cancelled_video_leaves_no_file(tmp_path):
 
 def test_the_app_starts_without_importing_numba_and_a_short_run_without_the_kernels_cached_runs_in_python(tmp_path):
     """numba is imported by a run that takes the compiled kernels (from their cache, or long enough to repay
-    compiling them: core.dynamics.run.choose_program), never by the app's start; a short run with nothing
+    compiling them: core.dynamics.program.choice.choose_program), never by the app's start; a short run with nothing
     cached runs in Python and its plan says why."""
     import os
     import subprocess

@@ -40,14 +40,25 @@ def dop853_ratio(h: float, norms, size: int) -> float:
     return abs(h) * e5 / math.sqrt((e5 + 0.01 * e3) * size)
 
 
-def newton_update(r0, k, f, inverse, am, floor, dk):
+def least_change(y, h_gamma):
+    """The change of a generalised-alpha step's rate variable below which an update moves no component of the
+    state y by more than its round-off (64 eps of y's largest component, at least 1; the step's increment
+    changes by h gamma times it): Newton's iterations can do no more there."""
+    largest = 1.0
+    for m in range(y.shape[0]):
+        largest = max(largest, abs(y[m]))
+    return 64.0 * 2.220446049250313e-16 * largest / h_gamma
+
+
+def newton_update(r0, k, f, inverse, am, floor, dk, least):
     """One Newton update of a generalised-alpha step's rate variable k, in place: the residual r0 + am (k - r0) - f
     of the method's equation (f: the rate at the step's alpha_f point; overwritten by the residual), the change
     dk = -inverse residual on the inverse of the iterations' matrix, k + dk. Returns the root mean square of dk
     relative to each component's own size, |k| + floor max |k| + 1e-12 (SUNDIALS' weighted norm: the floor
     keeps a resting component from asking for more than round-off gives; not the largest change: a stiff
     member's rate carries round-off of about 1e-11 of the largest rate, which Newton cannot reduce, and a
-    bearing-mounted hub stalled there), or inf when dk is not finite."""
+    bearing-mounted hub stalled there); 0 when no component of dk exceeds `least` (least_change: a train at rest
+    under load, whose rates are all round-off of the forces that balance); inf when dk is not finite."""
     size = k.shape[0]
     for m in range(size):
         f[m] = r0[m] + am * (k[m] - r0[m]) - f[m]
@@ -56,10 +67,13 @@ def newton_update(r0, k, f, inverse, am, floor, dk):
         for j in range(size):
             total += inverse[m, j] * f[j]
         dk[m] = -total
-    largest = 0.0
+    largest, moved = 0.0, 0.0
     for m in range(size):
         k[m] += dk[m]
         largest = max(largest, abs(k[m]))
+        moved = max(moved, abs(dk[m]))
+    if moved <= least:
+        return 0.0
     total = 0.0
     for m in range(size):
         r = dk[m] / (abs(k[m]) + floor * largest + 1e-12)

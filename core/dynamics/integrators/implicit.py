@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from core.dynamics.integrators.base import NEWTON_FLOOR, NONFINITE_ATTEMPTS, Integrator, too_small
-from core.dynamics.integrators.control import newton_update
+from core.dynamics.integrators.control import least_change, newton_update
 
 
 def rate_jacobian(rate, space, t: float, y: np.ndarray, f0: np.ndarray) -> np.ndarray:
@@ -101,13 +101,14 @@ class GeneralizedAlpha(Integrator):
             self.nfev += evaluations
             return done
         k, dk = r0.copy(), np.empty_like(r0)
+        least = least_change(y, h * self.gamma)
         for _ in range(self.max_newton):
             y_at = sp.retract(y, self.af * h * (r0 + self.gamma * (k - r0)))
             f_at = self.eval(t_af, y_at)
             if newton:
                 self.jac = self._jacobian(t_af, y_at, f_at)
                 self._iteration_matrix(h)
-            change = newton_update(r0, k, f_at, self.inverse, self.am, NEWTON_FLOOR, dk)
+            change = newton_update(r0, k, f_at, self.inverse, self.am, NEWTON_FLOOR, dk, least)
             if change == math.inf:
                 self.nonfinite = True
                 return None

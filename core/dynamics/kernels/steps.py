@@ -19,7 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from core.dynamics.buffers.layout import CARTESIAN, CONSTANT, FORM, N
-from core.dynamics.integrators.control import (dop853_ratio, dopri5_ratio, newton_update, next_step, reaches)
+from core.dynamics.integrators.control import (dop853_ratio, dopri5_ratio, least_change, newton_update, next_step,
+                                               reaches)
 from core.dynamics.kernels import cartesian, joint
 from core.dynamics.state_space import correct_bodies, retract_bodies
 
@@ -215,6 +216,7 @@ def implicit(t, y, h, r0, inverse, coefficients, newton_tol, floor, max_newton, 
     constant = ib[FORM] != CARTESIAN and ib[CONSTANT]
     size = r0.shape[0]
     z, f, dk = np.empty(y.shape[0]), np.empty(size), np.empty(size)
+    least = least_change(y, h * gamma)
     k[:] = r0
     for i in range(max_newton):
         for m in range(size):
@@ -225,7 +227,7 @@ def implicit(t, y, h, r0, inverse, coefficients, newton_tol, floor, max_newton, 
                 return FULL, i
         else:
             general(t + af * h, z, f, system, w)
-        change = newton_update(r0, k, f, inverse, am, floor, dk)
+        change = newton_update(r0, k, f, inverse, am, floor, dk, least)
         if change == np.inf:
             return NOT_FINITE, i + 1
         if change <= newton_tol:

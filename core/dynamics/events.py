@@ -1,18 +1,23 @@
-"""Events: zeros of g(t, y) located on the integrator's interpolant, as scipy's solve_ivp does.
+"""Events: zeros of g(t, y) located on the integrator's interpolant, as scipy's solve_ivp does; and the times a
+time law steps.
 
 An event function changes sign where something happens (a lossy gear's mesh
 speed passing zero, a torque reaching what the losses hold). After each step
 the driver compares the signs of g at both ends and finds the crossing on the
 dense output by Brent's method, so the time is found to round-off whatever the
-step size.
+step size. A law that steps (a load switched on, a motor's speed command) is
+known in advance: the driver ends its steps there instead (`law_steps`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
+
+from core.model.entities import TimeLaw
 
 
 @dataclass
@@ -79,3 +84,28 @@ def locate(events: list[Event], g_old: list[float], g_new: list[float], sol, t_o
         if events[i].terminal:
             return found[:k + 1]
     return found
+
+
+def law_steps(model, t_end: float) -> list[tuple[float, str, str]]:
+    """The times in (0, t_end) [s] where one of the model's time laws steps (a 'step' law whose value and final
+    differ), earliest first, each with the items whose laws step there and how ('drive', 'its law steps from 0
+    to 100 rad/s').
+
+    A step of an integrator across such a time errs by its size times the jump whatever its order, and a motor's
+    speed that jumps inside a step breaks its constraint: the run ends a stretch of steps just before each time
+    and starts the next at it.
+    """
+    found: dict[float, list[tuple[str, str]]] = {}
+    for _, item in model.items():
+        for f in dataclasses.fields(item):
+            law = getattr(item, f.name)
+            if (isinstance(law, TimeLaw) and law.kind == "step" and law.value != law.final
+                    and 0.0 < law.t_start < t_end):
+                how = f"from {law.value:g} to {law.final:g} {getattr(item, 'LAW_UNIT', '')}".rstrip()
+                found.setdefault(law.t_start, []).append((item.name, how))
+    out = []
+    for t, steps in sorted(found.items()):
+        how = (f"its law steps {steps[0][1]}" if len(steps) == 1
+               else "their laws step: " + ", ".join(f"{name} {how}" for name, how in steps))
+        out.append((t, ", ".join(name for name, _ in steps), how))
+    return out

@@ -29,7 +29,7 @@ import numpy as np
 
 from core.dynamics.checks import DriftWatch, Violation, drift_tolerances, idle_settings, step_findings, system_findings
 from core.dynamics.elements.base import Element
-from core.dynamics.events import locate
+from core.dynamics.events import crossed, law_steps, locate
 from core.dynamics.formulations import assemble
 from core.dynamics.integrators import METHODS, make_integrator
 from core.dynamics.mesh_sampling import MeshSampling
@@ -74,19 +74,20 @@ def effective_settings(model: Model, **overrides) -> tuple[SimulationSettings, d
     return settings, extra
 
 
-def projection_note(system, given: np.ndarray, y0: np.ndarray) -> str:
-    """What making the initial speeds consistent did, in the bodies' terms: the body whose angular velocity [rad/s]
-    (or, where no spin changed, velocity [m/s]) changed most, and by how much."""
+def projection_note(system, given: np.ndarray, y0: np.ndarray,
+                    what: str = "initial speeds were projected onto the constraints (joints, gear pairs, motors)") -> str:
+    """What making the speeds consistent did (at the start, or where a motor's law steps), in the bodies' terms:
+    the body whose angular velocity [rad/s] (or, where no spin changed, velocity [m/s]) changed most, and by how
+    much."""
     (_, _, v0, w0), (_, _, v1, w1) = system.bodies(given), system.bodies(y0)
     spins, speeds = np.linalg.norm(w1 - w0, axis=1), np.linalg.norm(v1 - v0, axis=1)
     if spins.max(initial=0.0) > 1e-9:
         k = int(np.argmax(spins))
-        what = f"angular velocity of {system.names[k]!r}: {spin(spins[k])}"
+        changed = f"angular velocity of {system.names[k]!r}: {spin(spins[k])}"
     else:
         k = int(np.argmax(speeds))
-        what = f"velocity of {system.names[k]!r}: {speeds[k]:.5g} m/s"
-    return ("initial speeds were projected onto the constraints (joints, gear pairs, motors): the largest change is "
-            f"to the {what}")
+        changed = f"velocity of {system.names[k]!r}: {speeds[k]:.5g} m/s"
+    return f"{what}: the largest change is to the {changed}"
 
 
 def refuse(errors: list) -> None:
@@ -176,6 +177,8 @@ class Run:
                                       **opts)
         self.solver.stop_requested = self.cancel_requested
         self.solver.kernel = system.kernel
+        self._law_steps = law_steps(self.model, settings.t_end)
+        self._bound()
         self._order = tooth_forces_first(system.channel_records)
         self.plan = Plan(system.formulation, self.formulation_why(settings.formulation), code.compiled, why,
                          system.constant_note,
@@ -397,8 +400,8 @@ class Run:
                 self.results.events.append((te, self.events[i].name, note))
                 solver.restart(te, y_new)
                 self._g = [ev.fun(te, y_new) for ev in self.events]
-                if solver.status == "finished":  # the event fell on the end time: its new state is the last one
-                    return self._end(_Lazy(solver))
+                if solver.status == "finished":  # the event fell on the stretch's end: its new state is the last one
+                    return self._stretch_end(_Lazy(solver))
                 return False
             self._g = g_new
         if self._grid_time(self._k) <= solver.t + 1e-9 * self.settings.step:
@@ -406,7 +409,45 @@ class Run:
         if self._check_drift():
             return True
         if solver.status == "finished":
-            return self._end(_Lazy(solver))
+            return self._stretch_end(_Lazy(solver))
+        return False
+
+    def _bound(self) -> None:
+        """End the solver's stretch just before the next time a law steps (its last stage must see the law before
+        the step: at t_start it has stepped), or at the end time. The gap is above the samples' tolerance, so a
+        sample at the step's time is taken after it."""
+        if not self._law_steps:
+            self.solver.t_bound = self.settings.t_end
+            return
+        t = self._law_steps[0][0]
+        self.solver.t_bound = t - max(1e-8 * self.settings.step, 8 * math.ulp(t))
+
+    def _stretch_end(self, sol) -> bool:
+        """The solver reached its stretch's end: the run's end, or a law's step, where the run starts again from
+        the state there, its speeds projected onto the constraints at the new law (a motor's speed that steps is
+        an impulse), and an event whose function the step takes across zero is handled there; True when the run
+        ended."""
+        if not self._law_steps:
+            return self._end(sol)
+        t, name, how = self._law_steps.pop(0)
+        given = self.solver.y
+        y, change = self.system.consistent_velocities(given, t)
+        if change > 1e-9:
+            how += "; " + projection_note(self.system, given, y, "the speeds were projected onto it")
+        self.results.events.append((t, name, how))
+        g = [ev.fun(t, y) for ev in self.events]
+        for i, ev in enumerate(self.events):
+            if crossed(self._g[i], g[i], ev.direction):
+                note = ""
+                if ev.terminal:
+                    y, note = self.system.on_event(i, t, y)
+                    self._last_event = (t, i, 0)
+                self.results.events.append((t, ev.name, note))
+                if ev.terminal:
+                    break
+        self._bound()
+        self.solver.restart(t, y)
+        self._g = [ev.fun(t, y) for ev in self.events]
         return False
 
     def _after_repeats(self, te: float, i: int) -> float | None:

@@ -48,8 +48,8 @@ def channel(res, name):
 
 
 def switches(res):
-    """(time, new mode) at each mode change recorded by the run."""
-    return [(t, name, note) for t, name, note in res.events]
+    """(time, new mode) at each mode change recorded by the run (not the steps of the loads' laws)."""
+    return [(t, name, note) for t, name, note in res.events if name.startswith("gear: ")]
 
 
 def modes(res):

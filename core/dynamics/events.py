@@ -11,7 +11,6 @@ known in advance: the driver ends its steps there instead (`law_steps`).
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Callable
 
@@ -97,8 +96,7 @@ def law_steps(model, t_end: float) -> list[tuple[float, str, str]]:
     """
     found: dict[float, list[tuple[str, str]]] = {}
     for _, item in model.items():
-        for f in dataclasses.fields(item):
-            law = getattr(item, f.name)
+        for law in vars(item).values():
             if (isinstance(law, TimeLaw) and law.kind == "step" and law.value != law.final
                     and 0.0 < law.t_start < t_end):
                 how = f"from {law.value:g} to {law.final:g} {getattr(item, 'LAW_UNIT', '')}".rstrip()

@@ -72,11 +72,11 @@ def newton_update(r0, k, f, inverse, am, floor, dk, least):
         k[m] += dk[m]
         largest = max(largest, abs(k[m]))
         moved = max(moved, abs(dk[m]))
-    if moved <= least:
-        return 0.0
     total = 0.0
     for m in range(size):
         r = dk[m] / (abs(k[m]) + floor * largest + 1e-12)
         total += r * r
     total = math.sqrt(total / size) if size else 0.0
-    return total if math.isfinite(total) else math.inf
+    if not math.isfinite(total):  # before the test on `moved`, which a NaN passes
+        return math.inf
+    return 0.0 if moved <= least else total

@@ -19,6 +19,7 @@ from core.commands import AddItem, replace_fields
 from core.dynamics.checks import check, fastest_rate
 from core.dynamics.formulations import assemble
 from core.dynamics.integrators import make_integrator
+from core.dynamics.integrators.control import newton_update
 from core.dynamics.program.linker import program
 from core.dynamics.run import prepare
 from core.dynamics.simulate import simulate
@@ -95,6 +96,16 @@ def test_generalised_alpha_runs_a_pair_a_motor_holds_at_rest_against_a_load(form
     assert res.status == "finished", res.message
     assert np.abs(res["gear2_joint.speed [rad/s]"]).max() < 1e-9
     np.testing.assert_allclose(res["drive.torque [N m]"], 5.0, atol=1e-9)
+
+
+def test_a_newton_update_that_is_not_finite_is_never_taken_for_converged():
+    """The update counts as converged when it moves the state by less than its round-off (least_change); a NaN
+    update must still read as not finite (inf), whatever that bound."""
+    r0, k, f, dk = np.zeros(2), np.zeros(2), np.ones(2), np.empty(2)
+    inverse = np.array([[np.nan, 0.0], [0.0, 1.0]])
+    assert newton_update(r0, k, f, inverse, 1.0, 1e-3, dk, least=1e300) == math.inf
+    k, f = np.zeros(2), np.full(2, 1e-20)
+    assert newton_update(r0, k, f, np.eye(2), 1.0, 1e-3, dk, least=1e-15) == 0.0  # moved 1e-20: round-off
 
 
 def test_default_generalised_alpha_runs_every_example():

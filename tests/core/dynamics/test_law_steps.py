@@ -60,3 +60,24 @@ def test_a_torque_that_steps_between_two_steps_accelerates_from_its_t_start_exac
     exact = 2.0 * np.clip(t - 0.5004, 0.0, None) / j
     np.testing.assert_allclose(w, exact, rtol=0, atol=1e-9 * exact.max())
     assert [(te, name) for te, name, _ in res.events] == [(0.5004, "push")]
+
+
+@pytest.mark.parametrize("integrator", ["dopri5", "rk4"])
+def test_a_load_that_steps_past_what_a_stuck_lossy_gear_holds_starts_it_at_the_step_once(integrator):
+    """Demo 3 sticks at 0.02 s and holds -2.5 to 2.5 N m at rest; 5 N m on gear 2 from 0.5 s starts it forwards,
+    gear 2 driving, at 0.5 s. The step straddled by an integration step gave three events about it: 'starts
+    forwards: 0 N m to hold ... gear 1 drives' at 0.4999999999999992 s (before the load had stepped), then two
+    flows. The speed grows linearly from the step on (constant torque and losses)."""
+    model = load(EXAMPLES / "lossy_gear_demo3.gdyn")
+    model.forces["load"] = Torque("load", "output_joint", TimeLaw(kind="step", value=0.0, final=5.0, t_start=0.5))
+    res = prepare(model, integrator=integrator).run()
+    assert res.status == "finished", res.message
+    after = [(te, name) for te, name, _ in res.events if te > 0.02]
+    assert after == [(0.5, "load"), (0.5, "gear: stop")]
+    assert res.events[-1][2].startswith("starts forwards") and res.events[-1][2].endswith("gear 2 drives")
+    t, w = res.time, res["gear.w_a [rad/s]"]
+    assert np.abs(w[(t > 0.02 + 1e-9) & (t < 0.5)]).max() < 1e-9
+    rolling = t >= 0.5
+    slope = np.polyfit(t[rolling], w[rolling], 1)
+    np.testing.assert_allclose(w[rolling], np.polyval(slope, t[rolling]), atol=1e-9 * abs(w).max())
+    assert abs(np.polyval(slope, 0.5)) < 1e-9 * abs(w).max()

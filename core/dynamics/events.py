@@ -104,6 +104,6 @@ def law_steps(model, t_end: float) -> list[tuple[float, str, str]]:
     out = []
     for t, steps in sorted(found.items()):
         how = (f"its law steps {steps[0][1]}" if len(steps) == 1
-               else "their laws step: " + ", ".join(f"{name} {how}" for name, how in steps))
+               else "their laws step: " + ", ".join(f"{name} {change}" for name, change in steps))
         out.append((t, ", ".join(name for name, _ in steps), how))
     return out

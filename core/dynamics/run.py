@@ -74,8 +74,11 @@ def effective_settings(model: Model, **overrides) -> tuple[SimulationSettings, d
     return settings, extra
 
 
-def projection_note(system, given: np.ndarray, y0: np.ndarray,
-                    what: str = "initial speeds were projected onto the constraints (joints, gear pairs, motors)") -> str:
+#: what projection_note says was done at the start
+START_PROJECTION = "initial speeds were projected onto the constraints (joints, gear pairs, motors)"
+
+
+def projection_note(system, given: np.ndarray, y0: np.ndarray, what: str = START_PROJECTION) -> str:
     """What making the speeds consistent did (at the start, or where a motor's law steps), in the bodies' terms:
     the body whose angular velocity [rad/s] (or, where no spin changed, velocity [m/s]) changed most, and by how
     much."""
@@ -116,10 +119,10 @@ class Run:
     progress : callable(fraction, message), optional
         Called at most every `progress_interval` seconds of wall time, and at the end.
     compiled : {'auto', 'on', 'off'}
-        Run the kernels compiled (numba) or as Python (see core.dynamics.program.choice): the same code, each step the same
-        to round-off (an adaptive method's steps can part where a step's error is within round-off of its
-        bound; the results then agree to the tolerance). `plan` (core.dynamics.plan.Plan) says what was chosen
-        and why; it goes into the results' settings.
+        Run the kernels compiled (numba) or as Python (see core.dynamics.program.choice): the same code, each
+        step the same to round-off (an adaptive method's steps can part where a step's error is within round-off
+        of its bound; the results then agree to the tolerance). `plan` (core.dynamics.plan.Plan) says what was
+        chosen and why; it goes into the results' settings.
     """
 
     progress_interval = 0.1  # s of wall time

@@ -1,12 +1,13 @@
 """Events: zeros of g(t, y) located on the integrator's interpolant, as scipy's solve_ivp does; and the times a
-time law steps.
+time law jumps or bends.
 
 An event function changes sign where something happens (a lossy gear's mesh
 speed passing zero, a torque reaching what the losses hold). After each step
 the driver compares the signs of g at both ends and finds the crossing on the
 dense output by Brent's method, so the time is found to round-off whatever the
-step size. A law that steps (a load switched on, a motor's speed command) is
-known in advance: the driver ends its steps there instead (`law_steps`).
+step size. Where a law jumps or bends (a load switched on, a motor's speed
+command ramped) is known in advance: the driver ends its steps there instead
+(`law_breaks`).
 """
 
 from __future__ import annotations
@@ -85,25 +86,32 @@ def locate(events: list[Event], g_old: list[float], g_new: list[float], sol, t_o
     return found
 
 
-def law_steps(model, t_end: float) -> list[tuple[float, str, str]]:
-    """The times in (0, t_end) [s] where one of the model's time laws steps (a 'step' law whose value and final
-    differ), earliest first, each with the items whose laws step there and how ('drive', 'its law steps from 0
-    to 100 rad/s').
+def law_breaks(model, t_end: float) -> list[tuple[float, str, str]]:
+    """The times in (0, t_end) [s] where one of the model's time laws jumps (a 'step' law whose value and final
+    differ) or bends (a ramp's ends, a table's rows), earliest first, each with the items whose laws jump there
+    and how ('drive', 'its law steps from 0 to 100 rad/s'; '', '' where laws only bend).
 
-    A step of an integrator across such a time errs by its size times the jump whatever its order, and a motor's
-    speed that jumps inside a step breaks its constraint: the run ends a stretch of steps just before each time
-    and starts the next at it.
+    A step of an integrator across a jump errs by its size times the jump whatever its order, across a bend by
+    its size squared times the change of slope, and a motor's speed that jumps or turns sharply inside a step
+    breaks its constraint: the run ends a stretch of steps just before each time and starts the next at it.
     """
     found: dict[float, list[tuple[str, str]]] = {}
     for _, item in model.items():
         for law in vars(item).values():
-            if (isinstance(law, TimeLaw) and law.kind == "step" and law.value != law.final
-                    and 0.0 < law.t_start < t_end):
-                how = f"from {law.value:g} to {law.final:g} {getattr(item, 'LAW_UNIT', '')}".rstrip()
-                found.setdefault(law.t_start, []).append((item.name, how))
+            if not isinstance(law, TimeLaw):
+                continue
+            if law.kind == "step" and law.value != law.final:
+                unit = getattr(item, "LAW_UNIT", "")
+                found.setdefault(law.t_start, []).append((item.name, f"from {law.value:g} to {law.final:g} {unit}"))
+            bends = ((law.t_start, law.t_end) if law.kind == "ramp" and law.value != law.final
+                     else (row[0] for row in law.table) if law.kind == "table" else ())
+            for t in bends:
+                found.setdefault(t, [])
     out = []
-    for t, steps in sorted(found.items()):
-        how = (f"its law steps {steps[0][1]}" if len(steps) == 1
-               else "their laws step: " + ", ".join(f"{name} {change}" for name, change in steps))
-        out.append((t, ", ".join(name for name, _ in steps), how))
+    for t, jumps in sorted(found.items()):
+        if 0.0 < t < t_end:
+            how = (f"its law steps {jumps[0][1]}".rstrip() if len(jumps) == 1
+                   else "their laws step: " + ", ".join(f"{name} {change}".rstrip() for name, change in jumps)
+                   if jumps else "")
+            out.append((t, ", ".join(name for name, _ in jumps), how))
     return out

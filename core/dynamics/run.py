@@ -29,7 +29,7 @@ import numpy as np
 
 from core.dynamics.checks import DriftWatch, Violation, drift_tolerances, idle_settings, step_findings, system_findings
 from core.dynamics.elements.base import Element
-from core.dynamics.events import crossed, law_steps, locate
+from core.dynamics.events import crossed, law_breaks, locate
 from core.dynamics.formulations import assemble
 from core.dynamics.integrators import METHODS, make_integrator
 from core.dynamics.mesh_sampling import MeshSampling
@@ -180,7 +180,7 @@ class Run:
                                       **opts)
         self.solver.stop_requested = self.cancel_requested
         self.solver.kernel = system.kernel
-        self._law_steps = law_steps(self.model, settings.t_end)
+        self._law_breaks = law_breaks(self.model, settings.t_end)
         self._bound()
         self._order = tooth_forces_first(system.channel_records)
         self.plan = Plan(system.formulation, self.formulation_why(settings.formulation), code.compiled, why,
@@ -416,28 +416,30 @@ class Run:
         return False
 
     def _bound(self) -> None:
-        """End the solver's stretch just before the next time a law steps (its last stage must see the law before
-        the step: at t_start it has stepped), or at the end time. The gap is above the samples' tolerance, so a
-        sample at the step's time is taken after it."""
-        if not self._law_steps:
+        """End the solver's stretch just before the next time a law jumps or bends (its last stage must see the
+        law before it: at a step's t_start it has stepped), or at the end time. The gap is above the samples'
+        tolerance, so a sample at that time is taken after it."""
+        if not self._law_breaks:
             self.solver.t_bound = self.settings.t_end
             return
-        t = self._law_steps[0][0]
+        t = self._law_breaks[0][0]
         self.solver.t_bound = t - max(1e-8 * self.settings.step, 8 * math.ulp(t))
 
     def _stretch_end(self, sol) -> bool:
-        """The solver reached its stretch's end: the run's end, or a law's step, where the run starts again from
-        the state there, its speeds projected onto the constraints at the new law (a motor's speed that steps is
-        an impulse), and an event whose function the step takes across zero is handled there; True when the run
-        ended."""
-        if not self._law_steps:
+        """The solver reached its stretch's end: the run's end, or where a law jumps or bends. There the run starts
+        again from the state it reached, its speeds projected onto the constraints at the new law (a motor's speed
+        that steps is an impulse; a step and what it changed are an event), and an event whose function the step
+        takes across zero is handled there; True when the run ended."""
+        if not self._law_breaks:
             return self._end(sol)
-        t, name, how = self._law_steps.pop(0)
-        given = self.solver.y
+        t, name, how = self._law_breaks.pop(0)
+        solver = self.solver  # carried over the gap with the rate before it: an error of the gap squared
+        given = solver.space.retract(solver.y, (t - solver.t) * solver.current_rate())
         y, change = self.system.consistent_velocities(given, t)
         if change > 1e-9:
-            how += "; " + projection_note(self.system, given, y, "the speeds were projected onto it")
-        self.results.events.append((t, name, how))
+            how += ("; " if how else "") + projection_note(self.system, given, y, "the speeds were projected onto it")
+        if how:
+            self.results.events.append((t, name or "laws", how))
         g = [ev.fun(t, y) for ev in self.events]
         for i, ev in enumerate(self.events):
             if crossed(self._g[i], g[i], ev.direction):

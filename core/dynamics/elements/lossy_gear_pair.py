@@ -13,9 +13,14 @@ Rows: the pair's no-slip row (rigid pairs; its power is the mesh's loss) and the
 rolls). Ports: w_a, the friction couple (its rate w_b), and for a compliant pair the teeth's approach the mesh
 deflects by (two ports and two extra states, as the lossless pair's) and the share (1 - k) of the mesh's force
 that moves from gear 2 to the carrier (its power is the mesh loss).
-Discrete states: the mode (forward, stuck, backward) and the driving side, held within a step; two events
-watch them: 'stop' (rolling: the shaft reaches rest; stuck: the torque to hold passes what the losses hold
+Discrete states: the mode (forward, stuck, backward), the driving side, and 'held', held within a step; two
+events watch them: 'stop' (rolling: the shaft reaches rest; stuck: the torque to hold passes what the losses hold
 forwards) and 'flow' (rolling: the driving side's margin; stuck: backwards).
+
+Where other rows impose w_a (a speed motor's law, a fixed joint), the lock would repeat them and what the pair
+holds at rest is not determined: the imposed motion decides the mode, since a motor overcomes any loss. The pair
+rolls the way that motion goes; while it stays at rest the pair is 'held': stuck without its lock, passing the
+torque without loss, and its events watch w_a leave rest (HELD_SPEED).
 """
 
 from __future__ import annotations
@@ -38,7 +43,10 @@ from core.model.entities import GearPair
 
 ARM, RATIO, AJ1, AJ2 = PAIR_FLOATS, PAIR_FLOATS + 1, PAIR_FLOATS + 2, PAIR_FLOATS + 5
 G1, G2, CARRIER, TABLE, MESH = 10, 11, 12, 13, 14  # MESH: the compliant mesh's first port (-1: a rigid pair)
-MODE, DRIVES = 0, 1  # its discrete states (from DISC0): the mode, and 1 when gear 1 drives
+MODE, DRIVES, HELD = 0, 1, 2  # its discrete states (from DISC0): the mode, 1 when gear 1 drives, 1 when held
+#: Speed [rad/s] past which a pair held at rest by imposed rows is moving: far above round-off of the imposed
+#: speed, far below a speed at which a loss could matter (the pair is lossless until then)
+HELD_SPEED = 1e-9
 #: Share of the torques' scale by which the driving side may be wrong before it is switched (round-off at
 #: tau_eta = 0, the balanced case of Modelica issue #108, must not chatter).
 FLOW_TOLERANCE = 1e-9
@@ -87,7 +95,7 @@ def geometry(fb, ib, fp, ip, disc, bodies, rows, ports):
             d = vec3.add(base, vec3.scale(side, sep))
             put_force(pr, p + SHARE + s, 0, d, vec3.sub(point, x2), 1.0 - k)
             put_force(pr, p + SHARE + s, 1, d, vec3.sub(point, xc), -(1.0 - k))
-    stuck = disc[ip[DISC0] + MODE] == STUCK
+    stuck = disc[ip[DISC0] + MODE] == STUCK and disc[ip[DISC0] + HELD] == 0
     put_spin(rj, lock, 1, 0, vec3.scale(1.0 if stuck else 0.0, a1))
     copy_row(rgp, rj, lock)
     gam[lock] = -vec3.dot(vec3.cross(w1, a1), vec3.sub(w1, wc)) if stuck else 0.0
@@ -164,6 +172,9 @@ def events(t, fb, ib, fp, ip, disc, state, forces, lam, g):
     held = tau_a + tau_b / fp[RATIO]
     e = ip[EVENT0]
     tab = table(fb, ib, ip[TABLE])
+    if mode == STUCK and disc[ip[DISC0] + HELD]:
+        g[e], g[e + 1] = HELD_SPEED - w_a, HELD_SPEED + w_a
+        return
     if mode == STUCK:
         low, high = holding_range(loss_values(tab, 0.0), tau_a)
         g[e], g[e + 1] = high - held, held - low
@@ -208,7 +219,7 @@ class LossyGearPairElement(Element):
         asm.extras(self, 1 if self.rigid else APPROACH_PORTS)
         if self.rigid:  # a compliant mesh deflects by design
             asm.drift(self, "gear phase drift", "m", extra=self.x0)
-        asm.discrete(self, [FORWARD, 1])
+        asm.discrete(self, [FORWARD, 1, 0])
         asm.events(self, 2)
         self.mesh_port = -1
 
@@ -263,9 +274,11 @@ class LossyGearPairElement(Element):
 
     # ------------------------------------------------------------------ modes (between steps)
 
-    def states(self) -> list[tuple[int, int]]:
-        """Its discrete states (mode, 1 when gear 1 drives): each mode with either side driving."""
-        return [(mode, drives) for mode in (FORWARD, STUCK, BACKWARD) for drives in (1, 0)]
+    def states(self) -> list[tuple[int, int, int]]:
+        """Its discrete states (mode, 1 when gear 1 drives, 1 when held): each mode with either side driving, and
+        held at rest."""
+        return ([(mode, drives, 0) for mode in (FORWARD, STUCK, BACKWARD) for drives in (1, 0)]
+                + [(STUCK, drives, 1) for drives in (1, 0)])
 
     def event_names(self) -> list[str]:
         return [f"{self.name}: stop", f"{self.name}: flow"]
@@ -273,12 +286,17 @@ class LossyGearPairElement(Element):
     def mode(self, system) -> int:
         return int(system.kernel.disc[self.disc0 + MODE])
 
-    def _set(self, system, mode: int | None = None, a_drives: bool | None = None) -> None:
+    def held(self, system) -> bool:
+        return bool(system.kernel.disc[self.disc0 + HELD])
+
+    def _set(self, system, mode: int | None = None, a_drives: bool | None = None, held: bool | None = None) -> None:
         disc = system.kernel.disc
         if mode is not None:
             disc[self.disc0 + MODE] = mode
         if a_drives is not None:
             disc[self.disc0 + DRIVES] = int(a_drives)
+        if held is not None:
+            disc[self.disc0 + HELD] = int(held)
         system.rows_changed(0.0, None)
 
     def torques_at(self, system, t: float, y) -> tuple[float, float, float]:
@@ -292,10 +310,12 @@ class LossyGearPairElement(Element):
         w_a = self.torques_at(system, 0.0, y)[2]
         if abs(w_a) < 1e-12:
             y, note = self._settle(system, 0.0, y)
-            if self.mode(system) == STUCK:
-                return y, [f"{self.name} starts stuck: the torque it must hold at rest is within what its losses hold "
-                           f"there; {note}"]
-            return y, []
+            if self.mode(system) != STUCK:
+                return y, []
+            if self.held(system):
+                return y, [f"{self.name} starts {note}"]
+            return y, [f"{self.name} starts stuck: the torque it must hold at rest is within what its losses hold "
+                       f"there; {note}"]
         self._set(system, mode=FORWARD if w_a > 0 else BACKWARD)
         self._choose_side(system, 0.0, y)
         return y, []
@@ -304,17 +324,22 @@ class LossyGearPairElement(Element):
         """Event i ('stop' 0, 'flow' 1) at (t, y): the new mode, the state and what changed."""
         mode = self.mode(system)
         if mode != STUCK:
-            return (y, self._choose_side(system, t, y)) if i == 1 else self._settle(system, t, y, stopped=mode)
+            return (y, self._choose_side(system, t, y, flip=True)) if i == 1 else self._settle(system, t, y,
+                                                                                               stopped=mode)
         # stuck: the torque to hold has reached what the losses hold forwards ('stop') or backwards ('flow')
         return self._settle(system, t, y, FORWARD if i == 0 else BACKWARD)
 
-    def _choose_side(self, system, t: float, y) -> str:
+    def _choose_side(self, system, t: float, y, flip: bool = False) -> str:
         """The driving side of a rolling pair that is consistent with the torques it gives (the larger margin if
-        both or neither are: they differ only by round-off there)."""
+        both or neither are: they differ only by round-off there). `flip` when the driving side's margin has just
+        run out: the torque passes through zero there and both margins are round-off, so they are taken a moment
+        later (a millionth of a step, along each side's rate)."""
+        dt = 1e-6 * system.model.settings.step if flip else 0.0
         margins = {}
         for side in (True, False):
             self._set(system, a_drives=side)
-            margins[side] = float(system.kernel.events(t, y)[self.event0 + 1])
+            ahead = system.space.retract(y, dt * system.evaluate(t, y)) if flip else y
+            margins[side] = float(system.kernel.events(t + dt, ahead)[self.event0 + 1])
         a_drives = margins[True] >= margins[False]
         self._set(system, a_drives=a_drives)
         return f"gear {1 if a_drives else 2} drives"
@@ -326,7 +351,10 @@ class LossyGearPairElement(Element):
         does not start again that way at the same instant (its speed fell to zero, so that motion is not
         consistent there; a tiny efficiency puts the holding limits within round-off of the torque), and
         stays stuck unless the torque moves it the other way."""
-        self._set(system, mode=STUCK)
+        self._set(system, mode=STUCK, held=False)
+        imposed = self._imposed_by(system, t, y)
+        if imposed is not None:
+            return self._follow(system, t, y, imposed)
         system.rows_changed(t, y)
         y = system.consistent_velocities(y, t)[0]
         tau_a, tau_b, _ = self.torques_at(system, t, y)
@@ -352,3 +380,52 @@ class LossyGearPairElement(Element):
                        f"rest, {low:.6g} to {high:.6g} N m, follow from the torque it passes on)")
         system.rows_changed(t, y)
         return y, f"{note}, {self._choose_side(system, t, y)}"
+
+    def _imposed_by(self, system, t: float, y) -> str | None:
+        """Whether rows other than the lossy pairs' locks fix w_a (its lock, on, is a sum of them): what imposes it
+        (the speed motors among those rows, or the joints), else None."""
+        jac = system.jacobian(t, y)
+        lock = self.row0 + self.nrows - 1
+        locks = [e.row0 + e.nrows - 1 for e in system.elements if isinstance(e, LossyGearPairElement)]
+        rest = np.ones(len(jac), dtype=bool)
+        rest[locks] = False
+        rest &= np.any(jac != 0.0, axis=1)
+        coeff = np.linalg.lstsq(jac[rest].T, jac[lock], rcond=None)[0]
+        if np.linalg.norm(jac[rest].T @ coeff - jac[lock]) > 1e-9 * np.linalg.norm(jac[lock]):
+            return None
+        rows = np.flatnonzero(rest)[np.abs(coeff) > 1e-9 * np.abs(coeff).max()]
+        motors = [e.name for e in system.elements if e.name in system.model.forces and e.nrows
+                  and np.any((rows >= e.row0) & (rows < e.row0 + e.nrows))]
+        return ", ".join(f"'{m}'" for m in motors) if motors else "the joints"
+
+    def _follow(self, system, t: float, y, imposed: str) -> tuple:
+        """The pair's speed is imposed: it rolls the way it is imposed to move (its speed, else its acceleration
+        over a step past HELD_SPEED), or is held at rest without its lock."""
+        self._set(system, held=True)
+        system.rows_changed(t, y)
+        y = system.consistent_velocities(y, t)[0]
+        w_a = self.torques_at(system, t, y)[2]
+        rate = self._imposed_rate(system, t, y)
+        if abs(w_a) > 1e3 * HELD_SPEED:  # a speed that stepped
+            way, how = np.sign(w_a), f"at {w_a:.6g} rad/s"
+        elif abs(rate) * system.model.settings.step > HELD_SPEED:
+            way, how = np.sign(rate), f"at {rate:.6g} rad/s^2"
+        else:  # leaving rest with no acceleration (1 - cos), or still at rest
+            way, how = (np.sign(w_a) if abs(w_a) > HELD_SPEED else 0), "from rest"
+        if not way:
+            return y, (f"held at rest by {imposed}: its speed is imposed there, so it passes the torque without "
+                       f"loss until that speed leaves rest")
+        self._set(system, mode=int(way), held=False)
+        system.rows_changed(t, y)
+        towards = "forwards" if way > 0 else "backwards"
+        return y, (f"starts {towards}: {imposed} moves it {towards} {how}, {self._choose_side(system, t, y)}")
+
+    def _imposed_rate(self, system, t: float, y) -> float:
+        """dw_a/dt [rad/s^2] at (t, y) with the lock off: a1 . (alpha_1 - alpha_c) + (w_1 x a1) . (w_1 - w_c)."""
+        acc = system.accelerations(t, y)[:, 3:]
+        _, rot, _, spin = system.bodies(y)
+        ground = len(acc)
+        alpha1, alphac = (acc[b] if b < ground else np.zeros(3) for b in (self.g1, self.carrier))
+        w1, wc = (spin[b] if b < ground else np.zeros(3) for b in (self.g1, self.carrier))
+        a1 = rot[self.g1] @ np.asarray(self.axes[0]) if self.g1 < ground else np.asarray(self.axes[0])
+        return float(a1 @ (alpha1 - alphac) + np.cross(w1, a1) @ (w1 - wc))

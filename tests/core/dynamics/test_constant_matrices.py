@@ -132,7 +132,7 @@ def test_a_lossy_pair_takes_constant_matrices_made_again_in_each_of_its_modes(na
     worst, made = 0.0, set()
     for state in pair.states():
         for system in (constant, general):
-            system.kernel.disc[pair.disc0:pair.disc0 + 2] = state
+            system.kernel.disc[pair.disc0:pair.disc0 + len(state)] = state
             system.rows_changed(0.0, system.initial_state())
         made.add(id(constant.kernel.fb))
         for t, y in random_states(general, 5, 2):

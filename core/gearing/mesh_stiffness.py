@@ -146,7 +146,10 @@ def periodic_interp(table: np.ndarray, fraction) -> tuple[np.ndarray, np.ndarray
 
 def fractional(x: float) -> float:
     """x % 1.0, the same number, without a call of the library's fmod (a compliant mesh's kernel takes it at
-    every evaluation)."""
+    every evaluation); NaN where x is not finite (a diverged run, which its NaN check then names: floor raises
+    OverflowError on infinity in Python and is undefined compiled)."""
+    if not math.isfinite(x):
+        return math.nan
     return x - math.floor(x)
 
 

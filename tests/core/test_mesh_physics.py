@@ -19,7 +19,7 @@ from core.dynamics.program.linker import program
 from core.dynamics.simulate import simulate
 from core.gearing.gear_bodies import polar_inertia
 from core.gearing.mesh_model import MeshModel, equivalent_mass, mesh_in_model, mesh_model_for
-from core.gearing.mesh_stiffness import N_PER_MM_UM, involute_waveform, iso6336_stiffness
+from core.gearing.mesh_stiffness import N_PER_MM_UM, fractional, involute_waveform, iso6336_stiffness
 from core.geometry.macro import PairSpec, center_distance, pair_geometry
 from core.model import builders
 from core.model.entities import CompliantMesh, FixedJoint, RigidBody, SimulationSettings, TimeLaw, Torque
@@ -336,3 +336,12 @@ def test_the_step_rk4_needs_is_that_of_the_whole_trains_fastest_mode_and_holds_o
     assert step == pytest.approx(2.5 / (2 * math.pi * shown), rel=5e-3)  # as printed, 3 digits
     ran = {k: simulate(model, t_end=0.01, step=k * step, output_step=1e-3).status for k in (0.9, 1.5)}
     assert ran == {0.9: "finished", 1.5: "failed"}, ran
+
+
+def test_the_mesh_phase_fraction_of_a_diverged_state_is_nan_compiled_or_not():
+    """The fractional part of the mesh phase: x % 1 for finite x, NaN for an infinite or NaN one. In Python,
+    floor(inf) raised OverflowError, and a run on the Python path that diverged failed as 'internal error' instead
+    of naming the NaN and the step."""
+    for x, part in ((2.25, 0.25), (-0.25, 0.75), (0.0, 0.0)):
+        assert fractional(x) == part
+    assert all(math.isnan(fractional(x)) for x in (math.inf, -math.inf, math.nan))

@@ -69,8 +69,11 @@ def locate(events: list[Event], g_old: list[float], g_new: list[float], sol, t_o
     found = []
     for i, ev in enumerate(events):
         if crossed(g_old[i], g_new[i], ev.direction):
-            if g_new[i] == 0.0:
-                te = t_new
+            g_a, g_b = (0.0, 0.0) if g_new[i] == 0.0 else (ev.fun(t_old, sol(t_old)), ev.fun(t_new, sol(t_new)))
+            if g_new[i] == 0.0 or g_b == 0.0 or (g_a * g_b > 0 and np.sign(g_a) == np.sign(g_old[i])):
+                te = t_new  # where it shows (the interpolant may not cross: a projection after the step did)
+            elif g_a == 0.0 or g_a * g_b > 0:
+                te = t_old  # the interpolant is past it all through the step
             else:
                 # at the first event, not at import: scipy.optimize loads linprog and fft with it (0.17 s of the
                 # app's start, which imports this module for every model but meets an event in few)

@@ -132,6 +132,17 @@ def test_events_are_located_on_the_interpolant():
     assert not locate([Event(lambda t, y: y[0], direction=1)], [1.0], [-1.0], lambda t: np.array([1 - t]), 0.0, 2.0)
 
 
+def test_an_event_the_interpolant_does_not_bracket_is_put_at_the_step_end_where_it_showed():
+    """The step's end state crossed zero, but its interpolant did not (a projection onto the constraints after the
+    step moved it across): the event is at the step's end, where it showed. brentq raised 'f(a) and f(b) must have
+    different signs' as an internal error (a lossy planetary in Cartesian coordinates)."""
+    ev = [Event(lambda t, y: y[0], direction=-1, terminal=True)]
+    interpolant = lambda t: np.array([1.0 - 0.1 * t])  # noqa: E731  stays above zero over the step
+    assert locate(ev, [1.0], [-1e-3], interpolant, 0.0, 2.0) == [(2.0, 0)]
+    # and one that is past zero all through the step (the state at its start was moved): at the start
+    assert locate(ev, [1.0], [-1e-3], lambda t: np.array([-0.5 - t]), 0.0, 2.0) == [(0.0, 0)]
+
+
 def test_a_run_advances_in_chunks_and_a_cancel_keeps_what_it_computed():
     run = prepare(load(EXAMPLES / "planetary.gdyn"), t_end=1.0, step=1e-3, output_step=1e-3)
     chunks = 0

@@ -14,6 +14,11 @@ class GearDynError(Exception):
     """The root of GearDyn's errors."""
 
 
+class ModesError(GearDynError):
+    """Elements' modes (a lossy gear stuck or rolling) that cannot be decided at an instant of a run: the run fails
+    there with this message, keeping what it computed."""
+
+
 class ModelError(GearDynError, ValueError):
     """An edit, a file or a run that would make the model inconsistent, or a model that cannot run as it stands.
 

@@ -38,7 +38,7 @@ from core.dynamics.program.choice import choose_program
 from core.dynamics.program.linker import CompileError, program
 from core.dynamics.results.channels import tooth_forces_first
 from core.dynamics.results.results import Results
-from core.errors import ModelError
+from core.errors import ModelError, ModesError
 from core.model.entities import SimulationSettings
 from core.model.files import encode, model_to_dict
 from core.model.model import Model
@@ -206,7 +206,7 @@ class Run:
         self.n_grid = int(math.floor(settings.t_end / settings.output_step * (1 + 1e-12) + 1e-9)) + 1
         self._k = 1  # next output sample on the grid
         self._g = [ev.fun(0.0, y0) for ev in self.events]
-        self._last_event = (math.nan, -1, 0)  # time, index and repeats of the last terminal event
+        self._last_event = (math.nan, {})  # the time of the last terminal event, and how often each fired then
         self._last_report = -math.inf
         self.wall_time = 0.0
         if self.keep:
@@ -337,6 +337,8 @@ class Run:
                 self._steps(start, max_seconds, max_steps)
         except np.linalg.LinAlgError as exc:
             self._finish("failed", f"singular system at t = {self.solver.t:.9g} s: {exc} ({self._kept()})")
+        except ModesError as exc:
+            self._finish("failed", f"{exc} ({self._kept()})")
         except Exception as exc:  # a defect must not lose the run: say what and where, keep the samples
             self.traceback = traceback.format_exc()
             self._finish("failed", f"internal error at t = {self.solver.t:.9g} s: {type(exc).__name__}: {exc} "
@@ -447,7 +449,7 @@ class Run:
                 note = ""
                 if ev.terminal:
                     y, note = self.system.on_event(i, t, y)
-                    self._last_event = (t, i, 0)
+                    self._last_event = (t, {i: 0})
                 self.results.events.append((t, ev.name, note))
                 if ev.terminal:
                     break
@@ -459,17 +461,22 @@ class Run:
     def _after_repeats(self, te: float, i: int) -> float | None:
         """The time to handle event i found at te: te, or just after it when the same event fired at the same
         instant before (a load that steps there: its mode is decided by the load after the step); None when
-        it has repeated REPEATS times, the run then failed."""
-        t0, i0, repeats = self._last_event
-        same = i == i0 and abs(te - t0) <= 1e-9 * self.settings.step
-        self._last_event = (te, i, repeats + 1 if same else 0)
-        if not same:
+        it has fired REPEATS times at that instant (alone or in turn with others), the run then failed."""
+        t0, fired = self._last_event
+        if not abs(te - t0) <= 1e-9 * self.settings.step:  # (none before: t0 is NaN)
+            t0, fired = te, {}
+        repeats = fired.get(i, -1) + 1
+        fired[i] = repeats
+        self._last_event = (t0, fired)
+        if not repeats:
             return te
         if repeats + 1 >= REPEATS:
+            others = [self.events[k].name for k in fired if k != i]
+            turns = f" in turn with {', '.join(others)}" if others else ""
             self._finish("failed", f"{self.events[i].name} at t = {te:.9g} s repeats {REPEATS} times at the "
-                                   f"same instant: the modes do not settle there ({self._kept()})")
+                                   f"same instant{turns}: the modes do not settle there ({self._kept()})")
             return None
-        return t0 + 1e-10 * self.settings.step * (repeats + 1)
+        return t0 + 1e-10 * self.settings.step * repeats
 
     def _end(self, sol) -> bool:
         """The last samples and the finish at t_end; True (the run ended)."""

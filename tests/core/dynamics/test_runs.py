@@ -10,7 +10,7 @@ from core.commands import AddItem, Macro, replace_fields
 from core.dynamics.events import Event, locate
 from core.dynamics.integrators import METHODS, make_integrator
 from core.dynamics.results import Results, open_results, save_results
-from core.dynamics.run import prepare
+from core.dynamics.run import REPEATS, prepare
 from core.dynamics.simulate import simulate
 from core.dynamics.state_space import EuclideanSpace
 from core.model import builders
@@ -141,6 +141,16 @@ def test_an_event_the_interpolant_does_not_bracket_is_put_at_the_step_end_where_
     assert locate(ev, [1.0], [-1e-3], interpolant, 0.0, 2.0) == [(2.0, 0)]
     # and one that is past zero all through the step (the state at its start was moved): at the start
     assert locate(ev, [1.0], [-1e-3], lambda t: np.array([-0.5 - t]), 0.0, 2.0) == [(0.0, 0)]
+
+
+def test_events_that_fire_in_turn_at_one_instant_fail_the_run_like_one_that_repeats():
+    """Two events that undo each other's mode at the same instant fired forever (the count of repeats was only
+    kept for one event firing again)."""
+    run = prepare(load(EXAMPLES / "lossy_gear_demo3.gdyn"))
+    times = [run._after_repeats(0.25, i % 2) for i in range(2 * REPEATS)]
+    assert times[:2] == [0.25, 0.25] and None in times
+    assert run.results.status == "failed"
+    assert f"repeats {REPEATS} times at the same instant in turn with gear: " in run.results.message
 
 
 def test_a_run_advances_in_chunks_and_a_cancel_keeps_what_it_computed():

@@ -35,6 +35,7 @@ from core.dynamics.elements.gear_geometry import (APPROACH_PORTS, PAIR_FLOATS, p
                                                   put_approach, put_pair_row, tooth_forces)
 from core.dynamics.elements.gear_pair import soft, tooth_force_channels
 from core.dynamics.results.channels import Channel
+from core.errors import ModesError
 from core.gearing.losses import (BACKWARD, FORWARD, STUCK, LossTable, bearing_friction, driving_torque, holding_range,
                                  loss_values, mesh_factor)
 from core.gearing.pitch_point import PairGeometryData, contact_frame
@@ -309,6 +310,9 @@ class LossyGearPairElement(Element):
         """The first mode at the start: rolling the way gear 1 turns relative to the carrier, or settled at rest."""
         w_a = self.torques_at(system, 0.0, y)[2]
         if abs(w_a) < 1e-12:
+            order = system.elements.index
+            if any(order(pair) < order(self) for pair, _ in self._ties(system, 0.0, y)[0]):
+                return y, []  # settled with a pair before it, which the rows tie it to
             y, note = self._settle(system, 0.0, y)
             if self.mode(system) != STUCK:
                 return y, []
@@ -345,63 +349,110 @@ class LossyGearPairElement(Element):
         return f"gear {1 if a_drives else 2} drives"
 
     def _settle(self, system, t: float, y, breaks: int = 0, stopped: int = 0) -> tuple:
-        """Hold the pair at rest, then let it stay stuck or start rolling from what it has to hold. `breaks`
-        (FORWARD or BACKWARD) when an event found the torque at a limit of what the losses hold: it starts
-        rolling that way. `stopped` (FORWARD or BACKWARD) when rolling that way just came to rest: the pair
-        does not start again that way at the same instant (its speed fell to zero, so that motion is not
-        consistent there; a tiny efficiency puts the holding limits within round-off of the torque), and
-        stays stuck unless the torque moves it the other way."""
-        self._set(system, mode=STUCK, held=False)
-        imposed = self._imposed_by(system, t, y)
+        """Hold the pair, and the pairs the rows tie to it, at rest, then let them stay stuck or start rolling
+        from what they have to hold. `breaks` (FORWARD or BACKWARD) when an event found the torque at a limit of
+        what the losses hold: it starts rolling that way. `stopped` (FORWARD or BACKWARD) when rolling that way
+        just came to rest: the pair does not start again that way at the same instant (its speed fell to zero,
+        so that motion is not consistent there; a tiny efficiency puts the holding limits within round-off of
+        the torque), and stays stuck unless the torque moves it the other way.
+
+        Pairs whose w_a the other rows tie to this pair's (the meshes of a planetary set, a pinion driving two
+        gears) share its mode, each turning its own way (w_a = c w_a(self)): their locks repeat one another, so
+        they hold the torque together (split by least squares: alike pairs share it equally), and the first
+        whose share passes its limit starts them all. Where the pairs differ, their shares do not tell when the
+        set breaks away: a start that the set's motion then contradicts (it would slow) raises ModesError."""
+        group, imposed = self._ties(system, t, y)
         if imposed is not None:
             return self._follow(system, t, y, imposed)
+        for pair, _ in group:
+            pair._set(system, mode=STUCK, held=False)
         system.rows_changed(t, y)
         y = system.consistent_velocities(y, t)[0]
-        tau_a, tau_b, _ = self.torques_at(system, t, y)
-        held = tau_a + tau_b / self.ratio + 0.0  # + 0.0: no '-0' in messages
-        low, high = (v + 0.0 for v in self.table.at_rest.holding_range(tau_a))
+        holds = [(pair, int(np.sign(c)), *pair._holding(system, t, y)) for pair, c in group]
+        way, first = breaks, holds[0]  # way: this pair's
+        for hold in holds if not breaks else ():
+            _, sign, held, low, high, _ = hold
+            own = stopped * sign  # the way that pair came to rest
+            if (held > high and own != FORWARD) or (held < low and own != BACKWARD):
+                way, first = (FORWARD if held > high else BACKWARD) * sign, hold
+                break
+        pair, sign, held, low, high, scale = first
         held_at = f"the losses hold {low:.6g} to {high:.6g} N m at rest"
-        if (held > high and stopped != FORWARD) or breaks == FORWARD:
-            self._set(system, mode=FORWARD)  # an event finds the torque at the limit, to the event's tolerance
-            where = "above" if held > high + 1e-9 * abs(high) else "at"
-            note = f"starts forwards: {held:.6g} N m to hold, {where} the top of what {held_at}"
-        elif (held < low and stopped != BACKWARD) or breaks == BACKWARD:
-            self._set(system, mode=BACKWARD)
-            where = "below" if held < low - 1e-9 * abs(low) else "at"
-            note = f"starts backwards: {held:.6g} N m to hold, {where} the bottom of what {held_at}"
-        else:
+        if not way:
             # held is a difference of torques: shown to their resolution (a round-off residue of 1e-31 N m is 0)
-            scale = max(abs(tau_a), abs(tau_b / self.ratio), abs(low), abs(high))
             shown = held if abs(held) > 1e-12 * scale else 0.0
             if low <= held <= high:
-                return y, f"stuck: it holds {shown:.6g} N m ({held_at})"
-            way = "forwards" if stopped == FORWARD else "backwards"
-            return y, (f"stuck: it came to rest rolling {way} and holds {shown:.6g} N m (its losses' limits at "
-                       f"rest, {low:.6g} to {high:.6g} N m, follow from the torque it passes on)")
+                return y, f"stuck: it holds {shown:.6g} N m ({held_at})" + _with(group, "are stuck with it")
+            towards = "forwards" if stopped == FORWARD else "backwards"
+            return y, (f"stuck: it came to rest rolling {towards} and holds {shown:.6g} N m (its losses' limits at "
+                       f"rest, {low:.6g} to {high:.6g} N m, follow from the torque it passes on)"
+                       + _with(group, "are stuck with it"))
+        for other, c in group:
+            other._set(system, mode=way * int(np.sign(c)))
         system.rows_changed(t, y)
-        return y, f"{note}, {self._choose_side(system, t, y)}"
+        for other, _ in group[1:]:
+            other._choose_side(system, t, y)
+        rate = self._imposed_rate(system, t, y) if len(group) > 1 else 0.0
+        if rate * way * system.model.settings.step < -HELD_SPEED:
+            raise ModesError(
+                f"the lossy pairs {', '.join(p.name for p, _ in group)} are tied by the gear rows and stick and roll "
+                f"together: at t = {t:.9g} s {pair.name} reached the limit of its share of the torque they hold, "
+                f"but the set rolling {'forwards' if way == FORWARD else 'backwards'} would slow "
+                f"({rate:.6g} rad/s^2 on {self.name}): together they hold more. GearDyn splits what tied pairs hold "
+                f"at rest by least squares, which decides their break-away only where the pairs are alike")
+        who = "" if pair is self else f"{pair.name} has "
+        if way * sign == FORWARD:  # an event finds the torque at the limit, to the event's tolerance
+            where = "above" if held > high + 1e-9 * abs(high) else "at"
+            limit = f"{where} the top of what {held_at}"
+        else:
+            where = "below" if held < low - 1e-9 * abs(low) else "at"
+            limit = f"{where} the bottom of what {held_at}"
+        towards = "forwards" if way == FORWARD else "backwards"
+        return y, (f"starts {towards}: {who}{held:.6g} N m to hold, {limit}, {self._choose_side(system, t, y)}"
+                   + _with(group, "start with it"))
 
-    def _imposed_by(self, system, t: float, y) -> str | None:
-        """Whether rows other than the lossy pairs' locks fix w_a (its lock, on, is a sum of them): what imposes it
-        (the speed motors among those rows, or the joints), else None."""
+    def _holding(self, system, t: float, y) -> tuple[float, float, float, float]:
+        """What it holds at rest, tau_a + tau_b / r, the losses' limits there, and the torques' scale [N m]."""
+        tau_a, tau_b, _ = self.torques_at(system, t, y)
+        low, high = self.table.at_rest.holding_range(tau_a)
+        scale = max(abs(tau_a), abs(tau_b / self.ratio), abs(low), abs(high))
+        return tau_a + tau_b / self.ratio + 0.0, low + 0.0, high + 0.0, scale  # + 0.0: no '-0' in messages
+
+    def _ties(self, system, t: float, y) -> tuple[list, str | None]:
+        """What ties this pair's w_a, from the locks' rows with every lock on: when the rows other than the locks
+        fix it, ([(self, 1)], what imposes it: the speed motors among those rows, or the joints); else ([(pair,
+        c)], None) with this pair first (c = 1) and each lossy pair whose w_a those rows tie to its own,
+        w_a = c w_a(self)."""
+        pairs = [e for e in system.elements if isinstance(e, LossyGearPairElement)]
+        disc, saved = system.kernel.disc, system.kernel.disc.copy()
+        for pair in pairs:
+            disc[pair.disc0 + MODE], disc[pair.disc0 + HELD] = STUCK, 0
+        system.kernel.forget()
         jac = system.jacobian(t, y)
-        lock = self.row0 + self.nrows - 1
-        locks = [e.row0 + e.nrows - 1 for e in system.elements if isinstance(e, LossyGearPairElement)]
+        disc[:] = saved
+        system.kernel.forget()
+        lock = {pair: pair.row0 + pair.nrows - 1 for pair in pairs}
         rest = np.ones(len(jac), dtype=bool)
-        rest[locks] = False
+        rest[list(lock.values())] = False
         rest &= np.any(jac != 0.0, axis=1)
-        coeff = np.linalg.lstsq(jac[rest].T, jac[lock], rcond=None)[0]
-        if np.linalg.norm(jac[rest].T @ coeff - jac[lock]) > 1e-9 * np.linalg.norm(jac[lock]):
-            return None
-        rows = np.flatnonzero(rest)[np.abs(coeff) > 1e-9 * np.abs(coeff).max()]
-        motors = [e.name for e in system.elements if e.name in system.model.forces and e.nrows
-                  and np.any((rows >= e.row0) & (rows < e.row0 + e.nrows))]
-        return ", ".join(f"'{m}'" for m in motors) if motors else "the joints"
+        mine = jac[lock[self]]
+        coeff = _as_sum(jac[rest], mine)
+        if coeff is not None:
+            rows = np.flatnonzero(rest)[np.abs(coeff) > 1e-9 * np.abs(coeff).max()]
+            motors = [e.name for e in system.elements if e.name in system.model.forces and e.nrows
+                      and np.any((rows >= e.row0) & (rows < e.row0 + e.nrows))]
+            return [(self, 1.0)], ", ".join(f"'{m}'" for m in motors) if motors else "the joints"
+        group = [(self, 1.0)]
+        for pair in (p for p in pairs if p is not self):
+            coeff = _as_sum(np.vstack([jac[rest], mine]), jac[lock[pair]])
+            if coeff is not None and abs(coeff[-1]) > 1e-9 * np.linalg.norm(jac[lock[pair]]) / np.linalg.norm(mine):
+                group.append((pair, float(coeff[-1])))
+        return group, None
 
     def _follow(self, system, t: float, y, imposed: str) -> tuple:
         """The pair's speed is imposed: it rolls the way it is imposed to move (its speed, else its acceleration
         over a step past HELD_SPEED), or is held at rest without its lock."""
-        self._set(system, held=True)
+        self._set(system, mode=STUCK, held=True)
         system.rows_changed(t, y)
         y = system.consistent_velocities(y, t)[0]
         w_a = self.torques_at(system, t, y)[2]
@@ -429,3 +480,14 @@ class LossyGearPairElement(Element):
         w1, wc = (spin[b] if b < ground else np.zeros(3) for b in (self.g1, self.carrier))
         a1 = rot[self.g1] @ np.asarray(self.axes[0]) if self.g1 < ground else np.asarray(self.axes[0])
         return float(a1 @ (alpha1 - alphac) + np.cross(w1, a1) @ (w1 - wc))
+
+
+def _as_sum(rows: np.ndarray, row: np.ndarray) -> np.ndarray | None:
+    """The coefficients that make `row` a sum of `rows` (least squares), or None when it is not one."""
+    coeff = np.linalg.lstsq(rows.T, row, rcond=None)[0]
+    return coeff if np.linalg.norm(rows.T @ coeff - row) <= 1e-9 * np.linalg.norm(row) else None
+
+
+def _with(group: list, how: str) -> str:
+    """'; <the other pairs of the group> <how>' for a note ('' for a pair alone)."""
+    return f"; {', '.join(pair.name for pair, _ in group[1:])} {how}" if len(group) > 1 else ""

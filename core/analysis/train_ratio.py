@@ -220,9 +220,12 @@ def steady_torque(model: Model, motor: SpeedMotor) -> float | None:
     each torque and speed motor at its law's mean over the run, its bearings, and no other force element (a
     compliant mesh is taken as its rigid pair, as in `speed_ratios`: undeflected at the start it would carry
     nothing; springs and dampers are not torques referred here). None where that start is not steady (a body's
-    angular acceleration above STEADY) or the model does not run (its checks say why)."""
+    angular acceleration above STEADY), the model does not run (its checks say why), or the motor is at rest on
+    average (its lossy pairs are held there, and what their losses hold at rest is not determined)."""
     steady = model.copy()
     t_end = model.settings.t_end
+    if law_mean(motor.law, t_end) == 0.0:
+        return None
     steady.forces = {name: dataclasses.replace(f, law=TimeLaw(value=law_mean(f.law, t_end)))
                      if isinstance(f, (Torque, SpeedMotor)) else f
                      for name, f in model.forces.items() if isinstance(f, KEPT)}

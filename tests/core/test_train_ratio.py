@@ -152,6 +152,19 @@ def test_a_torque_drive_and_a_lossless_train_have_no_steady_torque_with_losses()
     assert balance(model).endswith(". Without the losses of pair.")
 
 
+def test_a_motor_at_rest_on_average_gives_no_steady_torque_with_losses():
+    """A speed motor whose law averages 0 over the run (10 sin(2 pi t) rad/s over 1 s): the lossy pair is held at
+    rest in the 'steady' start, where what its losses hold is not determined, and the note said '4.375 N m with
+    the losses of gear, 4.375 N m without them' on Modelica's LossyGearDemo1 (efficiency 0.5)."""
+    model = load(EXAMPLES / "lossy_gear_demo1.gdyn")
+    del model.forces["drive"]
+    model.forces["drive"] = SpeedMotor("drive", "input_joint", TimeLaw(kind="sine", amplitude=10.0, frequency=1.0))
+    model.settings = dataclasses.replace(model.settings, t_end=1.0)
+    found = referral(model)
+    assert found.lossy == ("gear",) and found.net == pytest.approx(-4.375, rel=1e-12) and found.steady is None
+    assert balance(model).endswith(". Without the losses of gear.")
+
+
 def test_a_motor_on_a_lossy_planetary_holds_the_sun_by_the_willis_efficiency():
     """The planetary example (sun 24, ring 72 held) with every pair at efficiency 0.98, a motor on the sun and 4 N
     m of load on the carrier: 1 N m at the sun without losses. In the carrier's frame the sun drives the ring

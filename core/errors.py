@@ -16,7 +16,11 @@ class GearDynError(Exception):
 
 class ModesError(GearDynError):
     """Elements' modes (a lossy gear stuck or rolling) that cannot be decided at an instant of a run: the run fails
-    there with this message, keeping what it computed."""
+    there with this message, keeping what it computed. `items` names the model items (the elements) concerned."""
+
+    def __init__(self, message: str, items: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.items = tuple(items)
 
 
 class ModelError(GearDynError, ValueError):

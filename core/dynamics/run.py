@@ -164,7 +164,11 @@ class Run:
             y0, note = system.mesh_equilibrium(y0)
             if note:
                 findings.append(note)
-        y0, notes = system.start(y0)  # the first mode of each element with modes
+        try:
+            y0, notes = system.start(y0)  # the first mode of each element with modes
+        except ModesError as exc:  # at the start there is no run to fail: the model cannot run as it stands
+            where = [(system.path_of(name), str(exc)) for name in exc.items[:1]]
+            raise ModelError.of(where or [("", str(exc))]) from None
         findings += notes
         unused = settings.unused_options()
         if unused:

@@ -399,7 +399,8 @@ class LossyGearPairElement(Element):
                 f"together: at t = {t:.9g} s {pair.name} reached the limit of its share of the torque they hold, "
                 f"but the set rolling {'forwards' if way == FORWARD else 'backwards'} would slow "
                 f"({rate:.6g} rad/s^2 on {self.name}): together they hold more. GearDyn splits what tied pairs hold "
-                f"at rest by least squares, which decides their break-away only where the pairs are alike")
+                f"at rest by least squares, which decides their break-away only where the pairs are alike",
+                items=tuple(p.name for p, _ in group))
         who = "" if pair is self else f"{pair.name} has "
         if way * sign == FORWARD:  # an event finds the torque at the limit, to the event's tolerance
             where = "above" if held > high + 1e-9 * abs(high) else "at"

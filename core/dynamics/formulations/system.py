@@ -121,12 +121,15 @@ class System:
     def undefined_rows(self, rows: np.ndarray) -> ModelError:
         """The error for constraint `rows` whose Jacobian is not finite: a placement their elements' geometry is
         not defined for (bevel gears whose pitch cones do not meet, for one), named by the items' paths."""
-        paths = {item.name: f"{coll}.{item.name}" for coll, item in self.model.items()}
         owners = [e.name for e in self.elements if e.nrows and np.any((rows >= e.row0) & (rows < e.row0 + e.nrows))]
         why = ("its constraint is not defined at these poses (the Jacobian is not finite): check where its bodies "
                "are placed")
-        problems = [(paths.get(name, name), why) for name in owners]
+        problems = [(self.path_of(name), why) for name in owners]
         return ModelError.of(problems or [("", f"constraint rows {rows.tolist()}: {why}")])
+
+    def path_of(self, name: str) -> str:
+        """The model path of the item called `name` ('gear_pairs.sun_planet1'), or the name."""
+        return next((f"{coll}.{item.name}" for coll, item in self.model.items() if item.name == name), name)
 
     def bodies(self, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The bodies' COM positions (n, 3) [m], rotations (n, 3, 3), COM velocities (n, 3) [m/s] and spins (n, 3)

@@ -116,7 +116,7 @@ class MainWindow(FileMenu, RunMenu, ModelEdits, QMainWindow):
         self.runner.prepared.connect(self._run_prepared)
         self.runner.progress.connect(self._run_progress)
         self.runner.finished.connect(self._run_finished)
-        self.runner.refused.connect(lambda msg: self.report(f"Cannot run: {msg}"))
+        self.runner.refused.connect(self._run_refused)
         self.tree = ModelTreeDock(self)
         self.tree_menu = None  # the tree's right-click menu while it is open
         self.props = PropertyDock(self.doc, self.report, self, t_span=lambda: self.doc.model.settings.t_end)

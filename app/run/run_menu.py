@@ -92,6 +92,13 @@ class RunMenu:
         left_text = f", {left:.0f} s left" if left == left and left < 1e6 else ""
         self.progress.setFormat(f"t = {t:.4g} s of {end:.4g} s  {100 * fraction:.0f} %{left_text}")
 
+    def _run_refused(self, message: str) -> None:
+        """The worker could not start the run (the model as it stands cannot run): Run again, and why."""
+        self.act_run.setEnabled(True)
+        self.act_stop.setEnabled(False)
+        self.progress.hide()
+        self.report(f"Cannot run: {message}")
+
     def _run_finished(self, record) -> None:
         self.act_run.setEnabled(True)
         self.act_stop.setEnabled(False)

@@ -311,7 +311,7 @@ class LossyGearPairElement(Element):
         w_a = self.torques_at(system, 0.0, y)[2]
         if abs(w_a) < 1e-12:
             order = system.elements.index
-            if any(order(pair) < order(self) for pair, _ in self._ties(system, 0.0, y)[0]):
+            if any(order(pair) < order(self) for pair, _ in self.ties(system, 0.0, y)[0]):
                 return y, []  # settled with a pair before it, which the rows tie it to
             y, note = self._settle(system, 0.0, y)
             if self.mode(system) != STUCK:
@@ -361,7 +361,7 @@ class LossyGearPairElement(Element):
         they hold the torque together (split by least squares: alike pairs share it equally), and the first
         whose share passes its limit starts them all. Where the pairs differ, their shares do not tell when the
         set breaks away: a start that the set's motion then contradicts (it would slow) raises ModesError."""
-        group, imposed = self._ties(system, t, y)
+        group, imposed = self.ties(system, t, y)
         if imposed is not None:
             return self._follow(system, t, y, imposed)
         for pair, _ in group:
@@ -419,8 +419,9 @@ class LossyGearPairElement(Element):
         scale = max(abs(tau_a), abs(tau_b / self.ratio), abs(low), abs(high))
         return tau_a + tau_b / self.ratio + 0.0, low + 0.0, high + 0.0, scale  # + 0.0: no '-0' in messages
 
-    def _ties(self, system, t: float, y) -> tuple[list, str | None]:
-        """What ties this pair's w_a, from the locks' rows with every lock on: when the rows other than the locks
+    def ties(self, system, t: float, y) -> tuple[list, str | None]:
+        """What ties this pair's w_a (for its modes, and for the model's checks), from the locks' rows with every lock
+        on: when the rows other than the locks
         fix it, ([(self, 1)], what imposes it: the speed motors among those rows, or the joints); else ([(pair,
         c)], None) with this pair first (c = 1) and each lossy pair whose w_a those rows tie to its own,
         w_a = c w_a(self)."""

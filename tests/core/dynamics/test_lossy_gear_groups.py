@@ -13,6 +13,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from core.dynamics.checks import check
 from core.dynamics.run import prepare
 from core.errors import ModelError
 from core.model.entities import TimeLaw, Torque
@@ -119,3 +120,14 @@ def test_a_lossy_planetary_whose_start_is_not_decided_is_refused_naming_the_firs
     with pytest.raises(ModelError, match="are tied by the gear rows") as caught:
         prepare(model)
     assert caught.value.path == "gear_pairs.sun_planet1"
+
+
+def test_the_checks_warn_of_a_tied_lossy_set_once_before_a_run():
+    """`geardyn validate` and the app's Messages said nothing of a set whose break-away the run then refused."""
+    found = [f for f in check(_lossy_planetary_from_rest("joint")) if "tied by the gear rows" in f.message]
+    assert [(f.severity, f.item) for f in found] == [("warning", "sun_planet1")]
+    assert found[0].message.startswith("the lossy pairs sun_planet1, sun_planet2, sun_planet3, planet1_ring, "
+                                       "planet2_ring, planet3_ring are tied by the gear rows to one motion")
+    two = [f for f in check(_two_gears("joint")) if "tied by the gear rows" in f.message]
+    assert [(f.severity, f.item) for f in two] == [("warning", "gear")] and "gear, gear_b" in two[0].message
+    assert not [f for f in check(_demo3()) if "tied by the gear rows" in f.message]

@@ -264,11 +264,12 @@ class LossyGearPairElement(Element):
 
     def guard(self, values) -> str:
         """Losses never give power back: the loss power at least zero to round-off of the power through the
-        pair (|tau_a w_a| + |tau_b w_b|)."""
+        pair (|tau_a w_a| + |tau_b w_b|), and of a speed at rest (HELD_SPEED with the torques: near a stop, a
+        sample on the interpolant may see w_a of 1e-12 rad/s the wrong way)."""
         at = self.out0 + (4 if self.rigid else 0)
         loss, tau_a, tau_b, w_a = (float(values[at + k]) for k in (3, 4, 5, 6))
         through = abs(tau_a * w_a) + abs(tau_b * w_a / self.ratio)
-        if loss >= -LOSS_ROUND_OFF * (through + 1e-3):  # and a picowatt: a pair at rest passes no power
+        if loss >= -LOSS_ROUND_OFF * through - HELD_SPEED * (abs(tau_a) + abs(tau_b / self.ratio)):
             return ""
         return (f"its losses give power back ({loss:.6g} W of {through:.6g} W through the pair): the loss table or "
                 f"the mode is wrong there")

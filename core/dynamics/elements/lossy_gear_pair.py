@@ -393,7 +393,7 @@ class LossyGearPairElement(Element):
         system.rows_changed(t, y)
         for other, _ in group[1:]:
             other._choose_side(system, t, y)
-        rate = self._imposed_rate(system, t, y) if len(group) > 1 else 0.0
+        rate = self._w_a_rate(system, t, y) if len(group) > 1 else 0.0
         if rate * way * system.model.settings.step < -HELD_SPEED:
             raise ModesError(
                 f"the lossy pairs {', '.join(p.name for p, _ in group)} are tied by the gear rows and stick and roll "
@@ -459,7 +459,7 @@ class LossyGearPairElement(Element):
         system.rows_changed(t, y)
         y = system.consistent_velocities(y, t)[0]
         w_a = self.torques_at(system, t, y)[2]
-        rate = self._imposed_rate(system, t, y)
+        rate = self._w_a_rate(system, t, y)
         if abs(w_a) > 1e3 * HELD_SPEED:  # a speed that stepped
             way, how = np.sign(w_a), f"at {w_a:.6g} rad/s"
         elif abs(rate) * system.model.settings.step > HELD_SPEED:
@@ -474,8 +474,9 @@ class LossyGearPairElement(Element):
         towards = "forwards" if way > 0 else "backwards"
         return y, (f"starts {towards}: {imposed} moves it {towards} {how}, {self._choose_side(system, t, y)}")
 
-    def _imposed_rate(self, system, t: float, y) -> float:
-        """dw_a/dt [rad/s^2] at (t, y) with the lock off: a1 . (alpha_1 - alpha_c) + (w_1 x a1) . (w_1 - w_c)."""
+    def _w_a_rate(self, system, t: float, y) -> float:
+        """dw_a/dt [rad/s^2] at (t, y) in the modes as set, its lock off (the speed rows impose, or a tied set's
+        rolling gives): a1 . (alpha_1 - alpha_c) + (w_1 x a1) . (w_1 - w_c)."""
         acc = system.accelerations(t, y)[:, 3:]
         _, rot, _, spin = system.bodies(y)
         ground = len(acc)

@@ -227,31 +227,12 @@ def system_findings(system: System) -> list[Finding]:
                                  "whose ratios cannot agree: the loop locks the train (every speed would be held at "
                                  "zero). Remove one pair of the loop, or mount one of its gears on a moving carrier"))
     found += motor_findings(system, jac, off)
-    found += lossy_set_findings(system)
     conditioning = mass_conditioning(system)
     if conditioning is not None and not conditioning[0] <= CONDITION_LIMIT:
         cond, body = conditioning
         found.append(Finding("error", body, f"the effective mass matrix has a condition number of {cond:.3g} (at most "
                              f"{CONDITION_LIMIT:.0e} can be integrated in double precision); its softest direction is "
                              f"mostly {body!r}: check that body's mass and inertia"))
-    return found
-
-
-def lossy_set_findings(system: System) -> list[Finding]:
-    """One warning for each set of lossy pairs that the gear rows tie to one motion (their elements' `ties`): such a
-    set sticks and rolls as one, and its break-away from rest is decided only where its pairs share the torque
-    alike."""
-    found, seen, y0 = [], set(), system.initial_state()
-    for element in (e for e in system.elements if hasattr(e, "ties") and e.name not in seen):
-        group, imposed = element.ties(system, 0.0, y0)
-        if imposed is None and len(group) > 1:
-            names = [pair.name for pair, _ in group]
-            seen.update(names)
-            found.append(Finding("warning", element.name, (
-                f"the lossy pairs {', '.join(names)} are tied by the gear rows to one motion, so they stick and roll "
-                "together. Should they come to rest, GearDyn decides when they break away again only where they "
-                "share the torque alike (a pinion driving two equal gears under equal loads): otherwise a run fails "
-                "at that break-away, or is refused if it starts there")))
     return found
 
 

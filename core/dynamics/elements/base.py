@@ -51,8 +51,9 @@ The contract, after scipy's OdeSolver:
 
    fp and ip are its parameter rows; ip starts with the COMMON ints. Bodies in ip are indices into the
    body arrays (the ground is n); in the row and port tables the ground is -1 (no velocity, no load).
-4. Modes (MODES kinds): ``states()`` (every value its discrete states take, as tuples: joint coordinates
-   check their constant matrices in each), ``event_names()``, ``start(system, y)`` (the first mode at the
+4. Modes (MODES kinds): its discrete states are numbers (floats: a mode, a flag, a ratio) that hold between
+   events. ``states()`` (every value they take that its rows differ by, as tuples: joint coordinates check
+   their constant matrices in each), ``event_names()``, ``start(system, y)`` (the first mode at the
    start: the state and notes) and ``on_event(system, i, t, y)`` (its event i found at (t, y): the new mode,
    the state with speeds made consistent and a note; it calls ``system.rows_changed`` after changing its
    discrete states): Python, between steps.

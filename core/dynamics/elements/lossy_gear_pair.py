@@ -13,14 +13,8 @@ Rows: the pair's no-slip row (rigid pairs; its power is the mesh's loss) and the
 rolls). Ports: w_a, the friction couple (its rate w_b), and for a compliant pair the teeth's approach the mesh
 deflects by (two ports and two extra states, as the lossless pair's) and the share (1 - k) of the mesh's force
 that moves from gear 2 to the carrier (its power is the mesh loss).
-Discrete states: the mode (forward, stuck, backward), the driving side, and 'held', held within a step; two
-events watch them: 'stop' (rolling: the shaft reaches rest; stuck: the torque to hold passes what the losses hold
-forwards) and 'flow' (rolling: the driving side's margin; stuck: backwards).
-
-Where other rows impose w_a (a speed motor's law, a fixed joint), the lock would repeat them and what the pair
-holds at rest is not determined: the imposed motion decides the mode, since a motor overcomes any loss. The pair
-rolls the way that motion goes; while it stays at rest the pair is 'held': stuck without its lock, passing the
-torque without loss, and its events watch w_a leave rest (HELD_SPEED).
+Its events' values are `events` below; the layout of its discrete states is core.dynamics.elements.
+lossy_gear_states, and the modes its events switch to between steps are core.dynamics.elements.lossy_gear_modes.
 """
 
 from __future__ import annotations
@@ -34,8 +28,10 @@ from core.dynamics.elements.blocks import copy_row, pose, put_force, put_spin, v
 from core.dynamics.elements.gear_geometry import (APPROACH_PORTS, PAIR_FLOATS, pair_floats, pair_frame,
                                                   put_approach, put_pair_row, tooth_forces)
 from core.dynamics.elements.gear_pair import soft, tooth_force_channels
+from core.dynamics.elements.lossy_gear_modes import LossyGearModes
+from core.dynamics.elements.lossy_gear_states import (DRIVES, HELD, HELD_SPEED, LEAD, MODE, TIE, TORQUE_FLOOR, WAY,
+                                                     locked, member)
 from core.dynamics.results.channels import Channel
-from core.errors import ModesError
 from core.gearing.losses import (BACKWARD, FORWARD, STUCK, LossTable, bearing_friction, driving_torque, holding_range,
                                  loss_values, mesh_factor)
 from core.gearing.pitch_point import PairGeometryData, contact_frame
@@ -44,10 +40,6 @@ from core.model.entities import GearPair
 
 ARM, RATIO, AJ1, AJ2 = PAIR_FLOATS, PAIR_FLOATS + 1, PAIR_FLOATS + 2, PAIR_FLOATS + 5
 G1, G2, CARRIER, TABLE, MESH = 10, 11, 12, 13, 14  # MESH: the compliant mesh's first port (-1: a rigid pair)
-MODE, DRIVES, HELD = 0, 1, 2  # its discrete states (from DISC0): the mode, 1 when gear 1 drives, 1 when held
-#: Speed [rad/s] past which a pair held at rest by imposed rows is moving: far above round-off of the imposed
-#: speed, far below a speed at which a loss could matter (the pair is lossless until then)
-HELD_SPEED = 1e-9
 #: Share of the torques' scale by which the driving side may be wrong before it is switched (round-off at
 #: tau_eta = 0, the balanced case of Modelica issue #108, must not chatter).
 FLOW_TOLERANCE = 1e-9
@@ -96,7 +88,7 @@ def geometry(fb, ib, fp, ip, disc, bodies, rows, ports):
             d = vec3.add(base, vec3.scale(side, sep))
             put_force(pr, p + SHARE + s, 0, d, vec3.sub(point, x2), 1.0 - k)
             put_force(pr, p + SHARE + s, 1, d, vec3.sub(point, xc), -(1.0 - k))
-    stuck = disc[ip[DISC0] + MODE] == STUCK and disc[ip[DISC0] + HELD] == 0
+    stuck = locked(disc, ip[DISC0])
     put_spin(rj, lock, 1, 0, vec3.scale(1.0 if stuck else 0.0, a1))
     copy_row(rgp, rj, lock)
     gam[lock] = -vec3.dot(vec3.cross(w1, a1), vec3.sub(w1, wc)) if stuck else 0.0
@@ -159,7 +151,7 @@ def outputs(t, fb, ib, fp, ip, disc, bodies, rows, ports, state, forces, lam, re
             out[at + i] = f[i]
         at += 4
     tau_a, tau_b, lossless, couple, w_a, w_b, k = torques(fb, ib, fp, ip, disc, state, forces, lam)
-    mode = disc[ip[DISC0] + MODE]
+    mode = STUCK if member(disc, ip[DISC0]) else disc[ip[DISC0] + MODE]  # a set's member is at rest
     out[at] = state[3][ip[X0]]
     out[at + 1] = mode
     out[at + 2] = 0.0 if mode == STUCK else (1.0 if disc[ip[DISC0] + DRIVES] else 2.0)
@@ -169,28 +161,42 @@ def outputs(t, fb, ib, fp, ip, disc, bodies, rows, ports, state, forces, lam, re
 
 def events(t, fb, ib, fp, ip, disc, state, forces, lam, g):
     tau_a, tau_b, _, _, w_a, _, _ = torques(fb, ib, fp, ip, disc, state, forces, lam)
-    mode = disc[ip[DISC0] + MODE]
+    d, e = ip[DISC0], ip[EVENT0]
+    mode = disc[d + MODE]
     held = tau_a + tau_b / fp[RATIO]
-    e = ip[EVENT0]
     tab = table(fb, ib, ip[TABLE])
-    if mode == STUCK and disc[ip[DISC0] + HELD]:
+    if mode == STUCK and disc[d + HELD]:
         g[e], g[e + 1] = HELD_SPEED - w_a, HELD_SPEED + w_a
         return
     if mode == STUCK:
         low, high = holding_range(loss_values(tab, 0.0), tau_a)
-        g[e], g[e + 1] = high - held, held - low
+        g[e], g[e + 1] = high - held + TORQUE_FLOOR, held - low + TORQUE_FLOOR
+        # a set's lead: the watch of the way the set is pushed, to which its members add (past round-off of zero)
+        slack = FLOW_TOLERANCE * (abs(tau_a) + abs(low) + abs(high)) + TORQUE_FLOOR
+        if disc[d + WAY] > 0:
+            g[e + 1] = held + slack
+        elif disc[d + WAY] < 0:
+            g[e] = slack - held
         return
     values = loss_values(tab, w_a)
     scale = abs(tau_a) + values[2] + values[3]
-    side = 1.0 if disc[ip[DISC0] + DRIVES] else -1.0
+    side = 1.0 if disc[d + DRIVES] else -1.0
     if mode == BACKWARD:
         side = -side
     g[e] = mode * w_a
     g[e + 1] = side * driving_torque(values, tau_a, mode) + FLOW_TOLERANCE * scale
+    if member(disc, d):  # a set's member at rest: what it holds, to the lead's watch (the lead comes first)
+        lead = int(disc[d + LEAD])
+        g[e] = 1.0
+        tied = disc[d + TIE] * held
+        if mode * disc[d + TIE] > 0:
+            g[lead + 1] += tied
+        else:
+            g[lead] -= tied
 
 
 @element(GearPair)
-class LossyGearPairElement(Element):
+class LossyGearPairElement(LossyGearModes, Element):
     FLOATS, INTS = PAIR_FLOATS + 8, 5
     LAW_ORDER = 1  # after the compliant meshes: it moves a share of their force
     MODES = True
@@ -220,7 +226,7 @@ class LossyGearPairElement(Element):
         asm.extras(self, 1 if self.rigid else APPROACH_PORTS)
         if self.rigid:  # a compliant mesh deflects by design
             asm.drift(self, "gear phase drift", "m", extra=self.x0)
-        asm.discrete(self, [FORWARD, 1, 0])
+        asm.discrete(self, [FORWARD, 1, 0, 0, -1, 0.0])
         asm.events(self, 2)
         self.mesh_port = -1
 
@@ -275,223 +281,3 @@ class LossyGearPairElement(Element):
                 f"the mode is wrong there")
 
     # ------------------------------------------------------------------ modes (between steps)
-
-    def states(self) -> list[tuple[int, int, int]]:
-        """Its discrete states (mode, 1 when gear 1 drives, 1 when held): each mode with either side driving, and
-        held at rest."""
-        return ([(mode, drives, 0) for mode in (FORWARD, STUCK, BACKWARD) for drives in (1, 0)]
-                + [(STUCK, drives, 1) for drives in (1, 0)])
-
-    def event_names(self) -> list[str]:
-        return [f"{self.name}: stop", f"{self.name}: flow"]
-
-    def mode(self, system) -> int:
-        return int(system.kernel.disc[self.disc0 + MODE])
-
-    def held(self, system) -> bool:
-        return bool(system.kernel.disc[self.disc0 + HELD])
-
-    def _set(self, system, mode: int | None = None, a_drives: bool | None = None, held: bool | None = None) -> None:
-        disc = system.kernel.disc
-        if mode is not None:
-            disc[self.disc0 + MODE] = mode
-        if a_drives is not None:
-            disc[self.disc0 + DRIVES] = int(a_drives)
-        if held is not None:
-            disc[self.disc0 + HELD] = int(held)
-        system.rows_changed(0.0, None)
-
-    def torques_at(self, system, t: float, y) -> tuple[float, float, float]:
-        """tau_a, tau_b [N m] and w_a [rad/s] at (t, y), from its channels."""
-        values = system.sample(t, y)[0]
-        at = self.out0 + (4 if self.rigid else 0) + 4
-        return float(values[at]), float(values[at + 1]), float(values[at + 2])
-
-    def start(self, system, y) -> tuple:
-        """The first mode at the start: rolling the way gear 1 turns relative to the carrier, or settled at rest."""
-        w_a = self.torques_at(system, 0.0, y)[2]
-        if abs(w_a) < 1e-12:
-            order = system.elements.index
-            if any(order(pair) < order(self) for pair, _ in self.ties(system, 0.0, y)[0]):
-                return y, []  # settled with a pair before it, which the rows tie it to
-            y, note = self._settle(system, 0.0, y)
-            if self.mode(system) != STUCK:
-                return y, []
-            if self.held(system):
-                return y, [f"{self.name} starts {note}"]
-            return y, [f"{self.name} starts stuck: the torque it must hold at rest is within what its losses hold "
-                       f"there; {note}"]
-        self._set(system, mode=FORWARD if w_a > 0 else BACKWARD)
-        self._choose_side(system, 0.0, y)
-        return y, []
-
-    def on_event(self, system, i: int, t: float, y) -> tuple:
-        """Event i ('stop' 0, 'flow' 1) at (t, y): the new mode, the state and what changed."""
-        mode = self.mode(system)
-        if mode != STUCK:
-            return (y, self._choose_side(system, t, y, flip=True)) if i == 1 else self._settle(system, t, y,
-                                                                                               stopped=mode)
-        # stuck: the torque to hold has reached what the losses hold forwards ('stop') or backwards ('flow')
-        return self._settle(system, t, y, FORWARD if i == 0 else BACKWARD)
-
-    def _choose_side(self, system, t: float, y, flip: bool = False) -> str:
-        """The driving side of a rolling pair that is consistent with the torques it gives (the larger margin if
-        both or neither are: they differ only by round-off there). `flip` when the driving side's margin has just
-        run out: the torque passes through zero there and both margins are round-off, so they are taken a moment
-        later (a millionth of a step, along each side's rate)."""
-        dt = 1e-6 * system.model.settings.step if flip else 0.0
-        margins = {}
-        for side in (True, False):
-            self._set(system, a_drives=side)
-            ahead = system.space.retract(y, dt * system.evaluate(t, y)) if flip else y
-            margins[side] = float(system.kernel.events(t + dt, ahead)[self.event0 + 1])
-        a_drives = margins[True] >= margins[False]
-        self._set(system, a_drives=a_drives)
-        return f"gear {1 if a_drives else 2} drives"
-
-    def _settle(self, system, t: float, y, breaks: int = 0, stopped: int = 0) -> tuple:
-        """Hold the pair, and the pairs the rows tie to it, at rest, then let them stay stuck or start rolling
-        from what they have to hold. `breaks` (FORWARD or BACKWARD) when an event found the torque at a limit of
-        what the losses hold: it starts rolling that way. `stopped` (FORWARD or BACKWARD) when rolling that way
-        just came to rest: the pair does not start again that way at the same instant (its speed fell to zero,
-        so that motion is not consistent there; a tiny efficiency puts the holding limits within round-off of
-        the torque), and stays stuck unless the torque moves it the other way.
-
-        Pairs whose w_a the other rows tie to this pair's (the meshes of a planetary set, a pinion driving two
-        gears) share its mode, each turning its own way (w_a = c w_a(self)): their locks repeat one another, so
-        they hold the torque together (split by least squares: alike pairs share it equally), and the first
-        whose share passes its limit starts them all. Where the pairs differ, their shares do not tell when the
-        set breaks away: a start that the set's motion then contradicts (it would slow) raises ModesError."""
-        group, imposed = self.ties(system, t, y)
-        if imposed is not None:
-            return self._follow(system, t, y, imposed)
-        for pair, _ in group:
-            pair._set(system, mode=STUCK, held=False)
-        system.rows_changed(t, y)
-        y = system.consistent_velocities(y, t)[0]
-        holds = [(pair, int(np.sign(c)), *pair._holding(system, t, y)) for pair, c in group]
-        way, first = breaks, holds[0]  # way: this pair's
-        for hold in holds if not breaks else ():
-            _, sign, held, low, high, _ = hold
-            own = stopped * sign  # the way that pair came to rest
-            if (held > high and own != FORWARD) or (held < low and own != BACKWARD):
-                way, first = (FORWARD if held > high else BACKWARD) * sign, hold
-                break
-        pair, sign, held, low, high, scale = first
-        held_at = f"the losses hold {low:.6g} to {high:.6g} N m at rest"
-        if not way:
-            # held is a difference of torques: shown to their resolution (a round-off residue of 1e-31 N m is 0)
-            shown = held if abs(held) > 1e-12 * scale else 0.0
-            if low <= held <= high:
-                return y, f"stuck: it holds {shown:.6g} N m ({held_at})" + _with(group, "are stuck with it")
-            towards = "forwards" if stopped == FORWARD else "backwards"
-            return y, (f"stuck: it came to rest rolling {towards} and holds {shown:.6g} N m (its losses' limits at "
-                       f"rest, {low:.6g} to {high:.6g} N m, follow from the torque it passes on)"
-                       + _with(group, "are stuck with it"))
-        for other, c in group:
-            other._set(system, mode=way * int(np.sign(c)))
-        system.rows_changed(t, y)
-        for other, _ in group[1:]:
-            other._choose_side(system, t, y)
-        rate = self._w_a_rate(system, t, y) if len(group) > 1 else 0.0
-        if rate * way * system.model.settings.step < -HELD_SPEED:
-            raise ModesError(
-                f"the lossy pairs {', '.join(p.name for p, _ in group)} are tied by the gear rows and stick and roll "
-                f"together: at t = {t:.9g} s {pair.name} reached the limit of its share of the torque they hold, "
-                f"but the set rolling {'forwards' if way == FORWARD else 'backwards'} would slow "
-                f"({rate:.6g} rad/s^2 on {self.name}): together they hold more. GearDyn splits what tied pairs hold "
-                f"at rest by least squares, which decides their break-away only where the pairs are alike",
-                items=tuple(p.name for p, _ in group))
-        who = "" if pair is self else f"{pair.name} has "
-        if way * sign == FORWARD:  # an event finds the torque at the limit, to the event's tolerance
-            where = "above" if held > high + 1e-9 * abs(high) else "at"
-            limit = f"{where} the top of what {held_at}"
-        else:
-            where = "below" if held < low - 1e-9 * abs(low) else "at"
-            limit = f"{where} the bottom of what {held_at}"
-        towards = "forwards" if way == FORWARD else "backwards"
-        return y, (f"starts {towards}: {who}{held:.6g} N m to hold, {limit}, {self._choose_side(system, t, y)}"
-                   + _with(group, "start with it"))
-
-    def _holding(self, system, t: float, y) -> tuple[float, float, float, float]:
-        """What it holds at rest, tau_a + tau_b / r, the losses' limits there, and the torques' scale [N m]."""
-        tau_a, tau_b, _ = self.torques_at(system, t, y)
-        low, high = self.table.at_rest.holding_range(tau_a)
-        scale = max(abs(tau_a), abs(tau_b / self.ratio), abs(low), abs(high))
-        return tau_a + tau_b / self.ratio + 0.0, low + 0.0, high + 0.0, scale  # + 0.0: no '-0' in messages
-
-    def ties(self, system, t: float, y) -> tuple[list, str | None]:
-        """What ties this pair's w_a (for its modes, and for the model's checks), from the locks' rows with every lock
-        on: when the rows other than the locks
-        fix it, ([(self, 1)], what imposes it: the speed motors among those rows, or the joints); else ([(pair,
-        c)], None) with this pair first (c = 1) and each lossy pair whose w_a those rows tie to its own,
-        w_a = c w_a(self)."""
-        pairs = [e for e in system.elements if isinstance(e, LossyGearPairElement)]
-        disc, saved = system.kernel.disc, system.kernel.disc.copy()
-        for pair in pairs:
-            disc[pair.disc0 + MODE], disc[pair.disc0 + HELD] = STUCK, 0
-        system.kernel.forget()
-        jac = system.jacobian(t, y)
-        disc[:] = saved
-        system.kernel.forget()
-        lock = {pair: pair.row0 + pair.nrows - 1 for pair in pairs}
-        rest = np.ones(len(jac), dtype=bool)
-        rest[list(lock.values())] = False
-        rest &= np.any(jac != 0.0, axis=1)
-        mine = jac[lock[self]]
-        coeff = _as_sum(jac[rest], mine)
-        if coeff is not None:
-            rows = np.flatnonzero(rest)[np.abs(coeff) > 1e-9 * np.abs(coeff).max()]
-            motors = [e.name for e in system.elements if e.name in system.model.forces and e.nrows
-                      and np.any((rows >= e.row0) & (rows < e.row0 + e.nrows))]
-            return [(self, 1.0)], ", ".join(f"'{m}'" for m in motors) if motors else "the joints"
-        group = [(self, 1.0)]
-        for pair in (p for p in pairs if p is not self):
-            coeff = _as_sum(np.vstack([jac[rest], mine]), jac[lock[pair]])
-            if coeff is not None and abs(coeff[-1]) > 1e-9 * np.linalg.norm(jac[lock[pair]]) / np.linalg.norm(mine):
-                group.append((pair, float(coeff[-1])))
-        return group, None
-
-    def _follow(self, system, t: float, y, imposed: str) -> tuple:
-        """The pair's speed is imposed: it rolls the way it is imposed to move (its speed, else its acceleration
-        over a step past HELD_SPEED), or is held at rest without its lock."""
-        self._set(system, mode=STUCK, held=True)
-        system.rows_changed(t, y)
-        y = system.consistent_velocities(y, t)[0]
-        w_a = self.torques_at(system, t, y)[2]
-        rate = self._w_a_rate(system, t, y)
-        if abs(w_a) > 1e3 * HELD_SPEED:  # a speed that stepped
-            way, how = np.sign(w_a), f"at {w_a:.6g} rad/s"
-        elif abs(rate) * system.model.settings.step > HELD_SPEED:
-            way, how = np.sign(rate), f"at {rate:.6g} rad/s^2"
-        else:  # leaving rest with no acceleration (1 - cos), or still at rest
-            way, how = (np.sign(w_a) if abs(w_a) > HELD_SPEED else 0), "from rest"
-        if not way:
-            return y, (f"held at rest by {imposed}: its speed is imposed there, so it passes the torque without "
-                       f"loss until that speed leaves rest")
-        self._set(system, mode=int(way), held=False)
-        system.rows_changed(t, y)
-        towards = "forwards" if way > 0 else "backwards"
-        return y, (f"starts {towards}: {imposed} moves it {towards} {how}, {self._choose_side(system, t, y)}")
-
-    def _w_a_rate(self, system, t: float, y) -> float:
-        """dw_a/dt [rad/s^2] at (t, y) in the modes as set, its lock off (the speed rows impose, or a tied set's
-        rolling gives): a1 . (alpha_1 - alpha_c) + (w_1 x a1) . (w_1 - w_c)."""
-        acc = system.accelerations(t, y)[:, 3:]
-        _, rot, _, spin = system.bodies(y)
-        ground = len(acc)
-        alpha1, alphac = (acc[b] if b < ground else np.zeros(3) for b in (self.g1, self.carrier))
-        w1, wc = (spin[b] if b < ground else np.zeros(3) for b in (self.g1, self.carrier))
-        a1 = rot[self.g1] @ np.asarray(self.axes[0]) if self.g1 < ground else np.asarray(self.axes[0])
-        return float(a1 @ (alpha1 - alphac) + np.cross(w1, a1) @ (w1 - wc))
-
-
-def _as_sum(rows: np.ndarray, row: np.ndarray) -> np.ndarray | None:
-    """The coefficients that make `row` a sum of `rows` (least squares), or None when it is not one."""
-    coeff = np.linalg.lstsq(rows.T, row, rcond=None)[0]
-    return coeff if np.linalg.norm(rows.T @ coeff - row) <= 1e-9 * np.linalg.norm(row) else None
-
-
-def _with(group: list, how: str) -> str:
-    """'; <the other pairs of the group> <how>' for a note ('' for a pair alone)."""
-    return f"; {', '.join(pair.name for pair, _ in group[1:])} {how}" if len(group) > 1 else ""

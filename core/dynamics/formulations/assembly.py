@@ -62,7 +62,7 @@ class Assembly:
         self.row_bodies, self.row_flags, self.holonomic, self.port_bodies = [], [], [], []
         self.gear_rows: list[int] = []
         self.npos = self.nx = self.ndisc = self.nevents = 0
-        self.disc_start: list[int] = []
+        self.disc_start: list[float] = []
         self.drifts: list[Drift] = []
         self.elements, self.by_name = [], {}
         for item in (*model.joints.values(), *model.gear_pairs.values(), *model.forces.values()):
@@ -139,8 +139,8 @@ class Assembly:
         self.nx += count
         return element.x0
 
-    def discrete(self, element, start: list[int]) -> int:
-        """Discrete states (modes) with their values at the start."""
+    def discrete(self, element, start: list[float]) -> int:
+        """Discrete states (modes: numbers that hold between events) with their values at the start."""
         element.disc0, element.ndisc = self.ndisc, len(start)
         self.ndisc += len(start)
         self.disc_start += list(start)

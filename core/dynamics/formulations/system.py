@@ -63,7 +63,7 @@ class System:
         pack.sizes[FORM] = self.FORM
         self.pack_coordinates(pack)
         fb, ib = pack.buffers()
-        self.kernel = Kernel(program, fb, ib, np.array(asm.disc_start, np.int64))
+        self.kernel = Kernel(program, fb, ib, np.array(asm.disc_start, float))
         self.space = self.make_space()
         self.rows_changed(0.0, self.initial_state())
         holonomic = asm.holonomic_rows()

@@ -116,7 +116,11 @@ def test_the_planetary_with_every_pair_at_a_tiny_efficiency_finishes_within_seco
     assert time.perf_counter() - start < 30.0
     assert res.status == "finished", res.message
     residual, lost_min, _, scale = balance(res, "sun_planet1")
-    assert residual <= 1e-6 * scale and lost_min >= -1e-9 * scale
+    # the set holds (it self-locks: each planet's spin would have to be driven by the ring, at k = 1 / eta = 1e9).
+    # At rest its members stand with those losses, so the tooth forces' round-off is 1e9 times larger in the
+    # energy channels' rates than the set's lossless split gave: 5e-10 J over 0.5 s, holding 1 N m
+    assert res["energy.kinetic [J]"].max() < 1e-30
+    assert residual <= 1e-3 * scale and lost_min >= -1e-9 * scale
 
 
 def test_an_event_at_the_end_time_finishes_the_run():

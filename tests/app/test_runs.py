@@ -19,7 +19,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QLineEdit, QMessageBox
 
-from app.run import video
+from app.run import video, worker
 from app.run.animation import FOLLOW_SHARE, FORCE_LENGTH
 from app.run.video import frame_times
 from app.viewport import FORCE_COLOURS, HIGHLIGHT, SEE_THROUGH, rgb
@@ -27,6 +27,7 @@ from core.commands import AddItem, SetSettings, replace_fields
 from core.dynamics.plan import plan_line
 from core.dynamics.results import save_results
 from core.dynamics.simulate import simulate
+from core.errors import ModelError
 from core.geometry.rotations import pose_matrix
 from core.model.entities import GROUND, SpringDamper, TimeLaw
 from core.model.files import load, save
@@ -241,25 +242,24 @@ def test_run_of_a_model_in_error_is_refused_naming_the_item_and_why(window, qtbo
     assert not window.runner.running and window.doc.current is None
 
 
-def test_a_run_the_engine_refuses_at_its_start_gives_run_back(window, qtbot, tmp_path):
-    """The planetary example with lossy meshes, at rest, 0.2 N m on the sun: the model's checks pass, and prepare()
-    refuses it (GearDyn cannot decide the set's start). The box said so, but Run stayed greyed, Stop lit and the
-    progress bar at 'Run 1: starting' for good: only a run that ended gave them back."""
-    model = load(EXAMPLES / "planetary.gdyn")
-    for pair in list(model.gear_pairs.values()):
-        model.gear_pairs[pair.name] = dataclasses.replace(pair, efficiency=0.95, bearing_friction=0.05)
-    for name, body in model.bodies.items():
-        model.bodies[name] = dataclasses.replace(body, angular_velocity=(0.0, 0.0, 0.0))
-    model.forces["sun_torque"] = dataclasses.replace(model.forces["sun_torque"], law=TimeLaw(value=0.2))
-    save(model, tmp_path / "lossy_planetary.gdyn")
-    window.open_file(tmp_path / "lossy_planetary.gdyn")
+def test_a_run_the_engine_refuses_at_its_start_gives_run_back(window, qtbot, monkeypatch):
+    """A run that prepare() refuses (a ModelError the model's checks did not foresee): the box says so, and Run, Stop
+    and the progress bar come back. Before, Run stayed greyed, Stop lit and the progress bar at 'Run 1: starting' for
+    good: only a run that ended gave them back. No model that passes the checks is refused at its start today (the
+    lossy planetary that was, whose set's break-away the least-squares split could not decide, now runs), so the
+    worker's prepare() stands in here with the refusal it raises."""
+    def refuse(model, **options):
+        raise ModelError.of([("gear_pairs.sun_planet1", "the set's start is not decided")])
+
+    monkeypatch.setattr(worker, "prepare", refuse)
+    window.open_file(EXAMPLES / "planetary.gdyn")
     assert not [f for f in window.doc.findings if f.severity == "error"]
     for _ in range(2):  # and again: Run works a second time
         said = []
         answer_boxes(qtbot, [QMessageBox.Ok], said)
         qtbot.mouseClick(toolbar_button(window, "run"), Qt.LeftButton)
         qtbot.waitUntil(lambda: bool(said) and not window.runner.running, timeout=60_000)
-        assert said[0].startswith("Cannot run: gear_pairs.sun_planet1: the lossy pairs sun_planet1, ")
+        assert said == ["Cannot run: gear_pairs.sun_planet1: the set's start is not decided"]
         assert window.act_run.isEnabled() and not window.act_stop.isEnabled() and not window.progress.isVisible()
         assert window.doc.runs == []
 

@@ -141,7 +141,7 @@ class LossyGearModes:
         if imposed is not None:
             return self._follow(system, t, y, imposed)
         if len(group) > 1:
-            return self._settle_set(system, t, y, group, breaks or towards, bool(breaks), stopped)
+            return self._settle_set(system, t, y, group, breaks or towards, bool(breaks), stopped, bool(towards))
         self._set(system, mode=STUCK, held=False, way=0, lead=())
         system.rows_changed(t, y)
         y = system.consistent_velocities(y, t)[0]
@@ -165,11 +165,13 @@ class LossyGearModes:
         return y, (f"starts {_towards(way)}: {held:.6g} N m to hold, {_limit(way, held, low, high, held_at)}, "
                    f"{self._choose_side(system, t, y)}")
 
-    def _settle_set(self, system, t: float, y, group: list, way: int, force: bool, stopped: int) -> tuple:
+    def _settle_set(self, system, t: float, y, group: list, way: int, force: bool, stopped: int,
+                    turned: bool = False) -> tuple:
         """Settle the set of tied pairs `group` ((pair, c) with w_a = c w_a(self)) at rest: its first pair, the
         lead, holds the lock, its members stand with the losses of the way the set is pushed (`way`, else the
         sign of the set's torque), and the set starts that way where the lead's torque passes its own limit (or
-        `force`: an event found it there). `way` and `stopped` are in this pair's sense."""
+        `force`: an event found it there; `turned`: the set's torque changed sign). `way` and `stopped` are in this
+        pair's sense."""
         order = system.elements.index
         lead, c0 = min(group, key=lambda member: order(member[0]))
         members = [(pair, c / c0) for pair, c in group if pair is not lead]
@@ -184,7 +186,8 @@ class LossyGearModes:
         held, low, high, scale = lead._holding(system, t, y)
         limit = (high if way == FORWARD else low) + torque - held  # the lead's and the members' losses that way
         shown = torque if abs(torque) > 1e-12 * max(scale, abs(limit)) else 0.0  # round-off at rest shows as 0
-        about = f"the set has {shown:.6g} N m to hold at rest about {lead.name}'s gear 1"
+        about = (f"the set {f'is pushed {_towards(way)} now and ' if turned else ''}has {shown:.6g} N m to hold at rest "
+                 f"about {lead.name}'s gear 1")
         if not (force or (way * (held - (high if way == FORWARD else low)) > TORQUE_FLOOR and stopped != way)):
             return y, (f"stuck: {about}, within what its losses hold {_towards(way)} ({limit:.6g} N m)"
                        + _with(group, "are stuck with it"))

@@ -1,6 +1,6 @@
 """Planetary Gearset wizard: teeth, planets, normal module, helix and width in (with a sketch of the set as they
-stand); sun, carrier, planets, ring, joints, pairs and (optionally) an input torque on the sun, a load on the
-carrier and compliant meshes out."""
+stand); sun, carrier, planets, ring, joints, pairs (with a mesh efficiency) and (optionally) an input torque on the
+sun, a load on the carrier and compliant meshes out."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from app.dialogs.pair_dialog import ERROR_STYLE, OK_STYLE
 from app.dialogs.planetary_sketch import PlanetarySketch
 from core.commands import AddItem, Macro
 from core.geometry.macro import GearSpec
+from core.model.entities import GearPair
 from core.model import builders
 from core.errors import ModelError
 from core.ranges import DEG, Range, field_range
@@ -54,6 +55,10 @@ class PlanetaryDialog(QDialog):
                                     "A constant torque on the sun's joint about +z; 0 adds none")
         self.load = QuantityField("Load torque on the carrier", TORQUE, 0.0,
                                   "A constant torque on the carrier's joint about -z, against the input; 0 adds none")
+        self.efficiency = QuantityField("Mesh efficiency", field_range(GearPair, "efficiency"), 1.0,
+                                        "The efficiency of every sun-planet and planet-ring mesh, both ways of power "
+                                        "flow, in the carrier's frame (Modelica's LossyGear, with its stuck phases); "
+                                        "1: lossless")
         self.hold = QCheckBox("Hold the ring (a 0 rad/s motor on its joint)")
         self.hold.setChecked(True)
         self.compliant = QCheckBox("Compliant meshes (ISO 6336 stiffness on every pair)")
@@ -66,7 +71,7 @@ class PlanetaryDialog(QDialog):
         for w in geometry:
             form.addRow(w.label, w)
         form.addRow("Sun hand", self.hand)
-        for w in (self.torque, self.load):
+        for w in (self.torque, self.load, self.efficiency):
             form.addRow(w.label, w)
         form.addRow(self.hold)
         form.addRow(self.compliant)
@@ -81,9 +86,9 @@ class PlanetaryDialog(QDialog):
         form.addRow("Seen from +z", self.sketch)
         self.message = finish_form(self, form, QLabel("Coaxial: z_r = z_s + 2 z_p. Assembly: (z_s + z_r) / N whole. "
                                                       "Neighbours: the planets' tips clear each other."))
-        for w in (*geometry, self.torque, self.load):
+        for w in (*geometry, self.torque, self.load, self.efficiency):
             w.edit.editingFinished.connect(self.show_derived)
-        follow_keys((*geometry, self.torque, self.load), self.show_derived)
+        follow_keys((*geometry, self.torque, self.load, self.efficiency), self.show_derived)
         self.hand.currentTextChanged.connect(self.show_derived)
         self.show_derived()
         self.command = None
@@ -107,18 +112,28 @@ class PlanetaryDialog(QDialog):
             return
         self.sketch.show_set(zs, zp, zr, n, mt, alpha, beta)
         problems = [self._named("{}: {}".format(*p)) for p in builders.planetary_problems(zs, zp, zr, n, mt, alpha, beta)]
-        for torque in (self.torque, self.load):
+        for field in (self.torque, self.load, self.efficiency):
             try:
-                torque.value()
+                field.value()
             except FieldError as exc:
                 problems.append(str(exc))
         if problems:
             self.derived.setText(problems[0])
         else:
             self.derived.setText(f"ratio sun to carrier with the ring held 1 + z_r / z_s = {1 + zr / zs:.6g}; centre "
-                                 f"distance a = {builders.carrier_arm(mt, zs, zp) * 1e3:.6g} mm; every condition holds")
+                                 f"distance a = {builders.carrier_arm(mt, zs, zp) * 1e3:.6g} mm"
+                                 f"{self._efficiency(zs, zr)}; every condition holds")
         self.derived.setStyleSheet(ERROR_STYLE if problems else OK_STYLE)
         self.teeth_check.show_lines(builders.planetary_tooth_warnings(zs, zp, mt, alpha, beta))
+
+    def _efficiency(self, zs: int, zr: int) -> str:
+        """The set's efficiency with the ring held both ways, for lossy meshes ('' for lossless ones)."""
+        eta = self.efficiency.value()
+        if eta == 1.0:
+            return ""
+        forwards, back = builders.planetary_efficiency(zs, zr, eta)
+        return (f"; efficiency with the ring held (Willis, eta0 = {eta ** 2:.6g}) {forwards:.4g} sun to carrier, "
+                f"{back:.4g} carrier to sun")
 
     @staticmethod
     def _named(text: str) -> str:
@@ -128,7 +143,8 @@ class PlanetaryDialog(QDialog):
     def accept(self) -> None:
         try:
             zs, zp, zr, n, mt, b, alpha, beta = self._set()
-            items = builders.planetary_set(zs, zp, zr, n, mt, b, alpha, helix_angle=beta)
+            items = builders.planetary_set(zs, zp, zr, n, mt, b, alpha, helix_angle=beta,
+                                           efficiency=self.efficiency.value())
             torque, load = self.torque.value(), self.load.value()
         except (FieldError, ModelError) as exc:
             self.message.setText(self._named(str(exc)))

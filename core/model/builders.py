@@ -140,15 +140,25 @@ def planetary_tooth_warnings(sun_teeth: int, planet_teeth: int, module: float, p
                                                 helix_angle=helix_angle))]
 
 
+def planetary_efficiency(sun_teeth: int, ring_teeth: int, mesh_efficiency: float) -> tuple[float, float]:
+    """The efficiency of a simple planetary set with its ring held and every mesh at `mesh_efficiency` (both ways),
+    (sun driving the carrier, the carrier driving the sun back): Willis's, with the stationary carrier's efficiency
+    eta0 = mesh_efficiency^2 (a sun mesh and a ring mesh in series) applied the way power flows in the carrier's
+    frame: (1 + eta0 z_r / z_s) / (1 + z_r / z_s) forwards, (1 + z_r / z_s) / (1 + z_r / (eta0 z_s)) back."""
+    eta0, k = mesh_efficiency ** 2, ring_teeth / sun_teeth
+    return (1 + eta0 * k) / (1 + k), (1 + k) / (1 + k / eta0)
+
+
 def planetary_set(sun_teeth: int, planet_teeth: int, ring_teeth: int, planets: int, module: float,
                   face_width: float, pressure_angle: float = math.radians(20.0), helix_angle: float = 0.0,
-                  density: float = 7850.0) -> list:
+                  density: float = 7850.0, efficiency: float = 1.0) -> list:
     """Bodies, joints and gear pairs of a simple planetary set on the z axis.
 
     The carrier turns on its own revolute joint to the ground; the planets
     turn on the carrier; sun and ring turn on the ground. Names: ``sun``,
     ``carrier``, ``planet1..N``, ``ring``; joints ``<body>_joint``; pairs
-    ``sun_planetK`` and ``planetK_ring``.
+    ``sun_planetK`` and ``planetK_ring``, each with the mesh `efficiency`
+    (both ways of power flow; 1: lossless).
 
     Raises
     ------
@@ -189,7 +199,8 @@ def planetary_set(sun_teeth: int, planet_teeth: int, ring_teeth: int, planets: i
         RevoluteJoint("carrier_joint", GROUND, "carrier", (0.0, 0.0, 0.0), z_axis),
         RevoluteJoint("ring_joint", GROUND, "ring", (0.0, 0.0, 0.0), z_axis),
     ]
-    pair = dict(module=module, pressure_angle=pressure_angle, face_width=face_width, carrier="carrier")
+    pair = dict(module=module, pressure_angle=pressure_angle, face_width=face_width, carrier="carrier",
+                efficiency=efficiency)
     for k in range(1, planets + 1):
         planet = items[1 + k]
         items.append(RevoluteJoint(f"planet{k}_joint", "carrier", planet.name, planet.position, z_axis))

@@ -292,6 +292,32 @@ def test_planetary_wizard_says_a_load_out_of_range_as_it_is_typed_not_every_cond
     assert derived[2].endswith("every condition holds")
 
 
+def test_planetary_wizard_gives_every_mesh_its_efficiency_and_shows_the_sets_by_willis(window, qtbot):
+    """A lossy planetary took an efficiency typed into six pairs' properties after the wizard; its Mesh efficiency
+    entry sets them all, and the live line gives the set's efficiency with the ring held (24/72 at 0.95 per mesh:
+    eta0 = 0.9025, (1 + 3 eta0) / 4 = 0.9269 sun to carrier, 4 / (1 + 3 / eta0) = 0.925 back). An efficiency out
+    of (0, 1] is named with its range as it is typed."""
+    derived = []
+
+    def look(dlg):
+        eta = dlg.findChild(QLineEdit, "Mesh efficiency")
+        eta.selectAll()
+        qtbot.keyClicks(eta, "1.5")
+        derived.append(dlg.findChild(QLabel, "derived").text())
+        eta.selectAll()
+        qtbot.keyClicks(eta, "0.95")
+        derived.append(dlg.findChild(QLabel, "derived").text())
+
+    fill_and_ok(qtbot, {}, press=look)
+    qtbot.mouseClick(toolbar_button(window, "planetary"), Qt.LeftButton)
+    assert derived[0].startswith("Mesh efficiency: must be a number ") and "got 1.5" in derived[0]
+    assert derived[1] == ("ratio sun to carrier with the ring held 1 + z_r / z_s = 4; centre distance a = 48 mm; "
+                          "efficiency with the ring held (Willis, eta0 = 0.9025) 0.9269 sun to carrier, 0.925 carrier "
+                          "to sun; every condition holds")
+    assert {pair.efficiency for pair in window.doc.model.gear_pairs.values()} == {0.95}
+    assert window.doc.undo_stack.count() == 1
+
+
 def test_planetary_wizard_sketches_the_set_with_touching_planets_in_red(window, qtbot):
     """The sketch under the entries, in the numbers worked by hand for 24/24/72 at m 2 mm: sun and planets of
     pitch radius 24 mm and tip 26 mm, the ring's pitch 72 mm and tip 70 mm (an inner gear's tip is inside), the

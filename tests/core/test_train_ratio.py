@@ -10,7 +10,10 @@ import pytest
 from core.analysis.train_ratio import balance, law_mean, referral, speed_ratio, train_inertia
 from core.gearing.gear_bodies import polar_inertia
 from core.dynamics.simulate import simulate
+from core.commands import AddItem, Macro
+from core.model import builders
 from core.model.entities import GROUND, RevoluteJoint, SpeedMotor, TimeLaw, Torque
+from core.model.model import Model
 from core.model.files import load
 from tests.conftest import EXAMPLES, two_stage_reducer
 from tests.core.dynamics.test_generalized_alpha import pair_from_file_new
@@ -180,6 +183,24 @@ def test_a_motor_on_a_lossy_planetary_holds_the_sun_by_the_willis_efficiency():
     eta0, i0 = 0.98**2, 72 / 24
     assert found.net == pytest.approx(-1.0, rel=1e-12)
     assert found.steady == pytest.approx(1.0 / ((1 + eta0 * i0) / (1 + i0)), rel=1e-9)
+
+
+@pytest.mark.parametrize("carrier_torque", [-4.0, 4.0])
+def test_the_builders_planetary_efficiency_is_what_a_run_of_the_built_set_gives_both_ways(carrier_torque):
+    """builders.planetary_efficiency (the Planetary Gearset dialog shows it) against the engine: the set built with
+    every mesh at 0.95, its ring held, a motor at 100 rad/s on the sun and 4 N m on the carrier against its turning
+    (the sun drives) or with it (the carrier drives the sun back). The efficiency is the power out over the power
+    in: 4 N m times the carrier's speed (a quarter of the sun's) against the motor's torque times its speed."""
+    model = Model()
+    items = builders.planetary_set(24, 24, 72, 3, 0.002, 0.02, efficiency=0.95)
+    items += [builders.held_joint("ring_hold", "ring_joint"), SpeedMotor("motor", "sun_joint", TimeLaw(value=100.0)),
+              builders.constant_torque("load", "carrier_joint", carrier_torque)]
+    Macro("planetary", [AddItem(i) for i in items]).do(model)
+    assert {pair.efficiency for pair in model.gear_pairs.values()} == {0.95}
+    motor = referral(model).steady  # the motor's torque in steady running, with the losses [N m]
+    forwards, back = builders.planetary_efficiency(24, 72, 0.95)
+    power_in, power_out = (motor * 100.0, 4.0 * 25.0) if carrier_torque < 0 else (4.0 * 25.0, -motor * 100.0)
+    assert power_out / power_in == pytest.approx(forwards if carrier_torque < 0 else back, rel=1e-9)
 
 
 def test_the_train_puts_on_a_gears_joint_its_inertia_referred_by_the_square_of_the_ratio():

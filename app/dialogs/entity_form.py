@@ -144,6 +144,9 @@ class EntityForm(QWidget):
             if f.name == "name":
                 w = QLineEdit(item.name if item is not None else name)
                 w.setObjectName("Name")
+                # as wide as the name: beside long labels (a gear pair's) the field column is too narrow for it,
+                # and the row then goes below its label (WrapLongRows)
+                w.setMinimumWidth(max(120, w.fontMetrics().horizontalAdvance(w.text()) + 16))
                 w.editingFinished.connect(lambda n=f.name: self.edited.emit(n))
             elif f.name in refs:
                 w = QComboBox()

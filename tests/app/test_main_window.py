@@ -121,13 +121,15 @@ def test_properties_name_the_kind_of_item_as_the_tools_do(window, qtbot):
 
 
 @pytest.mark.parametrize("example, item", [("helical_pair", "gear1"), ("lossy_gear_demo1", "gear"),
-                                           ("planetary", "planet2"), ("bevel_pair", "gear")])
+                                           ("planetary", "planet2"), ("bevel_pair", "gear"),
+                                           ("planetary", "sun_planet1")])
 def test_properties_of_a_generated_gear_and_a_lossy_pair_fit_the_dock_of_a_1280_px_screen(window, qtbot, example,
                                                                                              item):
     """On a 1280 px screen the Properties dock gets about 300 px; every field and unit of a generated gear (its
     inertia matrix too) and of a lossy pair (its loss table and buttons) fits it without a horizontal scroll bar,
     with labels above their fields where a row is too long. Every entry shows its whole number: planet 2's
-    position y, 41.5692 mm, read '1.5692' (then '41.569') in an entry narrower than it."""
+    position y, 41.5692 mm, read '1.5692' (then '41.569') in an entry narrower than it; a gear pair's name,
+    sun_planet1, read 'n_planet1' beside its label (the pair's longest labels left its fields 65 px)."""
     window.resize(1230, 780)
     window.open_file(EXAMPLES / f"{example}.gdyn")
     if example == "bevel_pair":  # turned as Move gear 2 into mesh leaves a wheel made on the pinion's axis: its

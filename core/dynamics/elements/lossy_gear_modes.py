@@ -11,8 +11,8 @@ first pair (its lead) holds the lock; the others, its members, stand at rest wit
 the way the set is pushed (the set's 'way'). The set breaks away exactly when the lead's torque passes its own
 limit that way: every pair is then at the limit of its losses, as rolling at no acceleration. The members add
 what they hold, tie w_a = c w_a(lead) times it, to the lead's other event, which so watches the set's torque
-(the same in any split): when it changes sign, the set is pushed the other way and the members take those
-losses. A member's discrete states carry its tie: the lead's first event and c.
+(the same in any split): when it passes half the lead's own limit the other way, the set is pushed that way and
+the members take those losses (a band, so that a compliant set's ripple at rest does not turn it each time). A member's discrete states carry its tie: the lead's first event and c.
 
 Where other rows impose w_a (a speed motor's law, a fixed joint), the lock would repeat them and what the pair
 holds at rest is not determined: the imposed motion decides the mode, since a motor overcomes any loss. The pair
@@ -108,7 +108,7 @@ class LossyGearModes:
             return (y, self._choose_side(system, t, y, flip=True)) if i == 1 else self._settle(system, t, y,
                                                                                                stopped=mode)
         # stuck: the torque to hold has reached what the losses hold forwards ('stop') or backwards ('flow'); for a
-        # set's lead whose way is the other, the set's torque changed sign: it is pushed that way now
+        # set's lead whose way is the other, the set's torque passed its watch: it is pushed that way now
         towards = FORWARD if i == 0 else BACKWARD
         way = int(disc[self.disc0 + WAY])
         return self._settle(system, t, y, towards=towards) if way and way != towards else self._settle(
@@ -170,7 +170,7 @@ class LossyGearModes:
         """Settle the set of tied pairs `group` ((pair, c) with w_a = c w_a(self)) at rest: its first pair, the
         lead, holds the lock, its members stand with the losses of the way the set is pushed (`way`, else the
         sign of the set's torque), and the set starts that way where the lead's torque passes its own limit (or
-        `force`: an event found it there; `turned`: the set's torque changed sign). `way` and `stopped` are in this
+        `force`: an event found it there; `turned`: the set's torque turned it). `way` and `stopped` are in this
         pair's sense."""
         order = system.elements.index
         lead, c0 = min(group, key=lambda member: order(member[0]))

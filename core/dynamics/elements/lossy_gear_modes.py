@@ -32,8 +32,8 @@ from core.gearing.losses import BACKWARD, FORWARD, STUCK
 
 class LossyGearModes:
     """The modes of a lossy pair (an Element's contract, part 4): its discrete states from ``disc0``, its events
-    from ``event0``, its channels from ``out0``, and ``table``, ``ratio``, ``rigid``, ``g1``, ``carrier``,
-    ``axes`` of the element."""
+    from ``event0``, its channels from ``modes_at``, and ``table``, ``ratio``, ``g1``, ``carrier``, ``axes`` of
+    the element."""
 
     def states(self) -> list[tuple]:
         """Its discrete states (mode, 1 when gear 1 drives, 1 when held, way, lead, tie): each mode with either
@@ -77,7 +77,7 @@ class LossyGearModes:
     def torques_at(self, system, t: float, y) -> tuple[float, float, float]:
         """tau_a, tau_b [N m] and w_a [rad/s] at (t, y), from its channels."""
         values = system.sample(t, y)[0]
-        at = self.out0 + (4 if self.rigid else 0) + 4
+        at = self.modes_at + 4
         return float(values[at]), float(values[at + 1]), float(values[at + 2])
 
     def start(self, system, y) -> tuple:
@@ -231,7 +231,7 @@ class LossyGearModes:
 
     def _held(self, values) -> float:
         """What it holds at rest, tau_a + tau_b / r [N m], from its channels' `values`."""
-        at = self.out0 + (4 if self.rigid else 0) + 4
+        at = self.modes_at + 4
         return float(values[at] + values[at + 1] / self.ratio)
 
     def _holding(self, system, t: float, y) -> tuple[float, float, float, float]:
@@ -242,10 +242,9 @@ class LossyGearModes:
         return tau_a + tau_b / self.ratio + 0.0, low + 0.0, high + 0.0, scale  # + 0.0: no '-0' in messages
 
     def ties(self, system, t: float, y) -> tuple[list, str | None]:
-        """What ties this pair's w_a (for its modes, and for the model's checks), from the locks' rows with every lock
-        on: when the rows other than the locks
-        fix it, ([(self, 1)], what imposes it: the speed motors among those rows, or the joints); else ([(pair,
-        c)], None) with this pair first (c = 1) and each lossy pair whose w_a those rows tie to its own,
+        """What ties this pair's w_a, from the locks' rows with every lock on: when the rows other than the locks fix
+        it, ([(self, 1)], what imposes it: the speed motors among those rows, or the joints); else ([(pair, c)],
+        None) with this pair first (c = 1) and each lossy pair whose w_a those rows tie to its own,
         w_a = c w_a(self)."""
         pairs = [e for e in system.elements if isinstance(e, type(self))]
         disc, saved = system.kernel.disc, system.kernel.disc.copy()

@@ -133,9 +133,9 @@ def law(t, fb, ib, fp, ip, disc, state, forces):
 def torques(fb, ib, fp, ip, disc, state, forces, lam):
     """tau_a, tau_b [N m] (what the gears put into the pair), the lossless torque on gear 2, the bearing couple,
     w_a, w_b [rad/s] and k: from the tooth force (a rigid pair's multiplier, a compliant pair's mesh force) and
-    the lock's multiplier. A rigid pair's losses act on gear 2, a compliant
-    pair's on gear 1 (so they take power at the side whose motion decides them, whatever the mesh's deflection
-    does): tau_b = -r (k tau_a - sign(w_a) tau_bf) either way."""
+    the lock's multiplier. A rigid pair's losses act on gear 2, a compliant pair's on gear 1 (so they take power
+    at the side whose motion decides them, whatever the mesh's deflection does): tau_b = -r (k tau_a - sign(w_a)
+    tau_bf) either way."""
     pv, u = state[1], forces[0]
     p = ports_from(ip)
     w_a, w_b = pv[p + W_A], pv[p + FRICTION]
@@ -219,7 +219,7 @@ def events(t, fb, ib, fp, ip, disc, state, forces, lam, g):
 @element(GearPair)
 class LossyGearPairElement(LossyGearModes, Element):
     FLOATS, INTS = PAIR_FLOATS + 8, 5
-    LAW_ORDER = 1  # after the compliant meshes: it moves a share of their force
+    LAW_ORDER = 1  # after the compliant meshes: a compliant pair's loss couple follows their force
     MODES = True
 
     @classmethod
@@ -287,16 +287,19 @@ class LossyGearPairElement(LossyGearModes, Element):
                     "carrier"),
             Channel(n, "w_a", "rad/s", "gear pair", "speed of gear 1 relative to the carrier")]
 
+    @property
+    def modes_at(self) -> int:
+        """Its first channel after a rigid pair's tooth forces: drift, mode, driving, loss power, tau_a, tau_b, w_a."""
+        return self.out0 + (4 if self.rigid else 0)
+
     def guard(self, values) -> str:
         """Losses never give power back: the loss power at least zero to round-off of the power through the
         pair (|tau_a w_a| + |tau_b w_b|), and of a speed at rest (HELD_SPEED with the torques: near a stop, a
         sample on the interpolant may see w_a of 1e-12 rad/s the wrong way)."""
-        at = self.out0 + (4 if self.rigid else 0)
+        at = self.modes_at
         loss, tau_a, tau_b, w_a = (float(values[at + k]) for k in (3, 4, 5, 6))
         through = abs(tau_a * w_a) + abs(tau_b * w_a / self.ratio)
         if loss >= -LOSS_ROUND_OFF * through - HELD_SPEED * (abs(tau_a) + abs(tau_b / self.ratio)):
             return ""
         return (f"its losses give power back ({loss:.6g} W of {through:.6g} W through the pair): the loss table or "
                 f"the mode is wrong there")
-
-    # ------------------------------------------------------------------ modes (between steps)

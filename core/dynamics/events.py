@@ -60,33 +60,62 @@ def crossed(g_old: float, g_new: float, direction: float) -> bool:
 
 
 def locate(events: list[Event], g_old: list[float], g_new: list[float], sol, t_old: float, t_new: float,
-           xtol: float = 4 * np.finfo(float).eps) -> list[tuple[float, int]]:
+           xtol: float = 4 * np.finfo(float).eps, again=()) -> list[tuple[float, int]]:
     """(time, index) of every event that happened in [t_old, t_new], earliest first.
 
     `sol` is the interpolant of the step. A terminal event cuts the list after
-    it: what comes later in the step is not reached.
+    it: what comes later in the step is not reached. `again`: the events that fired at t_old already; one that
+    fails there at once again is taken where the step first shows it (its mode cannot be decided at that instant).
     """
     found = []
     for i, ev in enumerate(events):
-        if crossed(g_old[i], g_new[i], ev.direction):
-            g_a, g_b = (0.0, 0.0) if g_new[i] == 0.0 else (ev.fun(t_old, sol(t_old)), ev.fun(t_new, sol(t_new)))
-            if g_new[i] == 0.0 or g_b == 0.0 or (g_a * g_b > 0 and np.sign(g_a) == np.sign(g_old[i])):
-                te = t_new  # where it shows (the interpolant may not cross: a projection after the step did)
-            elif g_a == 0.0 or g_a * g_b > 0:
-                te = t_old  # the interpolant is past it all through the step
-            else:
-                # at the first event, not at import: scipy.optimize loads linprog and fft with it (0.17 s of the
-                # app's start, which imports this module for every model but meets an event in few)
-                from scipy.optimize import brentq
-
-                te = brentq(lambda t: ev.fun(t, sol(t)), t_old, t_new, xtol=xtol * max(1.0, abs(t_new)),
-                            rtol=4 * np.finfo(float).eps)
-            found.append((te, i))
+        if not crossed(g_old[i], g_new[i], ev.direction):
+            continue
+        g_a, g_b = (0.0, 0.0) if g_new[i] == 0.0 else (ev.fun(t_old, sol(t_old)), ev.fun(t_new, sol(t_new)))
+        if g_new[i] == 0.0 or g_b == 0.0 or (g_a * g_b > 0 and np.sign(g_a) == np.sign(g_old[i])):
+            te = t_new  # where it shows (the interpolant may not cross: a projection after the step did)
+        elif g_a * g_b > 0:
+            te = t_old  # the interpolant is past it all through the step
+        else:
+            fun = lambda t: ev.fun(t, sol(t))  # noqa: E731
+            # from a zero: it may cross after leaving it the other way, or fail at once
+            a, b = _back_across(fun, t_old, t_new, g_b, i in again) if g_a == 0.0 else (t_old, t_new)
+            te = a if a == b else _brent(fun, a, b, xtol)
+        found.append((te, i))
     found.sort()
     for k, (_, i) in enumerate(found):
         if events[i].terminal:
             return found[:k + 1]
     return found
+
+
+def _brent(g, a: float, b: float, xtol: float) -> float:
+    """The zero of g between a and b (of opposite signs) to round-off."""
+    # at the first event, not at import: scipy.optimize loads linprog and fft with it (0.17 s of the app's start,
+    # which imports this module for every model but meets an event in few)
+    from scipy.optimize import brentq
+
+    return brentq(g, a, b, xtol=xtol * max(1.0, abs(b)), rtol=4 * np.finfo(float).eps)
+
+
+#: Where in a step (fractions of it) an event function that starts the step at zero is looked at for the other sign
+PROBES = (1e-4, 1e-3, 1e-2, 0.1, 0.25, 0.5, 0.75)
+
+
+def _back_across(g, t_old: float, t_new: float, g_new: float, again: bool) -> tuple[float, float]:
+    """Where g, zero at t_old and of g_new's sign at t_new, reaches that sign: a bracket (a, b) of its crossing, or
+    (t, t) when it has that sign at once: t_old, or `again` the first probe that shows it. A mode entered at a zero
+    of its event function (a gear starting from rest) may hold for part of the step, g of the other sign there,
+    and end within it."""
+    start = None
+    for f in PROBES:
+        t = t_old + f * (t_new - t_old)
+        value = g(t)
+        if value * g_new < 0:
+            start = t
+        elif value * g_new > 0:
+            return (start, t) if start is not None else (t, t) if again else (t_old, t_old)
+    return (start, t_new) if start is not None else (t_new, t_new) if again else (t_old, t_old)
 
 
 def law_breaks(model, t_end: float) -> list[tuple[float, str, str]]:

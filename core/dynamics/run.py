@@ -393,7 +393,9 @@ class Run:
         if self.events:
             sol = solver.dense_output()
             g_new = [ev.fun(solver.t, solver.y) for ev in self.events]
-            found = locate(self.events, self._g, g_new, sol, solver.t_old, solver.t)
+            t0, fired = self._last_event
+            again = fired if abs(solver.t_old - t0) <= 1e-9 * self.settings.step else ()
+            found = locate(self.events, self._g, g_new, sol, solver.t_old, solver.t, again=again)
             terminal = found and self.events[found[-1][1]].terminal
             for te, i in found[:-1] if terminal else found:
                 self.results.events.append((te, self.events[i].name, ""))
@@ -409,7 +411,9 @@ class Run:
                 y_new, note = self.system.on_event(i, te, y)
                 self.results.events.append((te, self.events[i].name, note))
                 solver.restart(te, y_new)
-                self._g = [ev.fun(te, y_new) for ev in self.events]
+                # one that went past zero before te (cut off by this one) or at the switch fires there next
+                self._g = [0.0 if old >= 0.0 > g and ev.direction < 0 else g
+                           for ev, old, g in zip(self.events, self._g, (ev.fun(te, y_new) for ev in self.events))]
                 if solver.status == "finished":  # the event fell on the stretch's end: its new state is the last one
                     return self._stretch_end(_Lazy(solver))
                 return False

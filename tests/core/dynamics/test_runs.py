@@ -143,6 +143,19 @@ def test_an_event_the_interpolant_does_not_bracket_is_put_at_the_step_end_where_
     assert locate(ev, [1.0], [-1e-3], lambda t: np.array([-0.5 - t]), 0.0, 2.0) == [(0.0, 0)]
 
 
+def test_an_event_entered_at_its_zero_that_holds_then_ends_within_the_step_is_located_where_it_ends():
+    """A mode entered where its event function is zero (a gear leaving rest) that holds for part of the step: g =
+    t (0.3 - t) over a step of 1 crosses back at 0.3. It was put at the step's start, as if the mode failed at
+    once (a compliant lossy planetary's pairs then stuck at t = 0 holding far past their limits)."""
+    ev = [Event(lambda t, y: y[0], direction=-1, terminal=True)]
+    found = locate(ev, [0.0], [-0.7], lambda t: np.array([t * (0.3 - t)]), 0.0, 1.0)
+    assert found[0][1] == 0 and found[0][0] == pytest.approx(0.3, abs=1e-15)
+    # one that fails at once is at the start; fired there already ('again'), where the step first shows it
+    at_once = lambda t: np.array([-t])  # noqa: E731
+    assert locate(ev, [0.0], [-1.0], at_once, 0.0, 1.0) == [(0.0, 0)]
+    assert locate(ev, [0.0], [-1.0], at_once, 0.0, 1.0, again={0: 1}) == [(1e-4, 0)]
+
+
 def test_events_that_fire_in_turn_at_one_instant_fail_the_run_like_one_that_repeats():
     """Two events that undo each other's mode at the same instant fired forever (the count of repeats was only
     kept for one event firing again)."""

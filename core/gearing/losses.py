@@ -93,6 +93,25 @@ def holding_range(values, tau_a: float) -> tuple[float, float]:
     return low, high
 
 
+def mesh_limit(values, tau0: float, direction: float) -> float:
+    """The loss torque [N m] at w_a = 0+ (direction 1) or 0- (-1) of a gear whose losses sit at shaft a's side of a
+    compliant mesh, which passes on tau0 [N m] (what shaft a's side gives the mesh, a state of its deflection).
+    Moving that way, shaft a puts in tau_a = (tau0 + direction tau_bf) / k, the driving side being the one
+    consistent with that tau_a (as `holding_range` decides it): the loss is tau_a - tau0. Stuck, it holds
+    tau_a + tau_b / r, and a torque past this limit is one that motion that way takes without slowing."""
+    tau_a = tau0
+    for a_drives in (True, False):
+        tau_a = (tau0 + direction * bearing_friction(values, a_drives)) / mesh_factor(values, a_drives)
+        if (direction * driving_torque(values, tau_a, direction) >= 0.0) == a_drives:
+            break  # else both sides are inconsistent by round-off: gear 2 driving's
+    return tau_a - tau0
+
+
+def mesh_holding_range(values, tau0: float) -> tuple[float, float]:
+    """(low, high) [N m] as `holding_range`, for losses at shaft a's side of a compliant mesh passing on tau0."""
+    return mesh_limit(values, tau0, BACKWARD), mesh_limit(values, tau0, FORWARD)
+
+
 @dataclass(frozen=True)
 class LossValues:
     """The table's values at one speed: efficiencies [-] and bearing friction referred to shaft a [N m]."""
@@ -126,6 +145,9 @@ class LossValues:
 
     def holding_range(self, tau_a: float) -> tuple[float, float]:
         return holding_range(self.values, tau_a)
+
+    def mesh_holding_range(self, tau0: float) -> tuple[float, float]:
+        return mesh_holding_range(self.values, tau0)
 
 
 class LossTable:

@@ -120,12 +120,14 @@ class LossyGearModes:
         run out: the torque passes through zero there and both margins are round-off, so they are taken a moment
         later (a millionth of a step, along each side's rate)."""
         dt = 1e-6 * system.model.settings.step if flip else 0.0
-        margins = {}
+        margins, before = {}, self._drives(system)
         for side in (True, False):
             self._set(system, a_drives=side)
             ahead = system.space.retract(y, dt * system.evaluate(t, y)) if flip else y
             margins[side] = float(system.kernel.events(t + dt, ahead)[self.event0 + 1])
         a_drives = margins[True] >= margins[False]
+        if flip and margins[True] == margins[False]:  # no torque yet (a compliant mesh from rest): the side that
+            a_drives = not before  # ran out is the one not to keep
         self._set(system, a_drives=a_drives)
         return f"gear {1 if a_drives else 2} drives"
 
@@ -147,9 +149,10 @@ class LossyGearModes:
         y = system.consistent_velocities(y, t)[0]
         held, low, high, scale = self._holding(system, t, y)
         way = breaks
-        if not way and held > high + TORQUE_FLOOR and stopped != FORWARD:
+        beyond = 1e-6 * scale  # a torque this far past a limit is not round-off of it: it moves the pair that way
+        if not way and held > high + TORQUE_FLOOR and (stopped != FORWARD or held > high + beyond):
             way = FORWARD
-        elif not way and held < low - TORQUE_FLOOR and stopped != BACKWARD:
+        elif not way and held < low - TORQUE_FLOOR and (stopped != BACKWARD or held < low - beyond):
             way = BACKWARD
         held_at = f"the losses hold {low:.6g} to {high:.6g} N m at rest"
         if not way:
@@ -237,7 +240,8 @@ class LossyGearModes:
     def _holding(self, system, t: float, y) -> tuple[float, float, float, float]:
         """What it holds at rest, tau_a + tau_b / r, the losses' limits there, and the torques' scale [N m]."""
         tau_a, tau_b, _ = self.torques_at(system, t, y)
-        low, high = self.table.at_rest.holding_range(tau_a)
+        at_rest = self.table.at_rest
+        low, high = at_rest.holding_range(tau_a) if self.rigid else at_rest.mesh_holding_range(-tau_b / self.ratio)
         scale = max(abs(tau_a), abs(tau_b / self.ratio), abs(low), abs(high))
         return tau_a + tau_b / self.ratio + 0.0, low + 0.0, high + 0.0, scale  # + 0.0: no '-0' in messages
 

@@ -7,12 +7,19 @@ tooth force on gear 2 is k times the lossless one (k = eta_mf1 when gear 1 drive
 drives) and the rest, (1 - k) times it, acts on the carrier at the pitch point, so forces and moments still
 balance; the bearing friction referred to gear 1 acts as a couple -r sign(w_a) tau_bf about gear 2's axis
 between gear 2 and the carrier. That is tau_b = -r (k tau_a - sign(w_a) tau_bf), as in the massless gear of
-Modelica's LossyGear, and the power lost is tau_loss w_a. When the pair is stuck, a lock row holds w_a = 0.
+Modelica's LossyGear, and the power lost is tau_loss w_a. A compliant pair has the same relation with its losses
+as a couple between gear 1 and the carrier about gear 1's axis: (1 / k - 1) times the mesh's torque on gear 1,
+so that k of gear 1's torque reaches the mesh, and the bearing friction's -sign(w_a) tau_bf / k. Its mesh
+deflects and its gears may float on bearings, so w_a = r w_b holds only on average: losses that acted on gear 2,
+or as forces, would take power by other motions than the w_a that decides them, and gave power back near rest.
+When the pair is stuck, a lock row holds w_a = 0; a compliant pair's limits at rest are then what its losses would
+take rolling from rest under the mesh's torque (core.gearing.losses.mesh_holding_range), not under a torque the
+lock's share moves.
 
 Rows: the pair's no-slip row (rigid pairs; its power is the mesh's loss) and the lock (off while the pair
-rolls). Ports: w_a, the friction couple (its rate w_b), and for a compliant pair the teeth's approach the mesh
-deflects by (two ports and two extra states, as the lossless pair's) and the share (1 - k) of the mesh's force
-that moves from gear 2 to the carrier (its power is the mesh loss).
+rolls). Ports: for a compliant pair first the teeth's approach the mesh deflects by (two ports and two extra
+states, as the lossless pair's); then w_a (a compliant pair's loss couple acts along it) and the friction couple
+of a rigid pair (its rate w_b).
 Its events' values are `events` below; the layout of its discrete states is core.dynamics.elements.
 lossy_gear_states, and the modes its events switch to between steps are core.dynamics.elements.lossy_gear_modes.
 """
@@ -25,7 +32,7 @@ from core.dynamics.buffers.layout import LOSS_POWER
 from core.dynamics.buffers.tables import table
 from core.dynamics.elements.base import (DISC0, EVENT0, NROWS, OUT0, PORT0, ROW0, X0, Element, element)
 from core.dynamics.elements.blocks import copy_row, pose, put_force, put_spin, vector
-from core.dynamics.elements.gear_geometry import (APPROACH_PORTS, PAIR_FLOATS, pair_floats, pair_frame,
+from core.dynamics.elements.gear_geometry import (APPROACH_PORTS, PAIR_FLOATS, pair_floats,
                                                   put_approach, put_pair_row, tooth_forces)
 from core.dynamics.elements.gear_pair import soft, tooth_force_channels
 from core.dynamics.elements.lossy_gear_modes import LossyGearModes
@@ -33,7 +40,7 @@ from core.dynamics.elements.lossy_gear_states import (DRIVES, HELD, HELD_SPEED, 
                                                      locked, member)
 from core.dynamics.results.channels import Channel
 from core.gearing.losses import (BACKWARD, FORWARD, STUCK, LossTable, bearing_friction, driving_torque, holding_range,
-                                 loss_values, mesh_factor)
+                                 loss_values, mesh_factor, mesh_holding_range)
 from core.gearing.pitch_point import PairGeometryData, contact_frame
 from core.geometry import vec3
 from core.model.entities import GearPair
@@ -45,8 +52,8 @@ G1, G2, CARRIER, TABLE, MESH = 10, 11, 12, 13, 14  # MESH: the compliant mesh's 
 FLOW_TOLERANCE = 1e-9
 #: Share of the power through the pair by which the loss power may fall below zero (round-off)
 LOSS_ROUND_OFF = 1e-9
-# its ports after the approach ports of a compliant pair: w_a, the friction couple, the mesh force's shares
-W_A, FRICTION, SHARE = 0, 1, 2
+# its ports after the approach ports of a compliant pair: w_a (a compliant pair's loss couple), the friction couple
+W_A, FRICTION = 0, 1
 
 
 def ports_from(ip):
@@ -81,13 +88,7 @@ def geometry(fb, ib, fp, ip, disc, bodies, rows, ports):
         put_force(rgp, ip[ROW0], 2, vec3.add(base, sep), arm_c, -(1.0 - k))
         put_force(rgs, ip[ROW0], 2, sep, arm_c, -(1.0 - k))
     else:
-        point, _, base, sep, _ = pair_frame(fp, bodies, g1, g2)
         put_approach(pr, ip[PORT0], fp, bodies, g1, g2)
-        x2 = pose(bodies, g2)[0]
-        for s, side in enumerate((1.0, -1.0)):  # the mesh's force on the drive flank and on the coast flank
-            d = vec3.add(base, vec3.scale(side, sep))
-            put_force(pr, p + SHARE + s, 0, d, vec3.sub(point, x2), 1.0 - k)
-            put_force(pr, p + SHARE + s, 1, d, vec3.sub(point, xc), -(1.0 - k))
     stuck = locked(disc, ip[DISC0])
     put_spin(rj, lock, 1, 0, vec3.scale(1.0 if stuck else 0.0, a1))
     copy_row(rgp, rj, lock)
@@ -97,12 +98,16 @@ def geometry(fb, ib, fp, ip, disc, bodies, rows, ports):
 
 
 def bearing_couple(fb, ib, ip, disc, fp, w_a):
-    """The couple about gear 2's axis from the bearing friction, -r sign(w_a) tau_bf [N m] (0 when stuck)."""
+    """The bearing friction's couple [N m] (0 when stuck): on a rigid pair -r sign(w_a) tau_bf about gear 2's axis;
+    on a compliant pair -sign(w_a) tau_bf / k about gear 1's (its losses sit at gear 1's side of the mesh)."""
     mode = disc[ip[DISC0] + MODE]
     if mode == STUCK:
         return 0.0
     values = loss_values(table(fb, ib, ip[TABLE]), w_a)
-    return -fp[RATIO] * mode * bearing_friction(values, disc[ip[DISC0] + DRIVES] != 0)
+    drives = disc[ip[DISC0] + DRIVES] != 0
+    if ip[MESH] < 0:
+        return -fp[RATIO] * mode * bearing_friction(values, drives)
+    return -mode * bearing_friction(values, drives) / mesh_factor(values, drives)
 
 
 def law(t, fb, ib, fp, ip, disc, state, forces):
@@ -115,32 +120,47 @@ def law(t, fb, ib, fp, ip, disc, state, forces):
     else:
         for k in range(APPROACH_PORTS):
             xdot[ip[X0] + k] = pv[ip[PORT0] + k]
-        for s in range(2):
-            u[p + SHARE + s] = u[ip[MESH] + s]
-            acc[2] -= u[p + SHARE + s] * pv[p + SHARE + s]
     couple = bearing_couple(fb, ib, ip, disc, fp, pv[p + W_A])
-    u[p + FRICTION] = couple
-    acc[2] -= couple * pv[p + FRICTION]
+    if ip[MESH] < 0:
+        u[p + FRICTION] = couple
+        acc[2] -= couple * pv[p + FRICTION]
+        return
+    # a compliant pair's losses: a couple between gear 1 and the carrier, so that gear 1 takes 1 / k of the
+    # mesh's torque (k of its torque reaches the mesh), and the bearing friction's
+    ft = u[ip[MESH]] + u[ip[MESH] + 1]
+    u[p + W_A] = (1.0 / factor(fb, ib, fp, ip, disc, pv[p + W_A]) - 1.0) * ft * fp[ARM] + couple
+    acc[2] -= u[p + W_A] * pv[p + W_A]
 
 
 def torques(fb, ib, fp, ip, disc, state, forces, lam):
     """tau_a, tau_b [N m] (what the gears put into the pair), the lossless torque on gear 2, the bearing couple,
-    w_a, w_b [rad/s] and k: from the tooth force (a rigid pair's multiplier, a compliant pair's mesh force with
-    the mesh's torque on gear 1) and the lock's multiplier."""
+    w_a, w_b [rad/s] and k: from the tooth force (a rigid pair's multiplier, a compliant pair's mesh force) and
+    the lock's multiplier. A rigid pair's losses act on gear 2, a compliant pair's on gear 1 (so they take power
+    at the side whose motion decides them, whatever the mesh's deflection does): tau_b = -r (k tau_a - sign(w_a)
+    tau_bf) either way."""
     pv, u = state[1], forces[0]
     p = ports_from(ip)
     w_a, w_b = pv[p + W_A], pv[p + FRICTION]
-    if ip[MESH] < 0:
-        t1 = lam[ip[ROW0]] * fp[ARM]
-        t2 = -fp[RATIO] * t1
-    else:
-        ft = u[ip[MESH]] + u[ip[MESH] + 1]
-        t1 = ft * fp[ARM] + u[ip[MESH] + 2]
-        t2 = -fp[RATIO] * ft * fp[ARM]
     lock = lam[ip[ROW0] + ip[NROWS] - 1]
     k = factor(fb, ib, fp, ip, disc, w_a)
     couple = bearing_couple(fb, ib, ip, disc, fp, w_a)
-    return -(t1 + lock), -(k * t2 + couple), t2, couple, w_a, w_b, k
+    if ip[MESH] < 0:
+        t1 = lam[ip[ROW0]] * fp[ARM]
+        t2 = -fp[RATIO] * t1
+        return -(t1 + lock), -(k * t2 + couple), t2, couple, w_a, w_b, k
+    ft = u[ip[MESH]] + u[ip[MESH] + 1]
+    t2 = -fp[RATIO] * ft * fp[ARM]
+    # the mesh's torque from its stiffness's change with the phase acts on gear 1 and its seat, not through the
+    # pair: it is not what gear 1 puts into the pair (counted there, it decided the driving side against the loss)
+    return -(ft * fp[ARM] / k + couple + lock), -t2, t2, couple, w_a, w_b, k
+
+
+def loss_power(ip, forces, lossless, couple, w_a, w_b, k):
+    """The power the losses take [W] while the pair rolls: what its loss forces take from the bodies (a rigid
+    pair's on gear 2, a compliant pair's loss couple on gear 1)."""
+    if ip[MESH] < 0:
+        return w_b * ((1.0 - k) * lossless - couple)
+    return -forces[0][ports_from(ip) + W_A] * w_a
 
 
 def outputs(t, fb, ib, fp, ip, disc, bodies, rows, ports, state, forces, lam, react, out):
@@ -155,7 +175,7 @@ def outputs(t, fb, ib, fp, ip, disc, bodies, rows, ports, state, forces, lam, re
     out[at] = state[3][ip[X0]]
     out[at + 1] = mode
     out[at + 2] = 0.0 if mode == STUCK else (1.0 if disc[ip[DISC0] + DRIVES] else 2.0)
-    out[at + 3] = 0.0 if mode == STUCK else w_b * ((1.0 - k) * lossless - couple)
+    out[at + 3] = 0.0 if mode == STUCK else loss_power(ip, forces, lossless, couple, w_a, w_b, k)
     out[at + 4], out[at + 5], out[at + 6] = tau_a, tau_b, w_a
 
 
@@ -169,7 +189,10 @@ def events(t, fb, ib, fp, ip, disc, state, forces, lam, g):
         g[e], g[e + 1] = HELD_SPEED - w_a, HELD_SPEED + w_a
         return
     if mode == STUCK:
-        low, high = holding_range(loss_values(tab, 0.0), tau_a)
+        if ip[MESH] < 0:
+            low, high = holding_range(loss_values(tab, 0.0), tau_a)
+        else:  # what its losses hold follows from the mesh's torque, as rolling from rest would (not from the lock's)
+            low, high = mesh_holding_range(loss_values(tab, 0.0), -tau_b / fp[RATIO])
         g[e], g[e + 1] = high - held + TORQUE_FLOOR, held - low + TORQUE_FLOOR
         # a set's lead: the watch of the set's torque, to which its members add. It turns the set's way where that
         # torque passes half the lead's own limit the other way: before the set can break away that way (its
@@ -187,7 +210,7 @@ def events(t, fb, ib, fp, ip, disc, state, forces, lam, g):
     if mode == BACKWARD:
         side = -side
     g[e] = mode * w_a
-    g[e + 1] = side * driving_torque(values, tau_a, mode) + FLOW_TOLERANCE * scale
+    g[e + 1] = side * driving_torque(values, tau_a, mode) + FLOW_TOLERANCE * scale + TORQUE_FLOOR
     if member(disc, d):  # a set's member at rest: what it holds, to the lead's watch (the lead comes first)
         lead = int(disc[d + LEAD])
         g[e] = 1.0
@@ -201,7 +224,7 @@ def events(t, fb, ib, fp, ip, disc, state, forces, lam, g):
 @element(GearPair)
 class LossyGearPairElement(LossyGearModes, Element):
     FLOATS, INTS = PAIR_FLOATS + 8, 5
-    LAW_ORDER = 1  # after the compliant meshes: it moves a share of their force
+    LAW_ORDER = 1  # after the compliant meshes: a compliant pair's loss couple follows their force
     MODES = True
 
     @classmethod
@@ -224,8 +247,6 @@ class LossyGearPairElement(LossyGearModes, Element):
             asm.ports(self, APPROACH_PORTS, (self.g1, self.g2))  # the approach the mesh deflects by
         asm.rows(self, 1, (self.carrier, self.g1))  # the lock
         asm.ports(self, 2, [(self.g1, self.carrier), (self.g2, self.carrier)])
-        if not self.rigid:
-            asm.ports(self, 2, (self.g2, self.carrier))
         asm.extras(self, 1 if self.rigid else APPROACH_PORTS)
         if self.rigid:  # a compliant mesh deflects by design
             asm.drift(self, "gear phase drift", "m", extra=self.x0)

@@ -13,8 +13,9 @@ MODE, DRIVES, HELD, WAY, LEAD, TIE = range(6)
 #: Speed [rad/s] past which a pair held at rest by imposed rows is moving: far above round-off of the imposed
 #: speed, far below a speed at which a loss could matter (the pair is lossless until then)
 HELD_SPEED = 1e-9
-#: Torque [N m] by which what a pair or set holds at rest must pass its losses' limit to break away: round-off of
-#: zero where nothing acts on it (no torque and no bearing friction), far below any torque a gear holds
+#: Torque [N m] by which what a pair or set holds at rest must pass its losses' limit to break away, and by which
+#: the driving side's margin may be wrong: round-off of zero where nothing acts on it (no torque and no bearing
+#: friction, a compliant mesh out of contact), far below any torque a gear holds
 TORQUE_FLOOR = 1e-12
 
 

@@ -84,6 +84,17 @@ def test_bearing_split_and_holding_range_by_hand():
     assert v.holding_range(2.0) == pytest.approx((-8.5, 2.125), abs=1e-15)
 
 
+def test_holding_range_of_losses_at_gear_1s_side_of_a_compliant_mesh_by_hand():
+    # the mesh passes on tau0 = 100 N m; eta_mf1 0.9, eta_mf2 0.8, no friction: forwards gear 1 drives and puts in
+    # 100 / 0.9 (the loss 11.11); backwards it takes power back, gear 2 drives and gear 1 gets 0.8 * 100 (loss -20)
+    v = LossTable([(0.0, 0.9, 0.8, 0.0, 0.0)]).at(0.0)
+    assert v.mesh_holding_range(100.0) == pytest.approx((-20.0, 100.0 / 0.9 - 100.0), abs=1e-13)
+    # bearing friction alone (2 N m either way) holds 2 N m either way, whatever the mesh passes on
+    v = LossTable([(0.0, 1.0, 1.0, 2.0, 2.0)]).at(0.0)
+    assert v.mesh_holding_range(100.0) == pytest.approx((-2.0, 2.0), abs=1e-13)
+    assert v.mesh_holding_range(-37.0) == pytest.approx((-2.0, 2.0), abs=1e-13)
+
+
 # --------------------------------------------------------------------------- LossyGearDemo3
 
 

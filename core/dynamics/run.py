@@ -204,7 +204,7 @@ class Run:
         self._watch = DriftWatch(system, *self._tolerances[:2])
         self._violation: tuple[float, Violation] | None = None
         self._guarded = [e for e in system.elements if type(e).guard is not Element.guard]
-        self._broken: tuple[float, str] | None = None  # the first sample an element's guard refused
+        self._broken: tuple[float, str, str] | None = None  # the first sample an element's guard refused
         self._meshes = MeshSampling(self.model, [c.name for c in system.channel_records], settings.output_step)
         self._record(0.0, y0)
         self.n_grid = int(math.floor(settings.t_end / settings.output_step * (1 + 1e-12) + 1e-9)) + 1
@@ -266,13 +266,13 @@ class Run:
         for e in self._guarded if self._broken is None else ():
             broken = e.guard(values)
             if broken:
-                self._broken = (t, f"{e.name}: {broken}")
+                self._broken = (t, f"{e.name}: {broken}", "")
 
     def _check_drift(self) -> bool:
         """Finish as failed when a recorded sample broke a constraint tolerance or an element's guard; True then."""
         if self._broken is not None:
-            t, what = self._broken
-            self._finish("failed", f"{what} at t = {t:.9g} s ({self._kept()})")
+            t, what, where = self._broken
+            self._finish("failed", f"{what} at t = {t:.9g} s{where} ({self._kept()})")
             return True
         if self._violation is None:
             return False
@@ -308,11 +308,14 @@ class Run:
             tk = self._grid_time(self._k)
             if tk > t_stop + tol:
                 break
-            if abs(tk - self.solver.t) <= tol:
-                y = self.solver.y
-            else:
-                y = sol(tk)
-            self._record(tk, y)
+            at_end = abs(tk - self.solver.t) <= tol
+            before = self._broken
+            self._record(tk, self.solver.y if at_end else sol(tk))
+            if self._broken is not before and not at_end:  # the events look at a step's ends only
+                t, what, _ = self._broken
+                self._broken = (t, what, f", inside a step (from {self.solver.t_old:.9g} s to {self.solver.t:.9g} s): "
+                                         f"a mode that changes and comes back within a step is not seen, a smaller "
+                                         f"settings.step resolves it")
             self._k += 1
 
     # ------------------------------------------------------------------ advancing

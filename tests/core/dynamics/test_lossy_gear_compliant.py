@@ -127,3 +127,14 @@ def test_a_compliant_lossy_planetary_from_rest_turns_its_carrier_slower_than_the
         speeds.append(res["carrier_joint.speed [rad/s]"][-1])
     lossless, lossy = speeds
     assert lossless > 0 and ETA ** 2 * lossless < lossy < lossless, speeds
+
+
+def test_a_guard_broken_inside_a_long_step_says_a_smaller_step_resolves_it():
+    """Generalized-alpha at 1 ms on meshes of 17.8 kHz: the driving side's margin turns and comes back between two
+    steps' ends, where the events look, and the output sample at 2 ms between them shows the losses giving power
+    back. The run fails there as before, and says that the sample lies inside a step and what resolves it (at
+    2e-5 s the same run finishes: the test above)."""
+    res = prepare(_compliant_planetary(ETA), t_end=0.01, integrator="generalized_alpha", step=1e-3).run()
+    assert res.status == "failed"
+    assert "its losses give power back" in res.message and "at t = 0.002 s, inside a step (from " in res.message
+    assert res.message.endswith("a smaller settings.step resolves it (results kept up to t = 0.002 s)")

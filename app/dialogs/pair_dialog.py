@@ -75,12 +75,16 @@ class GearPairDialog(QDialog):
         self.beta = QuantityField("Helix angle gear 1", r("helix_angle"), 0.0)
         self.gamma = QuantityField("Pitch angle gear 1", r("pitch_angle"), math.atan2(20, 40))
         self.width = QuantityField("Face width", r("face_width"), 0.02)
+        self.efficiency = QuantityField("Efficiency", r("efficiency"), 1.0,
+                                        "Mesh efficiency, both ways of power flow (Modelica's LossyGear, with its "
+                                        "stuck phases at rest); 1: lossless. Bearing friction and a loss table over "
+                                        "speed: in the pair's properties")
         form = self.form = QFormLayout()
         for label, w in (("Name", self.name), ("Kind", self.kind), ("Rev. joint gear 1", self.joint1),
                          ("Gear 1 teeth on", self.teeth1), ("Rev. joint gear 2", self.joint2),
                          ("Gear 2 teeth on", self.teeth2), ("Carrier", self.carrier)):
             form.addRow(label, w)
-        for w in (self.z1, self.z2, self.module, self.alpha, self.beta, self.gamma, self.width):
+        for w in (self.z1, self.z2, self.module, self.alpha, self.beta, self.gamma, self.width, self.efficiency):
             form.addRow(w.label, w)
         self.derived = QLabel("")
         self.derived.setObjectName("derived")
@@ -140,7 +144,7 @@ class GearPairDialog(QDialog):
                                    "pair has it: it follows the teeth as they are typed")
         for w in (self.z1, self.z2):  # before the refresh: the pitch angle follows the teeth
             w.edit.editingFinished.connect(self._pitch_from_teeth)
-        numbers = (self.z1, self.z2, self.module, self.alpha, self.beta, self.gamma, self.width)
+        numbers = (self.z1, self.z2, self.module, self.alpha, self.beta, self.gamma, self.width, self.efficiency)
         for w in numbers:
             w.edit.editingFinished.connect(self.refresh)
         follow_keys((self.z1, self.z2), self._pitch_from_teeth)  # and each key as well, in the same order
@@ -168,7 +172,8 @@ class GearPairDialog(QDialog):
         module = self.module.value() / math.cos(unused["helix_angle"])  # m_t from the m_n typed
         return GearPair(self.name.text().strip(), self.joint1.currentText(), self.joint2.currentText(),
                         self.carrier.currentText(), kind=self.kind.currentText(), z1=self.z1.value(), z2=self.z2.value(),
-                        module=module, pressure_angle=self.alpha.value(), face_width=self.width.value(), **unused)
+                        module=module, pressure_angle=self.alpha.value(), face_width=self.width.value(),
+                        efficiency=self.efficiency.value(), **unused)
 
     def _trial(self):
         trial = self.model.copy()

@@ -12,7 +12,7 @@ from core.geometry.macro import pair_geometry
 def pair_note(model, pair) -> str:
     """One line on GearPair `pair` (`model` unused: the note's kinds take the model, a compliant mesh needs it)."""
     geo = pair_geometry(pair.pair_spec())
-    ratio = f"; ratio z2/z1 {pair.z2 / pair.z1:.4g}"
+    ratio = f"; ratio z2/z1 {pair.z2 / pair.z1:.4g}{_losses(pair)}"
     if pair.kind == "bevel":
         return (f"gamma2 = 90 - gamma1 = {math.degrees(geo.pitch_angle_2):.4f} deg; atan(z1/z2) = "
                 f"{math.degrees(math.atan2(pair.z1, pair.z2)):.4f} deg; contact ratio "
@@ -22,3 +22,13 @@ def pair_note(model, pair) -> str:
     return (f"{modules}; helix angle gear 2 {math.degrees(geo.helix_angle_2) + 0.0:.4g} deg; centre distance "
             f"{geo.center_distance * 1e3:.6g} mm; contact ratio {geo.transverse_contact_ratio:.4f}"
             f" (+ overlap {geo.overlap_ratio:.4f}){ratio}")
+
+
+def _losses(pair) -> str:
+    """'; efficiency 0.95 both ways' and its bearing friction for a lossy pair ('' for a lossless one)."""
+    if pair.loss_table:
+        return "; losses from its loss table"
+    if pair.efficiency == 1.0 and pair.bearing_friction == 0.0:
+        return ""
+    friction = f", bearing friction {pair.bearing_friction:.4g} N m" if pair.bearing_friction else ""
+    return f"; efficiency {pair.efficiency:.4g} both ways{friction} (it sticks at rest while its losses hold)"

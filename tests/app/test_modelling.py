@@ -721,6 +721,32 @@ def test_the_pair_dialog_derives_the_pair_and_a_bevel_pitch_angle_as_each_key_is
     assert seen[1] == "21.8014"
 
 
+def test_the_pair_dialog_gives_the_pair_its_efficiency_and_names_the_range_of_a_bad_one(window, qtbot):
+    """A lossy pair took its efficiency typed into the pair's properties after the dialog (the Planetary Gearset
+    dialog had the entry). From File > New with both gears generated: 0 is refused with the range (0, 1] as it is
+    typed, 0.95 reads in the derived line and reaches the pair, in the one undo step that adds it."""
+    seen = []
+
+    def look(dlg):
+        dlg.generate_button.click()
+        eta = dlg.findChild(QLineEdit, "Efficiency")
+        eta.selectAll()
+        qtbot.keyClicks(eta, "0")
+        seen.append(dlg.checks.text())
+        eta.selectAll()
+        qtbot.keyClicks(eta, "0.95")
+        seen.append(dlg.derived.text())
+
+    window.act_new.trigger()
+    fill_and_ok(qtbot, {}, press=look)
+    qtbot.mouseClick(toolbar_button(window, "gear_pair"), Qt.LeftButton)
+    assert seen[0] == "Efficiency: must be a number above 0 and at most 1, got 0", seen
+    assert seen[1].endswith("ratio z2/z1 2; efficiency 0.95 both ways (it sticks at rest while its losses hold)")
+    (pair,) = window.doc.model.gear_pairs.values()
+    assert pair.efficiency == 0.95 and pair.loss_rows()
+    assert window.doc.undo_stack.count() == 1
+
+
 def test_pair_dialog_takes_the_normal_module_and_keeps_the_transverse_one(window, qtbot):
     """ISO 21771: a helical gear's catalogue module is the normal one, m_n; the pair keeps m_t = m_n / cos(beta).
     The helical example's gears (m_t 2 mm, beta 15 deg) fill in m_n = 2 cos 15 deg = 1.93185 mm and give the pair

@@ -254,8 +254,9 @@ class Run:
 
     # ------------------------------------------------------------------ samples
 
-    def _record(self, t: float, y: np.ndarray) -> None:
-        """Record the output sample at (t, y): its channels and poses, and the worst constraint drift there."""
+    def _record(self, t: float, y: np.ndarray, within: tuple[float, float] | None = None) -> None:
+        """Record the output sample at (t, y): its channels and poses, and the worst constraint drift there.
+        `within`: the step (its start and end [s]) whose interpolant gave y, when t is not one of its ends."""
         values, origins, quats, phi = self.system.sample(t, y)
         self._pending.append((t, values[self._order], origins, quats))
         self._meshes.see(t, values)
@@ -265,8 +266,10 @@ class Run:
                 self._violation = (t, worst)
         for e in self._guarded if self._broken is None else ():
             broken = e.guard(values)
-            if broken:
-                self._broken = (t, f"{e.name}: {broken}", "")
+            if broken:  # the events look at a step's ends only: say so for a sample between them
+                where = (f", inside a step (from {within[0]:.9g} s to {within[1]:.9g} s): a mode that changes and "
+                         f"comes back within a step is not seen, a smaller settings.step resolves it" if within else "")
+                self._broken = (t, f"{e.name}: {broken}", where)
 
     def _check_drift(self) -> bool:
         """Finish as failed when a recorded sample broke a constraint tolerance or an element's guard; True then."""
@@ -308,14 +311,10 @@ class Run:
             tk = self._grid_time(self._k)
             if tk > t_stop + tol:
                 break
-            at_end = abs(tk - self.solver.t) <= tol
-            before = self._broken
-            self._record(tk, self.solver.y if at_end else sol(tk))
-            if self._broken is not before and not at_end:  # the events look at a step's ends only
-                t, what, _ = self._broken
-                self._broken = (t, what, f", inside a step (from {self.solver.t_old:.9g} s to {self.solver.t:.9g} s): "
-                                         f"a mode that changes and comes back within a step is not seen, a smaller "
-                                         f"settings.step resolves it")
+            if abs(tk - self.solver.t) <= tol:
+                self._record(tk, self.solver.y)
+            else:
+                self._record(tk, sol(tk), (self.solver.t_old, self.solver.t))
             self._k += 1
 
     # ------------------------------------------------------------------ advancing

@@ -35,6 +35,8 @@ def local_error_constant(rho_inf: float) -> float:
 #: Relative change of the step size within which the iterations keep their matrix (an adaptive step changes at
 #: every step; inverting costs more than the few more iterations a slightly wrong matrix takes)
 MATRIX_REUSE = 0.2
+#: The smallest piece of a fixed step whose iterations did not converge that the step is taken in (`_in_pieces`)
+PIECES_DOWN_TO = 1.0 / 256
 
 
 class GeneralizedAlpha(Integrator):
@@ -129,7 +131,31 @@ class GeneralizedAlpha(Integrator):
                 inc, self.rate = done
                 self.t, self.y = t + h, self.space.retract(self.y, inc)
                 return True, ""
-        return False, f"Newton iterations did not converge at t = {t:.9g} s (step {h:.3g} s)"
+        return self._in_pieces(h)
+
+    def _in_pieces(self, h):
+        """The step of size h whose iterations did not converge, taken in pieces of a quarter of it and smaller
+        (down to PIECES_DOWN_TO of it), each from the rate itself as after an event: iterates that swing across a
+        stiffness's jump (a mesh's contact count changing) close in on a shorter step. The next step starts from
+        the rate as well."""
+        t0, end, piece = self.t, self.t + h, 0.25 * h
+        while self.t < end - 1e-12 * h:
+            if self._stopped():
+                return False, f"stopped at t = {self.t:.9g} s"
+            piece = min(piece, end - self.t)
+            self.rate = self.current_rate()
+            done = self._implicit(piece, newton=True)
+            if done is None:
+                piece *= 0.25
+                if piece < PIECES_DOWN_TO * h:
+                    self.rate = None
+                    return False, (f"Newton iterations did not converge at t = {self.t:.9g} s (step {h:.3g} s from "
+                                   f"{t0:.9g} s, nor in pieces down to {PIECES_DOWN_TO:g} of it)")
+                continue
+            inc = done[0]
+            self.t, self.y = self.t + piece, self.space.retract(self.y, inc)
+        self.t, self.rate = end, None
+        return True, ""
 
     def _leap_impl(self, t_stop, max_steps):
         # the kernel's steps on the Jacobian in hand (contract item 7); the first step, which takes the

@@ -327,6 +327,7 @@ class Run:
         aliased = self._meshes.note() if status != "failed" else ""  # a failed run's last samples may have diverged
         if aliased:
             res.findings.append(aliased)
+        res.findings += self.solver.notes()
         res.steps, res.evaluations = self.solver.nsteps, self.solver.nfev
 
     def _kept(self) -> str:

@@ -177,6 +177,11 @@ class Integrator:
     def _reset(self) -> None:
         """A method's own memory of earlier steps, dropped on restart."""
 
+    def notes(self) -> list[str]:
+        """What the run says of how the steps went where it matters to the user (a slower way some were taken),
+        each a finding in words; none here."""
+        return []
+
     def eval(self, t, y):
         self.nfev += 1
         return self.fun(t, y)

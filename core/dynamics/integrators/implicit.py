@@ -10,6 +10,7 @@ import numpy as np
 
 from core.dynamics.integrators.base import NEWTON_FLOOR, NONFINITE_ATTEMPTS, Integrator, too_small
 from core.dynamics.integrators.control import least_change, newton_update
+from core.wording import counted
 
 
 def rate_jacobian(rate, space, t: float, y: np.ndarray, f0: np.ndarray) -> np.ndarray:
@@ -60,6 +61,7 @@ class GeneralizedAlpha(Integrator):
         self.af = 1.0 / (1 + r)
         self.gamma = 0.5 + self.am - self.af
         self.newton_tol, self.max_newton = float(self.options["newton_tol"]), int(self.options["max_newton"])
+        self.pieces = 0  # steps taken in pieces (`_in_pieces`)
         self.coefficients = np.array([self.am, self.af, self.gamma])
 
     def _reset(self):
@@ -153,9 +155,17 @@ class GeneralizedAlpha(Integrator):
                                    f"{t0:.9g} s, nor in pieces down to {PIECES_DOWN_TO:g} of it)")
                 continue
             inc = done[0]
-            self.t, self.y = self.t + piece, self.space.retract(self.y, inc)
+            self.t, self.y, self._f = self.t + piece, self.space.retract(self.y, inc), None  # (the rate there: anew)
         self.t, self.rate = end, None
+        self.pieces += 1
         return True, ""
+
+    def notes(self) -> list[str]:
+        if not self.pieces:
+            return []
+        return [f"settings.step: {counted(self.pieces, 'step')} of {self.h:g} s were taken in pieces, their Newton "
+                f"iterations not converging whole (each piece from the rate itself, and in Python: slower); a smaller "
+                f"settings.step, or generalized_alpha_adaptive, takes them whole"]
 
     def _leap_impl(self, t_stop, max_steps):
         # the kernel's steps on the Jacobian in hand (contract item 7); the first step, which takes the

@@ -42,7 +42,6 @@ from core.errors import ModelError, ModesError
 from core.model.entities import SimulationSettings
 from core.model.files import encode, model_to_dict
 from core.model.model import Model
-from core.ranges import spin
 from core.validation import validate
 from core.wording import counted
 
@@ -72,25 +71,6 @@ def effective_settings(model: Model, **overrides) -> tuple[SimulationSettings, d
         name, msg = problems[0]
         raise ModelError(f"settings.{name}", msg)
     return settings, extra
-
-
-#: what projection_note says was done at the start
-START_PROJECTION = "initial speeds were projected onto the constraints (joints, gear pairs, motors)"
-
-
-def projection_note(system, given: np.ndarray, y0: np.ndarray, what: str = START_PROJECTION) -> str:
-    """What making the speeds consistent did (at the start, or where a motor's law steps), in the bodies' terms:
-    the body whose angular velocity [rad/s] (or, where no spin changed, velocity [m/s]) changed most, and by how
-    much."""
-    (_, _, v0, w0), (_, _, v1, w1) = system.bodies(given), system.bodies(y0)
-    spins, speeds = np.linalg.norm(w1 - w0, axis=1), np.linalg.norm(v1 - v0, axis=1)
-    if spins.max(initial=0.0) > 1e-9:
-        k = int(np.argmax(spins))
-        changed = f"angular velocity of {system.names[k]!r}: {spin(spins[k])}"
-    else:
-        k = int(np.argmax(speeds))
-        changed = f"velocity of {system.names[k]!r}: {speeds[k]:.5g} m/s"
-    return f"{what}: the largest change is to the {changed}"
 
 
 def refuse(errors: list) -> None:
@@ -159,7 +139,7 @@ class Run:
         given = system.initial_state()
         y0, change = system.consistent_velocities(given)
         if change > 1e-9:
-            findings.append(projection_note(system, given, y0))
+            findings.append(system.projection_note(given, y0))
         if settings.static_equilibrium:
             y0, note = system.mesh_equilibrium(y0)
             if note:
@@ -451,7 +431,7 @@ class Run:
         given = solver.space.retract(solver.y, (t - solver.t) * solver.current_rate())
         y, change = self.system.consistent_velocities(given, t)
         if change > 1e-9:
-            how += ("; " if how else "") + projection_note(self.system, given, y, "the speeds were projected onto it")
+            how += ("; " if how else "") + self.system.projection_note(given, y, "the speeds were projected onto it")
         if how:
             self.results.events.append((t, name or "laws", how))
         g = [ev.fun(t, y) for ev in self.events]

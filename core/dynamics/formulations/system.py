@@ -27,10 +27,13 @@ from core.dynamics.program.kernel import Kernel
 from core.dynamics.results.channels import Channel
 from core.errors import ModelError
 from core.model.model import Model
-from core.ranges import microns
+from core.ranges import microns, spin
 
 #: rows whose singular values are below this share of the largest are redundant
 RANK_TOLERANCE = 1e-9
+
+#: what System.projection_note says was done at the start
+START_PROJECTION = "initial speeds were projected onto the constraints (joints, gear pairs, motors)"
 
 
 def rank(matrix: np.ndarray) -> int:
@@ -148,6 +151,20 @@ class System:
         """y with velocities projected onto the rows at t [s] (least change in kinetic energy; a motor's speed its
         law's at t), and the largest change [m/s, rad/s]."""
         return self.kernel.consistent_velocities(t, y)
+
+    def projection_note(self, given: np.ndarray, y: np.ndarray, what: str = START_PROJECTION) -> str:
+        """What making the speeds consistent did (given to y: at the start, or where a motor's law steps), in the
+        bodies' terms: the body whose angular velocity [rad/s] (or, where no spin changed, velocity [m/s]) changed
+        most, and by how much."""
+        (_, _, v0, w0), (_, _, v1, w1) = self.bodies(given), self.bodies(y)
+        spins, speeds = np.linalg.norm(w1 - w0, axis=1), np.linalg.norm(v1 - v0, axis=1)
+        if spins.max(initial=0.0) > 1e-9:
+            k = int(np.argmax(spins))
+            changed = f"angular velocity of {self.names[k]!r}: {spin(spins[k])}"
+        else:
+            k = int(np.argmax(speeds))
+            changed = f"velocity of {self.names[k]!r}: {speeds[k]:.5g} m/s"
+        return f"{what}: the largest change is to the {changed}"
 
     def consistent_initial_state(self) -> tuple[np.ndarray, float]:
         """The initial state with speeds made consistent with the constraints, and the largest change."""
